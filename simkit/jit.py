@@ -1,0 +1,22 @@
+"""The one place that holds numba's jit options.
+
+Every kernel in simkit is compiled through :func:`kernel` so that caching,
+the error model and parallelism are set consistently.  ``cache=True`` keeps
+compiled machine code on disk between runs (first call: seconds; later: ms).
+Recursive functions are avoided: caching them has crashed numba here.
+"""
+
+import numba
+
+_OPTIONS = dict(cache=True, error_model="numpy", nogil=True)
+
+
+def kernel(fn=None, *, parallel=False):
+    """Decorator: compile ``fn`` with simkit's standard options.
+
+    ``parallel=True`` is for the outer batch loops that use ``numba.prange``;
+    inner per-hand functions stay serial so that LLVM can inline them.
+    """
+    def wrap(f):
+        return numba.njit(parallel=parallel, **_OPTIONS)(f)
+    return wrap(fn) if fn is not None else wrap

@@ -1,0 +1,136 @@
+"""Pepper rules: the frozen, validated config and its named variants.
+
+The rule book is ``seeds/pepper.md``; each option below names the section of
+it that it settles.  Kernels receive the rules flattened by :func:`flatten`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from simkit.cards import Deck
+from simkit.config import Config, load_toml, option
+from simkit.errors import InputError
+
+#: 9 10 J Q K A in each suit; card id = suit * 6 + position (9=0 ... A=5).
+DECK = Deck("Pepper", (9, 10, 11, 12, 13, 14))
+NINE, TEN, JACK, QUEEN, KING, ACE = range(6)
+NO_TRUMP = 4
+TRUMP_TEXT = ("C", "D", "H", "S", "NT")
+
+AUCTIONS = ("open", "one_lap", "reentry")
+ALL_PASS = ("redeal", "stick")
+FAILS = ("flat", "bid")
+TIES = ("shared", "play_on")
+
+
+@dataclasses.dataclass(frozen=True)
+class PepperRules(Config):
+    """Rules of one Pepper table (see ``seeds/pepper.md``)."""
+
+    what = "rule"
+
+    players: int = option(4, "players: 4 (two teams of two), 3, or 2 (with a dead third hand)", lo=2, hi=4)
+    auction: str = option("open", "open: laps until all but one have passed, a pass is final; "
+                          "one_lap: each player speaks once; reentry: laps, a passed player may bid again",
+                          choices=AUCTIONS)
+    all_pass: str = option("redeal", "everyone passes: redeal (the deal passes on) or "
+                           "stick (the dealer plays the lowest bid, 1)", choices=ALL_PASS)
+    no_trump: bool = option(True, "the bidder may name no trump")
+    fail: str = option("flat", "a failed number bid loses the hand size (flat: 6, or 8 with 2-3 players) "
+                       "or the bid itself (bid)", choices=FAILS)
+    ndogo_stake: int = option(1, "Pilipili Ndogo wins or loses this many times the hand size", lo=1, hi=4)
+    kubwa_stake: int = option(2, "Pilipili Kubwa wins or loses this many times the hand size", lo=1, hi=4)
+    target: int = option(30, "a game ends in the round in which a side reaches this score", lo=1, hi=10_000)
+    tie: str = option("shared", "several sides on the same top score at the end: all win (shared) "
+                      "or play another round (play_on)", choices=TIES)
+    max_rounds: int = option(1000, "rounds after which a game is recorded as unfinished", lo=1, hi=1_000_000)
+
+    @property
+    def tricks(self) -> int:
+        """Tricks in a hand (= cards per player): 6 with 4 players, else 8."""
+        return 6 if self.players == 4 else 8
+
+    @property
+    def hands_dealt(self) -> int:
+        """Hands dealt, the dead hand included: 3 for 2 players."""
+        return 3 if self.players == 2 else self.players
+
+    @property
+    def sides(self) -> int:
+        """Scoring sides: two teams with 4 players, else one per player."""
+        return 2 if self.players == 4 else self.players
+
+    @property
+    def ndogo(self) -> int:
+        """Bid level of Pilipili Ndogo (levels 1 .. tricks-1 are numbers)."""
+        return self.tricks
+
+    @property
+    def kubwa(self) -> int:
+        """Bid level of Pilipili Kubwa, the top bid."""
+        return self.tricks + 1
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.players == 4 else seat
+
+    def bid_text(self, level: int) -> str:
+        if level == 0:
+            return "pass"
+        if level == self.ndogo:
+            return "ndogo"
+        if level == self.kubwa:
+            return "kubwa"
+        return str(level)
+
+    def parse_bid(self, text: str) -> int:
+        t = text.strip().lower()
+        names = {self.bid_text(v): v for v in range(self.kubwa + 1)}
+        if t not in names:
+            raise InputError(f"unknown bid {text!r}: expected one of " + ", ".join(names))
+        return names[t]
+
+
+#: Named rule sets: the seed's defaults and one preset per documented variant.
+PRESETS: dict[str, dict] = {
+    "seed": {},
+    "stick-the-dealer": {"all_pass": "stick"},
+    "one-lap": {"auction": "one_lap"},
+    "reentry": {"auction": "reentry"},
+    "trumps-only": {"no_trump": False},
+    "bid-penalty": {"fail": "bid"},
+    "ndogo-double": {"ndogo_stake": 2},
+    "kubwa-triple": {"kubwa_stake": 3},
+    "play-on-ties": {"tie": "play_on"},
+}
+
+
+def make_rules(preset: str = "seed", file: str | None = None,
+               overrides: dict | None = None, players: int | None = None) -> PepperRules:
+    """Rules from a preset, then a TOML file, then ``key=value`` overrides, then ``players``."""
+    if preset not in PRESETS:
+        raise InputError(f"unknown Pepper preset {preset!r}: expected one of " + ", ".join(PRESETS))
+    values = dict(PRESETS[preset])
+    if file:
+        data = load_toml(file)
+        values.update(data.get("rules", data))
+    values.update(overrides or {})
+    if players is not None:
+        values["players"] = players
+    return PepperRules.build(values)
+
+
+def flatten(rules: PepperRules) -> np.ndarray:
+    """The rules as the int64 vector the kernels read (indices in ``R_*``)."""
+    return np.array([
+        rules.players, rules.tricks, rules.hands_dealt, rules.sides,
+        AUCTIONS.index(rules.auction), ALL_PASS.index(rules.all_pass),
+        int(rules.no_trump), FAILS.index(rules.fail), rules.ndogo_stake,
+        rules.kubwa_stake, rules.target, TIES.index(rules.tie), rules.max_rounds,
+    ], dtype=np.int64)
+
+
+(R_PLAYERS, R_TRICKS, R_HANDS, R_SIDES, R_AUCTION, R_ALL_PASS, R_NO_TRUMP, R_FAIL,
+ R_NDOGO, R_KUBWA, R_TARGET, R_TIE, R_MAX_ROUNDS) = range(13)
