@@ -133,4 +133,4 @@ def flatten(rules: PepperRules) -> np.ndarray:
 
 
 (R_PLAYERS, R_TRICKS, R_HANDS, R_SIDES, R_AUCTION, R_ALL_PASS, R_NO_TRUMP, R_FAIL,
- R_NDOGO, R_KUBWA, R_TARGET, R_TIE, R_MAX_ROUNDS) = range(13)
+ R_NDOGO_STAKE, R_KUBWA_STAKE, R_TARGET, R_TIE, R_MAX_ROUNDS) = range(13)

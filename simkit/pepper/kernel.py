@@ -1,0 +1,618 @@
+"""Pepper in numba: the rules of ``seeds/pepper.md``, arrays in, arrays out.
+
+Hands are 24-bit masks (bit = card id, see ``rules.DECK``).  Everything a
+trick needs is looked up in small tables indexed by the trump option
+(0..3 = C D H S, 4 = no trump): each card's effective suit, its value (rank
+position within the effective suit; trumps 10..16 so that any trump beats any
+other card) and each effective suit's cards from the top down.
+
+Entry points (all jitted through ``simkit.jit.kernel``):
+
+* :func:`run_hands` plays hands ``start .. start+count-1`` of a run, one per
+  stream, into a record matrix (columns ``C_*``), in parallel over blocks.
+* :func:`run_games` plays whole games (one stream per game) into game records.
+* :func:`play_hand` is the single-hand core both use.
+
+The readable twin is ``reference.py``; the two never share code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numba
+
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+from simkit.jit import kernel
+from simkit.rng import bounded, shuffle, stream_start
+from simkit.pepper.rules import (R_ALL_PASS, R_AUCTION, R_FAIL, R_HANDS, R_KUBWA_STAKE,
+                                 R_MAX_ROUNDS, R_NDOGO_STAKE, R_NO_TRUMP, R_PLAYERS, R_SIDES,
+                                 R_TARGET, R_TIE, R_TRICKS)
+from simkit.pepper.policies import P_AGGRESSION, P_DRAW_TRUMPS, P_KUBWA_MARGIN, P_PARTNER_HELP
+
+# --- record columns ---------------------------------------------------------
+C_DEALER = 0
+C_BID = 1            # .. 4: highest level each seat bid (0 = only passed)
+C_CALLS = 5
+C_CONTRACT = 6
+C_BIDDER = 7
+C_STUCK = 8
+C_TRUMP = 9
+C_TRICKS = 10        # .. 13: tricks per seat
+C_SIDE_TRICKS = 14   # .. 16: tricks per side
+C_SCORE = 17         # .. 19: score change per side
+C_MADE = 20
+C_F_TRUMPS = 21
+C_F_BOWERS = 22
+C_F_ACES = 23
+C_F_VOIDS = 24
+N_COLS = 25
+
+G_FIRST_DEALER = 0
+G_ROUNDS = 1
+G_SCORE = 2          # .. 4
+G_WINNERS = 5        # bitmask of winning sides
+G_UNFINISHED = 6
+N_GCOLS = 7
+
+MAX_CALLS = 64       # trace length for auctions
+BLOCK = 4096         # hands per prange task
+
+
+def _tables():
+    """EFF[o, c], VALUE[o, c], SUITMASK[o, e], ORDER[o, e, k] (cards high to low, -1 pad)."""
+    eff = np.zeros((5, 24), np.int64)
+    value = np.zeros((5, 24), np.int64)
+    suitmask = np.zeros((5, 4), np.int64)
+    order = -np.ones((5, 4, 7), np.int64)
+    trump_value = {0: 10, 1: 11, 3: 12, 4: 13, 5: 14}   # 9 10 Q K A of trumps
+    for o in range(5):
+        for c in range(24):
+            s, r = divmod(c, 6)
+            if o < 4 and r == 2 and s in (o, 3 - o):
+                eff[o, c], value[o, c] = o, (16 if s == o else 15)
+            elif o < 4 and s == o:
+                eff[o, c], value[o, c] = o, trump_value[r]
+            else:
+                eff[o, c], value[o, c] = s, r
+            suitmask[o, eff[o, c]] |= 1 << c
+        for e in range(4):
+            cards = sorted((c for c in range(24) if eff[o, c] == e), key=lambda c: -value[o, c])
+            order[o, e, :len(cards)] = cards
+    return eff, value, suitmask, order
+
+
+EFF, VALUE, SUITMASK, ORDER = _tables()
+NT = 4
+
+
+def _play_tables():
+    """Per trump option, a relabelling of the 24 cards as "play bits" sorted by
+    (value, id): the lowest set bit of a mask is then its lowest card, an
+    effective suit's highest set bit its boss, and the trumps (values >= 10)
+    occupy the top bits.  Masks are relabelled a byte at a time through RELABEL.
+    """
+    relabel = np.zeros((5, 3, 256), np.int64)
+    card_of = np.zeros((5, 24), np.int64)     # play bit -> card id
+    bit_of = np.zeros((5, 24), np.int64)      # card id -> play bit
+    suit_bits = np.zeros((5, 4), np.int64)    # effective suit -> play-bit mask
+    suit_of_bit = np.zeros((5, 24), np.int64)
+    trump_bits = np.zeros(5, np.int64)
+    for o in range(5):
+        cards = sorted(range(24), key=lambda c: (VALUE[o, c], c))
+        for b, c in enumerate(cards):
+            card_of[o, b], bit_of[o, c] = c, b
+            suit_bits[o, EFF[o, c]] |= 1 << b
+            suit_of_bit[o, b] = EFF[o, c]
+        if o < NT:
+            trump_bits[o] = suit_bits[o, o]
+        for k in range(3):
+            for byte in range(256):
+                for i in range(8):
+                    if byte >> i & 1:
+                        relabel[o, k, byte] |= 1 << bit_of[o, 8 * k + i]
+    return relabel, card_of, bit_of, suit_bits, suit_of_bit, trump_bits
+
+
+RELABEL, CARD_OF, BIT_OF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS = _play_tables()
+
+
+def _estimate_tables():
+    """Per-suit pieces of the heuristic's estimate (seeds/pepper.md 7.2).
+
+    A suit is seen as its 6-bit pattern (bit r = rank position r held).  The
+    trump suit adds the left bower as bit 6.
+    """
+    worth = [100, 90, 75, 60, 50, 40, 35]
+    trump_from_top = [2, 6, 5, 4, 3, 1, 0]          # bits: RB, LB, A, K, Q, 10, 9
+    t_est = np.zeros(128, np.int64)
+    t_top = np.zeros(128, np.int64)
+    t_count = np.zeros(128, np.int64)
+    for p in range(128):
+        held = [p >> b & 1 for b in trump_from_top]
+        n = sum(held)
+        t_est[p] = sum(w for w, h in zip(worth, held) if h) + 20 * max(0, n - 2)
+        top = 0
+        while top < 7 and held[top]:
+            top += 1
+        t_top[p], t_count[p] = top, n
+    s_est = np.zeros(64, np.int64)      # side suit: ace and king
+    s_run = np.zeros(64, np.int64)      # A K Q J 10 9 held from the top
+    s_run_nj = np.zeros(64, np.int64)   # the left bower's suit: A K Q 10 9
+    nt_est = np.zeros(64, np.int64)
+    for p in range(64):
+        ace, king, queen = p >> 5 & 1, p >> 4 & 1, p >> 3 & 1
+        s_est[p] = 80 * ace + (50 if ace else 20) * king
+        nt_est[p] = 90 * ace + (70 if ace else 30) * king + 50 * (ace and king and queen)
+        for table, ranks in ((s_run, (5, 4, 3, 2, 1, 0)), (s_run_nj, (5, 4, 3, 1, 0))):
+            run = 0
+            while run < len(ranks) and p >> ranks[run] & 1:
+                run += 1
+            table[p] = run
+    return t_est, t_top, t_count, s_est, s_run, s_run_nj, nt_est
+
+
+T_EST, T_TOP, T_COUNT, S_EST, S_RUN, S_RUN_NJ, NT_EST = _estimate_tables()
+
+
+@kernel
+def _popcount(x):
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@kernel
+def _low_bit(m):
+    return trailing_zeros(m)
+
+
+@kernel
+def _high_bit(m):
+    return 63 - leading_zeros(m)
+
+
+@kernel
+def _nth_card(mask, n):
+    """Id of the n-th (0-based) set bit of mask, counting from bit 0."""
+    for _ in range(n):
+        mask &= mask - 1
+    return trailing_zeros(mask)
+
+
+@kernel
+def _to_play_bits(h, o):
+    return RELABEL[o, 0, h & 255] | RELABEL[o, 1, (h >> 8) & 255] | RELABEL[o, 2, (h >> 16) & 255]
+
+
+@kernel
+def _estimate(h, o):
+    """(est in hundredths of a trick, sure tricks) of hand h with trump option o."""
+    if o == NT:
+        est = 0
+        sure = 0
+        for e in range(4):
+            p = (h >> (6 * e)) & 63
+            est += NT_EST[p]
+            sure += S_RUN[p]
+        return est, sure
+    lb_suit = 3 - o
+    tp = ((h >> (6 * o)) & 63) | (((h >> (6 * lb_suit + 2)) & 1) << 6)
+    n = T_COUNT[tp]
+    est = T_EST[tp]
+    runs = 0
+    for e in range(4):
+        if e == o:
+            continue
+        p = (h >> (6 * e)) & 63
+        if e == lb_suit:
+            p &= ~4
+            runs += S_RUN_NJ[p]
+        else:
+            runs += S_RUN[p]
+        if p == 0:
+            if n >= 1:
+                est += 30
+        else:
+            est += S_EST[p]
+    sure = n + runs if T_TOP[tp] >= 7 - n else T_TOP[tp]
+    return est, sure
+
+
+@kernel
+def _desired(h, rules, params, seat):
+    """The heuristic's desired bid level for hand h (seeds/pepper.md 7.2)."""
+    T = rules[R_TRICKS]
+    n_opt = 5 if rules[R_NO_TRUMP] else 4
+    best_est = -1
+    best_sure = -1
+    for o in range(n_opt):
+        est, sure = _estimate(h, o)
+        best_est = max(best_est, est)
+        best_sure = max(best_sure, sure)
+    if rules[R_PLAYERS] == 4:
+        best_est += params[seat, P_PARTNER_HELP]
+    if best_sure >= T - params[seat, P_KUBWA_MARGIN]:
+        return T + 1
+    x = best_est + params[seat, P_AGGRESSION]
+    if x >= 100 * T:
+        return T
+    return min(max(x // 100, 0), T - 1)
+
+
+@kernel
+def _choose_trump(h, contract, rules):
+    """The heuristic's trump option for hand h and the contract won."""
+    T = rules[R_TRICKS]
+    n_opt = 5 if rules[R_NO_TRUMP] else 4
+    best = 0
+    best_est = -1
+    best_sure = -1
+    for o in range(n_opt):
+        est, sure = _estimate(h, o)
+        if contract >= T:
+            better = sure > best_sure or (sure == best_sure and est > best_est)
+        else:
+            better = est > best_est
+        if better:
+            best, best_est, best_sure = o, est, sure
+    return best
+
+
+@kernel
+def _lead(h, o, unplayed, draw_trumps):
+    """The heuristic's lead in play bits (seeds/pepper.md 7.2, leading)."""
+    trumps = TRUMP_BITS[o]
+    boss_trump = -1
+    left = trumps & unplayed
+    if left:
+        b = _high_bit(left)
+        if (h >> b) & 1:
+            boss_trump = b
+            if draw_trumps and left & ~h:
+                return b
+    for e in range(4):
+        if e == o:
+            continue
+        left = SUIT_BITS[o, e] & unplayed
+        if left:
+            b = _high_bit(left)
+            if (h >> b) & 1:
+                return b
+    if boss_trump >= 0:
+        return boss_trump
+    side = h & ~trumps
+    return _low_bit(side if side else h)
+
+
+@kernel
+def _follow(legal, o, win, partner_wins):
+    """The heuristic's card when following, in play bits (seeds/pepper.md 7.2)."""
+    if not partner_wins:
+        trumps = TRUMP_BITS[o]
+        beat = SUIT_BITS[o, SUIT_OF_BIT[o, win]] | (0 if (trumps >> win) & 1 else trumps)
+        winners = legal & beat & ~((2 << win) - 1)
+        if winners:
+            return _low_bit(winners)
+    return _low_bit(legal)
+
+
+@kernel
+def _decide_bid(seat, high, hands, desired, rules, kinds, params, st):
+    """One auction call: 0 = pass, else a level above ``high``."""
+    kubwa = rules[R_TRICKS] + 1
+    if kinds[seat] == 0:
+        k = bounded(st, kubwa - high + 1)
+        return 0 if k == 0 else high + k
+    if desired[seat] < 0:
+        desired[seat] = _desired(hands[seat], rules, params, seat)
+    return desired[seat] if desired[seat] > high else 0
+
+
+@kernel
+def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
+              trace, tr_calls, tr_plays):
+    """Auction, trump, play and scoring of one dealt hand into row ``j`` of ``recs``.
+
+    ``hands[seat]`` are the dealt masks (consumed).  Random-policy seats draw from
+    ``st``.  With ``trace`` the calls (seat * 16 + level) and the cards played
+    are written to row ``j`` of ``tr_calls`` / ``tr_plays``.  Rows are
+    indexed rather than sliced: a slice is a new array and costs reference counting.
+    """
+    P = rules[R_PLAYERS]
+    T = rules[R_TRICKS]
+    kubwa = T + 1
+    for s in range(4):
+        desired[s] = -1
+        tricks[s] = 0
+        recs[j, C_BID + s] = 0
+    recs[j, C_DEALER] = dealer
+    # -- auction (3.1)
+    high = 0
+    high_seat = -1
+    calls = 0
+    mode = rules[R_AUCTION]
+    seat = (dealer + 1) % P
+    if mode == 1:  # one lap
+        for k in range(P):
+            lvl = _decide_bid(seat, high, hands, desired, rules, kinds, params, st)
+            if trace and calls < MAX_CALLS:
+                tr_calls[j, calls] = seat * 16 + lvl
+            calls += 1
+            if lvl > 0:
+                high = lvl
+                high_seat = seat
+                recs[j, C_BID + seat] = max(recs[j, C_BID + seat], lvl)
+                if lvl == kubwa:
+                    break
+            seat = (seat + 1) % P
+    else:
+        passed = 0
+        active = P
+        consec = 0
+        while True:
+            if mode == 0 and (passed >> seat) & 1:
+                seat = (seat + 1) % P
+                continue
+            lvl = _decide_bid(seat, high, hands, desired, rules, kinds, params, st)
+            if trace and calls < MAX_CALLS:
+                tr_calls[j, calls] = seat * 16 + lvl
+            calls += 1
+            if lvl > 0:
+                high = lvl
+                high_seat = seat
+                recs[j, C_BID + seat] = max(recs[j, C_BID + seat], lvl)
+                consec = 0
+                if lvl == kubwa:
+                    break
+            else:
+                passed |= 1 << seat
+                active -= 1
+                consec += 1
+            if mode == 0:
+                if active == 0 or (active == 1 and high > 0):
+                    break
+            elif (high > 0 and consec == P - 1) or (high == 0 and consec == P):
+                break
+            seat = (seat + 1) % P
+    recs[j, C_CALLS] = calls
+    if trace:
+        for k in range(calls, MAX_CALLS):
+            tr_calls[j, k] = -1
+    recs[j, C_STUCK] = 0
+    if high == 0:
+        if rules[R_ALL_PASS] == 0:   # redeal: thrown in
+            recs[j, C_CONTRACT] = 0
+            recs[j, C_BIDDER] = -1
+            recs[j, C_TRUMP] = -1
+            recs[j, C_MADE] = 0
+            for s in range(4):
+                recs[j, C_TRICKS + s] = 0
+            for s in range(3):
+                recs[j, C_SIDE_TRICKS + s] = 0
+                recs[j, C_SCORE + s] = 0
+            recs[j, C_F_TRUMPS] = 0
+            recs[j, C_F_BOWERS] = 0
+            recs[j, C_F_ACES] = 0
+            recs[j, C_F_VOIDS] = 0
+            if trace:
+                for k in range(tr_plays.shape[1]):
+                    tr_plays[j, k] = -1
+            return
+        high = 1
+        high_seat = dealer
+        recs[j, C_STUCK] = 1
+    bidder = high_seat
+    recs[j, C_CONTRACT] = high
+    recs[j, C_BIDDER] = bidder
+    # -- trump (3.3)
+    if kinds[bidder] == 0:
+        o = bounded(st, 5 if rules[R_NO_TRUMP] else 4)
+    else:
+        o = _choose_trump(hands[bidder], high, rules)
+    recs[j, C_TRUMP] = o
+    # bidder's hand features
+    hb = hands[bidder]
+    if o < NT:
+        tm = SUITMASK[o, o]
+        recs[j, C_F_TRUMPS] = _popcount(hb & tm)
+        recs[j, C_F_BOWERS] = ((hb >> (6 * o + 2)) & 1) + ((hb >> (6 * (3 - o) + 2)) & 1)
+    else:
+        recs[j, C_F_TRUMPS] = 0
+        recs[j, C_F_BOWERS] = 0
+    aces = 0
+    voids = 0
+    for e in range(4):
+        if e == o:
+            continue
+        aces += (hb >> (6 * e + 5)) & 1
+        if hb & SUITMASK[o, e] == 0:
+            voids += 1
+    recs[j, C_F_ACES] = aces
+    recs[j, C_F_VOIDS] = voids
+    # -- play (4), in play bits (see _play_tables)
+    for s in range(P):
+        hands[s] = _to_play_bits(hands[s], o)
+    trumps = TRUMP_BITS[o]
+    unplayed = (1 << 24) - 1
+    leader = bidder
+    n_played = 0
+    for t in range(T):
+        seat = leader
+        win = -1
+        win_seat = -1
+        led_bits = 0
+        for k in range(P):
+            h = hands[seat]
+            legal = h & led_bits
+            if legal == 0:
+                legal = h
+            if kinds[seat] == 0:
+                # uniform over the legal cards in card-id order (7.1)
+                ids = 0
+                m = legal
+                while m:
+                    ids |= 1 << CARD_OF[o, trailing_zeros(m)]
+                    m &= m - 1
+                b = BIT_OF[o, _nth_card(ids, bounded(st, _popcount(ids)))]
+            elif k == 0:
+                b = _lead(h, o, unplayed, params[seat, P_DRAW_TRUMPS])
+            else:
+                b = _follow(legal, o, win, P == 4 and win_seat == seat ^ 2)
+            hands[seat] = h & ~(1 << b)
+            unplayed &= ~(1 << b)
+            if trace:
+                tr_plays[j, n_played] = CARD_OF[o, b]
+            n_played += 1
+            if k == 0:
+                led_bits = SUIT_BITS[o, SUIT_OF_BIT[o, b]]
+                win = b
+                win_seat = seat
+            elif b > win and ((SUIT_BITS[o, SUIT_OF_BIT[o, win]] | trumps) >> b) & 1:
+                win = b
+                win_seat = seat
+            seat += 1   # no modulo in the hot loop: integer division is slow
+            if seat == P:
+                seat = 0
+        tricks[win_seat] += 1
+        leader = win_seat
+    if trace:
+        for k in range(n_played, tr_plays.shape[1]):
+            tr_plays[j, k] = -1
+    # -- scoring (5)
+    n_sides = rules[R_SIDES]
+    for s in range(3):
+        recs[j, C_SIDE_TRICKS + s] = 0
+        recs[j, C_SCORE + s] = 0
+    for s in range(4):
+        recs[j, C_TRICKS + s] = tricks[s]
+        if s < P:
+            side = s % 2 if P == 4 else s
+            recs[j, C_SIDE_TRICKS + side] += tricks[s]
+    bs = bidder % 2 if P == 4 else bidder
+    won = recs[j, C_SIDE_TRICKS + bs]
+    need = high if high < T else T
+    made = won >= need
+    recs[j, C_MADE] = made
+    if high < T:
+        if made:
+            delta = won
+        elif rules[R_FAIL] == 0:
+            delta = -T
+        else:
+            delta = -high
+    else:
+        stake = rules[R_NDOGO_STAKE] if high == T else rules[R_KUBWA_STAKE]
+        delta = stake * T if made else -stake * T
+    for s in range(n_sides):
+        recs[j, C_SCORE + s] = delta if s == bs else recs[j, C_SIDE_TRICKS + s]
+
+
+@kernel
+def deal(st, dealer, rules, deck, hands):
+    """Shuffle and deal (seeds/pepper.md 1) into ``hands[seat]``; hands[3] gets the
+    dead hand with 2 players.  Returns nothing; masks are written in place."""
+    P = rules[R_PLAYERS]
+    H = rules[R_HANDS]
+    for c in range(24):
+        deck[c] = c
+    shuffle(st, deck)
+    for s in range(4):
+        hands[s] = 0
+    r = 0
+    for p in range(24):   # card p to hand p mod H, hand r to seat dealer+1+r
+        if r < P:
+            seat = dealer + 1 + r
+            if seat >= P:
+                seat -= P
+        else:
+            seat = 3
+        hands[seat] |= 1 << deck[p]
+        r += 1
+        if r == H:
+            r = 0
+
+
+@kernel(parallel=True)
+def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_plays, tr_deal):
+    """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``.
+
+    Blocks of hands go to threads through ``prange``; each hand's stream depends
+    only on (key, hand number), so results do not depend on threads or blocks.
+    """
+    P = rules[R_PLAYERS]
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in numba.prange(n_blocks):
+        st = np.empty(1, np.uint64)
+        deck = np.empty(24, np.int64)
+        hands = np.empty(4, np.int64)
+        desired = np.empty(4, np.int64)
+        tricks = np.empty(4, np.int64)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            i = start + j
+            st[0] = stream_start(key, i)
+            dealer = i % P
+            deal(st, dealer, rules, deck, hands)
+            if trace:
+                for s in range(4):
+                    tr_deal[j, s] = hands[s]
+            play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
+                      trace, tr_calls, tr_plays)
+
+
+@kernel
+def _game(st, rules, kinds, params, grec, scratch, deck, hands, desired, tricks, dummy_c, dummy_p):
+    P = rules[R_PLAYERS]
+    n_sides = rules[R_SIDES]
+    target = rules[R_TARGET]
+    dealer = bounded(st, P)
+    grec[G_FIRST_DEALER] = dealer
+    scores = np.zeros(3, np.int64)
+    rounds = 0
+    unfinished = 1
+    winners = 0
+    while rounds < rules[R_MAX_ROUNDS]:
+        deal(st, dealer, rules, deck, hands)
+        play_hand(dealer, hands, rules, kinds, params, st, scratch, 0, desired, tricks,
+                  False, dummy_c, dummy_p)
+        rounds += 1
+        dealer = (dealer + 1) % P
+        top = -1 << 30
+        for s in range(n_sides):
+            scores[s] += scratch[0, C_SCORE + s]
+            top = max(top, scores[s])
+        if top >= target:
+            winners = 0
+            n_top = 0
+            for s in range(n_sides):
+                if scores[s] == top:
+                    winners |= 1 << s
+                    n_top += 1
+            if n_top == 1 or rules[R_TIE] == 0:
+                unfinished = 0
+                break
+    grec[G_ROUNDS] = rounds
+    for s in range(3):
+        grec[G_SCORE + s] = scores[s]
+    grec[G_WINNERS] = winners if unfinished == 0 else 0
+    grec[G_UNFINISHED] = unfinished
+
+
+@kernel(parallel=True)
+def run_games(start, count, key, rules, kinds, params, grec):
+    """Play whole games ``start .. start+count-1`` (stream = game number) into ``grec[j]``."""
+    n_blocks = (count + 255) // 256
+    for b in numba.prange(n_blocks):
+        st = np.empty(1, np.uint64)
+        deck = np.empty(24, np.int64)
+        hands = np.empty(4, np.int64)
+        desired = np.empty(4, np.int64)
+        tricks = np.empty(4, np.int64)
+        scratch = np.empty((1, N_COLS), np.int16)
+        dummy_c = np.empty((1, 1), np.int64)
+        dummy_p = np.empty((1, 1), np.int64)
+        for j in range(b * 256, min(count, (b + 1) * 256)):
+            st[0] = stream_start(key, start + j)
+            _game(st, rules, kinds, params, grec[j], scratch, deck, hands, desired, tricks,
+                  dummy_c, dummy_p)

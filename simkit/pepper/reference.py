@@ -1,0 +1,1139 @@
+"""Pilipili (Pepper), the reference engine: ``seeds/pepper.md`` as executable Python.
+
+This module is the rule book in code.  It is written to be read, not to be
+fast: every function implements one point of the rule book and names the
+section it comes from (``§3.1`` means section 3.1 of ``seeds/pepper.md``).
+The fast engine (``simkit/pepper/kernel.py``) must agree with it card for
+card, including the order in which random numbers are drawn; the
+differential tests hold the two together.  Nothing here uses numba.
+
+Encoding (``simkit.pepper.rules``):
+
+- a card is ``suit * 6 + rank position`` with suits C D H S = 0..3 and rank
+  positions 9 10 J Q K A = 0..5;
+- a trump option is a suit 0..3 or ``NO_TRUMP`` (4);
+- a bid is a level: 0 pass, ``1 .. T-1`` numbers, ``T`` Ndogo, ``T+1`` Kubwa,
+  where ``T = rules.tricks`` (6 with four players, else 8).
+
+Layout: records; §1 deal; §2 card ranking; §3 auction and trump; §4 play;
+§5 scoring; §7 policies (random, heuristic); the hand and game loops (§6);
+and finally the text log (``format_log`` / ``parse_log`` / ``replay``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from simkit.errors import InputError
+from simkit.pepper.policies import HeuristicParams, hundredths, make_policies
+from simkit.pepper.rules import (ACE, DECK, JACK, KING, NINE, NO_TRUMP, QUEEN, TEN,
+                                 TRUMP_TEXT, PepperRules)
+from simkit.policy import Policy
+from simkit.rng import Stream
+
+SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades", "no trump")
+
+
+# ---------------------------------------------------------------------------
+# Records
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Bid:
+    """One call of the auction: ``level`` 0 is a pass (§3)."""
+
+    seat: int
+    level: int
+
+
+@dataclass(frozen=True)
+class Play:
+    """One card put on the table by ``seat`` (§4)."""
+
+    seat: int
+    card: int
+
+
+@dataclass
+class HandLog:
+    """Everything that happened in one hand (the §8 hand record, and more).
+
+    ``hands[seat]`` is the seat's dealt hand in deal order; ``dead`` is the dead
+    hand of the two-player game (empty otherwise).  ``auction`` lists every
+    call; the stuck dealer's forced 1 (§3.2) is not a call: ``stuck`` says so.
+    A thrown-in hand has contract 0, bidder -1, trump -1, no plays, zero
+    tricks and scores, ``made`` False and zero features.  The features
+    describe the bidder's dealt hand with the chosen trump (§8).
+    """
+
+    rules: PepperRules
+    dealer: int
+    hands: list[list[int]]
+    dead: list[int]
+    auction: list[Bid]
+    stuck: bool
+    contract: int
+    bidder: int
+    trump: int
+    plays: list[Play]
+    tricks: list[int]          # per seat
+    side_tricks: list[int]     # per side
+    score: list[int]           # score change per side
+    made: bool
+    trumps_held: int
+    bowers_held: int
+    aces_outside: int
+    voids_outside: int
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def thrown_in(self) -> bool:
+        """True if everyone passed and the hand was not played (§3.2 redeal)."""
+        return self.bidder < 0
+
+    @property
+    def calls(self) -> int:
+        """Number of auction calls (the stuck dealer's forced bid is not one)."""
+        return len(self.auction)
+
+    def highest_bids(self) -> list[int]:
+        """The highest level each seat called (0 if it only passed), §8."""
+        best = [0] * self.rules.players
+        for b in self.auction:
+            best[b.seat] = max(best[b.seat], b.level)
+        return best
+
+    def features(self) -> tuple[int, int, int, int]:
+        """(trumps held, bowers held, aces outside trumps, voids outside trumps)."""
+        return (self.trumps_held, self.bowers_held, self.aces_outside, self.voids_outside)
+
+
+@dataclass
+class GameResult:
+    """One whole game (§6, §8): ``winners`` has bit ``s`` set for each winning side."""
+
+    first_dealer: int
+    rounds: int
+    scores: list[int]
+    winners: int
+    unfinished: bool
+    hands: list[HandLog] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------
+# §1 Players, deck and deal
+# ---------------------------------------------------------------------------
+
+def card_of(suit: int, rank: int) -> int:
+    """Card id of a suit (0..3) and rank position (9 10 J Q K A = 0..5), §1."""
+    return suit * 6 + rank
+
+
+def suit_of(card: int) -> int:
+    """Printed suit of a card (0..3)."""
+    return card // 6
+
+
+def rank_of(card: int) -> int:
+    """Rank position of a card: 9 = 0, 10 = 1, J = 2, Q = 3, K = 4, A = 5."""
+    return card % 6
+
+
+def partner_of(seat: int, rules: PepperRules) -> int:
+    """The partner, who sits opposite, with 4 players; -1 otherwise (§1)."""
+    return (seat + 2) % 4 if rules.players == 4 else -1
+
+
+def deal(stream: Stream, rules: PepperRules, dealer: int) -> tuple[list[list[int]], list[int]]:
+    """Shuffle and deal (§1); returns ``(hands_by_seat, dead_hand)``.
+
+    The deck in id order 0..23 is shuffled with ``stream.shuffle`` (Fisher-Yates
+    from the top).  The card in shuffled position ``p`` goes to hand
+    ``p mod H`` (H = 3 with two players, else the number of players); hand
+    ``r`` belongs to seat ``(dealer + 1 + r) mod players``.  With two players
+    hand 2 is the dead hand; otherwise the dead hand is empty.  Each hand
+    keeps its cards in the order dealt.
+    """
+    deck = list(range(DECK.size))
+    stream.shuffle(deck)
+    n_hands = rules.hands_dealt
+    dealt: list[list[int]] = [[] for _ in range(n_hands)]
+    for position, card in enumerate(deck):
+        dealt[position % n_hands].append(card)
+    hands: list[list[int]] = [[] for _ in range(rules.players)]
+    for r in range(rules.players):
+        hands[(dealer + 1 + r) % rules.players] = dealt[r]
+    dead = dealt[2] if rules.players == 2 else []
+    return hands, dead
+
+
+# ---------------------------------------------------------------------------
+# §2 Card ranking
+# ---------------------------------------------------------------------------
+
+def is_right_bower(card: int, trump: int) -> bool:
+    """The jack of trumps (§2)."""
+    return trump != NO_TRUMP and card == card_of(trump, JACK)
+
+
+def is_left_bower(card: int, trump: int) -> bool:
+    """The jack of the other suit of the trump's colour, suit ``3 - trump`` (§2)."""
+    return trump != NO_TRUMP and card == card_of(3 - trump, JACK)
+
+
+def effective_suit(card: int, trump: int) -> int:
+    """The printed suit, except that the left bower belongs to trumps (§2)."""
+    return trump if is_left_bower(card, trump) else suit_of(card)
+
+
+def is_trump(card: int, trump: int) -> bool:
+    """True if the card's effective suit is the trump suit (never with no trump)."""
+    return trump != NO_TRUMP and effective_suit(card, trump) == trump
+
+
+def suit_cards(suit: int, trump: int) -> list[int]:
+    """The cards of an effective suit, highest first (§2).
+
+    Trumps: right bower, left bower, A, K, Q, 10, 9.  Any other suit (every
+    suit with no trump): A, K, Q, J, 10, 9, without the left bower.
+    """
+    if trump != NO_TRUMP and suit == trump:
+        return [card_of(trump, JACK), card_of(3 - trump, JACK),
+                card_of(trump, ACE), card_of(trump, KING), card_of(trump, QUEEN),
+                card_of(trump, TEN), card_of(trump, NINE)]
+    order = [card_of(suit, r) for r in (ACE, KING, QUEEN, JACK, TEN, NINE)]
+    return [c for c in order if not is_left_bower(c, trump)]
+
+
+def trump_position(card: int, trump: int) -> int:
+    """Position of a trump from the top, 0 (right bower) .. 6 (nine), §2 / §7.2."""
+    return suit_cards(trump, trump).index(card)
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Does ``card`` beat ``best``, the card winning the trick so far? (§4, §7.2)
+
+    It does if it is a trump and ``best`` is not, or if it is of ``best``'s
+    effective suit and ranks higher in it.
+    """
+    if is_trump(card, trump) and not is_trump(best, trump):
+        return True
+    suit = effective_suit(best, trump)
+    if effective_suit(card, trump) != suit:
+        return False
+    order = suit_cards(suit, trump)
+    return order.index(card) < order.index(best)
+
+
+def winning_play(trick: Sequence[Play], trump: int) -> Play:
+    """The play winning a (possibly unfinished) trick so far (§4).
+
+    The highest trump wins; with no trump played, the highest card of the led
+    effective suit.  Scanning in play order with :func:`beats` gives exactly
+    that, since a card off the led suit that is not a trump never beats.
+    """
+    best = trick[0]
+    for p in trick[1:]:
+        if beats(p.card, best.card, trump):
+            best = p
+    return best
+
+
+def trick_winner(trick: Sequence[Play], trump: int) -> int:
+    """The seat that wins a trick (§4)."""
+    return winning_play(trick, trump).seat
+
+
+def legal_cards(hand: Sequence[int], led: int | None, trump: int) -> list[int]:
+    """The cards the player may play, in increasing card id (§4).
+
+    ``led`` is the effective suit of the led card, or None when leading.  A
+    player must follow the led effective suit if able (the left bower is a
+    trump, not a card of its printed suit); otherwise any card is legal.
+    """
+    if led is not None:
+        follow = sorted(c for c in hand if effective_suit(c, trump) == led)
+        if follow:
+            return follow
+    return sorted(hand)
+
+
+# ---------------------------------------------------------------------------
+# §3 Bids, auction and trump
+# ---------------------------------------------------------------------------
+
+def high_bid(calls: Sequence[Bid]) -> int:
+    """The current high bid (0 if nobody has bid yet).  Bids only ever rise."""
+    return max((b.level for b in calls), default=0)
+
+
+def bid_options(rules: PepperRules, high: int) -> list[int]:
+    """Legal calls (§3.1, in the order §7.1 draws from): pass, then every level
+    above the current high bid up to Kubwa, increasing."""
+    return [0] + list(range(high + 1, rules.kubwa + 1))
+
+
+def auction_over(rules: PepperRules, dealer: int, calls: Sequence[Bid]) -> bool:
+    """Has the auction ended after these calls? (§3.1)
+
+    Any variant ends at once on a Kubwa bid.  Otherwise:
+
+    - ``open``: a pass is final; the auction ends when everyone has passed, or
+      when a bid has been made and exactly one player has not passed (that
+      player is the high bidder);
+    - ``one_lap``: when every player has spoken once;
+    - ``reentry``: when a bid has been followed by ``players - 1`` passes in a
+      row, or, with no bid at all, after ``players`` passes in a row.
+    """
+    n = rules.players
+    if any(b.level == rules.kubwa for b in calls):
+        return True
+    some_bid = any(b.level > 0 for b in calls)
+    if rules.auction == "open":
+        passed = {b.seat for b in calls if b.level == 0}
+        if len(passed) == n:
+            return True
+        return some_bid and len(passed) == n - 1
+    if rules.auction == "one_lap":
+        return len(calls) == n
+    # reentry
+    if not some_bid:
+        return len(calls) >= n
+    last_bid = max(i for i, b in enumerate(calls) if b.level > 0)
+    return len(calls) - 1 - last_bid >= n - 1
+
+
+def next_to_speak(rules: PepperRules, dealer: int, calls: Sequence[Bid]) -> int:
+    """The seat whose turn it is in an auction that is not over (§3.1).
+
+    Bidding starts left of the dealer and goes clockwise.  In the ``open``
+    auction players who have passed are skipped; in ``one_lap`` and
+    ``reentry`` everyone speaks in turn.
+    """
+    n = rules.players
+    if rules.auction != "open":
+        return (dealer + 1 + len(calls)) % n
+    passed = {b.seat for b in calls if b.level == 0}
+    seat = (calls[-1].seat + 1) % n if calls else (dealer + 1) % n
+    while seat in passed:
+        seat = (seat + 1) % n
+    return seat
+
+
+def auction_result(rules: PepperRules, dealer: int, calls: Sequence[Bid]) -> tuple[int, int, bool]:
+    """``(contract, bidder, stuck)`` of a finished auction (§3.1, §3.2).
+
+    The last bid is the highest (bids only rise) and wins.  If everyone
+    passed: with ``all_pass = redeal`` the hand is thrown in ``(0, -1, False)``;
+    with ``stick`` the dealer is stuck with the lowest bid ``(1, dealer, True)``.
+    """
+    bids = [b for b in calls if b.level > 0]
+    if bids:
+        return bids[-1].level, bids[-1].seat, False
+    if rules.all_pass == "stick":
+        return 1, dealer, True
+    return 0, -1, False
+
+
+def trump_options(rules: PepperRules) -> list[int]:
+    """The bidder's choices (§3.3): C, D, H, S, then NT when ``no_trump`` is on."""
+    return [0, 1, 2, 3] + ([NO_TRUMP] if rules.no_trump else [])
+
+
+# ---------------------------------------------------------------------------
+# §5 Scoring
+# ---------------------------------------------------------------------------
+
+def score_hand(rules: PepperRules, contract: int, bidder: int,
+               tricks: Sequence[int]) -> tuple[list[int], list[int], bool]:
+    """``(tricks per side, score change per side, made)`` of a played hand (§5).
+
+    The bidding side (the bidder's team with 4 players, else the bidder) made
+    a number bid ``n`` if it won at least ``n`` tricks and then scores the
+    tricks it won; failing costs ``T`` (``fail = flat``) or ``n``
+    (``fail = bid``).  Ndogo and Kubwa need every trick and win or lose their
+    stake times ``T``.  Every other side scores one per trick it won.
+    """
+    T = rules.tricks
+    side_tricks = [0] * rules.sides
+    for seat, won in enumerate(tricks):
+        side_tricks[rules.side_of(seat)] += won
+    score = list(side_tricks)
+    side = rules.side_of(bidder)
+    won = side_tricks[side]
+    if contract >= rules.ndogo:
+        stake = (rules.kubwa_stake if contract == rules.kubwa else rules.ndogo_stake) * T
+        made = won == T
+        score[side] = stake if made else -stake
+    else:
+        made = won >= contract
+        score[side] = won if made else -(T if rules.fail == "flat" else contract)
+    return side_tricks, score, made
+
+
+def bidder_features(hand: Sequence[int], trump: int) -> tuple[int, int, int, int]:
+    """The bidder's hand with the chosen trump (§8).
+
+    ``(trumps held, bowers held 0-2, aces outside trumps, void effective
+    suits outside trumps)``; with no trump: ``(0, 0, all aces, suits with no
+    card)``.
+    """
+    if trump == NO_TRUMP:
+        aces = sum(1 for c in hand if rank_of(c) == ACE)
+        voids = sum(1 for s in range(4) if not any(suit_of(c) == s for c in hand))
+        return 0, 0, aces, voids
+    trumps = sum(1 for c in hand if is_trump(c, trump))
+    bowers = sum(1 for c in hand if is_right_bower(c, trump) or is_left_bower(c, trump))
+    aces = sum(1 for c in hand if rank_of(c) == ACE and suit_of(c) != trump)
+    voids = sum(1 for s in range(4) if s != trump
+                and not any(effective_suit(c, trump) == s for c in hand))
+    return trumps, bowers, aces, voids
+
+
+# ---------------------------------------------------------------------------
+# §7.2 The heuristic policy
+# ---------------------------------------------------------------------------
+
+#: Estimate of a trump held at each position from the top (§7.2), in hundredths.
+TRUMP_VALUE = (100, 90, 75, 60, 50, 40, 35)
+
+
+def run_from_top(cards_high_first: Sequence[int], held) -> int:
+    """How many of these cards the hand holds consecutively from the first."""
+    count = 0
+    for c in cards_high_first:
+        if c not in held:
+            break
+        count += 1
+    return count
+
+
+def estimate(hand: Sequence[int], trump_option: int, rules: PepperRules,
+             params: HeuristicParams) -> tuple[int, int]:
+    """``(est, sure)`` of a hand for one trump option (§7.2 "Hand estimate").
+
+    ``est`` is in hundredths of a trick and, with 4 players, includes
+    ``partner_help``; ``sure`` counts the tricks the hand is certain of when
+    it leads.
+    """
+    held = set(hand)
+    est = 0
+    if trump_option == NO_TRUMP:
+        sure = 0
+        for s in range(4):
+            ace, king, queen = (card_of(s, r) in held for r in (ACE, KING, QUEEN))
+            if ace:
+                est += 90
+            if king:
+                est += 70 if ace else 30
+            if queen and ace and king:
+                est += 50
+            sure += run_from_top(suit_cards(s, NO_TRUMP), held)
+    else:
+        t = trump_option
+        trumps = suit_cards(t, t)
+        n = sum(1 for c in trumps if c in held)
+        est += sum(TRUMP_VALUE[p] for p, c in enumerate(trumps) if c in held)
+        est += 20 * max(0, n - 2)
+        side_runs = 0
+        for s in range(4):
+            if s == t:
+                continue
+            cards = suit_cards(s, t)          # no jack in the left bower's suit
+            ace, king = card_of(s, ACE) in held, card_of(s, KING) in held
+            if ace:
+                est += 80
+            if king:
+                est += 50 if ace else 20
+            if n >= 1 and not any(c in held for c in cards):
+                est += 30                     # a void to ruff
+            side_runs += run_from_top(cards, held)
+        top = run_from_top(trumps, held)
+        out = 7 - n
+        sure = n + side_runs if top >= out else top
+    if rules.players == 4:
+        est += hundredths(params.partner_help)
+    return est, sure
+
+
+def desired_level(hand: Sequence[int], rules: PepperRules, params: HeuristicParams) -> int:
+    """The level D the heuristic wants to reach (§7.2 "Bidding").
+
+    With the best ``est`` and best ``sure`` over the allowed trump options
+    (each maximised separately): Kubwa if ``sure >= T - kubwa_margin``; else
+    Ndogo if ``est + aggression >= 100 T``; else ``(est + aggression) // 100``
+    (floor division) clamped to ``0 .. T-1``.
+    """
+    T = rules.tricks
+    values = [estimate(hand, o, rules, params) for o in trump_options(rules)]
+    best_est = max(e for e, _ in values)
+    best_sure = max(s for _, s in values)
+    aggression = hundredths(params.aggression)
+    if best_sure >= T - params.kubwa_margin:
+        return rules.kubwa
+    if best_est + aggression >= 100 * T:
+        return rules.ndogo
+    return min(max((best_est + aggression) // 100, 0), T - 1)
+
+
+def heuristic_bid(hand: Sequence[int], high: int, rules: PepperRules,
+                  params: HeuristicParams) -> int:
+    """Bid D if it is above the current high bid, else pass (§7.2), also over
+    the partner: the partner is raised only to a higher D."""
+    d = desired_level(hand, rules, params)
+    return d if d > high else 0
+
+
+def choose_trump(hand: Sequence[int], contract: int, rules: PepperRules,
+                 params: HeuristicParams) -> int:
+    """The heuristic's trump (§7.2 "Trump choice").
+
+    The option with the highest ``est``; for Ndogo or Kubwa, the highest
+    ``sure`` first and then the highest ``est``.  Ties go to the earlier
+    option in the order C, D, H, S, NT (NT only when allowed).
+    """
+    best_option, best_key = -1, None
+    for option in trump_options(rules):
+        est, sure = estimate(hand, option, rules, params)
+        key = (sure, est) if contract >= rules.ndogo else (est,)
+        if best_key is None or key > best_key:     # strict: ties keep the earlier
+            best_option, best_key = option, key
+    return best_option
+
+
+def discard_value(card: int, trump: int) -> int:
+    """A card's value for discarding (§7.2 "Play").
+
+    A non-trump: its rank position, 9 = 0 .. A = 5 (the deck's rank position,
+    also in the suit that lost its jack to the left bower).  A trump: 10 plus
+    its position from the bottom: 9 = 10, 10 = 11, Q = 12, K = 13, A = 14,
+    left bower = 15, right bower = 16.
+    """
+    if is_trump(card, trump):
+        return 16 - trump_position(card, trump)
+    return rank_of(card)
+
+
+def lowest(cards: Sequence[int], trump: int) -> int:
+    """The card of smallest discard value, ties to the smaller card id (§7.2)."""
+    return min(cards, key=lambda c: (discard_value(c, trump), c))
+
+
+def boss(suit: int, trump: int, played) -> int | None:
+    """The highest card of an effective suit not yet played (§7.2), or None.
+
+    ``played`` holds every card on the table, the current trick included; the
+    boss may be in anyone's hand, the dead hand included.
+    """
+    for c in suit_cards(suit, trump):
+        if c not in played:
+            return c
+    return None
+
+
+def lead_card(hand: Sequence[int], trump: int, played: Sequence[int],
+              params: HeuristicParams) -> int:
+    """The heuristic's lead (§7.2 "Play", leading): the first rule that applies.
+
+    1. with a trump suit, ``draw_trumps`` on, the boss trump held and some
+       trump outstanding (neither played nor held): the highest trump held;
+    2. a non-trump card that is the boss of its effective suit (lowest suit
+       first, C < D < H < S);
+    3. the boss trump, if held;
+    4. the lowest non-trump card; with only trumps, the lowest trump.
+    """
+    played = set(played)
+    held = set(hand)
+    trumps_held = [c for c in hand if is_trump(c, trump)]
+    boss_trump = boss(trump, trump, played) if trump != NO_TRUMP else None
+    holds_boss_trump = boss_trump is not None and boss_trump in held
+    if trump != NO_TRUMP and params.draw_trumps and holds_boss_trump:
+        outstanding = [c for c in suit_cards(trump, trump) if c not in played and c not in held]
+        if outstanding:
+            return min(trumps_held, key=lambda c: trump_position(c, trump))
+    for s in range(4):
+        if trump != NO_TRUMP and s == trump:
+            continue
+        b = boss(s, trump, played)
+        if b is not None and b in held:
+            return b
+    if holds_boss_trump:
+        return boss_trump
+    others = [c for c in hand if not is_trump(c, trump)]
+    return lowest(others if others else trumps_held, trump)
+
+
+def follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trump: int,
+                rules: PepperRules) -> int:
+    """The heuristic's card when following (§7.2 "Play", following).
+
+    1. with 4 players, if the partner's card is winning the trick so far:
+       the lowest legal card (never overtake the partner);
+    2. if a legal card beats the winning card: the lowest such card;
+    3. the lowest legal card.
+    """
+    led = effective_suit(trick[0].card, trump)
+    legal = legal_cards(hand, led, trump)
+    best = winning_play(trick, trump)
+    if rules.players == 4 and best.seat == partner_of(seat, rules):
+        return lowest(legal, trump)
+    winners = [c for c in legal if beats(c, best.card, trump)]
+    if winners:
+        return lowest(winners, trump)
+    return lowest(legal, trump)
+
+
+# ---------------------------------------------------------------------------
+# Who decides: the seats' policies (§7), or a recorded log (replay)
+# ---------------------------------------------------------------------------
+
+class PolicyDecider:
+    """Decisions by each seat's policy (§7).
+
+    ``policies`` holds one Policy (or policy spec such as ``"random"``) per
+    seat, or a single one for every seat.
+
+    ``random`` draws one ``stream.below(n)`` per decision, in decision order
+    (§7.1); ``heuristic`` follows §7.2 and never draws.
+    """
+
+    def __init__(self, rules: PepperRules, policies: Sequence[Policy], stream: Stream):
+        policies = make_policies(list(policies), rules.players)   # specs or Policy objects
+        for p in policies:
+            if p.name not in ("random", "heuristic"):
+                raise InputError(f"unknown Pepper policy {p.name!r}: expected random or heuristic")
+        self.rules, self.policies, self.stream = rules, tuple(policies), stream
+
+    def _random(self, seat: int) -> bool:
+        return self.policies[seat].name == "random"
+
+    def bid(self, seat: int, hand: Sequence[int], calls: Sequence[Bid], high: int) -> int:
+        if self._random(seat):
+            options = bid_options(self.rules, high)
+            return options[self.stream.below(len(options))]
+        return heuristic_bid(hand, high, self.rules, self.policies[seat].params)
+
+    def trump(self, seat: int, hand: Sequence[int], contract: int) -> int:
+        if self._random(seat):
+            options = trump_options(self.rules)
+            return options[self.stream.below(len(options))]
+        return choose_trump(hand, contract, self.rules, self.policies[seat].params)
+
+    def play(self, seat: int, hand: Sequence[int], trick: Sequence[Play],
+             played: Sequence[int], trump: int) -> int:
+        if self._random(seat):
+            led = effective_suit(trick[0].card, trump) if trick else None
+            legal = legal_cards(hand, led, trump)
+            return legal[self.stream.below(len(legal))]
+        if not trick:
+            return lead_card(hand, trump, played, self.policies[seat].params)
+        return follow_card(seat, hand, trick, trump, self.rules)
+
+
+class ScriptDecider:
+    """Decisions read from a log, checked to come from the seat whose turn it is."""
+
+    def __init__(self, calls: Sequence[Bid], trump: int, plays: Sequence[Play]):
+        self.calls, self.trump_choice, self.plays = list(calls), trump, list(plays)
+        self.next_call = 0
+        self.next_play = 0
+
+    def bid(self, seat, hand, calls, high):
+        if self.next_call >= len(self.calls):
+            raise InputError(f"the auction is not finished: seat {seat} is to speak "
+                             f"after call {len(calls)}")
+        b = self.calls[self.next_call]
+        self.next_call += 1
+        if b.seat != seat:
+            raise InputError(f"auction call {self.next_call} is by seat {b.seat}, "
+                             f"but it is seat {seat}'s turn")
+        return b.level
+
+    def trump(self, seat, hand, contract):
+        if self.trump_choice < 0:
+            raise InputError(f"seat {seat} won the bid but the log names no trump")
+        return self.trump_choice
+
+    def play(self, seat, hand, trick, played, trump):
+        if self.next_play >= len(self.plays):
+            raise InputError(f"the play is not finished: seat {seat} is to play "
+                             f"card {len(played) + 1}")
+        p = self.plays[self.next_play]
+        self.next_play += 1
+        if p.seat != seat:
+            raise InputError(f"play {self.next_play} ({DECK.text(p.card)}) is by seat {p.seat}, "
+                             f"but it is seat {seat}'s turn")
+        return p.card
+
+
+# ---------------------------------------------------------------------------
+# The phases of a hand
+# ---------------------------------------------------------------------------
+
+def _auction(rules, dealer, hands, decide) -> tuple[list[Bid], int, int, bool]:
+    """§3.1-3.2 with the given decider: ``(calls, contract, bidder, stuck)``."""
+    calls: list[Bid] = []
+    while not auction_over(rules, dealer, calls):
+        seat = next_to_speak(rules, dealer, calls)
+        high = high_bid(calls)
+        level = decide.bid(seat, hands[seat], calls, high)
+        if level not in bid_options(rules, high):
+            called = rules.bid_text(level) if 0 <= level <= rules.kubwa else str(level)
+            raise InputError(f"seat {seat} calls {called} but the high bid is "
+                             f"{rules.bid_text(high)}: pass or bid higher, up to kubwa")
+        calls.append(Bid(seat, level))
+    contract, bidder, stuck = auction_result(rules, dealer, calls)
+    return calls, contract, bidder, stuck
+
+
+def _name_trump(rules, bidder, hand, contract, decide) -> int:
+    """§3.3 with the given decider: the bidder names a trump suit or NT."""
+    trump = decide.trump(bidder, hand, contract)
+    if trump not in trump_options(rules):
+        allowed = " ".join(TRUMP_TEXT[o] for o in trump_options(rules))
+        shown = TRUMP_TEXT[trump] if 0 <= trump <= NO_TRUMP else str(trump)
+        raise InputError(f"trump {shown} is not allowed: expected one of {allowed}")
+    return trump
+
+
+def _play_tricks(rules, hands, bidder, trump, decide) -> tuple[list[Play], list[int]]:
+    """§4 with the given decider: ``(plays in order, tricks per seat)``."""
+    n = rules.players
+    holding = [list(h) for h in hands[:n]]
+    plays: list[Play] = []
+    tricks = [0] * n
+    leader = bidder                                   # the bidder leads first
+    for number in range(1, rules.tricks + 1):
+        trick: list[Play] = []
+        for i in range(n):
+            seat = (leader + i) % n
+            led = effective_suit(trick[0].card, trump) if trick else None
+            legal = legal_cards(holding[seat], led, trump)
+            card = decide.play(seat, holding[seat], trick, [p.card for p in plays], trump)
+            if card not in holding[seat]:
+                raise InputError(f"trick {number}: seat {seat} plays {DECK.text(card)}, "
+                                 f"which it does not hold")
+            if card not in legal:
+                raise InputError(f"trick {number}: seat {seat} plays {DECK.text(card)} but must "
+                                 f"follow {SUIT_WORDS[led]} with one of {DECK.format_hand(legal)}")
+            holding[seat].remove(card)
+            trick.append(Play(seat, card))
+            plays.append(Play(seat, card))
+        leader = trick_winner(trick, trump)           # the winner leads next
+        tricks[leader] += 1
+    return plays, tricks
+
+
+def _thrown_in(rules, dealer, hands, dead, calls) -> HandLog:
+    """The record of a hand nobody bid on (§3.2 redeal)."""
+    return HandLog(rules, dealer, [list(h) for h in hands], list(dead), list(calls), False,
+                   0, -1, -1, [], [0] * rules.players, [0] * rules.sides, [0] * rules.sides,
+                   False, 0, 0, 0, 0)
+
+
+def _played_hand(rules, dealer, hands, dead, calls, stuck, contract, bidder, trump,
+                 plays, tricks) -> HandLog:
+    """The record of a played hand: scores (§5) and the bidder's features (§8)."""
+    side_tricks, score, made = score_hand(rules, contract, bidder, tricks)
+    features = bidder_features(hands[bidder], trump)
+    return HandLog(rules, dealer, [list(h) for h in hands], list(dead), list(calls), stuck,
+                   contract, bidder, trump, plays, tricks, side_tricks, score, made, *features)
+
+
+def _play_hand(rules, dealer, hands, dead, decide) -> HandLog:
+    """Auction, trump, play and scoring of one dealt hand (§3-§5)."""
+    calls, contract, bidder, stuck = _auction(rules, dealer, hands, decide)
+    if bidder < 0:
+        return _thrown_in(rules, dealer, hands, dead, calls)
+    trump = _name_trump(rules, bidder, hands[bidder], contract, decide)
+    plays, tricks = _play_tricks(rules, hands, bidder, trump, decide)
+    return _played_hand(rules, dealer, hands, dead, calls, stuck, contract, bidder, trump,
+                        plays, tricks)
+
+
+def run_auction(rules: PepperRules, policies: Sequence[Policy], dealer: int,
+                hands: Sequence[Sequence[int]], stream: Stream) -> tuple[list[Bid], int, int, bool]:
+    """The auction by the seats' policies (§3.1, §3.2, §7).
+
+    Returns ``(calls, contract, bidder, stuck)``; bidder -1 if thrown in.
+    """
+    return _auction(rules, dealer, hands, PolicyDecider(rules, policies, stream))
+
+
+def name_trump(rules: PepperRules, policies: Sequence[Policy], bidder: int,
+               hand: Sequence[int], contract: int, stream: Stream) -> int:
+    """The bidder's trump by its policy (§3.3, §7)."""
+    return _name_trump(rules, bidder, hand, contract, PolicyDecider(rules, policies, stream))
+
+
+def play_tricks(rules: PepperRules, policies: Sequence[Policy], hands: Sequence[Sequence[int]],
+                bidder: int, trump: int, stream: Stream) -> tuple[list[Play], list[int]]:
+    """All tricks of a hand by the seats' policies (§4, §7); the bidder leads first.
+
+    Returns ``(plays in order, tricks won per seat)``.
+    """
+    return _play_tricks(rules, hands, bidder, trump, PolicyDecider(rules, policies, stream))
+
+
+def play_hand(rules: PepperRules, policies: Sequence[Policy], dealer: int,
+              hands: Sequence[Sequence[int]], dead: Sequence[int], stream: Stream) -> HandLog:
+    """Play one dealt hand: auction, trump, the tricks, scoring (§3-§5, §7).
+
+    ``policies`` has one :class:`~simkit.policy.Policy` per seat.  Random
+    decisions draw from ``stream`` in the order they are made.
+    """
+    return _play_hand(rules, dealer, hands, dead, PolicyDecider(rules, policies, stream))
+
+
+def simulate_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int) -> HandLog:
+    """Hand number ``index`` of a hand-by-hand run (§1): stream ``(seed, index)``,
+    dealer ``index mod players``, deal, then :func:`play_hand`."""
+    stream = Stream(seed, index)
+    dealer = index % rules.players
+    hands, dead = deal(stream, rules, dealer)
+    return play_hand(rules, policies, dealer, hands, dead, stream)
+
+
+# ---------------------------------------------------------------------------
+# §6 Game
+# ---------------------------------------------------------------------------
+
+def game_winners(rules: PepperRules, scores: Sequence[int]) -> int:
+    """Bitmask of the winning sides if the game ends with these scores, else 0 (§6).
+
+    The game ends once some side has reached the target; the sides on the top
+    score win (``tie = shared``), or, with ``tie = play_on``, another round is
+    played while two or more sides share the top score.
+    """
+    top = max(scores)
+    if top < rules.target:
+        return 0
+    leaders = [s for s, v in enumerate(scores) if v == top]
+    if rules.tie == "play_on" and len(leaders) > 1:
+        return 0
+    return sum(1 << s for s in leaders)
+
+
+def play_game(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int) -> GameResult:
+    """Game number ``index`` of a whole-game run (§6).
+
+    One stream ``(seed, index)`` serves the whole game: its first draw,
+    ``below(players)``, picks the first dealer; then each round deals from
+    it, bids, plays and scores.  The deal passes left after every round,
+    thrown-in hands included.  After ``max_rounds`` rounds a game that has
+    not ended is unfinished, with no winner.
+    """
+    stream = Stream(seed, index)
+    first_dealer = stream.below(rules.players)
+    dealer = first_dealer
+    scores = [0] * rules.sides
+    logs: list[HandLog] = []
+    winners = 0
+    while len(logs) < rules.max_rounds:
+        hands, dead = deal(stream, rules, dealer)
+        log = play_hand(rules, policies, dealer, hands, dead, stream)
+        logs.append(log)
+        scores = [a + b for a, b in zip(scores, log.score)]
+        dealer = (dealer + 1) % rules.players
+        winners = game_winners(rules, scores)
+        if winners:
+            break
+    return GameResult(first_dealer, len(logs), scores, winners, winners == 0, logs)
+
+
+# ---------------------------------------------------------------------------
+# The text log: format_log, parse_log, replay
+# ---------------------------------------------------------------------------
+#
+#   # Pepper hand (simkit reference log, seeds/pepper.md)
+#   rules: players=4 auction=open all_pass=redeal no_trump=true ...
+#   dealer: 0
+#   seat 0: 9C QD ...            (dealt hands, in deal order)
+#   dead: -                      (the two-player dead hand, or -)
+#   auction: 1:pass 2:3 3:kubwa  (seat:call, or -)
+#   stuck: no
+#   contract: kubwa by 3         (or: none)
+#   trump: H                     (C D H S NT, or -)
+#   trick 1: 3:JH 0:9H 1:10H 2:QH -> 3
+#   ...
+#   tricks by seat: 6 0 0 0
+#   tricks by side: 6 0
+#   score by side: +12 +0
+#   made: yes
+#   bidder hand: trumps=5 bowers=2 aces=1 voids=2
+
+_RESULT_KEYS = ("contract", "tricks by seat", "tricks by side", "score by side", "made",
+                "bidder hand")
+
+
+def _value_text(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def tricks_of(plays: Sequence[Play], players: int) -> list[list[Play]]:
+    """The plays cut into tricks of ``players`` cards."""
+    return [list(plays[i:i + players]) for i in range(0, len(plays), players)]
+
+
+def format_log(log: HandLog) -> str:
+    """The whole hand as readable text; :func:`parse_log` and :func:`replay` read it back."""
+    r = log.rules
+    lines = ["# Pepper hand (simkit reference log, seeds/pepper.md)",
+             "rules: " + " ".join(f"{k}={_value_text(v)}" for k, v in r.as_dict().items()),
+             f"dealer: {log.dealer}"]
+    for seat in range(r.players):
+        lines.append(f"seat {seat}: {DECK.format_hand(log.hands[seat])}")
+    lines.append(f"dead: {DECK.format_hand(log.dead) or '-'}")
+    lines.append("auction: " + (" ".join(f"{b.seat}:{r.bid_text(b.level)}"
+                                         for b in log.auction) or "-"))
+    lines.append(f"stuck: {'yes' if log.stuck else 'no'}")
+    if log.bidder < 0:
+        lines.append("contract: none")
+        lines.append("trump: -")
+    else:
+        lines.append(f"contract: {r.bid_text(log.contract)} by {log.bidder}")
+        lines.append(f"trump: {TRUMP_TEXT[log.trump]}")
+    for k, trick in enumerate(tricks_of(log.plays, r.players), start=1):
+        text = " ".join(f"{p.seat}:{DECK.text(p.card)}" for p in trick)
+        if len(trick) == r.players:
+            text += f" -> {trick_winner(trick, log.trump)}"
+        lines.append(f"trick {k}: {text}")
+    lines.append("tricks by seat: " + " ".join(str(t) for t in log.tricks))
+    lines.append("tricks by side: " + " ".join(str(t) for t in log.side_tricks))
+    lines.append("score by side: " + " ".join(f"{s:+d}" for s in log.score))
+    lines.append(f"made: {'yes' if log.made else 'no'}")
+    lines.append(f"bidder hand: trumps={log.trumps_held} bowers={log.bowers_held} "
+                 f"aces={log.aces_outside} voids={log.voids_outside}")
+    return "\n".join(lines) + "\n"
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise InputError(f"bad {what} {text.strip()!r}: expected an integer") from None
+
+
+def _seat(text: str, rules: PepperRules, what: str) -> int:
+    seat = _int(text, what)
+    if not 0 <= seat < rules.players:
+        raise InputError(f"bad {what} {seat}: seats are 0 to {rules.players - 1}")
+    return seat
+
+
+def _ints(text: str, n: int, what: str) -> list[int]:
+    items = text.split()
+    if len(items) != n:
+        raise InputError(f"bad {what} {text.strip()!r}: expected {n} integers")
+    return [_int(t, what) for t in items]
+
+
+def _yes_no(text: str, what: str) -> bool:
+    t = text.strip().lower()
+    if t not in ("yes", "no"):
+        raise InputError(f"bad {what} {text.strip()!r}: expected yes or no")
+    return t == "yes"
+
+
+def _read_lines(text: str) -> tuple[dict[str, str], list[tuple[int, str]]]:
+    """Split a log into its ``key: value`` lines and its numbered trick lines."""
+    fields: dict[str, str] = {}
+    tricks: list[tuple[int, str]] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition(":")
+        key = " ".join(key.lower().split())
+        if not sep:
+            raise InputError(f"bad log line {line!r}: expected 'key: value'")
+        if key.startswith("trick "):
+            tricks.append((_int(key[6:], "trick number"), value.strip()))
+            continue
+        if key in fields:
+            raise InputError(f"the log has two {key!r} lines")
+        fields[key] = value.strip()
+    return fields, tricks
+
+
+def _need(fields: dict[str, str], key: str) -> str:
+    if key not in fields:
+        raise InputError(f"the log has no {key!r} line")
+    return fields[key]
+
+
+def _read_rules(text: str) -> PepperRules:
+    values = {}
+    for item in text.split():
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise InputError(f"bad rules item {item!r}: expected key=value")
+        values[key] = value
+    return PepperRules.build(values)
+
+
+def _read_actions(fields, trick_lines):
+    """The recorded deal and decisions: rules, dealer, hands, dead hand,
+    calls, stuck flag, trump, plays, and the trick winners written (or None)."""
+    rules = _read_rules(_need(fields, "rules"))
+    dealer = _seat(_need(fields, "dealer"), rules, "dealer")
+    hands = [DECK.parse_hand(_need(fields, f"seat {s}")) for s in range(rules.players)]
+    known = {"rules", "dealer", "dead", "auction", "stuck", "trump", *_RESULT_KEYS,
+             *(f"seat {s}" for s in range(rules.players))}
+    for key in fields:
+        if key not in known:
+            raise InputError(f"unknown log line {key!r}")
+    dead_text = _need(fields, "dead")
+    dead = [] if dead_text in ("-", "") else DECK.parse_hand(dead_text)
+    _check_deal(rules, hands, dead)
+
+    calls = []
+    auction_text = _need(fields, "auction")
+    if auction_text not in ("-", ""):
+        for item in auction_text.split():
+            seat, sep, bid = item.partition(":")
+            if not sep:
+                raise InputError(f"bad auction call {item!r}: "
+                                 f"expected seat:call, e.g. 2:pass or 3:kubwa")
+            calls.append(Bid(_seat(seat, rules, "auction seat"), rules.parse_bid(bid)))
+    stuck = _yes_no(_need(fields, "stuck"), "stuck flag")
+
+    trump_text = _need(fields, "trump").upper()
+    if trump_text in ("-", ""):
+        trump = -1
+    elif trump_text in TRUMP_TEXT:
+        trump = TRUMP_TEXT.index(trump_text)
+    else:
+        raise InputError(f"bad trump {trump_text!r}: expected C, D, H, S, NT or -")
+
+    plays: list[Play] = []
+    winners: list[int | None] = []
+    for k, (number, text) in enumerate(trick_lines, start=1):
+        if number != k:
+            raise InputError(f"trick lines out of order: trick {number} where trick {k} belongs")
+        body, arrow, winner = text.partition("->")
+        winners.append(_seat(winner, rules, "trick winner") if arrow else None)
+        for item in body.split():
+            seat, sep, card = item.partition(":")
+            if not sep:
+                raise InputError(f"bad play {item!r} in trick {k}: expected seat:card, e.g. 2:JH")
+            plays.append(Play(_seat(seat, rules, "playing seat"), DECK.parse(card)))
+    return rules, dealer, hands, dead, calls, stuck, trump, plays, winners
+
+
+def _check_deal(rules: PepperRules, hands, dead) -> None:
+    """A deal must give each seat a full hand and use every card once (§1)."""
+    for seat, hand in enumerate(hands):
+        if len(hand) != rules.tricks:
+            raise InputError(f"seat {seat} holds {len(hand)} cards: each hand has "
+                             f"{rules.tricks} with {rules.players} players")
+    want_dead = 8 if rules.players == 2 else 0
+    if len(dead) != want_dead:
+        raise InputError(f"the dead hand has {len(dead)} cards: expected {want_dead} "
+                         f"with {rules.players} players")
+    seen: dict[int, str] = {}
+    for where, hand in [(f"seat {s}", h) for s, h in enumerate(hands)] + [("the dead hand", dead)]:
+        for c in hand:
+            if c in seen:
+                raise InputError(f"{DECK.text(c)} is dealt twice ({seen[c]} and {where})")
+            seen[c] = where
+
+
+def _read_results(fields, rules) -> dict:
+    """The recorded results present in the log (any may be missing)."""
+    out: dict = {}
+    if "contract" in fields:
+        text = fields["contract"].strip().lower()
+        if text == "none":
+            out["contract"] = (0, -1)
+        else:
+            bid, sep, seat = text.partition(" by ")
+            if not sep:
+                raise InputError(f"bad contract {text!r}: expected e.g. '3 by 1' or 'none'")
+            out["contract"] = (rules.parse_bid(bid), _seat(seat, rules, "bidder"))
+    if "tricks by seat" in fields:
+        out["tricks"] = _ints(fields["tricks by seat"], rules.players, "tricks by seat")
+    if "tricks by side" in fields:
+        out["side_tricks"] = _ints(fields["tricks by side"], rules.sides, "tricks by side")
+    if "score by side" in fields:
+        out["score"] = _ints(fields["score by side"], rules.sides, "score by side")
+    if "made" in fields:
+        out["made"] = _yes_no(fields["made"], "made flag")
+    if "bidder hand" in fields:
+        feats = {}
+        for item in fields["bidder hand"].split():
+            key, sep, value = item.partition("=")
+            feats[key] = _int(value, f"bidder hand {key}") if sep else None
+        if set(feats) != {"trumps", "bowers", "aces", "voids"} or None in feats.values():
+            raise InputError(f"bad bidder hand {fields['bidder hand']!r}: "
+                             f"expected trumps=N bowers=N aces=N voids=N")
+        out["features"] = (feats["trumps"], feats["bowers"], feats["aces"], feats["voids"])
+    return out
+
+
+def parse_log(text: str) -> HandLog:
+    """Read a log written by :func:`format_log` back into a HandLog, as recorded.
+
+    Every line must be present.  Nothing is replayed: use :func:`replay` to
+    check the actions and recompute the results.
+    """
+    fields, trick_lines = _read_lines(text)
+    rules, dealer, hands, dead, calls, stuck, trump, plays, _ = _read_actions(fields, trick_lines)
+    for key in _RESULT_KEYS:
+        _need(fields, key)
+    res = _read_results(fields, rules)
+    contract, bidder = res["contract"]
+    return HandLog(rules, dealer, hands, dead, calls, stuck, contract, bidder, trump, plays,
+                   res["tricks"], res["side_tricks"], res["score"], res["made"], *res["features"])
+
+
+def replay(text: str) -> HandLog:
+    """Re-apply a log's recorded actions under its rules and return the HandLog.
+
+    The deal is checked (full hands, each card once), then every call, the
+    trump and every card are checked to be legal and made in turn, and the
+    auction and play must be complete with nothing left over.  Contract,
+    tricks, scores and features are recomputed; the results the log records
+    (all optional here) must agree.  Any problem raises InputError.
+    """
+    fields, trick_lines = _read_lines(text)
+    rules, dealer, hands, dead, calls, stuck, trump, plays, winners = \
+        _read_actions(fields, trick_lines)
+    script = ScriptDecider(calls, trump, plays)
+    calls, contract, bidder, log_stuck = _auction(rules, dealer, hands, script)
+    if script.next_call < len(script.calls):
+        raise InputError(f"the auction is over after call {script.next_call}, "
+                         f"but the log has {len(script.calls)} calls")
+    if log_stuck != stuck:
+        raise InputError(f"the log says stuck: {'yes' if stuck else 'no'}, "
+                         f"but the auction gives stuck: {'yes' if log_stuck else 'no'}")
+    if bidder < 0:
+        if trump >= 0 or plays:
+            raise InputError("everyone passed and the hand is thrown in, "
+                             "but the log names a trump or has plays")
+        log = _thrown_in(rules, dealer, hands, dead, calls)
+    else:
+        trump = _name_trump(rules, bidder, hands[bidder], contract, script)
+        played, tricks = _play_tricks(rules, hands, bidder, trump, script)
+        if script.next_play < len(plays):
+            raise InputError(f"all {rules.tricks} tricks are over after play {script.next_play}, "
+                             f"but the log has {len(plays)} plays")
+        log = _played_hand(rules, dealer, hands, dead, calls, log_stuck, contract, bidder,
+                           trump, played, tricks)
+    for k, (trick, w) in enumerate(zip(tricks_of(log.plays, rules.players), winners), start=1):
+        if w is not None and w != trick_winner(trick, log.trump):
+            raise InputError(f"trick {k}: the log says seat {w} wins, "
+                             f"but seat {trick_winner(trick, log.trump)} does")
+    recorded = _read_results(fields, rules)
+    actual = {"contract": (log.contract, log.bidder), "tricks": log.tricks,
+              "side_tricks": log.side_tricks, "score": log.score, "made": log.made,
+              "features": log.features()}
+    for key, value in recorded.items():
+        if value != actual[key]:
+            raise InputError(f"the log records {key.replace('_', ' ')} {value}, "
+                             f"but replaying gives {actual[key]}")
+    return log

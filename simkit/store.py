@@ -1,0 +1,322 @@
+"""Run output: a Parquet file of per-hand (or per-game) records, with a JSON
+manifest beside it that says how the records were made.
+
+The manifest of ``runs/x.parquet`` is ``runs/x.parquet.json``: game, rules,
+policies, seed, unit and count, the simkit version and git commit, the versions
+of the numeric libraries, the creation time, and the number of rows written.
+With it any run can be reproduced and any figure traced back to its data.
+
+Output is written the safe way: records stream into a hidden temporary file in
+the target directory, one row group per :meth:`ParquetSink.write`, and only a
+clean finish moves it into place (``os.replace``).  An error or Ctrl-C leaves
+no partial file and any earlier run at the same path as it was.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import importlib.metadata
+import json
+import os
+import pathlib
+import platform
+import subprocess
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import simkit
+from simkit.errors import InputError
+
+UNITS = ("hand", "game")
+COMPRESSION = "zstd"
+_GIT_TIMEOUT_S = 5.0
+
+
+def manifest_path(path) -> pathlib.Path:
+    """The manifest beside a run file: ``runs/x.parquet`` -> ``runs/x.parquet.json``."""
+    path = pathlib.Path(path)
+    return path.with_name(path.name + ".json")
+
+
+def check_writable(path, what: str | None = "--out") -> None:
+    """Raise :class:`InputError` unless a run can be written at ``path``.
+
+    Call this before a long simulation starts, so that a typo in the output
+    path fails at once rather than after the work is done.  The parent
+    directory must exist, be a directory and be writable, and ``path`` (and
+    its manifest) must not be a directory.  Nothing is created.  ``what`` names
+    the option in the message (``"cannot write --out 'runs/x.parquet': ..."``);
+    pass ``None`` to leave it out.
+    """
+    path = pathlib.Path(path)
+    parent = path.parent
+    label = f"{what} '{path}'" if what else f"'{path}'"
+
+    def fail(reason: str):
+        raise InputError(f"cannot write {label}: {reason}")
+
+    if path.is_dir():
+        fail("it is a directory; give a file name such as 'run.parquet'")
+    if manifest_path(path).is_dir():
+        fail(f"its manifest path '{manifest_path(path)}' is a directory")
+    if not parent.exists():
+        fail(f"directory '{parent}' does not exist")
+    if not parent.is_dir():
+        fail(f"'{parent}' is not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        fail(f"directory '{parent}' is not writable")
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def git_commit() -> str | None:
+    """The commit of the git checkout holding the simkit source, or None.
+
+    None when simkit is not in a git checkout (e.g. installed from a wheel),
+    git is missing or slow, or anything else goes wrong; never raises.
+    """
+    here = pathlib.Path(simkit.__file__).resolve().parent
+
+    def git(*args) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args], cwd=here, capture_output=True,
+                              text=True, timeout=_GIT_TIMEOUT_S)
+
+    try:
+        head = git("rev-parse", "--verify", "HEAD")
+        if head.returncode != 0:
+            return None
+        # Guard against a simkit installed inside some unrelated repository
+        # (a virtualenv in a project tree): the package must be tracked.
+        if git("ls-files", "--error-unmatch", "--", "__init__.py").returncode != 0:
+            return None
+        return head.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+
+
+def make_manifest(game: str, rules: Mapping[str, Any], policies: list[str],
+                  seed: int, unit: str, count: int, **extra) -> dict:
+    """The provenance record of one run.
+
+    ``rules`` is the rule config as a mapping (a config dataclass is accepted
+    too), ``policies`` the policy names in seat order, ``unit`` is ``"hand"``
+    or ``"game"`` and ``count`` how many of them were simulated.  Keyword
+    arguments are added as they are (e.g. ``players=4``, ``backend="numba"``).
+    :class:`ParquetSink` adds ``rows`` when the run is complete.
+    """
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {', '.join(UNITS)}, not {unit!r}")
+    if dataclasses.is_dataclass(rules) and not isinstance(rules, type):
+        rules = dataclasses.asdict(rules)
+    manifest = {
+        "game": game,
+        "rules": dict(rules),
+        "policies": list(policies),
+        "seed": int(seed),
+        "unit": unit,
+        "count": int(count),
+        "simkit_version": simkit.__version__,
+        "git_commit": git_commit(),
+        "versions": {
+            "python": platform.python_version(),
+            "numpy": _version("numpy"),
+            "numba": _version("numba"),
+            "pandas": _version("pandas"),
+            "pyarrow": _version("pyarrow"),
+        },
+        "created_utc": datetime.datetime.now(datetime.timezone.utc)
+                               .isoformat(timespec="seconds"),
+    }
+    manifest.update(extra)
+    return manifest
+
+
+def _json_default(obj):
+    """JSON for the numpy scalars, arrays and paths that end up in manifests."""
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, (pathlib.PurePath, datetime.date)):
+        return str(obj)
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj)
+    raise TypeError(f"manifest value of type {type(obj).__name__} is not JSON serialisable")
+
+
+def _fsync(path: pathlib.Path) -> None:
+    with open(path, "rb") as f:
+        os.fsync(f.fileno())
+
+
+def _remove(path: pathlib.Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+class ParquetSink:
+    """Stream tables into a Parquet file; publish it and its manifest atomically.
+
+    ::
+
+        with ParquetSink("runs/x.parquet", manifest) as sink:
+            for chunk in chunks:
+                sink.write(chunk)          # a DataFrame or an Arrow table
+
+    Each :meth:`write` appends row groups (zstd-compressed) to a temporary file
+    ``.x.parquet.<pid>.partial`` in the same directory; nothing is held in
+    memory between writes.  On a clean exit the file is moved to ``path`` and
+    the manifest, with ``rows`` added, is written to :func:`manifest_path`,
+    both by ``os.replace``.  On an exception (KeyboardInterrupt included) the
+    temporary files are removed and a previous run at ``path`` is untouched.
+
+    The schema is taken from ``schema`` if given, otherwise from the first
+    write; later DataFrames are converted to it.  With no rows written, a valid
+    empty file is produced if the schema is known; otherwise nothing is written
+    and :class:`InputError` ("nothing to write") is raised.
+    """
+
+    def __init__(self, path, manifest: Mapping[str, Any], *,
+                 schema: pa.Schema | None = None, compression: str = COMPRESSION):
+        self.path = pathlib.Path(path)
+        self.manifest = dict(manifest)
+        self.schema = schema
+        self.compression = compression
+        self.rows = 0
+        pid = os.getpid()
+        self._tmp = self.path.with_name(f".{self.path.name}.{pid}.partial")
+        self._tmp_manifest = self.path.with_name(f".{manifest_path(self.path).name}.{pid}.partial")
+        self._writer: pq.ParquetWriter | None = None
+        self._open = False
+
+    def __enter__(self) -> "ParquetSink":
+        if self._open:
+            raise RuntimeError("ParquetSink is already open")
+        check_writable(self.path, what=None)
+        self._open = True
+        self.rows = 0
+        return self
+
+    def _start(self, schema: pa.Schema) -> None:
+        self.schema = schema
+        self._writer = pq.ParquetWriter(self._tmp, schema, compression=self.compression)
+
+    def write(self, data: pd.DataFrame | pa.Table | pa.RecordBatch) -> None:
+        """Append ``data`` (DataFrame, Arrow table or record batch) as row group(s)."""
+        if not self._open:
+            raise RuntimeError("ParquetSink.write outside its `with` block")
+        if isinstance(data, pd.DataFrame):
+            table = pa.Table.from_pandas(data, schema=self.schema, preserve_index=False)
+        elif isinstance(data, pa.RecordBatch):
+            table = pa.Table.from_batches([data])
+        elif isinstance(data, pa.Table):
+            table = data
+        else:
+            raise TypeError(f"ParquetSink.write takes a DataFrame or an Arrow table, "
+                            f"not {type(data).__name__}")
+        if self._writer is None:
+            self._start(self.schema if self.schema is not None else table.schema)
+        if not table.schema.equals(self.schema, check_metadata=False):
+            table = table.select(self.schema.names).cast(self.schema)
+        if table.num_rows:
+            self._writer.write_table(table)
+            self.rows += table.num_rows
+
+    def _discard(self) -> None:
+        if self._writer is not None:
+            try:
+                self._writer.close()
+            except Exception:
+                pass
+            self._writer = None
+        _remove(self._tmp)
+        _remove(self._tmp_manifest)
+
+    def _commit(self) -> None:
+        if self._writer is None:
+            if self.schema is None:
+                raise InputError(f"nothing to write to '{self.path}': no records and no schema")
+            self._start(self.schema)
+        self._writer.close()
+        self._writer = None
+        _fsync(self._tmp)
+        manifest = dict(self.manifest, rows=self.rows)
+        with open(self._tmp_manifest, "w", encoding="utf-8") as f:
+            json.dump(manifest, f, indent=2, default=_json_default)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        # Drop the old manifest first: if we die between the two renames, the
+        # run is left without a manifest (read_run refuses it) rather than
+        # paired with the manifest of a different run.
+        _remove(manifest_path(self.path))
+        os.replace(self._tmp, self.path)
+        os.replace(self._tmp_manifest, manifest_path(self.path))
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        self._open = False
+        if exc_type is not None:
+            self._discard()
+            return False
+        try:
+            self._commit()
+        except BaseException:
+            self._discard()
+            raise
+        return False
+
+
+def read_run(path, columns: list[str] | None = None) -> tuple[pd.DataFrame, dict]:
+    """Read a run written by :class:`ParquetSink`: ``(records, manifest)``.
+
+    ``columns`` reads only those columns.  A missing or unreadable file or
+    manifest raises :class:`InputError` naming the path.
+    """
+    path = pathlib.Path(path)
+    mpath = manifest_path(path)
+
+    def fail(reason: str):
+        raise InputError(f"cannot read run '{path}': {reason}")
+
+    if not path.exists():
+        fail("file does not exist")
+    if path.is_dir():
+        fail("it is a directory")
+    try:
+        names = pq.read_schema(path).names
+    except (OSError, pa.ArrowException) as e:
+        fail(f"not a readable Parquet file ({_one_line(e)})")
+    unknown = [c for c in columns or () if c not in names]
+    if unknown:
+        fail(f"no column {', '.join(map(repr, unknown))}; columns are {', '.join(names)}")
+    if not mpath.is_file():
+        fail(f"manifest '{mpath}' is missing")
+    try:
+        with open(mpath, encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"manifest '{mpath}' is not readable JSON ({_one_line(e)})")
+    if not isinstance(manifest, dict):
+        fail(f"manifest '{mpath}' is not a JSON object")
+    try:
+        table = pq.read_table(path, columns=columns)
+    except (OSError, pa.ArrowException) as e:
+        fail(f"not a readable Parquet file ({_one_line(e)})")
+    return table.to_pandas(), manifest
+
+
+def _one_line(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return lines[0] if lines else type(e).__name__

@@ -1,0 +1,207 @@
+"""Tests for simkit.stats: known values, invariants, coverage, agreement with scipy."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from simkit.stats import (compare_means, compare_proportions, format_estimate,
+                          mean_ci, mean_ci_of, proportion_ci)
+
+
+# --- proportion_ci -----------------------------------------------------------
+
+def test_proportion_ci_known_values():
+    lo, hi = proportion_ci(0, 10)
+    assert lo == 0.0
+    assert hi == pytest.approx(1 - 0.025 ** (1 / 10), rel=1e-12)
+    lo, hi = proportion_ci(10, 10)
+    assert lo == pytest.approx(0.025 ** (1 / 10), rel=1e-12)
+    assert hi == 1.0
+    # Textbook value: 5 of 10, 95% exact interval.
+    assert proportion_ci(5, 10) == pytest.approx((0.187086, 0.812914), abs=1e-6)
+    # 99% for k = 0: 1 - (alpha/2)^(1/n).
+    assert proportion_ci(0, 20, level=0.99)[1] == pytest.approx(1 - 0.005 ** (1 / 20))
+
+
+def test_proportion_ci_empty_is_nan():
+    lo, hi = proportion_ci(0, 0)
+    assert math.isnan(lo) and math.isnan(hi)
+
+
+def test_proportion_ci_rejects_bad_input():
+    with pytest.raises(ValueError):
+        proportion_ci(11, 10)
+    with pytest.raises(ValueError):
+        proportion_ci(1, 10, level=1.0)
+
+
+def test_proportion_ci_vectorised():
+    k = np.array([0, 3, 10, 0, 7])
+    n = np.array([10, 10, 10, 0, 1000])
+    lo, hi = proportion_ci(k, n)
+    assert isinstance(lo, np.ndarray) and lo.shape == (5,)
+    for i in range(5):
+        np.testing.assert_equal((lo[i], hi[i]), proportion_ci(int(k[i]), int(n[i])))
+    s = pd.Series([1, 2, 3], index=["a", "b", "c"])
+    lo, hi = proportion_ci(s, 10)
+    assert isinstance(lo, pd.Series) and list(lo.index) == ["a", "b", "c"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(1, 10**7), frac=st.floats(0, 1),
+       level=st.sampled_from([0.5, 0.8, 0.9, 0.95, 0.99, 0.999]))
+def test_proportion_ci_contains_estimate(n, frac, level):
+    k = round(frac * n)
+    lo, hi = proportion_ci(k, n, level)
+    assert 0.0 <= lo <= k / n <= hi <= 1.0
+
+
+@pytest.mark.parametrize("n", [10, 57, 200])
+def test_proportion_ci_exact_coverage_at_least_level(n):
+    # Coverage computed exactly from the binomial pmf: no tolerance needed,
+    # since Clopper-Pearson is guaranteed conservative.
+    k = np.arange(n + 1)
+    lo, hi = proportion_ci(k, n)
+    for p in np.linspace(0.005, 0.995, 67):
+        covered = (lo <= p) & (p <= hi)
+        assert sps.binom.pmf(k, n, p)[covered].sum() >= 0.95 - 1e-12
+
+
+def test_proportion_ci_simulated_coverage():
+    # 4000 replications per p at a fixed seed: the standard error of an
+    # estimated coverage of 0.95 is 0.0034; allow 0.012 (about 3.5 SE).
+    rng = np.random.default_rng(20240607)
+    reps, n = 4000, 40
+    for p in (0.03, 0.2, 0.5, 0.81):
+        k = rng.binomial(n, p, size=reps)
+        lo, hi = proportion_ci(k, n)
+        coverage = np.mean((lo <= p) & (p <= hi))
+        assert coverage >= 0.95 - 0.012, (p, coverage)
+
+
+# --- mean_ci -----------------------------------------------------------------
+
+@pytest.mark.parametrize("level", [0.9, 0.95, 0.99])
+@pytest.mark.parametrize("size", [2, 3, 30, 1000])
+def test_mean_ci_matches_scipy_t_interval(size, level):
+    rng = np.random.default_rng(size)
+    x = rng.normal(3.0, 2.0, size)
+    expected = sps.t.interval(level, size - 1, loc=x.mean(), scale=sps.sem(x))
+    mean, lo, hi = mean_ci(size, x.sum(), (x * x).sum(), level)
+    assert mean == pytest.approx(x.mean(), rel=1e-12)
+    assert (lo, hi) == pytest.approx(expected, rel=1e-9)
+    mean, lo, hi = mean_ci_of(x, level)
+    assert mean == pytest.approx(x.mean(), rel=1e-12)
+    assert (lo, hi) == pytest.approx(expected, rel=1e-12)
+
+
+def test_mean_ci_vectorised():
+    rng = np.random.default_rng(7)
+    samples = [rng.integers(-4, 5, size) for size in (2, 5, 40)]
+    n = pd.Series([len(x) for x in samples], index=["a", "b", "c"])
+    total = pd.Series([x.sum() for x in samples], index=n.index)
+    total_sq = pd.Series([(x * x).sum() for x in samples], index=n.index)
+    mean, lo, hi = mean_ci(n, total, total_sq)
+    assert isinstance(lo, pd.Series) and list(lo.index) == ["a", "b", "c"]
+    for key, x in zip(n.index, samples):
+        assert (mean[key], lo[key], hi[key]) == pytest.approx(mean_ci_of(x))
+
+
+def test_mean_ci_edges():
+    mean, lo, hi = mean_ci(1, 2.5, 6.25)
+    assert mean == 2.5 and math.isnan(lo) and math.isnan(hi)
+    assert all(math.isnan(v) for v in mean_ci(0, 0, 0))
+    for value in (0.1, 7.0, -3.3):
+        x = np.full(9, value)
+        mean, lo, hi = mean_ci(9, x.sum(), (x * x).sum())
+        assert lo == hi == mean == pytest.approx(value)
+        mean, lo, hi = mean_ci_of(x)
+        assert lo == hi == mean
+
+
+# --- compare_proportions -----------------------------------------------------
+
+def test_compare_proportions_chi2_against_scipy():
+    r = compare_proportions(812, 1000, 780, 1000)
+    table = [[812, 188], [780, 220]]
+    assert r["test"] == "chi2"
+    assert r["p_value"] == pytest.approx(
+        sps.chi2_contingency(table, correction=False).pvalue, rel=1e-12)
+    assert r["diff"] == pytest.approx(0.032)
+    assert r["lo"] < r["diff"] < r["hi"]
+
+
+def test_compare_proportions_fisher_for_small_counts():
+    r = compare_proportions(1, 12, 6, 11)
+    assert r["test"] == "fisher"
+    assert r["p_value"] == pytest.approx(
+        sps.fisher_exact([[1, 11], [6, 5]]).pvalue, rel=1e-12)
+    r = compare_proportions(0, 50, 0, 60)
+    assert (r["diff"], r["p_value"]) == (0.0, 1.0)
+    assert r["lo"] < 0 < r["hi"]
+
+
+def test_compare_proportions_newcombe_known_value():
+    # Newcombe (1998), Statistics in Medicine 17:873, table II example (a):
+    # 56/70 vs 48/80, method 10 interval 0.0524 to 0.3339.
+    r = compare_proportions(56, 70, 48, 80)
+    assert r["diff"] == pytest.approx(0.2)
+    assert (r["lo"], r["hi"]) == pytest.approx((0.0524, 0.3339), abs=1e-4)
+
+
+def test_compare_proportions_empty():
+    r = compare_proportions(0, 0, 3, 10)
+    assert all(math.isnan(r[key]) for key in ("diff", "lo", "hi", "p_value"))
+
+
+# --- compare_means -----------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_compare_means_against_scipy_welch(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.normal(1.0, 1.0, 40 + 10 * seed)
+    b = rng.normal(1.3, 2.5, 25)
+    r = compare_means(len(a), a.sum(), (a * a).sum(), len(b), b.sum(), (b * b).sum())
+    direct = sps.ttest_ind(a, b, equal_var=False)
+    assert r["diff"] == pytest.approx(a.mean() - b.mean(), rel=1e-9)
+    assert r["p_value"] == pytest.approx(direct.pvalue, rel=1e-9)
+    from_stats = sps.ttest_ind_from_stats(a.mean(), a.std(ddof=1), len(a),
+                                          b.mean(), b.std(ddof=1), len(b), equal_var=False)
+    assert r["p_value"] == pytest.approx(from_stats.pvalue, rel=1e-9)
+    ci = direct.confidence_interval(0.95)
+    assert (r["lo"], r["hi"]) == pytest.approx((ci.low, ci.high), rel=1e-9)
+
+
+def test_compare_means_edges():
+    r = compare_means(1, 1.0, 1.0, 5, 5.0, 5.0)
+    assert r["diff"] == 0.0 and math.isnan(r["lo"]) and math.isnan(r["p_value"])
+    r = compare_means(5, 5.0, 5.0, 5, 10.0, 20.0)  # all 1s vs all 2s
+    assert r["diff"] == r["lo"] == r["hi"] == -1.0
+
+
+# --- format_estimate ---------------------------------------------------------
+
+def test_format_estimate():
+    assert format_estimate(0.812, 0.809, 0.815, 200_000) == "81.2% [80.9%, 81.5%] (n=200,000)"
+    assert format_estimate(0.8123, 0.8121, 0.8125, 10**7) == \
+        "81.23% [81.21%, 81.25%] (n=10,000,000)"
+    assert format_estimate(0.123, 0.119, 0.127, 50_000, percent=False) == \
+        "0.123 [0.119, 0.127] (n=50,000)"
+    assert format_estimate(0.5, 0.4, 0.6, 100, digits=2) == "50.00% [40.00%, 60.00%] (n=100)"
+    assert format_estimate(1.0, math.nan, math.nan, 1) == "100.0% [n/a, n/a] (n=1)"
+
+
+def test_format_estimate_vectorised():
+    k = pd.Series([812, 100], index=["x", "y"])
+    n = pd.Series([1000, 200], index=["x", "y"])
+    lo, hi = proportion_ci(k, n)
+    text = format_estimate(k / n, lo, hi, n)
+    assert list(text.index) == ["x", "y"]
+    assert text["x"] == format_estimate(0.812, lo["x"], hi["x"], 1000)
+    assert format_estimate(np.array([0.5]), np.array([0.4]), np.array([0.6]), 10) == \
+        ["50.0% [40.0%, 60.0%] (n=10)"]
