@@ -11,12 +11,15 @@ import numba
 _OPTIONS = dict(cache=True, error_model="numpy", nogil=True)
 
 
-def kernel(fn=None, *, parallel=False):
+def kernel(fn=None, *, parallel=False, inline=False):
     """Decorator: compile ``fn`` with simkit's standard options.
 
     ``parallel=True`` is for the outer batch loops that use ``numba.prange``;
-    inner per-hand functions stay serial so that LLVM can inline them.
+    inner per-hand functions stay serial.  ``inline=True`` inlines a function
+    into its callers at numba's level: for a large function called once per
+    hand, whose array arguments would otherwise cost reference counting.
     """
     def wrap(f):
-        return numba.njit(parallel=parallel, **_OPTIONS)(f)
+        return numba.njit(parallel=parallel, inline="always" if inline else "never",
+                          **_OPTIONS)(f)
     return wrap(fn) if fn is not None else wrap

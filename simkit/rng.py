@@ -59,18 +59,30 @@ class Stream:
         if not 0 <= index < MAX_STREAMS:
             raise ValueError(f"stream index {index} outside [0, 2**44)")
         self.state = (seed_key(seed) + (index << STREAM_BITS) * GAMMA) & MASK64
+        self.spare = None   # the low half of the last draw, not yet used
 
     def next(self) -> int:
+        """The next 64-bit draw (drops a pending 32-bit half)."""
+        self.spare = None
         self.state = (self.state + GAMMA) & MASK64
         return mix64(self.state)
 
+    def next32(self) -> int:
+        """The next 32-bit word: the high half of a draw, then its low half."""
+        if self.spare is not None:
+            word, self.spare = self.spare, None
+            return word
+        x = self.next()
+        self.spare = x & 0xFFFFFFFF
+        return x >> 32
+
     def below(self, n: int) -> int:
-        m = (self.next() >> 32) * n
+        m = self.next32() * n
         low = m & 0xFFFFFFFF
         if low < n:
             threshold = (0x100000000 - n) % n
             while low < threshold:
-                m = (self.next() >> 32) * n
+                m = self.next32() * n
                 low = m & 0xFFFFFFFF
         return m >> 32
 
@@ -108,23 +120,51 @@ def stream_start(key, index):
 
 
 @kernel
+def new_stream(key, index):
+    """A stream as a 2-word array: [state, pending low half | 2**32 or 0]."""
+    st = np.empty(2, np.uint64)
+    start_stream(st, key, index)
+    return st
+
+
+@kernel
+def start_stream(st, key, index):
+    """Point the 2-word stream ``st`` at stream ``index`` of the run keyed ``key``."""
+    st[0] = stream_start(key, index)
+    st[1] = np.uint64(0)
+
+
+@kernel
 def next_u64(st):
-    """Advance the stream held in ``st[0]`` and return 64 random bits."""
+    """Advance the stream ``st`` and return 64 random bits (drops a pending half)."""
     s = st[0] + _GAMMA
     st[0] = s
+    st[1] = np.uint64(0)
     return mix64_jit(s)
+
+
+@kernel
+def next_u32(st):
+    """The next 32-bit word: the high half of a draw, then its low half."""
+    spare = st[1]
+    if spare:
+        st[1] = np.uint64(0)
+        return spare & _LOW32
+    x = next_u64(st)
+    st[1] = (x & _LOW32) | _TWO32
+    return x >> _S32
 
 
 @kernel
 def bounded(st, n):
     """Unbiased integer in ``[0, n)`` for ``1 <= n <= 2**32``; same as ``Stream.below``."""
     nn = np.uint64(n)
-    m = (next_u64(st) >> _S32) * nn
+    m = next_u32(st) * nn
     low = m & _LOW32
     if low < nn:
         threshold = (_TWO32 - nn) % nn
         while low < threshold:
-            m = (next_u64(st) >> _S32) * nn
+            m = next_u32(st) * nn
             low = m & _LOW32
     return np.int64(m >> _S32)
 

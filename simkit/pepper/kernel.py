@@ -24,7 +24,7 @@ import numba
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from simkit.jit import kernel
-from simkit.rng import bounded, shuffle, stream_start
+from simkit.rng import bounded, shuffle, start_stream
 from simkit.pepper.rules import (R_ALL_PASS, R_AUCTION, R_FAIL, R_HANDS, R_KUBWA_STAKE,
                                  R_MAX_ROUNDS, R_NDOGO_STAKE, R_NO_TRUMP, R_PLAYERS, R_SIDES,
                                  R_TARGET, R_TIE, R_TRICKS)
@@ -188,47 +188,62 @@ def _to_play_bits(h, o):
 
 @kernel
 def _estimate(h, o):
-    """(est in hundredths of a trick, sure tricks) of hand h with trump option o."""
+    """(est in hundredths of a trick, sure tricks) of hand h with trump option o.
+
+    Each suit is looked up as a 6-bit pattern in the tables above; written
+    without branches because it runs for every option of every hand.
+    """
+    p0 = h & 63
+    p1 = (h >> 6) & 63
+    p2 = (h >> 12) & 63
+    p3 = (h >> 18) & 63
+    run_all = S_RUN[p0] + S_RUN[p1] + S_RUN[p2] + S_RUN[p3]
     if o == NT:
-        est = 0
-        sure = 0
-        for e in range(4):
-            p = (h >> (6 * e)) & 63
-            est += NT_EST[p]
-            sure += S_RUN[p]
-        return est, sure
-    lb_suit = 3 - o
-    tp = ((h >> (6 * o)) & 63) | (((h >> (6 * lb_suit + 2)) & 1) << 6)
+        return NT_EST[p0] + NT_EST[p1] + NT_EST[p2] + NT_EST[p3], run_all
+    pt = (h >> (6 * o)) & 63
+    pl = (h >> (18 - 6 * o)) & 63          # the left bower's suit, 3 - o
+    plj = pl & ~4                          # ... without its jack
+    tp = pt | ((pl >> 2) & 1) << 6
     n = T_COUNT[tp]
-    est = T_EST[tp]
-    runs = 0
-    for e in range(4):
-        if e == o:
-            continue
-        p = (h >> (6 * e)) & 63
-        if e == lb_suit:
-            p &= ~4
-            runs += S_RUN_NJ[p]
-        else:
-            runs += S_RUN[p]
-        if p == 0:
-            if n >= 1:
-                est += 30
-        else:
-            est += S_EST[p]
-    sure = n + runs if T_TOP[tp] >= 7 - n else T_TOP[tp]
-    return est, sure
+    voids = (p0 == 0) + (p1 == 0) + (p2 == 0) + (p3 == 0) - (pt == 0) - (pl == 0) + (plj == 0)
+    est = (T_EST[tp] + S_EST[p0] + S_EST[p1] + S_EST[p2] + S_EST[p3] - S_EST[pt]
+           + (30 * voids if n > 0 else 0))
+    top = T_TOP[tp]
+    runs = run_all - S_RUN[pt] - S_RUN[pl] + S_RUN_NJ[plj]
+    return est, (n + runs if top >= 7 - n else top)
 
 
 @kernel
 def _desired(h, rules, params, seat):
-    """The heuristic's desired bid level for hand h (seeds/pepper.md 7.2)."""
+    """The heuristic's desired bid level for hand h (seeds/pepper.md 7.2).
+
+    The sums of :func:`_estimate` for all options at once: each suit's
+    pattern is looked up once (this runs for every seat of every hand).
+    """
     T = rules[R_TRICKS]
-    n_opt = 5 if rules[R_NO_TRUMP] else 4
+    p0 = h & 63
+    p1 = (h >> 6) & 63
+    p2 = (h >> 12) & 63
+    p3 = (h >> 18) & 63
+    side_all = S_EST[p0] + S_EST[p1] + S_EST[p2] + S_EST[p3]
+    run_all = S_RUN[p0] + S_RUN[p1] + S_RUN[p2] + S_RUN[p3]
+    void_all = (p0 == 0) + (p1 == 0) + (p2 == 0) + (p3 == 0)
     best_est = -1
     best_sure = -1
-    for o in range(n_opt):
-        est, sure = _estimate(h, o)
+    if rules[R_NO_TRUMP]:
+        best_est = NT_EST[p0] + NT_EST[p1] + NT_EST[p2] + NT_EST[p3]
+        best_sure = run_all
+    for o in range(4):
+        pt = (h >> (6 * o)) & 63
+        pl = (h >> (18 - 6 * o)) & 63
+        plj = pl & ~4
+        tp = pt | ((pl >> 2) & 1) << 6
+        n = T_COUNT[tp]
+        voids = void_all - (pt == 0) - (pl == 0) + (plj == 0)
+        est = T_EST[tp] + side_all - S_EST[pt] + (30 * voids if n > 0 else 0)
+        top = T_TOP[tp]
+        runs = run_all - S_RUN[pt] - S_RUN[pl] + S_RUN_NJ[plj]
+        sure = n + runs if top >= 7 - n else top
         best_est = max(best_est, est)
         best_sure = max(best_sure, sure)
     if rules[R_PLAYERS] == 4:
@@ -287,14 +302,14 @@ def _lead(h, o, unplayed, draw_trumps):
 
 
 @kernel
-def _follow(legal, o, win, partner_wins):
-    """The heuristic's card when following, in play bits (seeds/pepper.md 7.2)."""
-    if not partner_wins:
-        trumps = TRUMP_BITS[o]
-        beat = SUIT_BITS[o, SUIT_OF_BIT[o, win]] | (0 if (trumps >> win) & 1 else trumps)
-        winners = legal & beat & ~((2 << win) - 1)
-        if winners:
-            return _low_bit(winners)
+def _follow(legal, beat, partner_wins):
+    """The heuristic's card when following, in play bits (seeds/pepper.md 7.2).
+
+    ``beat`` is the set of play bits that would beat the card winning so far.
+    """
+    winners = legal & beat
+    if winners and not partner_wins:
+        return _low_bit(winners)
     return _low_bit(legal)
 
 
@@ -325,7 +340,6 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
     kubwa = T + 1
     for s in range(4):
         desired[s] = -1
-        tricks[s] = 0
         recs[j, C_BID + s] = 0
     recs[j, C_DEALER] = dealer
     # -- auction (3.1)
@@ -403,7 +417,18 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
         high = 1
         high_seat = dealer
         recs[j, C_STUCK] = 1
-    bidder = high_seat
+    play_contract(high_seat, high, hands, rules, kinds, params, st, recs, j, tricks,
+                  trace, tr_plays)
+
+
+@kernel(inline=True)
+def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks,
+                  trace, tr_plays):
+    """Trump, play and scoring once ``bidder`` holds contract ``high`` (3.3, 4, 5)."""
+    P = rules[R_PLAYERS]
+    T = rules[R_TRICKS]
+    for s in range(4):
+        tricks[s] = 0
     recs[j, C_CONTRACT] = high
     recs[j, C_BIDDER] = bidder
     # -- trump (3.3)
@@ -438,11 +463,12 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
     unplayed = (1 << 24) - 1
     leader = bidder
     n_played = 0
+    four = P == 4
     for t in range(T):
         seat = leader
-        win = -1
         win_seat = -1
         led_bits = 0
+        beat = 0        # play bits that beat the winning card: higher in its suit, or trumps
         for k in range(P):
             h = hands[seat]
             legal = h & led_bits
@@ -459,18 +485,17 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
             elif k == 0:
                 b = _lead(h, o, unplayed, params[seat, P_DRAW_TRUMPS])
             else:
-                b = _follow(legal, o, win, P == 4 and win_seat == seat ^ 2)
+                b = _follow(legal, beat, four and win_seat == seat ^ 2)
             hands[seat] = h & ~(1 << b)
             unplayed &= ~(1 << b)
             if trace:
                 tr_plays[j, n_played] = CARD_OF[o, b]
-            n_played += 1
+                n_played += 1
             if k == 0:
                 led_bits = SUIT_BITS[o, SUIT_OF_BIT[o, b]]
-                win = b
-                win_seat = seat
-            elif b > win and ((SUIT_BITS[o, SUIT_OF_BIT[o, win]] | trumps) >> b) & 1:
-                win = b
+            if k == 0 or (beat >> b) & 1:
+                # trumps sit above every other card, so one mask covers both ways to win
+                beat = (led_bits | trumps) & -(2 << b)
                 win_seat = seat
             seat += 1   # no modulo in the hot loop: integer division is slow
             if seat == P:
@@ -544,14 +569,14 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
     P = rules[R_PLAYERS]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
-        st = np.empty(1, np.uint64)
+        st = np.empty(2, np.uint64)
         deck = np.empty(24, np.int64)
         hands = np.empty(4, np.int64)
         desired = np.empty(4, np.int64)
         tricks = np.empty(4, np.int64)
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             i = start + j
-            st[0] = stream_start(key, i)
+            start_stream(st, key, i)
             dealer = i % P
             deal(st, dealer, rules, deck, hands)
             if trace:
@@ -604,7 +629,7 @@ def run_games(start, count, key, rules, kinds, params, grec):
     """Play whole games ``start .. start+count-1`` (stream = game number) into ``grec[j]``."""
     n_blocks = (count + 255) // 256
     for b in numba.prange(n_blocks):
-        st = np.empty(1, np.uint64)
+        st = np.empty(2, np.uint64)
         deck = np.empty(24, np.int64)
         hands = np.empty(4, np.int64)
         desired = np.empty(4, np.int64)
@@ -613,6 +638,49 @@ def run_games(start, count, key, rules, kinds, params, grec):
         dummy_c = np.empty((1, 1), np.int64)
         dummy_p = np.empty((1, 1), np.int64)
         for j in range(b * 256, min(count, (b + 1) * 256)):
-            st[0] = stream_start(key, start + j)
+            start_stream(st, key, start + j)
             _game(st, rules, kinds, params, grec[j], scratch, deck, hands, desired, tricks,
                   dummy_c, dummy_p)
+
+
+@kernel(parallel=True)
+def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, rec):
+    """Sample ``count`` deals in which ``seat`` holds the cards of mask ``fixed``
+    and the other hands are dealt uniformly from the rest (stream = sample
+    number); ``seat`` then plays ``contract`` with no auction.  Rows of ``rec``
+    are hand records (the auction columns stay 0)."""
+    P = rules[R_PLAYERS]
+    H = rules[R_HANDS]
+    per_hand = 24 // H
+    own = (seat - dealer - 1) % P           # the fixed seat's place in the deal
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in numba.prange(n_blocks):
+        st = np.empty(2, np.uint64)
+        rest = np.empty(24 - per_hand, np.int64)
+        hands = np.empty(4, np.int64)
+        tricks = np.empty(4, np.int64)
+        dummy = np.empty((1, 1), np.int64)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            start_stream(st, key, j)
+            n = 0
+            for c in range(24):
+                if not (fixed >> c) & 1:
+                    rest[n] = c
+                    n += 1
+            shuffle(st, rest)
+            for s in range(4):
+                hands[s] = 0
+            hands[seat] = fixed
+            p = 0
+            for r in range(H):       # the other hands in deal order, k cards each
+                if r == own:
+                    continue
+                s = (dealer + 1 + r) % P if r < P else 3
+                for _ in range(per_hand):
+                    hands[s] |= 1 << rest[p]
+                    p += 1
+            for s in range(C_TRUMP):
+                rec[j, s] = 0
+            rec[j, C_DEALER] = dealer
+            play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
+                          False, dummy)
