@@ -1,0 +1,68 @@
+"""Throughput measurements behind ``simkit bench`` (the scripts in ``benchmarks/``
+use them too).
+
+Each case is timed as the best of a few repetitions, on one thread and on all
+threads in the same process, so that the ratio between them is measured under
+the same conditions: this machine is shared and noisy.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from simkit import rng
+from simkit.runner import max_threads, set_threads
+
+
+def best_rate(fn, units: int, repeats: int = 3) -> float:
+    """Units per second of ``fn()`` (which processes ``units``): best of ``repeats``."""
+    fn()   # compile / warm caches and pages
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return units / best
+
+
+def pepper_hands(players: int, hands: int, policy: str = "heuristic"):
+    """A closure playing ``hands`` full Pepper hands into a preallocated matrix."""
+    from simkit.pepper import kernel as K
+    from simkit.pepper.policies import flatten as fp, make_policies
+    from simkit.pepper.rules import flatten, make_rules
+
+    rv = flatten(make_rules(players=players))
+    kinds, params = fp(make_policies(policy, players))
+    rec = np.empty((hands, K.N_COLS), np.int16)
+    no = np.empty((1, 1), np.int64)
+    key = rng.seed_key(1)
+
+    def run():
+        K.run_hands(0, hands, key, rv, kinds, params, rec, False, no, no, no)
+    return run
+
+
+CASES = {"pepper": [(p, pepper_hands) for p in (4, 3, 2)]}
+UNITS = {"pepper": "hand"}
+
+
+def run_bench(games, hands: int = 2_000_000) -> list[dict]:
+    """One record per (game, players, threads): 1 thread and all threads."""
+    records = []
+    top = max_threads()
+    for game in games:
+        for players, make in CASES[game]:
+            run = make(players, hands)
+            one = None
+            for threads in sorted({1, top}):
+                set_threads(threads)
+                rate = best_rate(run, hands)
+                one = one or rate
+                records.append({"game": game, "players": players, "threads": threads,
+                                "unit": UNITS[game], "rate": rate, "ns_per_unit": 1e9 / rate,
+                                "policy": "heuristic", "units": hands,
+                                "speedup_vs_1_thread": rate / one})
+    set_threads(None)
+    return records

@@ -1,0 +1,181 @@
+"""The ``simkit`` command.
+
+Every problem with the user's input is an :class:`~simkit.errors.InputError`:
+it is printed as one line (``simkit: error: ...``) and the exit code is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from simkit.errors import InputError
+
+GAMES = ("pepper",)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit code 2."""
+
+    def error(self, message):
+        raise InputError(f"{message} (see '{self.prog} --help')")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of at least 1")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected 0 to 2**64-1")
+    return value
+
+
+def _game(text: str) -> str:
+    if text.lower() not in GAMES:
+        raise argparse.ArgumentTypeError(f"unknown game {text!r}: expected one of {', '.join(GAMES)}")
+    return text.lower()
+
+
+def _rules_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, help="number of players")
+    p.add_argument("--preset", default="seed", help="named rule set (see 'simkit rules GAME')")
+    p.add_argument("--rules", metavar="FILE.toml", help="rule values from a TOML file")
+    p.add_argument("--set", metavar="KEY=VALUE", action="append", default=[],
+                   help="override one rule (repeatable)")
+    p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append",
+                   help="policy for every seat, or repeat once per seat")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="simkit", description="Monte Carlo simulation of Pepper, Pitch, "
+                     "Shiesta and Burraco.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("simulate", help="play hands or whole games, write Parquet, print a summary")
+    p.add_argument("game", type=_game)
+    _rules_options(p)
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--hands", type=_positive, help="hands to play (default 100000)")
+    size.add_argument("--games", type=_positive, help="whole games to play instead of hands")
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--out", metavar="FILE.parquet", help="write the records here (+ FILE.parquet.json)")
+    p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("rules", help="print a game's rules, variants and defaults")
+    p.add_argument("game", type=_game)
+
+    p = sub.add_parser("bench", help="measure kernel throughput")
+    p.add_argument("games", nargs="*", type=_game, help="games to measure (default: all)")
+    p.add_argument("--json", action="store_true", help="print JSON records")
+    p.add_argument("--hands", type=_positive, default=2_000_000, help="hands per measurement")
+    return parser
+
+
+def _cmd_simulate(a) -> int:
+    from simkit import store
+    from simkit.config import parse_assignments
+    from simkit.pepper import api
+    from simkit.pepper.policies import make_policies
+    from simkit.pepper.rules import make_rules
+    from simkit.runner import set_threads
+
+    rules = make_rules(a.preset, a.rules, parse_assignments(a.set), a.players)
+    pols = make_policies(a.policy, rules.players)
+    set_threads(a.threads)
+    if a.out:
+        store.check_writable(a.out)
+    unit, count = ("game", a.games) if a.games else ("hand", a.hands or 100_000)
+    manifest = store.make_manifest("pepper", rules.as_dict(), [p.text() for p in pols],
+                                   a.seed, unit, count)
+    t0 = time.perf_counter()
+    progress = not a.no_progress
+    if unit == "game":
+        frames = [api.simulate_games(count, rules=rules, policy=pols, seed=a.seed,
+                                     threads=a.threads, progress=progress)]
+    else:
+        frames = api.iter_hands(count, rules=rules, policy=pols, seed=a.seed,
+                                threads=a.threads, progress=progress)
+    from simkit.pepper.summary import Summary
+    summary = Summary(rules, unit)
+    if a.out:
+        with store.ParquetSink(a.out, manifest) as sink:
+            for df in frames:
+                sink.write(df)
+                summary.add(df)
+    else:
+        for df in frames:
+            summary.add(df)
+    elapsed = time.perf_counter() - t0
+    print(summary.text())
+    rate = count / elapsed if elapsed > 0 else float("inf")
+    print(f"\n{count:,} {unit}s, seed {a.seed}, {elapsed:.2f} s ({rate:,.0f} {unit}s/s)"
+          + (f"; written to {a.out}" if a.out else ""))
+    return 0
+
+
+def _cmd_rules(a) -> int:
+    from simkit.pepper.policies import POLICIES
+    from simkit.pepper.rules import PRESETS, PepperRules
+
+    print("Pepper (Pilipili) rules; the rule book is seeds/pepper.md\n")
+    rows = PepperRules.describe()
+    w = max(len(r[0]) for r in rows)
+    for key, default, accepted, doc in rows:
+        print(f"  {key:<{w}}  default {default:<7} ({accepted})\n  {'':<{w}}  {doc}")
+    print("\nPresets (--preset NAME):")
+    for name, values in PRESETS.items():
+        text = ", ".join(f"{k}={v}" for k, v in values.items()) or "the seed documents' rules"
+        print(f"  {name:<18} {text}")
+    print("\nPolicies (--policy NAME[:key=value,...]):")
+    for name, cls in POLICIES.items():
+        print(f"  {name}")
+        for key, default, accepted, doc in cls.describe():
+            print(f"    {key} = {default} ({accepted}): {doc}")
+    return 0
+
+
+def _cmd_bench(a) -> int:
+    from simkit.bench import run_bench
+
+    records = run_bench(a.games or list(GAMES), hands=a.hands)
+    if a.json:
+        print(json.dumps(records, indent=1))
+    else:
+        for r in records:
+            print(f"{r['game']:<8} {r['players']}p {r['threads']} thread(s): "
+                  f"{r['rate']:>13,.0f} {r['unit']}s/s  ({r['ns_per_unit']:.0f} ns/{r['unit']})")
+    return 0
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return {"simulate": _cmd_simulate, "rules": _cmd_rules,
+                "bench": _cmd_bench}[args.command](args)
+    except InputError as e:
+        print(f"simkit: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("simkit: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:      # output piped into e.g. `head`
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

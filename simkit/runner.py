@@ -1,0 +1,67 @@
+"""Batch execution shared by every game: threads, batches, progress.
+
+A run of N hands (or games) is cut into batches of consecutive indices; each
+batch is one call of a game's parallel kernel (which spreads it over
+``numba.prange`` blocks).  Every hand's random stream depends only on (seed,
+hand index), so the batch size and the thread count never change a result.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator, TypeVar
+
+from simkit.errors import InputError
+
+BATCH = 1 << 20      # hands per kernel call: ~50 MB of records, a fraction of a second
+T = TypeVar("T")
+
+
+def max_threads() -> int:
+    import numba
+    return numba.config.NUMBA_NUM_THREADS
+
+
+def set_threads(threads: int | None) -> int:
+    """Run kernels on ``threads`` threads (default: all); returns the number used.
+
+    numba fixes the pool size at import (``NUMBA_NUM_THREADS``); this can only
+    lower it.
+    """
+    import numba
+    top = max_threads()
+    if threads is None:
+        threads = top
+    if not 1 <= threads <= top:
+        raise InputError(f"bad thread count {threads}: expected 1 to {top} on this machine "
+                         f"(NUMBA_NUM_THREADS={top})")
+    numba.set_num_threads(threads)
+    return threads
+
+
+def check_count(n: int, what: str = "--hands") -> int:
+    """A positive number of hands, games or samples, or an InputError naming it."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InputError(f"bad {what} {n!r}: expected a whole number of at least 1")
+    return n
+
+
+def run_batches(compute: Callable[[int, int], T], total: int, *, start: int = 0,
+                batch: int = BATCH, progress: bool = False, unit: str = "hand",
+                desc: str | None = None) -> Iterator[T]:
+    """Yield ``compute(first_index, count)`` for consecutive batches covering
+    ``start .. start+total-1``.
+
+    With ``progress`` a bar appears once the run has taken two seconds, so
+    short runs stay quiet.
+    """
+    from tqdm import tqdm
+
+    check_count(batch, "batch size")
+    with tqdm(total=total, unit=unit, unit_scale=True, delay=2.0, disable=not progress,
+              desc=desc, leave=False, dynamic_ncols=True) as bar:
+        done = 0
+        while done < total:
+            count = min(batch, total - done)
+            yield compute(start + done, count)
+            done += count
+            bar.update(count)
