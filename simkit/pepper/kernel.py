@@ -186,41 +186,9 @@ def _to_play_bits(h, o):
     return RELABEL[o, 0, h & 255] | RELABEL[o, 1, (h >> 8) & 255] | RELABEL[o, 2, (h >> 16) & 255]
 
 
-@kernel
-def _estimate(h, o):
-    """(est in hundredths of a trick, sure tricks) of hand h with trump option o.
-
-    Each suit is looked up as a 6-bit pattern in the tables above; written
-    without branches because it runs for every option of every hand.
-    """
-    p0 = h & 63
-    p1 = (h >> 6) & 63
-    p2 = (h >> 12) & 63
-    p3 = (h >> 18) & 63
-    run_all = S_RUN[p0] + S_RUN[p1] + S_RUN[p2] + S_RUN[p3]
-    if o == NT:
-        return NT_EST[p0] + NT_EST[p1] + NT_EST[p2] + NT_EST[p3], run_all
-    pt = (h >> (6 * o)) & 63
-    pl = (h >> (18 - 6 * o)) & 63          # the left bower's suit, 3 - o
-    plj = pl & ~4                          # ... without its jack
-    tp = pt | ((pl >> 2) & 1) << 6
-    n = T_COUNT[tp]
-    voids = (p0 == 0) + (p1 == 0) + (p2 == 0) + (p3 == 0) - (pt == 0) - (pl == 0) + (plj == 0)
-    est = (T_EST[tp] + S_EST[p0] + S_EST[p1] + S_EST[p2] + S_EST[p3] - S_EST[pt]
-           + (30 * voids if n > 0 else 0))
-    top = T_TOP[tp]
-    runs = run_all - S_RUN[pt] - S_RUN[pl] + S_RUN_NJ[plj]
-    return est, (n + runs if top >= 7 - n else top)
-
-
-@kernel
-def _desired(h, rules, params, seat):
-    """The heuristic's desired bid level for hand h (seeds/pepper.md 7.2).
-
-    The sums of :func:`_estimate` for all options at once: each suit's
-    pattern is looked up once (this runs for every seat of every hand).
-    """
-    T = rules[R_TRICKS]
+@kernel(inline=True)
+def _suit_sums(h):
+    """Sums over the four suits' 6-bit patterns that every trump option shares."""
     p0 = h & 63
     p1 = (h >> 6) & 63
     p2 = (h >> 12) & 63
@@ -228,22 +196,40 @@ def _desired(h, rules, params, seat):
     side_all = S_EST[p0] + S_EST[p1] + S_EST[p2] + S_EST[p3]
     run_all = S_RUN[p0] + S_RUN[p1] + S_RUN[p2] + S_RUN[p3]
     void_all = (p0 == 0) + (p1 == 0) + (p2 == 0) + (p3 == 0)
+    nt_est = NT_EST[p0] + NT_EST[p1] + NT_EST[p2] + NT_EST[p3]
+    return side_all, run_all, void_all, nt_est
+
+
+@kernel(inline=True)
+def _estimate(h, o, side_all, run_all, void_all):
+    """(est in hundredths of a trick, sure tricks) of hand h with trump suit o
+    (seeds/pepper.md 7.2), from the suit sums of :func:`_suit_sums`.  No trump
+    is ``nt_est`` and ``run_all`` there; the callers keep it out of their loop
+    over the suits so that the loop unrolls with constant shifts."""
+    pt = (h >> (6 * o)) & 63
+    pl = (h >> (18 - 6 * o)) & 63          # the left bower's suit, 3 - o
+    plj = pl & ~4                          # ... without its jack
+    tp = pt | ((pl >> 2) & 1) << 6
+    n = T_COUNT[tp]
+    voids = void_all - (pt == 0) - (pl == 0) + (plj == 0)
+    est = T_EST[tp] + side_all - S_EST[pt] + (30 * voids if n > 0 else 0)
+    top = T_TOP[tp]
+    runs = run_all - S_RUN[pt] - S_RUN[pl] + S_RUN_NJ[plj]
+    return est, (n + runs if top >= 7 - n else top)
+
+
+@kernel
+def _desired(h, rules, params, seat):
+    """The heuristic's desired bid level for hand h (seeds/pepper.md 7.2)."""
+    T = rules[R_TRICKS]
+    side_all, run_all, void_all, nt_est = _suit_sums(h)
     best_est = -1
     best_sure = -1
     if rules[R_NO_TRUMP]:
-        best_est = NT_EST[p0] + NT_EST[p1] + NT_EST[p2] + NT_EST[p3]
+        best_est = nt_est
         best_sure = run_all
     for o in range(4):
-        pt = (h >> (6 * o)) & 63
-        pl = (h >> (18 - 6 * o)) & 63
-        plj = pl & ~4
-        tp = pt | ((pl >> 2) & 1) << 6
-        n = T_COUNT[tp]
-        voids = void_all - (pt == 0) - (pl == 0) + (plj == 0)
-        est = T_EST[tp] + side_all - S_EST[pt] + (30 * voids if n > 0 else 0)
-        top = T_TOP[tp]
-        runs = run_all - S_RUN[pt] - S_RUN[pl] + S_RUN_NJ[plj]
-        sure = n + runs if top >= 7 - n else top
+        est, sure = _estimate(h, o, side_all, run_all, void_all)
         best_est = max(best_est, est)
         best_sure = max(best_sure, sure)
     if rules[R_PLAYERS] == 4:
@@ -260,12 +246,15 @@ def _desired(h, rules, params, seat):
 def _choose_trump(h, contract, rules):
     """The heuristic's trump option for hand h and the contract won."""
     T = rules[R_TRICKS]
-    n_opt = 5 if rules[R_NO_TRUMP] else 4
+    side_all, run_all, void_all, nt_est = _suit_sums(h)
     best = 0
     best_est = -1
     best_sure = -1
-    for o in range(n_opt):
-        est, sure = _estimate(h, o)
+    for o in range(5 if rules[R_NO_TRUMP] else 4):
+        if o == NT:
+            est, sure = nt_est, run_all
+        else:
+            est, sure = _estimate(h, o, side_all, run_all, void_all)
         if contract >= T:
             better = sure > best_sure or (sure == best_sure and est > best_est)
         else:
@@ -346,50 +335,39 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
     high = 0
     high_seat = -1
     calls = 0
-    mode = rules[R_AUCTION]
+    mode = rules[R_AUCTION]       # 0 open, 1 one lap, 2 reentry
     seat = (dealer + 1) % P
-    if mode == 1:  # one lap
-        for k in range(P):
-            lvl = _decide_bid(seat, high, hands, desired, rules, kinds, params, st)
-            if trace and calls < MAX_CALLS:
-                tr_calls[j, calls] = seat * 16 + lvl
-            calls += 1
-            if lvl > 0:
-                high = lvl
-                high_seat = seat
-                recs[j, C_BID + seat] = max(recs[j, C_BID + seat], lvl)
-                if lvl == kubwa:
-                    break
+    passed = 0                    # open: seats out of the auction
+    active = P
+    consec = 0                    # passes in a row since the last bid
+    while True:
+        if mode == 0 and (passed >> seat) & 1:
             seat = (seat + 1) % P
-    else:
-        passed = 0
-        active = P
-        consec = 0
-        while True:
-            if mode == 0 and (passed >> seat) & 1:
-                seat = (seat + 1) % P
-                continue
-            lvl = _decide_bid(seat, high, hands, desired, rules, kinds, params, st)
-            if trace and calls < MAX_CALLS:
-                tr_calls[j, calls] = seat * 16 + lvl
-            calls += 1
-            if lvl > 0:
-                high = lvl
-                high_seat = seat
-                recs[j, C_BID + seat] = max(recs[j, C_BID + seat], lvl)
-                consec = 0
-                if lvl == kubwa:
-                    break
-            else:
-                passed |= 1 << seat
-                active -= 1
-                consec += 1
-            if mode == 0:
-                if active == 0 or (active == 1 and high > 0):
-                    break
-            elif (high > 0 and consec == P - 1) or (high == 0 and consec == P):
+            continue
+        lvl = _decide_bid(seat, high, hands, desired, rules, kinds, params, st)
+        if trace and calls < MAX_CALLS:
+            tr_calls[j, calls] = seat * 16 + lvl
+        calls += 1
+        if lvl > 0:
+            high = lvl
+            high_seat = seat
+            recs[j, C_BID + seat] = max(recs[j, C_BID + seat], lvl)
+            consec = 0
+            if lvl == kubwa:
                 break
-            seat = (seat + 1) % P
+        else:
+            passed |= 1 << seat
+            active -= 1
+            consec += 1
+        if mode == 0:
+            if active == 0 or (active == 1 and high > 0):
+                break
+        elif mode == 1:
+            if calls == P:
+                break
+        elif (high > 0 and consec == P - 1) or (high == 0 and consec == P):
+            break
+        seat = (seat + 1) % P
     recs[j, C_CALLS] = calls
     if trace:
         for k in range(calls, MAX_CALLS):
