@@ -37,7 +37,7 @@ def pepper_hands(players: int, hands: int, policy: str = "heuristic"):
     kinds, params = fp(make_policies(policy, players))
     rec = np.empty((hands, K.N_COLS), np.int16)
     no = np.empty((1, 1), np.int64)
-    key = rng.seed_key(1)
+    key = np.uint64(rng.seed_key(1))
 
     def run():
         K.run_hands(0, hands, key, rv, kinds, params, rec, False, no, no, no)

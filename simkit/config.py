@@ -11,6 +11,7 @@ key, the value and what is accepted.  Configs load from TOML files and from
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 from typing import Any
 
@@ -61,9 +62,12 @@ def _coerce(f, value, what: str):
         if isinstance(value, bool):
             raise bad
         try:
-            return float(value)
+            number = float(value)
         except (TypeError, ValueError):
             raise bad from None
+        if not math.isfinite(number):      # NaN would slip past every range check
+            raise bad
+        return number
     if ftype == "str":
         return str(value).strip().lower()
     raise TypeError(f"unsupported config field type {ftype}")

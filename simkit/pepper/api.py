@@ -42,7 +42,8 @@ def _setup(players, rules, policy, seed):
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise InputError(f"bad seed {seed!r}: expected a whole number from 0 to 2**64-1")
     kinds, params = flatten_policies(pols)
-    return r, pols, flatten(r), kinds, params, rng.seed_key(int(seed))
+    # the key goes to numba as uint64 always: a plain int would be typed by its value
+    return r, pols, flatten(r), kinds, params, np.uint64(rng.seed_key(int(seed)))
 
 
 def hands_frame(rec: np.ndarray, start: int, rules: PepperRules,

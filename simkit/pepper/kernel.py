@@ -155,6 +155,13 @@ def _estimate_tables():
 T_EST, T_TOP, T_COUNT, S_EST, S_RUN, S_RUN_NJ, NT_EST = _estimate_tables()
 
 
+@kernel(inline=True)
+def _next_seat(seat, P):
+    """``(seat + 1) % P`` without a division (slow in loops run per hand)."""
+    seat += 1
+    return 0 if seat == P else seat
+
+
 @kernel
 def _popcount(x):
     x = x - ((x >> 1) & 0x55555555)
@@ -336,13 +343,13 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
     high_seat = -1
     calls = 0
     mode = rules[R_AUCTION]       # 0 open, 1 one lap, 2 reentry
-    seat = (dealer + 1) % P
+    seat = _next_seat(dealer, P)
     passed = 0                    # open: seats out of the auction
     active = P
     consec = 0                    # passes in a row since the last bid
     while True:
         if mode == 0 and (passed >> seat) & 1:
-            seat = (seat + 1) % P
+            seat = _next_seat(seat, P)
             continue
         lvl = _decide_bid(seat, high, hands, desired, rules, kinds, params, st)
         if trace and calls < MAX_CALLS:
@@ -367,7 +374,7 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
                 break
         elif (high > 0 and consec == P - 1) or (high == 0 and consec == P):
             break
-        seat = (seat + 1) % P
+        seat = _next_seat(seat, P)
     recs[j, C_CALLS] = calls
     if trace:
         for k in range(calls, MAX_CALLS):
@@ -475,9 +482,7 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
                 # trumps sit above every other card, so one mask covers both ways to win
                 beat = (led_bits | trumps) & -(2 << b)
                 win_seat = seat
-            seat += 1   # no modulo in the hot loop: integer division is slow
-            if seat == P:
-                seat = 0
+            seat = _next_seat(seat, P)
         tricks[win_seat] += 1
         leader = win_seat
     if trace:
@@ -552,16 +557,16 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
         hands = np.empty(4, np.int64)
         desired = np.empty(4, np.int64)
         tricks = np.empty(4, np.int64)
+        dealer = (start + b * BLOCK) % P      # hand i is dealt by seat i mod P
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            i = start + j
-            start_stream(st, key, i)
-            dealer = i % P
+            start_stream(st, key, start + j)
             deal(st, dealer, rules, deck, hands)
             if trace:
                 for s in range(4):
                     tr_deal[j, s] = hands[s]
             play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
                       trace, tr_calls, tr_plays)
+            dealer = _next_seat(dealer, P)
 
 
 @kernel
@@ -580,7 +585,7 @@ def _game(st, rules, kinds, params, grec, scratch, deck, hands, desired, tricks,
         play_hand(dealer, hands, rules, kinds, params, st, scratch, 0, desired, tricks,
                   False, dummy_c, dummy_p)
         rounds += 1
-        dealer = (dealer + 1) % P
+        dealer = _next_seat(dealer, P)
         top = -1 << 30
         for s in range(n_sides):
             scores[s] += scratch[0, C_SCORE + s]

@@ -115,7 +115,11 @@ def make_rules(preset: str = "seed", file: str | None = None,
     values = dict(PRESETS[preset])
     if file:
         data = load_toml(file)
-        values.update(data.get("rules", data))
+        section = data.get("rules", data)
+        if not isinstance(section, dict):
+            raise InputError(f"rules file {file!r}: 'rules' must be a table of rule values "
+                             f"([rules] with key = value lines), got {section!r}")
+        values.update(section)
     values.update(overrides or {})
     if players is not None:
         values["players"] = players

@@ -1,0 +1,278 @@
+"""The ``simkit`` command line (simkit/cli.py).
+
+Bad input must give exit code 2 and exactly one line on stderr
+(``simkit: error: ...``) naming the bad value, with no traceback and no
+output file.  Good runs write a Parquet file and its manifest, reproducibly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simkit import __version__
+from simkit.cli import main
+from simkit.pepper.policies import HeuristicParams
+from simkit.pepper.rules import PRESETS, PepperRules
+from simkit.runner import max_threads, set_threads
+
+SEED = 7
+
+HAND_COLUMNS_4P = (
+    ["hand", "dealer"] + [f"policy_{s}" for s in range(4)] + [f"bid_{s}" for s in range(4)]
+    + ["calls", "contract", "bidder", "stuck", "trump"] + [f"tricks_{s}" for s in range(4)]
+    + ["side_tricks_0", "side_tricks_1", "score_0", "score_1", "made",
+       "bidder_trumps", "bidder_bowers", "bidder_aces", "bidder_voids"])
+GAME_COLUMNS_3P = (["game", "first_dealer", "rounds", "score_0", "score_1", "score_2",
+                    "winners", "win_0", "win_1", "win_2", "unfinished"])
+
+
+@pytest.fixture(autouse=True)
+def _all_threads_after():
+    yield
+    set_threads(None)
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    """An empty working directory holding a few rule files."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.toml").write_text('[rules\nauction = "open"\n')
+    (tmp_path / "badvalue.toml").write_text('[rules]\nauction = "sideways"\n')
+    return tmp_path
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code, out, err, *names):
+    assert code == 2, (out, err)
+    assert err.endswith("\n") and err.count("\n") == 1, repr(err)
+    assert err.startswith("simkit: error: "), repr(err)
+    assert "Traceback" not in err
+    for name in names:
+        assert name in err, (name, err)
+    assert out == ""
+
+
+BAD_INPUT = [
+    (["--players", "5"], ["5", "players"]),
+    (["--hands", "-3"], ["-3", "--hands"]),
+    (["--hands", "0"], ["'0'", "--hands"]),
+    (["--games", "0"], ["'0'", "--games"]),
+    (["--hands", "many"], ["many"]),
+    (["--seed", "-1"], ["-1", "--seed"]),
+    (["--seed", str(2**64)], [str(2**64)]),
+    (["--set", "nokey=1"], ["nokey"]),
+    (["--set", "auction=sideways"], ["sideways", "auction"]),
+    (["--set", "players=9"], ["9", "players"]),
+    (["--set", "target=0"], ["0", "target"]),
+    (["--set", "auction"], ["auction"]),
+    (["--preset", "nosuch"], ["nosuch"]),
+    (["--rules", "missing.toml"], ["missing.toml"]),
+    (["--rules", "bad.toml"], ["bad.toml", "TOML"]),
+    (["--rules", "badvalue.toml"], ["sideways"]),
+    (["--policy", "nosuch"], ["nosuch"]),
+    (["--policy", "heuristic:aggression=lots"], ["lots", "aggression"]),
+    (["--policy", "heuristic:bluff=1"], ["bluff"]),
+    (["--policy", "random", "--policy", "heuristic"], ["2 policies"]),
+    (["--threads", "99"], ["99"]),
+    (["--threads", "0"], ["'0'"]),
+    (["--hands", "10", "--games", "10"], ["--games", "--hands"]),
+]
+
+
+@pytest.mark.parametrize("extra,names", BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
+def test_bad_input_is_one_line_and_exit_2(workdir, capsys, extra, names):
+    before = sorted(os.listdir(workdir))
+    code, out, err = run(capsys, "simulate", "pepper", "--no-progress",
+                         "--out", "x.parquet", *extra)
+    assert_one_line_error(code, out, err, *names)
+    assert sorted(os.listdir(workdir)) == before        # nothing written, no partial file
+
+
+def test_out_into_a_missing_directory(workdir, capsys):
+    code, out, err = run(capsys, "simulate", "pepper", "--hands", "100", "--no-progress",
+                         "--out", "nodir/x.parquet")
+    assert_one_line_error(code, out, err, "nodir")
+    assert not (workdir / "nodir").exists()
+    assert sorted(os.listdir(workdir)) == ["bad.toml", "badvalue.toml"]
+
+
+def test_out_is_a_directory(workdir, capsys):
+    (workdir / "d.parquet").mkdir()
+    code, out, err = run(capsys, "simulate", "pepper", "--hands", "100", "--no-progress",
+                         "--out", "d.parquet")
+    assert_one_line_error(code, out, err, "d.parquet")
+
+
+@pytest.mark.parametrize("argv,names", [
+    (["simulate", "poker"], ["poker"]),
+    (["bench", "poker"], ["poker"]),
+    (["rules", "poker"], ["poker"]),
+    (["frobnicate"], ["frobnicate"]),
+    ([], []),
+])
+def test_unknown_game_or_command(workdir, capsys, argv, names):
+    assert_one_line_error(*run(capsys, *argv), *names)
+
+
+@pytest.mark.skip(reason="'simkit advise' (where an unknown card is rejected) is not built yet")
+def test_advise_unknown_card(workdir, capsys):
+    assert_one_line_error(*run(capsys, "advise", "pepper", "JH JD AH KH QH 8H"), "8H")
+
+
+@pytest.mark.parametrize("text", ["rules = 5\n", 'rules = "one_lap"\n'])
+def test_rules_file_with_a_non_table_rules_key(workdir, capsys, text):
+    (workdir / "r.toml").write_text(text)
+    assert_one_line_error(*run(capsys, "simulate", "pepper", "--hands", "100",
+                               "--no-progress", "--rules", "r.toml"), "r.toml")
+
+
+@pytest.mark.parametrize("key", ["aggression", "partner_help"])
+def test_policy_parameter_nan(workdir, capsys, key):
+    assert_one_line_error(*run(capsys, "simulate", "pepper", "--hands", "100", "--no-progress",
+                               "--policy", f"heuristic:{key}=nan"), "nan")
+
+
+def test_real_process_exit_code_and_stderr(tmp_path):
+    """The installed entry point, in a real process: exit 2, one stderr line, no traceback."""
+    exe = shutil.which("simkit")
+    cmd = [exe] if exe else [sys.executable, "-m", "simkit.cli"]
+    res = subprocess.run(cmd + ["simulate", "pepper", "--players", "5", "--no-progress",
+                                "--out", str(tmp_path / "x.parquet")],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 2
+    assert res.stdout == ""
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and res.stderr.endswith("\n"), res.stderr
+    assert lines[0].startswith("simkit: error: ") and "5" in lines[0]
+    assert "Traceback" not in res.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- good runs ------------------------------------------------------------
+
+def read_run(path):
+    df = pd.read_parquet(path)
+    with open(str(path) + ".json", encoding="utf-8") as f:
+        return df, json.load(f)
+
+
+REPRODUCIBLE_KEYS = ("game", "rules", "policies", "seed", "unit", "count", "rows",
+                     "simkit_version", "versions")
+
+
+def test_simulate_hands_writes_parquet_and_manifest(workdir, capsys):
+    argv = ["simulate", "pepper", "--hands", "20000", "--seed", str(SEED), "--no-progress"]
+    (workdir / "tmp").mkdir()
+    code, out, err = run(capsys, *argv, "--out", "tmp/x.parquet")
+    assert code == 0, err
+    assert sorted(os.listdir(workdir / "tmp")) == ["x.parquet", "x.parquet.json"]
+    df, man = read_run(workdir / "tmp" / "x.parquet")
+    assert len(df) == 20_000
+    assert list(df.columns) == HAND_COLUMNS_4P
+    assert (df["hand"].to_numpy() == np.arange(20_000)).all()
+    assert man["game"] == "pepper" and man["unit"] == "hand"
+    assert man["count"] == 20_000 and man["rows"] == 20_000 and man["seed"] == SEED
+    assert man["rules"] == PepperRules().as_dict()
+    assert len(man["policies"]) == 4 and all(p.startswith("heuristic") for p in man["policies"])
+    assert man["simkit_version"] == __version__
+    assert "20,000 hands" in out and "seed 7" in out
+    # the summary's hand counts add up to the run
+    assert "made" in out and "kubwa" in out
+
+    # the same command again gives the same records and manifest (bar the clock)
+    code, out2, err = run(capsys, *argv, "--out", "tmp/y.parquet")
+    assert code == 0, err
+    df2, man2 = read_run(workdir / "tmp" / "y.parquet")
+    pd.testing.assert_frame_equal(df, df2)
+    assert {k: man[k] for k in REPRODUCIBLE_KEYS} == {k: man2[k] for k in REPRODUCIBLE_KEYS}
+    # and overwriting the first file in place changes nothing either
+    code, _, err = run(capsys, *argv, "--out", "tmp/x.parquet")
+    assert code == 0, err
+    df3, _ = read_run(workdir / "tmp" / "x.parquet")
+    pd.testing.assert_frame_equal(df, df3)
+    assert sorted(os.listdir(workdir / "tmp")) == ["x.parquet", "x.parquet.json",
+                                                   "y.parquet", "y.parquet.json"]
+
+    # the records are the API's
+    from simkit.pepper import api
+    pd.testing.assert_frame_equal(df, api.simulate(20_000, seed=SEED), check_categorical=False)
+
+
+def test_simulate_without_out_prints_summary_only(workdir, capsys):
+    code, out, err = run(capsys, "simulate", "pepper", "--hands", "5000", "--players", "2",
+                         "--no-progress")
+    assert code == 0, err
+    assert "5,000 hands" in out and "written" not in out
+    assert sorted(os.listdir(workdir)) == ["bad.toml", "badvalue.toml"]
+
+
+def test_simulate_games(workdir, capsys):
+    code, out, err = run(capsys, "simulate", "pepper", "--games", "300", "--players", "3",
+                         "--seed", str(SEED), "--no-progress", "--out", "g.parquet")
+    assert code == 0, err
+    df, man = read_run(workdir / "g.parquet")
+    assert len(df) == 300 and list(df.columns) == GAME_COLUMNS_3P
+    assert man["unit"] == "game" and man["count"] == 300 and man["rules"]["players"] == 3
+    assert not df["unfinished"].any() and (df["winners"] > 0).all()
+    assert "300 games" in out and "win rate" in out
+
+
+def test_rules_file_is_applied(workdir, capsys):
+    (workdir / "file.toml").write_text('[rules]\nauction = "one_lap"\n')
+    code, out, err = run(capsys, "simulate", "pepper", "--hands", "3000", "--no-progress",
+                         "--rules", "file.toml", "--out", "r.parquet")
+    assert code == 0, err
+    df, man = read_run(workdir / "r.parquet")
+    assert man["rules"]["auction"] == "one_lap"
+    assert (df["calls"] <= 4).all()               # one lap: each player speaks once
+    # --set overrides the file, --players overrides both, the preset comes first
+    code, out, err = run(capsys, "simulate", "pepper", "--hands", "3000", "--no-progress",
+                         "--preset", "kubwa-triple", "--rules", "file.toml",
+                         "--set", "auction=reentry,fail=bid", "--players", "3",
+                         "--policy", "random", "--policy", "heuristic:aggression=1",
+                         "--policy", "random", "--out", "s.parquet")
+    assert code == 0, err
+    _, man = read_run(workdir / "s.parquet")
+    r = man["rules"]
+    assert (r["auction"], r["fail"], r["kubwa_stake"], r["players"]) == ("reentry", "bid", 3, 3)
+    assert man["policies"][0] == "random" and man["policies"][1].startswith("heuristic:aggression=1")
+
+
+def test_rules_command_lists_every_key_and_preset(capsys):
+    code, out, err = run(capsys, "rules", "pepper")
+    assert code == 0 and err == ""
+    for key in PepperRules.keys():
+        assert key in out, key
+    for name in PRESETS:
+        assert name in out, name
+    for key in HeuristicParams.keys():
+        assert key in out, key
+    assert "random" in out and "heuristic" in out
+
+
+def test_bench_json(capsys):
+    code, out, err = run(capsys, "bench", "pepper", "--json", "--hands", "20000")
+    assert code == 0, err
+    records = json.loads(out)
+    assert isinstance(records, list) and records
+    for r in records:
+        assert {"game", "players", "threads", "unit", "rate"} <= set(r)
+        assert r["game"] == "pepper" and r["unit"] == "hand" and r["rate"] > 0
+        assert 1 <= r["threads"] <= max_threads()
+    assert {r["players"] for r in records} == {2, 3, 4}
+    assert any(r["threads"] == 1 for r in records)
+    assert {(r["players"], r["threads"]) for r in records} == \
+        {(p, t) for p in (2, 3, 4) for t in {1, max_threads()}}
