@@ -162,7 +162,7 @@ def _next_seat(seat, P):
     return 0 if seat == P else seat
 
 
-@kernel
+@kernel(inline=True)
 def _popcount(x):
     x = x - ((x >> 1) & 0x55555555)
     x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
@@ -170,12 +170,12 @@ def _popcount(x):
     return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
-@kernel
+@kernel(inline=True)
 def _low_bit(m):
     return trailing_zeros(m)
 
 
-@kernel
+@kernel(inline=True)
 def _high_bit(m):
     return 63 - leading_zeros(m)
 
@@ -188,7 +188,7 @@ def _nth_card(mask, n):
     return trailing_zeros(mask)
 
 
-@kernel
+@kernel(inline=True)
 def _to_play_bits(h, o):
     return RELABEL[o, 0, h & 255] | RELABEL[o, 1, (h >> 8) & 255] | RELABEL[o, 2, (h >> 16) & 255]
 
@@ -225,7 +225,7 @@ def _estimate(h, o, side_all, run_all, void_all):
     return est, (n + runs if top >= 7 - n else top)
 
 
-@kernel
+@kernel(inline=True)
 def _desired(h, rules, params, seat):
     """The heuristic's desired bid level for hand h (seeds/pepper.md 7.2)."""
     T = rules[R_TRICKS]
@@ -271,7 +271,7 @@ def _choose_trump(h, contract, rules):
     return best
 
 
-@kernel
+@kernel(inline=True)
 def _lead(h, o, unplayed, draw_trumps):
     """The heuristic's lead in play bits (seeds/pepper.md 7.2, leading)."""
     trumps = TRUMP_BITS[o]
@@ -297,7 +297,7 @@ def _lead(h, o, unplayed, draw_trumps):
     return _low_bit(side if side else h)
 
 
-@kernel
+@kernel(inline=True)
 def _follow(legal, beat, partner_wins):
     """The heuristic's card when following, in play bits (seeds/pepper.md 7.2).
 
@@ -309,7 +309,7 @@ def _follow(legal, beat, partner_wins):
     return _low_bit(legal)
 
 
-@kernel
+@kernel(inline=True)
 def _decide_bid(seat, high, hands, desired, rules, kinds, params, st):
     """One auction call: 0 = pass, else a level above ``high``."""
     kubwa = rules[R_TRICKS] + 1
@@ -321,7 +321,7 @@ def _decide_bid(seat, high, hands, desired, rules, kinds, params, st):
     return desired[seat] if desired[seat] > high else 0
 
 
-@kernel
+@kernel(inline=True)
 def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
               trace, tr_calls, tr_plays):
     """Auction, trump, play and scoring of one dealt hand into row ``j`` of ``recs``.
@@ -517,7 +517,7 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
         recs[j, C_SCORE + s] = delta if s == bs else recs[j, C_SIDE_TRICKS + s]
 
 
-@kernel
+@kernel(inline=True)
 def deal(st, dealer, rules, deck, hands):
     """Shuffle and deal (seeds/pepper.md 1) into ``hands[seat]``; hands[3] gets the
     dead hand with 2 players.  Returns nothing; masks are written in place."""
