@@ -163,16 +163,19 @@ def test_comparison_catches_a_difference():
 
 # --- whole games ----------------------------------------------------------
 
-def assert_same_games(rules, specs, games: int, seed: int) -> None:
+def assert_same_games(rules, specs, games: int, seed: int, scores=None,
+                      first_dealer=None) -> None:
     pols = make_policies(specs, rules.players)
-    df = simulate_games(games, rules=rules, policy=pols, seed=seed, threads=1)
+    df = simulate_games(games, rules=rules, policy=pols, seed=seed, threads=1, scores=scores,
+                        first_dealer=first_dealer)
     assert list(df["game"]) == list(range(games))
     S = rules.sides
     kern = np.column_stack([df["first_dealer"], df["rounds"],
                             *(df[f"score_{s}"] for s in range(S)),
                             df["winners"], df["unfinished"]]).astype(np.int64)
     ref = np.array([(g.first_dealer, g.rounds, *g.scores, g.winners, int(g.unfinished))
-                    for g in (R.play_game(rules, pols, seed, i) for i in range(games))],
+                    for g in (R.play_game(rules, pols, seed, i, scores, first_dealer)
+                              for i in range(games))],
                    np.int64)
     bad = (kern != ref).any(axis=1)
     if bad.any():
@@ -207,3 +210,11 @@ def test_unfinished_games_agree():
     df = simulate_games(60, rules=rules, policy=pols, seed=SEED, threads=1)
     assert df["unfinished"].any() and not df["unfinished"].all()
     assert_same_games(rules, "random", 60, SEED)
+
+
+@pytest.mark.parametrize("players, scores", [(4, (24, 3)), (3, (-5, 20, 28)), (2, (29, 29))])
+def test_games_from_a_score_in_progress_agree(players, scores):
+    """Games started from given scores and a given first dealer (the advisor's
+    and the Kubwa study's "win chance from here")."""
+    rules = make_rules("seed", players=players)
+    assert_same_games(rules, "heuristic", GAMES, SEED, scores=scores, first_dealer=players - 1)

@@ -113,19 +113,34 @@ def simulate(hands: int = 100_000, players: int | None = None, rules=None, polic
 
 def simulate_games(games: int = 10_000, players: int | None = None, rules=None, policy=None,
                    seed: int = 0, start: int = 0, threads: int | None = None,
-                   progress: bool = False) -> pd.DataFrame:
+                   progress: bool = False, scores=None,
+                   first_dealer: int | None = None) -> pd.DataFrame:
     """Play ``games`` whole games and return one row per game.
 
-    Columns: game, first_dealer, rounds, score_<side>, winners (bitmask of
-    winning sides; several when tied), win_<side> (bool), unfinished.
+    ``scores`` (one per side) starts every game from a score in progress;
+    ``first_dealer`` fixes the first dealer (default: drawn per game).
+    Columns: game, first_dealer, rounds, score_<side> (final), winners
+    (bitmask of winning sides; several when tied), win_<side> (bool), unfinished.
     """
     check_count(games, "games")
     r, pols, rv, kinds, params, key = _setup(players, rules, policy, seed)
+    init = np.zeros(3, np.int64)
+    if scores is not None:
+        scores = list(scores)
+        if len(scores) != r.sides or not all(isinstance(x, (int, np.integer)) for x in scores):
+            raise InputError(f"bad scores {scores!r}: expected {r.sides} whole numbers, "
+                             f"one per side")
+        init[:r.sides] = scores
+    if first_dealer is None:
+        first_dealer = -1
+    elif not 0 <= first_dealer < r.players:
+        raise InputError(f"bad first dealer {first_dealer}: expected a seat from 0 to "
+                         f"{r.players - 1}")
     set_threads(threads)
 
     def compute(s, c):
         g = np.empty((c, K.N_GCOLS), np.int64)
-        K.run_games(s, c, key, rv, kinds, params, g)
+        K.run_games(s, c, key, rv, kinds, params, init, first_dealer, g)
         return s, g
 
     frames = []
@@ -158,6 +173,28 @@ def trace_hands(rules: PepperRules, policies, seed: int, start: int, count: int)
     deal = np.empty((count, 4), np.int64)
     K.run_hands(start, count, key, rv, kinds, params, rec, True, calls, plays, deal)
     return {"rec": rec, "calls": calls, "plays": plays, "deal": deal}
+
+
+def declare_hands(hands: int, contract: int | str, players: int | None = None, rules=None,
+                  policy=None, seed: int = 0, start: int = 0,
+                  threads: int | None = None) -> pd.DataFrame:
+    """Deal hands as :func:`simulate` does (same seed, same deals) but skip the
+    auction: the seat left of the dealer plays ``contract`` (a level or a bid
+    name such as ``"kubwa"``) on every deal.
+
+    For studies of what a hand is worth whatever would have been bid.  The
+    ``bid_<seat>`` column of a heuristic declarer holds the level it would
+    have wanted; the other auction columns are 0.
+    """
+    check_count(hands, "hands")
+    r, pols, rv, kinds, params, key = _setup(players, rules, policy, seed)
+    level = r.parse_bid(contract) if isinstance(contract, str) else int(contract)
+    if not 1 <= level <= r.kubwa:
+        raise InputError(f"bad contract {contract!r}: expected a bid from 1 to kubwa")
+    set_threads(threads)
+    rec = np.empty((hands, K.N_COLS), np.int16)
+    K.run_declare(start, hands, key, rv, kinds, params, level, rec)
+    return hands_frame(rec, start, r, pols)
 
 
 @dataclass(frozen=True)

@@ -570,13 +570,15 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
 
 
 @kernel
-def _game(st, rules, kinds, params, grec, scratch, deck, hands, desired, tricks, dummy_c, dummy_p):
+def _game(st, rules, kinds, params, init, first_dealer, grec, scratch, deck, hands, desired,
+          tricks, dummy_c, dummy_p):
+    """One game (seeds/pepper.md 6) from scores ``init``; ``first_dealer`` < 0 draws one."""
     P = rules[R_PLAYERS]
     n_sides = rules[R_SIDES]
     target = rules[R_TARGET]
-    dealer = bounded(st, P)
+    dealer = bounded(st, P) if first_dealer < 0 else first_dealer
     grec[G_FIRST_DEALER] = dealer
-    scores = np.zeros(3, np.int64)
+    scores = init.copy()
     rounds = 0
     unfinished = 1
     winners = 0
@@ -608,8 +610,9 @@ def _game(st, rules, kinds, params, grec, scratch, deck, hands, desired, tricks,
 
 
 @kernel(parallel=True)
-def run_games(start, count, key, rules, kinds, params, grec):
-    """Play whole games ``start .. start+count-1`` (stream = game number) into ``grec[j]``."""
+def run_games(start, count, key, rules, kinds, params, init, first_dealer, grec):
+    """Play whole games ``start .. start+count-1`` (stream = game number) into ``grec[j]``,
+    each from scores ``init`` (int64[3]) with ``first_dealer`` (< 0: drawn per game)."""
     n_blocks = (count + 255) // 256
     for b in numba.prange(n_blocks):
         st = np.empty(2, np.uint64)
@@ -622,7 +625,8 @@ def run_games(start, count, key, rules, kinds, params, grec):
         dummy_p = np.empty((1, 1), np.int64)
         for j in range(b * 256, min(count, (b + 1) * 256)):
             start_stream(st, key, start + j)
-            _game(st, rules, kinds, params, grec[j], scratch, deck, hands, desired, tricks,
+            _game(st, rules, kinds, params, init, first_dealer, grec[j], scratch, deck, hands,
+                  desired, tricks,
                   dummy_c, dummy_p)
 
 
@@ -667,3 +671,35 @@ def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, r
             rec[j, C_DEALER] = dealer
             play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
                           False, dummy)
+
+
+@kernel(parallel=True)
+def run_declare(start, count, key, rules, kinds, params, contract, rec):
+    """Deal hands ``start .. start+count-1`` as :func:`run_hands` does, then skip
+    the auction: the seat left of the dealer plays ``contract``.
+
+    Every deal is played whatever its strength, so rates by hand class are not
+    biased by who would have bid.  For a heuristic declarer the level it would
+    have wanted (7.2, D) is stored in its ``C_BID`` column.
+    """
+    P = rules[R_PLAYERS]
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in numba.prange(n_blocks):
+        st = np.empty(2, np.uint64)
+        deck = np.empty(24, np.int64)
+        hands = np.empty(4, np.int64)
+        tricks = np.empty(4, np.int64)
+        dummy = np.empty((1, 1), np.int64)
+        dealer = (start + b * BLOCK) % P
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            start_stream(st, key, start + j)
+            deal(st, dealer, rules, deck, hands)
+            seat = _next_seat(dealer, P)
+            for s in range(C_TRUMP):
+                rec[j, s] = 0
+            rec[j, C_DEALER] = dealer
+            if kinds[seat] == 1:
+                rec[j, C_BID + seat] = _desired(hands[seat], rules, params, seat)
+            play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
+                          False, dummy)
+            dealer = _next_seat(dealer, P)

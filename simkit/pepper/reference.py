@@ -818,19 +818,22 @@ def game_winners(rules: PepperRules, scores: Sequence[int]) -> int:
     return sum(1 << s for s in leaders)
 
 
-def play_game(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int) -> GameResult:
+def play_game(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int,
+              scores: Sequence[int] | None = None, first_dealer: int | None = None) -> GameResult:
     """Game number ``index`` of a whole-game run (§6).
 
-    One stream ``(seed, index)`` serves the whole game: its first draw,
-    ``below(players)``, picks the first dealer; then each round deals from
-    it, bids, plays and scores.  The deal passes left after every round,
-    thrown-in hands included.  After ``max_rounds`` rounds a game that has
-    not ended is unfinished, with no winner.
+    One stream ``(seed, index)`` serves the whole game: unless ``first_dealer``
+    is given, its first draw, ``below(players)``, picks the first dealer; then
+    each round deals from it, bids, plays and scores.  The deal passes left
+    after every round, thrown-in hands included.  ``scores`` starts the game
+    from a given score per side (a game in progress).  After ``max_rounds``
+    rounds a game that has not ended is unfinished, with no winner.
     """
     stream = Stream(seed, index)
-    first_dealer = stream.below(rules.players)
+    if first_dealer is None:
+        first_dealer = stream.below(rules.players)
     dealer = first_dealer
-    scores = [0] * rules.sides
+    scores = list(scores) if scores is not None else [0] * rules.sides
     logs: list[HandLog] = []
     winners = 0
     while len(logs) < rules.max_rounds:
