@@ -82,6 +82,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("games", nargs="*", type=_game, help="games to measure (default: all)")
     p.add_argument("--json", action="store_true", help="print JSON records")
     p.add_argument("--hands", type=_positive, default=2_000_000, help="hands per measurement")
+
+    p = sub.add_parser("advise", help="what to bid with a hand: each bid's chance, EV and, "
+                       "with --score, chance to win the game")
+    p.add_argument("game", type=_game)
+    p.add_argument("--hand", required=True, help='the hand, e.g. "JH JD AH KH QH 9S"')
+    _rules_options(p)
+    p.add_argument("--seat", type=int, help="the hand's seat (default: left of the dealer)")
+    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
+    p.add_argument("--samples", type=_positive, default=100_000,
+                   help="deals of the unseen cards (default 100000)")
+    p.add_argument("--score", metavar="US:THEM",
+                   help="game score, the hand's side first (3 players: US:THEM or US:LEFT:RIGHT; "
+                        "a negative first score as --score=-6:12): adds each bid's chance to win")
+    p.add_argument("--games", type=_positive, default=10_000,
+                   help="with --score: games played out from each position (default 10000)")
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("compare", help="two rule variants on the same deals: contracts, "
+                       "scores and games, with differences, intervals and p-values")
+    p.add_argument("game", type=_game)
+    p.add_argument("--variant", metavar="LABEL:key=value[,...]", action="append", default=[],
+                   help="a rule variant; exactly two, e.g. --variant A: --variant B:all_pass=stick")
+    p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append",
+                   help="policy for every seat, or repeat once per seat")
+    p.add_argument("--hands", type=_positive, default=1_000_000,
+                   help="hands per variant (default 1000000)")
+    p.add_argument("--games", type=_positive, default=20_000,
+                   help="whole games per variant (default 20000)")
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
 
@@ -161,11 +196,38 @@ def _cmd_bench(a) -> int:
     return 0
 
 
+def _cmd_advise(a) -> int:
+    from simkit.config import parse_assignments
+    from simkit.pepper.advise import advice_json, advise, format_advice
+    from simkit.pepper.rules import make_rules
+
+    rules = make_rules(a.preset, a.rules, parse_assignments(a.set), a.players)
+    advice = advise(a.hand, players=rules.players, seat=a.seat, dealer=a.dealer,
+                    samples=a.samples, score=a.score, rules=rules, policy=a.policy,
+                    seed=a.seed, threads=a.threads, games=a.games)
+    print(json.dumps(advice_json(advice), indent=1) if a.json else format_advice(advice))
+    return 0
+
+
+def _cmd_compare(a) -> int:
+    from simkit.pepper.compare import comparison_json, compare, format_comparison
+
+    t0 = time.perf_counter()
+    result = compare(a.variant, players=a.players, hands=a.hands, games=a.games, seed=a.seed,
+                     policy=a.policy, threads=a.threads, progress=not a.no_progress)
+    if a.json:
+        print(json.dumps(comparison_json(result), indent=1))
+    else:
+        print(format_comparison(result))
+        print(f"\n{time.perf_counter() - t0:.2f} s")
+    return 0
+
+
 def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return {"simulate": _cmd_simulate, "rules": _cmd_rules,
-                "bench": _cmd_bench}[args.command](args)
+        return {"simulate": _cmd_simulate, "rules": _cmd_rules, "bench": _cmd_bench,
+                "advise": _cmd_advise, "compare": _cmd_compare}[args.command](args)
     except InputError as e:
         print(f"simkit: error: {e}", file=sys.stderr)
         return 2
