@@ -75,6 +75,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+    p = sub.add_parser("report", help="run studies and render their HTML reports")
+    p.add_argument("studies", nargs="*", metavar="STUDY",
+                   help="study names, or 'all' (the default); see 'simkit report --list'")
+    p.add_argument("--list", action="store_true", help="list the studies and exit")
+    p.add_argument("--hands", type=_positive,
+                   help="hands per simulated table (default: each study's own size)")
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--out", default="reports", help="output directory (default: reports)")
+    p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+
     p = sub.add_parser("rules", help="print a game's rules, variants and defaults")
     p.add_argument("game", type=_game)
 
@@ -196,6 +207,26 @@ def _cmd_bench(a) -> int:
     return 0
 
 
+def _cmd_report(a) -> int:
+    import importlib
+
+    from analyses import STUDIES
+    from simkit.report import run_studies
+
+    if a.list:
+        for name, module in STUDIES.items():
+            mod = importlib.import_module(module)
+            print(f"{name:<18} {mod.TITLE} (default {mod.DEFAULT_HANDS:,} hands per table)")
+        return 0
+    t0 = time.perf_counter()
+    pages = run_studies(a.studies or ["all"], hands=a.hands, seed=a.seed, out=a.out,
+                        progress=not a.no_progress, threads=a.threads)
+    for page in pages:
+        print(page)
+    print(f"{len(pages)} report(s) in {time.perf_counter() - t0:.1f} s; index: {a.out}/index.html")
+    return 0
+
+
 def _cmd_advise(a) -> int:
     from simkit.config import parse_assignments
     from simkit.pepper.advise import advice_json, advise, format_advice
@@ -227,7 +258,8 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return {"simulate": _cmd_simulate, "rules": _cmd_rules, "bench": _cmd_bench,
-                "advise": _cmd_advise, "compare": _cmd_compare}[args.command](args)
+                "advise": _cmd_advise, "compare": _cmd_compare,
+                "report": _cmd_report}[args.command](args)
     except InputError as e:
         print(f"simkit: error: {e}", file=sys.stderr)
         return 2

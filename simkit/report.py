@@ -1,0 +1,500 @@
+"""Studies rendered as reports: one self-contained HTML page per study, with
+its figures (PNG), its tables (CSV) and the provenance that produced them.
+
+A *study* (a module under ``analyses/``, listed in ``analyses.STUDIES``)
+simulates, aggregates with pandas and returns a :class:`StudyResult`.
+:func:`render` writes it to ``<out>/<name>/``::
+
+    index.html     title, summary, figures with captions, tables, notes, provenance
+    study.json     name, title, summary, provenance (read by render_index)
+    <figure>.png   one per figure
+    <table>.csv    one per table, complete (the page shows at most 60 rows)
+
+:func:`render_index` writes ``<out>/index.html`` linking every study found
+under ``<out>``; :func:`run_studies` runs studies by name and does both (it is
+what ``simkit report`` calls).
+
+A report is replaced as a whole: everything is written into a hidden
+temporary directory beside the target and swapped in only when complete, so
+a study or render that fails leaves the previous report as it was and no
+half-written files.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import importlib
+import importlib.metadata
+import json
+import math
+import os
+import pathlib
+import platform
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+import matplotlib
+
+matplotlib.use("Agg")                   # files only: no display, same output everywhere
+import matplotlib.pyplot as plt         # noqa: E402
+import numpy as np                      # noqa: E402
+import pandas as pd                     # noqa: E402
+from matplotlib.figure import Figure    # noqa: E402
+
+import simkit                           # noqa: E402
+from simkit.errors import InputError    # noqa: E402
+
+#: Rows of a table shown on the page; the CSV always holds all of them.
+MAX_HTML_ROWS = 60
+FIGURE_DPI = 110
+STUDY_FILE = "study.json"
+PAGE_FILE = "index.html"
+
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+
+@dataclass
+class StudyResult:
+    """What a study returns, ready to render.
+
+    ``name`` is the slug of the report's directory (``"pepper-bids"``);
+    ``summary`` a few short plain-language findings (shown first);
+    ``tables`` maps a file name to a DataFrame (written to ``<name>.csv``);
+    ``figures`` maps a file name to a matplotlib Figure (``<name>.png``);
+    ``captions`` maps a figure name to the text shown under the figure;
+    ``descriptions`` maps a table name to the text shown above the table
+    (what a row is, what the columns mean); ``notes`` are method notes;
+    ``provenance`` says how the numbers were made (see :func:`provenance`;
+    :func:`render` fills in the code versions and creation time if missing).
+    Tables and figures appear on the page in their dict order.
+    """
+
+    name: str
+    title: str
+    summary: list[str] = field(default_factory=list)
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    figures: dict[str, Figure] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    provenance: dict[str, Any] = field(default_factory=dict)
+    captions: dict[str, str] = field(default_factory=dict)
+    descriptions: dict[str, str] = field(default_factory=dict)
+
+    def close(self) -> None:
+        """Close the figures (render does this; call it when not rendering)."""
+        for fig in self.figures.values():
+            if isinstance(fig, Figure):
+                plt.close(fig)
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def provenance(*, seed: int, hands: int | None = None, games: int | None = None,
+               rules: Any = None, policies: Any = None, started: float | None = None,
+               **extra) -> dict[str, Any]:
+    """The provenance record of a study.
+
+    ``seed``, the sizes (``hands`` and/or ``games``: per simulated table, say
+    so in ``extra`` when it matters), ``rules`` and ``policies`` as plain
+    JSON-able values; ``started`` is a :func:`time.perf_counter` reading taken
+    when the study began (the run time is measured up to this call).  Adds the
+    simkit version, git commit, library versions and the UTC creation time;
+    ``extra`` keywords are added as they are.
+    """
+    from simkit.store import git_commit
+
+    record: dict[str, Any] = {"seed": int(seed)}
+    if hands is not None:
+        record["hands"] = int(hands)
+    if games is not None:
+        record["games"] = int(games)
+    record["rules"] = rules
+    record["policies"] = policies
+    record.update(extra)
+    record["simkit_version"] = simkit.__version__
+    record["git_commit"] = git_commit()
+    record["versions"] = {"python": platform.python_version(),
+                          **{lib: _version(lib) for lib in
+                             ("numpy", "numba", "pandas", "scipy", "matplotlib")}}
+    if started is not None:
+        record["run_time_s"] = round(time.perf_counter() - started, 2)
+    record["created_utc"] = (datetime.datetime.now(datetime.timezone.utc)
+                             .isoformat(timespec="seconds"))
+    return record
+
+
+def _completed(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` with the code-version and time fields :func:`provenance` adds
+    filled in where a study left them out."""
+    out = dict(record)
+    if not {"simkit_version", "git_commit", "versions", "created_utc"} <= out.keys():
+        std = provenance(seed=out.get("seed", 0))
+        for key in ("simkit_version", "git_commit", "versions", "created_utc"):
+            out.setdefault(key, std[key])
+    return out
+
+
+def _json_default(obj):
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, (pathlib.PurePath, datetime.date)):
+        return str(obj)
+    if isinstance(obj, (set, frozenset, tuple)):
+        return list(obj)
+    if hasattr(obj, "as_dict"):                 # simkit configs
+        return obj.as_dict()
+    raise TypeError(f"provenance value of type {type(obj).__name__} is not JSON serialisable")
+
+
+def _check_result(result: StudyResult) -> None:
+    if not isinstance(result, StudyResult):
+        raise TypeError(f"render takes a StudyResult, not {type(result).__name__}")
+    if not _SLUG.match(result.name):
+        raise ValueError(f"bad study name {result.name!r}: lower-case letters, digits and '-'")
+    for kind, items in (("table", result.tables), ("figure", result.figures)):
+        for key in items:
+            if not _FILE_NAME.match(key):
+                raise ValueError(f"bad {kind} name {key!r}: letters, digits, '_' and '-'")
+    for key, df in result.tables.items():
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"table {key!r} is a {type(df).__name__}, not a DataFrame")
+    for key, fig in result.figures.items():
+        if not isinstance(fig, Figure):
+            raise TypeError(f"figure {key!r} is a {type(fig).__name__}, not a matplotlib Figure")
+
+
+# ---------------------------------------------------------------- HTML
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 72rem;
+       margin: 2rem auto; padding: 0 1rem; color: #222; line-height: 1.45; }
+h1 { font-size: 1.7rem; margin-bottom: .3rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
+.summary { background: #f4f7fb; border-left: 4px solid #3b6ea5; padding: .6rem 1.2rem; }
+.summary li { margin: .3rem 0; }
+figure { margin: 1.5rem 0; } figure img { max-width: 100%; border: 1px solid #eee; }
+figcaption, .caption { color: #444; font-size: .92rem; margin: .3rem 0 .6rem; }
+table { border-collapse: collapse; font-size: .85rem; margin: .4rem 0; }
+th, td { border: 1px solid #ddd; padding: .2rem .5rem; text-align: right; }
+th { background: #f0f0f0; } tr:nth-child(even) td { background: #fafafa; }
+.scroll { overflow-x: auto; } .muted { color: #777; font-size: .85rem; }
+pre { background: #f6f6f6; padding: .8rem; overflow-x: auto; font-size: .8rem; }
+"""
+
+
+def _esc(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if isinstance(v, (int, np.integer)):
+        return f"{int(v):,}"
+    if isinstance(v, (float, np.floating)):
+        if math.isnan(v):
+            return ""
+        return f"{v:,.0f}" if v.is_integer() and abs(v) >= 1000 else f"{v:.4f}"
+    return str(v)
+
+
+def _table_html(df: pd.DataFrame) -> str:
+    shown = df.head(MAX_HTML_ROWS)
+    head = "".join(f"<th>{_esc(c)}</th>" for c in shown.columns)
+    rows = []
+    for rec in shown.itertuples(index=False, name=None):
+        rows.append("<tr>" + "".join(f"<td>{_esc(_cell(v))}</td>" for v in rec) + "</tr>")
+    return (f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _page(result: StudyResult) -> str:
+    r = result
+    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+             f"<title>{_esc(r.title)}</title><style>{_CSS}</style></head><body>",
+             f"<p class=\"muted\"><a href=\"../index.html\">all reports</a></p>",
+             f"<h1>{_esc(r.title)}</h1>"]
+    meta = [f"study <code>{_esc(r.name)}</code>"]
+    for key in ("hands", "games", "seed", "created_utc"):
+        if key in r.provenance:
+            v = r.provenance[key]
+            meta.append(f"{key.replace('_', ' ')} {_esc(f'{v:,}' if isinstance(v, int) else v)}")
+    parts.append(f"<p class=\"muted\">{' &middot; '.join(meta)}</p>")
+    if r.summary:
+        parts.append("<div class=\"summary\"><h2 style=\"border:0;margin-top:.4rem\">Findings</h2><ul>"
+                     + "".join(f"<li>{_esc(s)}</li>" for s in r.summary) + "</ul></div>")
+    if r.figures:
+        parts.append("<h2>Figures</h2>")
+        for i, key in enumerate(r.figures, 1):
+            cap = r.captions.get(key, key)
+            parts.append(f"<figure id=\"fig-{_esc(key)}\"><img src=\"{_esc(key)}.png\" "
+                         f"alt=\"{_esc(cap)}\"><figcaption><b>Figure {i}.</b> {_esc(cap)}"
+                         f"</figcaption></figure>")
+    if r.tables:
+        parts.append("<h2>Tables</h2>")
+        for key, df in r.tables.items():
+            parts.append(f"<h3 id=\"table-{_esc(key)}\">{_esc(key)}</h3>")
+            if key in r.descriptions:
+                parts.append(f"<p class=\"caption\">{_esc(r.descriptions[key])}</p>")
+            more = (f"first {MAX_HTML_ROWS} of {len(df):,} rows; "
+                    if len(df) > MAX_HTML_ROWS else f"{len(df):,} rows; ")
+            parts.append(f"<p class=\"muted\">{more}full table: "
+                         f"<a href=\"{_esc(key)}.csv\">{_esc(key)}.csv</a></p>")
+            parts.append(_table_html(df))
+    if r.notes:
+        parts.append("<h2>Method notes</h2><ul>"
+                     + "".join(f"<li>{_esc(n)}</li>" for n in r.notes) + "</ul>")
+    parts.append("<h2>Provenance</h2><pre>"
+                 + _esc(json.dumps(r.provenance, indent=2, default=_json_default))
+                 + "</pre></body></html>\n")
+    return "\n".join(parts)
+
+
+# ---------------------------------------------------------------- writing
+
+def _write_text(path: pathlib.Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def _swap_in(tmp: pathlib.Path, target: pathlib.Path) -> None:
+    """Put the complete directory ``tmp`` at ``target``, replacing what was there.
+
+    Two renames: the old report moves aside, the new one moves in, then the
+    old one is deleted.  Should the second rename fail, the old one is moved
+    back.
+    """
+    old = None
+    if target.exists() or target.is_symlink():
+        if not target.is_dir() or target.is_symlink():
+            raise InputError(f"cannot write report '{target}': it exists and is not a directory")
+        old = target.with_name(f".{target.name}.old-{os.getpid()}-{time.monotonic_ns()}")
+        os.rename(target, old)
+    try:
+        os.rename(tmp, target)
+    except BaseException:
+        if old is not None:
+            os.rename(old, target)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def render(result: StudyResult, out_dir) -> pathlib.Path:
+    """Write ``result`` to ``<out_dir>/<name>/`` and return the page's path.
+
+    Files: ``index.html``, ``study.json``, ``<figure>.png`` for each figure
+    and ``<table>.csv`` for each table (``out_dir`` is created if its parent
+    exists).  The figures are closed afterwards, also on failure.  The
+    directory is built beside the target under a hidden name and swapped in
+    when complete: on any error the previous report is untouched and the
+    temporary directory is removed.
+    """
+    out_dir = pathlib.Path(out_dir)
+    try:
+        _check_result(result)
+        result.provenance = _completed(result.provenance)
+        out_dir = _check_out(out_dir)
+        out_dir.mkdir(exist_ok=True)
+        target = out_dir / result.name
+        tmp = pathlib.Path(tempfile.mkdtemp(prefix=f".{result.name}.", suffix=".partial",
+                                            dir=out_dir))
+        try:
+            for key, fig in result.figures.items():
+                fig.savefig(tmp / f"{key}.png", dpi=FIGURE_DPI, bbox_inches="tight",
+                            facecolor="white")
+            for key, df in result.tables.items():
+                df.to_csv(tmp / f"{key}.csv", index=False)
+            record = {"name": result.name, "title": result.title, "summary": list(result.summary),
+                      "figures": list(result.figures), "tables": list(result.tables),
+                      "provenance": result.provenance}
+            _write_text(tmp / STUDY_FILE,
+                        json.dumps(record, indent=2, default=_json_default) + "\n")
+            _write_text(tmp / PAGE_FILE, _page(result))
+            os.chmod(tmp, 0o755)            # mkdtemp makes it private
+            _swap_in(tmp, target)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+    finally:
+        result.close()
+    return target / PAGE_FILE
+
+
+def _read_study(d: pathlib.Path) -> dict:
+    try:
+        with open(d / STUDY_FILE, encoding="utf-8") as f:
+            record = json.load(f)
+        if isinstance(record, dict):
+            return record
+    except (OSError, ValueError):
+        pass
+    return {}
+
+
+def render_index(out_dir) -> pathlib.Path:
+    """Write ``<out_dir>/index.html`` linking every ``<out_dir>/<study>/index.html``.
+
+    Titles and summaries come from each study's ``study.json`` (a study
+    without one is listed by its directory name).  Written atomically.
+    """
+    out_dir = pathlib.Path(out_dir)
+    if not out_dir.is_dir():
+        raise InputError(f"cannot write the report index in '{out_dir}': not a directory")
+    items = []
+    for d in sorted(p for p in out_dir.iterdir()
+                    if p.is_dir() and not p.name.startswith(".") and (p / PAGE_FILE).is_file()):
+        rec = _read_study(d)
+        title = rec.get("title") or d.name
+        prov = rec.get("provenance") if isinstance(rec.get("provenance"), dict) else {}
+        meta = [f"<code>{_esc(d.name)}</code>"]
+        for key in ("hands", "games", "seed", "created_utc"):
+            if key in prov:
+                v = prov[key]
+                meta.append(f"{key.replace('_', ' ')} {_esc(f'{v:,}' if isinstance(v, int) else v)}")
+        summary = rec.get("summary") if isinstance(rec.get("summary"), list) else []
+        items.append(f"<li><a href=\"{_esc(d.name)}/{PAGE_FILE}\"><b>{_esc(title)}</b></a> "
+                     f"<span class=\"muted\">{' &middot; '.join(meta)}</span>"
+                     + ("<ul>" + "".join(f"<li>{_esc(s)}</li>" for s in summary) + "</ul>"
+                        if summary else "") + "</li>")
+    body = ("<ul>" + "".join(items) + "</ul>") if items else "<p>No reports yet.</p>"
+    page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>simkit reports</title><style>{_CSS}</style></head><body>"
+            f"<h1>simkit reports</h1><p class=\"muted\">{len(items)} stud"
+            f"{'y' if len(items) == 1 else 'ies'}; each page gives its seed, sample sizes, "
+            f"rules, policies and code version.</p>{body}</body></html>\n")
+    path = out_dir / PAGE_FILE
+    tmp = out_dir / f".{PAGE_FILE}.{os.getpid()}.partial"
+    try:
+        _write_text(tmp, page)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+# ---------------------------------------------------------------- running
+
+def _studies() -> dict[str, str]:
+    try:
+        from analyses import STUDIES
+    except ModuleNotFoundError as e:
+        if e.name != "analyses":
+            raise
+        raise InputError("the studies package 'analyses' is not importable: run from the "
+                         "simkit source tree or install simkit with its analyses") from None
+    return STUDIES
+
+
+def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
+    """Study names in order, without repeats; ``"all"`` (or none given) is every study.
+
+    An unknown name is an :class:`InputError` naming it and the accepted names.
+    """
+    studies = _studies()
+    if names is None or isinstance(names, str):
+        names = [] if names is None else [names]
+    names = [str(n).strip().lower() for n in names]
+    if not names:
+        names = ["all"]
+    out: list[str] = []
+    for n in names:
+        if n not in studies and n != "all":
+            raise InputError(f"unknown study {n!r}: expected {', '.join(studies)} or all")
+        for m in (studies if n == "all" else [n]):
+            if m not in out:
+                out.append(m)
+    return out
+
+
+def _check_out(out) -> pathlib.Path:
+    out = pathlib.Path(out)
+    if out.exists():
+        if not out.is_dir():
+            raise InputError(f"cannot write reports to --out '{out}': it is not a directory")
+        if not os.access(out, os.W_OK | os.X_OK):
+            raise InputError(f"cannot write reports to --out '{out}': directory is not writable")
+        return out
+    parent = out.parent
+    if not parent.is_dir():
+        raise InputError(f"cannot write reports to --out '{out}': directory '{parent}' "
+                         f"does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write reports to --out '{out}': directory '{parent}' "
+                         f"is not writable")
+    return out
+
+
+def run_studies(names: str | Iterable[str] | None, hands: int | None = None, seed: int = 0,
+                out="reports", progress: bool = True,
+                threads: int | None = None) -> list[pathlib.Path]:
+    """Run studies by name, render each to ``<out>/<name>/`` and the index
+    ``<out>/index.html``; return the paths of the study pages.
+
+    ``names``: study names from ``analyses.STUDIES``, or ``"all"`` (also the
+    meaning of None or an empty list).  ``hands`` overrides each study's
+    ``DEFAULT_HANDS``.  All arguments are checked before any work: an unknown
+    study, ``hands < 1``, a bad seed or thread count, or an ``out`` that
+    cannot be created is an :class:`InputError`.  ``out`` itself is created
+    if its parent exists.  If a study fails, its previous report stays as it
+    was; the studies finished before it are rendered and indexed.
+    """
+    from tqdm import tqdm
+
+    from simkit.runner import check_count, set_threads
+
+    todo = resolve_studies(names)
+    if hands is not None:
+        check_count(hands, "--hands")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise InputError(f"bad --seed {seed!r}: expected a whole number from 0 to 2**64-1")
+    if threads is not None:
+        set_threads(threads)
+    out = _check_out(out)
+    studies = _studies()
+    modules = {n: importlib.import_module(studies[n]) for n in todo}
+    for n, mod in modules.items():
+        if getattr(mod, "NAME", None) != n:
+            raise RuntimeError(f"study module {mod.__name__} has NAME {getattr(mod, 'NAME', None)!r}, "
+                               f"expected {n!r}")
+    out.mkdir(exist_ok=True)
+
+    pages: list[pathlib.Path] = []
+    try:
+        with tqdm(todo, desc="studies", unit="study", disable=not progress,
+                  dynamic_ncols=True) as bar:
+            for n in bar:
+                mod = modules[n]
+                size = hands if hands is not None else mod.DEFAULT_HANDS
+                bar.set_description(f"study {n}")
+                if progress:
+                    bar.write(f"{n}: {mod.TITLE} (hands={size:,}, seed={seed})")
+                result = mod.run(hands=hands, seed=seed, progress=progress, threads=threads)
+                pages.append(render(result, out))
+                if progress:
+                    bar.write(f"{n}: written to {pages[-1]}")
+    except BaseException:
+        if pages:
+            try:
+                render_index(out)
+            except Exception:
+                pass
+        raise
+    render_index(out)
+    return pages

@@ -1,0 +1,149 @@
+"""The Kubwa and rule-variant studies on small seeded runs, their rendered
+reports, and bad input to `report`, `advise` and `compare` on the command line."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyses import pepper_kubwa, pepper_variants
+from simkit import report
+from simkit.cli import main
+from simkit.pepper.rules import make_rules
+
+SEED = 5
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def kubwa():
+    return pepper_kubwa.run(hands=30_000, seed=SEED)
+
+
+@pytest.fixture(scope="module")
+def variants():
+    return pepper_variants.run(hands=20_000, seed=SEED)
+
+
+def assert_intervals(df, est, lo="ci_low", hi="ci_high"):
+    ok = df[lo].notna()
+    assert (df.loc[ok, lo] <= df.loc[ok, est] + 1e-12).all()
+    assert (df.loc[ok, est] <= df.loc[ok, hi] + 1e-12).all()
+
+
+@pytest.mark.parametrize("players, kubwa_stake, expected", [
+    (4, 2, Fraction(17, 23)), (3, 2, Fraction(23, 31)), (2, 2, Fraction(23, 31)),
+    (4, 3, Fraction(23, 35)),
+])
+def test_break_even_is_the_closed_form(players, kubwa_stake, expected):
+    """k T (2p - 1) = T - 1 + p  =>  p* = (kT + T - 1) / (2kT - 1); against Ndogo 1/2."""
+    be = pepper_kubwa.break_even(players, kubwa_stake)
+    assert be["vs_top_number"] == pytest.approx(float(expected), abs=1e-15)
+    assert be["vs_ndogo"] == 0.5
+    # at p*, bidding Kubwa and the top number bid are worth the same
+    T, k, p = (6 if players == 4 else 8), kubwa_stake, be["vs_top_number"]
+    assert k * T * (2 * p - 1) == pytest.approx(T - 1 + p)
+
+
+def test_kubwa_tables(kubwa):
+    t = kubwa.tables
+    assert set(t) == {"overview", "by_hand_class", "options", "rule_of_thumb",
+                      "win_chance_by_score"}
+    ov = t["overview"]
+    assert list(ov["players"]) == [4, 3, 2]
+    assert ov["p_all_tricks"].between(0, 1).all()
+    assert_intervals(ov, "p_all_tricks")
+    cls = t["by_hand_class"]
+    for col in ("players", "hand_class", "deals", "all_tricks", "p_all", "ci_low", "ci_high",
+                "best", "ev_kubwa", "ev_ndogo", "ev_top number bid", "ev_own lower bid"):
+        assert col in cls
+    assert (cls["deals"] >= pepper_kubwa.MIN_CLASS).all()
+    assert cls["p_all"].between(0, 1).all()
+    assert_intervals(cls, "p_all")
+    # Kubwa and Ndogo are decided by the same event: their values are tied by the stakes
+    # (own +-12 or +-6, the same opponents' tricks), so ev_k - ev_n = 6 (2 p - 1)
+    four = cls[cls["players"] == 4]
+    assert np.allclose(four["ev_kubwa"] - four["ev_ndogo"], 6 * (2 * four["p_all"] - 1),
+                       atol=1e-9)
+    opts = t["options"]
+    assert set(opts["option"]) == {"kubwa", "ndogo", "top number bid", "own lower bid"}
+    assert_intervals(opts, "ev")
+    wins = t["win_chance_by_score"]
+    assert wins["p_win"].between(0, 1).all()
+    assert_intervals(wins, "p_win")
+    assert set(wins["state"]) == {s[0] for s in pepper_kubwa.STATES}
+
+
+def test_kubwa_forced_hands_take_every_trick():
+    """Deals where the declarer holds the six top trumps (4 players) are
+    classed '6 trumps, 2 bowers, ...' and make Kubwa every time."""
+    from simkit.pepper import api
+    d = api.declare_hands(200_000, "kubwa", players=4, seed=SEED)
+    six = d[d["bidder_trumps"] == 6]
+    assert len(six) > 0 and six["made"].all()
+
+
+def test_variant_tables(variants):
+    diffs = variants.tables["differences"]
+    for col in ("comparison", "policy", "metric", "a", "b", "diff", "ci_low", "ci_high",
+                "p_value", "significant"):
+        assert col in diffs
+    assert_intervals(diffs, "diff")
+    assert diffs["p_value"].between(0, 1).all()
+    titles = set(diffs["comparison"])
+    assert any("stick the dealer" in t for t in titles)
+    assert any("one lap" in t for t in titles)
+    # a cautious table throws hands in under redeal and never under stick-the-dealer
+    cautious = diffs[(diffs["comparison"] == "stick the dealer vs redeal (cautious heuristic)")
+                     & (diffs["metric"] == "thrown-in rate")].iloc[0]
+    assert cautious["a"] > 0 and cautious["b"] == 0 and cautious["significant"]
+
+
+@pytest.mark.parametrize("which", ["kubwa", "variants"])
+def test_reports_render(which, kubwa, variants, tmp_path):
+    result = {"kubwa": kubwa, "variants": variants}[which]
+    page = report.render(result, tmp_path)
+    html = page.read_text()
+    images = re.findall(r'<img src="([^"]+)"', html)
+    assert len(images) == len(result.figures) > 0
+    for src in images:
+        data = (page.parent / src).read_bytes()
+        assert data.startswith(PNG_MAGIC) and len(data) > 1000
+    for name, table in result.tables.items():
+        back = pd.read_csv(page.parent / f"{name}.csv")
+        assert list(back.columns) == [str(c) for c in table.columns]
+        assert len(back) == len(table)
+    for line in result.summary:
+        assert line.split(":")[0][:20] in html.replace("&#x27;", "'")
+
+
+@pytest.mark.parametrize("argv, names", [
+    (["report", "nosuch"], ["nosuch"]),
+    (["report", "all", "--hands", "0"], ["0"]),
+    (["report", "pepper-kubwa", "--out", "missing/dir/x"], ["missing"]),
+    (["advise", "pepper", "--hand", "JH JD AH KH QH 8H"], ["8H"]),
+    (["advise", "pepper", "--hand", "JH JD AH KH QH"], ["6 cards"]),
+    (["advise", "pepper", "--hand", "JH JD AH KH QH JH"], ["duplicate"]),
+    (["advise", "pepper", "--hand", "JH JD AH KH QH 9S", "--score", "x:y"], ["x:y"]),
+    (["compare", "pepper", "--variant", "A:"], ["two"]),
+    (["compare", "pepper", "--variant", "A:", "--variant", "B:auction=sideways"], ["sideways"]),
+    (["compare", "pepper", "--variant", "A:", "--variant", "B:nokey=1"], ["nokey"]),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, names, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("simkit: error:")
+    for n in names:
+        assert n in lines[0]
+    assert not any(tmp_path.iterdir())
+
+
+def test_rules_used_are_the_seed_defaults(kubwa):
+    assert kubwa.provenance["rules"][4] == make_rules(players=4).as_dict()
