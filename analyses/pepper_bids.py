@@ -169,7 +169,8 @@ def build_tables(cells: pd.DataFrame) -> dict[str, pd.DataFrame]:
     total = cells.groupby(by, sort=False)["hands"].sum().rename("all_hands")
     bids = cells[cells["level"] > 0]
 
-    ov = bids.groupby(by, sort=False)[["hands", "made"]].sum().rename(columns={"hands": "contracts"})
+    ov = (bids.groupby(by, sort=False)[["hands", "made"]].sum()
+              .rename(columns={"hands": "contracts"}))
     ov = ov.join(bids[bids["nt"] == 1].groupby(by, sort=False)["hands"].sum().rename("no_trump"))
     ov = total.to_frame("hands").join(ov).fillna(0).astype(np.int64).reset_index()
     ov.insert(3, "thrown_in", ov["hands"] - ov["contracts"])
@@ -320,12 +321,14 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
                 lead = f"The bidder's seat matters {than} than the number of {FEATURE_TEXT[f]}"
             else:
                 lead = "By seat"
+            players = int(top["players"])
+            p_text = "< 0.001" if d["p_value"] < 0.001 else f"= {d['p_value']:.3f}"
             out.append(
-                f"{lead}: with {top['players']} players {_bid_phrase(top['bid'])} is made "
-                f"{hi_row['rate']:.1%} of the time by {_seat_text(int(hi_row['seat']), players=int(top['players']))} "
-                f"and {lo_row['rate']:.1%} by {_seat_text(int(lo_row['seat']), int(top['players']))}, "
-                f"a difference of {_diff(d, '')} ({'a clear' if clear else 'no clear'} seat effect, "
-                f"p {'< 0.001' if d['p_value'] < 0.001 else '= ' + format(d['p_value'], '.3f')}).")
+                f"{lead}: with {players} players {_bid_phrase(top['bid'])} is made "
+                f"{hi_row['rate']:.1%} of the time by {_seat_text(int(hi_row['seat']), players)} "
+                f"and {lo_row['rate']:.1%} by {_seat_text(int(lo_row['seat']), players)}, "
+                f"a difference of {_diff(d, '')} ({'a clear' if clear else 'no clear'} "
+                f"seat effect, p {p_text}).")
 
         out.append(
             f"On average {_bid_phrase(top['bid'])} with {top['players']} players changes the "
@@ -561,7 +564,9 @@ def run(hands: int | None = None, seed: int = 0, progress: bool = False,
         "A contract's success rate describes the hands on which that policy chose that contract: "
         "it is not the chance that an arbitrary hand makes that bid.",
         "Rates use Clopper-Pearson exact 95% intervals; mean score changes use t intervals from "
-        "the count, sum and sum of squares (simkit.stats).",
+        "the count, sum and sum of squares (simkit.stats). Differences of rates (summary) use "
+        "Newcombe's interval and a chi-square test, which treat the two samples as independent; "
+        "for the two policies, played on the same deals, they are conservative.",
         "Bidder features are computed with the trump the bidder chose: trumps held (bowers "
         "included), bowers held (0-2), aces outside trumps, void suits outside trumps. "
         "No-trump contracts (column no_trump of the overview) count in overview, success_by_bid "

@@ -180,7 +180,9 @@ def _check_result(result: StudyResult) -> None:
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 72rem;
        margin: 2rem auto; padding: 0 1rem; color: #222; line-height: 1.45; }
-h1 { font-size: 1.7rem; margin-bottom: .3rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
+h1 { font-size: 1.7rem; margin-bottom: .3rem; }
+h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
+.summary h2 { border: 0; margin-top: .4rem; }
 .summary { background: #f4f7fb; border-left: 4px solid #3b6ea5; padding: .6rem 1.2rem; }
 .summary li { margin: .3rem 0; }
 figure { margin: 1.5rem 0; } figure img { max-width: 100%; border: 1px solid #eee; }
@@ -209,6 +211,17 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
+def _meta(name: str, prov: Mapping[str, Any]) -> str:
+    """One line: the study's name, sizes, seed and creation time."""
+    meta = [f"<code>{_esc(name)}</code>"]
+    for key in ("hands", "games", "seed", "created_utc"):
+        if key in prov:
+            v = prov[key]
+            text = f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else v
+            meta.append(f"{key.replace('_', ' ')} {_esc(text)}")
+    return " &middot; ".join(meta)
+
+
 def _table_html(df: pd.DataFrame) -> str:
     shown = df.head(MAX_HTML_ROWS)
     head = "".join(f"<th>{_esc(c)}</th>" for c in shown.columns)
@@ -224,16 +237,11 @@ def _page(result: StudyResult) -> str:
     parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<title>{_esc(r.title)}</title><style>{_CSS}</style></head><body>",
-             f"<p class=\"muted\"><a href=\"../index.html\">all reports</a></p>",
+             "<p class=\"muted\"><a href=\"../index.html\">all reports</a></p>",
              f"<h1>{_esc(r.title)}</h1>"]
-    meta = [f"study <code>{_esc(r.name)}</code>"]
-    for key in ("hands", "games", "seed", "created_utc"):
-        if key in r.provenance:
-            v = r.provenance[key]
-            meta.append(f"{key.replace('_', ' ')} {_esc(f'{v:,}' if isinstance(v, int) else v)}")
-    parts.append(f"<p class=\"muted\">{' &middot; '.join(meta)}</p>")
+    parts.append(f"<p class=\"muted\">study {_meta(r.name, r.provenance)}</p>")
     if r.summary:
-        parts.append("<div class=\"summary\"><h2 style=\"border:0;margin-top:.4rem\">Findings</h2><ul>"
+        parts.append("<div class=\"summary\"><h2>Findings</h2><ul>"
                      + "".join(f"<li>{_esc(s)}</li>" for s in r.summary) + "</ul></div>")
     if r.figures:
         parts.append("<h2>Figures</h2>")
@@ -359,14 +367,9 @@ def render_index(out_dir) -> pathlib.Path:
         rec = _read_study(d)
         title = rec.get("title") or d.name
         prov = rec.get("provenance") if isinstance(rec.get("provenance"), dict) else {}
-        meta = [f"<code>{_esc(d.name)}</code>"]
-        for key in ("hands", "games", "seed", "created_utc"):
-            if key in prov:
-                v = prov[key]
-                meta.append(f"{key.replace('_', ' ')} {_esc(f'{v:,}' if isinstance(v, int) else v)}")
         summary = rec.get("summary") if isinstance(rec.get("summary"), list) else []
         items.append(f"<li><a href=\"{_esc(d.name)}/{PAGE_FILE}\"><b>{_esc(title)}</b></a> "
-                     f"<span class=\"muted\">{' &middot; '.join(meta)}</span>"
+                     f"<span class=\"muted\">{_meta(d.name, prov)}</span>"
                      + ("<ul>" + "".join(f"<li>{_esc(s)}</li>" for s in summary) + "</ul>"
                         if summary else "") + "</li>")
     body = ("<ul>" + "".join(items) + "</ul>") if items else "<p>No reports yet.</p>"
@@ -471,8 +474,8 @@ def run_studies(names: str | Iterable[str] | None, hands: int | None = None, see
     modules = {n: importlib.import_module(studies[n]) for n in todo}
     for n, mod in modules.items():
         if getattr(mod, "NAME", None) != n:
-            raise RuntimeError(f"study module {mod.__name__} has NAME {getattr(mod, 'NAME', None)!r}, "
-                               f"expected {n!r}")
+            raise RuntimeError(f"study module {mod.__name__} has NAME "
+                               f"{getattr(mod, 'NAME', None)!r}, expected {n!r}")
     out.mkdir(exist_ok=True)
 
     pages: list[pathlib.Path] = []

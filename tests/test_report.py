@@ -168,7 +168,8 @@ def test_summary_is_computed_from_the_tables(study):
     sb = tables["success_by_bid"]
     top = sb[(sb["players"] == 4) & (sb["policy"] == pepper_bids.POLICIES[0])]
     top = top.loc[top["hands"].idxmax()]
-    assert f"{top['rate']:.1%}" in result.summary[0]
+    assert pepper_bids._pct(top["rate"], top["ci_low"], top["ci_high"], top["hands"],
+                            " of the time") in result.summary[0]
     assert f"n={int(top['hands']):,}" in result.summary[0]
 
 
