@@ -207,6 +207,13 @@ def run(hands: int | None = None, seed: int = 0, progress: bool = False,
         tables={"overview": overview, "by_hand_class": classes, "options": option_t,
                 "rule_of_thumb": thumb_t, "win_chance_by_score": wins},
         figures=figures,
+        captions={
+            "p_all_by_hand_class": "Chance that the declaring side takes every trick, by the "
+            "declarer's hand (trumps, bowers and aces outside trumps with the trump it names for "
+            "Kubwa), with 95% intervals; dashed: the break-even against the top number bid; "
+            "dotted: against Ndogo.",
+            "win_chance_by_score": "Chance to win the game after bidding each option on the hands "
+            "where the heuristic wanted at least the top number bid, from four scores."},
         notes=[__doc__.split("\n\n", 1)[1].strip(),
                f"Hand classes with fewer than {MIN_CLASS} deals are left out. Win chances: "
                f"{GAMES_PER_STATE} whole games per resulting score, for the hands whose "

@@ -73,6 +73,8 @@ def run(hands: int | None = None, seed: int = 0, progress: bool = False,
         name=NAME, title=TITLE, summary=_findings(diffs),
         tables={"differences": diffs, "contracts": bid_t},
         figures=_figures(diffs),
+        captions={"differences": "Each rule variant (B) against the seed's rule (A) on the same "
+                  "deals: B - A with its 95% interval; red where p < 0.05."},
         notes=[__doc__.split("\n\n", 1)[1].strip(),
                f"{hands:,} hands and {games:,} whole games per rule set and comparison, "
                "4 players. The two rule sets play the same deals; the tests treat them as "

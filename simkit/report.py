@@ -25,12 +25,10 @@ from __future__ import annotations
 import datetime
 import html
 import importlib
-import importlib.metadata
 import json
 import math
 import os
 import pathlib
-import platform
 import re
 import shutil
 import tempfile
@@ -48,6 +46,7 @@ from matplotlib.figure import Figure    # noqa: E402
 
 import simkit                           # noqa: E402
 from simkit.errors import InputError    # noqa: E402
+from simkit.store import json_default, library_versions   # noqa: E402
 
 #: Rows of a table shown on the page; the CSV always holds all of them.
 MAX_HTML_ROWS = 60
@@ -92,13 +91,6 @@ class StudyResult:
                 plt.close(fig)
 
 
-def _version(dist: str) -> str | None:
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
 def provenance(*, seed: int, hands: int | None = None, games: int | None = None,
                rules: Any = None, policies: Any = None, started: float | None = None,
                **extra) -> dict[str, Any]:
@@ -123,9 +115,7 @@ def provenance(*, seed: int, hands: int | None = None, games: int | None = None,
     record.update(extra)
     record["simkit_version"] = simkit.__version__
     record["git_commit"] = git_commit()
-    record["versions"] = {"python": platform.python_version(),
-                          **{lib: _version(lib) for lib in
-                             ("numpy", "numba", "pandas", "scipy", "matplotlib")}}
+    record["versions"] = library_versions("numpy", "numba", "pandas", "scipy", "matplotlib")
     if started is not None:
         record["run_time_s"] = round(time.perf_counter() - started, 2)
     record["created_utc"] = (datetime.datetime.now(datetime.timezone.utc)
@@ -144,18 +134,6 @@ def _completed(record: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _json_default(obj):
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    if isinstance(obj, (pathlib.PurePath, datetime.date)):
-        return str(obj)
-    if isinstance(obj, (set, frozenset, tuple)):
-        return list(obj)
-    if hasattr(obj, "as_dict"):                 # simkit configs
-        return obj.as_dict()
-    raise TypeError(f"provenance value of type {type(obj).__name__} is not JSON serialisable")
 
 
 def _check_result(result: StudyResult) -> None:
@@ -265,7 +243,7 @@ def _page(result: StudyResult) -> str:
         parts.append("<h2>Method notes</h2><ul>"
                      + "".join(f"<li>{_esc(n)}</li>" for n in r.notes) + "</ul>")
     parts.append("<h2>Provenance</h2><pre>"
-                 + _esc(json.dumps(r.provenance, indent=2, default=_json_default))
+                 + _esc(json.dumps(r.provenance, indent=2, default=json_default))
                  + "</pre></body></html>\n")
     return "\n".join(parts)
 
@@ -329,7 +307,7 @@ def render(result: StudyResult, out_dir) -> pathlib.Path:
                       "figures": list(result.figures), "tables": list(result.tables),
                       "provenance": result.provenance}
             _write_text(tmp / STUDY_FILE,
-                        json.dumps(record, indent=2, default=_json_default) + "\n")
+                        json.dumps(record, indent=2, default=json_default) + "\n")
             _write_text(tmp / PAGE_FILE, _page(result))
             os.chmod(tmp, 0o755)            # mkdtemp makes it private
             _swap_in(tmp, target)

@@ -79,6 +79,11 @@ def _version(dist: str) -> str | None:
         return None
 
 
+def library_versions(*libs: str) -> dict[str, str | None]:
+    """Python's version and each named distribution's, for provenance records."""
+    return {"python": platform.python_version(), **{lib: _version(lib) for lib in libs}}
+
+
 def git_commit() -> str | None:
     """The commit of the git checkout holding the simkit source, or None.
 
@@ -127,13 +132,7 @@ def make_manifest(game: str, rules: Mapping[str, Any], policies: list[str],
         "count": int(count),
         "simkit_version": simkit.__version__,
         "git_commit": git_commit(),
-        "versions": {
-            "python": platform.python_version(),
-            "numpy": _version("numpy"),
-            "numba": _version("numba"),
-            "pandas": _version("pandas"),
-            "pyarrow": _version("pyarrow"),
-        },
+        "versions": library_versions("numpy", "numba", "pandas", "pyarrow"),
         "created_utc": datetime.datetime.now(datetime.timezone.utc)
                                .isoformat(timespec="seconds"),
     }
@@ -141,8 +140,9 @@ def make_manifest(game: str, rules: Mapping[str, Any], policies: list[str],
     return manifest
 
 
-def _json_default(obj):
-    """JSON for the numpy scalars, arrays and paths that end up in manifests."""
+def json_default(obj):
+    """JSON for the numpy values, paths and configs that end up in manifests and
+    report provenance (``json.dumps(..., default=json_default)``)."""
     if isinstance(obj, np.generic):
         return obj.item()
     if isinstance(obj, np.ndarray):
@@ -151,7 +151,11 @@ def _json_default(obj):
         return str(obj)
     if isinstance(obj, (set, frozenset)):
         return sorted(obj)
-    raise TypeError(f"manifest value of type {type(obj).__name__} is not JSON serialisable")
+    if isinstance(obj, tuple):
+        return list(obj)
+    if hasattr(obj, "as_dict"):                 # simkit configs
+        return obj.as_dict()
+    raise TypeError(f"value of type {type(obj).__name__} is not JSON serialisable")
 
 
 def _fsync(path: pathlib.Path) -> None:
@@ -254,7 +258,7 @@ class ParquetSink:
         _fsync(self._tmp)
         manifest = dict(self.manifest, rows=self.rows)
         with open(self._tmp_manifest, "w", encoding="utf-8") as f:
-            json.dump(manifest, f, indent=2, default=_json_default)
+            json.dump(manifest, f, indent=2, default=json_default)
             f.write("\n")
             f.flush()
             os.fsync(f.fileno())
