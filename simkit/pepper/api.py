@@ -197,6 +197,62 @@ def declare_hands(hands: int, contract: int | str, players: int | None = None, r
     return hands_frame(rec, start, r, pols)
 
 
+#: Group columns of :func:`aggregate_hands` / :func:`agg_chunk` (the axes of
+#: ``kernel.AGG_SHAPE``); the other columns are integer totals.
+AGG_KEYS = ("contract", "made", "bidder_trumps", "bidder_bowers", "bidder_aces",
+            "bidder_voids", "bidder_seat")
+AGG_TOTALS = ("hands", "bidder_points", "bidder_points_sq", "opponents_points")
+
+
+def aggregate_hands(hands: int, players: int | None = None, rules=None, policy=None,
+                    seed: int = 0, start: int = 0, threads: int | None = None) -> pd.DataFrame:
+    """Counts and sums per group of hands ``start .. start+hands-1``, computed
+    inside the kernel: memory does not grow with ``hands``.
+
+    One row per non-empty group of ``AGG_KEYS`` (``bidder_seat``: 1 = left of
+    the dealer ... players = the dealer, 0 = thrown in) with ``hands``,
+    ``bidder_points`` (sum of the bidding side's score changes),
+    ``bidder_points_sq`` (sum of their squares, for intervals) and
+    ``opponents_points`` (sum over all other sides).  The same hands as
+    :func:`simulate`; tables from different ranges add up (groupby-sum).
+    """
+    check_count(hands, "hands")
+    r, pols, rv, kinds, params, key = _setup(players, rules, policy, seed)
+    set_threads(threads)
+    agg = np.zeros((K.AGG_LANES, int(np.prod(K.AGG_SHAPE)), K.AGG_STATS), np.int64)
+    K.run_hands_agg(start, hands, key, rv, kinds, params, agg)
+    total = agg.sum(axis=0)
+    cells = np.flatnonzero(total[:, 0])
+    keys = np.unravel_index(cells, K.AGG_SHAPE)
+    cols = {name: k.astype(np.int8) for name, k in zip(AGG_KEYS, keys)}
+    cols["made"] = cols["made"].astype(bool)
+    for i, name in enumerate(AGG_TOTALS):
+        cols[name] = total[cells, i]
+    return pd.DataFrame(cols)
+
+
+def _spec_args(spec: dict) -> dict:
+    return {"rules": make_rules(overrides=spec["rules"]), "policy": list(spec["policies"]),
+            "seed": int(spec["seed"])}
+
+
+def hand_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
+    """Hand records ``start .. start+count-1`` of the run described by ``spec``
+    (``{"rules": rule values, "policies": one text per seat, "seed": int}``):
+    the unit of work of a chunked run (``simkit.chunks``)."""
+    return simulate(count, start=start, **_spec_args(spec))
+
+
+def game_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
+    """Game records ``start .. start+count-1`` of the run described by ``spec``."""
+    return simulate_games(count, start=start, **_spec_args(spec))
+
+
+def agg_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
+    """Aggregates of hands ``start .. start+count-1`` of the run described by ``spec``."""
+    return aggregate_hands(count, start=start, **_spec_args(spec))
+
+
 @dataclass(frozen=True)
 class HandEvaluation:
     """What :func:`evaluate_hand` found for one fixed hand.

@@ -703,3 +703,65 @@ def run_declare(start, count, key, rules, kinds, params, contract, rec):
             play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
                           False, dummy)
             dealer = _next_seat(dealer, P)
+
+
+# --- streaming aggregates ----------------------------------------------------
+#: Group axes of :func:`run_hands_agg`: contract level, made, bidder's trumps,
+#: bowers, outside aces, outside voids, bidder's seat counted from the dealer
+#: (1 = left of the dealer ... P = the dealer; 0 = thrown in).
+AGG_SHAPE = (10, 2, 8, 3, 5, 4, 5)
+AGG_STATS = 4        # hands, bidder side points, their squares, opponents' points
+AGG_LANES = 8        # fixed, so the split of work never depends on the thread count
+
+
+@kernel(parallel=True)
+def run_hands_agg(start, count, key, rules, kinds, params, agg):
+    """Play hands ``start .. start+count-1`` like :func:`run_hands` but keep only
+    counts and sums per group: ``agg[lane, cell, stat]`` (cells in C order of
+    ``AGG_SHAPE``).  Sums are integers, so the totals over lanes are exact
+    whatever thread ran which lane."""
+    P = rules[R_PLAYERS]
+    S = rules[R_SIDES]
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    n_lanes = agg.shape[0]
+    for lane in numba.prange(n_lanes):
+        st = np.empty(2, np.uint64)
+        deck = np.empty(24, np.int64)
+        hands = np.empty(4, np.int64)
+        desired = np.empty(4, np.int64)
+        tricks = np.empty(4, np.int64)
+        rec = np.empty((1, N_COLS), np.int16)
+        dummy = np.empty((1, 1), np.int64)
+        for b in range(lane, n_blocks, n_lanes):
+            dealer = (start + b * BLOCK) % P
+            for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+                start_stream(st, key, start + j)
+                deal(st, dealer, rules, deck, hands)
+                play_hand(dealer, hands, rules, kinds, params, st, rec, 0, desired, tricks,
+                          False, dummy, dummy)
+                bidder = rec[0, C_BIDDER]
+                own = 0
+                opp = 0
+                seat = 0
+                if bidder >= 0:
+                    seat = (bidder - dealer + P) % P
+                    if seat == 0:
+                        seat = P
+                    bs = bidder % 2 if P == 4 else bidder
+                    for s in range(S):
+                        if s == bs:
+                            own = rec[0, C_SCORE + s]
+                        else:
+                            opp += rec[0, C_SCORE + s]
+                cell = rec[0, C_CONTRACT]
+                cell = cell * 2 + rec[0, C_MADE]
+                cell = cell * 8 + rec[0, C_F_TRUMPS]
+                cell = cell * 3 + rec[0, C_F_BOWERS]
+                cell = cell * 5 + rec[0, C_F_ACES]
+                cell = cell * 4 + rec[0, C_F_VOIDS]
+                cell = cell * 5 + seat
+                agg[lane, cell, 0] += 1
+                agg[lane, cell, 1] += own
+                agg[lane, cell, 2] += own * own
+                agg[lane, cell, 3] += opp
+                dealer = _next_seat(dealer, P)
