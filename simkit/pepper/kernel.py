@@ -1,17 +1,20 @@
 """Pepper in numba: the rules of ``seeds/pepper.md``, arrays in, arrays out.
 
-Hands are 24-bit masks (bit = card id, see ``rules.DECK``).  Everything a
-trick needs is looked up in small tables indexed by the trump option
-(0..3 = C D H S, 4 = no trump): each card's effective suit, its value (rank
-position within the effective suit; trumps 10..16 so that any trump beats any
-other card) and each effective suit's cards from the top down.
+Hands are 24-bit masks (bit = card id, see ``rules.DECK``).  Once the trump
+is named, the hands are relabelled into "play bits" ordered by rank within
+the trump option (0..3 = C D H S, 4 = no trump), trumps on top, so that the
+lowest card of a set, a suit's boss and the cards that beat the winning card
+are single bit operations.  The heuristic's hand estimates are per-suit table
+lookups.  All decisions are exactly those of seeds/pepper.md section 7.
 
 Entry points (all jitted through ``simkit.jit.kernel``):
 
 * :func:`run_hands` plays hands ``start .. start+count-1`` of a run, one per
   stream, into a record matrix (columns ``C_*``), in parallel over blocks.
+* :func:`run_hands_agg` plays the same hands into per-group counts and sums.
 * :func:`run_games` plays whole games (one stream per game) into game records.
-* :func:`play_hand` is the single-hand core both use.
+* :func:`run_declare` / :func:`run_fixed` skip the auction (studies, advisor).
+* :func:`play_hand` / :func:`play_contract` are the single-hand core they use.
 
 The readable twin is ``reference.py``; the two never share code.
 """
@@ -60,11 +63,12 @@ BLOCK = 4096         # hands per prange task
 
 
 def _tables():
-    """EFF[o, c], VALUE[o, c], SUITMASK[o, e], ORDER[o, e, k] (cards high to low, -1 pad)."""
+    """EFF[o, c] (effective suit), VALUE[o, c] (rank within it; trumps 10..16 so
+    that any trump beats any other card) and SUITMASK[o, e] (cards of effective
+    suit e), for trump option o."""
     eff = np.zeros((5, 24), np.int64)
     value = np.zeros((5, 24), np.int64)
     suitmask = np.zeros((5, 4), np.int64)
-    order = -np.ones((5, 4, 7), np.int64)
     trump_value = {0: 10, 1: 11, 3: 12, 4: 13, 5: 14}   # 9 10 Q K A of trumps
     for o in range(5):
         for c in range(24):
@@ -76,13 +80,10 @@ def _tables():
             else:
                 eff[o, c], value[o, c] = s, r
             suitmask[o, eff[o, c]] |= 1 << c
-        for e in range(4):
-            cards = sorted((c for c in range(24) if eff[o, c] == e), key=lambda c: -value[o, c])
-            order[o, e, :len(cards)] = cards
-    return eff, value, suitmask, order
+    return eff, value, suitmask
 
 
-EFF, VALUE, SUITMASK, ORDER = _tables()
+EFF, VALUE, SUITMASK = _tables()
 NT = 4
 
 
