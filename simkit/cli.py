@@ -71,7 +71,25 @@ def build_parser() -> argparse.ArgumentParser:
     size.add_argument("--hands", type=_positive, help="hands to play (default 100000)")
     size.add_argument("--games", type=_positive, help="whole games to play instead of hands")
     p.add_argument("--seed", type=_seed, default=0)
-    p.add_argument("--out", metavar="FILE.parquet", help="write the records here (+ FILE.parquet.json)")
+    p.add_argument("--out", metavar="DIR",
+                   help="write the run into this directory (e.g. runs/pepper.parquet): "
+                        "_manifest.json and one Parquet part per chunk; the same command "
+                        "again resumes an interrupted run")
+    p.add_argument("--aggregate", action="store_true",
+                   help="with --hands: keep only counts and sums per group of hands (bid, "
+                        "made, bidder's hand class, seat), computed in the kernel; memory "
+                        "does not grow with the run")
+    p.add_argument("--chunk", type=_positive,
+                   help="hands (or games) per chunk, the unit of resuming and of work "
+                        "(default: 1000000 hands, 100000 games, 10000000 aggregated hands)")
+    p.add_argument("--backend", choices=("threads", "dask"),
+                   help="threads (default: this process, all cores) or dask (a local "
+                        "dask.distributed cluster, or --scheduler)")
+    p.add_argument("--workers", type=_positive,
+                   help="--backend dask: local worker processes (default: one per core)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="--backend dask: use this existing cluster (--out must be on a "
+                        "filesystem every worker shares)")
     p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -131,45 +149,66 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _summary_part(rules, unit, df):
+    """One chunk's contribution to the summary table (runs where the chunk is made)."""
+    from simkit.pepper.summary import Summary
+    summary = Summary(rules, unit)
+    summary.add(df)
+    return summary.parts[0]
+
+
+def _aggregate_summary_part(rules, agg):
+    """The summary's per-contract totals from a merged aggregate table."""
+    import pandas as pd
+    g = agg.assign(made_hands=agg["hands"].where(agg["made"], 0)).groupby("contract")
+    return pd.DataFrame({"hands": g["hands"].sum(), "made": g["made_hands"].sum(),
+                         "own": g["bidder_points"].sum(),
+                         "opp": g["opponents_points"].sum() / (rules.sides - 1)})
+
+
 def _cmd_simulate(a) -> int:
-    from simkit import store
+    import functools
+
+    from simkit import chunks
     from simkit.config import parse_assignments
-    from simkit.pepper import api
     from simkit.pepper.policies import make_policies
     from simkit.pepper.rules import make_rules
-    from simkit.runner import set_threads
+    from simkit.pepper.summary import Summary
 
     rules = make_rules(a.preset, a.rules, parse_assignments(a.set), a.players)
     pols = make_policies(a.policy, rules.players)
-    set_threads(a.threads)
-    if a.out:
-        store.check_writable(a.out)
     unit, count = ("game", a.games) if a.games else ("hand", a.hands or 100_000)
-    manifest = store.make_manifest("pepper", rules.as_dict(), [p.text() for p in pols],
-                                   a.seed, unit, count)
-    t0 = time.perf_counter()
-    progress = not a.no_progress
-    if unit == "game":
-        frames = [api.simulate_games(count, rules=rules, policy=pols, seed=a.seed,
-                                     threads=a.threads, progress=progress)]
-    else:
-        frames = api.iter_hands(count, rules=rules, policy=pols, seed=a.seed,
-                                threads=a.threads, progress=progress)
-    from simkit.pepper.summary import Summary
+    if a.aggregate and unit == "game":
+        raise InputError("--aggregate works with --hands only (aggregates of hands)")
+    backend = a.backend or ("dask" if a.scheduler else "threads")
+    spec = {"rules": rules.as_dict(), "policies": [p.text() for p in pols], "seed": a.seed}
+    job = chunks.Job.make("pepper", unit, count, spec,
+                          kind="aggregate" if a.aggregate else "records", chunk=a.chunk)
+    reduce = None if a.aggregate else functools.partial(_summary_part, rules, unit)
+    try:
+        result = chunks.run(job, a.out, backend=backend, threads=a.threads, workers=a.workers,
+                            scheduler=a.scheduler, progress=not a.no_progress, reduce=reduce)
+    except chunks.Interrupted as e:
+        print(f"simkit: {e}", file=sys.stderr)
+        return 130
     summary = Summary(rules, unit)
-    if a.out:
-        with store.ParquetSink(a.out, manifest) as sink:
-            for df in frames:
-                sink.write(df)
-                summary.add(df)
-    else:
-        for df in frames:
-            summary.add(df)
-    elapsed = time.perf_counter() - t0
+    summary.parts = (result.values if not a.aggregate
+                     else [_aggregate_summary_part(rules, result.aggregate)])
+    if result.complete_before:
+        print(f"{a.out} already holds this run, complete; nothing to compute\n")
     print(summary.text())
-    rate = count / elapsed if elapsed > 0 else float("inf")
-    print(f"\n{count:,} {unit}s, seed {a.seed}, {elapsed:.2f} s ({rate:,.0f} {unit}s/s)"
-          + (f"; written to {a.out}" if a.out else ""))
+    done = result.units_computed
+    rate = done / result.seconds if result.seconds > 0 else float("inf")
+    what = "aggregated " if a.aggregate else ""
+    line = f"\n{count:,} {what}{unit}s, seed {a.seed}"
+    if result.resumed and not result.complete_before:
+        line += (f" ({result.resumed} of {job.chunks} chunks were already done; "
+                 f"{done:,} {unit}s computed now)")
+    if done:
+        line += f", {result.seconds:.2f} s ({rate:,.0f} {unit}s/s)"
+    if a.out:
+        line += f"; {'in' if result.complete_before else 'written to'} {a.out}"
+    print(line)
     return 0
 
 

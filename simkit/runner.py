@@ -4,6 +4,10 @@ A run of N hands (or games) is cut into batches of consecutive indices; each
 batch is one call of a game's parallel kernel (which spreads it over
 ``numba.prange`` blocks).  Every hand's random stream depends only on (seed,
 hand index), so the batch size and the thread count never change a result.
+
+Long runs are cut into chunks one level up, in :mod:`simkit.chunks`: each
+chunk is written as it finishes (so an interrupted run resumes), and chunks
+can run on this process's threads or as tasks on a Dask cluster.
 """
 
 from __future__ import annotations

@@ -1,15 +1,23 @@
-"""Run output: a Parquet file of per-hand (or per-game) records, with a JSON
-manifest beside it that says how the records were made.
+"""Run output on disk, and the manifest that says how it was made.
 
-The manifest of ``runs/x.parquet`` is ``runs/x.parquet.json``: game, rules,
-policies, seed, unit and count, the simkit version and git commit, the versions
-of the numeric libraries, the creation time, and the number of rows written.
-With it any run can be reproduced and any figure traced back to its data.
+A run is a directory ``OUT`` (the ``--out`` path, e.g. ``runs/pepper.parquet``;
+see :mod:`simkit.chunks`, which writes it)::
 
-Output is written the safe way: records stream into a hidden temporary file in
-the target directory, one row group per :meth:`ParquetSink.write`, and only a
-clean finish moves it into place (``os.replace``).  An error or Ctrl-C leaves
-no partial file and any earlier run at the same path as it was.
+    OUT/_manifest.json         game, unit, kind, spec (rules, policies, seed),
+                               count, chunk size, versions, git commit, time;
+                               "complete": true and "rows" once finished
+    OUT/part-000000.parquet    records of units [0, chunk), then [chunk, 2*chunk) ...
+    OUT/aggregate.parquet      kind "aggregate": the merged aggregate (its
+                               per-chunk parts are removed once it is written)
+
+Every file is written to a hidden temporary name in its directory and moved
+into place with ``os.replace``, so a file that exists is complete.
+``pandas.read_parquet(OUT)`` reads a run (pyarrow skips the ``_`` and ``.``
+files); :func:`read_run` reads it with its manifest and refuses unfinished runs.
+
+Earlier simkit versions wrote one file ``x.parquet`` with the manifest
+``x.parquet.json`` beside it (:class:`ParquetSink`); :func:`read_run` reads
+those too.
 """
 
 from __future__ import annotations
@@ -21,7 +29,9 @@ import json
 import os
 import pathlib
 import platform
+import re
 import subprocess
+import uuid
 from typing import Any, Mapping
 
 import numpy as np
@@ -35,6 +45,16 @@ from simkit.errors import InputError
 UNITS = ("hand", "game")
 COMPRESSION = "zstd"
 _GIT_TIMEOUT_S = 5.0
+
+LAYOUT = "simkit-chunks/1"          # the manifest's "layout" in a run directory
+RUN_MANIFEST = "_manifest.json"
+AGGREGATE_FILE = "aggregate.parquet"
+PART_DIGITS = 6
+MAX_PARTS = 10 ** PART_DIGITS
+_PART_RE = re.compile(r"part-(\d{%d})\.parquet" % PART_DIGITS)
+# temporaries: "." + final name + "." + pid-random + ".tmp"
+_TMP_RE = re.compile(r"\.(part-\d{%d}\.parquet|%s|%s)\.[0-9a-f-]+\.tmp"
+                     % (PART_DIGITS, re.escape(AGGREGATE_FILE), re.escape(RUN_MANIFEST)))
 
 
 def manifest_path(path) -> pathlib.Path:
@@ -170,6 +190,121 @@ def _remove(path: pathlib.Path) -> None:
         pass
 
 
+# --- run directories ------------------------------------------------------------
+
+def part_name(index: int) -> str:
+    """File name of chunk ``index``'s part: ``part-000042.parquet``."""
+    if not 0 <= index < MAX_PARTS:
+        raise ValueError(f"part index {index} out of range 0..{MAX_PARTS - 1}")
+    return f"part-{index:0{PART_DIGITS}d}.parquet"
+
+
+def part_index(name: str) -> int | None:
+    """The chunk index of a part file name, or None for any other name."""
+    m = _PART_RE.fullmatch(name)
+    return int(m.group(1)) if m else None
+
+
+def temporary_path(final) -> pathlib.Path:
+    """A hidden temporary name beside ``final``, unique to this process and call."""
+    final = pathlib.Path(final)
+    return final.with_name(f".{final.name}.{os.getpid()}-{uuid.uuid4().hex[:12]}.tmp")
+
+
+def is_temporary(name: str) -> bool:
+    """True for the names :func:`temporary_path` makes for run files."""
+    return _TMP_RE.fullmatch(name) is not None
+
+
+def write_json_atomic(path, obj) -> None:
+    """Write ``obj`` as JSON to ``path`` by way of a temporary file and ``os.replace``."""
+    path = pathlib.Path(path)
+    tmp = temporary_path(path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(obj, f, indent=2, default=json_default)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+def write_parquet_atomic(path, data: pd.DataFrame | pa.Table,
+                         compression: str = COMPRESSION) -> int:
+    """Write ``data`` to the Parquet file ``path`` atomically; returns the row count.
+
+    The file is written to a hidden temporary name in the same directory,
+    synced, and moved into place; an error or interrupt removes the temporary.
+    The same data always gives the same bytes.
+    """
+    path = pathlib.Path(path)
+    table = (pa.Table.from_pandas(data, preserve_index=False)
+             if isinstance(data, pd.DataFrame) else data)
+    tmp = temporary_path(path)
+    try:
+        pq.write_table(table, tmp, compression=compression)
+        _fsync(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+    return table.num_rows
+
+
+def write_part(directory, index: int, data: pd.DataFrame | pa.Table) -> int:
+    """Write chunk ``index``'s part into the run directory, atomically."""
+    return write_parquet_atomic(pathlib.Path(directory) / part_name(index), data)
+
+
+def part_indices(directory) -> set[int]:
+    """Indices of the finished parts in a run directory."""
+    found = set()
+    with os.scandir(directory) as it:
+        for entry in it:
+            i = part_index(entry.name)
+            if i is not None:
+                found.add(i)
+    return found
+
+
+def remove_temporaries(directory) -> int:
+    """Remove stray temporaries (from a killed run) in a run directory; returns how many."""
+    n = 0
+    with os.scandir(directory) as it:
+        names = [e.name for e in it if is_temporary(e.name)]
+    for name in names:
+        _remove(pathlib.Path(directory) / name)
+        n += 1
+    return n
+
+
+def read_manifest(directory) -> dict | None:
+    """The manifest of a run directory; None if it has none.
+
+    A manifest that is not a JSON object raises :class:`InputError`.
+    """
+    mpath = pathlib.Path(directory) / RUN_MANIFEST
+    if not mpath.is_file():
+        return None
+    try:
+        with open(mpath, encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError) as e:
+        raise InputError(f"manifest '{mpath}' is not readable JSON ({_one_line(e)})") from None
+    if not isinstance(manifest, dict):
+        raise InputError(f"manifest '{mpath}' is not a JSON object")
+    return manifest
+
+
+def is_run_dir(path) -> bool:
+    """True if ``path`` is a run directory (it holds :data:`RUN_MANIFEST`)."""
+    path = pathlib.Path(path)
+    return path.is_dir() and (path / RUN_MANIFEST).is_file()
+
+
 class ParquetSink:
     """Stream tables into a Parquet file; publish it and its manifest atomically.
 
@@ -283,41 +418,65 @@ class ParquetSink:
 
 
 def read_run(path, columns: list[str] | None = None) -> tuple[pd.DataFrame, dict]:
-    """Read a run written by :class:`ParquetSink`: ``(records, manifest)``.
+    """Read a finished run: ``(records, manifest)``.
 
-    ``columns`` reads only those columns.  A missing or unreadable file or
-    manifest raises :class:`InputError` naming the path.
+    ``path`` is a run directory (see the module docstring): the records are its
+    parts in order, or for kind ``"aggregate"`` the merged aggregate.  A
+    single Parquet file with its ``.json`` manifest beside it (the layout of
+    :class:`ParquetSink`) is read too.  ``columns`` reads only those columns.
+    A missing, unfinished or unreadable run raises :class:`InputError` naming
+    the path.
     """
     path = pathlib.Path(path)
-    mpath = manifest_path(path)
 
     def fail(reason: str):
         raise InputError(f"cannot read run '{path}': {reason}")
 
     if not path.exists():
-        fail("file does not exist")
+        fail("it does not exist")
     if path.is_dir():
-        fail("it is a directory")
+        if not (path / RUN_MANIFEST).is_file():
+            fail(f"not a simkit run (no {RUN_MANIFEST})")
+        try:
+            manifest = read_manifest(path)
+        except InputError as e:
+            fail(str(e))
+        if not manifest.get("complete"):
+            n = manifest.get("chunks", "?")
+            k = len(part_indices(path))
+            fail(f"the run is not finished ({k} of {n} chunks written); run the same "
+                 f"command again to finish it")
+        if manifest.get("kind") == "aggregate":
+            files = [path / AGGREGATE_FILE]
+        else:
+            files = [path / part_name(i) for i in range(int(manifest["chunks"]))]
+    else:
+        mpath = manifest_path(path)
+        if not mpath.is_file():
+            fail(f"manifest '{mpath}' is missing")
+        try:
+            with open(mpath, encoding="utf-8") as f:
+                manifest = json.load(f)
+        except (OSError, ValueError) as e:
+            fail(f"manifest '{mpath}' is not readable JSON ({_one_line(e)})")
+        if not isinstance(manifest, dict):
+            fail(f"manifest '{mpath}' is not a JSON object")
+        files = [path]
+    missing = [f.name for f in files if not f.is_file()]
+    if missing:
+        fail(f"{', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''} missing")
     try:
-        names = pq.read_schema(path).names
+        names = pq.read_schema(files[0]).names
     except (OSError, pa.ArrowException) as e:
-        fail(f"not a readable Parquet file ({_one_line(e)})")
+        fail(f"'{files[0].name}' is not a readable Parquet file ({_one_line(e)})")
     unknown = [c for c in columns or () if c not in names]
     if unknown:
         fail(f"no column {', '.join(map(repr, unknown))}; columns are {', '.join(names)}")
-    if not mpath.is_file():
-        fail(f"manifest '{mpath}' is missing")
     try:
-        with open(mpath, encoding="utf-8") as f:
-            manifest = json.load(f)
-    except (OSError, ValueError) as e:
-        fail(f"manifest '{mpath}' is not readable JSON ({_one_line(e)})")
-    if not isinstance(manifest, dict):
-        fail(f"manifest '{mpath}' is not a JSON object")
-    try:
-        table = pq.read_table(path, columns=columns)
+        tables = [pq.read_table(f, columns=columns) for f in files]
+        table = tables[0] if len(tables) == 1 else pa.concat_tables(tables)
     except (OSError, pa.ArrowException) as e:
-        fail(f"not a readable Parquet file ({_one_line(e)})")
+        fail(f"not readable Parquet ({_one_line(e)})")
     return table.to_pandas(), manifest
 
 

@@ -164,8 +164,9 @@ def test_real_process_exit_code_and_stderr(tmp_path):
 # --- good runs ------------------------------------------------------------
 
 def read_run(path):
+    """A run directory as pandas and pyarrow read it: the parts in order, and the manifest."""
     df = pd.read_parquet(path)
-    with open(str(path) + ".json", encoding="utf-8") as f:
+    with open(os.path.join(path, "_manifest.json"), encoding="utf-8") as f:
         return df, json.load(f)
 
 
@@ -176,15 +177,19 @@ REPRODUCIBLE_KEYS = ("game", "rules", "policies", "seed", "unit", "count", "rows
 def test_simulate_hands_writes_parquet_and_manifest(workdir, capsys):
     argv = ["simulate", "pepper", "--hands", "20000", "--seed", str(SEED), "--no-progress"]
     (workdir / "tmp").mkdir()
-    code, out, err = run(capsys, *argv, "--out", "tmp/x.parquet")
+    code, out, err = run(capsys, *argv, "--out", "tmp/x.parquet", "--chunk", "7000")
     assert code == 0, err
-    assert sorted(os.listdir(workdir / "tmp")) == ["x.parquet", "x.parquet.json"]
+    assert sorted(os.listdir(workdir / "tmp")) == ["x.parquet"]
+    assert sorted(os.listdir(workdir / "tmp" / "x.parquet")) == [
+        "_manifest.json", "part-000000.parquet", "part-000001.parquet", "part-000002.parquet"]
     df, man = read_run(workdir / "tmp" / "x.parquet")
     assert len(df) == 20_000
     assert list(df.columns) == HAND_COLUMNS_4P
     assert (df["hand"].to_numpy() == np.arange(20_000)).all()
     assert man["game"] == "pepper" and man["unit"] == "hand"
     assert man["count"] == 20_000 and man["rows"] == 20_000 and man["seed"] == SEED
+    assert man["complete"] is True and (man["kind"], man["chunk"], man["chunks"]) == ("records", 7000, 3)
+    assert man["spec"] == {"rules": man["rules"], "policies": man["policies"], "seed": SEED}
     assert man["rules"] == PepperRules().as_dict()
     assert len(man["policies"]) == 4 and all(p.startswith("heuristic") for p in man["policies"])
     assert man["simkit_version"] == __version__
@@ -192,19 +197,27 @@ def test_simulate_hands_writes_parquet_and_manifest(workdir, capsys):
     # the summary's hand counts add up to the run
     assert "made" in out and "kubwa" in out
 
-    # the same command again gives the same records and manifest (bar the clock)
+    # the same command again gives the same records and manifest (bar the clock),
+    # whatever the chunk size
     code, out2, err = run(capsys, *argv, "--out", "tmp/y.parquet")
     assert code == 0, err
     df2, man2 = read_run(workdir / "tmp" / "y.parquet")
     pd.testing.assert_frame_equal(df, df2)
     assert {k: man[k] for k in REPRODUCIBLE_KEYS} == {k: man2[k] for k in REPRODUCIBLE_KEYS}
-    # and overwriting the first file in place changes nothing either
-    code, _, err = run(capsys, *argv, "--out", "tmp/x.parquet")
+    assert out2.split("\n\n")[0] == out.split("\n\n")[0]       # the same summary table
+    # and the same command into the finished run does nothing and says so
+    before = {p: os.stat(p).st_mtime_ns for p in (workdir / "tmp" / "x.parquet").iterdir()}
+    code, out3, err = run(capsys, *argv, "--out", "tmp/x.parquet", "--chunk", "7000")
     assert code == 0, err
-    df3, _ = read_run(workdir / "tmp" / "x.parquet")
+    assert "already holds this run" in out3 and "20,000 hands" in out3
+    assert out3.split("\n\n")[1] == out.split("\n\n")[0]
+    assert {p: os.stat(p).st_mtime_ns for p in (workdir / "tmp" / "x.parquet").iterdir()} == before
+    assert sorted(os.listdir(workdir / "tmp")) == ["x.parquet", "y.parquet"]
+    # store.read_run reads the layout too
+    from simkit.store import read_run as store_read_run
+    df3, man3 = store_read_run(workdir / "tmp" / "x.parquet")
     pd.testing.assert_frame_equal(df, df3)
-    assert sorted(os.listdir(workdir / "tmp")) == ["x.parquet", "x.parquet.json",
-                                                   "y.parquet", "y.parquet.json"]
+    assert man3 == man
 
     # the records are the API's
     from simkit.pepper import api

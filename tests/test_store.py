@@ -1,4 +1,4 @@
-"""Tests for simkit.store: Parquet run files and their manifests."""
+"""Tests for simkit.store: run directories, single Parquet run files, manifests."""
 
 import datetime
 import json
@@ -245,3 +245,101 @@ def test_read_run_missing_manifest_or_column(tmp_path):
     assert "no column 'nope'" in _one_line_error(read_run, out, columns=["nope"])
     manifest_path(out).unlink()
     assert "manifest" in _one_line_error(read_run, out)
+
+
+# --- run directories (written by simkit.chunks) ---------------------------------------
+
+def _run_dir(tmp_path, parts=3, size=10, complete=True, kind="records"):
+    out = tmp_path / "run.parquet"
+    out.mkdir()
+    for i in range(parts):
+        store.write_part(out, i, _chunk(i * size, size))
+    manifest = make_manifest("pepper", {"players": 4}, ["random"] * 4, 1, "hand", parts * size,
+                             layout=store.LAYOUT, kind=kind, chunk=size, chunks=parts,
+                             complete=complete, rows=parts * size)
+    store.write_json_atomic(out / store.RUN_MANIFEST, manifest)
+    return out
+
+
+def test_part_names():
+    assert store.part_name(0) == "part-000000.parquet"
+    assert store.part_name(123456) == "part-123456.parquet"
+    assert store.part_index("part-000042.parquet") == 42
+    for name in ("part-42.parquet", "_manifest.json", ".part-000001.parquet.1-ab.tmp",
+                 "part-000001.parquet.tmp", "aggregate.parquet"):
+        assert store.part_index(name) is None, name
+    with pytest.raises(ValueError):
+        store.part_name(store.MAX_PARTS)
+
+
+def test_read_run_directory(tmp_path):
+    out = _run_dir(tmp_path)
+    df, manifest = read_run(out)
+    pd.testing.assert_frame_equal(df, _chunk(0, 30))
+    assert manifest["complete"] is True and manifest["chunks"] == 3
+    pd.testing.assert_frame_equal(pd.read_parquet(out), df)      # pyarrow skips _manifest.json
+    df2, _ = read_run(out, columns=["hand"])
+    assert list(df2.columns) == ["hand"] and len(df2) == 30
+    assert "no column 'nope'" in _one_line_error(read_run, out, columns=["nope"])
+
+
+def test_read_run_refuses_unfinished_or_damaged_runs(tmp_path):
+    out = _run_dir(tmp_path, complete=False)
+    (out / store.part_name(2)).unlink()
+    message = _one_line_error(read_run, out)
+    assert "not finished (2 of 3 chunks written)" in message and "same command" in message
+    (tmp_path / "b").mkdir()
+    out2 = _run_dir(tmp_path / "b")
+    (out2 / store.part_name(1)).unlink()
+    assert "part-000001.parquet missing" in _one_line_error(read_run, out2)
+    (out2 / store.RUN_MANIFEST).unlink()
+    assert "not a simkit run" in _one_line_error(read_run, out2)
+
+
+def test_read_run_aggregate(tmp_path):
+    out = tmp_path / "agg.parquet"
+    out.mkdir()
+    agg = pd.DataFrame({"contract": np.array([1, 2], np.int8), "hands": [5, 7]})
+    store.write_parquet_atomic(out / store.AGGREGATE_FILE, agg)
+    store.write_json_atomic(out / store.RUN_MANIFEST,
+                            {"layout": store.LAYOUT, "kind": "aggregate", "complete": True,
+                             "chunks": 4, "rows": 2})
+    df, manifest = read_run(out)
+    pd.testing.assert_frame_equal(df, agg)
+    assert manifest["kind"] == "aggregate"
+
+
+def test_atomic_writes_leave_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "x.parquet"
+    store.write_parquet_atomic(path, _chunk(0, 5))
+    first = path.read_bytes()
+    store.write_parquet_atomic(path, _chunk(0, 5))
+    assert path.read_bytes() == first                  # same data, same bytes
+    assert _listing(tmp_path) == ["x.parquet"]
+
+    def broken(table, where, **kw):
+        with open(where, "wb") as f:
+            f.write(b"half")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pq, "write_table", broken)
+    with pytest.raises(KeyboardInterrupt):
+        store.write_parquet_atomic(path, _chunk(0, 50))
+    assert _listing(tmp_path) == ["x.parquet"] and path.read_bytes() == first
+
+    store.write_json_atomic(tmp_path / "m.json", {"a": np.int64(1), "b": (1, 2)})
+    assert json.loads((tmp_path / "m.json").read_text()) == {"a": 1, "b": [1, 2]}
+    assert _listing(tmp_path) == ["m.json", "x.parquet"]
+
+
+def test_remove_temporaries_only_removes_ours(tmp_path):
+    ours = [store.temporary_path(tmp_path / store.part_name(3)).name,
+            store.temporary_path(tmp_path / store.RUN_MANIFEST).name,
+            store.temporary_path(tmp_path / store.AGGREGATE_FILE).name]
+    theirs = [".hidden", "notes.tmp", ".part-000001.parquet.tmp", "part-000001.parquet"]
+    for name in ours + theirs:
+        (tmp_path / name).write_text("")
+    assert all(store.is_temporary(n) for n in ours)
+    assert store.remove_temporaries(tmp_path) == 3
+    assert _listing(tmp_path) == sorted(theirs)
+    assert store.part_indices(tmp_path) == {1}

@@ -232,8 +232,10 @@ def aggregate_hands(hands: int, players: int | None = None, rules=None, policy=N
 
 
 def _spec_args(spec: dict) -> dict:
+    import numba
+    # keep the thread count the caller (runner or Dask worker) has set
     return {"rules": make_rules(overrides=spec["rules"]), "policy": list(spec["policies"]),
-            "seed": int(spec["seed"])}
+            "seed": int(spec["seed"]), "threads": numba.get_num_threads()}
 
 
 def hand_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:

@@ -1,0 +1,581 @@
+"""Resumable chunked runs, shared by every game: threads or Dask, with progress.
+
+A run of ``count`` hands (or games) is cut into chunks of fixed index ranges:
+chunk ``i`` covers indices ``[i*chunk, min((i+1)*chunk, count))``.  A game
+provides three picklable functions of ``(spec, start, count)`` (for Pepper in
+:mod:`simkit.pepper.api`): ``hand_chunk`` and ``game_chunk`` return per-hand or
+per-game records, ``agg_chunk`` per-group counts and sums (group columns in
+its module's ``AGG_KEYS``) that add up across chunks.  Every hand's random
+stream depends only on (seed, index), so a chunk's result depends only on
+(spec, start, count): never on the backend, the thread count, the worker or
+the order in which chunks finish.
+
+With an output directory ``OUT`` (layout in :mod:`simkit.store`) the manifest
+is written first, then each finished chunk's part, atomically.  Running the
+same job again computes only the missing chunks; a different job pointed at
+``OUT`` is refused (:class:`~simkit.errors.InputError`) and nothing there is
+touched.  Aggregate runs end by merging their parts into
+``OUT/aggregate.parquet`` (and removing the parts).
+
+Backends:
+
+``threads``
+    chunks one after another in this process, each on all numba threads (or
+    ``threads``).
+``dask``
+    each chunk is a task on a ``dask.distributed`` cluster: a local one
+    (``workers`` processes of one thread each) or an existing one
+    (``scheduler="tcp://host:8786"``).  A task computes its chunk in the worker
+    and writes the part itself, so ``OUT`` must be on a filesystem that every
+    worker and this process see at the same path.
+
+Memory: one chunk's records per worker at a time (the results sent back are
+small reductions); aggregate runs hold one aggregate table.
+
+Local Dask workers are processes started by :mod:`multiprocessing`: a script
+that calls :func:`run` with ``backend="dask"`` must do so under
+``if __name__ == "__main__":``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime
+import importlib
+import json
+import logging
+import os
+import pathlib
+import shutil
+import signal
+import sys
+import time
+import uuid
+from typing import Any, Callable, Mapping
+
+import pandas as pd
+
+from simkit import store
+from simkit.errors import InputError
+
+#: Python module of each game holding its chunk functions (and ``AGG_KEYS``).
+GAME_MODULES = {"pepper": "simkit.pepper.api"}
+KINDS = ("records", "aggregate")
+BACKENDS = ("threads", "dask")
+#: The chunk function of each (unit, kind).
+FUNCTIONS = {("hand", "records"): "hand_chunk", ("game", "records"): "game_chunk",
+             ("hand", "aggregate"): "agg_chunk"}
+#: Default chunk sizes: records of a chunk are held in memory (about 60 bytes a
+#: hand while a chunk is being made); aggregates are constant in size.
+DEFAULT_CHUNK = {("hand", "records"): 1_000_000, ("game", "records"): 100_000,
+                 ("hand", "aggregate"): 10_000_000}
+_IDENTITY = ("game", "unit", "kind", "count", "chunk")
+
+
+def cores() -> int:
+    """CPU cores available to this process."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:          # not on Linux
+        return os.cpu_count() or 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """What a run computes: ``count`` units of one game with one spec, in chunks.
+
+    ``spec`` is what the game's chunk functions take (Pepper: ``{"rules":
+    rule values, "policies": one text per seat, "seed": int}``); it must be
+    JSON-serialisable, as it is stored in the manifest and compared on resume.
+    Build with :meth:`make`, which validates.
+    """
+
+    game: str
+    unit: str
+    kind: str
+    spec: Mapping[str, Any]
+    count: int
+    chunk: int
+
+    @classmethod
+    def make(cls, game: str, unit: str, count: int, spec: Mapping[str, Any], *,
+             kind: str = "records", chunk: int | None = None) -> "Job":
+        if game not in GAME_MODULES:
+            raise InputError(f"unknown game {game!r}: expected one of {', '.join(GAME_MODULES)}")
+        if kind not in KINDS:
+            raise InputError(f"bad kind {kind!r}: expected one of {', '.join(KINDS)}")
+        if (unit, kind) not in FUNCTIONS:
+            if unit in store.UNITS:
+                raise InputError(f"aggregates are made of hands, not {unit}s: use --hands "
+                                 f"with --aggregate")
+            raise InputError(f"bad unit {unit!r}: expected one of {', '.join(store.UNITS)}")
+        for value, what in ((count, f"number of {unit}s"), (chunk, "--chunk")):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value < 1):
+                raise InputError(f"bad {what} {value!r}: expected a whole number of at least 1")
+        chunk = chunk or DEFAULT_CHUNK[unit, kind]
+        n = -(-count // chunk)
+        if n > store.MAX_PARTS:
+            raise InputError(f"--chunk {chunk} makes {n:,} chunks of {count:,} {unit}s, more "
+                             f"than {store.MAX_PARTS:,}: choose a larger --chunk")
+        # the spec as it reads back from the manifest (tuples -> lists, numpy -> int)
+        spec = json.loads(json.dumps(dict(spec), default=store.json_default))
+        return cls(game, unit, kind, spec, int(count), int(chunk))
+
+    @property
+    def chunks(self) -> int:
+        return -(-self.count // self.chunk)
+
+    def bounds(self, index: int) -> tuple[int, int]:
+        """``(start, count)`` of chunk ``index``."""
+        start = index * self.chunk
+        return start, min(self.chunk, self.count - start)
+
+    def function(self) -> Callable[[dict, int, int], pd.DataFrame]:
+        module = importlib.import_module(GAME_MODULES[self.game])
+        return getattr(module, FUNCTIONS[self.unit, self.kind])
+
+    def agg_keys(self) -> list[str]:
+        return list(importlib.import_module(GAME_MODULES[self.game]).AGG_KEYS)
+
+    def manifest(self, **extra) -> dict:
+        """A new manifest for this job (``"complete": false``)."""
+        s = self.spec
+        return store.make_manifest(self.game, s.get("rules", {}), s.get("policies", []),
+                                   s.get("seed", 0), self.unit, self.count,
+                                   layout=store.LAYOUT, kind=self.kind, chunk=self.chunk,
+                                   chunks=self.chunks, spec=self.spec, complete=False, **extra)
+
+
+def compute_chunk(job: Job, index: int, out: str | None = None,
+                  reduce: Callable[[pd.DataFrame], Any] | None = None,
+                  threads: int | None = None) -> tuple[int, int, Any]:
+    """Compute chunk ``index`` of ``job``: the unit of work of every backend.
+
+    Writes the part into the run directory ``out`` (if given) and returns
+    ``(index, rows, value)``: ``value`` is the chunk's aggregate table for
+    kind ``"aggregate"``, otherwise ``reduce(records)`` (None without
+    ``reduce``), so that records never have to travel back.  ``threads`` sets
+    numba's thread count first.
+    """
+    if threads is not None:
+        import numba
+        numba.set_num_threads(threads)
+    start, count = job.bounds(index)
+    df = job.function()(dict(job.spec), start, count)
+    if out is not None:
+        store.write_part(out, index, df)
+    if job.kind == "aggregate":
+        value = df
+    else:
+        value = reduce(df) if reduce is not None else None
+    return index, len(df), value
+
+
+def merge_aggregates(total: pd.DataFrame | None, part: pd.DataFrame,
+                     keys: list[str]) -> pd.DataFrame:
+    """Add an aggregate table to a running total (groupby-sum, sorted by the keys)."""
+    both = part if total is None else pd.concat([total, part], ignore_index=True)
+    return both.groupby(keys, sort=True, observed=True).sum().reset_index()
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run; ``done`` of ``total`` chunks are finished (and kept
+    in ``out``, if any)."""
+
+    def __init__(self, done: int, total: int, out=None):
+        super().__init__(done, total, out)
+        self.done, self.total, self.out = done, total, out
+
+    def __str__(self) -> str:
+        if self.out is None:
+            return (f"interrupted after {self.done} of {self.total} chunks "
+                    f"(without --out nothing is kept)")
+        return (f"interrupted after {self.done} of {self.total} chunks; "
+                f"run the same command again to resume")
+
+
+@dataclasses.dataclass
+class RunResult:
+    """What :func:`run` did.
+
+    ``computed``: chunks computed in this call; ``resumed``: chunks found
+    finished in ``out``; ``complete_before``: the run was already complete,
+    nothing was computed.  ``values``: for records, ``reduce`` of every
+    chunk's records in chunk order (None without ``reduce``); ``aggregate``:
+    for aggregates, the merged table.  ``units_computed`` counts the hands or
+    games computed in this call.
+    """
+
+    job: Job
+    out: pathlib.Path | None
+    manifest: dict | None
+    computed: int
+    resumed: int
+    complete_before: bool
+    rows: int
+    values: list | None
+    aggregate: pd.DataFrame | None
+    units_computed: int
+    seconds: float
+
+
+# --- the output directory ------------------------------------------------------------
+
+def _describe(value) -> str:
+    if isinstance(value, (list, tuple)):
+        if len(value) > 1 and all(v == value[0] for v in value):
+            return f"{value[0]} at every seat"
+        return "[" + ", ".join(map(str, value)) + "]"
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+def _differences(there: Mapping, here: Mapping) -> list[str]:
+    """What differs between the manifest on disk and this job, in words."""
+    diffs = []
+    for key in _IDENTITY[:3]:
+        if there.get(key) != here[key]:
+            diffs.append(f"{key} {there.get(key)} there, {here[key]} here")
+    a, b = there.get("spec") or {}, here["spec"]
+    for key in sorted(set(a) | set(b), key=lambda k: (k != "seed", k)):
+        if a.get(key) == b.get(key):
+            continue
+        if isinstance(a.get(key), dict) and isinstance(b.get(key), dict):
+            ra, rb = a[key], b[key]
+            word = "rule" if key == "rules" else key
+            for k in sorted(set(ra) | set(rb)):
+                if ra.get(k) != rb.get(k):
+                    diffs.append(f"{word} {k} {ra.get(k)} there, {rb.get(k)} here")
+        else:
+            diffs.append(f"{key} {_describe(a.get(key))} there, {_describe(b.get(key))} here")
+    for key, word in (("count", f"{here['unit']}s"), ("chunk", "chunk size")):
+        if there.get(key) != here[key]:
+            if key == "count":
+                diffs.append(f"{_describe(there.get(key))} {word} there, "
+                             f"{_describe(here[key])} here")
+            else:
+                diffs.append(f"{word} {_describe(there.get(key))} there, "
+                             f"{_describe(here[key])} here")
+    return diffs
+
+
+def check_out(job: Job, out) -> dict | None:
+    """Check that ``job`` may write to the run directory ``out``; nothing is changed.
+
+    Returns the manifest already there (same job: the run resumes or is
+    complete) or None (``out`` does not exist yet; its parent directory must).
+    Raises :class:`InputError` if ``out`` is a file, a directory that is not a
+    simkit run, or a run of a different job (naming what differs).
+    """
+    out = pathlib.Path(out)
+    label = f"--out '{out}'"
+    parent = out.parent
+    if not out.exists():
+        if not parent.exists():
+            raise InputError(f"cannot write {label}: directory '{parent}' does not exist")
+        if not parent.is_dir():
+            raise InputError(f"cannot write {label}: '{parent}' is not a directory")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise InputError(f"cannot write {label}: directory '{parent}' is not writable")
+        return None
+    if not out.is_dir():
+        raise InputError(f"{out} exists and is a file, not a simkit run directory; "
+                         f"choose another --out or delete it")
+    manifest = store.read_manifest(out)
+    if manifest is None or manifest.get("layout") != store.LAYOUT:
+        raise InputError(f"{out} exists and is not a simkit run (no {store.RUN_MANIFEST}); "
+                         f"choose another --out or delete it")
+    here = {"game": job.game, "unit": job.unit, "kind": job.kind, "spec": job.spec,
+            "count": job.count, "chunk": job.chunk}
+    diffs = _differences(manifest, here)
+    if diffs:
+        raise InputError(f"{out} holds a different run: {'; '.join(diffs)}; "
+                         f"choose another --out or delete it")
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write {label}: directory '{out}' is not writable")
+    return manifest
+
+
+def _create(job: Job, out: pathlib.Path) -> dict:
+    """Create the run directory with its manifest in one step: the manifest is
+    written into a hidden sibling directory, which is then renamed to ``out``."""
+    for stale in out.parent.glob(f".{out.name}.*.creating"):
+        shutil.rmtree(stale, ignore_errors=True)        # left by a killed run
+    tmp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:12]}.creating")
+    manifest = job.manifest()
+    try:
+        tmp.mkdir()
+        store.write_json_atomic(tmp / store.RUN_MANIFEST, manifest)
+        os.rename(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if out.exists():
+            raise InputError(f"{out} appeared while this run was starting; "
+                             f"choose another --out") from None
+        raise
+    return manifest
+
+
+def _finish(job: Job, out: pathlib.Path, manifest: dict, rows: int,
+            aggregate: pd.DataFrame | None) -> dict:
+    if aggregate is not None:
+        store.write_parquet_atomic(out / store.AGGREGATE_FILE, aggregate)
+    manifest = dict(manifest, complete=True, rows=int(rows),
+                    finished_utc=datetime.datetime.now(datetime.timezone.utc)
+                                         .isoformat(timespec="seconds"))
+    if aggregate is not None:
+        manifest["groups"] = int(len(aggregate))
+    store.write_json_atomic(out / store.RUN_MANIFEST, manifest)
+    if aggregate is not None:
+        _remove_parts(out)
+    return manifest
+
+
+def _remove_parts(out: pathlib.Path) -> None:
+    for i in store.part_indices(out):
+        try:
+            (out / store.part_name(i)).unlink()
+        except FileNotFoundError:
+            pass
+
+
+# --- running -------------------------------------------------------------------------
+
+def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = None,
+        workers: int | None = None, scheduler: str | None = None, progress: bool = False,
+        reduce: Callable[[pd.DataFrame], Any] | None = None) -> RunResult:
+    """Run ``job``, writing into the run directory ``out`` if given.
+
+    ``reduce`` (picklable, for records) is applied to every chunk's records
+    where they are made; its results come back in :attr:`RunResult.values`.
+    Options and ``out`` are checked before any work starts (InputError).
+    Ctrl-C raises :class:`Interrupted`, after the finished parts are kept and
+    any temporary removed.
+    """
+    from simkit.runner import set_threads
+
+    t0 = time.perf_counter()
+    if backend not in BACKENDS:
+        raise InputError(f"bad backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    if backend == "threads":
+        if workers is not None or scheduler is not None:
+            raise InputError("--workers and --scheduler need --backend dask")
+        threads = set_threads(threads)
+    else:
+        if threads is not None:
+            raise InputError("--threads is for the threads backend; with --backend dask "
+                             "use --workers (each worker runs one thread)")
+        if workers is not None and scheduler is not None:
+            raise InputError("--workers starts a local cluster; with --scheduler the "
+                             "cluster's own workers are used: give one or the other")
+        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                    or workers < 1):
+            raise InputError(f"bad --workers {workers!r}: expected a whole number of at least 1")
+    manifest = None
+    if out is not None:
+        manifest = check_out(job, out)      # messages name the path as given
+        out = pathlib.Path(out).absolute()
+    keys = job.agg_keys() if job.kind == "aggregate" else None
+
+    if manifest is not None and manifest.get("complete"):
+        if _finished_files_present(job, out):
+            return _complete_result(job, out, manifest, reduce, t0)
+        manifest = dict(manifest, complete=False)   # files deleted since: redo what is missing
+
+    if out is not None:
+        if manifest is None:
+            manifest = _create(job, out)
+        else:
+            store.remove_temporaries(out)
+        done = store.part_indices(out) & set(range(job.chunks))
+    else:
+        done = set()
+    todo = [i for i in range(job.chunks) if i not in done]
+
+    values: dict[int, Any] = {}
+    rows = 0
+    total: pd.DataFrame | None = None
+
+    def take(index: int, n_rows: int, value) -> None:
+        nonlocal rows, total
+        rows += n_rows
+        if job.kind == "aggregate":
+            total = merge_aggregates(total, value, keys)
+        elif reduce is not None:
+            values[index] = value
+
+    from tqdm import tqdm
+    bar = tqdm(total=job.count, initial=sum(job.bounds(i)[1] for i in done), unit=job.unit,
+               unit_scale=True, delay=2.0, disable=not progress, leave=False,
+               dynamic_ncols=True, desc=f"{job.game} {job.kind}", file=sys.stderr)
+    out_text = None if out is None else str(out)
+    finished_now = 0
+    try:
+        with bar:
+            def step(index, n_rows, value):
+                nonlocal finished_now
+                take(index, n_rows, value)
+                finished_now += 1
+                bar.update(job.bounds(index)[1])
+
+            if backend == "threads":
+                for i in todo:
+                    step(*compute_chunk(job, i, out_text, reduce, threads))
+            else:
+                _run_dask(job, todo, out_text, reduce, workers, scheduler, step)
+        if out is not None:
+            _wait_visible(out, todo)
+            for i in sorted(done):          # finished by an earlier run: read back
+                df = pd.read_parquet(out / store.part_name(i))
+                take(i, len(df), df if job.kind == "aggregate" else
+                     reduce(df) if reduce is not None else None)
+            manifest = _finish(job, out, manifest, rows if total is None else len(total), total)
+    except KeyboardInterrupt:
+        if out is not None:
+            store.remove_temporaries(out)
+            finished = len(store.part_indices(out) & set(range(job.chunks)))
+        else:
+            finished = finished_now
+        raise Interrupted(finished, job.chunks, out) from None
+
+    return RunResult(
+        job, out, manifest, computed=len(todo), resumed=len(done), complete_before=False,
+        rows=rows if total is None else len(total),
+        values=[values[i] for i in range(job.chunks)] if job.kind == "records"
+        and reduce is not None else None,
+        aggregate=total, units_computed=sum(job.bounds(i)[1] for i in todo),
+        seconds=time.perf_counter() - t0)
+
+
+def _finished_files_present(job: Job, out: pathlib.Path) -> bool:
+    if job.kind == "aggregate":
+        return (out / store.AGGREGATE_FILE).is_file()
+    return store.part_indices(out) >= set(range(job.chunks))
+
+
+def _complete_result(job, out, manifest, reduce, t0) -> RunResult:
+    """A complete run: nothing to compute; values read back from disk."""
+    store.remove_temporaries(out)
+    aggregate, values = None, None
+    if job.kind == "aggregate":
+        aggregate = pd.read_parquet(out / store.AGGREGATE_FILE)
+        _remove_parts(out)            # left if a run died between its last two steps
+    elif reduce is not None:
+        values = [reduce(pd.read_parquet(out / store.part_name(i))) for i in range(job.chunks)]
+    return RunResult(job, out, manifest, computed=0, resumed=job.chunks, complete_before=True,
+                     rows=int(manifest.get("rows", 0)), values=values, aggregate=aggregate,
+                     units_computed=0, seconds=time.perf_counter() - t0)
+
+
+def _wait_visible(out: pathlib.Path, todo: list[int], timeout: float = 30.0) -> None:
+    """Every part computed by a worker must be visible here (shared filesystem)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        missing = [i for i in todo if not (out / store.part_name(i)).is_file()]
+        if not missing:
+            return
+        if time.monotonic() > deadline:
+            raise InputError(f"{len(missing)} part(s) written by the workers are not in "
+                             f"'{out}' here (e.g. {store.part_name(missing[0])}): --out must "
+                             f"be on a filesystem shared by this machine and every worker, "
+                             f"at the same path")
+        time.sleep(0.2)
+
+
+@contextlib.contextmanager
+def _environ(**values):
+    """Set environment variables while local worker processes start (they inherit
+    them); restore them after."""
+    old = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _preload_forkserver(job: Job) -> None:
+    """Local workers fork from multiprocessing's fork server, a clean process
+    started for them (unlike a fork of this one, safe with threads).  Have it
+    import the libraries and the game's module once, so that no worker pays for
+    the imports: numba and the kernels are imported there, never run.  With
+    ``NUMBA_NUM_THREADS=1`` set (see :func:`_environ`), numba in every worker
+    has one thread.  Best effort: on failure the workers import for themselves.
+    """
+    try:
+        from distributed.utils import get_mp_context
+        ctx = get_mp_context()      # distributed sets its own preload list here, once
+        ctx.set_forkserver_preload(["distributed", "numpy", "pandas", "pyarrow",
+                                    "simkit.chunks", GAME_MODULES[job.game]])
+    except Exception:               # pragma: no cover - depends on distributed's internals
+        pass
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c():
+    """Start worker processes with SIGINT ignored (inherited through exec): Ctrl-C
+    in a terminal reaches the whole process group, and this process, not each
+    worker, stops the run (and the cluster)."""
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:              # not the main thread: signals are not ours
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _run_dask(job: Job, todo: list[int], out: str | None, reduce, workers: int | None,
+              scheduler: str | None, step) -> None:
+    """Run the chunks ``todo`` as tasks on a local or existing Dask cluster."""
+    try:
+        import dask
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError as e:
+        raise InputError(f"--backend dask needs dask.distributed ({e}); "
+                         f"pip install 'dask[distributed]'") from None
+    cluster = client = None
+    futures = []
+    try:
+        if scheduler is not None:
+            try:
+                client = Client(scheduler, timeout="15s")
+            except (OSError, TimeoutError, ValueError) as e:
+                raise InputError(f"cannot connect to --scheduler {scheduler}: "
+                                 f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                                 ) from None
+        else:
+            # NUMBA_NUM_THREADS=1: one numba thread per single-threaded worker
+            # process, even where a chunk function resets numba's thread count.
+            with _workers_ignore_ctrl_c(), _environ(NUMBA_NUM_THREADS="1"), dask.config.set(
+                    {"distributed.worker.multiprocessing-method": "forkserver"}):
+                _preload_forkserver(job)
+                cluster = LocalCluster(n_workers=workers or cores(), threads_per_worker=1,
+                                       processes=True, dashboard_address=None,
+                                       silence_logs=logging.ERROR)
+            client = Client(cluster)
+        token = uuid.uuid4().hex[:12]
+        futures = [client.submit(compute_chunk, job, i, out, reduce, 1, pure=False,
+                                 key=f"simkit-{job.game}-{token}-{i:06d}")
+                   for i in todo]
+        for fut in as_completed(futures):
+            result = fut.result()
+            fut.release()
+            step(*result)
+    finally:
+        if client is not None:
+            try:
+                if futures:
+                    client.cancel(futures)
+            except Exception:
+                pass
+            client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,362 @@
+"""Chunked runs (simkit/chunks.py): resume after kill -9 or Ctrl-C, refusal of a
+different run, identical results on threads and Dask, streaming aggregates."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simkit import chunks, store
+from simkit.cli import main
+from simkit.errors import InputError
+from simkit.pepper import api
+from simkit.pepper.rules import PepperRules
+from simkit.runner import set_threads
+
+SEED = 7
+CLI = [sys.executable, "-m", "simkit.cli"]
+
+
+@pytest.fixture(autouse=True)
+def _all_threads_after():
+    yield
+    set_threads(None)
+
+
+def spec(players=4, seed=SEED, policies=None):
+    rules = PepperRules(players=players).as_dict()
+    return {"rules": rules, "policies": policies or ["heuristic"] * players, "seed": seed}
+
+
+def snapshot(path):
+    """Every file in a run directory with its bytes and modification time."""
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(path.iterdir())}
+
+
+def contents(path):
+    """The files of a run directory and their bytes, bar the manifest (it holds times)."""
+    return {p.name: p.read_bytes() for p in sorted(path.iterdir()) if p.name != "_manifest.json"}
+
+
+def same_frame(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    """assert_frame_equal, fast on large frames with categorical columns."""
+    assert list(a.columns) == list(b.columns) and list(a.dtypes) == list(b.dtypes)
+    assert a.equals(b)
+
+
+def same_run(a, b):
+    """Two finished runs hold the same records, part for part, byte for byte."""
+    assert contents(a) == contents(b)
+    da, ma = store.read_run(a)
+    db, mb = store.read_run(b)
+    same_frame(da, db)
+    for key in ("created_utc", "finished_utc", "git_commit"):
+        ma.pop(key), mb.pop(key)
+    assert ma == mb
+    return da
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- interruption ------------------------------------------------------------------------
+
+def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, capsys):
+    argv = ["simulate", "pepper", "--hands", "200000", "--chunk", "1000", "--seed", str(SEED),
+            "--threads", "1", "--no-progress"]
+    killed = tmp_path / "killed.parquet"
+    proc = subprocess.Popen(CLI + argv + ["--out", str(killed)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while not (killed.is_dir() and len(store.part_indices(killed)) >= 3):
+            assert proc.poll() is None, proc.stderr.read()
+            assert time.monotonic() < deadline, "no part appeared"
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait()
+        proc.stderr.close()
+    assert proc.returncode == -signal.SIGKILL
+    parts = store.part_indices(killed)
+    assert 3 <= len(parts) < 200, "the run finished before it was killed"
+    manifest = json.loads((killed / "_manifest.json").read_text())
+    assert manifest["complete"] is False and manifest["chunks"] == 200
+    with pytest.raises(InputError, match="not finished"):
+        store.read_run(killed)
+    # what a kill during a write leaves behind
+    stray = killed / ".part-000299.parquet.99999-0123456789ab.tmp"
+    stray.write_bytes(b"half a part")
+    kept = {i: (killed / store.part_name(i)).stat().st_mtime_ns for i in parts}
+
+    code, out, err = run_cli(capsys, *argv, "--out", str(killed))
+    assert code == 0, err
+    assert f"{len(parts)} of 200 chunks were already done" in out
+    assert not stray.exists()
+    # the parts written before the kill were kept, not recomputed
+    assert {i: (killed / store.part_name(i)).stat().st_mtime_ns for i in parts} == kept
+
+    whole = tmp_path / "whole.parquet"
+    code, out2, err = run_cli(capsys, *argv, "--out", str(whole))
+    assert code == 0, err
+    df = same_run(killed, whole)
+    assert (df["hand"].to_numpy() == np.arange(200_000)).all()
+    same_frame(pd.read_parquet(killed).sort_values("hand", ignore_index=True),
+               pd.read_parquet(whole).sort_values("hand", ignore_index=True))
+    assert out.split("\n\n")[0] == out2.split("\n\n")[0]        # the same summary table
+
+
+def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(tmp_path, capsys):
+    out = tmp_path / "run.parquet"
+    argv = ["simulate", "pepper", "--hands", "2000000", "--chunk", "2000", "--seed", "3",
+            "--threads", "1", "--no-progress", "--out", str(out)]
+    proc = subprocess.Popen(CLI + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 120
+    while not (out.is_dir() and len(store.part_indices(out)) >= 2):
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    k = len(store.part_indices(out))
+    assert stderr == (f"simkit: interrupted after {k} of 1000 chunks; "
+                      f"run the same command again to resume\n")
+    assert stdout == ""
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []
+
+
+def test_interrupted_aggregate_run_resumes_to_the_same_aggregate(tmp_path, monkeypatch):
+    job = chunks.Job.make("pepper", "hand", 90_000, spec(players=3), kind="aggregate",
+                          chunk=10_000)
+    real, calls = chunks.compute_chunk, []
+
+    def flaky(job, index, *args):
+        calls.append(index)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return real(job, index, *args)
+
+    monkeypatch.setattr(chunks, "compute_chunk", flaky)
+    a = tmp_path / "a.parquet"
+    with pytest.raises(chunks.Interrupted) as info:
+        chunks.run(job, a)
+    assert (info.value.done, info.value.total) == (4, 9)
+    assert "interrupted after 4 of 9 chunks; run the same command again" in str(info.value)
+    assert store.part_indices(a) == {0, 1, 2, 3}
+    monkeypatch.undo()
+    result = chunks.run(job, a)
+    assert (result.computed, result.resumed, result.units_computed) == (5, 4, 50_000)
+    # finished: the merged aggregate replaces the parts
+    assert sorted(p.name for p in a.iterdir()) == ["_manifest.json", "aggregate.parquet"]
+    b = tmp_path / "b.parquet"
+    chunks.run(job, b)
+    agg = same_run(a, b)
+    pd.testing.assert_frame_equal(agg, pd.read_parquet(a))
+    assert agg["hands"].sum() == 90_000
+    keys = list(api.AGG_KEYS)
+    assert agg[keys].equals(agg[keys].sort_values(keys, ignore_index=True))
+    again = chunks.run(job, b)
+    assert again.complete_before and again.computed == 0
+    pd.testing.assert_frame_equal(again.aggregate, agg)
+
+
+# --- refusals ------------------------------------------------------------------------------
+
+def test_a_different_run_into_the_same_output_is_refused(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    base = ["simulate", "pepper", "--hands", "4000", "--chunk", "1000", "--no-progress",
+            "--out", "x.parquet"]
+    code, _, err = run_cli(capsys, *base, "--seed", "7")
+    assert code == 0, err
+    before = snapshot(tmp_path / "x.parquet")
+    for extra, says in [
+        (["--seed", "8"], "seed 7 there, 8 here"),
+        (["--seed", "7", "--set", "auction=one_lap"], "rule auction open there, one_lap here"),
+        (["--seed", "7", "--policy", "random"],
+         "policies heuristic:aggression=0.0,partner_help=0.75,kubwa_margin=0,draw_trumps=True "
+         "at every seat there, random at every seat here"),
+        (["--seed", "7", "--players", "3"], "rule players 4 there, 3 here"),
+        (["--seed", "7", "--chunk", "500"], "chunk size 1,000 there, 500 here"),
+        (["--seed", "7", "--aggregate"], "kind records there, aggregate here"),
+    ]:
+        code, out, err = run_cli(capsys, *base, *extra)
+        assert code == 2 and out == "", (extra, out, err)
+        assert err.startswith("simkit: error: x.parquet holds a different run: "), err
+        assert err.endswith("; choose another --out or delete it\n") and says in err, err
+        assert err.count("\n") == 1
+        assert snapshot(tmp_path / "x.parquet") == before
+    code, out, err = run_cli(capsys, "simulate", "pepper", "--hands", "5000", "--chunk", "1000",
+                             "--no-progress", "--out", "x.parquet", "--seed", "7")
+    assert code == 2 and "4,000 hands there, 5,000 here" in err
+    # in a real process: exit code 2 and one line
+    res = subprocess.run(CLI + base + ["--seed", "9"], capture_output=True, text=True,
+                         timeout=300)
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr == ("simkit: error: x.parquet holds a different run: seed 7 there, 9 "
+                          "here; choose another --out or delete it\n")
+    assert snapshot(tmp_path / "x.parquet") == before
+    assert sorted(os.listdir(tmp_path)) == ["x.parquet"]
+
+
+def test_an_output_that_is_not_a_run_is_refused(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "notes.txt").write_text("mine")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "file.parquet").write_bytes(b"PAR1")
+    before = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")}
+    for out, says in [("data", "is not a simkit run (no _manifest.json)"),
+                      ("empty", "is not a simkit run"),
+                      ("file.parquet", "is a file, not a simkit run directory")]:
+        code, stdout, err = run_cli(capsys, "simulate", "pepper", "--hands", "100",
+                                    "--no-progress", "--out", out)
+        assert code == 2 and stdout == ""
+        assert err.startswith(f"simkit: error: {out} exists and ") and says in err, err
+        assert err.count("\n") == 1
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")} == before
+    with pytest.raises(InputError, match="not a simkit run"):
+        store.read_run(tmp_path / "data")
+
+
+@pytest.mark.parametrize("extra,says", [
+    (["--games", "10", "--aggregate"], "--aggregate works with --hands only"),
+    (["--workers", "2"], "--backend dask"),
+    (["--backend", "threads", "--scheduler", "tcp://127.0.0.1:8786"], "--backend dask"),
+    (["--backend", "dask", "--threads", "1"], "--workers"),
+    (["--scheduler", "tcp://127.0.0.1:8786", "--workers", "2"], "one or the other"),
+    (["--chunk", "0"], "--chunk"),
+    (["--hands", "2000000", "--chunk", "1"], "choose a larger --chunk"),
+    (["--backend", "spark"], "spark"),
+])
+def test_bad_run_options(tmp_path, capsys, monkeypatch, extra, says):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "simulate", "pepper", "--no-progress", "--out", "x",
+                             *extra)
+    assert code == 2 and out == "" and says in err and err.count("\n") == 1, err
+    assert os.listdir(tmp_path) == []
+
+
+# --- the same results everywhere ---------------------------------------------------------
+
+def test_threads_and_dask_give_identical_results(tmp_path):
+    from dask.distributed import LocalCluster
+
+    records = chunks.Job.make("pepper", "hand", 120_000, spec(), chunk=25_000)
+    games = chunks.Job.make("pepper", "game", 3_000, spec(players=3), chunk=700)
+    agg = chunks.Job.make("pepper", "hand", 120_000, spec(players=2), kind="aggregate",
+                          chunk=25_000)
+    jobs = {"records": records, "games": games, "agg": agg}
+    for threads in (1, 2):
+        for name, job in jobs.items():
+            chunks.run(job, tmp_path / f"{name}-t{threads}", threads=threads)
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster:
+            for name, job in jobs.items():
+                chunks.run(job, tmp_path / f"{name}-d{workers}", backend="dask",
+                           scheduler=cluster.scheduler_address)
+    for name in jobs:
+        for other in ("t2", "d1", "d2"):
+            same_run(tmp_path / f"{name}-t1", tmp_path / f"{name}-{other}")
+    df, _ = store.read_run(tmp_path / "records-t1")
+    pd.testing.assert_frame_equal(df, api.simulate(120_000, seed=SEED), check_categorical=False)
+    df, _ = store.read_run(tmp_path / "games-d2")
+    pd.testing.assert_frame_equal(df, api.simulate_games(3_000, players=3, seed=SEED),
+                                  check_categorical=False)
+
+
+def test_dask_backend_from_the_command_line(tmp_path, capsys, monkeypatch):
+    """``--backend dask --workers 2`` starts its own local cluster; same summary and data
+    as the threads backend, and a resume on threads of a run begun on Dask."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["simulate", "pepper", "--hands", "60000", "--chunk", "10000", "--seed", "11",
+            "--no-progress"]
+    code, out_d, err = run_cli(capsys, *argv, "--backend", "dask", "--workers", "2",
+                               "--out", "d.parquet")
+    assert code == 0, err
+    code, out_t, err = run_cli(capsys, *argv, "--out", "t.parquet")
+    assert code == 0, err
+    assert out_d.split("\n\n")[0] == out_t.split("\n\n")[0]
+    same_run(tmp_path / "d.parquet", tmp_path / "t.parquet")
+    # a run finished partly on each backend is the same run
+    (tmp_path / "d.parquet" / "part-000003.parquet").unlink()
+    code, out, err = run_cli(capsys, *argv, "--out", "d.parquet")
+    assert code == 0 and "5 of 6 chunks were already done" in out, err
+    same_run(tmp_path / "d.parquet", tmp_path / "t.parquet")
+
+
+# --- streaming aggregates --------------------------------------------------------------
+
+def aggregate_records(df: pd.DataFrame, players: int) -> pd.DataFrame:
+    """The aggregate of per-hand records, by pandas: what agg_chunk computes in the kernel."""
+    sides = 2 if players == 4 else players
+    bidder = df["bidder"].to_numpy().astype(int)
+    seat = (bidder - df["dealer"].to_numpy() + players) % players
+    seat = np.where(seat == 0, players, seat)
+    seat = np.where(bidder < 0, 0, seat)
+    side = np.where(players == 4, bidder % 2, bidder).clip(0)
+    scores = df[[f"score_{s}" for s in range(sides)]].to_numpy().astype(np.int64)
+    own = np.where(bidder >= 0, scores[np.arange(len(df)), side], 0)
+    opp = np.where(bidder >= 0, scores.sum(axis=1) - own, 0)
+    g = pd.DataFrame({"contract": df["contract"], "made": df["made"],
+                      "bidder_trumps": df["bidder_trumps"], "bidder_bowers": df["bidder_bowers"],
+                      "bidder_aces": df["bidder_aces"], "bidder_voids": df["bidder_voids"],
+                      "bidder_seat": seat.astype(np.int8), "hands": 1,
+                      "bidder_points": own, "bidder_points_sq": own * own,
+                      "opponents_points": opp})
+    keys = list(api.AGG_KEYS)
+    return g.groupby(keys, sort=True).sum().reset_index()
+
+
+@pytest.mark.parametrize("players", [4, 3, 2])
+def test_aggregate_totals_equal_aggregated_records(tmp_path, players):
+    s = spec(players=players, seed=players)
+    rec = chunks.Job.make("pepper", "hand", 50_000, s, chunk=12_000)
+    agg = chunks.Job.make("pepper", "hand", 50_000, s, kind="aggregate", chunk=12_000)
+    chunks.run(rec, tmp_path / "rec")
+    result = chunks.run(agg, tmp_path / "agg")
+    df, _ = store.read_run(tmp_path / "rec")
+    expected = aggregate_records(df, players)
+    got, manifest = store.read_run(tmp_path / "agg")
+    assert manifest["kind"] == "aggregate" and manifest["rows"] == len(got)
+    assert manifest["count"] == 50_000 and got["hands"].sum() == 50_000
+    for frame in (got, result.aggregate):
+        pd.testing.assert_frame_equal(frame[expected.columns], expected, check_dtype=False)
+    # without an output directory: the same aggregate, merged in memory
+    pd.testing.assert_frame_equal(chunks.run(agg).aggregate, got)
+
+
+def test_aggregate_command_prints_the_records_summary(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    argv = ["simulate", "pepper", "--hands", "40000", "--chunk", "15000", "--seed", "5",
+            "--players", "3", "--no-progress"]
+    code, out_a, err = run_cli(capsys, *argv, "--aggregate", "--out", "a.parquet")
+    assert code == 0, err
+    code, out_r, err = run_cli(capsys, *argv)
+    assert code == 0, err
+    assert out_a.split("\n\n")[0] == out_r.split("\n\n")[0]
+    assert "40,000 aggregated hands" in out_a and "written to a.parquet" in out_a
+    assert "40,000 hands" in out_r and "written" not in out_r
+    assert sorted(os.listdir(tmp_path)) == ["a.parquet"]
+
+
+@pytest.mark.parametrize("name", ["hand_chunk", "game_chunk", "agg_chunk"])
+def test_chunk_functions_keep_the_thread_count(name):
+    import numba
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread only")
+    set_threads(1)
+    getattr(api, name)(spec(), 0, 50)
+    assert numba.get_num_threads() == 1
