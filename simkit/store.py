@@ -14,10 +14,6 @@ Every file is written to a hidden temporary name in its directory and moved
 into place with ``os.replace``, so a file that exists is complete.
 ``pandas.read_parquet(OUT)`` reads a run (pyarrow skips the ``_`` and ``.``
 files); :func:`read_run` reads it with its manifest and refuses unfinished runs.
-
-Earlier simkit versions wrote one file ``x.parquet`` with the manifest
-``x.parquet.json`` beside it (:class:`ParquetSink`); :func:`read_run` reads
-those too.
 """
 
 from __future__ import annotations
@@ -55,41 +51,6 @@ _PART_RE = re.compile(r"part-(\d{%d})\.parquet" % PART_DIGITS)
 # temporaries: "." + final name + "." + pid-random + ".tmp"
 _TMP_RE = re.compile(r"\.(part-\d{%d}\.parquet|%s|%s)\.[0-9a-f-]+\.tmp"
                      % (PART_DIGITS, re.escape(AGGREGATE_FILE), re.escape(RUN_MANIFEST)))
-
-
-def manifest_path(path) -> pathlib.Path:
-    """The manifest beside a run file: ``runs/x.parquet`` -> ``runs/x.parquet.json``."""
-    path = pathlib.Path(path)
-    return path.with_name(path.name + ".json")
-
-
-def check_writable(path, what: str | None = "--out") -> None:
-    """Raise :class:`InputError` unless a run can be written at ``path``.
-
-    Call this before a long simulation starts, so that a typo in the output
-    path fails at once rather than after the work is done.  The parent
-    directory must exist, be a directory and be writable, and ``path`` (and
-    its manifest) must not be a directory.  Nothing is created.  ``what`` names
-    the option in the message (``"cannot write --out 'runs/x.parquet': ..."``);
-    pass ``None`` to leave it out.
-    """
-    path = pathlib.Path(path)
-    parent = path.parent
-    label = f"{what} '{path}'" if what else f"'{path}'"
-
-    def fail(reason: str):
-        raise InputError(f"cannot write {label}: {reason}")
-
-    if path.is_dir():
-        fail("it is a directory; give a file name such as 'run.parquet'")
-    if manifest_path(path).is_dir():
-        fail(f"its manifest path '{manifest_path(path)}' is a directory")
-    if not parent.exists():
-        fail(f"directory '{parent}' does not exist")
-    if not parent.is_dir():
-        fail(f"'{parent}' is not a directory")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        fail(f"directory '{parent}' is not writable")
 
 
 def _version(dist: str) -> str | None:
@@ -137,7 +98,7 @@ def make_manifest(game: str, rules: Mapping[str, Any], policies: list[str],
     too), ``policies`` the policy names in seat order, ``unit`` is ``"hand"``
     or ``"game"`` and ``count`` how many of them were simulated.  Keyword
     arguments are added as they are (e.g. ``players=4``, ``backend="numba"``).
-    :class:`ParquetSink` adds ``rows`` when the run is complete.
+    :mod:`simkit.chunks` adds ``complete`` and ``rows`` when the run is finished.
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {', '.join(UNITS)}, not {unit!r}")
@@ -305,125 +266,12 @@ def is_run_dir(path) -> bool:
     return path.is_dir() and (path / RUN_MANIFEST).is_file()
 
 
-class ParquetSink:
-    """Stream tables into a Parquet file; publish it and its manifest atomically.
-
-    ::
-
-        with ParquetSink("runs/x.parquet", manifest) as sink:
-            for chunk in chunks:
-                sink.write(chunk)          # a DataFrame or an Arrow table
-
-    Each :meth:`write` appends row groups (zstd-compressed) to a temporary file
-    ``.x.parquet.<pid>.partial`` in the same directory; nothing is held in
-    memory between writes.  On a clean exit the file is moved to ``path`` and
-    the manifest, with ``rows`` added, is written to :func:`manifest_path`,
-    both by ``os.replace``.  On an exception (KeyboardInterrupt included) the
-    temporary files are removed and a previous run at ``path`` is untouched.
-
-    The schema is taken from ``schema`` if given, otherwise from the first
-    write; later DataFrames are converted to it.  With no rows written, a valid
-    empty file is produced if the schema is known; otherwise nothing is written
-    and :class:`InputError` ("nothing to write") is raised.
-    """
-
-    def __init__(self, path, manifest: Mapping[str, Any], *,
-                 schema: pa.Schema | None = None, compression: str = COMPRESSION):
-        self.path = pathlib.Path(path)
-        self.manifest = dict(manifest)
-        self.schema = schema
-        self.compression = compression
-        self.rows = 0
-        pid = os.getpid()
-        self._tmp = self.path.with_name(f".{self.path.name}.{pid}.partial")
-        self._tmp_manifest = self.path.with_name(f".{manifest_path(self.path).name}.{pid}.partial")
-        self._writer: pq.ParquetWriter | None = None
-        self._open = False
-
-    def __enter__(self) -> "ParquetSink":
-        if self._open:
-            raise RuntimeError("ParquetSink is already open")
-        check_writable(self.path, what=None)
-        self._open = True
-        self.rows = 0
-        return self
-
-    def _start(self, schema: pa.Schema) -> None:
-        self.schema = schema
-        self._writer = pq.ParquetWriter(self._tmp, schema, compression=self.compression)
-
-    def write(self, data: pd.DataFrame | pa.Table | pa.RecordBatch) -> None:
-        """Append ``data`` (DataFrame, Arrow table or record batch) as row group(s)."""
-        if not self._open:
-            raise RuntimeError("ParquetSink.write outside its `with` block")
-        if isinstance(data, pd.DataFrame):
-            table = pa.Table.from_pandas(data, schema=self.schema, preserve_index=False)
-        elif isinstance(data, pa.RecordBatch):
-            table = pa.Table.from_batches([data])
-        elif isinstance(data, pa.Table):
-            table = data
-        else:
-            raise TypeError(f"ParquetSink.write takes a DataFrame or an Arrow table, "
-                            f"not {type(data).__name__}")
-        if self._writer is None:
-            self._start(self.schema if self.schema is not None else table.schema)
-        if not table.schema.equals(self.schema, check_metadata=False):
-            table = table.select(self.schema.names).cast(self.schema)
-        if table.num_rows:
-            self._writer.write_table(table)
-            self.rows += table.num_rows
-
-    def _discard(self) -> None:
-        if self._writer is not None:
-            try:
-                self._writer.close()
-            except Exception:
-                pass
-            self._writer = None
-        _remove(self._tmp)
-        _remove(self._tmp_manifest)
-
-    def _commit(self) -> None:
-        if self._writer is None:
-            if self.schema is None:
-                raise InputError(f"nothing to write to '{self.path}': no records and no schema")
-            self._start(self.schema)
-        self._writer.close()
-        self._writer = None
-        _fsync(self._tmp)
-        manifest = dict(self.manifest, rows=self.rows)
-        with open(self._tmp_manifest, "w", encoding="utf-8") as f:
-            json.dump(manifest, f, indent=2, default=json_default)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        # Drop the old manifest first: if we die between the two renames, the
-        # run is left without a manifest (read_run refuses it) rather than
-        # paired with the manifest of a different run.
-        _remove(manifest_path(self.path))
-        os.replace(self._tmp, self.path)
-        os.replace(self._tmp_manifest, manifest_path(self.path))
-
-    def __exit__(self, exc_type, exc, tb) -> bool:
-        self._open = False
-        if exc_type is not None:
-            self._discard()
-            return False
-        try:
-            self._commit()
-        except BaseException:
-            self._discard()
-            raise
-        return False
-
-
 def read_run(path, columns: list[str] | None = None) -> tuple[pd.DataFrame, dict]:
     """Read a finished run: ``(records, manifest)``.
 
     ``path`` is a run directory (see the module docstring): the records are its
-    parts in order, or for kind ``"aggregate"`` the merged aggregate.  A
-    single Parquet file with its ``.json`` manifest beside it (the layout of
-    :class:`ParquetSink`) is read too.  ``columns`` reads only those columns.
+    parts in order, or for kind ``"aggregate"`` the merged aggregate.
+    ``columns`` reads only those columns.
     A missing, unfinished or unreadable run raises :class:`InputError` naming
     the path.
     """
@@ -434,34 +282,21 @@ def read_run(path, columns: list[str] | None = None) -> tuple[pd.DataFrame, dict
 
     if not path.exists():
         fail("it does not exist")
-    if path.is_dir():
-        if not (path / RUN_MANIFEST).is_file():
-            fail(f"not a simkit run (no {RUN_MANIFEST})")
-        try:
-            manifest = read_manifest(path)
-        except InputError as e:
-            fail(str(e))
-        if not manifest.get("complete"):
-            n = manifest.get("chunks", "?")
-            k = len(part_indices(path))
-            fail(f"the run is not finished ({k} of {n} chunks written); run the same "
-                 f"command again to finish it")
-        if manifest.get("kind") == "aggregate":
-            files = [path / AGGREGATE_FILE]
-        else:
-            files = [path / part_name(i) for i in range(int(manifest["chunks"]))]
+    if not path.is_dir() or not (path / RUN_MANIFEST).is_file():
+        fail(f"not a simkit run directory (no {RUN_MANIFEST})")
+    try:
+        manifest = read_manifest(path)
+    except InputError as e:
+        fail(str(e))
+    if not manifest.get("complete"):
+        n = manifest.get("chunks", "?")
+        k = len(part_indices(path))
+        fail(f"the run is not finished ({k} of {n} chunks written); run the same "
+             f"command again to finish it")
+    if manifest.get("kind") == "aggregate":
+        files = [path / AGGREGATE_FILE]
     else:
-        mpath = manifest_path(path)
-        if not mpath.is_file():
-            fail(f"manifest '{mpath}' is missing")
-        try:
-            with open(mpath, encoding="utf-8") as f:
-                manifest = json.load(f)
-        except (OSError, ValueError) as e:
-            fail(f"manifest '{mpath}' is not readable JSON ({_one_line(e)})")
-        if not isinstance(manifest, dict):
-            fail(f"manifest '{mpath}' is not a JSON object")
-        files = [path]
+        files = [path / part_name(i) for i in range(int(manifest["chunks"]))]
     missing = [f.name for f in files if not f.is_file()]
     if missing:
         fail(f"{', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''} missing")
