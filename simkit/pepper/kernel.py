@@ -543,6 +543,15 @@ def deal(st, dealer, rules, deck, hands):
             r = 0
 
 
+@kernel(inline=True)
+def _scratch():
+    """Per-task working arrays: stream, deck, hands, desired levels, tricks, a
+    one-row record and an empty trace (for calls made without tracing)."""
+    return (np.empty(2, np.uint64), np.empty(24, np.int64), np.empty(4, np.int64),
+            np.empty(4, np.int64), np.empty(4, np.int64), np.empty((1, N_COLS), np.int16),
+            np.empty((1, 1), np.int64))
+
+
 @kernel(parallel=True)
 def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_plays, tr_deal):
     """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``.
@@ -553,11 +562,7 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
     P = rules[R_PLAYERS]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
-        st = np.empty(2, np.uint64)
-        deck = np.empty(24, np.int64)
-        hands = np.empty(4, np.int64)
-        desired = np.empty(4, np.int64)
-        tricks = np.empty(4, np.int64)
+        st, deck, hands, desired, tricks, _, _ = _scratch()
         dealer = (start + b * BLOCK) % P      # hand i is dealt by seat i mod P
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             start_stream(st, key, start + j)
@@ -571,8 +576,8 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
 
 
 @kernel
-def _game(st, rules, kinds, params, init, first_dealer, grec, scratch, deck, hands, desired,
-          tricks, dummy_c, dummy_p):
+def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, desired,
+          tricks, no_trace):
     """One game (seeds/pepper.md 6) from scores ``init``; ``first_dealer`` < 0 draws one."""
     P = rules[R_PLAYERS]
     n_sides = rules[R_SIDES]
@@ -585,13 +590,13 @@ def _game(st, rules, kinds, params, init, first_dealer, grec, scratch, deck, han
     winners = 0
     while rounds < rules[R_MAX_ROUNDS]:
         deal(st, dealer, rules, deck, hands)
-        play_hand(dealer, hands, rules, kinds, params, st, scratch, 0, desired, tricks,
-                  False, dummy_c, dummy_p)
+        play_hand(dealer, hands, rules, kinds, params, st, row, 0, desired, tricks,
+                  False, no_trace, no_trace)
         rounds += 1
         dealer = _next_seat(dealer, P)
         top = -1 << 30
         for s in range(n_sides):
-            scores[s] += scratch[0, C_SCORE + s]
+            scores[s] += row[0, C_SCORE + s]
             top = max(top, scores[s])
         if top >= target:
             winners = 0
@@ -616,19 +621,11 @@ def run_games(start, count, key, rules, kinds, params, init, first_dealer, grec)
     each from scores ``init`` (int64[3]) with ``first_dealer`` (< 0: drawn per game)."""
     n_blocks = (count + 255) // 256
     for b in numba.prange(n_blocks):
-        st = np.empty(2, np.uint64)
-        deck = np.empty(24, np.int64)
-        hands = np.empty(4, np.int64)
-        desired = np.empty(4, np.int64)
-        tricks = np.empty(4, np.int64)
-        scratch = np.empty((1, N_COLS), np.int16)
-        dummy_c = np.empty((1, 1), np.int64)
-        dummy_p = np.empty((1, 1), np.int64)
+        st, deck, hands, desired, tricks, row, no_trace = _scratch()
         for j in range(b * 256, min(count, (b + 1) * 256)):
             start_stream(st, key, start + j)
-            _game(st, rules, kinds, params, init, first_dealer, grec[j], scratch, deck, hands,
-                  desired, tricks,
-                  dummy_c, dummy_p)
+            _game(st, rules, kinds, params, init, first_dealer, grec[j], row, deck, hands,
+                  desired, tricks, no_trace)
 
 
 @kernel(parallel=True)
@@ -643,11 +640,8 @@ def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, r
     own = (seat - dealer - 1) % P           # the fixed seat's place in the deal
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
-        st = np.empty(2, np.uint64)
+        st, _, hands, _, tricks, _, no_trace = _scratch()
         rest = np.empty(24 - per_hand, np.int64)
-        hands = np.empty(4, np.int64)
-        tricks = np.empty(4, np.int64)
-        dummy = np.empty((1, 1), np.int64)
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             start_stream(st, key, j)
             n = 0
@@ -671,7 +665,7 @@ def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, r
                 rec[j, s] = 0
             rec[j, C_DEALER] = dealer
             play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
-                          False, dummy)
+                          False, no_trace)
 
 
 @kernel(parallel=True)
@@ -686,11 +680,7 @@ def run_declare(start, count, key, rules, kinds, params, contract, rec):
     P = rules[R_PLAYERS]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
-        st = np.empty(2, np.uint64)
-        deck = np.empty(24, np.int64)
-        hands = np.empty(4, np.int64)
-        tricks = np.empty(4, np.int64)
-        dummy = np.empty((1, 1), np.int64)
+        st, deck, hands, _, tricks, _, no_trace = _scratch()
         dealer = (start + b * BLOCK) % P
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             start_stream(st, key, start + j)
@@ -702,7 +692,7 @@ def run_declare(start, count, key, rules, kinds, params, contract, rec):
             if kinds[seat] == 1:
                 rec[j, C_BID + seat] = _desired(hands[seat], rules, params, seat)
             play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
-                          False, dummy)
+                          False, no_trace)
             dealer = _next_seat(dealer, P)
 
 
@@ -726,20 +716,14 @@ def run_hands_agg(start, count, key, rules, kinds, params, agg):
     n_blocks = (count + BLOCK - 1) // BLOCK
     n_lanes = agg.shape[0]
     for lane in numba.prange(n_lanes):
-        st = np.empty(2, np.uint64)
-        deck = np.empty(24, np.int64)
-        hands = np.empty(4, np.int64)
-        desired = np.empty(4, np.int64)
-        tricks = np.empty(4, np.int64)
-        rec = np.empty((1, N_COLS), np.int16)
-        dummy = np.empty((1, 1), np.int64)
+        st, deck, hands, desired, tricks, rec, no_trace = _scratch()
         for b in range(lane, n_blocks, n_lanes):
             dealer = (start + b * BLOCK) % P
             for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
                 start_stream(st, key, start + j)
                 deal(st, dealer, rules, deck, hands)
                 play_hand(dealer, hands, rules, kinds, params, st, rec, 0, desired, tricks,
-                          False, dummy, dummy)
+                          False, no_trace, no_trace)
                 bidder = rec[0, C_BIDDER]
                 own = 0
                 opp = 0
