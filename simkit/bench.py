@@ -44,8 +44,27 @@ def pepper_hands(players: int, hands: int, policy: str = "heuristic"):
     return run
 
 
-CASES = {"pepper": [(p, pepper_hands) for p in (4, 3, 2)]}
-UNITS = {"pepper": "hand"}
+def pitch_hands(players: int, hands: int, policy: str = "heuristic"):
+    """A closure playing ``hands`` full Pitch hands into a preallocated matrix."""
+    from simkit.pitch import kernel as K
+    from simkit.pitch.policies import flatten as fp, make_policies
+    from simkit.pitch.rules import flatten, make_rules
+
+    rv = flatten(make_rules(players=players))
+    kinds, params = fp(make_policies(policy, players))
+    rec = np.empty((hands, K.N_COLS), np.int16)
+    plays = np.empty((1, 1), np.int8)
+    dealt = np.empty((1, 1), np.int64)
+    key = np.uint64(rng.seed_key(1))
+
+    def run():
+        K.run_hands(0, hands, key, rv, kinds, params, rec, False, plays, dealt)
+    return run
+
+
+CASES = {"pepper": [(p, pepper_hands) for p in (4, 3, 2)],
+         "pitch": [(p, pitch_hands) for p in (4, 2, 8)]}
+UNITS = {"pepper": "hand", "pitch": "hand"}
 
 
 def run_bench(games, hands: int = 2_000_000) -> list[dict]:

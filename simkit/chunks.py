@@ -2,10 +2,11 @@
 
 A run of ``count`` hands (or games) is cut into chunks of fixed index ranges:
 chunk ``i`` covers indices ``[i*chunk, min((i+1)*chunk, count))``.  A game
-provides three picklable functions of ``(spec, start, count)`` (for Pepper in
-:mod:`simkit.pepper.api`): ``hand_chunk`` and ``game_chunk`` return per-hand or
-per-game records, ``agg_chunk`` per-group counts and sums (group columns in
-its module's ``AGG_KEYS``) that add up across chunks.  Every hand's random
+provides three picklable functions of ``(spec, start, count)`` in its
+``api`` module (:mod:`simkit.games`): ``hand_chunk`` and ``game_chunk`` return
+per-hand or per-game (Pitch: per-session) records, ``agg_chunk`` per-group
+counts and sums (group columns in its module's ``AGG_KEYS``) that add up
+across chunks.  Every hand's random
 stream depends only on (seed, index), so a chunk's result depends only on
 (spec, start, count): never on the backend, the thread count, the worker or
 the order in which chunks finish.
@@ -42,7 +43,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime
-import importlib
 import json
 import logging
 import os
@@ -56,11 +56,9 @@ from typing import Any, Callable, Mapping
 
 import pandas as pd
 
-from simkit import store
+from simkit import games, store
 from simkit.errors import InputError
 
-#: Python module of each game holding its chunk functions (and ``AGG_KEYS``).
-GAME_MODULES = {"pepper": "simkit.pepper.api"}
 KINDS = ("records", "aggregate")
 BACKENDS = ("threads", "dask")
 #: The chunk function of each (unit, kind).
@@ -101,8 +99,7 @@ class Job:
     @classmethod
     def make(cls, game: str, unit: str, count: int, spec: Mapping[str, Any], *,
              kind: str = "records", chunk: int | None = None) -> "Job":
-        if game not in GAME_MODULES:
-            raise InputError(f"unknown game {game!r}: expected one of {', '.join(GAME_MODULES)}")
+        game = games.check(game)
         if kind not in KINDS:
             raise InputError(f"bad kind {kind!r}: expected one of {', '.join(KINDS)}")
         if (unit, kind) not in FUNCTIONS:
@@ -133,11 +130,10 @@ class Job:
         return start, min(self.chunk, self.count - start)
 
     def function(self) -> Callable[[dict, int, int], pd.DataFrame]:
-        module = importlib.import_module(GAME_MODULES[self.game])
-        return getattr(module, FUNCTIONS[self.unit, self.kind])
+        return getattr(games.part(self.game, "api"), FUNCTIONS[self.unit, self.kind])
 
     def agg_keys(self) -> list[str]:
-        return list(importlib.import_module(GAME_MODULES[self.game]).AGG_KEYS)
+        return list(games.part(self.game, "api").AGG_KEYS)
 
     def manifest(self, **extra) -> dict:
         """A new manifest for this job (``"complete": false``)."""
@@ -511,7 +507,7 @@ def _preload_forkserver(job: Job) -> None:
         from distributed.utils import get_mp_context
         ctx = get_mp_context()      # distributed sets its own preload list here, once
         ctx.set_forkserver_preload(["distributed", "numpy", "pandas", "pyarrow",
-                                    "simkit.chunks", GAME_MODULES[job.game]])
+                                    "simkit.chunks", f"simkit.{job.game}.api"])
     except Exception:               # pragma: no cover - depends on distributed's internals
         pass
 

@@ -11,9 +11,9 @@ import json
 import sys
 import time
 
+from simkit import games
 from simkit.errors import InputError
-
-GAMES = ("pepper",)
+from simkit.games import GAMES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,9 +44,10 @@ def _seed(text: str) -> int:
 
 
 def _game(text: str) -> str:
-    if text.lower() not in GAMES:
-        raise argparse.ArgumentTypeError(f"unknown game {text!r}: expected one of {', '.join(GAMES)}")
-    return text.lower()
+    try:
+        return games.check(text)
+    except InputError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _rules_options(p: argparse.ArgumentParser) -> None:
@@ -69,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_options(p)
     size = p.add_mutually_exclusive_group()
     size.add_argument("--hands", type=_positive, help="hands to play (default 100000)")
-    size.add_argument("--games", type=_positive, help="whole games to play instead of hands")
+    size.add_argument("--games", type=_positive, help="whole games to play instead of hands "
+                      "(Pitch: money sessions, rules session_hands, target, leave, join)")
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--out", metavar="DIR",
                    help="write the run into this directory (e.g. runs/pepper.parquet): "
@@ -77,8 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "again resumes an interrupted run")
     p.add_argument("--aggregate", action="store_true",
                    help="with --hands: keep only counts and sums per group of hands (bid, "
-                        "made, bidder's hand class, seat), computed in the kernel; memory "
-                        "does not grow with the run")
+                        "made, bidder's hand class, seat; Pepper computes them in the kernel); "
+                        "memory does not grow with the run")
     p.add_argument("--chunk", type=_positive,
                    help="hands (or games) per chunk, the unit of resuming and of work "
                         "(default: 1000000 hands, 100000 games, 10000000 aggregated hands)")
@@ -149,57 +151,45 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _summary_part(rules, unit, df):
+def _summary_part(game, rules, unit, df):
     """One chunk's contribution to the summary table (runs where the chunk is made)."""
-    from simkit.pepper.summary import Summary
-    summary = Summary(rules, unit)
+    summary = games.part(game, "summary").Summary(rules, unit)
     summary.add(df)
     return summary.parts[0]
-
-
-def _aggregate_summary_part(rules, agg):
-    """The summary's per-contract totals from a merged aggregate table."""
-    import pandas as pd
-    g = agg.assign(made_hands=agg["hands"].where(agg["made"], 0)).groupby("contract")
-    return pd.DataFrame({"hands": g["hands"].sum(), "made": g["made_hands"].sum(),
-                         "own": g["bidder_points"].sum(),
-                         "opp": g["opponents_points"].sum() / (rules.sides - 1)})
 
 
 def _cmd_simulate(a) -> int:
     import functools
 
     from simkit import chunks
-    from simkit.config import parse_assignments
-    from simkit.pepper.policies import make_policies
-    from simkit.pepper.rules import make_rules
-    from simkit.pepper.summary import Summary
 
-    rules = make_rules(a.preset, a.rules, parse_assignments(a.set), a.players)
-    pols = make_policies(a.policy, rules.players)
+    rules, pols = _rules_and_policies(a)
     unit, count = ("game", a.games) if a.games else ("hand", a.hands or 100_000)
     if a.aggregate and unit == "game":
         raise InputError("--aggregate works with --hands only (aggregates of hands)")
     backend = a.backend or ("dask" if a.scheduler else "threads")
     spec = {"rules": rules.as_dict(), "policies": [p.text() for p in pols], "seed": a.seed}
-    job = chunks.Job.make("pepper", unit, count, spec,
+    job = chunks.Job.make(a.game, unit, count, spec,
                           kind="aggregate" if a.aggregate else "records", chunk=a.chunk)
-    reduce = None if a.aggregate else functools.partial(_summary_part, rules, unit)
+    reduce = None if a.aggregate else functools.partial(_summary_part, a.game, rules, unit)
     try:
         result = chunks.run(job, a.out, backend=backend, threads=a.threads, workers=a.workers,
                             scheduler=a.scheduler, progress=not a.no_progress, reduce=reduce)
     except chunks.Interrupted as e:
         print(f"simkit: {e}", file=sys.stderr)
         return 130
-    summary = Summary(rules, unit)
-    summary.parts = (result.values if not a.aggregate
-                     else [_aggregate_summary_part(rules, result.aggregate)])
+    summary = games.part(a.game, "summary").Summary(rules, unit)
+    if a.aggregate:
+        summary.add_aggregate(result.aggregate)
+    else:
+        summary.parts = result.values
     if result.complete_before:
         print(f"{a.out} already holds this run, complete; nothing to compute\n")
     print(summary.text())
     done = result.units_computed
     rate = done / result.seconds if result.seconds > 0 else float("inf")
     what = "aggregated " if a.aggregate else ""
+    unit = "session" if unit == "game" and a.game == "pitch" else unit
     line = f"\n{count:,} {what}{unit}s, seed {a.seed}"
     if result.resumed and not result.complete_before:
         line += (f" ({result.resumed} of {job.chunks} chunks were already done; "
@@ -212,21 +202,29 @@ def _cmd_simulate(a) -> int:
     return 0
 
 
-def _cmd_rules(a) -> int:
-    from simkit.pepper.policies import POLICIES
-    from simkit.pepper.rules import PRESETS, PepperRules
+def _rules_and_policies(a):
+    """The validated rules and per-seat policies of a command's game options."""
+    from simkit.config import parse_assignments
+    rules = games.part(a.game, "rules").make_rules(a.preset, a.rules, parse_assignments(a.set),
+                                                   a.players)
+    return rules, games.part(a.game, "policies").make_policies(a.policy, rules.players)
 
-    print("Pepper (Pilipili) rules; the rule book is seeds/pepper.md\n")
-    rows = PepperRules.describe()
+
+def _cmd_rules(a) -> int:
+    rmod = games.part(a.game, "rules")
+    pmod = games.part(a.game, "policies")
+    print(f"{rmod.TITLE} rules; the rule book is {rmod.BOOK}\n")
+    rows = next(v for k, v in vars(rmod).items() if k.endswith("Rules")
+                and isinstance(v, type)).describe()
     w = max(len(r[0]) for r in rows)
     for key, default, accepted, doc in rows:
         print(f"  {key:<{w}}  default {default:<7} ({accepted})\n  {'':<{w}}  {doc}")
     print("\nPresets (--preset NAME):")
-    for name, values in PRESETS.items():
+    for name, values in rmod.PRESETS.items():
         text = ", ".join(f"{k}={v}" for k, v in values.items()) or "the seed documents' rules"
         print(f"  {name:<18} {text}")
     print("\nPolicies (--policy NAME[:key=value,...]):")
-    for name, cls in POLICIES.items():
+    for name, cls in pmod.POLICIES.items():
         print(f"  {name}")
         for key, default, accepted, doc in cls.describe():
             print(f"    {key} = {default} ({accepted}): {doc}")
@@ -267,21 +265,21 @@ def _cmd_report(a) -> int:
 
 
 def _cmd_advise(a) -> int:
-    from simkit.config import parse_assignments
-    from simkit.pepper.advise import advice_json, advise, format_advice
-    from simkit.pepper.rules import make_rules
-
-    rules = make_rules(a.preset, a.rules, parse_assignments(a.set), a.players)
-    advice = advise(a.hand, players=rules.players, seat=a.seat, dealer=a.dealer,
-                    samples=a.samples, score=a.score, rules=rules, policy=a.policy,
-                    seed=a.seed, threads=a.threads, games=a.games)
-    print(json.dumps(advice_json(advice), indent=1) if a.json else format_advice(advice))
+    rules, pols = _rules_and_policies(a)
+    mod = games.part(a.game, "advise")
+    advice = mod.advise(a.hand, players=rules.players, seat=a.seat, dealer=a.dealer,
+                        samples=a.samples, score=a.score, rules=rules, policy=pols,
+                        seed=a.seed, threads=a.threads, games=a.games)
+    print(json.dumps(mod.advice_json(advice), indent=1) if a.json else mod.format_advice(advice))
     return 0
 
 
 def _cmd_compare(a) -> int:
     from simkit.pepper.compare import comparison_json, compare, format_comparison
 
+    if a.game != "pepper":
+        raise InputError(f"simkit compare plays Pepper only so far, not {a.game}: compare "
+                         f"{a.game} variants with simkit report or simkit simulate --set")
     t0 = time.perf_counter()
     result = compare(a.variant, players=a.players, hands=a.hands, games=a.games, seed=a.seed,
                      policy=a.policy, threads=a.threads, progress=not a.no_progress)

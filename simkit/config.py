@@ -157,3 +157,37 @@ def load_toml(path: str) -> dict[str, Any]:
         raise InputError(f"cannot read rules file {path!r}: {e.strerror}") from None
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"rules file {path!r} is not valid TOML: {e}") from None
+
+
+def make_rules(cls: type, presets: dict[str, dict], game: str, preset: str = "seed",
+               file: str | None = None, overrides: dict | None = None,
+               players: int | None = None) -> Config:
+    """A game's rules from a named preset, then a TOML file (its ``[rules]`` table or
+    top level), then ``key=value`` overrides, then ``players``."""
+    if preset not in presets:
+        raise InputError(f"unknown {game} preset {preset!r}: expected one of " + ", ".join(presets))
+    values = dict(presets[preset])
+    if file:
+        data = load_toml(file)
+        section = data.get("rules", data)
+        if not isinstance(section, dict):
+            raise InputError(f"rules file {file!r}: 'rules' must be a table of rule values "
+                             f"([rules] with key = value lines), got {section!r}")
+        values.update(section)
+    values.update(overrides or {})
+    if players is not None:
+        values["players"] = players
+    return cls.build(values)
+
+
+def resolve_rules(rules, players: int | None, cls: type, make, presets: dict, game: str):
+    """Rules from a ``cls`` instance, a preset name, a dict of rule values or None
+    (the seed's), with ``players`` (if given) replacing the count."""
+    if isinstance(rules, cls):
+        return rules if players is None or players == rules.players else rules.replace(players=players)
+    if rules is None or isinstance(rules, str):
+        return make(rules or "seed", players=players)
+    if isinstance(rules, dict):
+        return make(overrides=rules, players=players)
+    raise InputError(f"bad rules {rules!r}: expected a preset name ({', '.join(presets)}), "
+                     f"a dict of rule values or {cls.__name__}")

@@ -47,6 +47,15 @@ def seed_key(seed: int) -> int:
     return mix64(int(seed))
 
 
+def run_key(seed) -> np.uint64:
+    """:func:`seed_key` of a checked run seed, typed for the kernels (a plain int
+    would be typed by numba from its value); a bad seed is an InputError."""
+    from simkit.errors import InputError
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise InputError(f"bad seed {seed!r}: expected a whole number from 0 to 2**64-1")
+    return np.uint64(seed_key(int(seed)))
+
+
 class Stream:
     """One hand's (or game's) random stream, in plain Python.
 
@@ -90,6 +99,14 @@ class Stream:
         for j in range(len(items) - 1, 0, -1):
             k = self.below(j + 1)
             items[j], items[k] = items[k], items[j]
+
+    def sample(self, items: list, k: int) -> None:
+        """Forward Fisher-Yates stopped after ``k`` steps: ``items[:k]`` become a
+        uniform random sample in random order, drawing only ``k`` numbers."""
+        n = len(items)
+        for p in range(k):
+            q = p + self.below(n - p)
+            items[p], items[q] = items[q], items[p]
 
 
 # --- jitted twins ---------------------------------------------------------
@@ -177,3 +194,14 @@ def shuffle(st, items):
         t = items[j]
         items[j] = items[k]
         items[k] = t
+
+
+@kernel
+def sample(st, items, k):
+    """Forward Fisher-Yates stopped after ``k`` steps; same as ``Stream.sample``."""
+    n = items.shape[0]
+    for p in range(k):
+        q = p + bounded(st, n - p)
+        t = items[p]
+        items[p] = items[q]
+        items[q] = t

@@ -12,7 +12,7 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 
-from simkit import rng, stats
+from simkit import config, rng, stats
 from simkit.errors import InputError
 from simkit.policy import Policy
 from simkit.runner import BATCH, check_count, run_batches, set_threads
@@ -24,14 +24,7 @@ from simkit.pepper.rules import DECK, PRESETS, TRUMP_TEXT, PepperRules, flatten,
 
 def resolve_rules(rules=None, players: int | None = None) -> PepperRules:
     """Rules from a PepperRules, a preset name, a dict of overrides or None (the seed's)."""
-    if isinstance(rules, PepperRules):
-        return rules if players is None or players == rules.players else rules.replace(players=players)
-    if rules is None or isinstance(rules, str):
-        return make_rules(rules or "seed", players=players)
-    if isinstance(rules, dict):
-        return make_rules(overrides=rules, players=players)
-    raise InputError(f"bad rules {rules!r}: expected a preset name ({', '.join(PRESETS)}), "
-                     "a dict of rule values or a PepperRules")
+    return config.resolve_rules(rules, players, PepperRules, make_rules, PRESETS, "Pepper")
 
 
 def _setup(players, rules, policy, seed):
@@ -39,11 +32,9 @@ def _setup(players, rules, policy, seed):
         raise InputError(f"bad player count {players!r}: Pepper is played by 2, 3 or 4 players")
     r = resolve_rules(rules, players)
     pols = make_policies(policy, r.players)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise InputError(f"bad seed {seed!r}: expected a whole number from 0 to 2**64-1")
+    key = rng.run_key(seed)
     kinds, params = flatten_policies(pols)
-    # the key goes to numba as uint64 always: a plain int would be typed by its value
-    return r, pols, flatten(r), kinds, params, np.uint64(rng.seed_key(int(seed)))
+    return r, pols, flatten(r), kinds, params, key
 
 
 def hands_frame(rec: np.ndarray, start: int, rules: PepperRules,

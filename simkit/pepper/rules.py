@@ -11,8 +11,12 @@ import dataclasses
 import numpy as np
 
 from simkit.cards import Deck
-from simkit.config import Config, load_toml, option
+from simkit import config
+from simkit.config import Config, option
 from simkit.errors import InputError
+
+TITLE = "Pepper (Pilipili)"
+BOOK = "seeds/pepper.md"
 
 #: 9 10 J Q K A in each suit; card id = suit * 6 + position (9=0 ... A=5).
 DECK = Deck("Pepper", (9, 10, 11, 12, 13, 14))
@@ -110,20 +114,7 @@ PRESETS: dict[str, dict] = {
 def make_rules(preset: str = "seed", file: str | None = None,
                overrides: dict | None = None, players: int | None = None) -> PepperRules:
     """Rules from a preset, then a TOML file, then ``key=value`` overrides, then ``players``."""
-    if preset not in PRESETS:
-        raise InputError(f"unknown Pepper preset {preset!r}: expected one of " + ", ".join(PRESETS))
-    values = dict(PRESETS[preset])
-    if file:
-        data = load_toml(file)
-        section = data.get("rules", data)
-        if not isinstance(section, dict):
-            raise InputError(f"rules file {file!r}: 'rules' must be a table of rule values "
-                             f"([rules] with key = value lines), got {section!r}")
-        values.update(section)
-    values.update(overrides or {})
-    if players is not None:
-        values["players"] = players
-    return PepperRules.build(values)
+    return config.make_rules(PepperRules, PRESETS, "Pepper", preset, file, overrides, players)
 
 
 def flatten(rules: PepperRules) -> np.ndarray:

@@ -35,6 +35,14 @@ class Summary:
             cols.update(rounds="sum", unfinished="sum", game="size")
             self.parts.append(df.agg(cols).to_frame().T)
 
+    def add_aggregate(self, agg: pd.DataFrame) -> None:
+        """Add a merged aggregate table (:func:`simkit.pepper.api.aggregate_hands`)."""
+        g = agg.assign(made_hands=agg["hands"].where(agg["made"], 0)).groupby("contract")
+        self.parts.append(pd.DataFrame({
+            "hands": g["hands"].sum(), "made": g["made_hands"].sum(),
+            "own": g["bidder_points"].sum(),
+            "opp": g["opponents_points"].sum() / (self.rules.sides - 1)}))
+
     def table(self) -> pd.DataFrame:
         r = self.rules
         total = pd.concat(self.parts).groupby(level=0).sum()

@@ -1,0 +1,33 @@
+"""The games simkit plays, and where each keeps its parts.
+
+Every game is a package ``simkit/<game>/`` with the same module names:
+``rules`` (``TITLE``, ``BOOK``, the rules config, ``PRESETS``, ``make_rules``),
+``policies`` (``POLICIES``, ``make_policies``), ``reference`` (the readable
+engine), ``kernel`` (the numba engine), ``api`` (simulation entry points and
+the chunk functions of :mod:`simkit.chunks`), ``summary`` (``Summary``, the
+table ``simkit simulate`` prints) and ``advise`` (``advise``,
+``format_advice``, ``advice_json``).  The command line and the chunked runs
+reach a game only through :func:`part`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from simkit.errors import InputError
+
+GAMES = ("pepper", "pitch")
+
+
+def check(game: str) -> str:
+    """The game's name in lower case; an unknown game is an InputError."""
+    g = str(game).strip().lower()
+    if g not in GAMES:
+        raise InputError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
+    return g
+
+
+def part(game: str, module: str) -> ModuleType:
+    """The module ``simkit.<game>.<module>`` (imported on first use)."""
+    return importlib.import_module(f"simkit.{check(game)}.{module}")

@@ -1,0 +1,667 @@
+"""Pitch in numba: the rules of ``seeds/pitch.md``, arrays in, arrays out.
+
+Hands are 52-bit masks (bit = card id = suit * 13 + rank position, see
+``rules.DECK``), so a suit is a 13-bit field, the highest or lowest card of a
+set is one bit scan, and the cards that beat the winning card are a mask.
+Seats are table positions 0..n-1; whole sessions map positions to players.
+All decisions are exactly those of seeds/pitch.md section 8.
+
+Entry points (all jitted through ``simkit.jit.kernel``):
+
+* :func:`run_hands` plays hands ``start .. start+count-1`` of a run, one per
+  stream, into a record matrix (columns ``C_*``), in parallel over blocks.
+* :func:`run_sessions` plays whole money sessions (seeds/pitch.md 7), one
+  stream each, into per-player and per-session records.
+* :func:`run_fixed` holds one hand at one seat (the advisor, 8.3).
+* :func:`play_hand` is the single-hand core they share.
+
+The readable twin is ``reference.py``; the two never share code.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+from simkit.jit import kernel
+from simkit.pitch.policies import P_AGGRESSION, P_MOON_RUN, P_MOON_TRUMPS, unseen_table
+from simkit.pitch.rules import (ACE, GAME_POINTS, JACK, KING, MAX_SESSION_PLAYERS,
+                                MONEY_UNITS_PER_CENT, R_ALL_PASS, R_CENTS, R_GAME_TIE,
+                                R_JOIN, R_JOIN_SCORE, R_LEAVE, R_LOW, R_MOON_DOLLARS,
+                                R_MOON_FAILED, R_MOON_MADE, R_MOON_NEEDS, R_PLAYERS,
+                                R_SESSION_HANDS, R_STEAL, R_TARGET, TEN, TWO)
+from simkit.rng import bounded, sample, start_stream
+
+# --- record columns ------------------------------------------------------------
+C_DEALER = 0
+C_BID = 1            # .. 8: the level each seat bid (0 = passed or silent)
+C_PITCHER = 9        # -1: thrown in
+C_CONTRACT = 10
+C_STUCK = 11
+C_TRUMP = 12         # 0..3, 4 = thrown in
+C_TRICKS = 13        # .. 20
+C_POINTS = 21        # .. 28
+C_SCORE = 29         # .. 36
+C_GP = 37            # .. 44: game points captured
+C_HIGH = 45          # seat or -1
+C_LOW = 46
+C_JACK = 47
+C_GAME = 48          # bitmask of seats
+C_MADE = 49
+C_F_TRUMPS = 50      # the pitcher's dealt hand, with the trump it led
+C_F_ACE = 51
+C_F_KING = 52
+C_F_JACK = 53
+C_F_TWO = 54
+C_F_GP = 55
+N_COLS = 56
+
+# session records: per player (res[j, player, F_*]) and per session (sres[j, S_*])
+F_SEAT, F_JOINED, F_LEFT, F_HANDS, F_SCORE, F_MONEY, F_MOONS_MADE, F_MOONS_FAILED, \
+    F_PITCHED, F_MADE = range(10)
+N_FIELDS = 10
+S_PLAYERS, S_HANDS, S_TARGET, S_FIRST_DEALER, S_IMBALANCE = range(5)
+N_SFIELDS = 5
+
+BLOCK = 4096          # hands per prange task
+MAXP = 8
+
+SUIT = np.array([0x1FFF << (13 * s) for s in range(4)], np.int64)
+_ALL = np.int64((1 << 52) - 1)
+
+
+def _rank_mask(pos: int) -> int:
+    return sum(1 << (13 * s + pos) for s in range(4))
+
+
+TENS, JACKS, QUEENS, KINGS, ACES = (np.int64(_rank_mask(p)) for p in (TEN, JACK, 10, KING, ACE))
+GP = np.array([GAME_POINTS[c % 13] for c in range(52)], np.int64)
+POS = np.array([c % 13 for c in range(52)], np.int64)
+SUIT_OF = np.array([c // 13 for c in range(52)], np.int64)
+Q = unseen_table()
+
+
+@kernel(inline=True)
+def _popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@kernel(inline=True)
+def _lb(m):
+    return trailing_zeros(m)
+
+
+@kernel(inline=True)
+def _hb(m):
+    return 63 - leading_zeros(m)
+
+
+@kernel(inline=True)
+def _nth(mask, n):
+    """Id of the n-th (0-based) card of ``mask`` in increasing id."""
+    for _ in range(n):
+        mask &= mask - 1
+    return trailing_zeros(mask)
+
+
+@kernel(inline=True)
+def _game_points(m):
+    return (10 * _popcount(m & TENS) + _popcount(m & JACKS) + 2 * _popcount(m & QUEENS)
+            + 3 * _popcount(m & KINGS) + 4 * _popcount(m & ACES))
+
+
+@kernel(inline=True)
+def _cost(c, t):
+    """How much giving card ``c`` away hurts with trump ``t`` (8.2)."""
+    if SUIT_OF[c] == t:
+        return 1000 + POS[c]
+    return 16 * GP[c] + POS[c]
+
+
+@kernel(inline=True)
+def _lowest(m, t):
+    best = -1
+    best_cost = 1 << 30
+    while m:
+        c = trailing_zeros(m)
+        m &= m - 1
+        k = _cost(c, t)
+        if k < best_cost:
+            best_cost = k
+            best = c
+    return best
+
+
+@kernel(inline=True)
+def _feed(m, t):
+    """Most feed value (game points, +20 for the jack of trumps), ties to the lowest."""
+    best = -1
+    best_key = -(1 << 30)
+    jack = 13 * t + JACK
+    while m:
+        c = trailing_zeros(m)
+        m &= m - 1
+        fv = GP[c] + (20 if c == jack else 0)
+        k = fv * 4096 - _cost(c, t)
+        if k > best_key:
+            best_key = k
+            best = c
+    return best
+
+
+@kernel(inline=True)
+def _hand_suit(h, n_players):
+    """(the hand's suit, its estimate in hundredths) per seeds/pitch.md 8.2."""
+    g = _game_points(h)
+    game = (100 * g) // (8 * n_players)
+    best = -1
+    best_est = -1
+    for s in range(4):
+        bits = (h >> (13 * s)) & 0x1FFF
+        if bits == 0:
+            continue
+        n = _popcount(bits)
+        top = _hb(bits)
+        bot = _lb(bits)
+        est = Q[n_players, 12 - top] + (3 * Q[n_players, bot]) // 4
+        if (bits >> JACK) & 1:
+            est += 85 if bits >> (JACK + 1) else 55
+        elif (bits >> ACE) & 1:
+            est += ((100 - Q[n_players, 1]) * 40) // 100
+        est += min(90, game + 5 * n)
+        if est > best_est:
+            best_est = est
+            best = s
+    return best, best_est
+
+
+@kernel(inline=True)
+def _desired(h, n_players, params):
+    """The heuristic's desired level: 0 (pass), 2, 3, 4 or 5 (the moon)."""
+    s, est = _hand_suit(h, n_players)
+    bits = (h >> (13 * s)) & 0x1FFF
+    if _popcount(bits) >= params[P_MOON_TRUMPS]:
+        gaps = ~bits & 0x1FFF          # run = cards held from the ace down without a gap
+        run = 12 - _hb(gaps)
+        if run >= params[P_MOON_RUN]:
+            return 5
+    v = (est + params[P_AGGRESSION] + 50) // 100
+    if v >= 4:
+        return 4
+    if v >= 2:
+        return v
+    return 0
+
+
+@kernel(inline=True)
+def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, st):
+    """One auction decision (seeds/pitch.md 2 and 8); returns the level (0 = pass)."""
+    forced = is_dealer and high == 0 and rules[R_ALL_PASS] == 0
+    steal = is_dealer and high > 0 and rules[R_STEAL] == 0
+    if kinds[seat] == 0:
+        lo = high if steal else max(2, high + 1)
+        n_opt = 6 - lo + (0 if forced else 1)
+        k = bounded(st, n_opt)
+        if forced:
+            return lo + k
+        return 0 if k == 0 else lo + k - 1
+    d = _desired(hands[seat], n_players, params[seat])
+    if forced:
+        return max(d, 2)
+    if d > high:
+        return d
+    if steal and d == high:
+        return high
+    return 0
+
+
+@kernel(inline=True)
+def _beaters(legal, w, t):
+    """Cards of ``legal`` that beat the winning card ``w`` with trump ``t``."""
+    ws = SUIT_OF[w]
+    above = SUIT[ws] & ~((np.int64(2) << w) - 1)      # same suit, higher
+    if ws == t:
+        return legal & above
+    return (legal & SUIT[t]) | (legal & above)
+
+
+@kernel(inline=True)
+def _lead(h, t, played, first, hand_suit):
+    """The heuristic's lead (8.2)."""
+    if first:
+        return _hb(h & SUIT[hand_suit])
+    tm = SUIT[t]
+    unplayed = tm & ~played
+    outstanding = unplayed & ~h
+    if unplayed and (h >> _hb(unplayed)) & 1 and outstanding:
+        return _hb(h & tm)
+    if not outstanding:
+        for s in range(4):
+            if s == t:
+                continue
+            u = SUIT[s] & ~played
+            if u and (h >> _hb(u)) & 1:
+                return _hb(u)
+    return _lowest(h, t)
+
+
+@kernel(inline=True)
+def _follow(legal, w, t, partner_wins, pitcher_played):
+    """The heuristic's card when following (8.2)."""
+    if partner_wins:
+        return _feed(legal, t) if pitcher_played else _lowest(legal, t)
+    b = _beaters(legal, w, t)
+    if b:
+        plain = b & ~SUIT[t]
+        return _lb(plain) if plain else _lb(b)
+    return _lowest(legal, t)
+
+
+@kernel(inline=True)
+def deal(st, dealer, n_players, deck, hands):
+    """Deal 6 cards each (seeds/pitch.md 1) into ``hands[position]``."""
+    for c in range(52):
+        deck[c] = c
+    sample(st, deck, 6 * n_players)
+    for s in range(n_players):
+        hands[s] = 0
+    r = 0
+    for p in range(6 * n_players):
+        seat = dealer + 1 + r
+        if seat >= n_players:
+            seat -= n_players
+        hands[seat] |= np.int64(1) << deck[p]
+        r += 1
+        if r == n_players:
+            r = 0
+
+
+W_DEALT, W_WON, W_TRICKS, W_POINTS, W_GP = range(5)
+
+
+@kernel(inline=True)
+def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
+              fixed_seat, contract, trace, tr_plays):
+    """Auction, play and scoring of one dealt hand into ``rec[j]``.
+
+    ``hands`` (masks per table position) is consumed; ``work`` is a (5, 8)
+    scratch array.  ``contract`` >= 2 makes ``fixed_seat`` the pitcher with no
+    auction; ``contract`` 0 runs the auction with ``fixed_seat`` (if >= 0)
+    passing wherever it may (8.3).
+    """
+    N = n_players
+    for c in range(N_COLS):
+        rec[j, c] = 0
+    rec[j, C_DEALER] = dealer
+    rec[j, C_PITCHER] = -1
+    rec[j, C_TRUMP] = 4
+    rec[j, C_HIGH] = -1
+    rec[j, C_LOW] = -1
+    rec[j, C_JACK] = -1
+    # --- auction (2)
+    high = 0
+    pitcher = -1
+    stuck = 0
+    if contract >= 2:
+        high = contract
+        pitcher = fixed_seat
+        rec[j, C_BID + fixed_seat] = contract
+    else:
+        seat = dealer
+        for r in range(N):
+            seat += 1
+            if seat == N:
+                seat = 0
+            is_dealer = r == N - 1
+            if is_dealer and high == 0 and rules[R_ALL_PASS] == 0:
+                stuck = 1
+            if seat == fixed_seat:
+                level = 2 if stuck else 0
+            else:
+                level = _choose_bid(seat, is_dealer, high, hands, N, rules, kinds, params, st)
+            rec[j, C_BID + seat] = level
+            if level > 0:
+                high = level
+                pitcher = seat
+                if level == 5:
+                    break
+    rec[j, C_STUCK] = stuck
+    if pitcher < 0:
+        return
+    rec[j, C_PITCHER] = pitcher
+    rec[j, C_CONTRACT] = high
+    # --- play (3)
+    for s in range(N):
+        work[W_DEALT, s] = hands[s]
+        work[W_WON, s] = 0
+        work[W_TRICKS, s] = 0
+    hand_suit = 0
+    if kinds[pitcher] == 1:
+        hand_suit, _ = _hand_suit(hands[pitcher], N)
+    played = np.int64(0)
+    t = -1
+    leader = pitcher
+    n_play = 0
+    for trick in range(6):
+        seat = leader
+        w_card = -1
+        w_seat = -1
+        led = -1
+        pitcher_played = False
+        cards = np.int64(0)
+        for k in range(N):
+            h = hands[seat]
+            if k == 0:
+                if kinds[seat] == 0:
+                    c = _nth(h, bounded(st, _popcount(h)))
+                else:
+                    c = _lead(h, t, played, trick == 0, hand_suit)
+                if trick == 0:
+                    t = SUIT_OF[c]
+                led = SUIT_OF[c]
+                w_card = c
+                w_seat = seat
+            else:
+                if h & SUIT[led]:
+                    legal = h & (SUIT[led] | SUIT[t])
+                else:
+                    legal = h
+                if kinds[seat] == 0:
+                    c = _nth(legal, bounded(st, _popcount(legal)))
+                else:
+                    partner = seat != pitcher and w_seat != pitcher
+                    c = _follow(legal, w_card, t, partner, pitcher_played)
+                cs = SUIT_OF[c]
+                ws = SUIT_OF[w_card]
+                if (cs == t and ws != t) or (cs == ws and c > w_card):
+                    w_card = c
+                    w_seat = seat
+            if seat == pitcher:
+                pitcher_played = True
+            bit = np.int64(1) << c
+            hands[seat] = h & ~bit
+            played |= bit
+            cards |= bit
+            if trace:
+                tr_plays[j, n_play] = c
+            n_play += 1
+            seat += 1
+            if seat == N:
+                seat = 0
+        work[W_TRICKS, w_seat] += 1
+        work[W_WON, w_seat] |= cards
+        leader = w_seat
+    # --- the four points (4)
+    tm = SUIT[t]
+    jack = 13 * t + JACK
+    trumps_dealt = played & tm            # every dealt card was played
+    hi_card = _hb(trumps_dealt)
+    lo_card = _lb(trumps_dealt)
+    gp_total = 0
+    gp_top = 0
+    n_top = 0
+    for s in range(N):
+        work[W_POINTS, s] = 0
+        gp = _game_points(work[W_WON, s])
+        work[W_GP, s] = gp
+        gp_total += gp
+        if gp > gp_top:
+            gp_top = gp
+            n_top = 1
+        elif gp == gp_top:
+            n_top += 1
+        dealt = work[W_DEALT, s]
+        won = work[W_WON, s]
+        if (dealt >> hi_card) & 1:
+            rec[j, C_HIGH] = s
+        if ((dealt if rules[R_LOW] == 1 else won) >> lo_card) & 1:
+            rec[j, C_LOW] = s
+        if (won >> jack) & 1:
+            rec[j, C_JACK] = s
+    work[W_POINTS, rec[j, C_HIGH]] += 1
+    work[W_POINTS, rec[j, C_LOW]] += 1
+    if rec[j, C_JACK] >= 0:
+        work[W_POINTS, rec[j, C_JACK]] += 1
+    game = 0
+    if gp_total > 0 and (n_top == 1 or rules[R_GAME_TIE] == 1):
+        for s in range(N):
+            if work[W_GP, s] == gp_top:
+                game |= 1 << s
+                work[W_POINTS, s] += 1
+    rec[j, C_GAME] = game
+    # --- scoring (5)
+    total = 0
+    for s in range(N):
+        total += work[W_POINTS, s]
+    pts = work[W_POINTS, pitcher]
+    if high == 5:
+        need = 4 if rules[R_MOON_NEEDS] == 0 else total
+        made = work[W_TRICKS, pitcher] == 6 and pts == need
+        own = rules[R_MOON_MADE] if made else -rules[R_MOON_FAILED]
+    else:
+        made = pts >= high
+        own = pts if made else -high
+    for s in range(N):
+        rec[j, C_TRICKS + s] = work[W_TRICKS, s]
+        rec[j, C_POINTS + s] = work[W_POINTS, s]
+        rec[j, C_GP + s] = work[W_GP, s]
+        rec[j, C_SCORE + s] = own if s == pitcher else work[W_POINTS, s]
+    rec[j, C_TRUMP] = t
+    rec[j, C_MADE] = made
+    dp = work[W_DEALT, pitcher]
+    rec[j, C_F_TRUMPS] = _popcount(dp & tm)
+    rec[j, C_F_ACE] = (dp >> (13 * t + ACE)) & 1
+    rec[j, C_F_KING] = (dp >> (13 * t + KING)) & 1
+    rec[j, C_F_JACK] = (dp >> jack) & 1
+    rec[j, C_F_TWO] = (dp >> (13 * t + TWO)) & 1
+    rec[j, C_F_GP] = _game_points(dp)
+
+
+@kernel(inline=True)
+def _scratch():
+    """Per-task working arrays: stream, deck, hands, work, a one-row record, an
+    empty trace."""
+    return (np.empty(2, np.uint64), np.empty(52, np.int64), np.empty(MAXP, np.int64),
+            np.empty((5, MAXP), np.int64), np.empty((1, N_COLS), np.int16),
+            np.empty((1, 1), np.int8))
+
+
+@kernel(parallel=True)
+def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_deal):
+    """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``;
+    hand ``i`` is dealt by seat ``i mod players``.  With ``trace`` the plays
+    (``tr_plays[j]``, card ids in order) and dealt masks (``tr_deal[j]``) too."""
+    N = rules[R_PLAYERS]
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in numba.prange(n_blocks):
+        st, deck, hands, work, _, _ = _scratch()
+        dealer = (start + b * BLOCK) % N
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            start_stream(st, key, start + j)
+            deal(st, dealer, N, deck, hands)
+            if trace:
+                for s in range(N):
+                    tr_deal[j, s] = hands[s]
+            play_hand(dealer, hands, N, rules, kinds, params, st, rec, j, work, -1, 0,
+                      trace, tr_plays)
+            dealer += 1
+            if dealer == N:
+                dealer = 0
+
+
+@kernel(parallel=True)
+def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, rec):
+    """Sample ``count`` deals (stream = sample number) in which ``seat`` holds the
+    cards of mask ``fixed`` and the others are dealt from the rest (8.3), then
+    play ``contract`` (>= 2: ``seat`` is the pitcher; 0: ``seat`` passes)."""
+    N = rules[R_PLAYERS]
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in numba.prange(n_blocks):
+        st, _, hands, work, _, no_trace = _scratch()
+        rest = np.empty(46, np.int64)
+        others = np.empty(MAXP, np.int64)
+        n_others = 0
+        for r in range(N):                    # other seats clockwise from left of the dealer
+            s = (dealer + 1 + r) % N
+            if s != seat:
+                others[n_others] = s
+                n_others += 1
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            start_stream(st, key, j)
+            n = 0
+            for c in range(52):
+                if not (fixed >> c) & 1:
+                    rest[n] = c
+                    n += 1
+            sample(st, rest, 6 * n_others)
+            for s in range(N):
+                hands[s] = 0
+            hands[seat] = fixed
+            r = 0
+            for p in range(6 * n_others):
+                hands[others[r]] |= np.int64(1) << rest[p]
+                r += 1
+                if r == n_others:
+                    r = 0
+            play_hand(dealer, hands, N, rules, kinds, params, st, rec, j, work, seat,
+                      contract, False, no_trace)
+
+
+@kernel
+def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_trace):
+    """One money session (seeds/pitch.md 7) into ``res`` (players x F_*) and ``sres``."""
+    n = rules[R_PLAYERS]
+    n_pol = kinds.shape[0]
+    seats = np.empty(MAXP, np.int64)
+    old = np.empty(MAXP, np.int64)
+    pk = np.empty(MAXP, np.int64)
+    pp = np.empty((MAXP, params.shape[1]), np.int64)
+    score = np.zeros(MAX_SESSION_PLAYERS, np.int64)
+    seated = np.zeros(MAX_SESSION_PLAYERS, np.bool_)
+    for f in range(res.shape[0]):
+        for k in range(N_FIELDS):
+            res[f, k] = 0
+        res[f, F_LEFT] = -1
+    unit = MONEY_UNITS_PER_CENT
+    cents = rules[R_CENTS]
+    moon_units = rules[R_MOON_DOLLARS] * 100 * unit
+    d = bounded(st, n)
+    sres[S_FIRST_DEALER] = d
+    for i in range(n):
+        seats[i] = i
+        seated[i] = True
+        res[i, F_SEAT] = (i - d - 1) % n + 1
+    ever = n
+    played = 0
+    by_target = 0
+    n_hands = rules[R_SESSION_HANDS]
+    for hand in range(n_hands):
+        for i in range(n):
+            q = seats[i] % n_pol
+            pk[i] = kinds[q]
+            for k in range(params.shape[1]):
+                pp[i, k] = params[q, k]
+        deal(st, d, n, deck, hands)
+        play_hand(d, hands, n, rules, pk, pp, st, row, 0, work, -1, 0, False, no_trace)
+        played += 1
+        top = -(1 << 40)
+        for i in range(n):
+            p = seats[i]
+            score[p] += row[0, C_SCORE + i]
+            res[p, F_HANDS] += 1
+            top = max(top, score[p])
+        pitcher = row[0, C_PITCHER]
+        if pitcher >= 0:
+            pl = seats[pitcher]
+            res[pl, F_PITCHED] += 1
+            res[pl, F_MADE] += row[0, C_MADE]
+            if row[0, C_CONTRACT] == 5:
+                sign = 1 if row[0, C_MADE] else -1
+                res[pl, F_MOONS_MADE if sign == 1 else F_MOONS_FAILED] += 1
+                for i in range(n):
+                    if i != pitcher:
+                        res[seats[i], F_MONEY] -= sign * moon_units
+                        res[pl, F_MONEY] += sign * moon_units
+        if rules[R_TARGET] > 0 and top >= rules[R_TARGET]:
+            by_target = 1
+            break
+        if hand == n_hands - 1:
+            break
+        # --- players leave, then one may join; then the deal passes left
+        old_n = n
+        for i in range(n):
+            old[i] = seats[i]
+        if rules[R_LEAVE] > 0:
+            for i in range(old_n):
+                p = old[i]
+                u = bounded(st, 1000)
+                if u < rules[R_LEAVE] and n >= 3:
+                    total = 0
+                    for k in range(n):
+                        total += score[seats[k]]
+                    amount = cents * (unit // n) * (n * score[p] - total)
+                    share = cents * (unit // (n * (n - 1))) * (n * score[p] - total)
+                    res[p, F_MONEY] += amount
+                    m = 0
+                    for k in range(n):
+                        q = seats[k]
+                        if q != p:
+                            res[q, F_MONEY] -= share
+                            seats[m] = q
+                            m += 1
+                    n = m
+                    seated[p] = False
+                    res[p, F_LEFT] = hand + 1
+        if rules[R_JOIN] > 0:
+            u = bounded(st, 1000)
+            if u < rules[R_JOIN] and n < MAXP and ever < MAX_SESSION_PLAYERS:
+                p = ever
+                ever += 1
+                if rules[R_JOIN_SCORE] == 0:
+                    total = 0
+                    for k in range(n):
+                        total += score[seats[k]]
+                    score[p] = total // n
+                seats[n] = p
+                n += 1
+                seated[p] = True
+                res[p, F_JOINED] = hand + 1
+                res[p, F_SEAT] = 0
+        for k in range(1, old_n + 1):
+            cand = old[(d + k) % old_n]
+            if seated[cand]:
+                for i in range(n):
+                    if seats[i] == cand:
+                        d = i
+                break
+    total = 0
+    for k in range(n):
+        total += score[seats[k]]
+    for k in range(n):
+        p = seats[k]
+        res[p, F_MONEY] += cents * (unit // n) * (n * score[p] - total)
+    imbalance = 0
+    for p in range(ever):
+        res[p, F_SCORE] = score[p]
+        imbalance += res[p, F_MONEY]
+    sres[S_PLAYERS] = ever
+    sres[S_HANDS] = played
+    sres[S_TARGET] = by_target
+    sres[S_IMBALANCE] = imbalance
+
+
+@kernel(parallel=True)
+def run_sessions(start, count, key, rules, kinds, params, res, sres):
+    """Play sessions ``start .. start+count-1`` (stream = session number) into
+    ``res[j]`` (players x F_*) and ``sres[j]`` (S_*)."""
+    n_blocks = (count + 63) // 64
+    for b in numba.prange(n_blocks):
+        st, deck, hands, work, row, no_trace = _scratch()
+        for j in range(b * 64, min(count, (b + 1) * 64)):
+            start_stream(st, key, start + j)
+            _session(st, rules, kinds, params, res[j], sres[j], deck, hands, work, row,
+                     no_trace)

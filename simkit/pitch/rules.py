@@ -1,0 +1,143 @@
+"""Pitch: Money Game rules: the frozen, validated config and its named variants.
+
+The rule book is ``seeds/pitch.md``; each option below names what of it it
+settles.  Kernels receive the rules flattened by :func:`flatten`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from simkit import config
+from simkit.cards import Deck
+from simkit.config import Config, option
+from simkit.errors import InputError
+
+TITLE = "Pitch: Money Game"
+BOOK = "seeds/pitch.md"
+
+#: 2 .. A in each suit; card id = suit * 13 + position (2 = 0 ... 10 = 8, J = 9, A = 12).
+DECK = Deck("Pitch", tuple(range(2, 15)))
+TEN, JACK, QUEEN, KING, ACE = 8, 9, 10, 11, 12
+TWO = 0
+#: Game points of each rank position: 10 = 10, A = 4, K = 3, Q = 2, J = 1.
+GAME_POINTS = (0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4)
+HAND_SIZE = 6
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+#: Bid levels: 0 pass, 2 3 4 numbers, 5 shoot the moon.
+PASS, MOON = 0, 5
+BIDS = ("pass", "2", "3", "4", "moon")
+LEVELS = (0, 2, 3, 4, 5)
+TRUMP_TEXT = ("C", "D", "H", "S", "-")
+NO_TRUMP = 4             # the trump code of a thrown-in hand
+#: Money is kept in whole units of 1/840 cent: 840 is divisible by 1..8.
+MONEY_UNITS_PER_CENT = 840
+MAX_SESSION_PLAYERS = 32
+
+LOWS = ("captured", "dealt")
+STEALS = ("match", "outbid")
+ALL_PASS = ("forced", "redeal")
+MOON_NEEDS = ("four", "all")
+GAME_TIES = ("none", "all")
+JOIN_SCORES = ("average", "zero")
+
+
+@dataclasses.dataclass(frozen=True)
+class PitchRules(Config):
+    """Rules of one Pitch table and its money sessions (see ``seeds/pitch.md``)."""
+
+    what = "rule"
+
+    players: int = option(4, "players, each for themselves (6 cards each)", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
+    low: str = option("captured", "Low goes to whoever wins the lowest trump in a trick "
+                      "(captured, the seed) or to whoever was dealt it (dealt)", choices=LOWS)
+    steal: str = option("match", "the dealer may take the bid by matching the high bid (match, "
+                        "the seed) or must bid higher like everyone (outbid)", choices=STEALS)
+    all_pass: str = option("forced", "everyone else passes: the dealer must bid, 2 or more "
+                           "(forced, the seed), or may pass and the hand is thrown in (redeal)",
+                           choices=ALL_PASS)
+    moon_needs: str = option("four", "a moon needs all six tricks and all four points (four) or "
+                             "every point awarded in the hand (all)", choices=MOON_NEEDS)
+    moon_made: int = option(4, "points a made moon scores", lo=0, hi=100)
+    moon_failed: int = option(4, "points a failed moon loses", lo=0, hi=100)
+    game_tie: str = option("none", "a tie for the Game point: nobody scores it (none) or every "
+                           "tied player does (all)", choices=GAME_TIES)
+    session_hands: int = option(20, "hands in a money session (a cap, when a target is set)",
+                                lo=1, hi=5000)
+    target: int = option(0, "a session ends after a hand in which a player reaches this score "
+                         "(0: no target)", lo=0, hi=1000)
+    leave: float = option(0.0, "chance that each player leaves after a hand (used in whole thousandths)",
+                          lo=0.0, hi=1.0)
+    join: float = option(0.0, "chance that a new player joins after a hand (used in whole thousandths)",
+                         lo=0.0, hi=1.0)
+    join_score: str = option("average", "a new player's starting score: the seated players' "
+                             "average rounded down, or zero", choices=JOIN_SCORES)
+    cents: int = option(10, "cents paid per point above or below the average score", lo=0, hi=1000)
+    moon_dollars: int = option(1, "dollars each other player pays for a made moon "
+                               "(the pitcher pays each as much for a failed one)", lo=0, hi=100)
+
+    @property
+    def tricks(self) -> int:
+        return HAND_SIZE
+
+    @property
+    def sides(self) -> int:
+        """Scoring sides: every player for themselves."""
+        return self.players
+
+    @property
+    def leave_permille(self) -> int:
+        return int(round(self.leave * 1000))
+
+    @property
+    def join_permille(self) -> int:
+        return int(round(self.join * 1000))
+
+    @staticmethod
+    def bid_text(level: int) -> str:
+        return BIDS[LEVELS.index(level)]
+
+    @staticmethod
+    def parse_bid(text: str) -> int:
+        t = text.strip().lower()
+        if t not in BIDS:
+            raise InputError(f"unknown bid {text!r}: expected one of " + ", ".join(BIDS))
+        return LEVELS[BIDS.index(t)]
+
+
+#: Named rule sets: the seed's defaults and one preset per documented variant.
+PRESETS: dict[str, dict] = {
+    "seed": {},
+    "low-dealt": {"low": "dealt"},
+    "steal-outbid": {"steal": "outbid"},
+    "redeal": {"all_pass": "redeal"},
+    "moon-all-points": {"moon_needs": "all"},
+    "moon-eight": {"moon_made": 8, "moon_failed": 8},
+    "game-tie-all": {"game_tie": "all"},
+    "game-to-11": {"target": 11, "session_hands": 200},
+    "drop-in": {"leave": 0.05, "join": 0.1},
+}
+
+
+def make_rules(preset: str = "seed", file: str | None = None,
+               overrides: dict | None = None, players: int | None = None) -> PitchRules:
+    """Rules from a preset, then a TOML file, then ``key=value`` overrides, then ``players``."""
+    return config.make_rules(PitchRules, PRESETS, "Pitch", preset, file, overrides, players)
+
+
+def flatten(rules: PitchRules) -> np.ndarray:
+    """The rules as the int64 vector the kernels read (indices in ``R_*``)."""
+    return np.array([
+        rules.players, LOWS.index(rules.low), STEALS.index(rules.steal),
+        ALL_PASS.index(rules.all_pass), MOON_NEEDS.index(rules.moon_needs),
+        rules.moon_made, rules.moon_failed, GAME_TIES.index(rules.game_tie),
+        rules.session_hands, rules.target, rules.leave_permille, rules.join_permille,
+        JOIN_SCORES.index(rules.join_score), rules.cents, rules.moon_dollars,
+    ], dtype=np.int64)
+
+
+(R_PLAYERS, R_LOW, R_STEAL, R_ALL_PASS, R_MOON_NEEDS, R_MOON_MADE, R_MOON_FAILED,
+ R_GAME_TIE, R_SESSION_HANDS, R_TARGET, R_LEAVE, R_JOIN, R_JOIN_SCORE, R_CENTS,
+ R_MOON_DOLLARS) = range(15)
