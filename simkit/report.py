@@ -384,7 +384,8 @@ def _studies() -> dict[str, str]:
 
 
 def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
-    """Study names in order, without repeats; ``"all"`` (or none given) is every study.
+    """Study names in order, without repeats; ``"all"`` (or none given) is every study,
+    and a game's name (``"pitch"``) is every study of that game (``pitch-*``).
 
     An unknown name is an :class:`InputError` naming it and the accepted names.
     """
@@ -396,9 +397,12 @@ def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
         names = ["all"]
     out: list[str] = []
     for n in names:
-        if n not in studies and n != "all":
-            raise InputError(f"unknown study {n!r}: expected {', '.join(studies)} or all")
-        for m in (studies if n == "all" else [n]):
+        of_game = [m for m in studies if m.startswith(n + "-")]
+        if n not in studies and n != "all" and not of_game:
+            games = sorted({m.split("-")[0] for m in studies})
+            raise InputError(f"unknown study {n!r}: expected {', '.join(studies)}, a game "
+                             f"({', '.join(games)}) or all")
+        for m in (studies if n == "all" else of_game if n not in studies else [n]):
             if m not in out:
                 out.append(m)
     return out

@@ -33,14 +33,18 @@ def resolve_rules(rules=None, players: int | None = None) -> PitchRules:
     return config.resolve_rules(rules, players, PitchRules, make_rules, PRESETS, "Pitch")
 
 
-def _setup(players, rules, policy, seed):
+def _setup(players, rules, policy, seed, per_player=False):
     if players is not None and (isinstance(players, bool) or not isinstance(players, (int, np.integer))
                                 or not MIN_PLAYERS <= players <= MAX_PLAYERS):
         raise InputError(f"bad player count {players!r}: Pitch is played by "
                          f"{MIN_PLAYERS} to {MAX_PLAYERS} players")
     r = resolve_rules(rules, players)
     key = rng.run_key(seed)
-    pols = make_policies(policy, r.players)
+    if per_player and not isinstance(policy, (str, Policy)) and policy is not None \
+            and len(policy) > 0:
+        pols = make_policies(policy, len(policy))      # player j plays policy j mod P
+    else:
+        pols = make_policies(policy, r.players)
     kinds, params = flatten_policies(pols)
     return r, pols, flatten(r), kinds, params, key
 
@@ -186,12 +190,12 @@ def simulate_sessions(sessions: int = 10_000, players: int | None = None, rules=
                       progress: bool = False) -> pd.DataFrame:
     """Play ``sessions`` money sessions (seeds/pitch.md 7); one row per player per session.
 
-    Session ``k`` uses stream (seed, k).  Player ``j`` plays policy ``j mod P``
-    of the ``P`` policies given.  Money is checked to sum to zero in every
+    Session ``k`` uses stream (seed, k).  Player ``j`` (in order of arrival)
+    plays policy ``j mod P`` of the ``P`` policies given (any number of them).  Money is checked to sum to zero in every
     session (an AssertionError otherwise).
     """
     check_count(sessions, "sessions")
-    r, pols, rv, kinds, params, key = _setup(players, rules, policy, seed)
+    r, pols, rv, kinds, params, key = _setup(players, rules, policy, seed, per_player=True)
     set_threads(threads)
 
     def compute(s, c):

@@ -153,26 +153,39 @@ def _feed(m, t):
     return best
 
 
+def _suit_estimates() -> np.ndarray:
+    """``EST[N, bits]``: the High + Low + Jack part of a suit's estimate (8.2) for
+    every 13-bit pattern of cards held in it, with N players (0 if none held)."""
+    bits = np.arange(1 << 13)
+    held = (bits[:, None] >> np.arange(13)) & 1 == 1
+    top = np.where(held, np.arange(13), -1).max(axis=1)
+    bot = np.where(held, np.arange(13), 13).min(axis=1)
+    jack = held[:, JACK]
+    over = held[:, JACK + 1:].any(axis=1)
+    est = np.zeros((Q.shape[0], 1 << 13), np.int64)
+    for n in range(2, Q.shape[0]):
+        q = Q[n]
+        e = q[12 - top.clip(0)] + (3 * q[bot.clip(max=12)]) // 4
+        e = e + np.where(jack, np.where(over, 85, 55),
+                         np.where(held[:, ACE], ((100 - q[1]) * 40) // 100, 0))
+        est[n] = np.where(bits > 0, e, 0)
+    return est
+
+
+EST = _suit_estimates()
+
+
 @kernel(inline=True)
 def _hand_suit(h, n_players):
     """(the hand's suit, its estimate in hundredths) per seeds/pitch.md 8.2."""
-    g = _game_points(h)
-    game = (100 * g) // (8 * n_players)
+    game = (100 * _game_points(h)) // (8 * n_players)
     best = -1
     best_est = -1
     for s in range(4):
         bits = (h >> (13 * s)) & 0x1FFF
         if bits == 0:
             continue
-        n = _popcount(bits)
-        top = _hb(bits)
-        bot = _lb(bits)
-        est = Q[n_players, 12 - top] + (3 * Q[n_players, bot]) // 4
-        if (bits >> JACK) & 1:
-            est += 85 if bits >> (JACK + 1) else 55
-        elif (bits >> ACE) & 1:
-            est += ((100 - Q[n_players, 1]) * 40) // 100
-        est += min(90, game + 5 * n)
+        est = EST[n_players, bits] + min(90, game + 5 * _popcount(bits))
         if est > best_est:
             best_est = est
             best = s
@@ -181,25 +194,26 @@ def _hand_suit(h, n_players):
 
 @kernel(inline=True)
 def _desired(h, n_players, params):
-    """The heuristic's desired level: 0 (pass), 2, 3, 4 or 5 (the moon)."""
+    """(the heuristic's desired level: 0 pass, 2, 3, 4 or 5 the moon; the hand's suit)."""
     s, est = _hand_suit(h, n_players)
     bits = (h >> (13 * s)) & 0x1FFF
     if _popcount(bits) >= params[P_MOON_TRUMPS]:
         gaps = ~bits & 0x1FFF          # run = cards held from the ace down without a gap
         run = 12 - _hb(gaps)
         if run >= params[P_MOON_RUN]:
-            return 5
+            return 5, s
     v = (est + params[P_AGGRESSION] + 50) // 100
     if v >= 4:
-        return 4
+        return 4, s
     if v >= 2:
-        return v
-    return 0
+        return v, s
+    return 0, s
 
 
 @kernel(inline=True)
-def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, st):
-    """One auction decision (seeds/pitch.md 2 and 8); returns the level (0 = pass)."""
+def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, st, work):
+    """One auction decision (seeds/pitch.md 2 and 8); returns the level (0 = pass).
+    A heuristic seat's hand suit goes to ``work[W_SUIT, seat]``."""
     forced = is_dealer and high == 0 and rules[R_ALL_PASS] == 0
     steal = is_dealer and high > 0 and rules[R_STEAL] == 0
     if kinds[seat] == 0:
@@ -209,7 +223,8 @@ def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, s
         if forced:
             return lo + k
         return 0 if k == 0 else lo + k - 1
-    d = _desired(hands[seat], n_players, params[seat])
+    d, suit = _desired(hands[seat], n_players, params[seat])
+    work[W_SUIT, seat] = suit
     if forced:
         return max(d, 2)
     if d > high:
@@ -280,7 +295,7 @@ def deal(st, dealer, n_players, deck, hands):
             r = 0
 
 
-W_DEALT, W_WON, W_TRICKS, W_POINTS, W_GP = range(5)
+W_DEALT, W_WON, W_TRICKS, W_POINTS, W_GP, W_SUIT = range(6)
 
 
 @kernel(inline=True)
@@ -288,7 +303,7 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
               fixed_seat, contract, trace, tr_plays):
     """Auction, play and scoring of one dealt hand into ``rec[j]``.
 
-    ``hands`` (masks per table position) is consumed; ``work`` is a (5, 8)
+    ``hands`` (masks per table position) is consumed; ``work`` is a (6, 8)
     scratch array.  ``contract`` >= 2 makes ``fixed_seat`` the pitcher with no
     auction; ``contract`` 0 runs the auction with ``fixed_seat`` (if >= 0)
     passing wherever it may (8.3).
@@ -322,7 +337,8 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
             if seat == fixed_seat:
                 level = 2 if stuck else 0
             else:
-                level = _choose_bid(seat, is_dealer, high, hands, N, rules, kinds, params, st)
+                level = _choose_bid(seat, is_dealer, high, hands, N, rules, kinds, params, st,
+                                    work)
             rec[j, C_BID + seat] = level
             if level > 0:
                 high = level
@@ -341,7 +357,10 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
         work[W_TRICKS, s] = 0
     hand_suit = 0
     if kinds[pitcher] == 1:
-        hand_suit, _ = _hand_suit(hands[pitcher], N)
+        if pitcher == fixed_seat:  # bid without a decision: the hand suit is not known yet
+            hand_suit, _ = _hand_suit(hands[pitcher], N)
+        else:
+            hand_suit = work[W_SUIT, pitcher]
     played = np.int64(0)
     t = -1
     leader = pitcher
@@ -466,7 +485,7 @@ def _scratch():
     """Per-task working arrays: stream, deck, hands, work, a one-row record, an
     empty trace."""
     return (np.empty(2, np.uint64), np.empty(52, np.int64), np.empty(MAXP, np.int64),
-            np.empty((5, MAXP), np.int64), np.empty((1, N_COLS), np.int16),
+            np.empty((6, MAXP), np.int64), np.empty((1, N_COLS), np.int16),
             np.empty((1, 1), np.int8))
 
 
