@@ -67,6 +67,22 @@ CASES = {"pepper": [(p, pepper_hands) for p in (4, 3, 2)],
 UNITS = {"pepper": "hand", "pitch": "hand"}
 
 
+def reference_rate(game: str, players: int, hands: int) -> float:
+    """Hands per second of the game's readable reference engine (heuristic tables)."""
+    from simkit import games as registry
+    rules = registry.part(game, "rules").make_rules(players=players)
+    pols = registry.part(game, "policies").make_policies("heuristic", players)
+    ref = registry.part(game, "reference")
+    if game == "pepper":
+        play = lambda i: ref.simulate_hand(rules, pols, 1, i)          # noqa: E731
+    else:
+        play = lambda i: ref.play_hand(1, i, rules, pols, i % players)  # noqa: E731
+    t0 = time.perf_counter()
+    for i in range(hands):
+        play(i)
+    return hands / (time.perf_counter() - t0)
+
+
 def run_bench(games, hands: int = 2_000_000) -> list[dict]:
     """One record per (game, players, threads): 1 thread and all threads."""
     records = []
