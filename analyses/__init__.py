@@ -34,4 +34,5 @@ STUDIES: dict[str, str] = {
     "pepper-bids": "analyses.pepper_bids",
     "pepper-kubwa": "analyses.pepper_kubwa",
     "pepper-variants": "analyses.pepper_variants",
+    "pitch-payouts": "analyses.pitch_payouts",
 }
