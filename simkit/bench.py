@@ -62,19 +62,42 @@ def pitch_hands(players: int, hands: int, policy: str = "heuristic"):
     return run
 
 
+def shiesta_games(players: int, games: int, policy: str = "heuristic"):
+    """A closure playing ``games`` whole Shiesta games into a preallocated matrix."""
+    from simkit.shiesta import kernel as K
+    from simkit.shiesta.policies import flatten as fp, make_policies
+    from simkit.shiesta.rules import flatten, make_rules
+
+    rv = flatten(make_rules(players=players))
+    kinds, params = fp(make_policies(policy, players))
+    g = np.empty((games, K.N_GCOLS), np.int64)
+    moves = np.empty((1, 1), np.int64)
+    key = np.uint64(rng.seed_key(1))
+
+    def run():
+        K.run_games(0, games, key, rv, kinds, params, g, False, moves)
+    return run
+
+
 CASES = {"pepper": [(p, pepper_hands) for p in (4, 3, 2)],
-         "pitch": [(p, pitch_hands) for p in (4, 2, 8)]}
-UNITS = {"pepper": "hand", "pitch": "hand"}
+         "pitch": [(p, pitch_hands) for p in (4, 2, 8)],
+         "shiesta": [(p, shiesta_games) for p in (4, 3, 5)]}
+UNITS = {"pepper": "hand", "pitch": "hand", "shiesta": "game"}
+#: Units measured per ``--hands``: a Shiesta game is some 60 to 120 turns.
+SCALE = {"pepper": 1, "pitch": 1, "shiesta": 20}
 
 
 def reference_rate(game: str, players: int, hands: int) -> float:
-    """Hands per second of the game's readable reference engine (heuristic tables)."""
+    """Hands (Shiesta: games) per second of the game's readable reference engine
+    with heuristic tables."""
     from simkit import games as registry
     rules = registry.part(game, "rules").make_rules(players=players)
     pols = registry.part(game, "policies").make_policies("heuristic", players)
     ref = registry.part(game, "reference")
     if game == "pepper":
         play = lambda i: ref.simulate_hand(rules, pols, 1, i)          # noqa: E731
+    elif game == "shiesta":
+        play = lambda i: ref.play_game(1, i, rules, pols)               # noqa: E731
     else:
         play = lambda i: ref.play_hand(1, i, rules, pols, i % players)  # noqa: E731
     t0 = time.perf_counter()
@@ -88,16 +111,17 @@ def run_bench(games, hands: int = 2_000_000) -> list[dict]:
     records = []
     top = max_threads()
     for game in games:
+        units = max(1, hands // SCALE[game])
         for players, make in CASES[game]:
-            run = make(players, hands)
+            run = make(players, units)
             one = None
             for threads in sorted({1, top}):
                 set_threads(threads)
-                rate = best_rate(run, hands)
+                rate = best_rate(run, units)
                 one = one or rate
                 records.append({"game": game, "players": players, "threads": threads,
                                 "unit": UNITS[game], "rate": rate, "ns_per_unit": 1e9 / rate,
-                                "policy": "heuristic", "units": hands,
+                                "policy": "heuristic", "units": units,
                                 "speedup_vs_1_thread": rate / one})
     set_threads(None)
     return records

@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", type=_game)
     _rules_options(p)
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--hands", type=_positive, help="hands to play (default 100000)")
+    size.add_argument("--hands", type=_positive, help="hands to play (default 100000; "
+                      "Shiesta: games only)")
     size.add_argument("--games", type=_positive, help="whole games to play instead of hands "
                       "(Pitch: money sessions, rules session_hands, target, leave, join)")
     p.add_argument("--seed", type=_seed, default=0)
@@ -164,7 +165,13 @@ def _cmd_simulate(a) -> int:
     from simkit import chunks
 
     rules, pols = _rules_and_policies(a)
-    unit, count = ("game", a.games) if a.games else ("hand", a.hands or 100_000)
+    units = games.UNITS[a.game]
+    if a.hands and "hand" not in units:
+        raise InputError(f"{a.game} is played in whole games, not hands: use --games N")
+    if a.games or "hand" not in units:
+        unit, count = "game", a.games or 100_000
+    else:
+        unit, count = "hand", a.hands or 100_000
     if a.aggregate and unit == "game":
         raise InputError("--aggregate works with --hands only (aggregates of hands)")
     backend = a.backend or ("dask" if a.scheduler else "threads")
@@ -265,6 +272,10 @@ def _cmd_report(a) -> int:
 
 
 def _cmd_advise(a) -> int:
+    if not games.has_part(a.game, "advise"):
+        raise InputError(f"simkit advise is for games with bids ("
+                         f"{', '.join(g for g in GAMES if games.has_part(g, 'advise'))}), "
+                         f"not {a.game}")
     rules, pols = _rules_and_policies(a)
     mod = games.part(a.game, "advise")
     advice = mod.advise(a.hand, players=rules.players, seat=a.seat, dealer=a.dealer,

@@ -6,8 +6,8 @@ Every game is a package ``simkit/<game>/`` with the same module names:
 engine), ``kernel`` (the numba engine), ``api`` (simulation entry points and
 the chunk functions of :mod:`simkit.chunks`), ``summary`` (``Summary``, the
 table ``simkit simulate`` prints) and ``advise`` (``advise``,
-``format_advice``, ``advice_json``).  The command line and the chunked runs
-reach a game only through :func:`part`.
+``format_advice``, ``advice_json``; only games with bids have it).  The
+command line and the chunked runs reach a game only through :func:`part`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ from types import ModuleType
 
 from simkit.errors import InputError
 
-GAMES = ("pepper", "pitch")
+GAMES = ("pepper", "pitch", "shiesta")
+#: What each game's runs count: hands and whole games (Pitch: money sessions),
+#: or whole games only.
+UNITS = {"pepper": ("hand", "game"), "pitch": ("hand", "game"), "shiesta": ("game",)}
 
 
 def check(game: str) -> str:
@@ -31,3 +34,9 @@ def check(game: str) -> str:
 def part(game: str, module: str) -> ModuleType:
     """The module ``simkit.<game>.<module>`` (imported on first use)."""
     return importlib.import_module(f"simkit.{check(game)}.{module}")
+
+
+def has_part(game: str, module: str) -> bool:
+    """Whether the game has the module (e.g. only games with bids have ``advise``)."""
+    import importlib.util
+    return importlib.util.find_spec(f"simkit.{check(game)}.{module}") is not None

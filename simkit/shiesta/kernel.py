@@ -1,0 +1,405 @@
+"""Shiesta in numba: the rules of ``seeds/shiesta.md``, arrays in, arrays out.
+
+Suits do not matter, so a hand or a face-up row is a vector of counts per
+rank packed four bits a rank into one int64 (13 ranks, at most 8 copies with
+two decks).  The ranks held are then one mask (bit ``4r`` set when rank
+``r`` is held) and the legal ranks on a given pile one ``&`` with a table
+row.  The face-down rows keep their order (they are played blind, first
+card first); the discard pile is a stack of ranks plus its packed counts, so
+a pickup is one addition.  All decisions are exactly those of
+seeds/shiesta.md section 6.
+
+Entry point: :func:`run_games` plays games ``start .. start+count-1`` of a
+run, one random stream each, into game records (columns ``G_*``), in
+parallel over blocks, optionally with every move (for the differential
+tests).  The readable twin is ``reference.py``; the two never share code.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from simkit.jit import kernel
+from simkit.rng import bounded, shuffle, start_stream
+from simkit.shiesta.policies import P_BURN_AT, P_EXCHANGE, P_SAVE, P_THREE_AT
+from simkit.shiesta.rules import (R_AFTER_BURN, R_AFTER_PICKUP, R_DECKS, R_HAND, R_HIGHER,
+                                  R_MAX_TURNS, R_OPENING, R_PLAYERS, R_REVERSE, R_STARTER,
+                                  R_TWO, ROW, SEVEN, TEN, THREE, TWO)
+
+MAXP = 5
+# --- game record columns -----------------------------------------------------
+G_STARTER = 0
+G_WINNER = 1
+G_WINNER_SEAT = 2
+G_TURNS = 3
+G_PICKUPS = 4          # .. 8
+G_PLAYED = 9           # 2s, 3s, 7s, 10s played: .. 12
+G_LEFT = 13            # .. 17
+G_UNFINISHED = 18
+G_DEALT = 19           # seat * 4 + (2, 3, 7, 10): .. 38
+N_GCOLS = 39
+
+NIB = np.int64(0x1111111111111)            # bit 4r for r = 0..12
+_SPECIAL_RANKS = (TWO, THREE, SEVEN, TEN)
+
+
+def _nib(ranks) -> np.int64:
+    return np.int64(sum(1 << (4 * r) for r in ranks))
+
+
+REGULAR_MASK = _nib([2, 3, 4, 5, 6, 7, 9, 10, 11, 12])        # 4 .. 9, J .. A (7 too)
+OPEN_MASK = _nib([2, 3, 4, 6, 7, 9, 10, 11, 12])              # regular, not 7
+WILD_MASK = _nib([TWO, THREE, TEN])                            # legal on anything
+
+
+def _legal_table() -> np.ndarray:
+    """``LEGAL[higher, top + 1]``: ranks (bit 4r) legal on top rank ``top``
+    (-1 = empty pile or a reset 2), for strict (0) and equal (1)."""
+    table = np.zeros((2, 14), np.int64)
+    regular = [2, 3, 4, 5, 6, 7, 9, 10, 11, 12]
+    for eq in (0, 1):
+        for top in range(-1, 13):
+            if top == -1 or top == TWO:
+                ok = regular
+            elif top == SEVEN:
+                ok = [r for r in regular if (r <= SEVEN if eq else r < SEVEN)]
+            else:
+                ok = [r for r in regular if (r >= top if eq else r > top)]
+            table[eq, top + 1] = _nib(ok) | WILD_MASK
+    return table
+
+
+LEGAL = _legal_table()
+#: Exchange strength, weakest first: 4 5 6 7 8 9 J Q K A 3 2 10.
+STRENGTH = np.array([2, 3, 4, 5, 6, 7, 9, 10, 11, 12, THREE, TWO, TEN], np.int64)
+
+
+@kernel(inline=True)
+def _held(h):
+    """Bit 4r set for every rank r with a non-zero count in packed ``h``."""
+    return (h | (h >> 1) | (h >> 2) | (h >> 3)) & NIB
+
+
+@kernel(inline=True)
+def _count(h, r):
+    return (h >> (4 * r)) & 15
+
+
+@kernel(inline=True)
+def _total(h):
+    t = 0
+    while h:
+        t += h & 15
+        h >>= 4
+    return t
+
+
+@kernel(inline=True)
+def _top(pile, pile_n, two_rule):
+    """The rank deciding what may follow, or -1 (empty pile or a reset 2)."""
+    if pile_n == 0:
+        return -1
+    t = pile[pile_n - 1]
+    if t != TWO:
+        return t
+    if two_rule == 0:
+        return -1
+    for i in range(pile_n - 2, -1, -1):           # transparent: the card beneath the 2s
+        if pile[i] != TWO:
+            return pile[i]
+    return -1
+
+
+@kernel(inline=True)
+def _next(seat, dirn, n):
+    seat += dirn
+    if seat == n:
+        return 0
+    if seat < 0:
+        return n - 1
+    return seat
+
+
+@kernel(inline=True)
+def _exchange(seat, hand, up, hsize, kind, params, st, cards):
+    """The policy's exchange (6.1, 6.2): rewrites ``hand[seat]`` and ``up[seat]``."""
+    both = hand[seat] + up[seat]
+    m = hsize + ROW
+    if kind == 0:
+        n = 0
+        for r in range(13):                       # the cards sorted by rank index
+            for _ in range(_count(both, r)):
+                cards[n] = r
+                n += 1
+        k = bounded(st, m * (m - 1) * (m - 2) // 6)
+        u = np.int64(0)
+        done = False
+        for i in range(m):                        # the k-th 3-subset in lexicographic order
+            for j in range(i + 1, m):
+                for l in range(j + 1, m):
+                    if k == 0 and not done:
+                        u = (np.int64(1) << (4 * cards[i])) + (np.int64(1) << (4 * cards[j])) \
+                            + (np.int64(1) << (4 * cards[l]))
+                        done = True
+                    k -= 1
+        up[seat] = u
+        hand[seat] = both - u
+        return
+    u = np.int64(0)
+    need = ROW
+    for i in range(13):                           # strongest first (up) or weakest first (keep)
+        r = STRENGTH[12 - i] if params[P_EXCHANGE] == 0 else STRENGTH[i]
+        take = min(need, _count(both, r))
+        u += np.int64(take) << (4 * r)
+        need -= take
+        if need == 0:
+            break
+    up[seat] = u
+    hand[seat] = both - u
+
+
+@kernel(inline=True)
+def _decide(src, legal, kind, params, st, pile_n, next_total, save):
+    """A play from a hand or face-up row with legal ranks ``legal`` (bit 4r):
+    returns (rank, count), rank -1 for a pickup (6.1, 6.2)."""
+    if legal == 0:
+        return -1, 0
+    if kind == 0:
+        n_opt = 0
+        m = legal
+        while m:
+            r = trailing_zeros(m) >> 2
+            m &= m - 1
+            n_opt += _count(src, r)
+        k = bounded(st, n_opt)
+        m = legal
+        while m:
+            r = trailing_zeros(m) >> 2
+            m &= m - 1
+            c = _count(src, r)
+            if k < c:
+                return r, k + 1
+            k -= c
+        return -1, 0
+    three = np.int64(1) << (4 * THREE)
+    ten = np.int64(1) << (4 * TEN)
+    if legal & three and next_total <= params[P_THREE_AT]:
+        return THREE, 1
+    if legal & ten and pile_n >= params[P_BURN_AT]:
+        return TEN, 1
+    if save:
+        reg = legal & REGULAR_MASK
+        if reg:
+            r = trailing_zeros(reg) >> 2
+            return r, _count(src, r)
+        if legal & (np.int64(1) << (4 * TWO)):
+            return TWO, 1
+        if legal & ten:
+            return TEN, 1
+        return THREE, 1
+    r = trailing_zeros(legal) >> 2
+    return r, _count(src, r)
+
+
+@kernel
+def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
+    """One game (seeds/shiesta.md 4) into the record row ``g``; with ``trace`` the
+    move codes into ``moves`` (the reference's ``move_codes``)."""
+    N = rules[R_PLAYERS]
+    D = 52 * rules[R_DECKS]
+    H = rules[R_HAND]
+    higher = rules[R_HIGHER]
+    two_rule = rules[R_TWO]
+    max_turns = rules[R_MAX_TURNS]
+    for c in range(N_GCOLS):
+        g[c] = 0
+    hand = np.zeros(MAXP, np.int64)
+    up = np.zeros(MAXP, np.int64)
+    down_i = np.zeros(MAXP, np.int64)
+    cards = np.empty(8, np.int64)
+    # --- deal (1)
+    for c in range(D):
+        deck[c] = c
+    shuffle(st, deck)
+    p = 0
+    for k in range(ROW * N):
+        down[k % N, k // N] = deck[p] % 13
+        p += 1
+    for k in range(ROW * N):
+        up[k % N] += np.int64(1) << (4 * (deck[p] % 13))
+        p += 1
+    for k in range(H * N):
+        hand[k % N] += np.int64(1) << (4 * (deck[p] % 13))
+        p += 1
+    draw = p
+    for s in range(N):
+        both = hand[s] + up[s]
+        for r in range(ROW):
+            both += np.int64(1) << (4 * down[s, r])
+        for i in range(4):
+            g[G_DEALT + 4 * s + i] = _count(both, _SPECIAL_RANKS[i])
+    starter = bounded(st, N) if rules[R_STARTER] == 0 else 0
+    g[G_STARTER] = starter
+    # --- exchange, from the starter clockwise (4.2)
+    s = starter
+    for _ in range(N):
+        _exchange(s, hand, up, H, kinds[s], params[s], st, cards)
+        s = _next(s, 1, N)
+    # --- opening (4.3)
+    cur = starter
+    forced = -1
+    for k in range(N):
+        s = (starter + k) % N
+        o = _held(hand[s]) & OPEN_MASK
+        if o:
+            cur = s
+            forced = trailing_zeros(o) >> 2
+            break
+    # --- turns (4.4)
+    dirn = 1
+    pile_n = 0
+    pile_c = np.int64(0)
+    pending = False
+    fresh_rule = True          # the next empty pile must open with a regular non-7 card
+    turns = 0
+    winner = -1
+    while turns < max_turns:
+        turns += 1
+        if pending:                                   # a 3 was played at this player
+            if trace:
+                moves[turns - 1] = ((cur * 4 + 3) * 16 + 15) * 128 + min(pile_n, 127)
+            hand[cur] += pile_c
+            pile_c = 0
+            pile_n = 0
+            g[G_PICKUPS + cur] += 1
+            pending = False
+            if rules[R_OPENING] == 1:
+                fresh_rule = True
+            if rules[R_AFTER_PICKUP] == 0:
+                cur = _next(cur, dirn, N)
+            continue
+        if hand[cur] != 0:
+            source = 0
+            src = hand[cur]
+        elif up[cur] != 0:
+            source = 1
+            src = up[cur]
+        else:
+            source = 2
+            src = 0
+        top = _top(pile, pile_n, two_rule)
+        if source == 2:
+            r = down[cur, down_i[cur]]
+            down_i[cur] += 1
+            ok = pile_n == 0 or (LEGAL[higher, top + 1] >> (4 * r)) & 1
+            if not ok:                                # the card and the pile into the hand
+                if trace:
+                    moves[turns - 1] = ((cur * 4 + 3) * 16 + r) * 128 + min(pile_n + 1, 127)
+                hand[cur] += pile_c + (np.int64(1) << (4 * r))
+                pile_c = 0
+                pile_n = 0
+                g[G_PICKUPS + cur] += 1
+                if rules[R_OPENING] == 1:
+                    fresh_rule = True
+                if rules[R_AFTER_PICKUP] == 0:
+                    cur = _next(cur, dirn, N)
+                continue
+            k = 1
+        else:
+            legal = _held(src) & LEGAL[higher, top + 1]
+            if pile_n == 0 and fresh_rule and legal & OPEN_MASK:
+                legal &= OPEN_MASK
+            if forced >= 0:
+                r = forced
+                k = _count(src, r)
+                if kinds[cur] == 0:
+                    k = bounded(st, k) + 1
+                forced = -1
+            else:
+                nxt = _next(cur, dirn, N)
+                nt = _count_all(hand[nxt], up[nxt]) + ROW - down_i[nxt]
+                r, k = _decide(src, legal, kinds[cur], params[cur], st, pile_n, nt,
+                               params[cur, P_SAVE] == 1)
+            if r < 0:                                 # pick up the pile
+                if trace:
+                    moves[turns - 1] = ((cur * 4 + 3) * 16 + 15) * 128 + min(pile_n, 127)
+                hand[cur] += pile_c
+                pile_c = 0
+                pile_n = 0
+                g[G_PICKUPS + cur] += 1
+                if rules[R_OPENING] == 1:
+                    fresh_rule = True
+                if rules[R_AFTER_PICKUP] == 0:
+                    cur = _next(cur, dirn, N)
+                continue
+            if source == 0:
+                hand[cur] -= np.int64(k) << (4 * r)
+                while draw < D and _total(hand[cur]) < H:
+                    hand[cur] += np.int64(1) << (4 * (deck[draw] % 13))
+                    draw += 1
+            else:
+                up[cur] -= np.int64(k) << (4 * r)
+        if trace:
+            moves[turns - 1] = ((cur * 4 + source) * 16 + r) * 128 + k
+        for _ in range(k):
+            pile[pile_n] = r
+            pile_n += 1
+        pile_c += np.int64(k) << (4 * r)
+        fresh_rule = False                            # the pile is not empty now
+        for i in range(4):
+            if r == _SPECIAL_RANKS[i]:
+                g[G_PLAYED + i] += k
+        if hand[cur] == 0 and up[cur] == 0 and down_i[cur] == ROW:
+            winner = cur
+            break
+        # --- the card's effect (3)
+        if r == THREE:
+            pile_n -= k                               # the 3s leave the game
+            pile_c -= np.int64(k) << (4 * THREE)
+            pending = True
+            cur = _next(cur, dirn, N)
+        elif r == TEN:
+            pile_n = 0
+            pile_c = 0
+            if rules[R_OPENING] == 1:
+                fresh_rule = True
+            if rules[R_AFTER_BURN] == 0:
+                cur = _next(cur, dirn, N)
+        else:
+            if r == SEVEN and rules[R_REVERSE] == 1:
+                dirn = -dirn
+            cur = _next(cur, dirn, N)
+    g[G_TURNS] = turns
+    g[G_WINNER] = winner
+    g[G_WINNER_SEAT] = (winner - starter) % N if winner >= 0 else -1
+    g[G_UNFINISHED] = winner < 0
+    for s in range(N):
+        g[G_LEFT + s] = _count_all(hand[s], up[s]) + ROW - down_i[s]
+
+
+@kernel(inline=True)
+def _count_all(a, b):
+    return _total(a) + _total(b)
+
+
+@kernel(parallel=True)
+def run_games(start, count, key, rules, kinds, params, grec, trace, moves):
+    """Play games ``start .. start+count-1`` (stream = game number) into ``grec[j]``;
+    with ``trace`` each game's move codes into ``moves[j]`` (padded with -1)."""
+    n_blocks = (count + 255) // 256
+    for b in numba.prange(n_blocks):
+        st = np.empty(2, np.uint64)
+        deck = np.empty(104, np.int64)
+        down = np.empty((MAXP, ROW), np.int64)
+        pile = np.empty(104, np.int64)
+        row = np.empty(1, np.int64)
+        for j in range(b * 256, min(count, (b + 1) * 256)):
+            start_stream(st, key, start + j)
+            if trace:
+                for t in range(moves.shape[1]):
+                    moves[j, t] = -1
+                play_game(st, rules, kinds, params, grec[j], moves[j], True, deck, down, pile)
+            else:
+                play_game(st, rules, kinds, params, grec[j], row, False, deck, down, pile)

@@ -1,0 +1,115 @@
+"""Shiesta rules: the frozen, validated config and its named variants.
+
+The rule book is ``seeds/shiesta.md``; each option below names what of it
+it settles.  Kernels receive the rules flattened by :func:`flatten`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from simkit import config
+from simkit.config import Config, option
+from simkit.errors import InputError
+
+TITLE = "Shiesta"
+BOOK = "seeds/shiesta.md"
+
+#: Rank indices 0..12 are 2, 3, 4, ..., 10, J, Q, K, A; card id c has rank c % 13.
+RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+TWO, THREE, SEVEN, TEN = 0, 1, 5, 8
+SPECIALS = (TWO, THREE, SEVEN, TEN)
+SPECIAL_TEXT = ("2", "3", "7", "10")
+#: Regular ranks low to high (10 is special and has no place in the order).
+REGULAR = (2, 3, 4, 5, 6, 7, 9, 10, 11, 12)
+ROW = 3                  # face-down and face-up cards per player
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
+
+DECKS = ("auto", "1", "2")
+HIGHER = ("strict", "equal")
+TWOS = ("reset", "transparent")
+AFTER_BURN = ("next", "again")
+AFTER_PICKUP = ("next", "picker")
+OPENING = ("first", "every")
+STARTER = ("random", "fixed")
+
+
+@dataclasses.dataclass(frozen=True)
+class ShiestaRules(Config):
+    """Rules of one Shiesta table (see ``seeds/shiesta.md``)."""
+
+    what = "rule"
+
+    players: int = option(4, "players, each for themselves", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
+    decks: str = option("auto", "decks of 52: auto (one for 3-4 players, two for 5, whose deal "
+                        "needs 55 cards), 1 or 2", choices=DECKS)
+    hand_size: int = option(5, "cards in hand at the deal and after drawing", lo=3, hi=5)
+    higher: str = option("strict", "a card must be strictly higher than the top card (strict, "
+                         "the seed) or equal or higher (equal)", choices=HIGHER)
+    two: str = option("reset", "on a 2 anything may be played (reset) or the card beneath "
+                      "the 2s decides (transparent)", choices=TWOS)
+    seven_reverses: bool = option(False, "a 7 also reverses the direction of play")
+    after_burn: str = option("next", "after a 10 burns the pile the next player starts a new pile "
+                             "(next, the seed) or the burner plays again (again)",
+                             choices=AFTER_BURN)
+    after_pickup: str = option("next", "after a pickup the next player starts a new pile (next) "
+                               "or the player who picked up does (picker)", choices=AFTER_PICKUP)
+    opening: str = option("first", "no 2, 3, 7 or 10 to start the first pile of the game only "
+                          "(first) or every new pile (every)", choices=OPENING)
+    starter: str = option("random", "the seed's 'youngest player': a seat drawn per game "
+                          "(random) or seat 0 (fixed)", choices=STARTER)
+    max_turns: int = option(1000, "turns after which a game is recorded as unfinished",
+                            lo=10, hi=1_000_000)
+
+    @property
+    def n_decks(self) -> int:
+        if self.decks == "auto":
+            return 2 if self.players == 5 else 1
+        return int(self.decks)
+
+    @property
+    def cards(self) -> int:
+        return 52 * self.n_decks
+
+    def check(self) -> None:
+        need = self.players * (2 * ROW + self.hand_size)
+        if need > self.cards:
+            raise InputError(f"{self.players} players with {self.hand_size} cards in hand need "
+                             f"{need} cards, more than the {self.cards} of {self.n_decks} deck(s): "
+                             f"set decks=2 or a smaller hand_size")
+
+
+#: Named rule sets: the seed's defaults and one preset per documented variant.
+PRESETS: dict[str, dict] = {
+    "seed": {},
+    "five-one-deck": {"decks": "1", "hand_size": 4},
+    "equal-or-higher": {"higher": "equal"},
+    "transparent-two": {"two": "transparent"},
+    "seven-reverses": {"seven_reverses": True},
+    "burner-again": {"after_burn": "again"},
+    "picker-leads": {"after_pickup": "picker"},
+    "every-pile": {"opening": "every"},
+    "fixed-starter": {"starter": "fixed"},
+}
+
+
+def make_rules(preset: str = "seed", file: str | None = None,
+               overrides: dict | None = None, players: int | None = None) -> ShiestaRules:
+    """Rules from a preset, then a TOML file, then ``key=value`` overrides, then ``players``."""
+    return config.make_rules(ShiestaRules, PRESETS, "Shiesta", preset, file, overrides, players)
+
+
+def flatten(rules: ShiestaRules) -> np.ndarray:
+    """The rules as the int64 vector the kernels read (indices in ``R_*``)."""
+    return np.array([
+        rules.players, rules.n_decks, rules.hand_size, HIGHER.index(rules.higher),
+        TWOS.index(rules.two), int(rules.seven_reverses), AFTER_BURN.index(rules.after_burn),
+        AFTER_PICKUP.index(rules.after_pickup), OPENING.index(rules.opening),
+        STARTER.index(rules.starter), rules.max_turns,
+    ], dtype=np.int64)
+
+
+(R_PLAYERS, R_DECKS, R_HAND, R_HIGHER, R_TWO, R_REVERSE, R_AFTER_BURN, R_AFTER_PICKUP,
+ R_OPENING, R_STARTER, R_MAX_TURNS) = range(11)
