@@ -114,12 +114,14 @@ def _game_points(m):
             + 3 * _popcount(m & KINGS) + 4 * _popcount(m & ACES))
 
 
+#: ``COST[t, c]``: how much giving card ``c`` away hurts with trump ``t`` (8.2).
+COST = np.array([[1000 + c % 13 if c // 13 == t else 16 * GAME_POINTS[c % 13] + c % 13
+                  for c in range(52)] for t in range(4)], np.int64)
+
+
 @kernel(inline=True)
 def _cost(c, t):
-    """How much giving card ``c`` away hurts with trump ``t`` (8.2)."""
-    if SUIT_OF[c] == t:
-        return 1000 + POS[c]
-    return 16 * GP[c] + POS[c]
+    return COST[t, c]
 
 
 @kernel(inline=True)
