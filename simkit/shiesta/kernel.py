@@ -222,7 +222,7 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
     # --- deal (1)
     for c in range(D):
         deck[c] = c
-    shuffle(st, deck)
+    shuffle(st, deck[:D])
     p = 0
     for k in range(ROW * N):
         down[k % N, k // N] = deck[p] % 13

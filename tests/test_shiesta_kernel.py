@@ -1,0 +1,151 @@
+"""Properties of the Shiesta kernel through its API (simkit/shiesta/api.py,
+simkit/shiesta/kernel.py) against seeds/shiesta.md.
+
+Move-for-move agreement with the reference engine (which also checks that
+every card is accounted for after every turn) is in
+test_shiesta_differential.py; here: reproducibility (threads, batches, start
+offsets), invariants of the game records under every preset and policy mix,
+the deal's exact special-card counts, and bad input.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from simkit.cli import main
+from simkit.shiesta import api
+from simkit.shiesta.rules import PRESETS, make_rules
+from simkit.runner import max_threads, set_threads
+
+SEED = 20261129
+PLAYERS = (3, 4, 5)
+MIXED = ["random", "heuristic:exchange=keep", "heuristic:save_specials=false", "random",
+         "heuristic:burn_at=2,three_at=9"]
+
+
+@pytest.fixture(autouse=True)
+def _all_threads_after():
+    yield
+    set_threads(None)
+
+
+@pytest.mark.skipif(max_threads() < 2, reason="numba's thread pool has a single thread")
+@pytest.mark.parametrize("players", PLAYERS)
+def test_same_games_on_one_and_two_threads(players):
+    kw = dict(players=players, rules="seven-reverses", policy=MIXED[:players], seed=SEED)
+    pd.testing.assert_frame_equal(api.simulate_games(20_000, threads=1, **kw),
+                                  api.simulate_games(20_000, threads=2, **kw))
+
+
+def test_start_offsets_and_seeds():
+    whole = api.simulate_games(6_000, seed=SEED)
+    tail = api.simulate_games(2_000, seed=SEED, start=4_000)
+    pd.testing.assert_frame_equal(whole.iloc[4_000:].reset_index(drop=True), tail)
+    assert not api.simulate_games(1_000, seed=SEED + 1).equals(whole.iloc[:1_000])
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_game_invariants_every_preset(players):
+    for preset in PRESETS:
+        rules = make_rules(preset, players=players) if preset != "five-one-deck" or players == 5 \
+            else None
+        if rules is None:
+            continue
+        for policy in ("heuristic", MIXED[:players]):
+            df = api.simulate_games(3_000, players=players, rules=rules, policy=policy, seed=SEED)
+            N = players
+            done = ~df["unfinished"]
+            # a winner, or the unfinished flag at the turn cap: never both, never neither
+            assert ((df["winner"] >= 0) == done).all()
+            assert (df.loc[~done, "turns"] == rules.max_turns).all()
+            assert (df.loc[done, "turns"] <= rules.max_turns).all()
+            left = df[[f"cards_left_{s}" for s in range(N)]].to_numpy()
+            w = df["winner"].to_numpy()
+            assert (left[done.to_numpy(), w[done.to_numpy()]] == 0).all()
+            assert (left[~done.to_numpy()] > 0).all()
+            assert ((df["winner_seat"] - (df["winner"] - df["starter"]) % N)[done] == 0).all()
+            if rules.starter == "fixed":
+                assert (df["starter"] == 0).all()
+            # specials: dealt to the players at most the copies in the decks
+            copies = 4 * rules.n_decks
+            for r in ("2", "3", "7", "10"):
+                dealt = df[[f"dealt_{r}_{s}" for s in range(N)]].sum(axis=1)
+                assert (dealt <= copies).all() and (df[f"played_{r}"] >= 0).all()
+            # a card can be played many times (pickups return cards to hands), but 3s
+            # and 10s... 3s leave the game when played, so at most every copy once
+            assert (df["played_3"] <= copies).all()
+            # every seat had a card at the start: nobody but the winner has none
+            assert (left.sum(axis=1) > 0).all()
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_dealt_special_counts_are_hypergeometric(players):
+    """A seat's count of 10s among its 11 dealt cards follows the hypergeometric
+    law C(K,k) C(D-K, 11-k) / C(D, 11), with D = 52 per deck and K = 4 per deck
+    (seed fixed, 40,000 games, chi-square p > 1e-4)."""
+    rules = make_rules(players=players)
+    D, K, n = rules.cards, 4 * rules.n_decks, 11
+    df = api.simulate_games(40_000, players=players, policy="random", seed=SEED + players)
+    observed = np.bincount(df["dealt_10_0"], minlength=K + 1)[:K + 1]
+    expected = np.array([comb(K, k) * comb(D - K, n - k) / comb(D, n) for k in range(K + 1)])
+    expected *= len(df)
+    keep = expected > 5                    # small cells pooled into one
+    obs, exp = observed[keep], expected[keep]
+    if (~keep).any():
+        obs, exp = np.r_[obs, observed[~keep].sum()], np.r_[exp, expected[~keep].sum()]
+    assert stats.chisquare(obs, exp).pvalue > 1e-4
+    # and the starter is uniform over the seats
+    assert stats.chisquare(np.bincount(df["starter"], minlength=players)).pvalue > 1e-4
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["simulate", "shiesta", "--players", "2"], ["2", "players"]),
+    (["simulate", "shiesta", "--players", "6"], ["6", "players"]),
+    (["simulate", "shiesta", "--hands", "10"], ["--games"]),
+    (["simulate", "shiesta", "--set", "higher=lower"], ["lower", "higher"]),
+    (["simulate", "shiesta", "--set", "decks=1", "--players", "5"], ["55", "decks"]),
+    (["simulate", "shiesta", "--set", "max_turns=0"], ["0", "max_turns"]),
+    (["simulate", "shiesta", "--preset", "moon-eight"], ["moon-eight"]),
+    (["simulate", "shiesta", "--policy", "heuristic:exchange=sideways"], ["sideways"]),
+    (["simulate", "shiesta", "--games", "10", "--aggregate"], ["--aggregate"]),
+    (["advise", "shiesta", "--hand", "AS"], ["advise"]),
+])
+def test_bad_shiesta_input_is_one_line_exit_2_and_writes_nothing(tmp_path, monkeypatch, capsys,
+                                                                 argv, words):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, *argv, *(["--out", "x"] if argv[0] == "simulate" else []))
+    assert code == 2 and out == ""
+    assert err.startswith("simkit: error: ") and err.count("\n") == 1, err
+    for w in words:
+        assert w in err, (w, err)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_simulate_and_rules(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, "simulate", "shiesta", "--games", "20000", "--players", "3",
+                          "--no-progress", "--out", "g")
+    assert code == 0, err
+    assert "20,000 games" in out and "the starter" in out and "unfinished" in out
+    from simkit.store import read_run
+    df, man = read_run(tmp_path / "g")
+    assert man["game"] == "shiesta" and man["unit"] == "game" and len(df) == 20_000
+    pd.testing.assert_frame_equal(df, api.simulate_games(20_000, players=3),
+                                  check_categorical=False)
+    code, out, err = _run(capsys, "rules", "shiesta")
+    assert code == 0
+    for key in ("decks", "hand_size", "higher", "two", "seven_reverses", "after_burn",
+                "after_pickup", "opening", "starter", "max_turns", "exchange", "burn_at",
+                *PRESETS):
+        assert key in out, key
