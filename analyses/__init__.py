@@ -35,4 +35,5 @@ STUDIES: dict[str, str] = {
     "pepper-kubwa": "analyses.pepper_kubwa",
     "pepper-variants": "analyses.pepper_variants",
     "pitch-payouts": "analyses.pitch_payouts",
+    "shiesta-strategy": "analyses.shiesta_strategy",
 }
