@@ -368,8 +368,8 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
             if rules[R_AFTER_BURN] == 0:
                 cur = _next(cur, dirn, N)
         else:
-            if r == SEVEN and rules[R_REVERSE] == 1:
-                dirn = -dirn
+            if r == SEVEN and rules[R_REVERSE] == 1 and k % 2 == 1:
+                dirn = -dirn                          # each 7 reverses: a pair does not
             cur = _next(cur, dirn, N)
     g[G_TURNS] = turns
     g[G_WINNER] = winner
