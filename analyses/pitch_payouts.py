@@ -59,13 +59,12 @@ import time
 import numpy as np
 import pandas as pd
 
+from analyses.common import check_args, errorbar, percent, proportion, signed
 from simkit import report, stats
-from simkit.errors import InputError
 from simkit.pitch.api import iter_hands, simulate_sessions
 from simkit.pitch.policies import make_policies
 from simkit.pitch.rules import BIDS, LEVELS, MOON, make_rules
 from simkit.report import StudyResult
-from simkit.runner import check_count
 
 import matplotlib.pyplot as plt   # after simkit.report, which selects the Agg backend  # noqa: E402
 from matplotlib.ticker import PercentFormatter   # noqa: E402
@@ -187,11 +186,6 @@ def _sd(n, total, total_sq):
         return np.where(n > 1, np.sqrt(ss / (n - 1)), np.nan)
 
 
-def _prop(k, n):
-    lo, hi = stats.proportion_ci(k, n)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(k, float) / np.asarray(n, float), lo, hi
-
 
 def _paired(diff: np.ndarray):
     if len(diff) == 0:
@@ -205,7 +199,7 @@ def _seat_rows(t: _Table) -> list[dict]:
     N, n = t.players, t.hands
     m, lo, hi = stats.mean_ci(np.full(N, n, float), t.seat_sum, t.seat_sq)
     sd = _sd(np.full(N, n, float), t.seat_sum, t.seat_sq)
-    pr, plo, phi = _prop(t.seat_pitched, np.full(N, n))
+    pr, plo, phi = proportion(t.seat_pitched, np.full(N, n))
     return [{"players": N, "seat": s + 1, "seat_name": _seat_name(s + 1, N), "hands": n,
              "money": m[s], "ci_low": lo[s], "ci_high": hi[s], "money_sd": float(sd[s]),
              "pitched": int(t.seat_pitched[s]), "pitch_rate": pr[s], "pitch_ci_low": plo[s],
@@ -218,7 +212,7 @@ def _bid_rows(t: _Table) -> list[dict]:
     for level in _LEVELS:
         n = int(round(L["hands"][level]))
         made = int(round(L["made"][level]))
-        rate, lo, hi = _prop(made, n)
+        rate, lo, hi = proportion(made, n)
         row = {"players": t.players, "bid": BIDS[LEVELS.index(level)], "level": level,
                "hands": n, "share": n / t.hands, "stuck": int(round(L["stuck"][level])),
                "made": made, "rate": float(rate), "ci_low": lo, "ci_high": hi}
@@ -240,8 +234,8 @@ def _seat0_cols(t: _Table) -> dict:
 def _aggression_row(a: float, t: _Table, base: _Table) -> dict:
     s0 = t.s0
     d, dlo, dhi = _paired(t.money0 - base.money0)
-    pr, plo, phi = _prop(s0["pitched"], t.hands)
-    mr, mlo, mhi = _prop(s0["made"], s0["pitched"])
+    pr, plo, phi = proportion(s0["pitched"], t.hands)
+    mr, mlo, mhi = proportion(s0["made"], s0["pitched"])
     return {"aggression": a, **_seat0_cols(t), "diff": d, "diff_ci_low": dlo,
             "diff_ci_high": dhi, "pitched": int(s0["pitched"]), "pitch_rate": float(pr),
             "pitch_ci_low": plo, "pitch_ci_high": phi, "made": int(s0["made"]),
@@ -252,8 +246,8 @@ def _moon_row(setting, t: _Table, never: _Table) -> dict:
     trumps, run, label = setting
     s0, n = t.s0, t.hands
     bids = int(s0["moon_bids"])
-    per, plo, phi = _prop(bids, n)
-    sr, slo, shi = _prop(s0["moons_made"], bids)
+    per, plo, phi = proportion(bids, n)
+    sr, slo, shi = proportion(s0["moons_made"], bids)
     diff = t.money0 - never.money0
     d, dlo, dhi = _paired(diff)
     mpb, mlo, mhi = stats.mean_ci(bids, s0["moon_money"], s0["moon_money_sq"])
@@ -283,7 +277,7 @@ def _session_rows(s: pd.DataFrame, players: int, implied: np.ndarray) -> list[di
         x = s.loc[s["seat"] == seat, "money"].to_numpy()
         m, lo, hi = stats.mean_ci_of(x)
         loss = int((x < 0).sum())
-        pl, llo, lhi = _prop(loss, len(x))
+        pl, llo, lhi = proportion(loss, len(x))
         rows.append({"players": players, "seat": seat, "seat_name": _seat_name(seat, players),
                      "sessions": len(x), "money": m, "ci_low": lo, "ci_high": hi,
                      "money_sd": float(np.std(x, ddof=1)) if len(x) > 1 else math.nan,
@@ -302,7 +296,7 @@ def _drop_in_rows(s: pd.DataFrame) -> list[dict]:
         h = g["hands"].to_numpy().astype(float)
         m, lo, hi = stats.mean_ci_of(x)
         loss = int((x < 0).sum())
-        pl, llo, lhi = _prop(loss, len(x))
+        pl, llo, lhi = proportion(loss, len(x))
         if len(x):
             r = x.sum() / h.sum()
             # ratio estimate: linearised interval of sum(money) / sum(hands)
@@ -319,11 +313,6 @@ def _drop_in_rows(s: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _check_args(hands, seed) -> None:
-    check_count(hands, "--hands")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise InputError(f"bad --seed {seed!r}: expected a whole number from 0 to 2**64-1")
-
 
 def sessions_for(hands: int) -> int:
     """Sessions per session table for a run of ``hands`` hands per hand table."""
@@ -335,7 +324,7 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
     """Play every table of the study and return its tables (module docstring)."""
     from tqdm import tqdm
 
-    _check_args(hands, seed)
+    check_args(hands, seed)
     seed = int(seed)
     N4 = STUDY_PLAYERS
     moons = [m for m in MOON_SETTINGS if m[:2] != DEFAULT_MOON]
@@ -404,18 +393,12 @@ def _digits(lo, hi, scale: float = 1.0, most: int = 4) -> int:
     return int(min(max(-math.floor(math.log10(half)), 0), most))
 
 
-def _num(x, k: int, sign: bool = True) -> str:
-    if not math.isfinite(x):
-        return "n/a"
-    text = f"{x:+.{k}f}" if sign else f"{x:.{k}f}"
-    return text.replace("-", "\u2212")
-
 
 def cents(x, lo, hi, n=None) -> str:
     """Dollars shown as signed cents with their 95% interval (and n)."""
     k = _digits(lo, hi, 100)
     tail = f", n={int(n):,}" if n is not None else ""
-    return (f"{_num(100 * x, k)} cents (95% CI {_num(100 * lo, k)} to {_num(100 * hi, k)}"
+    return (f"{signed(100 * x, k)} cents (95% CI {signed(100 * lo, k)} to {signed(100 * hi, k)}"
             f"{tail})")
 
 
@@ -424,21 +407,11 @@ def dollars(x, lo, hi, n=None) -> str:
     k = max(_digits(lo, hi), 2)
     tail = f", n={int(n):,}" if n is not None else ""
     if math.isfinite(lo) and math.isfinite(hi):
-        ci = f"95% CI {_num(lo, k)} to {_num(hi, k)}"
+        ci = f"95% CI {signed(lo, k)} to {signed(hi, k)}"
     else:
         ci = "no interval"
-    return f"{_num(x, k)} dollars ({ci}{tail})"
+    return f"{signed(x, k)} dollars ({ci}{tail})"
 
-
-def percent(p, lo, hi, n=None) -> str:
-    """A proportion as a percentage with its 95% interval (and n)."""
-    k = 1
-    while k < 3 and math.isfinite(lo) and round(100 * lo, k) == round(100 * hi, k) and hi > lo:
-        k += 1
-    tail = f", n={int(n):,}" if n is not None else ""
-    if not math.isfinite(p):
-        return f"n/a (n={int(n or 0):,})"
-    return f"{100 * p:.{k}f}% (95% CI {100 * lo:.{k}f}-{100 * hi:.{k}f}%{tail})"
 
 
 def _pct_ci(p, lo, hi) -> str:
@@ -455,7 +428,7 @@ def _per_bid(row, col: str, ci: str) -> str:
     """Dollars per moon bid with its interval; a sample of equal values says so."""
     x, lo, hi = row[col], row[f"{ci}_ci_low"], row[f"{ci}_ci_high"]
     if math.isfinite(lo) and lo == hi:
-        return f"{_num(x, 2)} dollars (all {int(row['moon_bids'])} alike)"
+        return f"{signed(x, 2)} dollars (all {int(row['moon_bids'])} alike)"
     return dollars(x, lo, hi)
 
 
@@ -486,8 +459,8 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
             hi_row = dealer_best.loc[dealer_best["money"].idxmax()]
             tail = (f"; the dealer's seat is the best at every player count from "
                     f"{int(bests['players'].min())} to {int(bests['players'].max())}, from "
-                    f"{_num(100 * lo_row['money'], 2)} cents a hand with "
-                    f"{int(lo_row['players'])} players to {_num(100 * hi_row['money'], 2)} "
+                    f"{signed(100 * lo_row['money'], 2)} cents a hand with "
+                    f"{int(lo_row['players'])} players to {signed(100 * hi_row['money'], 2)} "
                     f"with {int(hi_row['players'])}")
         else:
             tail = (f"; the dealer's seat is the best in {len(dealer_best)} of {len(bests)} "
@@ -512,7 +485,7 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
         out.append(
             f"Over a {make_rules().session_hands}-hand session with {N} players the starting "
             f"seat matters {'little' if little else 'somewhat'} (seat means from "
-            f"{_num(100 * lo_row['money'], 1)} to {_num(100 * hi_row['money'], 1)} cents, "
+            f"{signed(100 * lo_row['money'], 1)} to {signed(100 * hi_row['money'], 1)} cents, "
             f"n={int(s4['sessions'].iloc[0]):,} sessions each) next to the risk: a standard "
             f"deviation of {100 * sd:.0f} cents per session, and "
             f"{percent(losing / n, *stats.proportion_ci(losing, n))} "
@@ -533,8 +506,8 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
             f"and the players who joined later "
             f"{cents(jo['money'], jo['ci_low'], jo['ci_high'], jo['players'])} in "
             f"{jo['hands_played']:.1f} hands on average "
-            f"({_num(100 * jo['money_per_hand'], 2)} against "
-            f"{_num(100 * st['money_per_hand'], 2)} cents per hand played).")
+            f"({signed(100 * jo['money_per_hand'], 2)} against "
+            f"{signed(100 * st['money_per_hand'], 2)} cents per hand played).")
 
     # 4. aggression
     if len(ag):
@@ -605,18 +578,13 @@ def _color(players: int):
     return _CMAP((players - PLAYERS[0]) / (len(PLAYERS) - 0.5))
 
 
-def _err(ax, x, y, lo, hi, **kw):
-    y, lo, hi = (np.asarray(v, float) for v in (y, lo, hi))
-    yerr = np.nan_to_num(np.vstack([y - lo, hi - y]))
-    return ax.errorbar(x, y, yerr=yerr, capsize=3, marker="o", ms=4, **kw)
-
 
 def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     figs = {}
     mh = tables["money_per_hand"]
     fig, ax = plt.subplots(figsize=(8, 5))
     for p, d in mh.groupby("players"):
-        _err(ax, d["seat"], 100 * d["money"], 100 * d["ci_low"], 100 * d["ci_high"],
+        errorbar(ax, d["seat"], 100 * d["money"], 100 * d["ci_low"], 100 * d["ci_high"],
              color=_color(p), label=f"{p} players")
         last = d[d["seat"] == p]
         ax.plot(last["seat"], 100 * last["money"], "s", ms=9, mfc="none", color=_color(p))
@@ -633,7 +601,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     ms, di = tables["money_per_session"], tables["drop_in_sessions"]
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8), gridspec_kw={"width_ratios": [3, 3, 2]})
     for p, d in ms.groupby("players"):
-        _err(axes[0], d["seat"], 100 * d["money"], 100 * d["ci_low"], 100 * d["ci_high"],
+        errorbar(axes[0], d["seat"], 100 * d["money"], 100 * d["ci_low"], 100 * d["ci_high"],
              color=_color(p), label=f"{p} players")
         axes[0].plot(d["seat"], 100 * d["from_hands"], ls=":", marker="x", color=_color(p))
         axes[1].plot(d["seat"], 100 * d["money_sd"], marker="o", color=_color(p),
@@ -652,7 +620,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
         x = np.arange(len(di))
         y = 100 * di["money"].to_numpy()
         axes[2].bar(x, y, color=["tab:blue"] * (len(di) - 2) + ["tab:grey", "tab:orange"])
-        _err(axes[2], x, y, 100 * di["ci_low"], 100 * di["ci_high"], color="k", ls="none")
+        errorbar(axes[2], x, y, 100 * di["ci_low"], 100 * di["ci_high"], color="k", ls="none")
         for xi, r in zip(x, di.itertuples()):
             if math.isfinite(r.money_sd):
                 axes[2].annotate(f"sd {100 * r.money_sd:.0f}", (xi, 0), ha="center",
@@ -669,7 +637,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
 
     ag = tables["aggression"]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
-    _err(axes[0], ag["aggression"], 100 * ag["diff"], 100 * ag["diff_ci_low"],
+    errorbar(axes[0], ag["aggression"], 100 * ag["diff"], 100 * ag["diff_ci_low"],
          100 * ag["diff_ci_high"], color="tab:red", label="difference from aggression 0")
     axes[0].plot(ag["aggression"], 100 * ag["money"], "s--", color="tab:grey", ms=4,
                  label="money per hand")
@@ -681,7 +649,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
                                    "pitch rate (share of hands)", "tab:blue"),
                                   ("made_rate", "made_ci_low", "made_ci_high",
                                    "made rate (share of its contracts)", "tab:green")):
-        _err(axes[1], ag["aggression"], ag[col], ag[lo], ag[hi], color=c, label=label)
+        errorbar(axes[1], ag["aggression"], ag[col], ag[lo], ag[hi], color=c, label=label)
     axes[1].set_ylim(0, 1.02)
     axes[1].yaxis.set_major_formatter(PercentFormatter(1.0))
     axes[1].set_title("how often it pitches and makes its bid")
@@ -698,7 +666,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.6))
     x = np.arange(len(mo))
     labels = [f"{r.setting}\n({r.moon_trumps}, {r.moon_run})" for r in mo.itertuples()]
-    _err(axes[0], x, mo["success_rate"], mo["success_ci_low"], mo["success_ci_high"],
+    errorbar(axes[0], x, mo["success_rate"], mo["success_ci_low"], mo["success_ci_high"],
          color="tab:purple", ls="none")
     for xi, r in zip(x, mo.itertuples()):
         axes[0].annotate(f"{r.moon_bids:,} bids\n{r.per_1000:.3g}/1000", (xi, -0.1),
@@ -706,14 +674,14 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     axes[0].set_ylim(-0.18, 1.05)
     axes[0].yaxis.set_major_formatter(PercentFormatter(1.0))
     axes[0].set_title("moon bids made")
-    _err(axes[1], x, mo["gain_per_bid"], mo["gain_ci_low"], mo["gain_ci_high"],
+    errorbar(axes[1], x, mo["gain_per_bid"], mo["gain_ci_low"], mo["gain_ci_high"],
          color="tab:red", ls="none", label="gain per moon bid (vs never)")
     axes[1].plot(x, mo["money_per_bid"], "s", color="tab:grey", label="money on a moon bid")
     axes[1].axhline(0, color="k", lw=0.8)
     axes[1].set_ylabel("dollars per moon bid")
     axes[1].set_title("value of a moon bid")
     axes[1].legend(fontsize=8)
-    _err(axes[2], x, 100 * mo["diff"], 100 * mo["diff_ci_low"], 100 * mo["diff_ci_high"],
+    errorbar(axes[2], x, 100 * mo["diff"], 100 * mo["diff_ci_low"], 100 * mo["diff_ci_high"],
          color="tab:red", ls="none", label="money per hand vs never (cents)")
     ax2 = axes[2].twinx()
     ax2.plot(x, 100 * mo["money_sd"], "d:", color="tab:blue", label="sd per hand (cents)")
@@ -739,10 +707,10 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     for p, d in bi.groupby("players"):
         d = d[d["hands"] > 0]
         xs = np.array([order.index(b) for b in d["bid"]]) + (p - 5) * 0.04
-        _err(axes[0], xs, d["rate"], d["ci_low"], d["ci_high"], color=_color(p),
+        errorbar(axes[0], xs, d["rate"], d["ci_low"], d["ci_high"], color=_color(p),
              label=f"{p} players")
         axes[1].plot(xs, d["share"], "o-", color=_color(p), label=f"{p} players")
-        _err(axes[2], xs, d["pitcher_money"], d["pitcher_money_ci_low"],
+        errorbar(axes[2], xs, d["pitcher_money"], d["pitcher_money_ci_low"],
              d["pitcher_money_ci_high"], color=_color(p), label=f"{p} players")
     axes[0].set_ylim(0, 1.05)
     axes[0].yaxis.set_major_formatter(PercentFormatter(1.0))

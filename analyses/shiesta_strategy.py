@@ -53,10 +53,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sst
 
+from analyses.common import check_args, errorbar, percent, proportion, signed
 from simkit import report, stats
-from simkit.errors import InputError
 from simkit.report import StudyResult
-from simkit.runner import check_count
 from simkit.shiesta.api import simulate_games
 from simkit.shiesta.policies import make_policies
 from simkit.shiesta.rules import PRESETS, SPECIAL_TEXT, ShiestaRules, make_rules
@@ -178,18 +177,13 @@ def plan() -> list[tuple]:
     return out
 
 
-def _prop(k, n):
-    lo, hi = stats.proportion_ci(k, n)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(k, float) / np.asarray(n, float), lo, hi
-
 
 def _binom_p(k: int, n: int, p: float) -> float:
     return float(sst.binomtest(int(k), int(n), p).pvalue) if n > 0 else math.nan
 
 
 def _unf_cols(unfinished: int, games: int) -> dict:
-    r, lo, hi = _prop(unfinished, games)
+    r, lo, hi = proportion(unfinished, games)
     return {"unfinished": int(unfinished), "unfinished_rate": float(r),
             "unfinished_ci_low": float(lo), "unfinished_ci_high": float(hi)}
 
@@ -202,7 +196,7 @@ def _seat_rows(t: _Table) -> list[dict]:
     rows = []
     for s in range(N):
         w = int(t.rel_wins[s])
-        r, lo, hi = _prop(w, n)
+        r, lo, hi = proportion(w, n)
         with np.errstate(invalid="ignore", divide="ignore"):
             share = w / finished if finished else math.nan
         rows.append({"players": N, "seat": s, "seat_name": _seat_name(s), "games": n,
@@ -223,7 +217,7 @@ def _pair_rows(la: str, lb: str, t1: _Table, t2: _Table) -> list[dict]:
     p = _binom_p(a_wins, decisive, 0.5)
     rows = []
     for me, other, w in ((la, lb, a_wins), (lb, la, b_wins)):
-        r, lo, hi = _prop(w, decisive)
+        r, lo, hi = proportion(w, decisive)
         rows.append({"policy": me, "opponent": other, "players": STUDY_PLAYERS, "tables": 2,
                      "games": games, "decisive": decisive, "wins": w, "share": float(r),
                      "ci_low": float(lo), "ci_high": float(hi), "p_value": p,
@@ -237,7 +231,7 @@ def _score_rows(rr: pd.DataFrame) -> list[dict]:
         d = rr[rr["policy"] == lab]
         w, n = int(d["wins"].sum()), int(d["decisive"].sum())
         games, unf = int(d["games"].sum()), int(d["unfinished"].sum())
-        r, lo, hi = _prop(w, n)
+        r, lo, hi = proportion(w, n)
         rows.append({"policy": lab, "spec": _spec_text(spec), "opponents": len(d),
                      "tables": int(d["tables"].sum()), "games": games, "decisive": n,
                      "wins": w, "score": float(r), "ci_low": float(lo), "ci_high": float(hi),
@@ -256,9 +250,9 @@ def _special_rows(t: _Table) -> list[dict]:
     for i, rank in enumerate(SPECIAL_TEXT):
         for k, dealt in enumerate(DEALT):
             n, w = int(t.sp_n[i, k]), int(t.sp_wins[i, k])
-            r, lo, hi = _prop(w, n)
+            r, lo, hi = proportion(w, n)
             u = int(t.sp_unf[i, k])
-            ur, ulo, uhi = _prop(u, n)
+            ur, ulo, uhi = proportion(u, n)
             share = n / total[i] if total[i] else math.nan
             rows.append({"rank": rank, "dealt": dealt, "k": k, "players": t.players,
                          "player_games": n, "share_of_players": share,
@@ -316,7 +310,7 @@ def _hist_rows(policy: str, t: _Table) -> list[dict]:
     h = t.turns
     edges = np.arange(0, len(h) + BIN, BIN)
     counts = np.add.reduceat(np.pad(h, (0, edges[-1] - len(h))), edges[:-1])
-    r, lo, hi = _prop(counts, np.full(len(counts), t.games))
+    r, lo, hi = proportion(counts, np.full(len(counts), t.games))
     return [{"policy": policy, "players": t.players, "turns_from": int(edges[i]),
              "turns_to": int(edges[i + 1] - 1), "games": t.games, "count": int(counts[i]),
              "share": float(r[i]), "ci_low": float(lo[i]), "ci_high": float(hi[i])}
@@ -326,7 +320,7 @@ def _hist_rows(policy: str, t: _Table) -> list[dict]:
 def _variant_row(preset: str, t: _Table, base: _Table | None) -> dict:
     n = t.games
     k = int(t.rel_wins[0])
-    r, lo, hi = _prop(k, n)
+    r, lo, hi = proportion(k, n)
     st = _turn_stats(t)
     row = {"preset": preset, "players": t.players,
            "rules": ", ".join(f"{a}={b}" for a, b in PRESETS[preset].items()) or "(the seed's)",
@@ -349,18 +343,13 @@ def _variant_row(preset: str, t: _Table, base: _Table | None) -> dict:
     return row
 
 
-def _check_args(hands, seed) -> None:
-    check_count(hands, "--hands")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise InputError(f"bad --seed {seed!r}: expected a whole number from 0 to 2**64-1")
-
 
 def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = False,
                     threads: int | None = None) -> dict[str, pd.DataFrame]:
     """Play every table of the study and return its tables (module docstring)."""
     from tqdm import tqdm
 
-    _check_args(hands, seed)
+    check_args(hands, seed)
     seed = int(seed)
     base: dict[int, _Table] = {}
     rand: dict[int, _Table] = {}
@@ -407,33 +396,18 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
 
 # ---------------------------------------------------------------- summary
 
-def percent(p, lo, hi, n=None) -> str:
-    """A proportion as a percentage with its 95% interval (and n)."""
-    if not math.isfinite(p):
-        return f"n/a (n={int(n or 0):,})"
-    k = 1
-    if 0 < 100 * p < 1:                   # small rates: two significant digits
-        k = min(1 - math.floor(math.log10(100 * p)), 4)
-    while k < 4 and math.isfinite(lo) and round(100 * lo, k) == round(100 * hi, k) and hi > lo:
-        k += 1
-    tail = f", n={int(n):,}" if n is not None else ""
-    return f"{100 * p:.{k}f}% (95% CI {100 * lo:.{k}f}-{100 * hi:.{k}f}%{tail})"
-
-
-def _signed(x: float, k: int) -> str:
-    return f"{x:+.{k}f}".replace("-", "\u2212") if math.isfinite(x) else "n/a"
 
 
 def points(d, lo, hi) -> str:
     """A difference of proportions in percentage points with its 95% interval."""
     k = 2 if math.isfinite(hi - lo) and 100 * (hi - lo) < 0.2 else 1
-    return (f"{_signed(100 * d, k)} points (95% CI {_signed(100 * lo, k)} to "
-            f"{_signed(100 * hi, k)})")
+    return (f"{signed(100 * d, k)} points (95% CI {signed(100 * lo, k)} to "
+            f"{signed(100 * hi, k)})")
 
 
 def turns(d, lo, hi) -> str:
     """A difference of mean turns with its 95% interval."""
-    return f"{_signed(d, 1)} turns (95% CI {_signed(lo, 1)} to {_signed(hi, 1)})"
+    return f"{signed(d, 1)} turns (95% CI {signed(lo, 1)} to {signed(hi, 1)})"
 
 
 def _unordered(rr: pd.DataFrame) -> pd.DataFrame:
@@ -511,7 +485,7 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
             text = (f"Of the special cards the {rank} is worth most: a player dealt two {rank}s "
                     f"wins {percent(a['win_rate'], a['ci_low'], a['ci_high'], a['player_games'])}"
                     f" against {percent(b['win_rate'], b['ci_low'], b['ci_high'])} with none")
-            rest = [f"{r}s {_signed(100 * g, 1)} points" for g, r, _ in gaps[1:]]
+            rest = [f"{r}s {signed(100 * g, 1)} points" for g, r, _ in gaps[1:]]
             if rest:
                 text += ("; two cards against none: " + ", ".join(rest))
             out.append(text + f" ({STUDY_PLAYERS} heuristic players).")
@@ -597,11 +571,6 @@ def _color(players: int):
     return _CMAP((players - PLAYERS[0]) / (len(PLAYERS) - 0.4))
 
 
-def _err(ax, x, y, lo, hi, **kw):
-    y, lo, hi = (np.asarray(v, float) for v in (y, lo, hi))
-    yerr = np.nan_to_num(np.vstack([y - lo, hi - y]))
-    return ax.errorbar(x, y, yerr=yerr, capsize=3, marker="o", ms=4, **kw)
-
 
 def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     figs = {}
@@ -610,7 +579,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     fig, ax = plt.subplots(figsize=(8, 5))
     for p, d in se.groupby("players"):
         u = d.iloc[0]
-        _err(ax, d["seat"] + (p - 4) * 0.05, d["win_rate"], d["ci_low"], d["ci_high"],
+        errorbar(ax, d["seat"] + (p - 4) * 0.05, d["win_rate"], d["ci_low"], d["ci_high"],
              color=_color(p), label=f"{p} players (unfinished {u['unfinished_rate']:.2%})")
         ax.axhline(1 / p, color=_color(p), ls="--", lw=0.9)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
@@ -667,7 +636,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     colors = dict(zip(SPECIAL_TEXT, ("tab:blue", "tab:red", "tab:green", "tab:orange")))
     for i, (rank, d) in enumerate(sp.groupby("rank", sort=False)):
         d = d[d["player_games"] > 0]
-        _err(ax, d["k"] + (i - 1.5) * 0.04, d["win_rate"], d["ci_low"], d["ci_high"],
+        errorbar(ax, d["k"] + (i - 1.5) * 0.04, d["win_rate"], d["ci_low"], d["ci_high"],
              color=colors.get(rank), label=f"{rank}s")
     if len(sp):
         ax.axhline(sp["fair"].iloc[0], color="k", ls="--", lw=0.8)

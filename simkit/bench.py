@@ -27,56 +27,39 @@ def best_rate(fn, units: int, repeats: int = 3) -> float:
     return units / best
 
 
-def pepper_hands(players: int, hands: int, policy: str = "heuristic"):
-    """A closure playing ``hands`` full Pepper hands into a preallocated matrix."""
-    from simkit.pepper import kernel as K
-    from simkit.pepper.policies import flatten as fp, make_policies
-    from simkit.pepper.rules import flatten, make_rules
+def _table(game: str, players: int, policy: str = "heuristic"):
+    """(kernel module, flattened rules, policy kinds, policy params, run key) of a
+    table of ``players`` playing ``policy`` under the game's default rules."""
+    from simkit import games
+    rules = games.part(game, "rules")
+    pols = games.part(game, "policies")
+    kinds, params = pols.flatten(pols.make_policies(policy, players))
+    return (games.part(game, "kernel"), rules.flatten(rules.make_rules(players=players)),
+            kinds, params, np.uint64(rng.seed_key(1)))
 
-    rv = flatten(make_rules(players=players))
-    kinds, params = fp(make_policies(policy, players))
+
+def pepper_hands(players: int, hands: int):
+    """A closure playing ``hands`` full Pepper hands into a preallocated matrix."""
+    K, rv, kinds, params, key = _table("pepper", players)
     rec = np.empty((hands, K.N_COLS), np.int16)
     no = np.empty((1, 1), np.int64)
-    key = np.uint64(rng.seed_key(1))
-
-    def run():
-        K.run_hands(0, hands, key, rv, kinds, params, rec, False, no, no, no)
-    return run
+    return lambda: K.run_hands(0, hands, key, rv, kinds, params, rec, False, no, no, no)
 
 
-def pitch_hands(players: int, hands: int, policy: str = "heuristic"):
+def pitch_hands(players: int, hands: int):
     """A closure playing ``hands`` full Pitch hands into a preallocated matrix."""
-    from simkit.pitch import kernel as K
-    from simkit.pitch.policies import flatten as fp, make_policies
-    from simkit.pitch.rules import flatten, make_rules
-
-    rv = flatten(make_rules(players=players))
-    kinds, params = fp(make_policies(policy, players))
+    K, rv, kinds, params, key = _table("pitch", players)
     rec = np.empty((hands, K.N_COLS), np.int16)
-    plays = np.empty((1, 1), np.int8)
-    dealt = np.empty((1, 1), np.int64)
-    key = np.uint64(rng.seed_key(1))
-
-    def run():
-        K.run_hands(0, hands, key, rv, kinds, params, rec, False, plays, dealt)
-    return run
+    plays, dealt = np.empty((1, 1), np.int8), np.empty((1, 1), np.int64)
+    return lambda: K.run_hands(0, hands, key, rv, kinds, params, rec, False, plays, dealt)
 
 
-def shiesta_games(players: int, games: int, policy: str = "heuristic"):
+def shiesta_games(players: int, games: int):
     """A closure playing ``games`` whole Shiesta games into a preallocated matrix."""
-    from simkit.shiesta import kernel as K
-    from simkit.shiesta.policies import flatten as fp, make_policies
-    from simkit.shiesta.rules import flatten, make_rules
-
-    rv = flatten(make_rules(players=players))
-    kinds, params = fp(make_policies(policy, players))
+    K, rv, kinds, params, key = _table("shiesta", players)
     g = np.empty((games, K.N_GCOLS), np.int64)
     moves = np.empty((1, 1), np.int64)
-    key = np.uint64(rng.seed_key(1))
-
-    def run():
-        K.run_games(0, games, key, rv, kinds, params, g, False, moves)
-    return run
+    return lambda: K.run_games(0, games, key, rv, kinds, params, g, False, moves)
 
 
 CASES = {"pepper": [(p, pepper_hands) for p in (4, 3, 2)],

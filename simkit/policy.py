@@ -7,10 +7,18 @@ one for ``random``).  A table takes one spec for every seat or one per seat.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from simkit.config import Config, parse_assignments
 from simkit.errors import InputError
+
+
+@dataclasses.dataclass(frozen=True)
+class RandomParams(Config):
+    """``random`` has no parameters: uniform over legal actions (every game)."""
+
+    what = "random-policy parameter"
 
 
 @dataclass(frozen=True)

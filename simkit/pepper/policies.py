@@ -13,14 +13,7 @@ import dataclasses
 import numpy as np
 
 from simkit.config import Config, option
-from simkit.policy import Policy, seat_policies
-
-
-@dataclasses.dataclass(frozen=True)
-class RandomParams(Config):
-    """``random`` has no parameters: uniform over legal actions."""
-
-    what = "random-policy parameter"
+from simkit.policy import Policy, RandomParams, seat_policies
 
 
 @dataclasses.dataclass(frozen=True)

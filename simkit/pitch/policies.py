@@ -14,15 +14,8 @@ from math import comb
 import numpy as np
 
 from simkit.config import Config, option
-from simkit.policy import Policy, seat_policies
+from simkit.policy import Policy, RandomParams, seat_policies
 from simkit.pitch.rules import HAND_SIZE, MAX_PLAYERS
-
-
-@dataclasses.dataclass(frozen=True)
-class RandomParams(Config):
-    """``random`` has no parameters: uniform over legal actions."""
-
-    what = "random-policy parameter"
 
 
 @dataclasses.dataclass(frozen=True)

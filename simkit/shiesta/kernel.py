@@ -267,80 +267,70 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
     winner = -1
     while turns < max_turns:
         turns += 1
-        if pending:                                   # a 3 was played at this player
+        # a pickup: forced by a 3 (extra 0, code rank 15), with no legal set, or of
+        # an illegal face-down card (extra = that card, code rank = its rank)
+        pick = pending
+        extra = np.int64(0)
+        code_rank = 15
+        pending = False
+        source = 0
+        r = 0
+        k = 0
+        if not pick:
+            if hand[cur] != 0:
+                source = 0
+                src = hand[cur]
+            elif up[cur] != 0:
+                source = 1
+                src = up[cur]
+            else:
+                source = 2
+                src = 0
+            top = _top(pile, pile_n, two_rule)
+            if source == 2:
+                r = down[cur, down_i[cur]]
+                down_i[cur] += 1
+                k = 1
+                if pile_n > 0 and not (LEGAL[higher, top + 1] >> (4 * r)) & 1:
+                    pick = True
+                    extra = np.int64(1) << (4 * r)
+                    code_rank = r
+            else:
+                legal = _held(src) & LEGAL[higher, top + 1]
+                if pile_n == 0 and fresh_rule and legal & OPEN_MASK:
+                    legal &= OPEN_MASK
+                if forced >= 0:
+                    r = forced
+                    k = _count(src, r)
+                    if kinds[cur] == 0:
+                        k = bounded(st, k) + 1
+                    forced = -1
+                else:
+                    nxt = _next(cur, dirn, N)
+                    nt = _count_all(hand[nxt], up[nxt]) + ROW - down_i[nxt]
+                    r, k = _decide(src, legal, kinds[cur], params[cur], st, pile_n, nt,
+                                   params[cur, P_SAVE] == 1)
+                pick = r < 0
+        if pick:                                      # the pile (and card) into the hand
             if trace:
-                moves[turns - 1] = ((cur * 4 + 3) * 16 + 15) * 128 + min(pile_n, 127)
-            hand[cur] += pile_c
+                moves[turns - 1] = (((cur * 4 + 3) * 16 + code_rank) * 128
+                                    + min(pile_n + (extra != 0), 127))
+            hand[cur] += pile_c + extra
             pile_c = 0
             pile_n = 0
             g[G_PICKUPS + cur] += 1
-            pending = False
             if rules[R_OPENING] == 1:
                 fresh_rule = True
             if rules[R_AFTER_PICKUP] == 0:
                 cur = _next(cur, dirn, N)
             continue
-        if hand[cur] != 0:
-            source = 0
-            src = hand[cur]
-        elif up[cur] != 0:
-            source = 1
-            src = up[cur]
-        else:
-            source = 2
-            src = 0
-        top = _top(pile, pile_n, two_rule)
-        if source == 2:
-            r = down[cur, down_i[cur]]
-            down_i[cur] += 1
-            ok = pile_n == 0 or (LEGAL[higher, top + 1] >> (4 * r)) & 1
-            if not ok:                                # the card and the pile into the hand
-                if trace:
-                    moves[turns - 1] = ((cur * 4 + 3) * 16 + r) * 128 + min(pile_n + 1, 127)
-                hand[cur] += pile_c + (np.int64(1) << (4 * r))
-                pile_c = 0
-                pile_n = 0
-                g[G_PICKUPS + cur] += 1
-                if rules[R_OPENING] == 1:
-                    fresh_rule = True
-                if rules[R_AFTER_PICKUP] == 0:
-                    cur = _next(cur, dirn, N)
-                continue
-            k = 1
-        else:
-            legal = _held(src) & LEGAL[higher, top + 1]
-            if pile_n == 0 and fresh_rule and legal & OPEN_MASK:
-                legal &= OPEN_MASK
-            if forced >= 0:
-                r = forced
-                k = _count(src, r)
-                if kinds[cur] == 0:
-                    k = bounded(st, k) + 1
-                forced = -1
-            else:
-                nxt = _next(cur, dirn, N)
-                nt = _count_all(hand[nxt], up[nxt]) + ROW - down_i[nxt]
-                r, k = _decide(src, legal, kinds[cur], params[cur], st, pile_n, nt,
-                               params[cur, P_SAVE] == 1)
-            if r < 0:                                 # pick up the pile
-                if trace:
-                    moves[turns - 1] = ((cur * 4 + 3) * 16 + 15) * 128 + min(pile_n, 127)
-                hand[cur] += pile_c
-                pile_c = 0
-                pile_n = 0
-                g[G_PICKUPS + cur] += 1
-                if rules[R_OPENING] == 1:
-                    fresh_rule = True
-                if rules[R_AFTER_PICKUP] == 0:
-                    cur = _next(cur, dirn, N)
-                continue
-            if source == 0:
-                hand[cur] -= np.int64(k) << (4 * r)
-                while draw < D and _total(hand[cur]) < H:
-                    hand[cur] += np.int64(1) << (4 * (deck[draw] % 13))
-                    draw += 1
-            else:
-                up[cur] -= np.int64(k) << (4 * r)
+        if source == 0:
+            hand[cur] -= np.int64(k) << (4 * r)
+            while draw < D and _total(hand[cur]) < H:
+                hand[cur] += np.int64(1) << (4 * (deck[draw] % 13))
+                draw += 1
+        elif source == 1:
+            up[cur] -= np.int64(k) << (4 * r)
         if trace:
             moves[turns - 1] = ((cur * 4 + source) * 16 + r) * 128 + k
         for _ in range(k):

@@ -13,16 +13,9 @@ import dataclasses
 import numpy as np
 
 from simkit.config import Config, option
-from simkit.policy import Policy, seat_policies
+from simkit.policy import Policy, RandomParams, seat_policies
 
 EXCHANGES = ("up", "keep")
-
-
-@dataclasses.dataclass(frozen=True)
-class RandomParams(Config):
-    """``random`` has no parameters: uniform over legal actions."""
-
-    what = "random-policy parameter"
 
 
 @dataclasses.dataclass(frozen=True)
