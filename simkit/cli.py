@@ -221,8 +221,7 @@ def _cmd_rules(a) -> int:
     rmod = games.part(a.game, "rules")
     pmod = games.part(a.game, "policies")
     print(f"{rmod.TITLE} rules; the rule book is {rmod.BOOK}\n")
-    rows = next(v for k, v in vars(rmod).items() if k.endswith("Rules")
-                and isinstance(v, type)).describe()
+    rows = rmod.RULES.describe()
     w = max(len(r[0]) for r in rows)
     for key, default, accepted, doc in rows:
         print(f"  {key:<{w}}  default {default:<7} ({accepted})\n  {'':<{w}}  {doc}")

@@ -1,7 +1,8 @@
 """The games simkit plays, and where each keeps its parts.
 
 Every game is a package ``simkit/<game>/`` with the same module names:
-``rules`` (``TITLE``, ``BOOK``, the rules config, ``PRESETS``, ``make_rules``),
+``rules`` (``TITLE``, ``BOOK``, ``RULES`` the rules config class, ``PRESETS``,
+``make_rules``, ``flatten``),
 ``policies`` (``POLICIES``, ``make_policies``), ``reference`` (the readable
 engine), ``kernel`` (the numba engine), ``api`` (simulation entry points and
 the chunk functions of :mod:`simkit.chunks`), ``summary`` (``Summary``, the

@@ -97,6 +97,10 @@ class PepperRules(Config):
         return names[t]
 
 
+#: The game's rules config (the same name in every game's rules module).
+RULES = PepperRules
+
+
 #: Named rule sets: the seed's defaults and one preset per documented variant.
 PRESETS: dict[str, dict] = {
     "seed": {},

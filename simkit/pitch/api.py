@@ -275,10 +275,12 @@ def parse_hand(hand) -> list[int]:
 class HandEvaluation:
     """What :func:`evaluate_hand` found for one fixed hand.
 
-    ``bids`` has one row per bid (pass, 2, 3, 4, moon): made (count), p_make
-    with its 95% interval (for pass: the chance the hand's seat is not the
-    pitcher... see :func:`evaluate_hand`), points (mean score change of the
-    seat) and money (mean dollars per hand) with their 95% intervals.
+    ``bids`` has one row per bid (pass, 2, 3, 4, moon): made (count) and
+    p_make with its 95% interval (a pass counts as made in every sample),
+    points (mean score change of the seat) and money (mean dollars per hand)
+    with their 95% intervals, and pitched (the share of samples in which the
+    seat was the pitcher: 1 for a bid; for a pass, when it was a stuck dealer).
+    ``trump`` is the suit the seat most often leads as pitcher of a 2 bid.
     """
 
     hand: tuple[str, ...]

@@ -107,6 +107,10 @@ class PitchRules(Config):
         return LEVELS[BIDS.index(t)]
 
 
+#: The game's rules config (the same name in every game's rules module).
+RULES = PitchRules
+
+
 #: Named rule sets: the seed's defaults and one preset per documented variant.
 PRESETS: dict[str, dict] = {
     "seed": {},

@@ -81,6 +81,10 @@ class ShiestaRules(Config):
                              f"set decks=2 or a smaller hand_size")
 
 
+#: The game's rules config (the same name in every game's rules module).
+RULES = ShiestaRules
+
+
 #: Named rule sets: the seed's defaults and one preset per documented variant.
 PRESETS: dict[str, dict] = {
     "seed": {},
