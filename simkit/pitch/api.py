@@ -162,13 +162,12 @@ def _sessions_frame(res, sres, first, pols) -> pd.DataFrame:
     sess, player = np.nonzero(took_part)
     rows = res[sess, player]
     texts = [p.text() for p in pols]
-    codes = player % len(pols)
+    names = list(dict.fromkeys(texts))                  # each policy text once
+    code_of = np.array([names.index(t) for t in texts], np.int8)
     return pd.DataFrame({
         "session": (first + sess).astype(np.int64),
         "player": player.astype(np.int8),
-        "policy": pd.Categorical.from_codes(codes.astype(np.int8),
-                                            list(dict.fromkeys(texts)))
-        if len(set(texts)) == len(texts) else pd.Categorical([texts[c] for c in codes]),
+        "policy": pd.Categorical.from_codes(code_of[player % len(pols)], names),
         "seat": rows[:, K.F_SEAT].astype(np.int8),
         "joined": rows[:, K.F_JOINED].astype(np.int16),
         "left": rows[:, K.F_LEFT].astype(np.int16),
