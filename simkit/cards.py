@@ -4,6 +4,9 @@ Inside the engines a card is a small integer whose meaning belongs to the
 game's deck (see :class:`Deck`).  Text exists only at the edges: ``"JH"``,
 ``"10H"`` or ``"TH"``, lower case accepted.
 
+A joker (Burraco) is written ``"JK"`` (``"Joker"`` is read too); it has no rank
+or suit, so it is not a :class:`Deck` card and each game encodes it itself.
+
 Suits are ordered clubs, diamonds, hearts, spades (``C D H S``), so the suit of
 the same colour as suit ``s`` is ``3 - s`` (clubs/spades black,
 diamonds/hearts red).  Ranks are 2..14 with ``J=11, Q=12, K=13, A=14``.
@@ -21,6 +24,9 @@ RANK_TEXT = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
              10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
 _RANK_OF = {v: k for k, v in RANK_TEXT.items()}
 _RANK_OF["T"] = 10
+#: Text of a joker; :func:`is_joker_text` also reads ``"JOKER"``, any case.
+JOKER_TEXT = "JK"
+_JOKER_WORDS = ("JK", "JOKER")
 
 
 class CardError(InputError):
@@ -39,6 +45,11 @@ def parse_card(text: str) -> tuple[int, int]:
         raise CardError(f"unknown card {text!r}: expected a rank (2-10, T, J, Q, K, A) "
                         f"followed by a suit (C, D, H, S), e.g. 'JH' or '10S'")
     return _RANK_OF[t[:-1]], SUITS.index(t[-1])
+
+
+def is_joker_text(text: str) -> bool:
+    """True for ``"JK"`` or ``"Joker"`` (any case, spaces around ignored)."""
+    return text.strip().upper() in _JOKER_WORDS
 
 
 def format_card(rank: int, suit: int) -> str:
