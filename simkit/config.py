@@ -33,7 +33,7 @@ def _accepted(f) -> str:
     lo, hi = m.get("lo"), m.get("hi")
     kind = "an integer" if f.type in (int, "int") else "a number"
     if lo is not None and hi is not None:
-        return f"{kind} from {lo} to {hi}"
+        return f"exactly {lo}" if lo == hi else f"{kind} from {lo} to {hi}"
     if lo is not None:
         return f"{kind} >= {lo}"
     return kind

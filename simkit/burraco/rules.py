@@ -1,0 +1,70 @@
+"""Burraco rules: the frozen, validated config and its named variants.
+
+The rule book is ``seeds/burraco.md``; each option below names what of it it
+settles.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from simkit import config
+from simkit.config import Config, option
+
+TITLE = "Burraco"
+BOOK = "seeds/burraco.md"
+
+PLAYERS = 4
+HAND = 11                 # cards per player and per pozzetto
+POZZETTI = 2
+STOCK_END = 2             # the hand ends when the stock is down to this many cards
+
+POZZETTO_WAYS = ("both", "direct", "discard")
+UNTAKEN = ("flat", "cards")
+TIES = ("play_on", "shared")
+
+
+@dataclasses.dataclass(frozen=True)
+class BurracoRules(Config):
+    """Rules of one Burraco table (see ``seeds/burraco.md``)."""
+
+    what = "rule"
+
+    players: int = option(4, "players: exactly 4, in two partnerships", lo=4, hi=4)
+    twos_set: bool = option(False, "a set of 2s (its 2s natural, at most one joker) is allowed")
+    sequence_wilds: int = option(1, "wild cards allowed in a sequence (2 makes the seed's "
+                                 "'2-2-Joker' valid)", lo=0, hi=2)
+    pozzetto: str = option("both", "how a player may take the pozzetto: directly on melding the "
+                           "last card, on discarding it, or both", choices=POZZETTO_WAYS)
+    untaken_pozzetto: str = option("flat", "a team that did not take its pozzetto loses 100 "
+                                   "(flat) or the points of its cards (cards)", choices=UNTAKEN)
+    closing_bonus: int = option(100, "points for going out", lo=0, hi=1000)
+    max_turns: int = option(500, "turns after which a hand ends as a stalemate (the cap)",
+                            lo=10, hi=100_000)
+    target: int = option(2000, "a game ends after the hand in which a team reaches this",
+                         lo=1, hi=100_000)
+    tie: str = option("play_on", "both teams on the same score at or above the target: "
+                      "another hand (play_on) or both win (shared)", choices=TIES)
+    max_hands: int = option(200, "hands after which a game is recorded as unfinished",
+                            lo=1, hi=100_000)
+
+
+#: The game's rules config (the same name in every game's rules module).
+RULES = BurracoRules
+
+#: Named rule sets: the seed's defaults and one preset per documented variant.
+PRESETS: dict[str, dict] = {
+    "seed": {},
+    "twos-set": {"twos_set": True},
+    "seed-two-two-joker": {"sequence_wilds": 2},
+    "pozzetto-direct": {"pozzetto": "direct"},
+    "pozzetto-discard": {"pozzetto": "discard"},
+    "pozzetto-cards": {"untaken_pozzetto": "cards"},
+    "shared-ties": {"tie": "shared"},
+}
+
+
+def make_rules(preset: str = "seed", file: str | None = None,
+               overrides: dict | None = None, players: int | None = None) -> BurracoRules:
+    """Rules from a preset, then a TOML file, then ``key=value`` overrides, then ``players``."""
+    return config.make_rules(BurracoRules, PRESETS, "Burraco", preset, file, overrides, players)
