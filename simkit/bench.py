@@ -62,12 +62,22 @@ def shiesta_games(players: int, games: int):
     return lambda: K.run_games(0, games, key, rv, kinds, params, g, False, moves)
 
 
+def burraco_hands(players: int, hands: int):
+    """A closure playing ``hands`` full Burraco hands into a preallocated matrix."""
+    K, rv, kinds, params, key = _table("burraco", players)
+    rec = np.empty((hands, K.N_HCOLS), np.int64)
+    tr = np.empty((1, 1), np.int64)
+    return lambda: K.run_hands(0, hands, key, rv, kinds, params, rec, False, tr)
+
+
 CASES = {"pepper": [(p, pepper_hands) for p in (4, 3, 2)],
          "pitch": [(p, pitch_hands) for p in (4, 2, 8)],
-         "shiesta": [(p, shiesta_games) for p in (4, 3, 5)]}
-UNITS = {"pepper": "hand", "pitch": "hand", "shiesta": "game"}
-#: Units measured per ``--hands``: a Shiesta game is some 60 to 120 turns.
-SCALE = {"pepper": 1, "pitch": 1, "shiesta": 20}
+         "shiesta": [(p, shiesta_games) for p in (4, 3, 5)],
+         "burraco": [(4, burraco_hands)]}
+UNITS = {"pepper": "hand", "pitch": "hand", "shiesta": "game", "burraco": "hand"}
+#: Units measured per ``--hands``: a Shiesta game is some 60 to 120 turns, a
+#: Burraco hand some 45 turns with melds.
+SCALE = {"pepper": 1, "pitch": 1, "shiesta": 20, "burraco": 200}
 
 
 def reference_rate(game: str, players: int, hands: int) -> float:
@@ -81,6 +91,8 @@ def reference_rate(game: str, players: int, hands: int) -> float:
         play = lambda i: ref.simulate_hand(rules, pols, 1, i)          # noqa: E731
     elif game == "shiesta":
         play = lambda i: ref.play_game(1, i, rules, pols)               # noqa: E731
+    elif game == "burraco":
+        play = lambda i: ref.play_hand(1, i, rules, pols, i % 4)        # noqa: E731
     else:
         play = lambda i: ref.play_hand(1, i, rules, pols, i % players)  # noqa: E731
     t0 = time.perf_counter()

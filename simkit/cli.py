@@ -166,6 +166,9 @@ def _cmd_simulate(a) -> int:
 
     rules, pols = _rules_and_policies(a)
     units = games.UNITS[a.game]
+    if a.aggregate and not hasattr(games.part(a.game, "api"), "agg_chunk"):
+        raise InputError(f"--aggregate is not offered for {a.game}: its runs keep one record "
+                         f"per {units[0]}")
     if a.hands and "hand" not in units:
         raise InputError(f"{a.game} is played in whole games, not hands: use --games N")
     if a.games or "hand" not in units:

@@ -18,10 +18,11 @@ from types import ModuleType
 
 from simkit.errors import InputError
 
-GAMES = ("pepper", "pitch", "shiesta")
+GAMES = ("pepper", "pitch", "shiesta", "burraco")
 #: What each game's runs count: hands and whole games (Pitch: money sessions),
 #: or whole games only.
-UNITS = {"pepper": ("hand", "game"), "pitch": ("hand", "game"), "shiesta": ("game",)}
+UNITS = {"pepper": ("hand", "game"), "pitch": ("hand", "game"), "shiesta": ("game",),
+         "burraco": ("hand", "game")}
 
 
 def check(game: str) -> str:

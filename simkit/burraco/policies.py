@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from simkit.config import Config, option
 from simkit.policy import Policy, RandomParams, seat_policies
 
@@ -48,3 +50,18 @@ POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "patient": PatientPar
 def make_policies(specs, players: int = 4) -> tuple[Policy, ...]:
     """One validated Policy per seat (default: the heuristic at every seat)."""
     return seat_policies(specs, players, POLICIES, default="heuristic")
+
+
+P_TAKE_AT, P_OPEN_AT, P_WILD_AT, P_CLOSE_MARGIN = range(4)
+N_PARAMS = 4
+
+
+def flatten(policies: tuple[Policy, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(kind per seat: 0 random, 1 heuristic or patient; int64 params per seat).
+    ``random`` melds with the heuristic's default parameters (section 9)."""
+    kinds = np.array([0 if p.name == "random" else 1 for p in policies], dtype=np.int64)
+    params = np.zeros((len(policies), N_PARAMS), dtype=np.int64)
+    for s, p in enumerate(policies):
+        q = HeuristicParams() if p.name == "random" else p.params
+        params[s] = (q.take_at, q.open_at, q.wild_at, q.close_margin)
+    return kinds, params

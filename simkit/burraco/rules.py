@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from simkit import config
 from simkit.config import Config, option
 
@@ -68,3 +70,16 @@ def make_rules(preset: str = "seed", file: str | None = None,
                overrides: dict | None = None, players: int | None = None) -> BurracoRules:
     """Rules from a preset, then a TOML file, then ``key=value`` overrides, then ``players``."""
     return config.make_rules(BurracoRules, PRESETS, "Burraco", preset, file, overrides, players)
+
+
+def flatten(rules: BurracoRules) -> np.ndarray:
+    """The rules as the int64 vector the kernel reads (indices in ``R_*``)."""
+    return np.array([
+        int(rules.twos_set), rules.sequence_wilds, POZZETTO_WAYS.index(rules.pozzetto),
+        UNTAKEN.index(rules.untaken_pozzetto), rules.closing_bonus, rules.max_turns,
+        rules.target, TIES.index(rules.tie), rules.max_hands,
+    ], dtype=np.int64)
+
+
+(R_TWOS_SET, R_SEQ_WILDS, R_POZZETTO, R_UNTAKEN, R_CLOSING, R_MAX_TURNS, R_TARGET, R_TIE,
+ R_MAX_HANDS) = range(9)

@@ -1,0 +1,760 @@
+"""Burraco in numba: the rules of ``seeds/burraco.md``, arrays in, arrays out.
+
+A hand is a 0/1 vector over the 108 card ids (so it is walked in increasing
+id, as the policies require); a team's melds are rows of card ids.  Meld
+validity is decided here from the rule book (section 3), independently of
+``melds.py``: a set by its one natural rank and its wild count, a sequence by
+trying each way to read its aces and its 2s of the suit and checking that the
+natural places with the wild cards fill a run of at most 13 places.  All
+decisions are those of seeds/burraco.md section 9.
+
+Entry point: :func:`run_hands` plays hands ``start .. start+count-1`` of a
+run (hand ``i`` dealt by seat ``i mod 4``), one random stream each, into hand
+records (columns ``H_*``), with an optional trace of every decision.
+The readable twin is ``reference.py``; the two never share code.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from simkit.jit import kernel
+from simkit.rng import bounded, shuffle, start_stream
+
+N_CARDS = 108
+FIRST_JOKER = 104
+MAXM = 48            # melds per team
+MAXC = 24            # cards per meld row
+
+from simkit.burraco.policies import P_CLOSE_MARGIN, P_OPEN_AT, P_TAKE_AT, P_WILD_AT  # noqa: E402
+from simkit.burraco.rules import (R_CLOSING, R_MAX_HANDS, R_MAX_TURNS, R_POZZETTO,  # noqa: E402
+                                  R_SEQ_WILDS, R_TARGET, R_TIE, R_TWOS_SET, R_UNTAKEN)
+
+# hand record columns
+H_DEALER, H_TURNS, H_ENDED, H_CLOSER = range(4)
+H_SCORE, H_MELDED, H_PENALTY, H_CLEAN, H_DIRTY, H_BONUS, H_CLOSE_BONUS, H_POZZ_PEN, \
+    H_POZZ_TURN, H_MELDS = (4 + 2 * i for i in range(10))
+N_HCOLS = 24
+ENDED_CLOSED, ENDED_STOCK, ENDED_CAP = range(3)
+# game record columns
+G_FIRST_DEALER, G_HANDS, G_SCORE, G_WINNER, G_SHARED, G_UNFINISHED = 0, 1, 2, 4, 5, 6
+N_GCOLS = 7
+
+
+def _points_table() -> np.ndarray:
+    pts = np.zeros(N_CARDS, np.int64)
+    by_pos = (15, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+    for c in range(N_CARDS):
+        pts[c] = 30 if c >= FIRST_JOKER else by_pos[c % 13]
+    return pts
+
+
+POINTS = _points_table()
+
+
+@kernel(inline=True)
+def _wild(c):
+    return c >= FIRST_JOKER or c % 13 == 1
+
+
+@kernel(inline=True)
+def _place(c):
+    """A natural card's place for the policies: 3..13, the ace 14."""
+    p = c % 13
+    return 14 if p == 0 else p + 1
+
+
+@kernel
+def _valid_set(cards, n, rules):
+    """(valid, clean) of ``cards[:n]`` as a set (section 3)."""
+    if n < 3 or n > 9:
+        return False, False
+    rank = -1
+    jokers = 0
+    twos = 0
+    for i in range(n):
+        c = cards[i]
+        if c >= FIRST_JOKER:
+            jokers += 1
+        elif c % 13 == 1:
+            twos += 1
+        elif rank < 0:
+            rank = c % 13
+        elif c % 13 != rank:
+            return False, False
+    if rank >= 0:
+        w = jokers + twos
+        return w <= 1, w == 0
+    if rules[R_TWOS_SET] == 1 and jokers <= 1:
+        return True, jokers == 0
+    return False, False
+
+
+@kernel
+def _valid_seq_suit(cards, n, rules, s):
+    """(valid, clean) of ``cards[:n]`` as a sequence of suit ``s``."""
+    occ = np.int64(0)             # places 3..13 held by natural non-ace cards
+    aces = 0
+    twos_s = 0
+    wild = 0
+    for i in range(n):
+        c = cards[i]
+        if c >= FIRST_JOKER:
+            wild += 1
+            continue
+        f = c % 52
+        p = f % 13
+        if p == 1:
+            if f // 13 == s:
+                twos_s += 1
+            else:
+                wild += 1
+            continue
+        if f // 13 != s:
+            return False, False
+        if p == 0:
+            aces += 1
+            continue
+        bit = np.int64(1) << (p + 1)
+        if occ & bit:
+            return False, False
+        occ |= bit
+    if aces > 1:
+        return False, False
+    valid = False
+    clean = False
+    for ace_at in (1, 14):
+        if aces == 0 and ace_at == 14:
+            continue
+        for nat2 in range(2):
+            if nat2 == 1 and twos_s == 0:
+                continue
+            m = occ
+            if aces == 1:
+                m |= np.int64(1) << ace_at
+            if nat2 == 1:
+                m |= np.int64(1) << 2
+            w = wild + twos_s - nat2
+            k = 0
+            lo = 99
+            hi = -1
+            for q in range(1, 15):
+                if (m >> q) & 1:
+                    k += 1
+                    lo = min(lo, q)
+                    hi = max(hi, q)
+            if k == 0 or w > rules[R_SEQ_WILDS]:
+                continue
+            length = k + w
+            if hi - lo + 1 - k <= w and length <= 13 and length >= 3:
+                valid = True
+                if w == 0:
+                    clean = True
+    return valid, clean
+
+
+@kernel
+def _valid(cards, n, kind, rules):
+    """(valid, clean) of ``cards[:n]`` as a meld of ``kind`` (0 set, 1 sequence)."""
+    if kind == 0:
+        return _valid_set(cards, n, rules)
+    # the suit: that of the natural non-2 cards, else any 2's suit
+    suit = -1
+    for i in range(n):
+        c = cards[i]
+        if c < FIRST_JOKER and c % 13 != 1:
+            suit = (c % 52) // 13
+            break
+    if suit >= 0:
+        return _valid_seq_suit(cards, n, rules, suit)
+    valid = False
+    clean = False
+    for s in range(4):
+        has = False
+        for i in range(n):
+            c = cards[i]
+            if c < FIRST_JOKER and (c % 52) // 13 == s:
+                has = True
+        if has:
+            v, cl = _valid_seq_suit(cards, n, rules, s)
+            valid = valid or v
+            clean = clean or (v and cl)
+    return valid, clean
+
+
+@kernel
+def _extends(mc, mn, kind, c, rules, buf):
+    """Whether the meld ``mc[:mn]`` with card ``c`` added is valid."""
+    if not _wild(c):                  # a quick no: another rank, or another suit
+        for i in range(mn):
+            d = mc[i]
+            if not _wild(d):
+                if kind == 0 and d % 13 != c % 13:
+                    return False
+                if kind == 1 and (d % 52) // 13 != (c % 52) // 13:
+                    return False
+                break
+    for i in range(mn):
+        buf[i] = mc[i]
+    buf[mn] = c
+    ok, _ = _valid(buf, mn + 1, kind, rules)
+    return ok
+
+
+@kernel
+def _table_points(team, mcards, mn, mkind, mcount, rules, buf):
+    """Melded card points plus burraco bonuses of a team's table."""
+    total = 0
+    for m in range(mcount[team]):
+        n = mn[team, m]
+        for i in range(n):
+            total += POINTS[mcards[team, m, i]]
+        if n >= 7:
+            for i in range(n):
+                buf[i] = mcards[team, m, i]
+            _, clean = _valid(buf, n, mkind[team, m], rules)
+            total += 200 if clean else 100
+    return total
+
+
+@kernel
+def _has_burraco(team, mn, mcount):
+    for m in range(mcount[team]):
+        if mn[team, m] >= 7:
+            return True
+    return False
+
+
+# scalar state of a hand, kept in one array so helpers can change it
+Z_SP, Z_PN, Z_POZZ_NEXT, Z_TURNS, Z_KEEP, Z_CLOSING, Z_NTRACE, Z_DIRECT_ONLY = range(8)
+N_Z = 8
+
+
+@kernel
+def _trace_meld(tr, z, p, kind, cards, n):
+    """A new meld's codes: its kind and size, then its cards in increasing id."""
+    _trace(tr, z, p * 1_000_000 + 4_000 + 100 * kind + n)
+    last = -1
+    for _ in range(n):
+        nxt = N_CARDS
+        for i in range(n):
+            if last < cards[i] < nxt:
+                nxt = cards[i]
+        _trace(tr, z, p * 1_000_000 + 5_000 + nxt)
+        last = nxt
+
+
+@kernel(inline=True)
+def _trace(tr, z, code):
+    """Append a decision code (see reference.HandLog.decision_codes); codes past
+    the end of ``tr`` are counted but not kept."""
+    if tr.shape[0] > 1 and z[Z_NTRACE] < tr.shape[0]:
+        tr[z[Z_NTRACE]] = code
+    z[Z_NTRACE] += 1
+
+
+@kernel
+def _keep_for(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf, tr):
+    """Fix ``keep`` and the going-out choice (section 9) in ``z``, and trace it."""
+    _fix_keep(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf)
+    _trace(tr, z, p * 1_000_000 + 3_000 + z[Z_KEEP])
+
+
+@kernel
+def _fix_keep(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf):
+    team = p % 2
+    z[Z_CLOSING] = 0
+    if pozz[team] < 0:
+        way = rules[R_POZZETTO]            # 0 both, 1 direct, 2 discard
+        if way == 1:
+            z[Z_KEEP] = 0
+        elif way == 2:
+            z[Z_KEEP] = 1
+        elif kind == 0:
+            z[Z_KEEP] = bounded(st, 2)
+        else:
+            z[Z_KEEP] = 0
+        return
+    if _has_burraco(team, mn, mcount):
+        if kind == 0:
+            close = bounded(st, 2) == 1
+        else:
+            ours = _table_points(team, mcards, mn, mkind, mcount, rules, buf)
+            theirs = _table_points(1 - team, mcards, mn, mkind, mcount, rules, buf)
+            close = ours >= theirs - prm[P_CLOSE_MARGIN]
+        if close:
+            z[Z_KEEP] = 1
+            z[Z_CLOSING] = 1
+            return
+    z[Z_KEEP] = 2
+
+
+@kernel
+def _can_remove(hand, p, hn, removed, k, z):
+    """Whether the hand may give up the ``k`` cards in ``removed`` (keep, section 9)."""
+    rest = hn[p] - k
+    if rest < z[Z_KEEP]:
+        return False
+    if z[Z_KEEP] == 0 and rest == 1 and z[Z_DIRECT_ONLY] == 1:
+        return False                  # the discard would empty the hand: no such way
+    if rest == 1 and z[Z_CLOSING] == 1:
+        for c in range(N_CARDS):          # the one card left must be natural
+            if hand[p, c]:
+                gone = False
+                for i in range(k):
+                    if removed[i] == c:
+                        gone = True
+                if not gone:
+                    return not _wild(c)
+    return True
+
+
+@kernel
+def _remove_into_meld(hand, hn, p, cards, k, team, m, mcards, mn):
+    for i in range(k):
+        hand[p, cards[i]] = 0
+        mcards[team, m, mn[team, m]] = cards[i]
+        mn[team, m] += 1
+    hn[p] -= k
+
+
+@kernel
+def _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcount,
+                   st, buf, tr):
+    """An empty hand while melding: the direct pozzetto, then ``keep`` again."""
+    if hn[p] > 0:
+        return
+    team = p % 2
+    first = 44 + 11 * z[Z_POZZ_NEXT]
+    z[Z_POZZ_NEXT] += 1
+    pozz[team] = z[Z_TURNS]
+    for i in range(11):
+        hand[p, deck[first + i]] = 1
+    hn[p] = 11
+    _trace(tr, z, p * 1_000_000 + 2_000 + (z[Z_POZZ_NEXT] - 1))
+    _keep_for(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf, tr)
+
+
+@kernel(inline=True)
+def _hand_list(hand, p, hl, above):
+    """The hand's card ids above ``above``, increasing, into ``hl``; returns how many."""
+    n = 0
+    for c in range(above + 1, N_CARDS):
+        if hand[p, c]:
+            hl[n] = c
+            n += 1
+    return n
+
+
+@kernel
+def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcount, st,
+          buf, one, tr, hl, at):
+    """The melding steps of section 9, repeated until a pass changes nothing.
+
+    Cards are walked in increasing id through ``hl``, a list of the hand's ids;
+    a pozzetto taken directly mid-walk is walked on from the current id."""
+    team = p % 2
+    open_at = prm[P_OPEN_AT]
+    changed = True
+    while changed:
+        changed = False
+        # 1. natural cards onto the team's melds
+        for m in range(mcount[team]):
+            n = _hand_list(hand, p, hl, -1)
+            i = 0
+            while i < n:
+                c = hl[i]
+                i += 1
+                if hand[p, c] and not _wild(c) and _extends(mcards[team, m], mn[team, m],
+                                                            mkind[team, m], c, rules, buf):
+                    one[0] = c
+                    if _can_remove(hand, p, hn, one, 1, z):
+                        _remove_into_meld(hand, hn, p, one, 1, team, m, mcards, mn)
+                        _trace(tr, z, p * 1_000_000 + 100_000 + 1_000 * m + c)
+                        changed = True
+                        if hn[p] == 0:
+                            _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules,
+                                           mcards, mn, mkind, mcount, st, buf, tr)
+                            n = _hand_list(hand, p, hl, c)
+                            i = 0
+        # 2. sets
+        n = _hand_list(hand, p, hl, -1)
+        for r in range(13):
+            if r == 1:
+                continue
+            k = 0
+            for i in range(n):
+                c = hl[i]
+                if hand[p, c] and c < FIRST_JOKER and c % 13 == r:
+                    buf[k] = c
+                    k += 1
+            if k >= open_at and _can_remove(hand, p, hn, buf, k, z):
+                m = mcount[team]
+                mcount[team] += 1
+                mkind[team, m] = 0
+                mn[team, m] = 0
+                _remove_into_meld(hand, hn, p, buf, k, team, m, mcards, mn)
+                _trace_meld(tr, z, p, 0, mcards[team, m], k)
+                changed = True
+                if hn[p] == 0:
+                    _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards,
+                                   mn, mkind, mcount, st, buf, tr)
+                    n = _hand_list(hand, p, hl, -1)
+        # 3. sequences
+        n = _hand_list(hand, p, hl, -1)
+        for s in range(4):
+            while True:
+                for q in range(15):
+                    at[q] = -1                      # the lower id at each place
+                for i in range(n):
+                    c = hl[i]
+                    if hand[p, c] and not _wild(c) and (c % 52) // 13 == s:
+                        q = _place(c)
+                        if at[q] < 0:
+                            at[q] = c
+                best_len = 0
+                best_hi = 0
+                run = 0
+                for q in range(3, 15):
+                    run = run + 1 if at[q] >= 0 else 0
+                    if run >= best_len and run > 0:
+                        best_len = run
+                        best_hi = q
+                if best_len < open_at:
+                    break
+                k = 0
+                for q in range(best_hi - best_len + 1, best_hi + 1):
+                    buf[k] = at[q]
+                    k += 1
+                if not _can_remove(hand, p, hn, buf, k, z):
+                    break
+                m = mcount[team]
+                mcount[team] += 1
+                mkind[team, m] = 1
+                mn[team, m] = 0
+                _remove_into_meld(hand, hn, p, buf, k, team, m, mcards, mn)
+                _trace_meld(tr, z, p, 1, mcards[team, m], k)
+                changed = True
+                if hn[p] == 0:
+                    _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards,
+                                   mn, mkind, mcount, st, buf, tr)
+                    n = _hand_list(hand, p, hl, -1)
+        # 4. wild cards
+        for m in range(mcount[team]):
+            n = mn[team, m]
+            if n < prm[P_WILD_AT]:
+                continue
+            has_wild = False
+            for i in range(n):
+                if _wild(mcards[team, m, i]):
+                    has_wild = True
+            if has_wild:
+                continue
+            w = -1
+            for c in range(N_CARDS):              # the hand's lowest-id wild card
+                if hand[p, c] and _wild(c):
+                    w = c
+                    break
+            if w >= 0 and _extends(mcards[team, m], n, mkind[team, m], w, rules, buf):
+                one[0] = w
+                if _can_remove(hand, p, hn, one, 1, z):
+                    _remove_into_meld(hand, hn, p, one, 1, team, m, mcards, mn)
+                    _trace(tr, z, p * 1_000_000 + 100_000 + 1_000 * m + w)
+                    changed = True
+                    _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards,
+                                   mn, mkind, mcount, st, buf, tr)
+
+
+@kernel
+def _take_pile(p, hand, pile, z, kind, prm, mcards, mn, mkind, mcount, rules, st, buf):
+    """The draw decision (section 9): True to take the discard pile."""
+    pn = z[Z_PN]
+    if pn == 0:
+        return False
+    if kind == 0:
+        return bounded(st, 2) == 1
+    if pn >= prm[P_TAKE_AT]:
+        return True
+    top = pile[pn - 1]
+    if _wild(top):
+        return False
+    team = p % 2
+    for m in range(mcount[team]):
+        if _extends(mcards[team, m], mn[team, m], mkind[team, m], top, rules, buf):
+            return True
+    same = 0
+    near = 0                                   # places held in the top card's suit
+    s = (top % 52) // 13
+    for c in range(N_CARDS):
+        if hand[p, c] and not _wild(c):
+            if c % 13 == top % 13:
+                same += 1
+            if (c % 52) // 13 == s:
+                near |= 1 << _place(c)
+    if same >= 2:
+        return True
+    q = _place(top)
+    for lo in range(q - 2, q + 1):            # three consecutive places holding q
+        if lo < 3 or lo + 2 > 14:
+            continue
+        ok = True
+        for x in range(lo, lo + 3):
+            if x != q and not (near >> x) & 1:
+                ok = False
+        if ok:
+            return True
+    return False
+
+
+@kernel
+def _discard_choice(p, hand, hn, kind, mcards, mn, mkind, mcount, rules, st, buf, hl, cnt):
+    """The card to discard (section 9); ``cnt`` is scratch for counts by rank and
+    by suit and place."""
+    if kind == 0:
+        return _nth_card(hand, p, bounded(st, hn[p]))
+    n = _hand_list(hand, p, hl, -1)
+    for i in range(cnt.shape[0]):
+        cnt[i] = 0
+    for i in range(n):                 # naturals by rank (0..12), by suit x place (13 + ...)
+        c = hl[i]
+        if not _wild(c):
+            cnt[c % 13] += 1
+            cnt[13 + 16 * ((c % 52) // 13) + _place(c)] += 1
+    opp = 1 - p % 2
+    best = -1
+    best_key = (2, 2, 1 << 30, 1 << 30, 1 << 30)
+    for i in range(n):
+        c = hl[i]
+        wild = _wild(c)
+        feeds = 0
+        use = 0
+        if not wild:
+            for m in range(mcount[opp]):
+                if _extends(mcards[opp, m], mn[opp, m], mkind[opp, m], c, rules, buf):
+                    feeds = 1
+                    break
+            use = cnt[c % 13] - 1
+            base = 13 + 16 * ((c % 52) // 13)
+            q = _place(c)
+            for d in (-2, -1, 1, 2):
+                if 3 <= q + d <= 14:
+                    use += cnt[base + q + d]
+        key = (feeds, 1 if wild else 0, use, -POINTS[c], c)
+        if key < best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@kernel(inline=True)
+def _nth_card(hand, p, k):
+    for c in range(N_CARDS):
+        if hand[p, c]:
+            if k == 0:
+                return c
+            k -= 1
+    return -1
+
+
+@kernel
+def play_hand(st, dealer, rules, kinds, params, rec, tr):
+    """One hand (seeds/burraco.md sections 1-7) into the record row ``rec``; with a
+    trace array longer than 1, every decision code into ``tr`` (-1 after the end)."""
+    deck = np.arange(N_CARDS)
+    shuffle(st, deck)
+    hand = np.zeros((4, N_CARDS), np.int8)
+    hn = np.zeros(4, np.int64)
+    for q in range(44):
+        seat = (dealer + 1 + q % 4) % 4
+        hand[seat, deck[q]] = 1
+        hn[seat] += 1
+    pile = np.empty(N_CARDS, np.int64)
+    pile[0] = deck[66]
+    z = np.zeros(N_Z, np.int64)
+    z[Z_SP] = 67
+    z[Z_PN] = 1
+    z[Z_DIRECT_ONLY] = rules[R_POZZETTO] == 1
+    pozz = np.full(2, -1, np.int64)           # the turn each team took its pozzetto
+    pozz_which = np.full(2, -1, np.int64)
+    mcards = np.zeros((2, MAXM, MAXC), np.int64)
+    mn = np.zeros((2, MAXM), np.int64)
+    mkind = np.zeros((2, MAXM), np.int64)
+    mcount = np.zeros(2, np.int64)
+    buf = np.zeros(MAXC + 8, np.int64)
+    one = np.zeros(1, np.int64)
+    hl = np.zeros(N_CARDS, np.int64)
+    at = np.zeros(15, np.int64)
+    cnt = np.zeros(13 + 16 * 4, np.int64)
+    for c in range(tr.shape[0]):
+        tr[c] = -1
+    ended = ENDED_CAP
+    closer = -1
+    p = (dealer + 1) % 4
+    while z[Z_TURNS] < rules[R_MAX_TURNS]:
+        z[Z_TURNS] += 1
+        team = p % 2
+        kind = kinds[p]
+        prm = params[p]
+        before = z[Z_POZZ_NEXT]
+        # --- draw
+        take = _take_pile(p, hand, pile, z, kind, prm, mcards, mn, mkind, mcount, rules, st,
+                          buf)
+        _trace(tr, z, p * 1_000_000 + 1_000 + (1 if take else 0))
+        if take:
+            for i in range(z[Z_PN]):
+                hand[p, pile[i]] = 1
+            hn[p] += z[Z_PN]
+            z[Z_PN] = 0
+        else:
+            hand[p, deck[z[Z_SP]]] = 1
+            hn[p] += 1
+            z[Z_SP] += 1
+            if N_CARDS - z[Z_SP] == 2:
+                ended = ENDED_STOCK
+                break
+        # --- meld
+        _keep_for(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf, tr)
+        _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcount, st,
+              buf, one, tr, hl, at)
+        if z[Z_POZZ_NEXT] > before:
+            pozz_which[team] = before
+        # --- go out, or discard
+        if z[Z_CLOSING] == 1 and hn[p] == 1:
+            c = _nth_card(hand, p, 0)
+            if not _wild(c):
+                hand[p, c] = 0
+                hn[p] = 0
+                pile[z[Z_PN]] = c
+                z[Z_PN] += 1
+                _trace(tr, z, p * 1_000_000 + 7_000 + c)
+                ended = ENDED_CLOSED
+                closer = p
+                break
+        c = _discard_choice(p, hand, hn, kind, mcards, mn, mkind, mcount, rules, st, buf, hl,
+                            cnt)
+        hand[p, c] = 0
+        hn[p] -= 1
+        pile[z[Z_PN]] = c
+        z[Z_PN] += 1
+        _trace(tr, z, p * 1_000_000 + 6_000 + c)
+        if hn[p] == 0:                         # the pozzetto on the discard
+            first = 44 + 11 * z[Z_POZZ_NEXT]
+            pozz_which[team] = z[Z_POZZ_NEXT]
+            z[Z_POZZ_NEXT] += 1
+            pozz[team] = z[Z_TURNS]
+            for i in range(11):
+                hand[p, deck[first + i]] = 1
+            hn[p] = 11
+            _trace(tr, z, p * 1_000_000 + 2_000 + 10 + pozz_which[team])
+        p = (p + 1) % 4
+    # --- scoring (section 6)
+    for c in range(N_HCOLS):
+        rec[c] = 0
+    rec[H_DEALER] = dealer
+    rec[H_TURNS] = z[Z_TURNS]
+    rec[H_ENDED] = ended
+    rec[H_CLOSER] = closer
+    for t in range(2):
+        melded = 0
+        clean = 0
+        dirty = 0
+        for m in range(mcount[t]):
+            n = mn[t, m]
+            for i in range(n):
+                melded += POINTS[mcards[t, m, i]]
+                buf[i] = mcards[t, m, i]
+            if n >= 7:
+                _, cl = _valid(buf, n, mkind[t, m], rules)
+                if cl:
+                    clean += 1
+                else:
+                    dirty += 1
+        penalty = 0
+        for seat in (t, t + 2):
+            for c in range(N_CARDS):
+                if hand[seat, c]:
+                    penalty -= POINTS[c]
+        pen = 0
+        if pozz[t] < 0:
+            if rules[R_UNTAKEN] == 0:
+                pen = -100
+            else:   # the one the other team did not take; with none taken, the first
+                    # is the starting team's (left of the dealer), the second the other's
+                if pozz_which[1 - t] >= 0:
+                    which = 1 - pozz_which[1 - t]
+                else:
+                    which = 0 if t == (dealer + 1) % 2 else 1
+                for i in range(11):
+                    pen -= POINTS[deck[44 + 11 * which + i]]
+        close = rules[R_CLOSING] if closer >= 0 and closer % 2 == t else 0
+        bonus = 200 * clean + 100 * dirty
+        rec[H_MELDED + t] = melded
+        rec[H_PENALTY + t] = penalty
+        rec[H_CLEAN + t] = clean
+        rec[H_DIRTY + t] = dirty
+        rec[H_BONUS + t] = bonus
+        rec[H_CLOSE_BONUS + t] = close
+        rec[H_POZZ_PEN + t] = pen
+        rec[H_POZZ_TURN + t] = pozz[t]
+        rec[H_MELDS + t] = mcount[t]
+        rec[H_SCORE + t] = melded + penalty + bonus + close + pen
+
+
+@kernel(parallel=True)
+def run_hands(start, count, key, rules, kinds, params, rec, trace, tr):
+    """Play hands ``start .. start+count-1`` (stream = hand number, dealer = hand
+    mod 4) into ``rec[j]``; with ``trace`` every decision into ``tr[j]``."""
+    n_blocks = (count + 63) // 64
+    for b in numba.prange(n_blocks):
+        st = np.empty(2, np.uint64)
+        no = np.empty(1, np.int64)
+        for j in range(b * 64, min(count, (b + 1) * 64)):
+            start_stream(st, key, start + j)
+            if trace:
+                play_hand(st, (start + j) % 4, rules, kinds, params, rec[j], tr[j])
+            else:
+                play_hand(st, (start + j) % 4, rules, kinds, params, rec[j], no)
+
+
+@kernel(parallel=True)
+def run_games(start, count, key, rules, kinds, params, grec):
+    """Play whole games ``start .. start+count-1`` (stream = game number) into
+    ``grec[j]`` (section 6): the first dealer drawn, the deal passing left, until
+    a team reaches the target (both: the higher wins; equal: ``tie``)."""
+    for j in numba.prange(count):
+        st = np.empty(2, np.uint64)
+        no = np.empty(1, np.int64)
+        rec = np.empty(N_HCOLS, np.int64)
+        start_stream(st, key, start + j)
+        g = grec[j]
+        dealer = bounded(st, 4)
+        g[G_FIRST_DEALER] = dealer
+        s0 = 0
+        s1 = 0
+        hands = 0
+        winner = -1
+        shared = 0
+        unfinished = 0
+        while True:
+            play_hand(st, dealer, rules, kinds, params, rec, no)
+            hands += 1
+            s0 += rec[H_SCORE]
+            s1 += rec[H_SCORE + 1]
+            if s0 >= rules[R_TARGET] or s1 >= rules[R_TARGET]:
+                if s0 != s1:
+                    winner = 0 if s0 > s1 else 1
+                    break
+                if rules[R_TIE] == 1:
+                    shared = 1
+                    break
+            if hands >= rules[R_MAX_HANDS]:
+                unfinished = 1
+                break
+            dealer = (dealer + 1) % 4
+        g[G_HANDS] = hands
+        g[G_SCORE] = s0
+        g[G_SCORE + 1] = s1
+        g[G_WINNER] = winner
+        g[G_SHARED] = shared
+        g[G_UNFINISHED] = unfinished
