@@ -24,8 +24,8 @@ from simkit.rng import bounded, shuffle, start_stream
 
 N_CARDS = 108
 FIRST_JOKER = 104
-MAXM = 48            # melds per team
-MAXC = 24            # cards per meld row
+MAXM = 40            # melds per team (108 cards make at most 36 melds)
+MAXC = 16            # cards per meld row (a sequence holds at most 13)
 
 from simkit.burraco.policies import P_CLOSE_MARGIN, P_OPEN_AT, P_TAKE_AT, P_WILD_AT  # noqa: E402
 from simkit.burraco.rules import (R_CLOSING, R_MAX_HANDS, R_MAX_TURNS, R_POZZETTO,  # noqa: E402
@@ -186,15 +186,32 @@ def _valid(cards, n, kind, rules):
 @kernel
 def _extends(mc, mn, kind, c, rules, buf):
     """Whether the meld ``mc[:mn]`` with card ``c`` added is valid."""
-    if not _wild(c):                  # a quick no: another rank, or another suit
+    if not _wild(c):                  # quick noes: another rank or suit, a taken place,
+        ace = c % 13 == 0             # a place too far from the sequence to reach
+        q = c % 13 + 1
+        lo = 99
+        hi = -1
         for i in range(mn):
             d = mc[i]
-            if not _wild(d):
-                if kind == 0 and d % 13 != c % 13:
-                    return False
-                if kind == 1 and (d % 52) // 13 != (c % 52) // 13:
+            if _wild(d):
+                continue
+            if kind == 0:
+                if d % 13 != c % 13:
                     return False
                 break
+            if (d % 52) // 13 != (c % 52) // 13:
+                return False
+            if d % 13 == 0:
+                if ace:
+                    return False      # a second ace: both ends, or a repeat
+                continue
+            qd = d % 13 + 1
+            if qd == q and not ace:
+                return False
+            lo = min(lo, qd)
+            hi = max(hi, qd)
+        if kind == 1 and not ace and hi >= 0 and (q < lo - 3 or q > hi + 3):
+            return False
     for i in range(mn):
         buf[i] = mc[i]
     buf[mn] = c
@@ -360,8 +377,12 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
     while changed:
         changed = False
         # 1. natural cards onto the team's melds
+        n = _hand_list(hand, p, hl, -1)
+        partial = False               # hl holds only the cards above a direct pozzetto's
         for m in range(mcount[team]):
-            n = _hand_list(hand, p, hl, -1)
+            if partial:
+                n = _hand_list(hand, p, hl, -1)
+                partial = False
             i = 0
             while i < n:
                 c = hl[i]
@@ -378,6 +399,7 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
                                            mcards, mn, mkind, mcount, st, buf, tr)
                             n = _hand_list(hand, p, hl, c)
                             i = 0
+                            partial = True
         # 2. sets
         n = _hand_list(hand, p, hl, -1)
         for r in range(13):
@@ -577,7 +599,7 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
     z[Z_DIRECT_ONLY] = rules[R_POZZETTO] == 1
     pozz = np.full(2, -1, np.int64)           # the turn each team took its pozzetto
     pozz_which = np.full(2, -1, np.int64)
-    mcards = np.zeros((2, MAXM, MAXC), np.int64)
+    mcards = np.empty((2, MAXM, MAXC), np.int64)      # rows are read up to mn
     mn = np.zeros((2, MAXM), np.int64)
     mkind = np.zeros((2, MAXM), np.int64)
     mcount = np.zeros(2, np.int64)

@@ -1,0 +1,149 @@
+"""Properties of the Burraco kernel through its API (simkit/burraco/api.py,
+simkit/burraco/kernel.py) against seeds/burraco.md.
+
+Decision-for-decision agreement with the reference engine (which also checks
+every card and every meld after every turn) is in
+test_burraco_differential.py; here: reproducibility across threads and start
+offsets, record invariants under every preset and policy mix (every score
+equals the sum of its parts), the kernel's meld checks against the meld
+module on random card groups, and bad input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simkit.burraco import api, melds
+from simkit.burraco import kernel as K
+from simkit.burraco.rules import PRESETS, flatten, make_rules
+from simkit.cli import main
+from simkit.runner import max_threads, set_threads
+
+SEED = 20261129
+MIXED = ["random", "patient", "heuristic:take_at=2", "heuristic:close_margin=-200"]
+
+
+@pytest.fixture(autouse=True)
+def _all_threads_after():
+    yield
+    set_threads(None)
+
+
+@pytest.mark.skipif(max_threads() < 2, reason="numba's thread pool has a single thread")
+def test_same_hands_and_games_on_one_and_two_threads():
+    kw = dict(rules="pozzetto-cards", policy=MIXED, seed=SEED)
+    pd.testing.assert_frame_equal(api.simulate(1_500, threads=1, **kw),
+                                  api.simulate(1_500, threads=2, **kw))
+    pd.testing.assert_frame_equal(api.simulate_games(200, threads=1, **kw),
+                                  api.simulate_games(200, threads=2, **kw))
+
+
+def test_start_offsets():
+    whole = api.simulate(1_200, seed=SEED)
+    tail = api.simulate(400, seed=SEED, start=800)
+    pd.testing.assert_frame_equal(whole.iloc[800:].reset_index(drop=True), tail)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_hand_records_add_up(preset):
+    rules = make_rules(preset)
+    for policy in ("heuristic", MIXED):
+        df = api.simulate(1_500, rules=rules, policy=policy, seed=SEED)
+        for t in range(2):
+            parts = (df[f"melded_{t}"] + df[f"hand_penalty_{t}"] + df[f"burraco_bonus_{t}"]
+                     + df[f"closing_bonus_{t}"] + df[f"pozzetto_penalty_{t}"])
+            assert (df[f"score_{t}"] == parts).all()
+            assert (df[f"burraco_bonus_{t}"] == 200 * df[f"clean_burraco_{t}"]
+                    + 100 * df[f"dirty_burraco_{t}"]).all()
+            assert (df[f"hand_penalty_{t}"] <= 0).all() and (df[f"melded_{t}"] >= 0).all()
+            untaken = df[f"pozzetto_turn_{t}"] < 0
+            assert (df.loc[~untaken, f"pozzetto_penalty_{t}"] == 0).all()
+            if rules.untaken_pozzetto == "flat":
+                assert (df.loc[untaken, f"pozzetto_penalty_{t}"] == -100).all()
+            else:
+                assert (df.loc[untaken, f"pozzetto_penalty_{t}"] < 0).all()
+            # going out needs the team's pozzetto and a burraco, and pays the bonus
+            closed = (df["ended"] == "closed") & (df["closer"] % 2 == t)
+            assert (df.loc[closed, f"pozzetto_turn_{t}"] > 0).all()
+            assert (df.loc[closed, f"clean_burraco_{t}"] + df.loc[closed, f"dirty_burraco_{t}"]
+                    > 0).all()
+            assert (df.loc[closed, f"closing_bonus_{t}"] == rules.closing_bonus).all()
+            assert (df.loc[~closed, f"closing_bonus_{t}"] == 0).all()
+        assert ((df["ended"] == "closed") == (df["closer"] >= 0)).all()
+        assert (df.loc[df["ended"] == "cap", "turns"] == rules.max_turns).all()
+
+
+def test_kernel_meld_checks_agree_with_the_meld_module():
+    """The kernel's set and sequence checks (its own code) against melds.read_meld
+    on 20,000 random groups of 3 to 9 cards drawn near one suit or rank, under
+    both wild-card variants (seed fixed)."""
+    rng = np.random.default_rng(SEED)
+    buf = np.zeros(K.MAXC + 8, np.int64)
+    for rules in (make_rules(), make_rules(overrides={"twos_set": True, "sequence_wilds": 2})):
+        rv = flatten(rules)
+        mr = melds.MeldRules(twos_set=rules.twos_set, sequence_wilds=rules.sequence_wilds)
+        for _ in range(10_000):
+            n = int(rng.integers(3, 10))
+            if rng.random() < 0.5:        # around a suit: a run with wild cards mixed in
+                s = int(rng.integers(4))
+                pool = [s * 13 + k + 52 * d for k in range(13) for d in range(2)]
+            else:                         # around a rank
+                r = int(rng.integers(13))
+                pool = [r + 13 * s + 52 * d for s in range(4) for d in range(2)]
+            pool += [104, 105, 106, 107] + [1 + 13 * s for s in range(4)]
+            cards = [int(c) for c in rng.choice(sorted(set(pool)), size=n, replace=False)]
+            for kind, name in ((0, "set"), (1, "sequence")):
+                buf[:n] = cards
+                ok, clean = K._valid(buf, n, kind, rv)
+                m = melds.read_meld(cards, mr, kind=name)
+                assert ok == (m is not None), (cards, name)
+                if ok:
+                    assert clean == m.clean, (cards, name)
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["simulate", "burraco", "--players", "3"], ["3", "exactly 4"]),
+    (["simulate", "burraco", "--set", "pozzetto=never"], ["never", "pozzetto"]),
+    (["simulate", "burraco", "--set", "sequence_wilds=3"], ["3", "sequence_wilds"]),
+    (["simulate", "burraco", "--set", "target=0"], ["0", "target"]),
+    (["simulate", "burraco", "--policy", "patient:open_at=2"], ["2", "open_at"]),
+    (["simulate", "burraco", "--preset", "steal-outbid"], ["steal-outbid"]),
+    (["simulate", "burraco", "--hands", "10", "--aggregate"], ["--aggregate"]),
+    (["advise", "burraco", "--hand", "AS"], ["advise"]),
+])
+def test_bad_burraco_input_is_one_line_exit_2_and_writes_nothing(tmp_path, monkeypatch, capsys,
+                                                                 argv, words):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, *argv, *(["--out", "x"] if argv[0] == "simulate" else []))
+    assert code == 2 and out == ""
+    assert err.startswith("simkit: error: ") and err.count("\n") == 1, err
+    for w in words:
+        assert w in err, (w, err)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_simulate_and_rules(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, "simulate", "burraco", "--hands", "2000", "--no-progress",
+                          "--out", "h")
+    assert code == 0, err
+    assert "2,000 hands" in out and "closed" in out
+    from simkit.store import read_run
+    df, man = read_run(tmp_path / "h")
+    assert man["game"] == "burraco" and len(df) == 2_000
+    pd.testing.assert_frame_equal(df, api.simulate(2_000), check_categorical=False)
+    code, out, err = _run(capsys, "simulate", "burraco", "--games", "100", "--no-progress")
+    assert code == 0 and "100 games" in out and "win rate" in out
+    code, out, err = _run(capsys, "rules", "burraco")
+    assert code == 0
+    for key in ("twos_set", "sequence_wilds", "pozzetto", "untaken_pozzetto", "max_turns",
+                "target", "tie", "take_at", "open_at", "wild_at", "patient", *PRESETS):
+        assert key in out, key
