@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from simkit.jit import kernel
 from simkit.rng import bounded, shuffle, start_stream
@@ -25,7 +26,9 @@ from simkit.rng import bounded, shuffle, start_stream
 N_CARDS = 108
 FIRST_JOKER = 104
 MAXM = 40            # melds per team (108 cards make at most 36 melds)
-MAXC = 16            # cards per meld row (a sequence holds at most 13)
+MAXC = 16            # cards per meld row (a sequence holds at most 13), then a summary:
+M_KEY = MAXC - 2     # the rank (set) or suit (sequence) of its natural cards, -1 if none
+M_OCC = MAXC - 1     # sequence: bit q for each natural non-ace card's place q, bit 0 an ace
 
 from simkit.burraco.policies import P_CLOSE_MARGIN, P_OPEN_AT, P_TAKE_AT, P_WILD_AT  # noqa: E402
 from simkit.burraco.rules import (R_CLOSING, R_MAX_HANDS, R_MAX_TURNS, R_POZZETTO,  # noqa: E402
@@ -56,6 +59,16 @@ POINTS = _points_table()
 @kernel(inline=True)
 def _wild(c):
     return c >= FIRST_JOKER or c % 13 == 1
+
+
+@kernel(inline=True)
+def _low(m):
+    return trailing_zeros(m)
+
+
+@kernel(inline=True)
+def _high(m):
+    return 63 - leading_zeros(m)
 
 
 @kernel(inline=True)
@@ -186,32 +199,29 @@ def _valid(cards, n, kind, rules):
 @kernel
 def _extends(mc, mn, kind, c, rules, buf):
     """Whether the meld ``mc[:mn]`` with card ``c`` added is valid."""
-    if not _wild(c):                  # quick noes: another rank or suit, a taken place,
-        ace = c % 13 == 0             # a place too far from the sequence to reach
-        q = c % 13 + 1
-        lo = 99
-        hi = -1
-        for i in range(mn):
-            d = mc[i]
-            if _wild(d):
-                continue
-            if kind == 0:
-                if d % 13 != c % 13:
+    if not _wild(c) and mc[M_KEY] >= 0:
+        # quick noes from the meld's summary: another rank or suit, a place already
+        # taken, a second ace, a place too far from the sequence's to be reached
+        if kind == 0:
+            if c % 13 != mc[M_KEY]:
+                return False
+        else:
+            if (c % 52) // 13 != mc[M_KEY]:
+                return False
+            occ = mc[M_OCC]
+            if c % 13 == 0:
+                if occ & 1:
                     return False
-                break
-            if (d % 52) // 13 != (c % 52) // 13:
-                return False
-            if d % 13 == 0:
-                if ace:
-                    return False      # a second ace: both ends, or a repeat
-                continue
-            qd = d % 13 + 1
-            if qd == q and not ace:
-                return False
-            lo = min(lo, qd)
-            hi = max(hi, qd)
-        if kind == 1 and not ace and hi >= 0 and (q < lo - 3 or q > hi + 3):
-            return False
+            else:
+                q = c % 13 + 1
+                if (occ >> q) & 1:
+                    return False
+                places = occ & ~np.int64(1)
+                if places:
+                    lo = _low(places)
+                    hi = _high(places)
+                    if q < lo - 3 or q > hi + 3:
+                        return False
     for i in range(mn):
         buf[i] = mc[i]
     buf[mn] = c
@@ -328,12 +338,26 @@ def _can_remove(hand, p, hn, removed, k, z):
 
 
 @kernel
-def _remove_into_meld(hand, hn, p, cards, k, team, m, mcards, mn):
+def _remove_into_meld(hand, hn, p, cards, k, team, m, mcards, mn, mkind):
+    """Move ``cards[:k]`` from the hand onto meld ``m`` and refresh its summary."""
     for i in range(k):
-        hand[p, cards[i]] = 0
+        _take(hand, p, cards[i])
         mcards[team, m, mn[team, m]] = cards[i]
         mn[team, m] += 1
     hn[p] -= k
+    key = -1
+    occ = np.int64(0)
+    for i in range(mn[team, m]):
+        d = mcards[team, m, i]
+        if _wild(d):
+            continue
+        if mkind[team, m] == 0:
+            key = d % 13
+        else:
+            key = (d % 52) // 13
+            occ |= np.int64(1) if d % 13 == 0 else np.int64(1) << (d % 13 + 1)
+    mcards[team, m, M_KEY] = key
+    mcards[team, m, M_OCC] = occ
 
 
 @kernel
@@ -347,20 +371,62 @@ def _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mki
     z[Z_POZZ_NEXT] += 1
     pozz[team] = z[Z_TURNS]
     for i in range(11):
-        hand[p, deck[first + i]] = 1
+        _give(hand, p, deck[first + i])
     hn[p] = 11
     _trace(tr, z, p * 1_000_000 + 2_000 + (z[Z_POZZ_NEXT] - 1))
     _keep_for(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf, tr)
+
+
+# A hand row is the 0/1 flag of each card id, then the same as two bit words
+# (ids 0..63 and 64..107) so that listing the hand visits only its cards.
+HW = N_CARDS
+
+
+def _wild_words() -> np.ndarray:
+    words = np.zeros(2, np.int64)
+    for c in range(N_CARDS):
+        if c >= FIRST_JOKER or c % 13 == 1:
+            words[c >> 6] |= np.int64(1) << np.int64(c & 63)
+    return words
+
+
+WILD_WORDS = _wild_words()
+
+
+@kernel(inline=True)
+def _lowest_wild(hand, p):
+    """The hand's lowest-id wild card, or -1."""
+    for w in range(2):
+        bits = hand[p, HW + w] & WILD_WORDS[w]
+        if bits:
+            return 64 * w + trailing_zeros(bits)
+    return -1
+
+
+@kernel(inline=True)
+def _give(hand, p, c):
+    hand[p, c] = 1
+    hand[p, HW + (c >> 6)] |= np.int64(1) << (c & 63)
+
+
+@kernel(inline=True)
+def _take(hand, p, c):
+    hand[p, c] = 0
+    hand[p, HW + (c >> 6)] &= ~(np.int64(1) << (c & 63))
 
 
 @kernel(inline=True)
 def _hand_list(hand, p, hl, above):
     """The hand's card ids above ``above``, increasing, into ``hl``; returns how many."""
     n = 0
-    for c in range(above + 1, N_CARDS):
-        if hand[p, c]:
-            hl[n] = c
-            n += 1
+    for w in range(2):
+        bits = hand[p, HW + w]
+        while bits:
+            c = 64 * w + trailing_zeros(bits)
+            bits &= bits - 1
+            if c > above:
+                hl[n] = c
+                n += 1
     return n
 
 
@@ -391,7 +457,7 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
                                                             mkind[team, m], c, rules, buf):
                     one[0] = c
                     if _can_remove(hand, p, hn, one, 1, z):
-                        _remove_into_meld(hand, hn, p, one, 1, team, m, mcards, mn)
+                        _remove_into_meld(hand, hn, p, one, 1, team, m, mcards, mn, mkind)
                         _trace(tr, z, p * 1_000_000 + 100_000 + 1_000 * m + c)
                         changed = True
                         if hn[p] == 0:
@@ -416,7 +482,7 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
                 mcount[team] += 1
                 mkind[team, m] = 0
                 mn[team, m] = 0
-                _remove_into_meld(hand, hn, p, buf, k, team, m, mcards, mn)
+                _remove_into_meld(hand, hn, p, buf, k, team, m, mcards, mn, mkind)
                 _trace_meld(tr, z, p, 0, mcards[team, m], k)
                 changed = True
                 if hn[p] == 0:
@@ -455,7 +521,7 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
                 mcount[team] += 1
                 mkind[team, m] = 1
                 mn[team, m] = 0
-                _remove_into_meld(hand, hn, p, buf, k, team, m, mcards, mn)
+                _remove_into_meld(hand, hn, p, buf, k, team, m, mcards, mn, mkind)
                 _trace_meld(tr, z, p, 1, mcards[team, m], k)
                 changed = True
                 if hn[p] == 0:
@@ -473,15 +539,11 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
                     has_wild = True
             if has_wild:
                 continue
-            w = -1
-            for c in range(N_CARDS):              # the hand's lowest-id wild card
-                if hand[p, c] and _wild(c):
-                    w = c
-                    break
+            w = _lowest_wild(hand, p)
             if w >= 0 and _extends(mcards[team, m], n, mkind[team, m], w, rules, buf):
                 one[0] = w
                 if _can_remove(hand, p, hn, one, 1, z):
-                    _remove_into_meld(hand, hn, p, one, 1, team, m, mcards, mn)
+                    _remove_into_meld(hand, hn, p, one, 1, team, m, mcards, mn, mkind)
                     _trace(tr, z, p * 1_000_000 + 100_000 + 1_000 * m + w)
                     changed = True
                     _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards,
@@ -489,7 +551,7 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
 
 
 @kernel
-def _take_pile(p, hand, pile, z, kind, prm, mcards, mn, mkind, mcount, rules, st, buf):
+def _take_pile(p, hand, pile, z, kind, prm, mcards, mn, mkind, mcount, rules, st, buf, hl):
     """The draw decision (section 9): True to take the discard pile."""
     pn = z[Z_PN]
     if pn == 0:
@@ -508,8 +570,10 @@ def _take_pile(p, hand, pile, z, kind, prm, mcards, mn, mkind, mcount, rules, st
     same = 0
     near = 0                                   # places held in the top card's suit
     s = (top % 52) // 13
-    for c in range(N_CARDS):
-        if hand[p, c] and not _wild(c):
+    n = _hand_list(hand, p, hl, -1)
+    for i in range(n):
+        c = hl[i]
+        if not _wild(c):
             if c % 13 == top % 13:
                 same += 1
             if (c % 52) // 13 == s:
@@ -585,11 +649,11 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
     trace array longer than 1, every decision code into ``tr`` (-1 after the end)."""
     deck = np.arange(N_CARDS)
     shuffle(st, deck)
-    hand = np.zeros((4, N_CARDS), np.int8)
+    hand = np.zeros((4, N_CARDS + 2), np.int64)
     hn = np.zeros(4, np.int64)
     for q in range(44):
         seat = (dealer + 1 + q % 4) % 4
-        hand[seat, deck[q]] = 1
+        _give(hand, seat, deck[q])
         hn[seat] += 1
     pile = np.empty(N_CARDS, np.int64)
     pile[0] = deck[66]
@@ -621,15 +685,15 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
         before = z[Z_POZZ_NEXT]
         # --- draw
         take = _take_pile(p, hand, pile, z, kind, prm, mcards, mn, mkind, mcount, rules, st,
-                          buf)
+                          buf, hl)
         _trace(tr, z, p * 1_000_000 + 1_000 + (1 if take else 0))
         if take:
             for i in range(z[Z_PN]):
-                hand[p, pile[i]] = 1
+                _give(hand, p, pile[i])
             hn[p] += z[Z_PN]
             z[Z_PN] = 0
         else:
-            hand[p, deck[z[Z_SP]]] = 1
+            _give(hand, p, deck[z[Z_SP]])
             hn[p] += 1
             z[Z_SP] += 1
             if N_CARDS - z[Z_SP] == 2:
@@ -645,7 +709,7 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
         if z[Z_CLOSING] == 1 and hn[p] == 1:
             c = _nth_card(hand, p, 0)
             if not _wild(c):
-                hand[p, c] = 0
+                _take(hand, p, c)
                 hn[p] = 0
                 pile[z[Z_PN]] = c
                 z[Z_PN] += 1
@@ -655,7 +719,7 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
                 break
         c = _discard_choice(p, hand, hn, kind, mcards, mn, mkind, mcount, rules, st, buf, hl,
                             cnt)
-        hand[p, c] = 0
+        _take(hand, p, c)
         hn[p] -= 1
         pile[z[Z_PN]] = c
         z[Z_PN] += 1
@@ -666,7 +730,7 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
             z[Z_POZZ_NEXT] += 1
             pozz[team] = z[Z_TURNS]
             for i in range(11):
-                hand[p, deck[first + i]] = 1
+                _give(hand, p, deck[first + i])
             hn[p] = 11
             _trace(tr, z, p * 1_000_000 + 2_000 + 10 + pozz_which[team])
         p = (p + 1) % 4
