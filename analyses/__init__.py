@@ -36,4 +36,5 @@ STUDIES: dict[str, str] = {
     "pepper-variants": "analyses.pepper_variants",
     "pitch-payouts": "analyses.pitch_payouts",
     "shiesta-strategy": "analyses.shiesta_strategy",
+    "burraco-scoring": "analyses.burraco_scoring",
 }

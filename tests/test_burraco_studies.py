@@ -1,0 +1,306 @@
+"""The Burraco scoring study on a small seeded run: its tables, exact identities
+(scores are the sum of their parts, quantiles ordered, ended shares sum to 1,
+closing rates add up to the closed share), the bookkeeping against the
+engine's frames, determinism, findings computed from the tables, and its report."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+from analyses import burraco_scoring as bs
+from simkit import report
+from simkit.burraco.api import simulate, simulate_games
+from simkit.errors import InputError
+from simkit.runner import max_threads
+
+SEED = 5
+HANDS = 400
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+TABLES = {"scores", "score_parts", "score_histogram", "burracos", "endings", "closing", "turns",
+          "game_length", "games", "policies", "mixed", "variants"}
+FIGURES = {"scores", "burracos", "endings", "game_length", "policies", "variants"}
+Q = [name for _, name in bs.QUANTILES]
+DIFFS = [(f"{m}_diff", f"{m}_diff_ci_low", f"{m}_diff_ci_high")
+         for m in ("score", "clean", "dirty", "closing")]
+TEAM_HAND = [("score_mean", "score_ci_low", "score_ci_high"),
+             ("clean_mean", "clean_ci_low", "clean_ci_high"),
+             ("dirty_mean", "dirty_ci_low", "dirty_ci_high"),
+             ("closing_rate", "closing_ci_low", "closing_ci_high")]
+DIST = [("mean", "ci_low", "ci_high")] + [(q, f"{q}_ci_low", f"{q}_ci_high") for q in Q]
+INTERVALS = {
+    "scores": DIST,
+    "score_parts": [("mean", "ci_low", "ci_high")],
+    "score_histogram": [("share", "ci_low", "ci_high")],
+    "burracos": [("share", "ci_low", "ci_high"), ("mean", "mean_ci_low", "mean_ci_high")],
+    "endings": [("share", "ci_low", "ci_high")],
+    "closing": [("closing_rate", "closing_ci_low", "closing_ci_high"),
+                ("vs_dealing_diff", "vs_dealing_diff_ci_low", "vs_dealing_diff_ci_high")],
+    "turns": DIST,
+    "game_length": [("share", "ci_low", "ci_high")],
+    "games": DIST + [("starter_win_rate", "starter_win_ci_low", "starter_win_ci_high"),
+                     ("unfinished_rate", "unfinished_ci_low", "unfinished_ci_high")],
+    "policies": TEAM_HAND + DIFFS,
+    "mixed": [("score_diff", "score_diff_ci_low", "score_diff_ci_high"),
+              ("heuristic_closing_rate", "heuristic_closing_ci_low", "heuristic_closing_ci_high"),
+              ("patient_closing_rate", "patient_closing_ci_low", "patient_closing_ci_high"),
+              ("heuristic_win_rate", "heuristic_win_ci_low", "heuristic_win_ci_high")],
+    "variants": TEAM_HAND + DIFFS,
+}
+N_COLUMN = {"scores": "hands", "score_parts": "hands", "score_histogram": "hands",
+            "burracos": "hands", "endings": "hands", "closing": "hands", "turns": "hands",
+            "game_length": "games", "games": "games", "policies": "hands", "mixed": "hands",
+            "variants": "hands"}
+
+
+@pytest.fixture(scope="module")
+def result():
+    res = bs.run(hands=HANDS, seed=SEED)
+    yield res
+    res.close()
+
+
+@pytest.fixture(scope="module")
+def tables(result):
+    return result.tables
+
+
+def _base_frame():
+    kind, key, preset, pol, unit, size, start = bs.plan(HANDS)[0]
+    assert (kind, unit, start) == ("base", "hands", 0)
+    return simulate(size, rules=preset, policy=pol, seed=SEED, start=start)
+
+
+def test_shape(result):
+    assert result.name == bs.NAME == "burraco-scoring"
+    assert result.title == bs.TITLE == "Burraco: scoring distributions"
+    assert set(result.tables) == TABLES
+    for name, df in result.tables.items():
+        assert isinstance(df, pd.DataFrame) and len(df) > 0, name
+        assert result.descriptions.get(name), name
+        assert N_COLUMN[name] in df.columns, name
+        assert (df[N_COLUMN[name]] > 0).all(), name
+    assert set(result.figures) == FIGURES
+    for name, fig in result.figures.items():
+        assert isinstance(fig, Figure) and fig.axes
+        assert result.captions.get(name)
+    assert result.notes
+    prov = result.provenance
+    assert prov["seed"] == SEED and prov["hands_per_table"] == HANDS
+    assert prov["games_per_table"] == bs.games_per_table(HANDS)
+    assert prov["tables"] == len(bs.plan(HANDS)) == 3 + 2 + 2 + 1 + len(bs.VARIANTS)
+    assert "run_time_s" in prov and "git_commit" in prov
+    assert "hands" in bs.__doc__.split("\n\n")[1]
+    assert list(result.tables["policies"]["policy"]) == list(bs.POLICIES)
+    assert list(result.tables["variants"]["preset"]) == [bs.SEED_PRESET, *bs.VARIANTS]
+
+
+@pytest.mark.parametrize("table", sorted(INTERVALS))
+def test_intervals_contain_estimates(tables, table):
+    df = tables[table]
+    for est, lo, hi in INTERVALS[table]:
+        ok = df[lo].notna()
+        assert ok.any(), (table, est)
+        assert df.loc[ok, hi].notna().all(), (table, est)
+        assert (df.loc[ok, lo] <= df.loc[ok, est] + 1e-9).all(), (table, est)
+        assert (df.loc[ok, est] <= df.loc[ok, hi] + 1e-9).all(), (table, est)
+
+
+def test_streams_are_disjoint():
+    runs = bs.plan(HANDS)
+    spans = sorted((r[-1], r[-1] + r[-2]) for r in runs)
+    assert spans[0][0] == 0
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    assert len({(r[0], r[1]) for r in runs}) == len(runs)
+
+
+def test_exact_identities(tables):
+    """Each holds exactly (up to float rounding), whatever the random numbers."""
+    pa = tables["score_parts"]
+    for side, d in pa.groupby("side"):
+        d = d.set_index("part")
+        assert d.loc["score", "mean"] == pytest.approx(d.loc[list(bs.PARTS), "mean"].sum(),
+                                                       abs=1e-9)
+    sc = tables["scores"].set_index("side")
+    assert (pa[pa["part"] == "score"].set_index("side")["mean"] == sc["mean"]).all()
+    for df in (tables["scores"], tables["turns"], tables["games"]):
+        vals = df[["min"] + Q + ["max"]].to_numpy()
+        assert (np.diff(vals, axis=1) >= 0).all()
+    # team 0 and team 1 are the starting and dealing teams rearranged
+    assert sc.loc["team 0", "mean"] + sc.loc["team 1", "mean"] == pytest.approx(
+        sc.loc["starting", "mean"] + sc.loc["dealing", "mean"], abs=1e-9)
+
+    bu = tables["burracos"]
+    for (side, kind), d in bu.groupby(["side", "kind"]):
+        assert list(d["count"]) == list(bs.COUNTS)
+        assert d["hands_with"].sum() == HANDS
+        assert d["share"].sum() == pytest.approx(1.0, abs=1e-12)
+    # the burraco bonus is 200 per clean and 100 per dirty burraco
+    means = bu.drop_duplicates(["side", "kind"]).set_index(["side", "kind"])["mean"]
+    for side in bs.SIDES:
+        bonus = pa[(pa["side"] == side) & (pa["part"] == "burraco_bonus")]["mean"].iloc[0]
+        assert bonus == pytest.approx(200 * means[(side, "clean")] + 100 * means[(side, "dirty")],
+                                      abs=1e-9)
+
+    hi = tables["score_histogram"]
+    assert (hi.groupby("side")["count"].sum() == HANDS).all()
+    assert (hi["score_to"] - hi["score_from"] == bs.BIN - 1).all()
+
+    en = tables["endings"].set_index("ended")
+    assert list(en.index) == ["closed", "stock", "cap"]
+    assert en["count"].sum() == HANDS
+    assert en["share"].sum() == pytest.approx(1.0, abs=1e-12)
+    cl = tables["closing"].set_index("side")
+    closed = en.loc["closed", "count"]
+    assert cl.loc["team 0", "closes"] + cl.loc["team 1", "closes"] == closed
+    assert cl.loc["starting", "closes"] + cl.loc["dealing", "closes"] == closed
+    # closing bonus mean is 100 x the closing rate (default closing_bonus)
+    for side in bs.SIDES:
+        cb = pa[(pa["side"] == side) & (pa["part"] == "closing_bonus")]["mean"].iloc[0]
+        assert cb == pytest.approx(100 * cl.loc[side, "closing_rate"], abs=1e-9)
+    tu = tables["turns"].set_index("ended")
+    assert tu.loc["all", "hands"] == HANDS
+    assert tu.drop(index="all")["hands"].sum() == HANDS
+    assert (tu.drop(index="all")["hands"] == en.loc[tu.index[1:], "count"]).all()
+
+    gl, ga = tables["game_length"], tables["games"].iloc[0]
+    n_games = bs.games_per_table(HANDS)
+    assert gl["count"].sum() == n_games == ga["games"]
+    assert (gl["hands_per_game"] * gl["count"]).sum() / n_games == pytest.approx(ga["mean"])
+    assert ga["starter_wins"] + ga["starter_losses"] + ga["shared"] + ga["unfinished"] \
+        == n_games
+
+    po = tables["policies"].set_index("policy")
+    va = tables["variants"].set_index("preset")
+    for t, base in ((po, bs.BASE), (va, bs.SEED_PRESET)):
+        b = t.loc[base]
+        assert b[[c for c, _, _ in DIFFS]].isna().all()
+        o = t.drop(index=base)
+        for m in ("score", "clean", "dirty"):
+            assert np.allclose(o[f"{m}_diff"], o[f"{m}_mean"] - b[f"{m}_mean"])
+        assert np.allclose(o["closing_diff"], o["closing_rate"] - b["closing_rate"])
+    # the base table is shared by parts 1, 5 and 6
+    assert po.loc[bs.BASE, "score_mean"] == pytest.approx(sc.loc[["team 0", "team 1"],
+                                                                 "mean"].mean())
+    assert va.loc[bs.SEED_PRESET].drop("rules").equals(po.loc[bs.BASE].drop("spec"))
+    assert po.loc[bs.BASE, "closed"] == closed
+
+    mx = tables["mixed"].set_index("seating")
+    rows = mx.drop(index="both")
+    for col in ("hands", "games", "heuristic_wins", "patient_wins", "heuristic_closes",
+                "patient_closes"):
+        assert mx.loc["both", col] == rows[col].sum()
+    assert np.allclose(mx["score_diff"], mx["heuristic_score"] - mx["patient_score"])
+
+
+def test_bookkeeping_matches_frames(tables):
+    """The study's numbers agree with the engine's records of the same streams."""
+    df = _base_frame()
+    sc = tables["scores"].set_index("side")
+    assert sc.loc["team 1", "mean"] == pytest.approx(df["score_1"].mean(), rel=1e-12)
+    assert sc.loc["team 0", "median"] == np.quantile(df["score_0"], 0.5, method="inverted_cdf")
+    assert sc.loc["team 0", "q95"] == np.quantile(df["score_0"], 0.95, method="inverted_cdf")
+    start = (df["dealer"] + 1) % 2
+    starting = np.where(start == 0, df["score_0"], df["score_1"])
+    assert sc.loc["starting", "mean"] == pytest.approx(starting.mean(), rel=1e-12)
+    cl = tables["closing"].set_index("side")
+    assert cl.loc["starting", "closes"] == ((df["closer"] >= 0)
+                                            & (df["closer"] % 2 == start)).sum()
+    bu = tables["burracos"].set_index(["side", "kind", "count"])
+    assert bu.loc[("team 0", "dirty", "3+"), "hands_with"] == (df["dirty_burraco_0"] >= 3).sum()
+
+    runs = bs.plan(HANDS)
+    kind, key, preset, pol, unit, size, start_g = next(r for r in runs if r[0] == "games")
+    g = simulate_games(size, rules=preset, policy=pol, seed=SEED, start=start_g)
+    ga = tables["games"].iloc[0]
+    assert ga["mean"] == pytest.approx(g["hands"].mean(), rel=1e-12)
+    assert ga["starter_wins"] == (g["winner"] == (g["first_dealer"] + 1) % 2).sum()
+
+    lab, pols, hteam = bs.MIXED[1]
+    r = next(r for r in runs if r[0] == "mixed" and r[1] == lab)
+    m = simulate(r[5], policy=pols, seed=SEED, start=r[6])
+    row = tables["mixed"].set_index("seating").loc[lab]
+    assert row["score_diff"] == pytest.approx((m[f"score_{hteam}"]
+                                               - m[f"score_{1 - hteam}"]).mean(), rel=1e-12)
+
+
+def test_determinism(result):
+    again = bs.run(hands=HANDS, seed=SEED, threads=1)
+    try:
+        for name, df in result.tables.items():
+            pd.testing.assert_frame_equal(df, again.tables[name], check_exact=True)
+        assert again.summary == result.summary
+    finally:
+        again.close()
+    if max_threads() < 2:
+        pytest.skip("one thread only: threads=2 not available")
+    tabs = bs.simulate_tables(HANDS, SEED, threads=2)
+    for name, df in result.tables.items():
+        pd.testing.assert_frame_equal(df, tabs[name], check_exact=True)
+    other = bs.simulate_tables(HANDS, SEED + 1)
+    assert not other["scores"]["mean"].equals(result.tables["scores"]["mean"])
+
+
+def test_summary_comes_from_tables(result):
+    tables = result.tables
+    assert result.summary == bs.findings(tables)
+    assert 4 <= len(result.summary) <= 6
+    s = tables["scores"].set_index("side").loc["team 0"]
+    assert f"{s['mean']:.1f} (95% CI {s['ci_low']:.1f}-{s['ci_high']:.1f})" in result.summary[0]
+    assert f"median {s['median']:.0f}" in result.summary[0]
+    en = tables["endings"].set_index("ended").loc["closed"]
+    assert bs.percent(en["share"], en["ci_low"], en["ci_high"], en["hands"]) in result.summary[2]
+    g = tables["games"].iloc[0]
+    assert bs.percent(g["starter_win_rate"], g["starter_win_ci_low"],
+                      g["starter_win_ci_high"]) in result.summary[3]
+    # change a table and its sentence follows, the others stay
+    changed = copy.deepcopy(tables)
+    sc = changed["scores"]
+    sc.loc[sc["side"] == "team 0", ["mean", "ci_low", "ci_high"]] = [123.4, 120.0, 126.8]
+    lines = bs.findings(changed)
+    assert "123.4 (95% CI 120.0-126.8)" in lines[0]
+    assert lines[1:] == result.summary[1:]
+    va = changed["variants"]
+    va.loc[va["preset"] == "twos-set", ["score_diff", "score_diff_ci_low",
+                                        "score_diff_ci_high"]] = [999.0, 998.0, 1000.0]
+    line = bs.findings(changed)[-1]
+    assert "twos-set (twos_set=True) changes the mean score most, +999.0 (95% CI +998.0 to " \
+           "+1000.0)" in line
+
+
+def test_renders(result, tmp_path):
+    page = report.render(copy.copy(result), tmp_path)
+    html = page.read_text()
+    images = re.findall(r'<img src="([^"]+)"', html)
+    assert len(images) == len(FIGURES)
+    for src in images:
+        data = (page.parent / src).read_bytes()
+        assert data.startswith(PNG_MAGIC) and len(data) > 1000
+    for name, table in result.tables.items():
+        back = pd.read_csv(page.parent / f"{name}.csv")
+        assert list(back.columns) == [str(c) for c in table.columns]
+        assert len(back) == len(table)
+    record = json.loads((page.parent / "study.json").read_text())
+    assert record["name"] == bs.NAME and record["provenance"]["seed"] == SEED
+    assert record["summary"] == result.summary
+
+
+@pytest.mark.parametrize("kwargs", [{"hands": 0}, {"hands": 2.5}, {"hands": True}, {"seed": -1},
+                                    {"seed": "x"}])
+def test_bad_arguments(kwargs):
+    with pytest.raises(InputError):
+        bs.run(**{"hands": 100, **kwargs})
+
+
+def test_tiny_run_works():
+    res = bs.run(hands=30, seed=SEED)
+    try:
+        assert set(res.tables) == TABLES and len(res.summary) >= 4
+    finally:
+        res.close()
