@@ -78,7 +78,7 @@ def _place(c):
     return 14 if p == 0 else p + 1
 
 
-@kernel
+@kernel(inline=True)
 def _valid_set(cards, n, rules):
     """(valid, clean) of ``cards[:n]`` as a set (section 3)."""
     if n < 3 or n > 9:
@@ -167,7 +167,7 @@ def _valid_seq_suit(cards, n, rules, s):
     return valid, clean
 
 
-@kernel
+@kernel(inline=True)
 def _valid(cards, n, kind, rules):
     """(valid, clean) of ``cards[:n]`` as a meld of ``kind`` (0 set, 1 sequence)."""
     if kind == 0:
@@ -196,7 +196,7 @@ def _valid(cards, n, kind, rules):
     return valid, clean
 
 
-@kernel
+@kernel(inline=True)
 def _extends(mc, mn, kind, c, rules, buf):
     """Whether the meld ``mc[:mn]`` with card ``c`` added is valid."""
     if not _wild(c) and mc[M_KEY] >= 0:
@@ -245,7 +245,7 @@ def _table_points(team, mcards, mn, mkind, mcount, rules, buf):
     return total
 
 
-@kernel
+@kernel(inline=True)
 def _has_burraco(team, mn, mcount):
     for m in range(mcount[team]):
         if mn[team, m] >= 7:
@@ -281,14 +281,14 @@ def _trace(tr, z, code):
     z[Z_NTRACE] += 1
 
 
-@kernel
+@kernel(inline=True)
 def _keep_for(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf, tr):
     """Fix ``keep`` and the going-out choice (section 9) in ``z``, and trace it."""
     _fix_keep(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf)
     _trace(tr, z, p * 1_000_000 + 3_000 + z[Z_KEEP])
 
 
-@kernel
+@kernel(inline=True)
 def _fix_keep(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf):
     team = p % 2
     z[Z_CLOSING] = 0
@@ -317,7 +317,7 @@ def _fix_keep(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf):
     z[Z_KEEP] = 2
 
 
-@kernel
+@kernel(inline=True)
 def _can_remove(hand, p, hn, removed, k, z):
     """Whether the hand may give up the ``k`` cards in ``removed`` (keep, section 9)."""
     rest = hn[p] - k
@@ -337,7 +337,7 @@ def _can_remove(hand, p, hn, removed, k, z):
     return True
 
 
-@kernel
+@kernel(inline=True)
 def _remove_into_meld(hand, hn, p, cards, k, team, m, mcards, mn, mkind):
     """Move ``cards[:k]`` from the hand onto meld ``m`` and refresh its summary."""
     for i in range(k):
@@ -393,6 +393,43 @@ def _wild_words() -> np.ndarray:
 WILD_WORDS = _wild_words()
 
 
+def _natural_words() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bit words of the natural cards: all, by rank position, by suit."""
+    every = np.zeros(2, np.int64)
+    rank = np.zeros((13, 2), np.int64)
+    suit = np.zeros((4, 2), np.int64)
+    for c in range(FIRST_JOKER):
+        if c % 13 == 1:
+            continue
+        bit = np.int64(1) << np.int64(c & 63)
+        every[c >> 6] |= bit
+        rank[c % 13, c >> 6] |= bit
+        suit[(c % 52) // 13, c >> 6] |= bit
+    return every, rank, suit
+
+
+NATURAL_WORDS, RANK_WORDS, SUIT_WORDS = _natural_words()
+
+
+@kernel(inline=True)
+def _next_candidate(hand, p, last, kind, key):
+    """The hand's lowest-id natural card above ``last`` that could extend a meld of
+    ``kind`` whose natural cards have rank or suit ``key`` (-1: any), or -1."""
+    for w in range(2):
+        if key < 0:
+            bits = hand[p, HW + w] & NATURAL_WORDS[w]
+        elif kind == 0:
+            bits = hand[p, HW + w] & RANK_WORDS[key, w]
+        else:
+            bits = hand[p, HW + w] & SUIT_WORDS[key, w]
+        while bits:
+            c = 64 * w + trailing_zeros(bits)
+            if c > last:
+                return c
+            bits &= bits - 1
+    return -1
+
+
 @kernel(inline=True)
 def _lowest_wild(hand, p):
     """The hand's lowest-id wild card, or -1."""
@@ -442,19 +479,16 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
     changed = True
     while changed:
         changed = False
-        # 1. natural cards onto the team's melds
-        n = _hand_list(hand, p, hl, -1)
-        partial = False               # hl holds only the cards above a direct pozzetto's
+        # 1. natural cards onto the team's melds (the hand's candidates for each meld
+        # in increasing id; after a direct pozzetto, the new hand's cards above)
         for m in range(mcount[team]):
-            if partial:
-                n = _hand_list(hand, p, hl, -1)
-                partial = False
-            i = 0
-            while i < n:
-                c = hl[i]
-                i += 1
-                if hand[p, c] and not _wild(c) and _extends(mcards[team, m], mn[team, m],
-                                                            mkind[team, m], c, rules, buf):
+            last = -1
+            while True:
+                c = _next_candidate(hand, p, last, mkind[team, m], mcards[team, m, M_KEY])
+                if c < 0:
+                    break
+                last = c
+                if _extends(mcards[team, m], mn[team, m], mkind[team, m], c, rules, buf):
                     one[0] = c
                     if _can_remove(hand, p, hn, one, 1, z):
                         _remove_into_meld(hand, hn, p, one, 1, team, m, mcards, mn, mkind)
@@ -463,9 +497,6 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
                         if hn[p] == 0:
                             _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules,
                                            mcards, mn, mkind, mcount, st, buf, tr)
-                            n = _hand_list(hand, p, hl, c)
-                            i = 0
-                            partial = True
         # 2. sets
         n = _hand_list(hand, p, hl, -1)
         for r in range(13):
@@ -550,7 +581,7 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
                                    mn, mkind, mcount, st, buf, tr)
 
 
-@kernel
+@kernel(inline=True)
 def _take_pile(p, hand, pile, z, kind, prm, mcards, mn, mkind, mcount, rules, st, buf, hl):
     """The draw decision (section 9): True to take the discard pile."""
     pn = z[Z_PN]
@@ -593,7 +624,7 @@ def _take_pile(p, hand, pile, z, kind, prm, mcards, mn, mkind, mcount, rules, st
     return False
 
 
-@kernel
+@kernel(inline=True)
 def _discard_choice(p, hand, hn, kind, mcards, mn, mkind, mcount, rules, st, buf, hl, cnt):
     """The card to discard (section 9); ``cnt`` is scratch for counts by rank and
     by suit and place."""
