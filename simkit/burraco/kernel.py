@@ -1,16 +1,20 @@
 """Burraco in numba: the rules of ``seeds/burraco.md``, arrays in, arrays out.
 
-A hand is a 0/1 vector over the 108 card ids (so it is walked in increasing
-id, as the policies require); a team's melds are rows of card ids.  Meld
+A hand row is a 0/1 flag per card id followed by the same as two bit words,
+so it is walked in increasing id (as the policies require) visiting only its
+cards; a team's melds are rows of card ids ending in a summary (the rank or
+suit of their natural cards, the places held) that turns most cards away
+before a full check.  Meld
 validity is decided here from the rule book (section 3), independently of
 ``melds.py``: a set by its one natural rank and its wild count, a sequence by
 trying each way to read its aces and its 2s of the suit and checking that the
 natural places with the wild cards fill a run of at most 13 places.  All
 decisions are those of seeds/burraco.md section 9.
 
-Entry point: :func:`run_hands` plays hands ``start .. start+count-1`` of a
+Entry points: :func:`run_hands` plays hands ``start .. start+count-1`` of a
 run (hand ``i`` dealt by seat ``i mod 4``), one random stream each, into hand
-records (columns ``H_*``), with an optional trace of every decision.
+records (columns ``H_*``), with an optional trace of every decision;
+:func:`run_games` plays whole games (columns ``G_*``).
 The readable twin is ``reference.py``; the two never share code.
 """
 

@@ -1,7 +1,8 @@
 """Burraco melds: cards, sets, sequences, additions and the table score (``seeds/burraco.md`` §3, §6).
 
 This module is the meld rule book in code, written to be read and to be
-exact; a numba kernel will be written separately and compared with it.  Each
+exact; the numba kernel (``kernel.py``) has its own meld checks, tested against
+this module on random card groups.  Each
 function names the rule point it implements (``§3`` is section 3 of
 ``seeds/burraco.md``, which follows the seed ``003_c98505c7ec80040f.txt``,
 "AINA ZA MELDS").

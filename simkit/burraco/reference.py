@@ -2,11 +2,11 @@
 
 This module is the rule book in code.  It is written to be read, not to be
 fast: every function implements one point of the rule book and names the
-section it comes from (``§7`` means section 7 of ``seeds/burraco.md``).  A
-numba kernel is to be written independently from the same rule book and must
-agree with this one hand for hand and decision for decision, including the
-order in which random numbers are drawn; differential tests will hold the two
-together.  Every validity question about a meld is answered by
+section it comes from (``§7`` means section 7 of ``seeds/burraco.md``).  The
+numba kernel (``kernel.py``) is written independently from the same rule book
+and agrees with this one hand for hand and decision for decision, including
+the order in which random numbers are drawn; the differential tests hold the
+two together.  Every validity question about a meld is answered by
 :mod:`simkit.burraco.melds` (§3).  Nothing here uses numba.
 
 Encoding (§1, ``simkit.burraco.melds``): a card id is 0..107; below 104 its
