@@ -71,6 +71,14 @@ DEFAULT_CHUNK = {("hand", "records"): 1_000_000, ("game", "records"): 100_000,
 _IDENTITY = ("game", "unit", "kind", "count", "chunk")
 
 
+def spec_args(spec: Mapping[str, Any], make_rules: Callable) -> dict:
+    """The keyword arguments a game's ``simulate`` functions take for a chunk of the
+    run ``spec``; the thread count stays what the caller (runner or Dask worker) set."""
+    import numba
+    return {"rules": make_rules(overrides=spec["rules"]), "policy": list(spec["policies"]),
+            "seed": int(spec["seed"]), "threads": numba.get_num_threads()}
+
+
 def cores() -> int:
     """CPU cores available to this process."""
     try:

@@ -13,6 +13,7 @@ import pandas as pd
 from simkit import config, rng
 from simkit.errors import InputError
 from simkit.policy import Policy
+from simkit.chunks import spec_args
 from simkit.runner import check_count, run_batches, set_threads
 from simkit.burraco import kernel as K
 from simkit.burraco.policies import flatten as flatten_policies
@@ -125,17 +126,11 @@ def simulate_games(games: int = 10_000, players: int | None = None, rules=None, 
 AGG_KEYS: tuple[str, ...] = ()
 
 
-def _spec_args(spec: dict) -> dict:
-    import numba
-    return {"rules": make_rules(overrides=spec["rules"]), "policy": list(spec["policies"]),
-            "seed": int(spec["seed"]), "threads": numba.get_num_threads()}
-
-
 def hand_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
     """Hand records ``start .. start+count-1`` of the run described by ``spec``."""
-    return simulate(count, start=start, **_spec_args(spec))
+    return simulate(count, start=start, **spec_args(spec, make_rules))
 
 
 def game_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
     """Game records ``start .. start+count-1`` of the run described by ``spec``."""
-    return simulate_games(count, start=start, **_spec_args(spec))
+    return simulate_games(count, start=start, **spec_args(spec, make_rules))

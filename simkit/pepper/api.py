@@ -15,6 +15,7 @@ import pandas as pd
 from simkit import config, rng, stats
 from simkit.errors import InputError
 from simkit.policy import Policy
+from simkit.chunks import spec_args
 from simkit.runner import BATCH, check_count, run_batches, set_threads
 from simkit.pepper import kernel as K
 from simkit.pepper.policies import flatten as flatten_policies
@@ -222,28 +223,21 @@ def aggregate_hands(hands: int, players: int | None = None, rules=None, policy=N
     return pd.DataFrame(cols)
 
 
-def _spec_args(spec: dict) -> dict:
-    import numba
-    # keep the thread count the caller (runner or Dask worker) has set
-    return {"rules": make_rules(overrides=spec["rules"]), "policy": list(spec["policies"]),
-            "seed": int(spec["seed"]), "threads": numba.get_num_threads()}
-
-
 def hand_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
     """Hand records ``start .. start+count-1`` of the run described by ``spec``
     (``{"rules": rule values, "policies": one text per seat, "seed": int}``):
     the unit of work of a chunked run (``simkit.chunks``)."""
-    return simulate(count, start=start, **_spec_args(spec))
+    return simulate(count, start=start, **spec_args(spec, make_rules))
 
 
 def game_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
     """Game records ``start .. start+count-1`` of the run described by ``spec``."""
-    return simulate_games(count, start=start, **_spec_args(spec))
+    return simulate_games(count, start=start, **spec_args(spec, make_rules))
 
 
 def agg_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
     """Aggregates of hands ``start .. start+count-1`` of the run described by ``spec``."""
-    return aggregate_hands(count, start=start, **_spec_args(spec))
+    return aggregate_hands(count, start=start, **spec_args(spec, make_rules))
 
 
 @dataclass(frozen=True)

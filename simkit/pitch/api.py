@@ -16,6 +16,7 @@ import pandas as pd
 from simkit import config, rng, stats
 from simkit.errors import InputError
 from simkit.policy import Policy
+from simkit.chunks import spec_args
 from simkit.runner import BATCH, check_count, run_batches, set_threads
 from simkit.pitch import kernel as K
 from simkit.pitch.policies import flatten as flatten_policies
@@ -235,27 +236,20 @@ def aggregate_frame(df: pd.DataFrame, rules: PitchRules) -> pd.DataFrame:
     return g.groupby(list(AGG_KEYS), as_index=False, observed=True)[list(AGG_TOTALS)].sum()
 
 
-def _spec_args(spec: dict) -> dict:
-    import numba
-    # keep the thread count the caller (runner or Dask worker) has set
-    return {"rules": make_rules(overrides=spec["rules"]), "policy": list(spec["policies"]),
-            "seed": int(spec["seed"]), "threads": numba.get_num_threads()}
-
-
 def hand_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
     """Hand records ``start .. start+count-1`` of the run described by ``spec``
     (``{"rules": rule values, "policies": one text per seat, "seed": int}``)."""
-    return simulate(count, start=start, **_spec_args(spec))
+    return simulate(count, start=start, **spec_args(spec, make_rules))
 
 
 def game_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
     """Session records (a Pitch "game" is a money session) ``start .. start+count-1``."""
-    return simulate_sessions(count, start=start, **_spec_args(spec))
+    return simulate_sessions(count, start=start, **spec_args(spec, make_rules))
 
 
 def agg_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
     """Aggregates (:data:`AGG_KEYS`) of hands ``start .. start+count-1``."""
-    args = _spec_args(spec)
+    args = spec_args(spec, make_rules)
     return aggregate_frame(simulate(count, start=start, **args), args["rules"])
 
 

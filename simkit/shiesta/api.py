@@ -13,6 +13,7 @@ import pandas as pd
 from simkit import config, rng
 from simkit.errors import InputError
 from simkit.policy import Policy
+from simkit.chunks import spec_args
 from simkit.runner import check_count, run_batches, set_threads
 from simkit.shiesta import kernel as K
 from simkit.shiesta.policies import flatten as flatten_policies
@@ -101,12 +102,6 @@ def trace_games(rules: ShiestaRules, policies, seed: int, start: int, count: int
 AGG_KEYS: tuple[str, ...] = ()
 
 
-def _spec_args(spec: dict) -> dict:
-    import numba
-    return {"rules": make_rules(overrides=spec["rules"]), "policy": list(spec["policies"]),
-            "seed": int(spec["seed"]), "threads": numba.get_num_threads()}
-
-
 def game_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
     """Game records ``start .. start+count-1`` of the run described by ``spec``."""
-    return simulate_games(count, start=start, **_spec_args(spec))
+    return simulate_games(count, start=start, **spec_args(spec, make_rules))
