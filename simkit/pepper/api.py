@@ -189,6 +189,37 @@ def declare_hands(hands: int, contract: int | str, players: int | None = None, r
     return hands_frame(rec, start, r, pols)
 
 
+
+def fixed_hands(hand, contract: int | str, samples: int, players: int | None = None,
+                seat: int | None = None, dealer: int = 0, rules=None, policy=None,
+                seed: int = 0, threads: int | None = None) -> pd.DataFrame:
+    """Hand records of ``samples`` deals in which ``seat`` (default: left of the
+    dealer) holds ``hand`` and the unseen cards are dealt uniformly (sample
+    ``k`` uses stream (seed, k)); ``seat`` plays ``contract`` with no auction.
+
+    The deal: the unseen cards in id order are shuffled, then each other hand
+    in deal order (the dead hand last with 2 players) takes the next cards.
+    The auction columns are 0.  What :func:`evaluate_hand` plays.
+    """
+    check_count(samples, "--samples")
+    r, pols, rv, kinds, params, key = _setup(players, rules, policy, seed)
+    if not 0 <= dealer < r.players:
+        raise InputError(f"bad dealer {dealer}: expected a seat from 0 to {r.players - 1}")
+    if seat is None:
+        seat = (dealer + 1) % r.players
+    if not 0 <= seat < r.players:
+        raise InputError(f"bad seat {seat}: expected a seat from 0 to {r.players - 1}")
+    level = r.parse_bid(contract) if isinstance(contract, str) else int(contract)
+    if not 1 <= level <= r.kubwa:
+        raise InputError(f"bad contract {contract!r}: expected a bid from 1 to kubwa")
+    fixed = 0
+    for c in parse_hand(hand, r.players):
+        fixed |= 1 << c
+    set_threads(threads)
+    rec = np.empty((samples, K.N_COLS), np.int16)
+    K.run_fixed(samples, key, rv, kinds, params, seat, dealer, fixed, level, rec)
+    return hands_frame(rec, 0, r, pols)
+
 #: Group columns of :func:`aggregate_hands` / :func:`agg_chunk` (the axes of
 #: ``kernel.AGG_SHAPE``); the other columns are integer totals.
 AGG_KEYS = ("contract", "made", "bidder_trumps", "bidder_bowers", "bidder_aces",
