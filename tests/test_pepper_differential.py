@@ -4,8 +4,11 @@ readable reference engine (simkit/pepper/reference.py).
 The two engines share no code; seeds/pepper.md fixes every decision, including
 the order of random draws, so they must agree exactly: the deal, every auction
 call, every card played, and every column of the hand record, for every player
-count and every preset that changes a single hand; and the outcome of whole
-games.  A mismatch reports the first differing hand with both versions.
+count and every preset that changes a single hand; the outcome of whole
+games; and the hands played without an auction (seeds/pepper.md section 9:
+``api.fixed_hands`` around a fixed hand, ``api.declare_hands`` with a declared
+contract), every record column on 10,000 deals per player count and mode.
+A mismatch reports the first differing hand with both versions.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import pytest
 
 from simkit.pepper import kernel as K
 from simkit.pepper import reference as R
-from simkit.pepper.api import simulate_games, trace_hands
+from simkit.pepper.api import declare_hands, fixed_hands, simulate_games, trace_hands
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import DECK, PRESETS, TRUMP_TEXT, make_rules
 
@@ -56,6 +59,13 @@ def record_columns(rules) -> list[tuple[str, int]]:
     return cols
 
 
+def record_row(log) -> tuple:
+    """A reference HandLog as the values of :func:`record_columns`, in order."""
+    return (log.dealer, *log.highest_bids(), log.calls, log.contract, log.bidder,
+            int(log.stuck), log.trump, *log.tricks, *log.side_tricks, *log.score,
+            int(log.made), *log.features())
+
+
 def _mask(cards) -> int:
     m = 0
     for c in cards:
@@ -81,9 +91,7 @@ def reference_arrays(rules, policies, seed: int, start: int, count: int):
         calls[j, :len(c)] = c
         if log.plays:
             plays[j, :len(log.plays)] = [p.card for p in log.plays]
-        rows.append((log.dealer, *log.highest_bids(), log.calls, log.contract, log.bidder,
-                     int(log.stuck), log.trump, *log.tricks, *log.side_tricks, *log.score,
-                     int(log.made), *log.features()))
+        rows.append(record_row(log))
     return {"deal": deal, "calls": calls, "plays": plays, "rec": np.array(rows, np.int64)}
 
 
@@ -218,3 +226,192 @@ def test_games_from_a_score_in_progress_agree(players, scores):
     and the Kubwa study's "win chance from here")."""
     rules = make_rules("seed", players=players)
     assert_same_games(rules, "heuristic", GAMES, SEED, scores=scores, first_dealer=players - 1)
+
+
+# --- hands without an auction (seeds/pepper.md section 9) -------------------
+#
+# Neither kernel entry point traces its plays, so every record column is
+# compared: the tricks per seat pin down the play closely, the trump and the
+# bidder's features the trump choice, the scores the contract.  For tables of
+# heuristics, whose auction draws nothing, a declared hand is also played card
+# for card like the traced auction hand of the same deal whenever that hand's
+# auction was won by the seat left of the dealer with a contract of the same
+# kind (a number, or Ndogo/Kubwa: the kind is all the trump choice looks at).
+
+NO_AUCTION_DEALS = 2_000          # per case; five cases per player count and mode
+
+#: Fixed hands, by player count: strong and weak, 6 cards for 4 players, 8 for 2 and 3.
+#: The strong hands make Kubwa for an all-heuristic table on some deals only
+#: (about 25%, 58% and 43%), so that their records depend on the deal; "top"
+#: (section 7.2's example) takes every trick unless its declarer does not draw trumps.
+FIXED_HANDS = {
+    4: {"top": "JH JD AH KH QH AS", "strong": "JH JD AH KH 9S 10C",
+        "weak": "9C 9D 9H 9S 10C 10D", "mixed": "AC KC 9D JS QH 10H",
+        "sides": "AS KS QS AD KD 9C"},
+    3: {"strong": "9D JD QD AD KH AH KS AS", "weak": "9C 9D 9H 9S 10C 10D 10H 10S",
+        "mixed": "AC KC QC 9D JS QH 10H AD", "sides": "JD JH AD KD AC AS KS 9H"},
+    2: {"strong": "10C JC QC KC JH KH AH AS", "weak": "9C 9D 9H 9S 10C 10D 10H 10S",
+        "mixed": "JC 10C AD 9H KH QS 9S AS", "sides": "AC KC QC AD KD AH KH AS"},
+}
+
+#: Policy tables: ``mixed`` puts random seats at 0 and 2 and heuristics with
+#: non-default parameters at 1 and 3 (see :func:`mixed_specs`).
+TUNED = "heuristic:aggression=1.5,draw_trumps=false,partner_help=1"
+
+
+def _specs(table: str, players: int):
+    return {"heuristic": "heuristic", "random": "random", "tuned": TUNED,
+            "mixed": mixed_specs(players)}[table]
+
+
+def _level(contract: str, players: int) -> int:
+    return make_rules(players=players).parse_bid(contract)
+
+
+# (players, hand, seat, dealer, contract, policy table, rule overrides, seed)
+FIXED_CASES = [
+    (4, "strong", 1, 0, "kubwa", "heuristic", {}, SEED),
+    (4, "top", 3, 2, "ndogo", "mixed", {"ndogo_stake": 2}, OTHER_SEED),
+    (4, "weak", 0, 0, "3", "mixed", {"fail": "bid"}, SEED),
+    (4, "mixed", 2, 3, "5", "tuned", {"no_trump": False}, OTHER_SEED),
+    (4, "sides", 1, 1, "kubwa", "random", {"kubwa_stake": 3, "fail": "bid"}, SEED),
+    (3, "strong", 1, 0, "kubwa", "heuristic", {"kubwa_stake": 4}, SEED),
+    (3, "weak", 2, 1, "1", "mixed", {"fail": "bid"}, OTHER_SEED),
+    (3, "mixed", 1, 2, "4", "mixed", {"no_trump": False}, SEED),
+    (3, "sides", 1, 1, "ndogo", "tuned", {"ndogo_stake": 3}, OTHER_SEED),
+    (3, "mixed", 2, 0, "7", "random", {"fail": "bid"}, SEED),
+    (2, "strong", 0, 1, "kubwa", "heuristic", {}, SEED),
+    (2, "weak", 1, 1, "2", "mixed", {"fail": "bid"}, OTHER_SEED),
+    (2, "mixed", 0, 0, "6", "mixed", {"no_trump": False}, SEED),
+    (2, "sides", 1, 0, "ndogo", "tuned", {"ndogo_stake": 2, "no_trump": False}, OTHER_SEED),
+    (2, "strong", 1, 1, "7", "random", {"fail": "bid", "kubwa_stake": 3}, SEED),
+]
+
+# (players, start, contract, policy table, rule overrides, seed)
+DECLARE_CASES = [
+    (4, 0, "1", "heuristic", {}, SEED),
+    (4, 5_000, "3", "mixed", {"fail": "bid"}, OTHER_SEED),
+    (4, 10**9, "5", "tuned", {"no_trump": False}, SEED),
+    (4, 123, "ndogo", "heuristic", {"ndogo_stake": 2, "fail": "bid"}, OTHER_SEED),
+    (4, 77_777, "kubwa", "random", {"kubwa_stake": 3}, SEED),
+    (3, 0, "2", "heuristic", {"fail": "bid"}, SEED),
+    (3, 5_000, "5", "mixed", {"no_trump": False}, OTHER_SEED),
+    (3, 10**9, "7", "random", {"fail": "bid"}, SEED),
+    (3, 123, "ndogo", "mixed", {"ndogo_stake": 3}, OTHER_SEED),
+    (3, 77_777, "kubwa", "tuned", {"kubwa_stake": 4, "no_trump": False}, SEED),
+    (2, 0, "4", "heuristic", {}, SEED),
+    (2, 5_000, "1", "mixed", {"fail": "bid"}, OTHER_SEED),
+    (2, 10**9, "6", "tuned", {"no_trump": False, "fail": "bid"}, SEED),
+    (2, 123, "ndogo", "random", {"ndogo_stake": 2}, OTHER_SEED),
+    (2, 77_777, "kubwa", "heuristic", {"kubwa_stake": 3}, SEED),
+]
+
+
+def _case_id(case) -> str:
+    return "-".join(str(v) if not isinstance(v, dict) else
+                    (",".join(f"{k}={w}" for k, w in v.items()) or "seed")
+                    for v in case[:-1])
+
+
+def assert_same_records(df, logs, rules, policies, first: int, what: str) -> None:
+    """Every column of a kernel hand-record frame equals the reference's HandLogs."""
+    cols = record_columns(rules)
+    names = [name for name, _ in cols]
+    policy_cols = [f"policy_{s}" for s in range(rules.players)]
+    assert list(df.columns) == ["hand", *names[:1], *policy_cols, *names[1:]], \
+        "the record has columns this comparison does not know"
+    assert (df["hand"].to_numpy() == np.arange(first, first + len(logs))).all()
+    for s, p in enumerate(policies):
+        assert set(df[f"policy_{s}"].astype(str)) == {p.text()}
+    kern = np.column_stack([df[n].cat.codes if n == "trump" else df[n]
+                            for n in names]).astype(np.int64)
+    ref = np.array([record_row(log) for log in logs], np.int64)
+    assert kern.shape == ref.shape
+    bad = (kern != ref).any(axis=1)
+    if not bad.any():
+        return
+    j = int(np.argmax(bad))
+    diff = [f"{name}: kernel {kern[j, i]} reference {ref[j, i]}"
+            for i, name in enumerate(names) if kern[j, i] != ref[j, i]]
+    pytest.fail(
+        f"{int(bad.sum())} of {len(logs)} hands differ; first: row {j} ({what}, "
+        f"rules {rules.as_dict()}, policies {[p.text() for p in policies]})\n"
+        + "\n".join(diff)
+        + "\n--- kernel record ---\n" + " ".join(f"{n}={v}" for n, v in zip(names, kern[j]))
+        + "\n--- reference (format_log) ---\n" + R.format_log(logs[j]))
+
+
+@pytest.mark.parametrize("case", FIXED_CASES, ids=_case_id)
+def test_fixed_hands_agree(case):
+    """api.fixed_hands (kernel run_fixed) against reference.fixed_hand (§9.1)."""
+    players, hand, seat, dealer, contract, table, overrides, seed = case
+    rules = make_rules(overrides=overrides, players=players)
+    pols = make_policies(_specs(table, players), players)
+    text = FIXED_HANDS[players][hand]
+    level = rules.parse_bid(contract)
+    df = fixed_hands(text, contract, NO_AUCTION_DEALS, rules=rules, policy=pols, seat=seat,
+                     dealer=dealer, seed=seed, threads=1)
+    cards = DECK.parse_hand(text)
+    logs = [R.fixed_hand(rules, pols, seed, k, cards, level, seat=seat, dealer=dealer)
+            for k in range(NO_AUCTION_DEALS)]
+    assert all(sorted(log.hands[seat]) == sorted(cards) for log in logs)
+    assert_same_records(df, logs, rules, pols, 0,
+                        f"fixed hand {text} at seat {seat}, dealer {dealer}, "
+                        f"contract {contract}, seed {seed}")
+
+
+@pytest.mark.parametrize("case", DECLARE_CASES, ids=_case_id)
+def test_declared_hands_agree(case):
+    """api.declare_hands (kernel run_declare) against reference.declare_hand (§9.2)."""
+    players, start, contract, table, overrides, seed = case
+    rules = make_rules(overrides=overrides, players=players)
+    pols = make_policies(_specs(table, players), players)
+    level = rules.parse_bid(contract)
+    df = declare_hands(NO_AUCTION_DEALS, contract, rules=rules, policy=pols, seed=seed,
+                       start=start, threads=1)
+    logs = [R.declare_hand(rules, pols, seed, start + j, level)
+            for j in range(NO_AUCTION_DEALS)]
+    assert_same_records(df, logs, rules, pols, start,
+                        f"declared {contract}, hands {start}.., seed {seed}")
+    if any(p.name == "random" for p in pols):
+        return
+    # heuristic tables: card for card against the traced auction hands that apply
+    tr = trace_hands(rules, pols, seed, start, NO_AUCTION_DEALS)
+    rec = tr["rec"]
+    T = rules.tricks
+    left = (rec[:, K.C_DEALER] + 1) % players
+    same = (rec[:, K.C_BIDDER] == left) & ((rec[:, K.C_CONTRACT] >= T) == (level >= T))
+    if level < T:       # auctions seldom give Ndogo or Kubwa to the seat left of the dealer
+        assert same.sum() >= 50, "too few auction hands to compare plays with"
+    for j in np.flatnonzero(same):
+        log = logs[j]
+        plays = [p.card for p in log.plays]
+        assert tr["plays"][j, :len(plays)].tolist() == plays and \
+            rec[j, K.C_TRUMP] == log.trump, \
+            (f"hand {start + j}: declared play differs from the traced auction hand\n"
+             + kernel_text(rules, tr, j, record_columns(rules))
+             + "\n--- reference (format_log) ---\n" + R.format_log(log))
+
+
+def test_no_auction_cases_cover_the_modes():
+    """The case tables reach 10,000 deals per player count and mode, every kind
+    of contract, declarers of both policies, and the rules that change play
+    and scoring."""
+    for cases, pos in ((FIXED_CASES, {"contract": 4, "table": 5, "rules": 6, "seat": 2}),
+                       (DECLARE_CASES, {"contract": 2, "table": 3, "rules": 4})):
+        for players in PLAYERS:
+            mine = [c for c in cases if c[0] == players]
+            assert len(mine) * NO_AUCTION_DEALS >= 10_000
+            T = make_rules(players=players).tricks
+            levels = {_level(c[pos["contract"]], players) for c in mine}
+            assert {T, T + 1} <= levels and len(levels - {T, T + 1}) >= 2
+            assert {"heuristic", "random", "mixed", "tuned"} <= {c[pos["table"]] for c in mine}
+            keys = {k for c in mine for k in c[pos["rules"]]}
+            assert {"fail", "no_trump"} <= keys and keys & {"ndogo_stake", "kubwa_stake"}
+            if "seat" in pos:
+                assert len({c[pos["seat"]] for c in mine}) >= 2
+                assert len({c[3] for c in mine}) >= 2                   # dealers
+                assert {"strong", "weak"} <= {c[1] for c in mine}
+                # a random declarer in a mixed table, and a heuristic one
+                assert {_specs("mixed", players)[c[2]].split(":")[0]
+                        for c in mine if c[5] == "mixed"} == {"random", "heuristic"}

@@ -16,8 +16,9 @@ Encoding (``simkit.pepper.rules``):
   where ``T = rules.tricks`` (6 with four players, else 8).
 
 Layout: records; §1 deal; §2 card ranking; §3 auction and trump; §4 play;
-§5 scoring; §7 policies (random, heuristic); the hand and game loops (§6);
-and finally the text log (``format_log`` / ``parse_log`` / ``replay``).
+§5 scoring; §7 policies (random, heuristic); the hand loop; hands without an
+auction (§9: a fixed hand, a declared contract); the game loop (§6); and
+finally the text log (``format_log`` / ``parse_log`` / ``replay``).
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ class HandLog:
     A thrown-in hand has contract 0, bidder -1, trump -1, no plays, zero
     tricks and scores, ``made`` False and zero features.  The features
     describe the bidder's dealt hand with the chosen trump (§8).
+
+    A hand played without an auction (§9) has an empty ``auction`` and its
+    declarer as ``bidder``; ``wanted`` is then the level a heuristic declarer
+    of a declared contract would have bid (§7.2 D, §9.2), recorded as its
+    bid by :meth:`highest_bids`.  It is -1 everywhere else.
     """
 
     rules: PepperRules
@@ -85,6 +91,7 @@ class HandLog:
     bowers_held: int
     aces_outside: int
     voids_outside: int
+    wanted: int = -1
 
     @property
     def players(self) -> int:
@@ -101,10 +108,13 @@ class HandLog:
         return len(self.auction)
 
     def highest_bids(self) -> list[int]:
-        """The highest level each seat called (0 if it only passed), §8."""
+        """The highest level each seat called (0 if it only passed), §8; with
+        no auction (§9.2), the level a heuristic declarer wanted."""
         best = [0] * self.rules.players
         for b in self.auction:
             best[b.seat] = max(best[b.seat], b.level)
+        if self.wanted >= 0:
+            best[self.bidder] = max(best[self.bidder], self.wanted)
         return best
 
     def features(self) -> tuple[int, int, int, int]:
@@ -796,6 +806,118 @@ def simulate_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, ind
     dealer = index % rules.players
     hands, dead = deal(stream, rules, dealer)
     return play_hand(rules, policies, dealer, hands, dead, stream)
+
+
+# ---------------------------------------------------------------------------
+# §9 Hands without an auction: a fixed hand, a declared contract
+# ---------------------------------------------------------------------------
+
+def _check_seat(seat: int, rules: PepperRules, what: str) -> None:
+    if not 0 <= seat < rules.players:
+        raise InputError(f"bad {what} {seat}: seats are 0 to {rules.players - 1}")
+
+
+def _check_contract(contract: int, rules: PepperRules) -> None:
+    if not 1 <= contract <= rules.kubwa:
+        raise InputError(f"bad contract {contract}: a declared contract is a bid "
+                         f"from 1 to kubwa ({rules.kubwa})")
+
+
+def deal_fixed(stream: Stream, rules: PepperRules, dealer: int, seat: int,
+               cards: Sequence[int]) -> tuple[list[list[int]], list[int]]:
+    """The advisor's deal (§9.1); returns ``(hands_by_seat, dead_hand)`` as :func:`deal`.
+
+    ``seat`` holds ``cards`` (T of them, in the order given).  The unseen
+    cards, in id order, are shuffled with ``stream.shuffle`` (the Fisher-Yates
+    shuffle of §1).  Then the other hands, in deal order, take the shuffled
+    cards in consecutive blocks of T: hand ``r`` belongs to seat
+    ``(dealer + 1 + r) mod players`` as in §1, the fixed seat's own hand is
+    skipped, and with two players hand 2, the dead hand, comes last.
+    """
+    _check_seat(dealer, rules, "dealer")
+    _check_seat(seat, rules, "seat")
+    cards = [int(c) for c in cards]
+    T = rules.tricks
+    if len(cards) != T or len(set(cards)) != T or not all(0 <= c < DECK.size for c in cards):
+        raise InputError(f"a fixed {rules.players}-player Pepper hand is {T} distinct cards, "
+                         f"got {' '.join(str(c) for c in cards) or 'none'}")
+    unseen = [c for c in range(DECK.size) if c not in cards]
+    stream.shuffle(unseen)
+    hands: list[list[int]] = [[] for _ in range(rules.players)]
+    hands[seat] = cards
+    dead: list[int] = []
+    taken = 0
+    for r in range(rules.hands_dealt):
+        owner = (dealer + 1 + r) % rules.players if r < rules.players else None   # None: dead
+        if owner == seat:
+            continue
+        block = unseen[taken:taken + T]
+        taken += T
+        if owner is None:
+            dead = block
+        else:
+            hands[owner] = block
+    return hands, dead
+
+
+def play_declared(rules: PepperRules, policies: Sequence[Policy], dealer: int,
+                  hands: Sequence[Sequence[int]], dead: Sequence[int], declarer: int,
+                  contract: int, stream: Stream, wanted: int = -1) -> HandLog:
+    """Play one dealt hand in which ``declarer`` holds ``contract`` with no
+    auction (§9): the declarer names the trump by its policy (§3.3, §7), leads
+    the first trick (§4), and the hand is scored as if it had won the bid (§5).
+
+    The record has no calls, is not stuck, and has ``wanted`` (§9.2) as given.
+    """
+    _check_seat(declarer, rules, "declarer")
+    _check_contract(contract, rules)
+    decide = PolicyDecider(rules, policies, stream)
+    trump = _name_trump(rules, declarer, hands[declarer], contract, decide)
+    plays, tricks = _play_tricks(rules, hands, declarer, trump, decide)
+    log = _played_hand(rules, dealer, hands, dead, [], False, contract, declarer, trump,
+                       plays, tricks)
+    log.wanted = wanted
+    return log
+
+
+def fixed_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int,
+               cards: Sequence[int], contract: int, seat: int | None = None,
+               dealer: int = 0) -> HandLog:
+    """Sample number ``index`` of a fixed-hand run (§9.1): stream ``(seed, index)``;
+    ``seat`` (default: left of ``dealer``) holds ``cards`` and the rest is
+    dealt by :func:`deal_fixed`; then ``seat`` plays ``contract`` with no
+    auction (:func:`play_declared`).
+
+    Not replayable by :func:`replay`, which needs an auction.
+    """
+    if seat is None:
+        seat = (dealer + 1) % rules.players
+    _check_contract(contract, rules)
+    stream = Stream(seed, index)
+    hands, dead = deal_fixed(stream, rules, dealer, seat, cards)
+    return play_declared(rules, policies, dealer, hands, dead, seat, contract, stream)
+
+
+def declare_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int,
+                 contract: int) -> HandLog:
+    """Hand number ``index`` of a declared-contract run (§9.2): dealt exactly as
+    :func:`simulate_hand` deals it (stream ``(seed, index)``, dealer
+    ``index mod players``), then, with no auction, the seat left of the
+    dealer plays ``contract`` (:func:`play_declared`).
+
+    A heuristic declarer's ``wanted`` is the level D it would have bid with
+    its hand (§7.2 "Bidding"); it draws nothing.  A random declarer has none.
+    """
+    _check_contract(contract, rules)
+    stream = Stream(seed, index)
+    dealer = index % rules.players
+    hands, dead = deal(stream, rules, dealer)
+    declarer = (dealer + 1) % rules.players
+    policy = make_policies(list(policies), rules.players)[declarer]
+    wanted = desired_level(hands[declarer], rules, policy.params) \
+        if policy.name == "heuristic" else -1
+    return play_declared(rules, policies, dealer, hands, dead, declarer, contract, stream,
+                         wanted)
 
 
 # ---------------------------------------------------------------------------
