@@ -61,6 +61,58 @@ def test_python_and_jitted_streams_agree(seed, index, sizes):
     assert items == arr.tolist()
 
 
+# Published SplitMix64 outputs: the first 8 of the 50 in the test `reference` of
+# the Rust crate rand_xoshiro (github.com/rust-random/rngs,
+# rand_xoshiro/src/splitmix64.rs), "produced with the reference implementation"
+# splitmix64.c by Sebastiano Vigna: state 1477776061723855037, each next() adds
+# 0x9e3779b97f4a7c15 to the state and returns the finaliser of the new state.
+SPLITMIX64_STATE = 1477776061723855037
+SPLITMIX64_OUTPUTS = [
+    1985237415132408290, 2979275885539914483, 13511426838097143398, 8488337342461049707,
+    15141737807933549159, 17093170987380407015, 16389528042912955399, 13177319091862933652,
+]
+
+
+def _unmix64(z):
+    """The inverse of rng.mix64 (a bijection): undo each xor-shift and multiply,
+    last step first, so that a run seed can be chosen to give any key."""
+    def unxorshift(y, s):
+        x = y
+        for _ in range(64 // s + 1):      # each pass fixes s more of the top bits
+            x = y ^ (x >> s)
+        return x
+    z = unxorshift(z, 31)
+    z = unxorshift(z * pow(rng.M2, -1, 2**64) & rng.MASK64, 27)
+    return unxorshift(z * pow(rng.M1, -1, 2**64) & rng.MASK64, 30)
+
+
+def test_mix64_is_splitmix64s_finaliser():
+    """mix64 of the published state advanced by GAMMA is SplitMix64's first output,
+    in Python and jitted, and _unmix64 (used below) undoes it."""
+    x = (SPLITMIX64_STATE + rng.GAMMA) & rng.MASK64
+    assert rng.GAMMA == 0x9E3779B97F4A7C15
+    assert rng.mix64(x) == SPLITMIX64_OUTPUTS[0]
+    assert int(rng.mix64_jit(np.uint64(x))) == SPLITMIX64_OUTPUTS[0]
+    assert _unmix64(rng.mix64(x)) == x
+
+
+@pytest.mark.parametrize("index", [0, 1, 12_345, 2**44 - 1])
+def test_streams_are_splitmix64_known_answers(index):
+    """A stream whose start state is the published SplitMix64 state draws exactly the
+    published outputs, through the public path (run seed -> key -> stream index ->
+    next) in Python and jitted: the key is chosen as STATE - (index << 20) * GAMMA
+    and the run seed as its preimage under mix64."""
+    key = (SPLITMIX64_STATE - (index << rng.STREAM_BITS) * rng.GAMMA) & rng.MASK64
+    seed = _unmix64(key)
+    assert rng.seed_key(seed) == key and int(rng.run_key(seed)) == key
+    py = rng.Stream(seed, index)
+    assert py.state == SPLITMIX64_STATE
+    assert [py.next() for _ in SPLITMIX64_OUTPUTS] == SPLITMIX64_OUTPUTS
+    jit = rng.new_stream(rng.run_key(seed), index)
+    assert int(jit[0]) == SPLITMIX64_STATE
+    assert [int(rng.next_u64(jit)) for _ in SPLITMIX64_OUTPUTS] == SPLITMIX64_OUTPUTS
+
+
 def test_streams_are_fixed_by_seed_and_index():
     a = [rng.Stream(7, 5).next() for _ in range(3)]
     assert a == [rng.Stream(7, 5).next() for _ in range(3)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -72,27 +73,62 @@ def run_cli(capsys, *argv):
 
 # --- interruption ------------------------------------------------------------------------
 
+# The real CLI in a child process, held still once part HELD_PART is written: the
+# kill then lands mid-run whatever the machine's speed (an unheld run can finish,
+# or not have written a part yet, before the signal arrives).  The child says so
+# on stdout and waits on stdin; if the test dies first, EOF ends it unfinished.
+HELD_PART = 2
+HELD_CLI = f"""
+import os, sys
+from simkit import store
+from simkit.cli import main
+
+write_part = store.write_part
+
+def held_write_part(directory, index, *args, **kwargs):
+    rows = write_part(directory, index, *args, **kwargs)
+    if index == {HELD_PART}:
+        print("held", index, flush=True)
+        sys.stdin.read()
+        os._exit(3)
+    return rows
+
+store.write_part = held_write_part
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, capsys):
-    argv = ["simulate", "pepper", "--hands", "200000", "--chunk", "1000", "--seed", str(SEED),
-            "--threads", "1", "--no-progress"]
+    """kill -9 of a run that has written parts 0..2 of 20 (and no more, by
+    construction): the run is left unfinished, a rerun keeps those parts, removes a
+    stray temporary, computes the rest and equals an uninterrupted run byte for byte."""
+    chunks_ = 20
+    argv = ["simulate", "pepper", "--hands", str(1000 * chunks_), "--chunk", "1000",
+            "--seed", str(SEED), "--threads", "1", "--no-progress"]
     killed = tmp_path / "killed.parquet"
-    proc = subprocess.Popen(CLI + argv + ["--out", str(killed)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-c", HELD_CLI, *argv, "--out", str(killed)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 120
-        while not (killed.is_dir() and len(store.part_indices(killed)) >= 3):
-            assert proc.poll() is None, proc.stderr.read()
-            assert time.monotonic() < deadline, "no part appeared"
-            time.sleep(0.005)
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        line = proc.stdout.readline() if ready else ""
+        assert line == f"held {HELD_PART}\n", (
+            "the run was not held at its part %d (does simkit.chunks still write parts "
+            "with store.write_part?): stdout %r, stderr %r"
+            % (HELD_PART, line, proc.stderr.read() if proc.poll() is not None else ""))
+        assert proc.poll() is None
         proc.send_signal(signal.SIGKILL)
     finally:
+        proc.kill()
         proc.wait()
-        proc.stderr.close()
+        for f in (proc.stdin, proc.stdout, proc.stderr):
+            f.close()
     assert proc.returncode == -signal.SIGKILL
+    # killed mid-run: the first parts are there, the run is not finished
     parts = store.part_indices(killed)
-    assert 3 <= len(parts) < 200, "the run finished before it was killed"
+    assert set(range(HELD_PART + 1)) <= parts and len(parts) < chunks_, parts
     manifest = json.loads((killed / "_manifest.json").read_text())
-    assert manifest["complete"] is False and manifest["chunks"] == 200
+    assert manifest["complete"] is False and manifest["chunks"] == chunks_
     with pytest.raises(InputError, match="not finished"):
         store.read_run(killed)
     # what a kill during a write leaves behind
@@ -102,7 +138,7 @@ def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, capsys):
 
     code, out, err = run_cli(capsys, *argv, "--out", str(killed))
     assert code == 0, err
-    assert f"{len(parts)} of 200 chunks were already done" in out
+    assert f"{len(parts)} of {chunks_} chunks were already done" in out
     assert not stray.exists()
     # the parts written before the kill were kept, not recomputed
     assert {i: (killed / store.part_name(i)).stat().st_mtime_ns for i in parts} == kept
@@ -111,7 +147,7 @@ def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, capsys):
     code, out2, err = run_cli(capsys, *argv, "--out", str(whole))
     assert code == 0, err
     df = same_run(killed, whole)
-    assert (df["hand"].to_numpy() == np.arange(200_000)).all()
+    assert (df["hand"].to_numpy() == np.arange(1000 * chunks_)).all()
     same_frame(pd.read_parquet(killed).sort_values("hand", ignore_index=True),
                pd.read_parquet(whole).sort_values("hand", ignore_index=True))
     assert out.split("\n\n")[0] == out2.split("\n\n")[0]        # the same summary table

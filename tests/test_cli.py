@@ -127,9 +127,19 @@ def test_unknown_game_or_command(workdir, capsys, argv, names):
     assert_one_line_error(*run(capsys, *argv), *names)
 
 
-@pytest.mark.skip(reason="'simkit advise' (where an unknown card is rejected) is not built yet")
-def test_advise_unknown_card(workdir, capsys):
-    assert_one_line_error(*run(capsys, "advise", "pepper", "JH JD AH KH QH 8H"), "8H")
+@pytest.mark.parametrize("game, hand, names", [
+    ("pepper", "JH JD AH KH QH 8H", ["'8H'", "24-card Pepper deck"]),   # a card, not Pepper's
+    ("pepper", "JH JD AH KH QH ZZ", ["unknown card 'ZZ'"]),
+    ("pitch", "JH JD AH KH QH 1H", ["unknown card '1H'"]),
+    ("pitch", "JH JD AH KH QH XS", ["unknown card 'XS'"]),
+])
+def test_advise_unknown_card(workdir, capsys, game, hand, names):
+    """simkit advise rejects a card that is not in the game's deck with exit 2 and
+    one line naming it, before any simulation, and writes nothing."""
+    before = sorted(os.listdir(workdir))
+    assert_one_line_error(*run(capsys, "advise", game, "--hand", hand, "--samples", "1000"),
+                          *names)
+    assert sorted(os.listdir(workdir)) == before
 
 
 @pytest.mark.parametrize("text", ["rules = 5\n", 'rules = "one_lap"\n'])

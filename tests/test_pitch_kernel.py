@@ -172,14 +172,25 @@ def test_a_card_is_dealt_with_chance_6n_over_52(players):
 
 
 def test_chance_of_holding_the_ace_of_a_suit_with_k_of_it():
-    """Two players: the chance that seat 0 holds exactly k spades is
-    hypergeometric C(13,k)C(39,6-k)/C(52,6) (20,000 deals, chi-square p > 1e-4)."""
+    """Two players: seat 0 holds exactly k spades with the ace of spades among them
+    with chance C(12,k-1)C(39,6-k)/C(52,6), and k spades without it with chance
+    C(12,k)C(39,6-k)/C(52,6) (so the ace is held in k/13 of the hands with k
+    spades; 20,000 deals, seed fixed, chi-square on the 14 cells p > 1e-4)."""
     n = 20_000
     tr = api.trace_hands(api.resolve_rules(None, 2), None, SEED + 5, 0, n)
-    spades = np.array([bin(int(m) >> 39).count("1") for m in tr["deal"][:, 0]])
-    observed = np.bincount(spades, minlength=7)
-    expected = np.array([comb(13, k) * comb(39, 6 - k) / comb(52, 6) for k in range(7)]) * n
-    keep = expected > 5
+    first_spade = DECK.parse("2S")          # spades are ids 2S .. AS, one bit each
+    ace = DECK.parse("AS")
+    hands = [int(m) for m in tr["deal"][:, 0]]
+    spades = np.array([bin(m >> first_spade).count("1") for m in hands])
+    has_ace = np.array([(m >> ace) & 1 for m in hands])
+    observed = np.bincount(2 * spades + has_ace, minlength=14)       # cell 2k + ace held
+    expected = np.zeros(14)
+    for k in range(7):
+        expected[2 * k] = comb(12, k) * comb(39, 6 - k)
+        expected[2 * k + 1] = comb(12, k - 1) * comb(39, 6 - k) if k else 0
+    expected *= n / comb(52, 6)
+    assert expected.sum() == pytest.approx(n)
+    keep = expected > 5                      # small cells pooled into one
     obs = np.r_[observed[keep], observed[~keep].sum()]
     exp = np.r_[expected[keep], expected[~keep].sum()]
     assert stats.chisquare(obs, exp).pvalue > 1e-4
