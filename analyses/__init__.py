@@ -17,17 +17,33 @@ The contract of a study module::
     def run(hands: int | None = None, seed: int = 0, progress: bool = False,
             threads: int | None = None) -> simkit.report.StudyResult: ...
 
-``run`` simulates (``hands`` or ``DEFAULT_HANDS``; every random number from
-``seed``, so the same arguments give the same tables whatever ``threads``),
-aggregates, and returns a :class:`~simkit.report.StudyResult` named ``NAME``:
-summary sentences computed from its tables (no numbers typed in by hand),
-tables with documented columns in which every estimate carries its sample
-size and 95% interval, figures with captions, method notes, and provenance
-from :func:`simkit.report.provenance` (seed, sizes, rules, policies, run
-time; code and library versions are added there).  With ``progress`` it may
-show progress bars (on stderr), otherwise it is silent.  It writes no files:
-:func:`simkit.report.render` does.  Bad arguments raise
-:class:`simkit.errors.InputError`.
+Every study has the same skeleton, :class:`analyses.common.Study`: a module
+declares its parts once, as ``STUDY = Study(NAME, TITLE, DEFAULT_HANDS, ...)``,
+and its ``run`` is ``STUDY.run(hands, seed, progress, threads)``, which
+
+1. checks the arguments (:func:`simkit.report.check_args`; ``hands`` None is
+   ``DEFAULT_HANDS``): a bad one raises :class:`simkit.errors.InputError`
+   before any work;
+2. simulates: ``simulate_tables(hands, seed, progress, threads)`` returns the
+   tables by name, in page order, each with documented columns and every
+   estimate with its sample size and 95% interval; every random number comes
+   from ``seed``, so the same arguments give the same tables whatever
+   ``threads``, and ``progress`` may show progress bars (on stderr);
+3. finds: ``findings(tables)`` returns the summary sentences, computed from the
+   tables only (no numbers typed in by hand);
+4. draws: ``FIGURES`` is a tuple of :class:`analyses.common.Plot`, one per
+   figure in page order: its name, its caption and the one function that
+   draws it from the tables.  Drawing uses the backend that
+   :func:`simkit.report.use_file_backend` selects then: importing a study
+   changes no backend;
+5. assembles the :class:`~simkit.report.StudyResult` named ``NAME`` with the
+   table descriptions and method notes (constants, or functions of hands and
+   seed) and the provenance from :func:`simkit.report.provenance`: seed,
+   threads and run time from the skeleton, sizes, rules, policies and extras
+   from the module's ``_provenance(hands)``; code and library versions are
+   added there.
+
+``run`` writes no files: :func:`simkit.report.render` does.
 """
 
 STUDIES: dict[str, str] = {

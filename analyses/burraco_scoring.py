@@ -60,21 +60,21 @@ every row has its sample size):
 from __future__ import annotations
 
 import math
-import time
+from functools import partial
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import PercentFormatter
 from scipy import stats as sst
 
-from analyses.common import check_args, errorbar, percent, proportion, signed
-from simkit import report, stats
+from analyses.common import (Plot, Study, diff_cols, difference_panels, errorbar, percent,
+                             proportion, signed)
+from simkit import stats
 from simkit.burraco.api import ENDED, simulate, simulate_games
 from simkit.burraco.policies import make_policies
 from simkit.burraco.rules import PRESETS
 from simkit.report import StudyResult
-
-import matplotlib.pyplot as plt   # after simkit.report, which selects the Agg backend  # noqa: E402
-from matplotlib.ticker import PercentFormatter   # noqa: E402
 
 NAME = "burraco-scoring"
 TITLE = "Burraco: scoring distributions"
@@ -193,14 +193,6 @@ def _prop_cols(k, n, prefix="") -> dict:
             f"{prefix}ci_high" if prefix else "ci_high": float(hi)}
 
 
-def _diff_cols(name: str, d: dict) -> dict:
-    return {f"{name}_diff": d["diff"], f"{name}_diff_ci_low": d["lo"],
-            f"{name}_diff_ci_high": d["hi"], f"{name}_p_value": d["p_value"]}
-
-
-_NAN = dict(diff=math.nan, lo=math.nan, hi=math.nan, p_value=math.nan)
-
-
 # ---------------------------------------------------------------- tables
 
 def _score_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -242,10 +234,10 @@ def _ending_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     for side in SIDES:
         k = int(_closes(df, side).sum())
         row = {"side": side, "hands": n, "closes": k, **_prop_cols(k, n, "closing_")}
-        d = _NAN
+        d = None                # only the starting row is compared (with the dealing one)
         if side == "starting":
             d = stats.compare_proportions(k, n, int(_closes(df, "dealing").sum()), n)
-        closing.append({**row, **_diff_cols("vs_dealing", d)})
+        closing.append({**row, **diff_cols("vs_dealing", d)})
     turns = [{"ended": "all", **_dist(df["turns"].to_numpy())}]
     for e in ENDED:
         t = df["turns"].to_numpy()[ended == e]
@@ -290,11 +282,11 @@ def _team_hand_row(df: pd.DataFrame, base: pd.DataFrame | None) -> dict:
     row["mean_turns"] = float(df["turns"].mean())
     for name, col in metrics:
         d = (stats.compare_means(*_suff(_team_hand(df, col)), *_suff(_team_hand(base, col)))
-             if base is not None else _NAN)
-        row.update(_diff_cols(name, d))
+             if base is not None else None)
+        row.update(diff_cols(name, d))
     d = (stats.compare_proportions(k, n, int((base["ended"].astype(str) == "closed").sum()),
-                                   len(base)) if base is not None else _NAN)
-    row.update(_diff_cols("closing", d))
+                                   len(base)) if base is not None else None)
+    row.update(diff_cols("closing", d))
     return row
 
 
@@ -353,8 +345,6 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
     """Play every table of the study and return its tables (module docstring)."""
     from tqdm import tqdm
 
-    check_args(hands, seed)
-    hands, seed = int(hands), int(seed)
     frames: dict[tuple, pd.DataFrame] = {}
     runs = plan(hands)
     with tqdm(runs, desc=NAME, unit="table", disable=not progress, leave=False,
@@ -391,81 +381,102 @@ def _dci(d, lo, hi, k=0) -> str:
     return f"{signed(d, k)} (95% CI {signed(lo, k)} to {signed(hi, k)})"
 
 
-def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
-    """Plain-language findings computed from the tables (no number typed in)."""
-    sc, pa, bu, en, cl, tu = (tables[k] for k in ("scores", "score_parts", "burracos", "endings",
-                                                  "closing", "turns"))
-    ga, po, mx, va = (tables[k] for k in ("games", "policies", "mixed", "variants"))
-    out = []
+def _rate(row, prefix: str = "", n=None) -> str:
+    """The rate ``<prefix>rate`` of ``row`` (``share`` without a prefix) with its
+    interval ``<prefix>ci_low`` to ``<prefix>ci_high``."""
+    est = row[f"{prefix}rate"] if prefix else row["share"]
+    return percent(est, row[f"{prefix}ci_low"], row[f"{prefix}ci_high"], n)
 
+
+def _change(row, name: str, scale: float = 1) -> str:
+    """The difference ``<name>_diff`` of ``row`` times ``scale`` with its interval."""
+    return _dci(scale * row[f"{name}_diff"], scale * row[f"{name}_diff_ci_low"],
+                scale * row[f"{name}_diff_ci_high"], 1)
+
+
+def _score_line(sc: pd.DataFrame, pa: pd.DataFrame) -> str:
+    """1. A team's hand score and what it is made of."""
     s = sc.set_index("side").loc["team 0"]
     p0 = pa[(pa["side"] == "team 0") & (pa["part"] != "score")].set_index("part")
     parts = ", ".join(f"{part.replace('_', ' ')} {signed(r['mean'], 1)}"
                       for part, r in p0.iterrows())
-    out.append(f"With four heuristic players a team scores on average "
-               f"{_ci(s['mean'], s['ci_low'], s['ci_high'], 1)} points per hand "
-               f"(n={int(s['hands']):,} hands; median {s['median']:.0f}, 90% of hands between "
-               f"{s['q05']:.0f} and {s['q95']:.0f}), made of {parts}.")
+    return (f"With four heuristic players a team scores on average "
+            f"{_ci(s['mean'], s['ci_low'], s['ci_high'], 1)} points per hand "
+            f"(n={int(s['hands']):,} hands; median {s['median']:.0f}, 90% of hands between "
+            f"{s['q05']:.0f} and {s['q95']:.0f}), made of {parts}.")
 
+
+def _burraco_line(bu: pd.DataFrame) -> str:
+    """2. Clean and dirty burracos per team and hand."""
     b = bu[(bu["side"] == "team 0")].set_index(["kind", "count"])
     cm, dm = b.loc[("clean", "0")], b.loc[("dirty", "0")]
-    out.append(f"A team makes {_ci(dm['mean'], dm['mean_ci_low'], dm['mean_ci_high'], 2)} dirty "
-               f"burracos per hand but only "
-               f"{_ci(cm['mean'], cm['mean_ci_low'], cm['mean_ci_high'], 3)} clean ones; it has "
-               f"no clean burraco in {percent(cm['share'], cm['ci_low'], cm['ci_high'])} of "
-               f"hands and no dirty one in {percent(dm['share'], dm['ci_low'], dm['ci_high'])}.")
+    return (f"A team makes {_ci(dm['mean'], dm['mean_ci_low'], dm['mean_ci_high'], 2)} dirty "
+            f"burracos per hand but only "
+            f"{_ci(cm['mean'], cm['mean_ci_low'], cm['mean_ci_high'], 3)} clean ones; it has "
+            f"no clean burraco in {_rate(cm)} of hands and no dirty one in {_rate(dm)}.")
 
+
+def _ending_line(en: pd.DataFrame, cl: pd.DataFrame, tu: pd.DataFrame) -> str:
+    """3. How hands end, which team goes out, and how long a hand lasts."""
     e = en.set_index("ended")
     c = cl.set_index("side")
-    st, de = c.loc["starting"], c.loc["dealing"]
     t = tu.set_index("ended").loc["all"]
-    out.append(f"{percent(e.loc['closed', 'share'], e.loc['closed', 'ci_low'], e.loc['closed', 'ci_high'], e.loc['closed', 'hands'])} "
-               f"of hands end with a team going out and "
-               f"{percent(e.loc['stock', 'share'], e.loc['stock', 'ci_low'], e.loc['stock', 'ci_high'])} "
-               f"when the stock runs low ({int(e.loc['cap', 'count'])} at the turn cap); the "
-               f"starting team goes out in "
-               f"{percent(st['closing_rate'], st['closing_ci_low'], st['closing_ci_high'])} "
-               f"and the dealing team in "
-               f"{percent(de['closing_rate'], de['closing_ci_low'], de['closing_ci_high'])}, "
-               f"and a hand lasts a median {t['median']:.0f} turns, a mean of "
-               f"{_ci(t['mean'], t['ci_low'], t['ci_high'], 1)}.")
+    return (f"{_rate(e.loc['closed'], n=e.loc['closed', 'hands'])} "
+            f"of hands end with a team going out and {_rate(e.loc['stock'])} "
+            f"when the stock runs low ({int(e.loc['cap', 'count'])} at the turn cap); the "
+            f"starting team goes out in {_rate(c.loc['starting'], 'closing_')} "
+            f"and the dealing team in {_rate(c.loc['dealing'], 'closing_')}, "
+            f"and a hand lasts a median {t['median']:.0f} turns, a mean of "
+            f"{_ci(t['mean'], t['ci_low'], t['ci_high'], 1)}.")
 
+
+def _game_line(ga: pd.DataFrame) -> str:
+    """4. How long a game lasts and how often the first starting team wins."""
     g = ga.iloc[0]
-    out.append(f"A game to 2000 lasts {_ci(g['mean'], g['ci_low'], g['ci_high'], 2)} hands "
-               f"(median {g['median']:.0f}, 95% of games within {g['q95']:.0f}; "
-               f"n={int(g['games']):,} games), and the team that starts the first hand wins "
-               f"{percent(g['starter_win_rate'], g['starter_win_ci_low'], g['starter_win_ci_high'])}.")
+    return (f"A game to 2000 lasts {_ci(g['mean'], g['ci_low'], g['ci_high'], 2)} hands "
+            f"(median {g['median']:.0f}, 95% of games within {g['q95']:.0f}; "
+            f"n={int(g['games']):,} games), and the team that starts the first hand wins "
+            f"{_rate(g, 'starter_win_')}.")
 
+
+def _policy_line(po: pd.DataFrame, mx: pd.DataFrame) -> str:
+    """5. The other policies against heuristic, and a heuristic team against a patient one."""
     p = po.set_index("policy")
     both = mx.set_index("seating").loc["both"]
     alt = "; ".join(
-        f"{name} players change it by "
-        f"{_dci(p.loc[name, 'score_diff'], p.loc[name, 'score_diff_ci_low'], p.loc[name, 'score_diff_ci_high'], 1)} "
-        f"points and the closing rate by "
-        f"{_dci(100 * p.loc[name, 'closing_diff'], 100 * p.loc[name, 'closing_diff_ci_low'], 100 * p.loc[name, 'closing_diff_ci_high'], 1)} "
-        f"percentage points"
+        f"{name} players change it by {_change(p.loc[name], 'score')} points and the closing "
+        f"rate by {_change(p.loc[name], 'closing', 100)} percentage points"
         for name in POLICIES if name != BASE)
-    out.append(f"Heuristic players at every seat score {p.loc[BASE, 'score_mean']:.1f} points "
-               f"per team-hand; {alt}; a heuristic team seated against a patient team scores "
-               f"{_dci(both['score_diff'], both['score_diff_ci_low'], both['score_diff_ci_high'], 1)} "
-               f"points per hand relative to it and wins "
-               f"{percent(both['heuristic_win_rate'], both['heuristic_win_ci_low'], both['heuristic_win_ci_high'], both['games'])} "
-               f"of the games.")
+    return (f"Heuristic players at every seat score {p.loc[BASE, 'score_mean']:.1f} points "
+            f"per team-hand; {alt}; a heuristic team seated against a patient team scores "
+            f"{_change(both, 'score')} points per hand relative to it and wins "
+            f"{_rate(both, 'heuristic_win_', both['games'])} of the games.")
 
+
+def _variant_line(va: pd.DataFrame) -> str | None:
+    """6. The rule variant that changes the mean score most, and how many change it."""
     v = va[va["preset"] != SEED_PRESET].dropna(subset=["score_diff"])
-    if len(v):
-        top = v.loc[v["score_diff"].abs().idxmax()]
-        sig = v[v["score_p_value"] < 0.05]["preset"].tolist()
-        out.append(f"Of the rule variants, {top['preset']} ({top['rules']}) changes the mean "
-                   f"score most, {_dci(top['score_diff'], top['score_diff_ci_low'], top['score_diff_ci_high'], 1)} "
-                   f"points per team-hand; "
-                   + (f"{len(sig)} of {len(v)} change the mean score at p < 0.05 "
-                      f"({', '.join(sig)})" if sig else
-                      f"none of the {len(v)} changes the mean score at p < 0.05")
-                   + f", and {top['preset']} moves the closing rate by "
-                   f"{_dci(100 * top['closing_diff'], 100 * top['closing_diff_ci_low'], 100 * top['closing_diff_ci_high'], 1)} "
-                   f"percentage points.")
-    return out
+    if not len(v):
+        return None
+    top = v.loc[v["score_diff"].abs().idxmax()]
+    sig = v[v["score_p_value"] < 0.05]["preset"].tolist()
+    return (f"Of the rule variants, {top['preset']} ({top['rules']}) changes the mean "
+            f"score most, {_change(top, 'score')} points per team-hand; "
+            + (f"{len(sig)} of {len(v)} change the mean score at p < 0.05 "
+               f"({', '.join(sig)})" if sig else
+               f"none of the {len(v)} changes the mean score at p < 0.05")
+            + f", and {top['preset']} moves the closing rate by "
+            f"{_change(top, 'closing', 100)} percentage points.")
+
+
+def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Plain-language findings computed from the tables (no number typed in), one
+    sentence per part of the study."""
+    t = tables
+    lines = (_score_line(t["scores"], t["score_parts"]), _burraco_line(t["burracos"]),
+             _ending_line(t["endings"], t["closing"], t["turns"]), _game_line(t["games"]),
+             _policy_line(t["policies"], t["mixed"]), _variant_line(t["variants"]))
+    return [line for line in lines if line is not None]
 
 
 # ---------------------------------------------------------------- figures
@@ -474,12 +485,8 @@ COLORS = {"team 0": "tab:blue", "team 1": "tab:orange", "starting": "tab:green",
           "dealing": "tab:red"}
 
 
-def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
-    figs = {}
-
-    hi, sc, pa = tables["score_histogram"], tables["scores"], tables["score_parts"]
-    fig, axes = plt.subplots(1, 2, figsize=(14, 5), gridspec_kw={"width_ratios": [1.4, 1]})
-    ax = axes[0]
+def _histogram_panel(ax, hi: pd.DataFrame, sc: pd.DataFrame) -> None:
+    """The distribution of a team's hand score with its 5%, 50% and 95% quantiles."""
     for side, d in hi.groupby("side", sort=False):
         ax.step(d["score_from"] + BIN / 2, d["share"], where="mid", color=COLORS[side],
                 label=side)
@@ -492,7 +499,10 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     ax.grid(alpha=0.3)
     ax.legend()
     ax.set_title("Distribution of a team's hand score")
-    ax = axes[1]
+
+
+def _parts_panel(ax, pa: pd.DataFrame) -> None:
+    """The mean score and its parts per side."""
     order = ("score",) + PARTS
     for i, side in enumerate(SIDES):
         d = pa[pa["side"] == side].set_index("part").loc[list(order)]
@@ -507,9 +517,17 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     ax.grid(alpha=0.3, axis="x")
     ax.legend(fontsize=8)
     ax.set_title("The score and its parts")
-    fig.tight_layout()
-    figs["scores"] = fig
 
+
+def _scores(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    fig, axes = plt.subplots(1, 2, figsize=(14, 5), gridspec_kw={"width_ratios": [1.4, 1]})
+    _histogram_panel(axes[0], tables["score_histogram"], tables["scores"])
+    _parts_panel(axes[1], tables["score_parts"])
+    fig.tight_layout()
+    return fig
+
+
+def _burracos(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     bu = tables["burracos"]
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.5), sharey=True)
     for ax, kind in zip(axes, ("clean", "dirty")):
@@ -528,9 +546,26 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
         ax.set_title(f"{kind.capitalize()} burracos per team and hand")
     axes[0].set_ylabel("share of hands")
     fig.tight_layout()
-    figs["burracos"] = fig
+    return fig
 
-    en, cl, tu = tables["endings"], tables["closing"], tables["turns"]
+
+def _turns_panel(ax, tu: pd.DataFrame) -> None:
+    """Turns per hand, all hands and by ending: 5-95% line, 25-75% box, median, mean."""
+    for i, r in enumerate(tu.itertuples()):
+        qs = [getattr(r, n) for _, n in QUANTILES]
+        ax.plot([qs[0], qs[-1]], [i, i], color="grey")
+        ax.plot([qs[1], qs[3]], [i, i], color="tab:blue", lw=6, solid_capstyle="butt")
+        ax.plot([qs[2]], [i], "k|", ms=14)
+        ax.plot([r.mean], [i], "o", color="tab:red", ms=5)
+    ax.set_yticks(range(len(tu)), [f"{r.ended} (n={r.hands:,})" for r in tu.itertuples()])
+    ax.invert_yaxis()
+    ax.set_xlabel("turns per hand (line 5-95%, box 25-75%, | median, dot mean)")
+    ax.grid(alpha=0.3, axis="x")
+    ax.set_title("Turns per hand")
+
+
+def _endings(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    en, cl = tables["endings"], tables["closing"]
     fig, axes = plt.subplots(1, 3, figsize=(16, 4.5))
     ax = axes[0]
     errorbar(ax, np.arange(len(en)), en["share"], en["ci_low"], en["ci_high"], ls="none")
@@ -546,21 +581,12 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.grid(alpha=0.3)
     ax.set_title("Share of hands in which the side goes out")
-    ax = axes[2]
-    for i, r in enumerate(tu.itertuples()):
-        qs = [getattr(r, n) for _, n in QUANTILES]
-        ax.plot([qs[0], qs[-1]], [i, i], color="grey")
-        ax.plot([qs[1], qs[3]], [i, i], color="tab:blue", lw=6, solid_capstyle="butt")
-        ax.plot([qs[2]], [i], "k|", ms=14)
-        ax.plot([r.mean], [i], "o", color="tab:red", ms=5)
-    ax.set_yticks(range(len(tu)), [f"{r.ended} (n={r.hands:,})" for r in tu.itertuples()])
-    ax.invert_yaxis()
-    ax.set_xlabel("turns per hand (line 5-95%, box 25-75%, | median, dot mean)")
-    ax.grid(alpha=0.3, axis="x")
-    ax.set_title("Turns per hand")
+    _turns_panel(axes[2], tables["turns"])
     fig.tight_layout()
-    figs["endings"] = fig
+    return fig
 
+
+def _game_length(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     gl, ga = tables["game_length"], tables["games"]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.bar(gl["hands_per_game"], gl["share"], color="tab:blue",
@@ -574,53 +600,75 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     ax.legend()
     ax.set_title("Game length, heuristic players")
     fig.tight_layout()
-    figs["game_length"] = fig
+    return fig
 
-    for key, label_col, base in (("policies", "policy", BASE), ("variants", "preset",
-                                                               SEED_PRESET)):
-        t = tables[key]
-        v = t[t[label_col] != base]
-        fig, axes = plt.subplots(1, 4, figsize=(17, 0.45 * len(v) + 2.5), sharey=True)
-        y = np.arange(len(v))
-        for ax, (col, scale, label) in zip(axes, (
-                ("score", 1, "mean score per team-hand"),
-                ("clean", 1, "clean burracos per team-hand"),
-                ("dirty", 1, "dirty burracos per team-hand"),
-                ("closing", 100, "closing rate (points)"))):
-            d = v[f"{col}_diff"].to_numpy(float) * scale
-            lo = v[f"{col}_diff_ci_low"].to_numpy(float) * scale
-            hi_ = v[f"{col}_diff_ci_high"].to_numpy(float) * scale
-            sig = v[f"{col}_p_value"].to_numpy(float) < 0.05
-            ax.errorbar(d, y, xerr=np.nan_to_num(np.vstack([d - lo, hi_ - d])), fmt="none",
-                        ecolor="grey", capsize=3)
-            ax.scatter(d, y, c=np.where(sig, "tab:red", "tab:grey"), zorder=3)
-            ax.axvline(0, color="k", lw=0.8)
-            ax.set_xlabel(f"difference: {label}")
-            ax.grid(alpha=0.3)
-        axes[0].set_yticks(y, list(v[label_col]))
-        axes[0].invert_yaxis()
-        what = "heuristic players" if key == "policies" else "the seed's rules"
-        fig.suptitle(f"{key.capitalize()} against {what} (95% intervals; red: p < 0.05)")
-        fig.tight_layout()
-        figs[key] = fig
-    return figs
+
+def _differences(tables: dict[str, pd.DataFrame], key: str, label_col: str, base: str,
+                 what: str) -> plt.Figure:
+    """The rows of table ``key`` other than ``base`` against ``base`` (``what``)."""
+    t = tables[key]
+    v = t[t[label_col] != base]
+    return difference_panels(
+        v, list(v[label_col]),
+        [(col, scale, f"difference: {label}")
+         for col, scale, label in (("score", 1, "mean score per team-hand"),
+                                   ("clean", 1, "clean burracos per team-hand"),
+                                   ("dirty", 1, "dirty burracos per team-hand"),
+                                   ("closing", 100, "closing rate (points)"))],
+        width=17, title=f"{key.capitalize()} against {what} (95% intervals; red: p < 0.05)")
+
+
+FIGURES = (
+    Plot("scores", "Left: the share of hands with each team score, heuristic players, with the "
+         "5%, 50% and 95% quantiles. Right: the mean score and its parts per side (95% "
+         "intervals); the parts sum to the score.", _scores),
+    Plot("burracos", "The share of hands in which a side makes 0, 1, 2 or 3+ clean (left) or "
+         "dirty (right) burracos, with 95% intervals; the legend gives the mean.", _burracos),
+    Plot("endings", "Left: how hands end. Middle: the share of hands in which each side goes "
+         "out. Right: turns per hand, all hands and by ending.", _endings),
+    Plot("game_length", "Hands per game to 2000 with heuristic players (95% intervals; "
+         "dashed: the mean).", _game_length),
+    Plot("policies", "Patient and random players at every seat against heuristic players: "
+         "differences per team-hand with 95% intervals (red: p < 0.05).",
+         partial(_differences, key="policies", label_col="policy", base=BASE,
+                 what="heuristic players")),
+    Plot("variants", "Each preset against the seed's rules, heuristic players: differences "
+         "per team-hand with 95% intervals (red: p < 0.05).",
+         partial(_differences, key="variants", label_col="preset", base=SEED_PRESET,
+                 what="the seed's rules")),
+)
 
 
 # ---------------------------------------------------------------- the study
 
-def run(hands: int | None = None, seed: int = 0, progress: bool = False,
-        threads: int | None = None) -> StudyResult:
-    """The study: tables, figures, findings, notes and provenance.  ``hands`` is
-    the number of hands per simulated hand table (games: ``hands // 10``)."""
-    started = time.perf_counter()
-    hands = DEFAULT_HANDS if hands is None else hands
-    tables = simulate_tables(hands, seed, progress, threads)
-    runs = plan(int(hands))
-    n_games = games_per_table(int(hands))
-    side = ("side: team 0 (seats 0 and 2), team 1, the starting team (left of the dealer, "
-            "team (dealer + 1) % 2) or the dealing team; one observation per hand.")
-    descriptions = {
-        "scores": "Hand scores, the seed's rules, heuristic at every seat. " + side + " mean "
+def _notes(hands: int, seed: int) -> list[str]:
+    runs = plan(hands)
+    n_games = games_per_table(hands)
+    return [
+        f"Every table is simulated from its own random streams: {len(runs)} tables, "
+        f"{sum(1 for r in runs if r[4] == 'hands')} of {hands:,} hands and "
+        f"{sum(1 for r in runs if r[4] == 'games')} of {n_games:,} games, each starting "
+        "where the previous one ended, so the comparisons are between independent samples.",
+        "Hands are dealt in turn by seats 0-3 (hand i by seat i mod 4), so teams 0 and 1 "
+        "start equally often and should look alike; the starting/dealing split is the "
+        "comparison with a real asymmetry.",
+        "Per-team intervals treat hands as independent observations. The two teams of one "
+        "hand are not independent (one going out ends the other's hand), so policy and "
+        "variant tables use the average of the two teams per hand as the observation.",
+        "A closed hand earns the closer's team the closing bonus; hands ended by the stock or "
+        "the cap score both teams without it (seeds/burraco.md section 5).",
+        "Policies: " + "; ".join(f"{p} = {_spec_text(p)}" for p in POLICIES) + ".",
+    ]
+
+
+_SIDE = ("side: team 0 (seats 0 and 2), team 1, the starting team (left of the dealer, "
+         "team (dealer + 1) % 2) or the dealing team; one observation per hand.")
+
+
+def _descriptions(hands: int, seed: int) -> dict[str, str]:
+    n_games = games_per_table(hands)
+    return {
+        "scores": "Hand scores, the seed's rules, heuristic at every seat. " + _SIDE + " mean "
                   "with 95% t interval, sd, the 5/25/50/75/95% quantiles (the smallest value "
                   "with at least that share of hands at or below it) with distribution-free "
                   "95% order-statistic intervals, min and max.",
@@ -630,14 +678,14 @@ def run(hands: int | None = None, seed: int = 0, progress: bool = False,
         "score_histogram": f"The distribution behind scores, per team: share of hands with a "
                            f"score from score_from to score_to ({BIN}-point bins, "
                            "Clopper-Pearson 95%).",
-        "burracos": "Clean and dirty burracos a side makes in a hand. " + side + " One row per "
+        "burracos": "Clean and dirty burracos a side makes in a hand. " + _SIDE + " One row per "
                     "side, kind and count (3+ = 3 or more): hands_with, share (Clopper-Pearson "
                     "95%); mean: the kind's mean count per hand (95% t interval), repeated on "
                     "the kind's rows.",
         "endings": "How the base table's hands end: closed (a player went out), stock (two "
                    "cards left in the stock) or cap (max_turns); share with Clopper-Pearson 95%.",
         "closing": "The share of hands in which the side goes out (Clopper-Pearson 95%). "
-                   + side + " vs_dealing_diff (starting row only): the starting team's rate "
+                   + _SIDE + " vs_dealing_diff (starting row only): the starting team's rate "
                    "minus the dealing team's, Newcombe 95% interval and chi-square p-value "
                    "(the two rates come from the same hands, so the test is approximate).",
         "turns": "Turns per hand, all hands and by how the hand ended: mean (95% t), sd, "
@@ -669,46 +717,26 @@ def run(hands: int | None = None, seed: int = 0, progress: bool = False,
                     "shared-ties changes only games, so its row is a check: its differences "
                     "should be consistent with zero.",
     }
-    captions = {
-        "scores": "Left: the share of hands with each team score, heuristic players, with the "
-                  "5%, 50% and 95% quantiles. Right: the mean score and its parts per side "
-                  "(95% intervals); the parts sum to the score.",
-        "burracos": "The share of hands in which a side makes 0, 1, 2 or 3+ clean (left) or "
-                    "dirty (right) burracos, with 95% intervals; the legend gives the mean.",
-        "endings": "Left: how hands end. Middle: the share of hands in which each side goes "
-                   "out. Right: turns per hand, all hands and by ending.",
-        "game_length": "Hands per game to 2000 with heuristic players (95% intervals; dashed: "
-                       "the mean).",
-        "policies": "Patient and random players at every seat against heuristic players: "
-                    "differences per team-hand with 95% intervals (red: p < 0.05).",
-        "variants": "Each preset against the seed's rules, heuristic players: differences per "
-                    "team-hand with 95% intervals (red: p < 0.05).",
-    }
-    notes = [
-        f"Every table is simulated from its own random streams: {len(runs)} tables, "
-        f"{sum(1 for r in runs if r[4] == 'hands')} of {int(hands):,} hands and "
-        f"{sum(1 for r in runs if r[4] == 'games')} of {n_games:,} games, each starting "
-        "where the previous one ended, so the comparisons are between independent samples.",
-        "Hands are dealt in turn by seats 0-3 (hand i by seat i mod 4), so teams 0 and 1 "
-        "start equally often and should look alike; the starting/dealing split is the "
-        "comparison with a real asymmetry.",
-        "Per-team intervals treat hands as independent observations. The two teams of one "
-        "hand are not independent (one going out ends the other's hand), so policy and "
-        "variant tables use the average of the two teams per hand as the observation.",
-        "A closed hand earns the closer's team the closing bonus; hands ended by the stock or "
-        "the cap score both teams without it (seeds/burraco.md section 5).",
-        "Policies: " + "; ".join(f"{p} = {_spec_text(p)}" for p in POLICIES) + ".",
-    ]
-    result = StudyResult(
-        name=NAME, title=TITLE, summary=findings(tables), tables=tables,
-        figures=figures(tables), notes=notes, captions=captions, descriptions=descriptions)
-    result.provenance = report.provenance(
-        seed=seed, hands=int(hands) * sum(1 for r in runs if r[4] == "hands"),
-        games=n_games * sum(1 for r in runs if r[4] == "games"),
-        rules={p: dict(PRESETS[p]) for p in PRESETS},
-        policies={p: _spec_text(p) for p in POLICIES},
-        started=started, hands_per_table=int(hands), games_per_table=n_games,
-        tables=len(runs), plan=[{"kind": k, "key": key, "preset": pr, "policy": pol,
-                                 "unit": u, "size": s, "start": st}
-                                for k, key, pr, pol, u, s, st in runs])
-    return result
+
+
+def _provenance(hands: int) -> dict:
+    runs = plan(hands)
+    n_games = games_per_table(hands)
+    return dict(hands=hands * sum(1 for r in runs if r[4] == "hands"),
+                games=n_games * sum(1 for r in runs if r[4] == "games"),
+                rules={p: dict(PRESETS[p]) for p in PRESETS},
+                policies={p: _spec_text(p) for p in POLICIES},
+                hands_per_table=hands, games_per_table=n_games, tables=len(runs),
+                plan=[{"kind": k, "key": key, "preset": pr, "policy": pol, "unit": u,
+                       "size": size, "start": st} for k, key, pr, pol, u, size, st in runs])
+
+
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS, simulate=simulate_tables, findings=findings,
+              figures=FIGURES, provenance=_provenance, descriptions=_descriptions, notes=_notes)
+
+
+def run(hands: int | None = None, seed: int = 0, progress: bool = False,
+        threads: int | None = None) -> StudyResult:
+    """The study: tables, findings, figures, notes and provenance.  ``hands`` is
+    the number of hands per simulated hand table (games: ``hands // 10``)."""
+    return STUDY.run(hands, seed, progress, threads)

@@ -1,29 +1,131 @@
-"""Helpers shared by the studies: argument checks, proportions with their
-intervals, number formatting for summary sentences, interval error bars."""
+"""The skeleton every study follows, and helpers shared by the studies:
+proportions with their intervals, number formatting for summary sentences,
+interval error bars and panels of differences.
+
+A study module declares its parts once, as a :class:`Study` named ``STUDY``
+(see the contract in :mod:`analyses`), and its ``run`` is ``STUDY.run``:
+check the arguments, simulate the tables, compute the findings from them, draw
+each figure with its own function, and assemble the
+:class:`~simkit.report.StudyResult`.
+"""
 
 from __future__ import annotations
 
 import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
 
+import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
 
-from simkit import stats
-from simkit.errors import InputError
-from simkit.runner import check_count
+from simkit import report, stats
+from simkit.report import StudyResult, check_args
+
+__all__ = ["Plot", "Study", "check_args", "draw", "proportion", "signed", "percent",
+           "errorbar", "player_color", "diff_cols", "difference_panels"]
+
+Tables = Mapping[str, pd.DataFrame]
 
 
-def check_args(hands, seed) -> None:
-    """A study's size and seed, or an InputError naming the bad one."""
-    check_count(hands, "--hands")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise InputError(f"bad --seed {seed!r}: expected a whole number from 0 to 2**64-1")
+# ---------------------------------------------------------------- the skeleton
 
+@dataclass(frozen=True)
+class Plot:
+    """One figure of a study: its file name, its caption, and the function
+    that draws it from the study's tables (and nothing else)."""
+
+    name: str
+    caption: str
+    draw: Callable[[Tables], Figure]
+
+
+def draw(plots: Sequence[Plot], tables: Tables) -> dict[str, Figure]:
+    """Each plot's figure by name, in order, drawn for files
+    (:func:`simkit.report.use_file_backend`).  Should one fail, those already
+    drawn are closed before the error goes on."""
+    report.use_file_backend()
+    figures: dict[str, Figure] = {}
+    try:
+        for plot in plots:
+            figures[plot.name] = plot.draw(tables)
+    except BaseException:
+        for fig in figures.values():
+            plt.close(fig)
+        raise
+    return figures
+
+
+def _given(value, hands: int, seed: int):
+    """A constant, or what a function of (hands, seed) gives."""
+    return value(hands, seed) if callable(value) else value
+
+
+@dataclass(frozen=True)
+class Study:
+    """What a study consists of; :meth:`run` runs it.
+
+    ``simulate(hands, seed, progress, threads)`` returns the tables by name
+    (in page order) from checked arguments; ``findings(tables)`` the summary
+    sentences, computed from the tables only; ``figures`` the :class:`Plot`
+    of each figure, in page order; ``provenance(hands)`` the keywords of
+    :func:`simkit.report.provenance` other than ``seed``, ``started`` and
+    ``threads`` (sizes, rules, policies, extras); ``descriptions`` (table
+    name -> text) and ``notes`` are constants or functions of (hands, seed).
+    """
+
+    name: str
+    title: str
+    default_hands: int
+    simulate: Callable[[int, int, bool, int | None], dict[str, pd.DataFrame]]
+    findings: Callable[[Tables], list[str]]
+    figures: Sequence[Plot]
+    provenance: Callable[[int], dict[str, Any]]
+    descriptions: Mapping[str, str] | Callable[[int, int], Mapping[str, str]] = field(
+        default_factory=dict)
+    notes: Sequence[str] | Callable[[int, int], Sequence[str]] = ()
+
+    def run(self, hands: int | None = None, seed: int = 0, progress: bool = False,
+            threads: int | None = None) -> StudyResult:
+        """Check the arguments (``hands`` None is ``default_hands``), simulate,
+        find, draw, and return the :class:`~simkit.report.StudyResult`; the
+        provenance's run time covers all of it."""
+        started = time.perf_counter()
+        hands = self.default_hands if hands is None else hands
+        check_args(hands, seed, threads)
+        hands, seed = int(hands), int(seed)
+        tables = self.simulate(hands, seed, progress, threads)
+        summary = self.findings(tables)
+        descriptions = dict(_given(self.descriptions, hands, seed))
+        notes = list(_given(self.notes, hands, seed))
+        about = self.provenance(hands)
+        figures = draw(self.figures, tables)     # last, so that no failure leaves them open
+        return StudyResult(
+            name=self.name, title=self.title, summary=summary, tables=tables, figures=figures,
+            captions={plot.name: plot.caption for plot in self.figures},
+            descriptions=descriptions, notes=notes,
+            provenance=report.provenance(seed=seed, **about, threads=threads, started=started))
+
+
+# ---------------------------------------------------------------- numbers
 
 def proportion(k, n):
     """``(k / n, lo, hi)`` with the Clopper-Pearson 95% interval; NaN where n is 0."""
     lo, hi = stats.proportion_ci(k, n)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.asarray(k, float) / np.asarray(n, float), lo, hi
+
+
+def diff_cols(name: str, d: Mapping[str, float] | None) -> dict[str, float]:
+    """The columns ``<name>_diff``, its interval and p-value, from a result of
+    :func:`simkit.stats.compare_proportions` or :func:`~simkit.stats.compare_means`;
+    NaN for None (a baseline row, compared with nothing)."""
+    if d is None:
+        d = dict.fromkeys(("diff", "lo", "hi", "p_value"), math.nan)
+    return {f"{name}_diff": d["diff"], f"{name}_diff_ci_low": d["lo"],
+            f"{name}_diff_ci_high": d["hi"], f"{name}_p_value": d["p_value"]}
 
 
 def signed(x: float, k: int) -> str:
@@ -45,8 +147,44 @@ def percent(p, lo, hi, n=None) -> str:
     return f"{100 * p:.{k}f}% (95% CI {100 * lo:.{k}f}-{100 * hi:.{k}f}%{tail})"
 
 
+# ---------------------------------------------------------------- drawing
+
 def errorbar(ax, x, y, lo, hi, **kw):
     """Points at ``y`` with bars from ``lo`` to ``hi`` (missing ends drawn as none)."""
     y, lo, hi = (np.asarray(v, float) for v in (y, lo, hi))
     yerr = np.nan_to_num(np.vstack([y - lo, hi - y]))
     return ax.errorbar(x, y, yerr=yerr, capsize=3, marker="o", ms=4, **kw)
+
+
+def player_color(players: int, counts: Sequence[int], pad: float):
+    """The colour of a player count: viridis from the smallest of ``counts``
+    (dark) up, ``pad`` keeping the largest off the light end."""
+    return plt.get_cmap("viridis")((players - counts[0]) / (len(counts) - pad))
+
+
+def difference_panels(rows: pd.DataFrame, names: Sequence[str],
+                      panels: Sequence[tuple[str, float, str]], width: float,
+                      title: str) -> Figure:
+    """A figure of differences from a baseline, one row of ``rows`` per line
+    (labelled ``names``, top down) and one panel per ``(column, scale,
+    xlabel)``: ``<column>_diff`` times ``scale`` with its 95% interval, red
+    where ``<column>_p_value`` is below 0.05."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(width, 0.45 * len(rows) + 2.5),
+                             sharey=True)
+    y = np.arange(len(rows))
+    for ax, (col, scale, xlabel) in zip(axes, panels):
+        d = rows[f"{col}_diff"].to_numpy(float) * scale
+        lo = rows[f"{col}_diff_ci_low"].to_numpy(float) * scale
+        hi = rows[f"{col}_diff_ci_high"].to_numpy(float) * scale
+        sig = rows[f"{col}_p_value"].to_numpy(float) < 0.05
+        ax.errorbar(d, y, xerr=np.nan_to_num(np.vstack([d - lo, hi - d])), fmt="none",
+                    ecolor="grey", capsize=3)
+        ax.scatter(d, y, c=np.where(sig, "tab:red", "tab:grey"), zorder=3)
+        ax.axvline(0, color="k", lw=0.8)
+        ax.set_xlabel(xlabel)
+        ax.grid(alpha=0.3)
+    axes[0].set_yticks(y, names)
+    axes[0].invert_yaxis()
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

@@ -40,21 +40,19 @@ a 95% t interval):
 from __future__ import annotations
 
 import math
-import time
+from functools import partial
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import PercentFormatter
 
-from simkit import report, stats
-from simkit.errors import InputError
+from analyses.common import Plot, Study, errorbar
+from simkit import stats
 from simkit.pepper.api import iter_hands
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import make_rules
 from simkit.report import StudyResult
-from simkit.runner import check_count
-
-import matplotlib.pyplot as plt   # after simkit.report, which selects the Agg backend  # noqa: E402
-from matplotlib.ticker import PercentFormatter   # noqa: E402
 
 NAME = "pepper-bids"
 TITLE = "Pepper: how often is each bid made?"
@@ -67,6 +65,8 @@ FEATURES = ("trumps", "bowers", "aces", "voids")
 FEATURE_TEXT = {"trumps": "trumps held", "bowers": "bowers held",
                 "aces": "aces outside trumps", "voids": "void suits outside trumps"}
 MIN_CELL = 30            # smallest cell shown in success_by_feature and in the figures
+#: The simulated tables: (players, policy), in study order.
+RUNS = tuple((p, pol) for p in PLAYERS for pol in POLICIES)
 
 # The grid of cells: no-trump contract (0/1), seat (0 = no bidder, 1..4), trumps,
 # bowers, aces, voids, contract level.
@@ -76,9 +76,7 @@ _NT = 4                  # code of NT in the trump column (C, D, H, S, NT)
 _SUMS = ("hands", "made", "own", "own_sq", "opp", "opp_sq")
 
 
-def _policy_label(spec: str) -> str:
-    return spec
-
+# ---------------------------------------------------------------- tables
 
 def _cell_index(df: pd.DataFrame, players: int, sides: int):
     """Each hand's cell in the grid, whether it was made, and the score change of
@@ -120,7 +118,7 @@ def _tally(players: int, policy: str, hands: int, seed: int, threads, progress) 
         cells[name] = acc[i, nz]
     for name in ("hands", "made"):
         cells[name] = cells[name].round().astype(np.int64)
-    cells.insert(0, "policy", _policy_label(policy))
+    cells.insert(0, "policy", policy)
     cells.insert(0, "players", players)
     return cells
 
@@ -156,8 +154,7 @@ def _with_bid(df: pd.DataFrame) -> pd.DataFrame:
 
 def _order(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Players 4, 3, 2 and policies in study order, then the other keys ascending."""
-    df = df.assign(_p=-df["players"], _q=df["policy"].map({_policy_label(p): i
-                                                          for i, p in enumerate(POLICIES)}))
+    df = df.assign(_p=-df["players"], _q=df["policy"].map({p: i for i, p in enumerate(POLICIES)}))
     return (df.sort_values(["_p", "_q", *keys], kind="stable")
               .drop(columns=["_p", "_q"]).reset_index(drop=True))
 
@@ -218,6 +215,20 @@ def build_tables(cells: pd.DataFrame) -> dict[str, pd.DataFrame]:
             "heatmap_trumps_bowers": heatmap}
 
 
+def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = False,
+                    threads: int | None = None) -> dict[str, pd.DataFrame]:
+    """Simulate the six tables (``hands`` each) and return the study's tables."""
+    from tqdm import tqdm
+
+    cells = []
+    with tqdm(RUNS, desc=NAME, unit="table", disable=not progress, leave=False,
+              dynamic_ncols=True) as bar:
+        for p, pol in bar:
+            bar.set_postfix_str(f"{p} players, {pol}")
+            cells.append(_tally(p, pol, hands, seed, threads, progress))
+    return build_tables(pd.concat(cells, ignore_index=True))
+
+
 # ---------------------------------------------------------------- summary
 
 def _digits(lo, hi) -> int:
@@ -250,13 +261,17 @@ def _top_bid(sb: pd.DataFrame, players: int, policy: str):
     return None if rows.empty else rows.loc[rows["hands"].idxmax()]
 
 
-def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
-    """Plain-language findings computed from the tables (none typed in)."""
-    sb, sf, ss, ov = (tables[k] for k in ("success_by_bid", "success_by_feature",
-                                          "success_by_seat", "overview"))
-    base, bold = (_policy_label(p) for p in POLICIES)
-    out = []
+def _seat_text(seat: int, players: int) -> str:
+    if seat == players:
+        return "the dealer (the last to bid)"
+    if seat == 1:
+        return "the first bidder (left of the dealer)"
+    return f"the {['', 'first', 'second', 'third'][seat]} bidder"
 
+
+def _common_bids(sb: pd.DataFrame) -> str | None:
+    """How often each player count's most common contract is made."""
+    base = POLICIES[0]
     parts = []
     for p in PLAYERS:
         top = _top_bid(sb, p, base)
@@ -265,9 +280,14 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
                          f"contract, {top['share']:.0%} of hands) is made "
                          + _pct(top["rate"], top["ci_low"], top["ci_high"], top["hands"],
                                 " of the time"))
-    if parts:
-        out.append(f"With the {base} policy at every seat, " + "; ".join(parts) + ".")
+    if not parts:
+        return None
+    return f"With the {base} policy at every seat, " + "; ".join(parts) + "."
 
+
+def _bolder(ov: pd.DataFrame) -> str | None:
+    """What bidding one trick higher on the same cards does to the share made."""
+    base, bold = POLICIES
     parts = []
     for p in PLAYERS:
         a = ov[(ov["players"] == p) & (ov["policy"] == base)]
@@ -278,73 +298,98 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
         d = stats.compare_proportions(b["made"], b["contracts"], a["made"], a["contracts"])
         parts.append(f"{a['rate']:.1%} to {b['rate']:.1%} with {p} players "
                      f"({_diff(d)})")
-    if parts:
-        out.append(f"Bidding one trick higher on the same cards ({bold}) changes the share "
-                   "of contracts made from " + ", ".join(parts) + ".")
+    if not parts:
+        return None
+    return (f"Bidding one trick higher on the same cards ({bold}) changes the share "
+            "of contracts made from " + ", ".join(parts) + ".")
 
-    top = _top_bid(sb, PLAYERS[0], base)
+
+def _spreads(sf: pd.DataFrame, top) -> dict[str, tuple]:
+    """Per feature with two or more values (cells of 1%+ of the contract's hands): the
+    spread of the rate at the contract ``top``, and its lowest and highest rows."""
+    cell = sf[(sf["players"] == top["players"]) & (sf["policy"] == POLICIES[0])
+              & (sf["level"] == top["level"])]
+    big = cell[cell["hands"] >= max(MIN_CELL, 0.01 * top["hands"])]
+    spreads = {}
+    for f, g in big.groupby("feature"):
+        if len(g) >= 2:
+            lo_row, hi_row = g.loc[g["rate"].idxmin()], g.loc[g["rate"].idxmax()]
+            spreads[f] = (hi_row["rate"] - lo_row["rate"], lo_row, hi_row)
+    return spreads
+
+
+def _widest(spreads: dict[str, tuple]) -> str:
+    return max(spreads, key=lambda k: spreads[k][0])
+
+
+def _feature(top, spreads: dict[str, tuple]) -> str | None:
+    """The feature of the bidder's hand that moves the success rate most."""
+    if not spreads:
+        return None
+    f = _widest(spreads)
+    _, lo_row, hi_row = spreads[f]
+    others = [f"{FEATURE_TEXT[k]} {100 * v[0]:.0f}" for k, v in
+              sorted(spreads.items(), key=lambda kv: -kv[1][0]) if k != f]
+    return (
+        f"What matters most for {_bid_phrase(top['bid'])} with {top['players']} players is "
+        f"the number of {FEATURE_TEXT[f]}: it is made "
+        f"{_pct(lo_row['rate'], lo_row['ci_low'], lo_row['ci_high'], lo_row['hands'])} "
+        f"with {int(lo_row['value'])} and "
+        f"{_pct(hi_row['rate'], hi_row['ci_low'], hi_row['ci_high'], hi_row['hands'])} "
+        f"with {int(hi_row['value'])}"
+        + (f"; the other features move it less (largest gaps, in percentage points: "
+           f"{', '.join(others)})" if others else "")
+        + ".")
+
+
+def _seat(ss: pd.DataFrame, top, spreads: dict[str, tuple]) -> str | None:
+    """The bidder's seat: the best and worst seat at the contract ``top``."""
+    seats = ss[(ss["players"] == top["players"]) & (ss["policy"] == POLICIES[0])
+               & (ss["level"] == top["level"]) & (ss["hands"] >= MIN_CELL)]
+    if len(seats) < 2:
+        return None
+    lo_row, hi_row = seats.loc[seats["rate"].idxmin()], seats.loc[seats["rate"].idxmax()]
+    d = stats.compare_proportions(hi_row["made"], hi_row["hands"],
+                                  lo_row["made"], lo_row["hands"])
+    clear = d["p_value"] < 0.01
+    if spreads:
+        f = _widest(spreads)
+        than = "less" if d["diff"] < spreads[f][0] else "more"
+        lead = f"The bidder's seat matters {than} than the number of {FEATURE_TEXT[f]}"
+    else:
+        lead = "By seat"
+    players = int(top["players"])
+    p_text = "< 0.001" if d["p_value"] < 0.001 else f"= {d['p_value']:.3f}"
+    return (
+        f"{lead}: with {players} players {_bid_phrase(top['bid'])} is made "
+        f"{hi_row['rate']:.1%} of the time by {_seat_text(int(hi_row['seat']), players)} "
+        f"and {lo_row['rate']:.1%} by {_seat_text(int(lo_row['seat']), players)}, "
+        f"a difference of {_diff(d, '')} ({'a clear' if clear else 'no clear'} "
+        f"seat effect, p {p_text}).")
+
+
+def _points_of(top) -> str:
+    """What the contract ``top`` is worth to the bidders and to each opponent side."""
+    return (
+        f"On average {_bid_phrase(top['bid'])} with {top['players']} players changes the "
+        f"bidders' score by {top['bidders_points']:+.2f} points per hand (95% CI "
+        f"{top['bidders_ci_low']:+.2f} to {top['bidders_ci_high']:+.2f}) and each "
+        f"opponent side's by {top['opponents_points']:+.2f}; a failed number bid costs "
+        f"{make_rules(players=int(top['players'])).tricks} points.")
+
+
+def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Plain-language findings computed from the tables (none typed in): the most
+    common contracts, bidding higher, and for the most common 4-player contract
+    what in the hand and the seat matters and what it is worth."""
+    sb = tables["success_by_bid"]
+    out = [_common_bids(sb), _bolder(tables["overview"])]
+    top = _top_bid(sb, PLAYERS[0], POLICIES[0])
     if top is not None:
-        cell = sf[(sf["players"] == top["players"]) & (sf["policy"] == base)
-                  & (sf["level"] == top["level"])]
-        big = cell[cell["hands"] >= max(MIN_CELL, 0.01 * top["hands"])]
-        spreads = {}
-        for f, g in big.groupby("feature"):
-            if len(g) >= 2:
-                lo_row, hi_row = g.loc[g["rate"].idxmin()], g.loc[g["rate"].idxmax()]
-                spreads[f] = (hi_row["rate"] - lo_row["rate"], lo_row, hi_row)
-        if spreads:
-            f = max(spreads, key=lambda k: spreads[k][0])
-            _, lo_row, hi_row = spreads[f]
-            others = [f"{FEATURE_TEXT[k]} {100 * v[0]:.0f}" for k, v in
-                      sorted(spreads.items(), key=lambda kv: -kv[1][0]) if k != f]
-            out.append(
-                f"What matters most for {_bid_phrase(top['bid'])} with {top['players']} players is "
-                f"the number of {FEATURE_TEXT[f]}: it is made "
-                f"{_pct(lo_row['rate'], lo_row['ci_low'], lo_row['ci_high'], lo_row['hands'])} "
-                f"with {int(lo_row['value'])} and "
-                f"{_pct(hi_row['rate'], hi_row['ci_low'], hi_row['ci_high'], hi_row['hands'])} "
-                f"with {int(hi_row['value'])}"
-                + (f"; the other features move it less (largest gaps, in percentage points: "
-                   f"{', '.join(others)})" if others else "")
-                + ".")
-
-        seats = ss[(ss["players"] == top["players"]) & (ss["policy"] == base)
-                   & (ss["level"] == top["level"]) & (ss["hands"] >= MIN_CELL)]
-        if len(seats) >= 2:
-            lo_row, hi_row = seats.loc[seats["rate"].idxmin()], seats.loc[seats["rate"].idxmax()]
-            d = stats.compare_proportions(hi_row["made"], hi_row["hands"],
-                                          lo_row["made"], lo_row["hands"])
-            clear = d["p_value"] < 0.01
-            if spreads:
-                f = max(spreads, key=lambda k: spreads[k][0])
-                than = "less" if d["diff"] < spreads[f][0] else "more"
-                lead = f"The bidder's seat matters {than} than the number of {FEATURE_TEXT[f]}"
-            else:
-                lead = "By seat"
-            players = int(top["players"])
-            p_text = "< 0.001" if d["p_value"] < 0.001 else f"= {d['p_value']:.3f}"
-            out.append(
-                f"{lead}: with {players} players {_bid_phrase(top['bid'])} is made "
-                f"{hi_row['rate']:.1%} of the time by {_seat_text(int(hi_row['seat']), players)} "
-                f"and {lo_row['rate']:.1%} by {_seat_text(int(lo_row['seat']), players)}, "
-                f"a difference of {_diff(d, '')} ({'a clear' if clear else 'no clear'} "
-                f"seat effect, p {p_text}).")
-
-        out.append(
-            f"On average {_bid_phrase(top['bid'])} with {top['players']} players changes the "
-            f"bidders' score by {top['bidders_points']:+.2f} points per hand (95% CI "
-            f"{top['bidders_ci_low']:+.2f} to {top['bidders_ci_high']:+.2f}) and each "
-            f"opponent side's by {top['opponents_points']:+.2f}; a failed number bid costs "
-            f"{make_rules(players=int(top['players'])).tricks} points.")
-    return out
-
-
-def _seat_text(seat: int, players: int) -> str:
-    if seat == players:
-        return "the dealer (the last to bid)"
-    if seat == 1:
-        return "the first bidder (left of the dealer)"
-    return f"the {['', 'first', 'second', 'third'][seat]} bidder"
+        spreads = _spreads(tables["success_by_feature"], top)
+        out += [_feature(top, spreads), _seat(tables["success_by_seat"], top, spreads),
+                _points_of(top)]
+    return [line for line in out if line is not None]
 
 
 # ---------------------------------------------------------------- figures
@@ -370,70 +415,80 @@ def _bid_axis(ax, order: list[str]) -> None:
     ax.set_xlabel("contract")
 
 
-def _errorbar(ax, x, d, **kw):
-    yerr = np.vstack([d["rate"] - d["ci_low"], d["ci_high"] - d["rate"]])
-    ax.errorbar(x, d["rate"], yerr=yerr, capsize=3, marker="o", ms=4, **kw)
+def _rate_bars(ax, x, d, **kw) -> None:
+    """The success rates of the rows ``d`` with their intervals."""
+    errorbar(ax, x, d["rate"], d["ci_low"], d["ci_high"], **kw)
 
 
-def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
+def _bid_panels(tables: dict[str, pd.DataFrame]):
+    """A figure with one panel per policy over one contract axis, for the
+    contracts of MIN_CELL+ hands: the figure, the axis order, and for each
+    panel (axis, policy, {players: rows} of the player counts with rows)."""
     sb = tables["success_by_bid"]
     sb = sb[sb["hands"] >= MIN_CELL]
-    figs = {}
-
     order = _bids_used(sb["bid"])
     fig, axes = plt.subplots(1, len(POLICIES), figsize=(6 * len(POLICIES), 4.4),
                              sharey=True, squeeze=False)
+    panels = []
     for ax, pol in zip(axes[0], POLICIES):
-        d0 = sb[sb["policy"] == _policy_label(pol)]
-        for p in PLAYERS:
-            d = d0[d0["players"] == p]
-            if len(d):
-                _errorbar(ax, _xpos(d["bid"], order) + (p - 3) * 0.06, d, color=_COLORS[p],
-                          label=f"{p} players")
+        rows = sb[sb["policy"] == pol]
+        by_players = {p: rows[rows["players"] == p] for p in PLAYERS}
+        panels.append((ax, pol, {p: d for p, d in by_players.items() if len(d)}))
+    return fig, order, panels
+
+
+def _success_by_bid(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    fig, order, panels = _bid_panels(tables)
+    for ax, pol, by_players in panels:
+        for p, d in by_players.items():
+            _rate_bars(ax, _xpos(d["bid"], order) + (p - 3) * 0.06, d, color=_COLORS[p],
+                       label=f"{p} players")
         _bid_axis(ax, order)
         ax.set_title(f"policy {pol}")
         ax.set_ylim(0, 1.02)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         ax.grid(alpha=0.3)
         ax.legend(loc="lower left")
-    axes[0, 0].set_ylabel("contracts made")
+    panels[0][0].set_ylabel("contracts made")
     fig.suptitle("Share of contracts made, by contract (95% intervals)")
     fig.tight_layout()
-    figs["success_by_bid"] = fig
+    return fig
 
+
+def _success_by_feature(tables: dict[str, pd.DataFrame], policy: str) -> plt.Figure:
     sf = tables["success_by_feature"]
-    for k, pol in enumerate(POLICIES):
-        d0 = sf[sf["policy"] == _policy_label(pol)]
-        fig, axes = plt.subplots(len(PLAYERS), len(FEATURES), figsize=(16, 3.4 * len(PLAYERS)),
-                                 sharey="row", squeeze=False)
-        for i, p in enumerate(PLAYERS):
-            dp = d0[d0["players"] == p]
-            order = _bids_used(dp["bid"])
-            bottom = (max(0.0, math.floor(10 * dp["ci_low"].min() - 0.3) / 10)
-                      if len(dp) else 0.0)
-            for j, f in enumerate(FEATURES):
-                ax = axes[i, j]
-                d1 = d0[(d0["players"] == p) & (d0["feature"] == f)]
-                values = sorted(d1["value"].unique())
-                cmap = plt.get_cmap("viridis")
-                for v in values:
-                    d = d1[d1["value"] == v]
-                    c = cmap(0.9 * v / max(max(values), 1))
-                    _errorbar(ax, _xpos(d["bid"], order), d, color=c, label=str(v), lw=1.3)
-                _bid_axis(ax, order)
-                ax.set_ylim(bottom, 1.01)
-                ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-                ax.grid(alpha=0.3)
-                ax.set_title(f"{p} players: {FEATURE_TEXT[f]}", fontsize=10)
-                if values:
-                    ax.legend(title=f, fontsize=7, title_fontsize=7, loc="best", ncol=2)
-                if j == 0:
-                    ax.set_ylabel("contracts made")
-        fig.suptitle(f"Share of contracts made by contract and the bidder's hand (policy {pol}; "
-                     f"cells of {MIN_CELL}+ hands)")
-        fig.tight_layout()
-        figs["success_by_feature" if k == 0 else f"success_by_feature_{k + 1}"] = fig
+    d0 = sf[sf["policy"] == policy]
+    fig, axes = plt.subplots(len(PLAYERS), len(FEATURES), figsize=(16, 3.4 * len(PLAYERS)),
+                             sharey="row", squeeze=False)
+    cmap = plt.get_cmap("viridis")
+    for i, p in enumerate(PLAYERS):
+        dp = d0[d0["players"] == p]
+        order = _bids_used(dp["bid"])
+        bottom = max(0.0, math.floor(10 * dp["ci_low"].min() - 0.3) / 10) if len(dp) else 0.0
+        for j, f in enumerate(FEATURES):
+            ax = axes[i, j]
+            d1 = dp[dp["feature"] == f]
+            values = sorted(d1["value"].unique())
+            for v in values:
+                d = d1[d1["value"] == v]
+                _rate_bars(ax, _xpos(d["bid"], order), d, color=cmap(0.9 * v / max(max(values), 1)),
+                           label=str(v), lw=1.3)
+            _bid_axis(ax, order)
+            ax.set_ylim(bottom, 1.01)
+            ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+            ax.grid(alpha=0.3)
+            ax.set_title(f"{p} players: {FEATURE_TEXT[f]}", fontsize=10)
+            if values:
+                ax.legend(title=f, fontsize=7, title_fontsize=7, loc="best", ncol=2)
+            if j == 0:
+                ax.set_ylabel("contracts made")
+    fig.suptitle(f"Share of contracts made by contract and the bidder's hand (policy {policy}; "
+                 f"cells of {MIN_CELL}+ hands)")
+    fig.tight_layout()
+    return fig
 
+
+def _heatmap_trumps_bowers(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     hm = tables["heatmap_trumps_bowers"]
     hm = hm[hm["hands"] >= MIN_CELL]
     top_t = int(hm["trumps"].max()) if len(hm) else 0
@@ -443,7 +498,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     for i, pol in enumerate(POLICIES):
         for j, p in enumerate(PLAYERS):
             ax = axes[i, j]
-            d = hm[(hm["policy"] == _policy_label(pol)) & (hm["players"] == p)]
+            d = hm[(hm["policy"] == pol) & (hm["players"] == p)]
             grid = np.full((top_t + 1, 3), np.nan)
             grid[d["trumps"].to_numpy(int), d["bowers"].to_numpy(int)] = d["rate"]
             im = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto", origin="lower")
@@ -460,17 +515,13 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     fig.colorbar(im, ax=axes, shrink=0.8, format=PercentFormatter(1.0), label="contracts made")
     fig.suptitle("Chance to make the contract by the bidder's trumps and bowers "
                  "(all contracts with a trump suit)")
-    figs["heatmap_trumps_bowers"] = fig
+    return fig
 
-    order = _bids_used(sb["bid"])
-    fig, axes = plt.subplots(1, len(POLICIES), figsize=(6 * len(POLICIES), 4.4),
-                             sharey=True, squeeze=False)
-    for ax, pol in zip(axes[0], POLICIES):
-        d0 = sb[sb["policy"] == _policy_label(pol)]
-        for p in PLAYERS:
-            d = d0[d0["players"] == p]
-            if not len(d):
-                continue
+
+def _points_by_bid(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    fig, order, panels = _bid_panels(tables)
+    for ax, pol, by_players in panels:
+        for p, d in by_players.items():
             x = _xpos(d["bid"], order) + (p - 3) * 0.06
             for who, ls, mk in (("bidders", "-", "o"), ("opponents", "--", "s")):
                 m = d[f"{who}_points"]
@@ -482,82 +533,64 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
         ax.set_title(f"policy {pol}")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, ncol=2, loc="upper left")
-    axes[0, 0].set_ylabel("mean score change per hand")
+    panels[0][0].set_ylabel("mean score change per hand")
     fig.suptitle("Mean score change per hand: bidding side (solid) and each opponent side "
                  "(dashed), 95% intervals")
     fig.tight_layout()
-    figs["points_by_bid"] = fig
-    return figs
+    return fig
+
+
+FIGURES = (
+    Plot("success_by_bid",
+         "Share of contracts made for each contract, by player count (colours); left: the "
+         "heuristic policy, right: the same policy bidding one trick higher. Bars are 95% "
+         f"Clopper-Pearson intervals; contracts with fewer than {MIN_CELL} hands are not drawn.",
+         _success_by_bid),
+    Plot("success_by_feature",
+         f"Policy {POLICIES[0]}: share of contracts made by contract, one row per player count "
+         "and one panel per feature of the bidder's hand; each line is one value of the "
+         "feature (darker = fewer).",
+         partial(_success_by_feature, policy=POLICIES[0])),
+    Plot("success_by_feature_2", f"The same for policy {POLICIES[1]}.",
+         partial(_success_by_feature, policy=POLICIES[1])),
+    Plot("heatmap_trumps_bowers",
+         "Chance to make the contract (all contracts with a trump suit pooled) by the number "
+         "of trumps (rows) and bowers (columns) in the bidder's hand, one row of panels per "
+         "policy; each cell gives the rate and the number of hands (cells of "
+         f"{MIN_CELL}+ hands).",
+         _heatmap_trumps_bowers),
+    Plot("points_by_bid",
+         "Mean score change per hand by contract: the bidding side (solid) and each opponent "
+         "side on average (dashed), by player count, with 95% intervals.",
+         _points_by_bid),
+)
 
 
 # ---------------------------------------------------------------- the study
 
-def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = False,
-                    threads: int | None = None) -> dict[str, pd.DataFrame]:
-    """Simulate the six tables (``hands`` each) and return the study's tables."""
-    from tqdm import tqdm
+DESCRIPTIONS = {
+    "overview": "Every hand dealt per player count and policy: hands thrown in (everyone "
+                "passed), contracts played, and the share of contracts made (rate, 95% CI).",
+    "success_by_bid": "Per contract: hands, share of all hands dealt, contracts made and the "
+                      "rate (95% CI); bidders_points is the bidding side's mean score change "
+                      "per hand, opponents_points that of each other side on average (95% "
+                      "t intervals).",
+    "success_by_feature": "Per contract and one feature of the bidder's hand with its chosen "
+                          "trump (trumps held, bowers held, aces outside trumps, void suits "
+                          f"outside trumps); contracts with a trump suit, cells of {MIN_CELL}+ "
+                          "hands.",
+    "success_by_seat": "Per contract and the bidder's seat counted clockwise from the dealer "
+                       "(1 = left of the dealer, the first to bid; the last = the dealer).",
+    "heatmap_trumps_bowers": "All contracts with a trump suit pooled, by the trumps and bowers "
+                             "in the bidder's hand.",
+}
 
-    check_count(hands, "--hands")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise InputError(f"bad --seed {seed!r}: expected a whole number from 0 to 2**64-1")
-    runs = [(p, pol) for p in PLAYERS for pol in POLICIES]
-    cells = []
-    with tqdm(runs, desc=NAME, unit="table", disable=not progress, leave=False,
-              dynamic_ncols=True) as bar:
-        for p, pol in bar:
-            bar.set_postfix_str(f"{p} players, {pol}")
-            cells.append(_tally(p, pol, hands, seed, threads, progress))
-    return build_tables(pd.concat(cells, ignore_index=True))
 
-
-def run(hands: int | None = None, seed: int = 0, progress: bool = False,
-        threads: int | None = None) -> StudyResult:
-    """The study: tables, figures, findings, notes and provenance."""
-    started = time.perf_counter()
-    hands = DEFAULT_HANDS if hands is None else hands
-    tables = simulate_tables(hands, seed, progress, threads)
-    runs = [(p, pol) for p in PLAYERS for pol in POLICIES]
-    figs = figures(tables)
-
-    descriptions = {
-        "overview": "Every hand dealt per player count and policy: hands thrown in (everyone "
-                    "passed), contracts played, and the share of contracts made (rate, 95% CI).",
-        "success_by_bid": "Per contract: hands, share of all hands dealt, contracts made and the "
-                          "rate (95% CI); bidders_points is the bidding side's mean score change "
-                          "per hand, opponents_points that of each other side on average (95% "
-                          "t intervals).",
-        "success_by_feature": "Per contract and one feature of the bidder's hand with its "
-                              "chosen trump (trumps held, bowers held, aces outside trumps, void "
-                              "suits outside trumps); contracts with a trump suit, cells of "
-                              f"{MIN_CELL}+ hands.",
-        "success_by_seat": "Per contract and the bidder's seat counted clockwise from the dealer "
-                           "(1 = left of the dealer, the first to bid; the last = the dealer).",
-        "heatmap_trumps_bowers": "All contracts with a trump suit pooled, by the trumps and "
-                                 "bowers in the bidder's hand.",
-    }
-    captions = {
-        "success_by_bid": "Share of contracts made for each contract, by player count (colours); "
-                          "left: the heuristic policy, right: the same policy bidding one trick "
-                          "higher. Bars are 95% Clopper-Pearson intervals; contracts with fewer "
-                          f"than {MIN_CELL} hands are not drawn.",
-        "success_by_feature": f"Policy {POLICIES[0]}: share of contracts made by contract, one "
-                              "row per player count and one panel per feature of the bidder's "
-                              "hand; each line is one value of the feature (darker = fewer).",
-        "success_by_feature_2": f"The same for policy {POLICIES[1]}.",
-        "heatmap_trumps_bowers": "Chance to make the contract (all contracts with a trump suit "
-                                 "pooled) by the number of trumps (rows) and bowers "
-                                 "(columns) in the bidder's hand, one row of panels per policy; "
-                                 "each cell gives the rate and the number of hands (cells of "
-                                 f"{MIN_CELL}+ hands).",
-        "points_by_bid": "Mean score change per hand by contract: the bidding side (solid) and "
-                         "each opponent side on average (dashed), by player count, with 95% "
-                         "intervals.",
-    }
-    notes = [
+def _notes(hands: int, seed: int) -> list[str]:
+    return [
         "Rules: the seed's defaults (seeds/pepper.md) for each player count: open auction, "
         "a thrown-in hand when everyone passes, no-trump contracts allowed, a failed number bid "
-        "costs the "
-        "hand size, Ndogo 1x and Kubwa 2x the hand size.",
+        "costs the hand size, Ndogo 1x and Kubwa 2x the hand size.",
         f"Each player count is simulated twice on the same deals (seed {seed}, hands 0 to "
         f"{hands - 1:,}; hand i dealt by seat i mod players): once with the {POLICIES[0]} policy "
         f"at every seat and once with {POLICIES[1]} at every seat. Each row gives its policy.",
@@ -575,12 +608,21 @@ def run(hands: int | None = None, seed: int = 0, progress: bool = False,
         f"cells with fewer than {MIN_CELL} hands are not drawn in the figures; the other tables "
         "keep every non-empty cell.",
     ]
-    rules = {p: make_rules(players=p).as_dict() for p in PLAYERS}
-    policies = {_policy_label(pol): make_policies(pol, 1)[0].text() for pol in POLICIES}
-    prov = report.provenance(seed=seed, hands=hands * len(runs), rules=rules,
-                             policies=policies, started=started, hands_per_table=hands,
-                             tables=[{"players": p, "policy": _policy_label(pol)}
-                                     for p, pol in runs])
-    return StudyResult(name=NAME, title=TITLE, summary=findings(tables), tables=tables,
-                       figures=figs, notes=notes, provenance=prov, captions=captions,
-                       descriptions=descriptions)
+
+
+def _provenance(hands: int) -> dict:
+    return dict(hands=hands * len(RUNS),
+                rules={p: make_rules(players=p).as_dict() for p in PLAYERS},
+                policies={pol: make_policies(pol, 1)[0].text() for pol in POLICIES},
+                hands_per_table=hands,
+                tables=[{"players": p, "policy": pol} for p, pol in RUNS])
+
+
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS, simulate=simulate_tables, findings=findings,
+              figures=FIGURES, provenance=_provenance, descriptions=DESCRIPTIONS, notes=_notes)
+
+
+def run(hands: int | None = None, seed: int = 0, progress: bool = False,
+        threads: int | None = None) -> StudyResult:
+    """The study: tables, findings, figures, notes and provenance."""
+    return STUDY.run(hands, seed, progress, threads)

@@ -22,18 +22,15 @@ Kubwa pays ``k T (2p - 1)`` against ``T - 1 + p``: break-even
 
 from __future__ import annotations
 
-import time
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt   # noqa: E402
-import numpy as np                # noqa: E402
-import pandas as pd               # noqa: E402
-
-from simkit import stats          # noqa: E402
-from simkit.pepper import api     # noqa: E402
-from simkit.pepper.rules import make_rules   # noqa: E402
-from simkit.report import StudyResult, provenance   # noqa: E402
+from analyses.common import Plot, Study
+from simkit import stats
+from simkit.pepper import api
+from simkit.pepper.rules import make_rules
+from simkit.report import StudyResult
 
 NAME = "pepper-kubwa"
 TITLE = "Pepper: when to bid Pilipili Kubwa"
@@ -41,6 +38,7 @@ DEFAULT_HANDS = 1_000_000      # deals per player count (each played twice)
 GAMES_PER_STATE = 400          # whole games per (score state, outcome) pair
 MIN_CLASS = 200                # hand classes with fewer deals are not reported
 POLICY = "heuristic"
+PLAYERS = (4, 3, 2)
 
 #: Score states for the win-chance comparison: (label, our score, the leading
 #: opponent's score; other opponents at 0).
@@ -59,6 +57,8 @@ def break_even(players: int, kubwa_stake: int = 2, ndogo_stake: int = 1) -> dict
     return {"vs_ndogo": 0.5 if k > ndogo_stake else float("nan"),
             "vs_top_number": (k * T + T - 1) / (2 * k * T - 1)}
 
+
+# ---------------------------------------------------------------- tables
 
 def _side_frame(num: pd.DataFrame, allb: pd.DataFrame, rules) -> pd.DataFrame:
     """Per deal: the declarer's tricks in both play-outs, its wanted level, its
@@ -136,132 +136,94 @@ def _win_chances(rules, d, out, label, us, them, seed, threads):
     return rows
 
 
-def run(hands: int | None = None, seed: int = 0, progress: bool = False,
-        threads: int | None = None) -> StudyResult:
-    """The Kubwa study: tables, figures and findings (see the module docstring)."""
-    t0 = time.perf_counter()
-    hands = hands or DEFAULT_HANDS
-    by_class, options, summary_rows, win_rows, thumbs = [], [], [], [], []
-    hands = int(hands)
-    for players in (4, 3, 2):
-        rules = make_rules(players=players)
-        T = rules.tricks
-        num = api.declare_hands(hands, 1, players, policy=POLICY, seed=seed, threads=threads)
-        allb = api.declare_hands(hands, "kubwa", players, policy=POLICY, seed=seed,
-                                 threads=threads)
-        d = _side_frame(num, allb, rules)
-        out = _outcomes(d, rules)
-        margin = {o: own - sum(opps) / len(opps) for o, (own, opps) in out.items()}
-        d["hand_class"] = _hand_class(d)
-        be = break_even(players, rules.kubwa_stake, rules.ndogo_stake)
-        # P(all tricks) and each option's value, by hand class
-        g = d.groupby("hand_class")
-        cls = g.agg(deals=("all_tricks", "size"), all_tricks=("all_tricks", "sum"))
-        for o, m in margin.items():
-            cls[f"ev_{o}"] = pd.Series(m, index=d.index).groupby(d["hand_class"]).mean()
-        cls = cls[cls["deals"] >= MIN_CLASS].reset_index()
-        cls["p_all"] = cls["all_tricks"] / cls["deals"]
-        cls["ci_low"], cls["ci_high"] = stats.proportion_ci(cls["all_tricks"], cls["deals"])
-        ev_cols = [f"ev_{o}" for o in margin]
-        cls["best"] = cls[ev_cols].idxmax(axis=1).str.removeprefix("ev_")
-        cls.insert(0, "players", players)
-        by_class.append(cls.sort_values("p_all", ascending=False))
-        # overall value of each option
-        for o, m in margin.items():
-            mean, lo, hi = stats.mean_ci_of(m)
-            options.append({"players": players, "option": o, "deals": len(m),
-                            "ev": mean, "ci_low": lo, "ci_high": hi})
-        k = int(d["all_tricks"].sum())
-        lo, hi = stats.proportion_ci(k, len(d))
-        summary_rows.append({"players": players, "tricks": T, "kubwa_points": rules.kubwa_stake * T,
-                             "deals": len(d), "p_all_tricks": k / len(d), "ci_low": lo,
-                             "ci_high": hi, "break_even_vs_ndogo": be["vs_ndogo"],
-                             "break_even_vs_top_number": be["vs_top_number"]})
-        # rule of thumb: classes whose whole interval clears a break-even
-        for c in cls.itertuples():
-            if c.ci_low > be["vs_top_number"]:
-                verdict = "bid Kubwa"
-            elif c.ci_low > be["vs_ndogo"]:
-                verdict = "Kubwa rather than Ndogo, but the top number bid pays more"
-            else:
-                continue
-            thumbs.append({"players": players, "hand_class": c.hand_class, "deals": c.deals,
-                           "p_all": c.p_all, "ci_low": c.ci_low, "ci_high": c.ci_high,
-                           "verdict": verdict})
-        # win chance by score: the hands a strong bidder would consider (wanted >= T-1)
-        cand = d["wanted"].to_numpy() >= T - 1
-        sub = {o: (own[cand], [x[cand] for x in opps]) for o, (own, opps) in out.items()}
-        for label, us, them in STATES:
-            win_rows += _win_chances(rules, d[cand], sub, label, us, them, seed, threads)
-
-    classes = pd.concat(by_class, ignore_index=True)
-    option_t = pd.DataFrame(options)
-    overview = pd.DataFrame(summary_rows)
-    thumb_t = pd.DataFrame(thumbs, columns=["players", "hand_class", "deals", "p_all", "ci_low",
-                                            "ci_high", "verdict"])
-    wins = pd.DataFrame(win_rows)
-    figures = _figures(classes, overview, wins)
-    summary = _findings(overview, classes, thumb_t, wins)
-    return StudyResult(
-        name=NAME, title=TITLE, summary=summary,
-        tables={"overview": overview, "by_hand_class": classes, "options": option_t,
-                "rule_of_thumb": thumb_t, "win_chance_by_score": wins},
-        figures=figures,
-        captions={
-            "p_all_by_hand_class": "Chance that the declaring side takes every trick, by the "
-            "declarer's hand (trumps, bowers and aces outside trumps with the trump it names for "
-            "Kubwa), with 95% intervals; dashed: the break-even against the top number bid; "
-            "dotted: against Ndogo.",
-            "win_chance_by_score": "Chance to win the game after bidding each option on the hands "
-            "where the heuristic wanted at least the top number bid, from four scores."},
-        notes=[__doc__.split("\n\n", 1)[1].strip(),
-               f"Hand classes with fewer than {MIN_CLASS} deals are left out. Win chances: "
-               f"{GAMES_PER_STATE} whole games per resulting score, for the hands whose "
-               "heuristic wanted at least the top number bid; their intervals cover the "
-               "spread over hands, not the game-simulation error (about ±2.5 points)."],
-        provenance=provenance(seed=seed, hands=hands * 2 * 3, started=t0,
-                              rules={p: make_rules(players=p).as_dict() for p in (4, 3, 2)},
-                              policies=[POLICY], deals_per_player_count=hands,
-                              games_per_score=GAMES_PER_STATE))
+def _by_class(d: pd.DataFrame, margin: dict[str, np.ndarray], players: int) -> pd.DataFrame:
+    """P(all tricks) and each option's value, by hand class (classes of MIN_CLASS+ deals)."""
+    g = d.groupby("hand_class")
+    cls = g.agg(deals=("all_tricks", "size"), all_tricks=("all_tricks", "sum"))
+    for o, m in margin.items():
+        cls[f"ev_{o}"] = pd.Series(m, index=d.index).groupby(d["hand_class"]).mean()
+    cls = cls[cls["deals"] >= MIN_CLASS].reset_index()
+    cls["p_all"] = cls["all_tricks"] / cls["deals"]
+    cls["ci_low"], cls["ci_high"] = stats.proportion_ci(cls["all_tricks"], cls["deals"])
+    ev_cols = [f"ev_{o}" for o in margin]
+    cls["best"] = cls[ev_cols].idxmax(axis=1).str.removeprefix("ev_")
+    cls.insert(0, "players", players)
+    return cls.sort_values("p_all", ascending=False)
 
 
-def _figures(classes, overview, wins) -> dict:
-    figs = {}
-    fig, axes = plt.subplots(3, 1, figsize=(9, 14))
-    for ax, (players, c) in zip(axes, classes.groupby("players", sort=False)):
-        c = c.head(15).iloc[::-1]
-        err = [c["p_all"] - c["ci_low"], c["ci_high"] - c["p_all"]]
-        ax.barh(c["hand_class"], c["p_all"], xerr=err, color="tab:red", alpha=0.7)
-        be = overview.set_index("players").loc[players]
-        ax.axvline(be["break_even_vs_top_number"], ls="--", color="k",
-                   label=f"break-even vs top number bid ({be['break_even_vs_top_number']:.3f})")
-        ax.axvline(0.5, ls=":", color="grey", label="break-even vs Ndogo (0.5)")
-        ax.set_title(f"{players} players: chance of every trick")
-        ax.set_xlim(0, 1)
-        ax.tick_params(axis="y", labelsize=7)
-        ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    figs["p_all_by_hand_class"] = fig
-
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
-    for ax, (players, w) in zip(axes, wins.groupby("players", sort=False)):
-        states = list(dict.fromkeys(w["state"]))
-        opts = list(dict.fromkeys(w["option"]))
-        x = np.arange(len(states))
-        for i, o in enumerate(opts):
-            r = w[w["option"] == o].set_index("state").loc[states]
-            ax.bar(x + i * 0.8 / len(opts), r["p_win"], width=0.8 / len(opts), label=o,
-                   yerr=[r["p_win"] - r["ci_low"], r["ci_high"] - r["p_win"]])
-        ax.set_xticks(x + 0.4 - 0.4 / len(opts), states, rotation=15, fontsize=8)
-        ax.set_title(f"{players} players: chance to win the game")
-        ax.set_ylim(0, 1)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    figs["win_chance_by_score"] = fig
-    return figs
+def _overview_row(d: pd.DataFrame, rules, be: dict[str, float]) -> dict:
+    k = int(d["all_tricks"].sum())
+    lo, hi = stats.proportion_ci(k, len(d))
+    return {"players": rules.players, "tricks": rules.tricks,
+            "kubwa_points": rules.kubwa_stake * rules.tricks, "deals": len(d),
+            "p_all_tricks": k / len(d), "ci_low": lo, "ci_high": hi,
+            "break_even_vs_ndogo": be["vs_ndogo"],
+            "break_even_vs_top_number": be["vs_top_number"]}
 
 
-def _findings(overview, classes, thumbs, wins) -> list[str]:
+def _thumb_rows(cls: pd.DataFrame, be: dict[str, float], players: int) -> list[dict]:
+    """The rule of thumb: hand classes whose whole interval clears a break-even."""
+    rows = []
+    for c in cls.itertuples():
+        if c.ci_low > be["vs_top_number"]:
+            verdict = "bid Kubwa"
+        elif c.ci_low > be["vs_ndogo"]:
+            verdict = "Kubwa rather than Ndogo, but the top number bid pays more"
+        else:
+            continue
+        rows.append({"players": players, "hand_class": c.hand_class, "deals": c.deals,
+                     "p_all": c.p_all, "ci_low": c.ci_low, "ci_high": c.ci_high,
+                     "verdict": verdict})
+    return rows
+
+
+def _player_count(players: int, hands: int, seed: int, threads) -> dict[str, list]:
+    """The rows each table gets from ``hands`` deals with ``players`` players."""
+    rules = make_rules(players=players)
+    num = api.declare_hands(hands, 1, players, policy=POLICY, seed=seed, threads=threads)
+    allb = api.declare_hands(hands, "kubwa", players, policy=POLICY, seed=seed, threads=threads)
+    d = _side_frame(num, allb, rules)
+    out = _outcomes(d, rules)
+    margin = {o: own - sum(opps) / len(opps) for o, (own, opps) in out.items()}
+    d["hand_class"] = _hand_class(d)
+    be = break_even(players, rules.kubwa_stake, rules.ndogo_stake)
+    cls = _by_class(d, margin, players)
+    options = []
+    for o, m in margin.items():
+        mean, lo, hi = stats.mean_ci_of(m)
+        options.append({"players": players, "option": o, "deals": len(m),
+                        "ev": mean, "ci_low": lo, "ci_high": hi})
+    # win chance by score: the hands a strong bidder would consider (wanted >= T-1)
+    cand = d["wanted"].to_numpy() >= rules.tricks - 1
+    sub = {o: (own[cand], [x[cand] for x in opps]) for o, (own, opps) in out.items()}
+    wins = []
+    for label, us, them in STATES:
+        wins += _win_chances(rules, d[cand], sub, label, us, them, seed, threads)
+    return {"overview": [_overview_row(d, rules, be)], "by_hand_class": [cls],
+            "options": options, "rule_of_thumb": _thumb_rows(cls, be, players),
+            "win_chance_by_score": wins}
+
+
+def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = False,
+                    threads: int | None = None) -> dict[str, pd.DataFrame]:
+    """The study's tables from ``hands`` deals per player count of ``PLAYERS``."""
+    parts = [_player_count(players, hands, seed, threads) for players in PLAYERS]
+    rows = {k: [r for p in parts for r in p[k]] for k in parts[0]}
+    return {"overview": pd.DataFrame(rows["overview"]),
+            "by_hand_class": pd.concat(rows["by_hand_class"], ignore_index=True),
+            "options": pd.DataFrame(rows["options"]),
+            "rule_of_thumb": pd.DataFrame(rows["rule_of_thumb"],
+                                          columns=["players", "hand_class", "deals", "p_all",
+                                                   "ci_low", "ci_high", "verdict"]),
+            "win_chance_by_score": pd.DataFrame(rows["win_chance_by_score"])}
+
+
+# ---------------------------------------------------------------- summary
+
+def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Plain-language findings computed from the tables (none typed in)."""
+    overview, thumbs, wins = (tables[k] for k in ("overview", "rule_of_thumb",
+                                                  "win_chance_by_score"))
     lines = []
     for r in overview.itertuples():
         lines.append(
@@ -285,3 +247,84 @@ def _findings(overview, classes, thumbs, wins) -> list[str]:
             f"the chance of winning the game by {best.d:+.1%} ({best.players} players, "
             f"{best.state}) down to {worst.d:+.1%} ({worst.players} players, {worst.state}).")
     return lines
+
+
+# ---------------------------------------------------------------- figures
+
+def _p_all_by_hand_class(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    classes, overview = tables["by_hand_class"], tables["overview"]
+    fig, axes = plt.subplots(3, 1, figsize=(9, 14))
+    for ax, (players, c) in zip(axes, classes.groupby("players", sort=False)):
+        c = c.head(15).iloc[::-1]
+        err = [c["p_all"] - c["ci_low"], c["ci_high"] - c["p_all"]]
+        ax.barh(c["hand_class"], c["p_all"], xerr=err, color="tab:red", alpha=0.7)
+        be = overview.set_index("players").loc[players]
+        ax.axvline(be["break_even_vs_top_number"], ls="--", color="k",
+                   label=f"break-even vs top number bid ({be['break_even_vs_top_number']:.3f})")
+        ax.axvline(0.5, ls=":", color="grey", label="break-even vs Ndogo (0.5)")
+        ax.set_title(f"{players} players: chance of every trick")
+        ax.set_xlim(0, 1)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def _win_chance_by_score(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    wins = tables["win_chance_by_score"]
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
+    for ax, (players, w) in zip(axes, wins.groupby("players", sort=False)):
+        states = list(dict.fromkeys(w["state"]))
+        opts = list(dict.fromkeys(w["option"]))
+        x = np.arange(len(states))
+        for i, o in enumerate(opts):
+            r = w[w["option"] == o].set_index("state").loc[states]
+            ax.bar(x + i * 0.8 / len(opts), r["p_win"], width=0.8 / len(opts), label=o,
+                   yerr=[r["p_win"] - r["ci_low"], r["ci_high"] - r["p_win"]])
+        ax.set_xticks(x + 0.4 - 0.4 / len(opts), states, rotation=15, fontsize=8)
+        ax.set_title(f"{players} players: chance to win the game")
+        ax.set_ylim(0, 1)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+FIGURES = (
+    Plot("p_all_by_hand_class",
+         "Chance that the declaring side takes every trick, by the declarer's hand (trumps, "
+         "bowers and aces outside trumps with the trump it names for Kubwa), with 95% "
+         "intervals; dashed: the break-even against the top number bid; dotted: against Ndogo.",
+         _p_all_by_hand_class),
+    Plot("win_chance_by_score",
+         "Chance to win the game after bidding each option on the hands where the heuristic "
+         "wanted at least the top number bid, from four scores.",
+         _win_chance_by_score),
+)
+
+
+# ---------------------------------------------------------------- the study
+
+NOTES = (
+    __doc__.split("\n\n", 1)[1].strip(),
+    f"Hand classes with fewer than {MIN_CLASS} deals are left out. Win chances: "
+    f"{GAMES_PER_STATE} whole games per resulting score, for the hands whose heuristic wanted "
+    "at least the top number bid; their intervals cover the spread over hands, not the "
+    "game-simulation error (about ±2.5 points).",
+)
+
+
+def _provenance(hands: int) -> dict:
+    return dict(hands=hands * 2 * len(PLAYERS),
+                rules={p: make_rules(players=p).as_dict() for p in PLAYERS},
+                policies=[POLICY], deals_per_player_count=hands,
+                games_per_score=GAMES_PER_STATE)
+
+
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS, simulate=simulate_tables, findings=findings,
+              figures=FIGURES, provenance=_provenance, notes=NOTES)
+
+
+def run(hands: int | None = None, seed: int = 0, progress: bool = False,
+        threads: int | None = None) -> StudyResult:
+    """The Kubwa study: tables, findings, figures (see the module docstring)."""
+    return STUDY.run(hands, seed, progress, threads)

@@ -11,15 +11,12 @@ tables that mix random and heuristic players.
 
 from __future__ import annotations
 
-import time
+import matplotlib.pyplot as plt
+import pandas as pd
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt   # noqa: E402
-import pandas as pd               # noqa: E402
-
-from simkit.pepper.compare import compare   # noqa: E402
-from simkit.report import StudyResult, provenance   # noqa: E402
+from analyses.common import Plot, Study
+from simkit.pepper.compare import compare
+from simkit.report import StudyResult
 
 NAME = "pepper-variants"
 TITLE = "Pepper: what each rule variant changes"
@@ -47,17 +44,26 @@ METRICS = ("thrown-in rate", "contracts made", "bidding side points per hand",
            "rounds per game")
 
 
-def run(hands: int | None = None, seed: int = 0, progress: bool = False,
-        threads: int | None = None) -> StudyResult:
-    """Every comparison in ``COMPARISONS`` with 4 players."""
-    t0 = time.perf_counter()
-    hands = int(hands or DEFAULT_HANDS)
-    games = max(200, int(hands * GAMES_PER_HAND))
+# ---------------------------------------------------------------- tables
+
+def _games(hands: int) -> int:
+    """Whole games per rule set and comparison."""
+    return max(200, int(hands * GAMES_PER_HAND))
+
+
+def _policy_text(policy) -> str:
+    return policy if isinstance(policy, str) else "/".join(policy)
+
+
+def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = False,
+                    threads: int | None = None) -> dict[str, pd.DataFrame]:
+    """Every comparison in ``COMPARISONS`` with 4 players: the differences of
+    ``METRICS`` and the contracts under each rule set."""
     rows, bids = [], []
     for title, a, b, policy in COMPARISONS:
-        res = compare([a, b], players=4, hands=hands, games=games, seed=seed, policy=policy,
-                      threads=threads, progress=progress)
-        policy_text = policy if isinstance(policy, str) else "/".join(policy)
+        res = compare([a, b], players=4, hands=hands, games=_games(hands), seed=seed,
+                      policy=policy, threads=threads, progress=progress)
+        policy_text = _policy_text(policy)
         for table in ("scores", "games"):
             t = res[table]
             for r in t[t["metric"].isin(METRICS)].itertuples():
@@ -65,29 +71,35 @@ def run(hands: int | None = None, seed: int = 0, progress: bool = False,
                              "a": r.a, "b": r.b, "n_a": r.n_a, "n_b": r.n_b, "diff": r.diff,
                              "ci_low": r.ci_low, "ci_high": r.ci_high, "p_value": r.p_value,
                              "significant": bool(r.p_value < 0.05)})
-        bt = res["bids"].assign(comparison=title, policy=policy_text)
-        bids.append(bt)
-    diffs = pd.DataFrame(rows)
-    bid_t = pd.concat(bids, ignore_index=True)
-    return StudyResult(
-        name=NAME, title=TITLE, summary=_findings(diffs),
-        tables={"differences": diffs, "contracts": bid_t},
-        figures=_figures(diffs),
-        captions={"differences": "Each rule variant (B) against the seed's rule (A) on the same "
-                  "deals: B - A with its 95% interval; red where p < 0.05."},
-        notes=[__doc__.split("\n\n", 1)[1].strip(),
-               f"{hands:,} hands and {games:,} whole games per rule set and comparison, "
-               "4 players. The two rule sets play the same deals; the tests treat them as "
-               "independent samples, which is cautious."],
-        provenance=provenance(seed=seed, hands=hands * 2 * len(COMPARISONS),
-                              games=games * 2 * len(COMPARISONS), started=t0,
-                              rules={t: [a, b] for t, a, b, _ in COMPARISONS},
-                              policies=sorted({p if isinstance(p, str) else "/".join(p)
-                                               for *_, p in COMPARISONS}),
-                              players=4))
+        bids.append(res["bids"].assign(comparison=title, policy=policy_text))
+    return {"differences": pd.DataFrame(rows), "contracts": pd.concat(bids, ignore_index=True)}
 
 
-def _figures(diffs: pd.DataFrame) -> dict:
+# ---------------------------------------------------------------- summary
+
+def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Per comparison, its clearest difference (none typed in)."""
+    diffs = tables["differences"]
+    lines = []
+    for title, d in diffs.groupby("comparison", sort=False):
+        sig = d[d["significant"]]
+        if sig.empty:
+            lines.append(f"{title}: no measured difference (all p >= 0.05).")
+            continue
+        top = sig.loc[(sig["diff"].abs() / (sig["ci_high"] - sig["ci_low"]).abs()
+                       .clip(lower=1e-12)).idxmax()]
+        pct = top.metric.endswith("rate") or top.metric == "contracts made"
+        fmt = (lambda x: f"{x:+.1%}") if pct else (lambda x: f"{x:+.2f}")
+        lines.append(f"{title}: {top.metric} {fmt(top['diff'])} "
+                     f"(95% CI {fmt(top.ci_low)} to {fmt(top.ci_high)}), "
+                     f"{len(sig)} of {len(d)} measures differ at 5%.")
+    return lines
+
+
+# ---------------------------------------------------------------- figures
+
+def _differences(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    diffs = tables["differences"]
     shown = ("contracts made", "bidding side points per hand", "side 0 win rate", "rounds per game")
     fig, axes = plt.subplots(1, len(shown), figsize=(18, 5.5), sharey=True)
     titles = list(dict.fromkeys(diffs["comparison"]))
@@ -104,21 +116,35 @@ def _figures(diffs: pd.DataFrame) -> dict:
         ax.invert_yaxis()
     fig.suptitle("Rule variants against the seed's rules (95% intervals; red: p < 0.05)")
     fig.tight_layout()
-    return {"differences": fig}
+    return fig
 
 
-def _findings(diffs: pd.DataFrame) -> list[str]:
-    lines = []
-    for title, d in diffs.groupby("comparison", sort=False):
-        sig = d[d["significant"]]
-        if sig.empty:
-            lines.append(f"{title}: no measured difference (all p >= 0.05).")
-            continue
-        top = sig.loc[(sig["diff"].abs() / (sig["ci_high"] - sig["ci_low"]).abs()
-                       .clip(lower=1e-12)).idxmax()]
-        pct = top.metric.endswith("rate") or top.metric == "contracts made"
-        fmt = (lambda x: f"{x:+.1%}") if pct else (lambda x: f"{x:+.2f}")
-        lines.append(f"{title}: {top.metric} {fmt(top['diff'])} "
-                     f"(95% CI {fmt(top.ci_low)} to {fmt(top.ci_high)}), "
-                     f"{len(sig)} of {len(d)} measures differ at 5%.")
-    return lines
+FIGURES = (
+    Plot("differences", "Each rule variant (B) against the seed's rule (A) on the same deals: "
+         "B - A with its 95% interval; red where p < 0.05.", _differences),
+)
+
+
+# ---------------------------------------------------------------- the study
+
+def _notes(hands: int, seed: int) -> list[str]:
+    return [__doc__.split("\n\n", 1)[1].strip(),
+            f"{hands:,} hands and {_games(hands):,} whole games per rule set and comparison, "
+            "4 players. The two rule sets play the same deals; the tests treat them as "
+            "independent samples, which is cautious."]
+
+
+def _provenance(hands: int) -> dict:
+    return dict(hands=hands * 2 * len(COMPARISONS), games=_games(hands) * 2 * len(COMPARISONS),
+                rules={t: [a, b] for t, a, b, _ in COMPARISONS},
+                policies=sorted({_policy_text(p) for *_, p in COMPARISONS}), players=4)
+
+
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS, simulate=simulate_tables, findings=findings,
+              figures=FIGURES, provenance=_provenance, notes=_notes)
+
+
+def run(hands: int | None = None, seed: int = 0, progress: bool = False,
+        threads: int | None = None) -> StudyResult:
+    """Every comparison in ``COMPARISONS`` with 4 players (see the module docstring)."""
+    return STUDY.run(hands, seed, progress, threads)

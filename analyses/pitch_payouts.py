@@ -54,20 +54,18 @@ intervals for means, Clopper-Pearson for proportions):
 from __future__ import annotations
 
 import math
-import time
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import PercentFormatter
 
-from analyses.common import check_args, errorbar, percent, proportion, signed
-from simkit import report, stats
+from analyses.common import Plot, Study, errorbar, percent, proportion, signed
+from simkit import stats
 from simkit.pitch.api import iter_hands, simulate_sessions
 from simkit.pitch.policies import make_policies
 from simkit.pitch.rules import BIDS, LEVELS, MOON, make_rules
 from simkit.report import StudyResult
-
-import matplotlib.pyplot as plt   # after simkit.report, which selects the Agg backend  # noqa: E402
-from matplotlib.ticker import PercentFormatter   # noqa: E402
 
 NAME = "pitch-payouts"
 TITLE = "Pitch: Money Game: expected payouts"
@@ -87,6 +85,7 @@ STUDY_PLAYERS = 4                  # table size of parts 3 and 4 and of the drop
 DROP_IN = "drop-in"
 MIN_SESSIONS = 20
 BATCH = 1 << 18                    # hands per batch read from the engine
+SESSION_HANDS = make_rules().session_hands   # hands per money session under the seed's rules
 
 _LEVELS = LEVELS[1:]               # 2, 3, 4, 5 (moon)
 
@@ -184,7 +183,6 @@ def _sd(n, total, total_sq):
     with np.errstate(invalid="ignore", divide="ignore"):
         ss = np.maximum(total_sq - total * total / n, 0.0)
         return np.where(n > 1, np.sqrt(ss / (n - 1)), np.nan)
-
 
 
 def _paired(diff: np.ndarray):
@@ -313,10 +311,9 @@ def _drop_in_rows(s: pd.DataFrame) -> list[dict]:
     return rows
 
 
-
 def sessions_for(hands: int) -> int:
     """Sessions per session table for a run of ``hands`` hands per hand table."""
-    return max(hands // make_rules().session_hands, MIN_SESSIONS)
+    return max(hands // SESSION_HANDS, MIN_SESSIONS)
 
 
 def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = False,
@@ -324,8 +321,6 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
     """Play every table of the study and return its tables (module docstring)."""
     from tqdm import tqdm
 
-    check_args(hands, seed)
-    seed = int(seed)
     N4 = STUDY_PLAYERS
     moons = [m for m in MOON_SETTINGS if m[:2] != DEFAULT_MOON]
     runs = ([("players", p) for p in PLAYERS]
@@ -337,7 +332,6 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
     moon_rows: dict[tuple, dict] = {}
     base = never = None
     sessions = sessions_for(hands)
-    session_hands = make_rules().session_hands
     with tqdm(runs, desc=NAME, unit="table", disable=not progress, leave=False,
               dynamic_ncols=True) as bar:
         for kind, what in bar:
@@ -365,7 +359,7 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
             elif kind == "sessions":
                 s = simulate_sessions(sessions, players=what, policy=BASE, seed=seed,
                                       start=hands, threads=threads, progress=progress)
-                implied = _from_hands(pd.DataFrame(seat_rows), what, session_hands)
+                implied = _from_hands(pd.DataFrame(seat_rows), what, SESSION_HANDS)
                 sess_rows += _session_rows(s, what, implied)
             else:
                 s = simulate_sessions(sessions, players=what, rules=DROP_IN, policy=BASE,
@@ -393,7 +387,6 @@ def _digits(lo, hi, scale: float = 1.0, most: int = 4) -> int:
     return int(min(max(-math.floor(math.log10(half)), 0), most))
 
 
-
 def cents(x, lo, hi, n=None) -> str:
     """Dollars shown as signed cents with their 95% interval (and n)."""
     k = _digits(lo, hi, 100)
@@ -411,7 +404,6 @@ def dollars(x, lo, hi, n=None) -> str:
     else:
         ci = "no interval"
     return f"{signed(x, k)} dollars ({ci}{tail})"
-
 
 
 def _pct_ci(p, lo, hi) -> str:
@@ -440,133 +432,153 @@ def _seat_phrase(seat: int, players: int) -> str:
     return f"seat {seat}"
 
 
-def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
-    """Plain-language findings computed from the tables (no number typed in)."""
-    mh, ms, di, ag, mo, bi = (tables[k] for k in ("money_per_hand", "money_per_session",
-                                                  "drop_in_sessions", "aggression", "moon",
-                                                  "bids"))
-    N = STUDY_PLAYERS
-    out = []
+def _high_low(df: pd.DataFrame, col: str = "money"):
+    """The rows with the highest and the lowest ``col``."""
+    return df.loc[df[col].idxmax()], df.loc[df[col].idxmin()]
 
-    # 1. seats, per hand
+
+def _seats_line(mh: pd.DataFrame) -> str | None:
+    """1. Seats, per hand: the best and worst seat, and where the dealer stands."""
+    N = STUDY_PLAYERS
     four = mh[mh["players"] == N]
-    if len(four):
-        best, worst = four.loc[four["money"].idxmax()], four.loc[four["money"].idxmin()]
-        bests = mh.loc[mh.groupby("players")["money"].idxmax()]
-        dealer_best = bests[bests["seat"] == bests["players"]]
-        if len(dealer_best) == len(bests):
-            lo_row = dealer_best.loc[dealer_best["money"].idxmin()]
-            hi_row = dealer_best.loc[dealer_best["money"].idxmax()]
-            tail = (f"; the dealer's seat is the best at every player count from "
-                    f"{int(bests['players'].min())} to {int(bests['players'].max())}, from "
-                    f"{signed(100 * lo_row['money'], 2)} cents a hand with "
-                    f"{int(lo_row['players'])} players to {signed(100 * hi_row['money'], 2)} "
-                    f"with {int(hi_row['players'])}")
-        else:
-            tail = (f"; the dealer's seat is the best in {len(dealer_best)} of {len(bests)} "
-                    "player counts")
-        out.append(
-            f"Per hand with {N} players, {_seat_phrase(int(best['seat']), N)} gains most, "
+    if not len(four):
+        return None
+    best, worst = _high_low(four)
+    bests = mh.loc[mh.groupby("players")["money"].idxmax()]
+    dealer_best = bests[bests["seat"] == bests["players"]]
+    if len(dealer_best) == len(bests):
+        hi_row, lo_row = _high_low(dealer_best)
+        tail = (f"; the dealer's seat is the best at every player count from "
+                f"{int(bests['players'].min())} to {int(bests['players'].max())}, from "
+                f"{signed(100 * lo_row['money'], 2)} cents a hand with "
+                f"{int(lo_row['players'])} players to {signed(100 * hi_row['money'], 2)} "
+                f"with {int(hi_row['players'])}")
+    else:
+        tail = (f"; the dealer's seat is the best in {len(dealer_best)} of {len(bests)} "
+                "player counts")
+    return (f"Per hand with {N} players, {_seat_phrase(int(best['seat']), N)} gains most, "
             f"{cents(best['money'], best['ci_low'], best['ci_high'], best['hands'])}, and "
             f"{_seat_phrase(int(worst['seat']), N)} loses most, "
             f"{cents(worst['money'], worst['ci_low'], worst['ci_high'])}{tail}.")
 
-    # 2. sessions: seats and spread
-    s4 = ms[ms["players"] == N]
-    if len(s4):
-        hi_row, lo_row = s4.loc[s4["money"].idxmax()], s4.loc[s4["money"].idxmin()]
-        gaps = ms.groupby("players")["money"].agg(lambda x: x.max() - x.min())
-        gp = int(gaps.idxmax())
-        g = ms[ms["players"] == gp]
-        g_hi, g_lo = g.loc[g["money"].idxmax()], g.loc[g["money"].idxmin()]
-        sd = s4["money_sd"].mean()
-        losing, n = int(s4["losing"].sum()), int(s4["sessions"].sum())
-        little = hi_row["money"] - lo_row["money"] < 0.1 * sd
-        out.append(
-            f"Over a {make_rules().session_hands}-hand session with {N} players the starting "
-            f"seat matters {'little' if little else 'somewhat'} (seat means from "
-            f"{signed(100 * lo_row['money'], 1)} to {signed(100 * hi_row['money'], 1)} cents, "
-            f"n={int(s4['sessions'].iloc[0]):,} sessions each) next to the risk: a standard "
-            f"deviation of {100 * sd:.0f} cents per session, and "
-            f"{percent(losing / n, *stats.proportion_ci(losing, n))} "
-            f"of player-sessions lose money; the starting seat matters most with {gp} "
-            f"players, seat {int(g_hi['seat'])} "
-            f"{cents(g_hi['money'], g_hi['ci_low'], g_hi['ci_high'])} against seat "
-            f"{int(g_lo['seat'])} {cents(g_lo['money'], g_lo['ci_low'], g_lo['ci_high'])}.")
 
-    # 3. drop-in
+def _sessions_line(ms: pd.DataFrame) -> str | None:
+    """2. Sessions: the starting seat against the spread of a session."""
+    s4 = ms[ms["players"] == STUDY_PLAYERS]
+    if not len(s4):
+        return None
+    hi_row, lo_row = _high_low(s4)
+    gaps = ms.groupby("players")["money"].agg(lambda x: x.max() - x.min())
+    gp = int(gaps.idxmax())
+    g_hi, g_lo = _high_low(ms[ms["players"] == gp])
+    sd = s4["money_sd"].mean()
+    losing, n = int(s4["losing"].sum()), int(s4["sessions"].sum())
+    little = hi_row["money"] - lo_row["money"] < 0.1 * sd
+    return (
+        f"Over a {SESSION_HANDS}-hand session with {STUDY_PLAYERS} players the starting "
+        f"seat matters {'little' if little else 'somewhat'} (seat means from "
+        f"{signed(100 * lo_row['money'], 1)} to {signed(100 * hi_row['money'], 1)} cents, "
+        f"n={int(s4['sessions'].iloc[0]):,} sessions each) next to the risk: a standard "
+        f"deviation of {100 * sd:.0f} cents per session, and "
+        f"{percent(losing / n, *stats.proportion_ci(losing, n))} "
+        f"of player-sessions lose money; the starting seat matters most with {gp} "
+        f"players, seat {int(g_hi['seat'])} "
+        f"{cents(g_hi['money'], g_hi['ci_low'], g_hi['ci_high'])} against seat "
+        f"{int(g_lo['seat'])} {cents(g_lo['money'], g_lo['ci_low'], g_lo['ci_high'])}.")
+
+
+def _drop_in_line(di: pd.DataFrame) -> str | None:
+    """3. Drop-in sessions: the starters against those who joined later."""
     st = di[di["group"] == "all starters"]
     jo = di[di["group"] == "joined later"]
-    if len(st) and len(jo) and jo["players"].iloc[0] > 0:
-        st, jo = st.iloc[0], jo.iloc[0]
-        out.append(
-            f"With players dropping in and out ({DROP_IN}: leave 5%, join 10% after each "
-            f"hand), the {N} starters average "
-            f"{cents(st['money'], st['ci_low'], st['ci_high'], st['players'])} per session "
-            f"and the players who joined later "
-            f"{cents(jo['money'], jo['ci_low'], jo['ci_high'], jo['players'])} in "
-            f"{jo['hands_played']:.1f} hands on average "
-            f"({signed(100 * jo['money_per_hand'], 2)} against "
-            f"{signed(100 * st['money_per_hand'], 2)} cents per hand played).")
+    if not (len(st) and len(jo) and jo["players"].iloc[0] > 0):
+        return None
+    st, jo = st.iloc[0], jo.iloc[0]
+    return (
+        f"With players dropping in and out ({DROP_IN}: leave 5%, join 10% after each "
+        f"hand), the {STUDY_PLAYERS} starters average "
+        f"{cents(st['money'], st['ci_low'], st['ci_high'], st['players'])} per session "
+        f"and the players who joined later "
+        f"{cents(jo['money'], jo['ci_low'], jo['ci_high'], jo['players'])} in "
+        f"{jo['hands_played']:.1f} hands on average "
+        f"({signed(100 * jo['money_per_hand'], 2)} against "
+        f"{signed(100 * st['money_per_hand'], 2)} cents per hand played).")
 
-    # 4. aggression
-    if len(ag):
-        zero = ag[ag["aggression"] == 0].iloc[0]
-        others = ag[ag["aggression"] != 0]
-        top = others.loc[others["diff"].idxmax()]
-        one = ag[ag["aggression"] == 1.0]
-        extra = ""
-        if len(one):
-            one = one.iloc[0]
-            extra = (f"; at aggression +1 it pitches "
-                     f"{one['pitch_rate']:.0%} of hands instead of {zero['pitch_rate']:.0%}, "
-                     f"makes {one['made_rate']:.0%} instead of {zero['made_rate']:.0%} of its "
-                     f"bids and changes its money by "
-                     f"{cents(one['diff'], one['diff_ci_low'], one['diff_ci_high'])} a hand")
-        if top["diff_ci_high"] < 0:
-            lead = (f"Aggression 0 is the best setting against a default field ({N} players): "
-                    f"every other setting tried loses money against it; the nearest, "
-                    f"aggression {top['aggression']:+g}, changes the player's money by")
-        elif top["diff_ci_low"] > 0:
-            lead = (f"Bidding {'more' if top['aggression'] > 0 else 'less'} aggressively pays "
-                    f"against a default field ({N} players): aggression "
-                    f"{top['aggression']:+g} changes the player's money by")
-        else:
-            lead = (f"No setting tried clearly beats aggression 0 against a default field "
-                    f"({N} players): the best, aggression {top['aggression']:+g}, changes the "
-                    "player's money by")
-        out.append(
-            f"{lead} {cents(top['diff'], top['diff_ci_low'], top['diff_ci_high'], top['hands'])} "
+
+def _aggression_line(ag: pd.DataFrame) -> str | None:
+    """4. Aggression: the best setting against aggression 0, paired on the same deals."""
+    N = STUDY_PLAYERS
+    if not len(ag):
+        return None
+    zero = ag[ag["aggression"] == 0].iloc[0]
+    others = ag[ag["aggression"] != 0]
+    top = others.loc[others["diff"].idxmax()]
+    one = ag[ag["aggression"] == 1.0]
+    extra = ""
+    if len(one):
+        one = one.iloc[0]
+        extra = (f"; at aggression +1 it pitches "
+                 f"{one['pitch_rate']:.0%} of hands instead of {zero['pitch_rate']:.0%}, "
+                 f"makes {one['made_rate']:.0%} instead of {zero['made_rate']:.0%} of its "
+                 f"bids and changes its money by "
+                 f"{cents(one['diff'], one['diff_ci_low'], one['diff_ci_high'])} a hand")
+    if top["diff_ci_high"] < 0:
+        lead = (f"Aggression 0 is the best setting against a default field ({N} players): "
+                f"every other setting tried loses money against it; the nearest, "
+                f"aggression {top['aggression']:+g}, changes the player's money by")
+    elif top["diff_ci_low"] > 0:
+        lead = (f"Bidding {'more' if top['aggression'] > 0 else 'less'} aggressively pays "
+                f"against a default field ({N} players): aggression "
+                f"{top['aggression']:+g} changes the player's money by")
+    else:
+        lead = (f"No setting tried clearly beats aggression 0 against a default field "
+                f"({N} players): the best, aggression {top['aggression']:+g}, changes the "
+                "player's money by")
+    return (f"{lead} {cents(top['diff'], top['diff_ci_low'], top['diff_ci_high'], top['hands'])} "
             f"per hand (paired on the same deals){extra}.")
 
-    # 5. moon
-    dm = mo[(mo["moon_trumps"] == DEFAULT_MOON[0]) & (mo["moon_run"] == DEFAULT_MOON[1])]
-    if len(dm) and len(mo):
-        d, loose = dm.iloc[0], mo.iloc[-1]
-        text = (f"The default moon bid ({d['moon_trumps']} trumps running {d['moon_run']} "
-                f"from the ace) comes {d['per_1000']:.3g} times per 1,000 hands")
-        if d["moon_bids"] > 0:
-            text += (f" and is made {int(d['moons_made']):,} of {int(d['moon_bids']):,} times "
-                     f"({_pct_ci(*d[['success_rate', 'success_ci_low', 'success_ci_high']])}); "
-                     f"a moon bid earns {_per_bid(d, 'money_per_bid', 'per_bid')}, "
-                     f"{_per_bid(d, 'gain_per_bid', 'gain')} more than the same player bidding "
-                     "without the moon on the same deals")
-        if loose["moon_bids"] > 0 and (loose["moon_trumps"], loose["moon_run"]) != DEFAULT_MOON:
-            text += (f"; the loosest rule tried ({loose['setting']}) bids it "
-                     f"{loose['per_1000']:.3g} times per 1,000 hands but makes only "
-                     f"{int(loose['moons_made']):,} of {int(loose['moon_bids']):,} "
-                     f"({_pct_ci(*loose[['success_rate', 'success_ci_low', 'success_ci_high']])}), "
-                     f"so each moon bid changes the player's money by "
-                     f"{_per_bid(loose, 'gain_per_bid', 'gain')}")
-        out.append(text + ".")
 
-    # 6. bids
-    b4 = bi[(bi["players"] == N) & (bi["hands"] > 0)]
-    if len(b4):
-        parts = [f"{r.bid} in {_share(r.share)} of hands, made "
-                 f"{percent(r.rate, r.ci_low, r.ci_high, r.hands)}" for r in b4.itertuples()]
-        out.append(f"With {N} players the contracts are " + "; ".join(parts) + ".")
-    return out
+def _moon_line(mo: pd.DataFrame) -> str | None:
+    """5. The moon: the default rule's bids and value, and the loosest rule tried."""
+    dm = mo[(mo["moon_trumps"] == DEFAULT_MOON[0]) & (mo["moon_run"] == DEFAULT_MOON[1])]
+    if not (len(dm) and len(mo)):
+        return None
+    d, loose = dm.iloc[0], mo.iloc[-1]
+    text = (f"The default moon bid ({d['moon_trumps']} trumps running {d['moon_run']} "
+            f"from the ace) comes {d['per_1000']:.3g} times per 1,000 hands")
+    if d["moon_bids"] > 0:
+        text += (f" and is made {int(d['moons_made']):,} of {int(d['moon_bids']):,} times "
+                 f"({_pct_ci(*d[['success_rate', 'success_ci_low', 'success_ci_high']])}); "
+                 f"a moon bid earns {_per_bid(d, 'money_per_bid', 'per_bid')}, "
+                 f"{_per_bid(d, 'gain_per_bid', 'gain')} more than the same player bidding "
+                 "without the moon on the same deals")
+    if loose["moon_bids"] > 0 and (loose["moon_trumps"], loose["moon_run"]) != DEFAULT_MOON:
+        text += (f"; the loosest rule tried ({loose['setting']}) bids it "
+                 f"{loose['per_1000']:.3g} times per 1,000 hands but makes only "
+                 f"{int(loose['moons_made']):,} of {int(loose['moon_bids']):,} "
+                 f"({_pct_ci(*loose[['success_rate', 'success_ci_low', 'success_ci_high']])}), "
+                 f"so each moon bid changes the player's money by "
+                 f"{_per_bid(loose, 'gain_per_bid', 'gain')}")
+    return text + "."
+
+
+def _bids_line(bi: pd.DataFrame) -> str | None:
+    """6. Contracts: each one's share of hands and success rate with 4 players."""
+    b4 = bi[(bi["players"] == STUDY_PLAYERS) & (bi["hands"] > 0)]
+    if not len(b4):
+        return None
+    parts = [f"{r.bid} in {_share(r.share)} of hands, made "
+             f"{percent(r.rate, r.ci_low, r.ci_high, r.hands)}" for r in b4.itertuples()]
+    return f"With {STUDY_PLAYERS} players the contracts are " + "; ".join(parts) + "."
+
+
+def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Plain-language findings computed from the tables (no number typed in), one
+    sentence per part of the study."""
+    lines = (_seats_line(tables["money_per_hand"]), _sessions_line(tables["money_per_session"]),
+             _drop_in_line(tables["drop_in_sessions"]), _aggression_line(tables["aggression"]),
+             _moon_line(tables["moon"]), _bids_line(tables["bids"]))
+    return [line for line in lines if line is not None]
 
 
 # ---------------------------------------------------------------- figures
@@ -578,14 +590,12 @@ def _color(players: int):
     return _CMAP((players - PLAYERS[0]) / (len(PLAYERS) - 0.5))
 
 
-
-def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
-    figs = {}
+def _money_per_hand(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     mh = tables["money_per_hand"]
     fig, ax = plt.subplots(figsize=(8, 5))
     for p, d in mh.groupby("players"):
         errorbar(ax, d["seat"], 100 * d["money"], 100 * d["ci_low"], 100 * d["ci_high"],
-             color=_color(p), label=f"{p} players")
+                 color=_color(p), label=f"{p} players")
         last = d[d["seat"] == p]
         ax.plot(last["seat"], 100 * last["money"], "s", ms=9, mfc="none", color=_color(p))
     ax.axhline(0, color="k", lw=0.8)
@@ -596,13 +606,33 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     ax.legend(fontsize=8, ncol=2)
     ax.set_title("Expected money per hand by seat (95% intervals)")
     fig.tight_layout()
-    figs["money_per_hand"] = fig
+    return fig
 
-    ms, di = tables["money_per_session"], tables["drop_in_sessions"]
+
+def _drop_in_panel(ax, di: pd.DataFrame) -> None:
+    """The drop-in groups' money per session, with each group's standard deviation."""
+    if len(di):
+        x = np.arange(len(di))
+        y = 100 * di["money"].to_numpy()
+        ax.bar(x, y, color=["tab:blue"] * (len(di) - 2) + ["tab:grey", "tab:orange"])
+        errorbar(ax, x, y, 100 * di["ci_low"], 100 * di["ci_high"], color="k", ls="none")
+        for xi, r in zip(x, di.itertuples()):
+            if math.isfinite(r.money_sd):
+                ax.annotate(f"sd {100 * r.money_sd:.0f}", (xi, 0), ha="center", va="bottom",
+                            fontsize=7, xytext=(0, 2), textcoords="offset points")
+        ax.set_xticks(x, [g.replace("starter, ", "") for g in di["group"]],
+                      rotation=30, ha="right", fontsize=8)
+        ax.axhline(0, color="k", lw=0.8)
+    ax.set_title(f"{STUDY_PLAYERS} players, {DROP_IN}: starters vs joiners")
+    ax.set_ylabel("money per session (cents)")
+
+
+def _money_per_session(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    ms = tables["money_per_session"]
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8), gridspec_kw={"width_ratios": [3, 3, 2]})
     for p, d in ms.groupby("players"):
         errorbar(axes[0], d["seat"], 100 * d["money"], 100 * d["ci_low"], 100 * d["ci_high"],
-             color=_color(p), label=f"{p} players")
+                 color=_color(p), label=f"{p} players")
         axes[0].plot(d["seat"], 100 * d["from_hands"], ls=":", marker="x", color=_color(p))
         axes[1].plot(d["seat"], 100 * d["money_sd"], marker="o", color=_color(p),
                      label=f"{p} players")
@@ -616,29 +646,27 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
         ax.set_xlabel("starting seat (1 = left of the first dealer)")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, ncol=2, loc="best")
-    if len(di):
-        x = np.arange(len(di))
-        y = 100 * di["money"].to_numpy()
-        axes[2].bar(x, y, color=["tab:blue"] * (len(di) - 2) + ["tab:grey", "tab:orange"])
-        errorbar(axes[2], x, y, 100 * di["ci_low"], 100 * di["ci_high"], color="k", ls="none")
-        for xi, r in zip(x, di.itertuples()):
-            if math.isfinite(r.money_sd):
-                axes[2].annotate(f"sd {100 * r.money_sd:.0f}", (xi, 0), ha="center",
-                                 va="bottom", fontsize=7, xytext=(0, 2),
-                                 textcoords="offset points")
-        axes[2].set_xticks(x, [g.replace("starter, ", "") for g in di["group"]],
-                           rotation=30, ha="right", fontsize=8)
-        axes[2].axhline(0, color="k", lw=0.8)
-    axes[2].set_title(f"{STUDY_PLAYERS} players, {DROP_IN}: starters vs joiners")
-    axes[2].set_ylabel("money per session (cents)")
-    fig.suptitle(f"Money per {make_rules().session_hands}-hand session (95% intervals)")
+    _drop_in_panel(axes[2], tables["drop_in_sessions"])
+    fig.suptitle(f"Money per {SESSION_HANDS}-hand session (95% intervals)")
     fig.tight_layout()
-    figs["money_per_session"] = fig
+    return fig
 
+
+def _against_field(fig, axes, xlabel: str, what: str) -> plt.Figure:
+    """Finish a figure of one player against default heuristics: x labels, grids, title."""
+    for ax in axes:
+        ax.set_xlabel(xlabel)
+        ax.grid(alpha=0.3)
+    fig.suptitle(f"{what} against {STUDY_PLAYERS - 1} default heuristics (95% intervals)")
+    fig.tight_layout()
+    return fig
+
+
+def _aggression(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     ag = tables["aggression"]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
     errorbar(axes[0], ag["aggression"], 100 * ag["diff"], 100 * ag["diff_ci_low"],
-         100 * ag["diff_ci_high"], color="tab:red", label="difference from aggression 0")
+             100 * ag["diff_ci_high"], color="tab:red", label="difference from aggression 0")
     axes[0].plot(ag["aggression"], 100 * ag["money"], "s--", color="tab:grey", ms=4,
                  label="money per hand")
     axes[0].axhline(0, color="k", lw=0.8)
@@ -654,20 +682,32 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     axes[1].yaxis.set_major_formatter(PercentFormatter(1.0))
     axes[1].set_title("how often it pitches and makes its bid")
     axes[1].legend(fontsize=8)
-    for ax in axes:
-        ax.set_xlabel("the player's aggression (points added to its hand estimate)")
-        ax.grid(alpha=0.3)
-    fig.suptitle(f"One player's bidding aggression against {STUDY_PLAYERS - 1} default "
-                 "heuristics (95% intervals)")
-    fig.tight_layout()
-    figs["aggression"] = fig
+    return _against_field(fig, axes, "the player's aggression (points added to its hand "
+                          "estimate)", "One player's bidding aggression")
 
+
+def _moon_money_panel(ax, x, mo: pd.DataFrame) -> None:
+    """Money per hand against never bidding the moon, and its standard deviation."""
+    errorbar(ax, x, 100 * mo["diff"], 100 * mo["diff_ci_low"], 100 * mo["diff_ci_high"],
+             color="tab:red", ls="none", label="money per hand vs never (cents)")
+    ax2 = ax.twinx()
+    ax2.plot(x, 100 * mo["money_sd"], "d:", color="tab:blue", label="sd per hand (cents)")
+    ax2.set_ylabel("standard deviation per hand (cents)", color="tab:blue")
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_ylabel("cents per hand against never")
+    ax.set_title("money per hand and its risk")
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = ax2.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, fontsize=8, loc="center left")
+
+
+def _moon(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     mo = tables["moon"]
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.6))
     x = np.arange(len(mo))
     labels = [f"{r.setting}\n({r.moon_trumps}, {r.moon_run})" for r in mo.itertuples()]
     errorbar(axes[0], x, mo["success_rate"], mo["success_ci_low"], mo["success_ci_high"],
-         color="tab:purple", ls="none")
+             color="tab:purple", ls="none")
     for xi, r in zip(x, mo.itertuples()):
         axes[0].annotate(f"{r.moon_bids:,} bids\n{r.per_1000:.3g}/1000", (xi, -0.1),
                          ha="center", va="center", fontsize=7)
@@ -675,32 +715,20 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     axes[0].yaxis.set_major_formatter(PercentFormatter(1.0))
     axes[0].set_title("moon bids made")
     errorbar(axes[1], x, mo["gain_per_bid"], mo["gain_ci_low"], mo["gain_ci_high"],
-         color="tab:red", ls="none", label="gain per moon bid (vs never)")
+             color="tab:red", ls="none", label="gain per moon bid (vs never)")
     axes[1].plot(x, mo["money_per_bid"], "s", color="tab:grey", label="money on a moon bid")
     axes[1].axhline(0, color="k", lw=0.8)
     axes[1].set_ylabel("dollars per moon bid")
     axes[1].set_title("value of a moon bid")
     axes[1].legend(fontsize=8)
-    errorbar(axes[2], x, 100 * mo["diff"], 100 * mo["diff_ci_low"], 100 * mo["diff_ci_high"],
-         color="tab:red", ls="none", label="money per hand vs never (cents)")
-    ax2 = axes[2].twinx()
-    ax2.plot(x, 100 * mo["money_sd"], "d:", color="tab:blue", label="sd per hand (cents)")
-    ax2.set_ylabel("standard deviation per hand (cents)", color="tab:blue")
-    axes[2].axhline(0, color="k", lw=0.8)
-    axes[2].set_ylabel("cents per hand against never")
-    axes[2].set_title("money per hand and its risk")
-    h1, l1 = axes[2].get_legend_handles_labels()
-    h2, l2 = ax2.get_legend_handles_labels()
-    axes[2].legend(h1 + h2, l1 + l2, fontsize=8, loc="center left")
+    _moon_money_panel(axes[2], x, mo)
     for ax in axes:
         ax.set_xticks(x, labels, fontsize=7)
-        ax.set_xlabel("the player's (moon_trumps, moon_run)")
-        ax.grid(alpha=0.3)
-    fig.suptitle(f"Shooting the moon: one player's moon rule against {STUDY_PLAYERS - 1} "
-                 "default heuristics (95% intervals)")
-    fig.tight_layout()
-    figs["moon"] = fig
+    return _against_field(fig, axes, "the player's (moon_trumps, moon_run)",
+                          "Shooting the moon: one player's moon rule")
 
+
+def _bids(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     bi = tables["bids"]
     order = list(BIDS[1:])
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.6))
@@ -708,10 +736,10 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
         d = d[d["hands"] > 0]
         xs = np.array([order.index(b) for b in d["bid"]]) + (p - 5) * 0.04
         errorbar(axes[0], xs, d["rate"], d["ci_low"], d["ci_high"], color=_color(p),
-             label=f"{p} players")
+                 label=f"{p} players")
         axes[1].plot(xs, d["share"], "o-", color=_color(p), label=f"{p} players")
         errorbar(axes[2], xs, d["pitcher_money"], d["pitcher_money_ci_low"],
-             d["pitcher_money_ci_high"], color=_color(p), label=f"{p} players")
+                 d["pitcher_money_ci_high"], color=_color(p), label=f"{p} players")
     axes[0].set_ylim(0, 1.05)
     axes[0].yaxis.set_major_formatter(PercentFormatter(1.0))
     axes[0].set_title("bids made (Clopper-Pearson 95%)")
@@ -727,92 +755,94 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
         ax.legend(fontsize=7, ncol=2)
     fig.suptitle("Contracts by player count (heuristic players)")
     fig.tight_layout()
-    figs["bids"] = fig
-    return figs
+    return fig
+
+
+FIGURES = (
+    Plot("money_per_hand",
+         "Expected money per hand (cents) by seat relative to the dealer, one line per player "
+         "count; squares mark the dealer. Bars are 95% intervals (mostly smaller than the "
+         "markers).",
+         _money_per_hand),
+    Plot("money_per_session",
+         f"Left: mean money per {SESSION_HANDS}-hand session by starting seat, with the mean "
+         "implied by the per-hand table (dotted). Middle: its standard deviation, the risk of "
+         f"a session. Right: {STUDY_PLAYERS}-player {DROP_IN} sessions, starters by seat "
+         "(blue), all starters (grey) and players who joined later (orange), with each "
+         "group's standard deviation.",
+         _money_per_session),
+    Plot("aggression",
+         "Left: the player's money per hand as its aggression varies (grey) and its paired "
+         "difference from aggression 0 (red, 95% intervals). Right: how often it wins the "
+         "auction and how often it makes its contract.",
+         _aggression),
+    Plot("moon",
+         "One player's moon rule (moon_trumps, moon_run), the rest default. Left: the share "
+         "of its moon bids made (95% Clopper-Pearson), with the number of bids. Middle: its "
+         "money on a moon bid and the gain over not bidding the moon on the same deals "
+         "(dollars). Right: its money per hand against never bidding the moon (red, cents) "
+         "and the standard deviation of its money per hand (blue).",
+         _moon),
+    Plot("bids",
+         "Per contract and player count: share of bids made (left), share of hands at that "
+         "contract (middle, log scale) and the pitcher's mean money per hand (right). Bars "
+         "are 95% intervals.",
+         _bids),
+)
 
 
 # ---------------------------------------------------------------- the study
 
-def run(hands: int | None = None, seed: int = 0, progress: bool = False,
-        threads: int | None = None) -> StudyResult:
-    """The study: tables, figures, findings, notes and provenance."""
-    started = time.perf_counter()
-    hands = DEFAULT_HANDS if hands is None else hands
-    tables = simulate_tables(hands, seed, progress, threads)
-    sessions = sessions_for(hands)
-    session_hands = make_rules().session_hands
-    n_hand_tables = (len(PLAYERS) + len([a for a in AGGRESSION if a != 0])
-                     + len([m for m in MOON_SETTINGS if m[:2] != DEFAULT_MOON]))
-    n_session_tables = len(PLAYERS) + 1
+DESCRIPTIONS = {
+    "money_per_hand": "One row per player count and seat relative to the dealer (1 = left "
+                      "of the dealer, the first to bid; the last seat is the dealer), every "
+                      "seat heuristic. money: mean dollars per hand with each hand settled "
+                      "as a one-hand session (95% t interval, n = hands); money_sd its "
+                      "standard deviation; pitch_rate the share of hands that seat won the "
+                      "auction (Clopper-Pearson 95%).",
+    "money_per_session": f"One row per player count and starting seat (1 = left of the "
+                         f"first dealer ... the first dealer) of {SESSION_HANDS}-hand money "
+                         "sessions under the seed's rules (no target, nobody leaves): mean "
+                         "money per session (95% t interval, n = sessions), its standard "
+                         "deviation (the risk) and the share of sessions that seat lost "
+                         "money (Clopper-Pearson). from_hands: the mean implied by "
+                         "money_per_hand (a session's money is the sum of its hands' money, "
+                         "the seat moving one place each hand): a check, not an estimate.",
+    "drop_in_sessions": f"{STUDY_PLAYERS}-player sessions of the {DROP_IN} preset (after "
+                        "each hand every player leaves with chance 5% while 3 or more are "
+                        "seated, then one joins with chance 10%): one row per group of "
+                        "players (n = players in the group over all sessions): starters by "
+                        "starting seat, all starters, and players who joined later. "
+                        "hands_played: mean hands each played; money: mean dollars per "
+                        "player (95% t interval); money_per_hand: total money over total "
+                        "hands played (linearised 95% interval).",
+    "aggression": f"Seat 0 plays heuristic with the given aggression against "
+                  f"{STUDY_PLAYERS - 1} default heuristics on the same deals (hand i dealt "
+                  f"by seat i mod {STUDY_PLAYERS}, so seat 0 sits at every position equally "
+                  "often). money: seat 0's mean dollars per hand (95% t); diff: paired "
+                  "per-hand difference from aggression 0 (95% t interval on the "
+                  "differences); pitch_rate: share of hands seat 0 won the auction; "
+                  "made_rate: share of those contracts made (Clopper-Pearson 95%).",
+    "moon": f"Seat 0 plays heuristic with moon_trumps and moon_run as given (bid the moon "
+            "holding at least moon_trumps cards of its suit of which the top moon_run run "
+            f"down from the ace) against {STUDY_PLAYERS - 1} default heuristics, same deals. "
+            "moon_bids and per_1000 (Clopper-Pearson): its moon bids; success_rate: moons "
+            "made; money and money_sd: its dollars per hand and their standard deviation; "
+            "diff: paired per-hand difference from never bidding the moon; money_per_bid: "
+            "its mean money on the hands it bid the moon; gain_per_bid: the paired "
+            "difference on those hands (what the moon bid added over what the same player "
+            "would have done without it). 95% t intervals.",
+    "bids": "One row per player count and contract, all seats heuristic: hands at that "
+            "contract and their share of all hands, stuck (the dealer was forced to bid "
+            "after everyone passed), made and the rate made (Clopper-Pearson 95%); the "
+            "pitcher's points won (0-4), score change and money per hand at that contract "
+            "(95% t intervals).",
+}
 
-    descriptions = {
-        "money_per_hand": "One row per player count and seat relative to the dealer (1 = left "
-                          "of the dealer, the first to bid; the last seat is the dealer), every "
-                          "seat heuristic. money: mean dollars per hand with each hand settled "
-                          "as a one-hand session (95% t interval, n = hands); money_sd its "
-                          "standard deviation; pitch_rate the share of hands that seat won the "
-                          "auction (Clopper-Pearson 95%).",
-        "money_per_session": f"One row per player count and starting seat (1 = left of the "
-                             f"first dealer ... the first dealer) of {session_hands}-hand money "
-                             "sessions under the seed's rules (no target, nobody leaves): mean "
-                             "money per session (95% t interval, n = sessions), its standard "
-                             "deviation (the risk) and the share of sessions that seat lost "
-                             "money (Clopper-Pearson). from_hands: the mean implied by "
-                             "money_per_hand (a session's money is the sum of its hands' money, "
-                             "the seat moving one place each hand): a check, not an estimate.",
-        "drop_in_sessions": f"{STUDY_PLAYERS}-player sessions of the {DROP_IN} preset (after "
-                            "each hand every player leaves with chance 5% while 3 or more are "
-                            "seated, then one joins with chance 10%): one row per group of "
-                            "players (n = players in the group over all sessions): starters by "
-                            "starting seat, all starters, and players who joined later. "
-                            "hands_played: mean hands each played; money: mean dollars per "
-                            "player (95% t interval); money_per_hand: total money over total "
-                            "hands played (linearised 95% interval).",
-        "aggression": f"Seat 0 plays heuristic with the given aggression against "
-                      f"{STUDY_PLAYERS - 1} default heuristics on the same deals (hand i dealt "
-                      f"by seat i mod {STUDY_PLAYERS}, so seat 0 sits at every position equally "
-                      "often). money: seat 0's mean dollars per hand (95% t); diff: paired "
-                      "per-hand difference from aggression 0 (95% t interval on the "
-                      "differences); pitch_rate: share of hands seat 0 won the auction; "
-                      "made_rate: share of those contracts made (Clopper-Pearson 95%).",
-        "moon": f"Seat 0 plays heuristic with moon_trumps and moon_run as given (bid the moon "
-                "holding at least moon_trumps cards of its suit of which the top moon_run run "
-                f"down from the ace) against {STUDY_PLAYERS - 1} default heuristics, same deals. "
-                "moon_bids and per_1000 (Clopper-Pearson): its moon bids; success_rate: moons "
-                "made; money and money_sd: its dollars per hand and their standard deviation; "
-                "diff: paired per-hand difference from never bidding the moon; money_per_bid: "
-                "its mean money on the hands it bid the moon; gain_per_bid: the paired "
-                "difference on those hands (what the moon bid added over what the same player "
-                "would have done without it). 95% t intervals.",
-        "bids": "One row per player count and contract, all seats heuristic: hands at that "
-                "contract and their share of all hands, stuck (the dealer was forced to bid "
-                "after everyone passed), made and the rate made (Clopper-Pearson 95%); the "
-                "pitcher's points won (0-4), score change and money per hand at that contract "
-                "(95% t intervals).",
-    }
-    captions = {
-        "money_per_hand": "Expected money per hand (cents) by seat relative to the dealer, one "
-                          "line per player count; squares mark the dealer. Bars are 95% "
-                          "intervals (mostly smaller than the markers).",
-        "money_per_session": f"Left: mean money per {session_hands}-hand session by starting "
-                             "seat, with the mean implied by the per-hand table (dotted). "
-                             "Middle: its standard deviation, the risk of a session. Right: "
-                             f"{STUDY_PLAYERS}-player {DROP_IN} sessions, starters by seat "
-                             "(blue), all starters (grey) and players who joined later "
-                             "(orange), with each group's standard deviation.",
-        "aggression": "Left: the player's money per hand as its aggression varies (grey) and "
-                      "its paired difference from aggression 0 (red, 95% intervals). Right: "
-                      "how often it wins the auction and how often it makes its contract.",
-        "moon": "One player's moon rule (moon_trumps, moon_run), the rest default. Left: the "
-                "share of its moon bids made (95% Clopper-Pearson), with the number of bids. "
-                "Middle: its money on a moon bid and the gain over not bidding the moon on the "
-                "same deals (dollars). Right: its money per hand against never bidding the moon "
-                "(red, cents) and the standard deviation of its money per hand (blue).",
-        "bids": "Per contract and player count: share of bids made (left), share of hands at "
-                "that contract (middle, log scale) and the pitcher's mean money per hand "
-                "(right). Bars are 95% intervals.",
-    }
-    notes = [
+
+def _notes(hands: int, seed: int) -> list[str]:
+    sessions = sessions_for(hands)
+    return [
         "Rules: the seed's defaults (seeds/pitch.md): one lap of bidding, the dealer may steal "
         "by matching the high bid and must bid (at least 2) when everyone else passed, Low to "
         "whoever captures it, no Game point on a tie, a moon needs all six tricks and the four "
@@ -827,12 +857,12 @@ def run(hands: int | None = None, seed: int = 0, progress: bool = False,
         "aggression and moon variants of seat 0 are compared hand by hand (paired "
         "differences; the t interval of the per-hand differences). The aggression-0 row and "
         "the default-moon row are the all-heuristic 4-player table of money_per_hand.",
-        f"Sessions: {sessions:,} sessions per table ({session_hands} hands each, hands // "
-        f"{session_hands}, at least {MIN_SESSIONS}) from streams {hands:,} onwards of the same "
+        f"Sessions: {sessions:,} sessions per table ({SESSION_HANDS} hands each, hands // "
+        f"{SESSION_HANDS}, at least {MIN_SESSIONS}) from streams {hands:,} onwards of the same "
         "seed, disjoint from the hand tables'. The first dealer is drawn at random; the "
         "starting seat is counted from it. Without anyone leaving a session's money is the "
         "sum of its hands' money, which gives the from_hands column; with a number of players "
-        f"dividing {session_hands} every seat deals equally often and the starting seat is "
+        f"dividing {SESSION_HANDS} every seat deals equally often and the starting seat is "
         "worth nothing in expectation.",
         "Drop-in sessions: a joining player starts with the seated players' average score "
         "rounded down (join_score = average) and takes the last seat; those who leave are paid "
@@ -846,19 +876,32 @@ def run(hands: int | None = None, seed: int = 0, progress: bool = False,
         "per-hand differences. Moon bids are rare: with the default rule a few per 100,000 "
         "hands, so its rows rest on few bids.",
     ]
+
+
+def _provenance(hands: int) -> dict:
+    sessions = sessions_for(hands)
+    hand_tables = (len(PLAYERS) + len([a for a in AGGRESSION if a != 0])
+                   + len([m for m in MOON_SETTINGS if m[:2] != DEFAULT_MOON]))
+    session_tables = len(PLAYERS) + 1
     rules = {"hand tables": make_rules().as_dict() | {"players": list(PLAYERS)},
              "sessions": make_rules().as_dict() | {"players": list(PLAYERS)},
              DROP_IN: make_rules(DROP_IN, players=STUDY_PLAYERS).as_dict()}
-    specs = ([BASE] + [_heuristic(aggression=a) for a in AGGRESSION if a != 0]
+    specs = ([_heuristic(aggression=a) for a in AGGRESSION if a != 0]
              + [_heuristic(moon_trumps=t, moon_run=r) for t, r, _ in MOON_SETTINGS
                 if (t, r) != DEFAULT_MOON])
     policies = {"field": make_policies(BASE, 1)[0].text(),
-                "seat 0 variants": [make_policies(s, 1)[0].text() for s in specs[1:]]}
-    prov = report.provenance(
-        seed=seed, hands=hands * n_hand_tables + sessions * session_hands * len(PLAYERS),
-        games=sessions * n_session_tables, rules=rules, policies=policies, started=started,
-        hands_per_table=hands, hand_tables=n_hand_tables, sessions_per_table=sessions,
-        session_tables=n_session_tables, threads=threads)
-    return StudyResult(name=NAME, title=TITLE, summary=findings(tables), tables=tables,
-                       figures=figures(tables), notes=notes, provenance=prov,
-                       captions=captions, descriptions=descriptions)
+                "seat 0 variants": [make_policies(s, 1)[0].text() for s in specs]}
+    return dict(hands=hands * hand_tables + sessions * SESSION_HANDS * len(PLAYERS),
+                games=sessions * session_tables, rules=rules, policies=policies,
+                hands_per_table=hands, hand_tables=hand_tables, sessions_per_table=sessions,
+                session_tables=session_tables)
+
+
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS, simulate=simulate_tables, findings=findings,
+              figures=FIGURES, provenance=_provenance, descriptions=DESCRIPTIONS, notes=_notes)
+
+
+def run(hands: int | None = None, seed: int = 0, progress: bool = False,
+        threads: int | None = None) -> StudyResult:
+    """The study: tables, findings, figures, notes and provenance."""
+    return STUDY.run(hands, seed, progress, threads)

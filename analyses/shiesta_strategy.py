@@ -47,21 +47,20 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import PercentFormatter
 from scipy import stats as sst
 
-from analyses.common import check_args, errorbar, percent, proportion, signed
-from simkit import report, stats
+from analyses.common import (Plot, Study, diff_cols, difference_panels, errorbar, percent,
+                             player_color, proportion, signed)
+from simkit import stats
 from simkit.report import StudyResult
 from simkit.shiesta.api import simulate_games
 from simkit.shiesta.policies import make_policies
 from simkit.shiesta.rules import PRESETS, SPECIAL_TEXT, ShiestaRules, make_rules
-
-import matplotlib.pyplot as plt   # after simkit.report, which selects the Agg backend  # noqa: E402
-from matplotlib.ticker import PercentFormatter   # noqa: E402
 
 NAME = "shiesta-strategy"
 TITLE = "Shiesta: seats, strategies, special cards and variants"
@@ -175,7 +174,6 @@ def plan() -> list[tuple]:
     for preset, p in VARIANTS:
         out.append(("variant", p, preset, BASE, (preset, p)))
     return out
-
 
 
 def _binom_p(k: int, n: int, p: float) -> float:
@@ -328,20 +326,17 @@ def _variant_row(preset: str, t: _Table, base: _Table | None) -> dict:
            "starter_ci_low": float(lo), "starter_ci_high": float(hi), "fair": 1 / t.players,
            "mean_turns": st["mean_turns"], "turns_ci_low": st["ci_low"],
            "turns_ci_high": st["ci_high"], **_unf_cols(t.unfinished, n)}
-    nan = dict(diff=math.nan, lo=math.nan, hi=math.nan, p_value=math.nan)
-    if base is None:
-        ds = dt = du = nan
-    else:
+    diffs = dict.fromkeys(("starter", "turns", "unfinished"))     # a baseline: no differences
+    if base is not None:
         bs = _turn_stats(base)
-        ds = stats.compare_proportions(k, n, int(base.rel_wins[0]), base.games)
-        dt = stats.compare_means(n, st["turn_sum"], st["turn_sum_sq"],
-                                 base.games, bs["turn_sum"], bs["turn_sum_sq"])
-        du = stats.compare_proportions(t.unfinished, n, base.unfinished, base.games)
-    for name, d in (("starter", ds), ("turns", dt), ("unfinished", du)):
-        row.update({f"{name}_diff": d["diff"], f"{name}_diff_ci_low": d["lo"],
-                    f"{name}_diff_ci_high": d["hi"], f"{name}_p_value": d["p_value"]})
+        diffs = {"starter": stats.compare_proportions(k, n, int(base.rel_wins[0]), base.games),
+                 "turns": stats.compare_means(n, st["turn_sum"], st["turn_sum_sq"],
+                                              base.games, bs["turn_sum"], bs["turn_sum_sq"]),
+                 "unfinished": stats.compare_proportions(t.unfinished, n, base.unfinished,
+                                                         base.games)}
+    for name, d in diffs.items():
+        row.update(diff_cols(name, d))
     return row
-
 
 
 def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = False,
@@ -349,8 +344,6 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
     """Play every table of the study and return its tables (module docstring)."""
     from tqdm import tqdm
 
-    check_args(hands, seed)
-    seed = int(seed)
     base: dict[int, _Table] = {}
     rand: dict[int, _Table] = {}
     pairs: dict[tuple, _Table] = {}
@@ -396,8 +389,6 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
 
 # ---------------------------------------------------------------- summary
 
-
-
 def points(d, lo, hi) -> str:
     """A difference of proportions in percentage points with its 95% interval."""
     k = 2 if math.isfinite(hi - lo) and 100 * (hi - lo) < 0.2 else 1
@@ -422,165 +413,173 @@ def _versus(lo, hi, fair) -> str:
     return "above" if lo > fair else "below" if hi < fair else "consistent with"
 
 
-def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
-    """Plain-language findings computed from the tables (no number typed in)."""
-    se, rr, sc, sp, gl, va = (tables[k] for k in ("seats", "round_robin", "policy_scores",
-                                                  "specials", "game_length", "variants"))
-    out = []
-
-    # 1. seats
+def _seats_line(se: pd.DataFrame) -> str | None:
+    """1. Seats: every starter's win rate against the fair 1/N, and the weakest seat."""
     starters = se[se["seat"] == 0]
-    if len(starters):
-        parts = [f"{percent(r.win_rate, r.ci_low, r.ci_high, r.games)} with {r.players} players "
-                 f"({_versus(r.ci_low, r.ci_high, r.fair)} the fair {r.fair:.1%})"
-                 for r in starters.itertuples()]
-        four = se[se["players"] == STUDY_PLAYERS]
-        tail = ""
-        if len(four):
-            worst = four.loc[four["win_rate"].idxmin()]
-            tail = (f"; with {STUDY_PLAYERS} players the weakest seat is {worst['seat_name']}, "
-                    f"{percent(worst['win_rate'], worst['ci_low'], worst['ci_high'])}")
-        out.append("With heuristic players the starter wins " + ", ".join(parts) + tail + ".")
+    if not len(starters):
+        return None
+    parts = [f"{percent(r.win_rate, r.ci_low, r.ci_high, r.games)} with {r.players} players "
+             f"({_versus(r.ci_low, r.ci_high, r.fair)} the fair {r.fair:.1%})"
+             for r in starters.itertuples()]
+    four = se[se["players"] == STUDY_PLAYERS]
+    tail = ""
+    if len(four):
+        worst = four.loc[four["win_rate"].idxmin()]
+        tail = (f"; with {STUDY_PLAYERS} players the weakest seat is {worst['seat_name']}, "
+                f"{percent(worst['win_rate'], worst['ci_low'], worst['ci_high'])}")
+    return "With heuristic players the starter wins " + ", ".join(parts) + tail + "."
 
-    # 2. round robin
-    if len(sc):
-        best, worst = sc.loc[sc["score"].idxmax()], sc.loc[sc["score"].idxmin()]
-        pairs = _unordered(rr)
-        n_sig = int((pairs["p_value"] < 0.05).sum())
-        h = rr[(rr["policy"] == "heuristic")]
-        ranked = sc.sort_values("score", ascending=False, kind="stable")
-        level = ""
-        if len(ranked) > 1:
-            second = ranked.iloc[1]
-            if second["ci_high"] >= best["ci_low"]:
-                inline = percent(second["score"], second["ci_low"], second["ci_high"])
-                inline = inline.replace(" (95% CI", ", 95% CI").rstrip(")")
-                level = f" (level with {second['policy']} at {inline})"
-        text = (f"In the {STUDY_PLAYERS}-player round robin (seats A B A B and B A B A) "
-                f"{best['policy']} scores best, winning "
-                f"{percent(best['score'], best['ci_low'], best['ci_high'], best['decisive'])} of "
-                f"the decisive games at its tables{level}, and {worst['policy']} worst with "
-                f"{percent(worst['score'], worst['ci_low'], worst['ci_high'])}; {n_sig} of the "
-                f"{len(pairs)} pairings differ from an even split at p < 0.05")
-        if len(h) and best["policy"] != "heuristic":
-            vs = h[h["opponent"] == best["policy"]]
-            if len(vs):
-                v = vs.iloc[0]
-                text += (f", and the default heuristic takes "
-                         f"{percent(v['share'], v['ci_low'], v['ci_high'])} against "
-                         f"{best['policy']}")
-        out.append(text + ".")
 
-    # 3. special cards: k = 2 against k = 0, largest gap first
-    if len(sp):
-        gaps = []
-        for rank, d in sp.groupby("rank", sort=False):
-            d = d.set_index("k")
-            if 0 in d.index and 2 in d.index and d.loc[2, "player_games"] > 0:
-                gaps.append((d.loc[2, "win_rate"] - d.loc[0, "win_rate"], rank, d))
-        gaps.sort(key=lambda g: -g[0])
-        if gaps:
-            _, rank, d = gaps[0]
-            a, b = d.loc[2], d.loc[0]
-            text = (f"Of the special cards the {rank} is worth most: a player dealt two {rank}s "
-                    f"wins {percent(a['win_rate'], a['ci_low'], a['ci_high'], a['player_games'])}"
-                    f" against {percent(b['win_rate'], b['ci_low'], b['ci_high'])} with none")
-            rest = [f"{r}s {signed(100 * g, 1)} points" for g, r, _ in gaps[1:]]
-            if rest:
-                text += ("; two cards against none: " + ", ".join(rest))
-            out.append(text + f" ({STUDY_PLAYERS} heuristic players).")
+def _round_robin_line(rr: pd.DataFrame, sc: pd.DataFrame) -> str | None:
+    """2. The round robin: the best and worst policy, and how many pairings differ."""
+    if not len(sc):
+        return None
+    best, worst = sc.loc[sc["score"].idxmax()], sc.loc[sc["score"].idxmin()]
+    pairs = _unordered(rr)
+    n_sig = int((pairs["p_value"] < 0.05).sum())
+    h = rr[(rr["policy"] == "heuristic")]
+    ranked = sc.sort_values("score", ascending=False, kind="stable")
+    level = ""
+    if len(ranked) > 1:
+        second = ranked.iloc[1]
+        if second["ci_high"] >= best["ci_low"]:
+            inline = percent(second["score"], second["ci_low"], second["ci_high"])
+            inline = inline.replace(" (95% CI", ", 95% CI").rstrip(")")
+            level = f" (level with {second['policy']} at {inline})"
+    text = (f"In the {STUDY_PLAYERS}-player round robin (seats A B A B and B A B A) "
+            f"{best['policy']} scores best, winning "
+            f"{percent(best['score'], best['ci_low'], best['ci_high'], best['decisive'])} of "
+            f"the decisive games at its tables{level}, and {worst['policy']} worst with "
+            f"{percent(worst['score'], worst['ci_low'], worst['ci_high'])}; {n_sig} of the "
+            f"{len(pairs)} pairings differ from an even split at p < 0.05")
+    if len(h) and best["policy"] != "heuristic":
+        vs = h[h["opponent"] == best["policy"]]
+        if len(vs):
+            v = vs.iloc[0]
+            text += (f", and the default heuristic takes "
+                     f"{percent(v['share'], v['ci_low'], v['ci_high'])} against "
+                     f"{best['policy']}")
+    return text + "."
 
-    # 4. game length
-    if len(gl):
-        h4 = gl[(gl["policy"] == BASE) & (gl["players"] == STUDY_PLAYERS)]
-        r4 = gl[(gl["policy"] == RANDOM) & (gl["players"] == STUDY_PLAYERS)]
-        longest = gl.loc[gl["mean_turns"].idxmax()]
-        if len(h4) and len(r4):
-            h4, r4 = h4.iloc[0], r4.iloc[0]
-            if longest["p99"] < longest["max_turns"]:
-                tail = f"99% within {longest['p99']:.0f}"
-            else:
-                rate = percent(longest["unfinished_rate"], longest["unfinished_ci_low"],
-                               longest["unfinished_ci_high"])
-                tail = f"{rate} reach the {int(longest['max_turns'])}-turn cap"
-            out.append(
-                f"A {STUDY_PLAYERS}-player heuristic game lasts a median {h4['median']:.0f} "
-                f"turns (90% of games: {h4['p90']:.0f} or fewer, 99%: {h4['p99']:.0f}; "
-                f"mean {h4['mean_turns']:.1f}, 95% CI {h4['ci_low']:.1f}-{h4['ci_high']:.1f}) "
-                f"against a median {r4['median']:.0f} with random players; the longest games "
-                f"are {longest['policy']} {longest['players']}-player games, mean "
-                f"{longest['mean_turns']:.1f} turns (95% CI {longest['ci_low']:.1f}-"
-                f"{longest['ci_high']:.1f}), median {longest['median']:.0f}, and {tail}.")
 
-    # 5. variants
+def _specials_line(sp: pd.DataFrame) -> str | None:
+    """3. Special cards: two of a rank against none, the largest gap first."""
+    gaps = []
+    for rank, d in sp.groupby("rank", sort=False):
+        d = d.set_index("k")
+        if 0 in d.index and 2 in d.index and d.loc[2, "player_games"] > 0:
+            gaps.append((d.loc[2, "win_rate"] - d.loc[0, "win_rate"], rank, d))
+    if not gaps:
+        return None
+    gaps.sort(key=lambda g: -g[0])
+    _, rank, d = gaps[0]
+    a, b = d.loc[2], d.loc[0]
+    text = (f"Of the special cards the {rank} is worth most: a player dealt two {rank}s "
+            f"wins {percent(a['win_rate'], a['ci_low'], a['ci_high'], a['player_games'])}"
+            f" against {percent(b['win_rate'], b['ci_low'], b['ci_high'])} with none")
+    rest = [f"{r}s {signed(100 * g, 1)} points" for g, r, _ in gaps[1:]]
+    if rest:
+        text += ("; two cards against none: " + ", ".join(rest))
+    return text + f" ({STUDY_PLAYERS} heuristic players)."
+
+
+def _length_line(gl: pd.DataFrame) -> str | None:
+    """4. Game length: heuristic against random players, and the longest games."""
+    h4 = gl[(gl["policy"] == BASE) & (gl["players"] == STUDY_PLAYERS)]
+    r4 = gl[(gl["policy"] == RANDOM) & (gl["players"] == STUDY_PLAYERS)]
+    if not (len(h4) and len(r4)):
+        return None
+    longest = gl.loc[gl["mean_turns"].idxmax()]
+    h4, r4 = h4.iloc[0], r4.iloc[0]
+    if longest["p99"] < longest["max_turns"]:
+        tail = f"99% within {longest['p99']:.0f}"
+    else:
+        rate = percent(longest["unfinished_rate"], longest["unfinished_ci_low"],
+                       longest["unfinished_ci_high"])
+        tail = f"{rate} reach the {int(longest['max_turns'])}-turn cap"
+    return (
+        f"A {STUDY_PLAYERS}-player heuristic game lasts a median {h4['median']:.0f} "
+        f"turns (90% of games: {h4['p90']:.0f} or fewer, 99%: {h4['p99']:.0f}; "
+        f"mean {h4['mean_turns']:.1f}, 95% CI {h4['ci_low']:.1f}-{h4['ci_high']:.1f}) "
+        f"against a median {r4['median']:.0f} with random players; the longest games "
+        f"are {longest['policy']} {longest['players']}-player games, mean "
+        f"{longest['mean_turns']:.1f} turns (95% CI {longest['ci_low']:.1f}-"
+        f"{longest['ci_high']:.1f}), median {longest['median']:.0f}, and {tail}.")
+
+
+def _variants_line(va: pd.DataFrame) -> str | None:
+    """5. Variants: which changes game length and the starter's chances most."""
     v = va[va["preset"] != SEED_PRESET].dropna(subset=["turns_diff", "starter_diff"])
     v4 = v[v["players"] == STUDY_PLAYERS]
-    if len(v4):
-        lt = v4.loc[v4["turns_diff"].abs().idxmax()]
-        ls = v4.loc[v4["starter_diff"].abs().idxmax()]
-        starter_pts = points(ls["starter_diff"], ls["starter_diff_ci_low"],
-                             ls["starter_diff_ci_high"])
-        text = (f"Of the {STUDY_PLAYERS}-player rule variants, {lt['preset']} changes game "
-                f"length most, "
-                f"{turns(lt['turns_diff'], lt['turns_diff_ci_low'], lt['turns_diff_ci_high'])} "
-                f"on the seed's {lt['mean_turns'] - lt['turns_diff']:.1f}, and {ls['preset']} "
-                f"the starter's win rate most, "
-                f"{starter_pts} to "
-                f"{percent(ls['starter_win_rate'], ls['starter_ci_low'], ls['starter_ci_high'])}")
-        for r in v[v["players"] != STUDY_PLAYERS].itertuples():
-            text += (f"; {r.preset} with {r.players} players ({r.rules}) changes game length by "
-                     f"{turns(r.turns_diff, r.turns_diff_ci_low, r.turns_diff_ci_high)} and the "
-                     f"starter's win rate by "
-                     f"{points(r.starter_diff, r.starter_diff_ci_low, r.starter_diff_ci_high)}")
-        out.append(text + ".")
+    if not len(v4):
+        return None
+    lt = v4.loc[v4["turns_diff"].abs().idxmax()]
+    ls = v4.loc[v4["starter_diff"].abs().idxmax()]
+    starter_pts = points(ls["starter_diff"], ls["starter_diff_ci_low"],
+                         ls["starter_diff_ci_high"])
+    text = (f"Of the {STUDY_PLAYERS}-player rule variants, {lt['preset']} changes game "
+            f"length most, "
+            f"{turns(lt['turns_diff'], lt['turns_diff_ci_low'], lt['turns_diff_ci_high'])} "
+            f"on the seed's {lt['mean_turns'] - lt['turns_diff']:.1f}, and {ls['preset']} "
+            f"the starter's win rate most, "
+            f"{starter_pts} to "
+            f"{percent(ls['starter_win_rate'], ls['starter_ci_low'], ls['starter_ci_high'])}")
+    for r in v[v["players"] != STUDY_PLAYERS].itertuples():
+        text += (f"; {r.preset} with {r.players} players ({r.rules}) changes game length by "
+                 f"{turns(r.turns_diff, r.turns_diff_ci_low, r.turns_diff_ci_high)} and the "
+                 f"starter's win rate by "
+                 f"{points(r.starter_diff, r.starter_diff_ci_low, r.starter_diff_ci_high)}")
+    return text + "."
 
-    # 6. unfinished games, every setting simulated
-    settings = []
-    for r in gl.itertuples():
-        settings.append((f"{r.policy} {r.players}-player tables", r))
-    for r in _unordered(rr).itertuples():
-        settings.append((f"{r.policy} against {r.opponent}", r))
-    for r in va[va["preset"] != SEED_PRESET].itertuples():
-        settings.append((f"the {r.preset} variant ({r.players} players)", r))
-    if settings:
-        name, top = max(settings, key=lambda s: s[1].unfinished_rate)
-        base = gl[(gl["policy"] == BASE) & (gl["players"] == STUDY_PLAYERS)]
-        lead = ""
-        if len(base):
-            b = base.iloc[0]
-            base_rate = percent(b["unfinished_rate"], b["unfinished_ci_low"],
-                                b["unfinished_ci_high"])
-            lead = (f"With {STUDY_PLAYERS} heuristic players under the seed's rules "
-                    f"{base_rate} of the games stop unfinished at the "
-                    f"{int(b['max_turns'])}-turn cap; the highest rate of all the settings "
-                    "simulated is ")
-        else:
-            lead = "The highest unfinished rate of all the settings simulated is "
-        rate = percent(top.unfinished_rate, top.unfinished_ci_low, top.unfinished_ci_high,
-                       top.games)
-        out.append(lead + f"{rate}, in {name}.")
-    return out
+
+def _unfinished_line(gl: pd.DataFrame, rr: pd.DataFrame, va: pd.DataFrame) -> str | None:
+    """6. Unfinished games: the base rate and the highest of every setting simulated."""
+    settings = [(f"{r.policy} {r.players}-player tables", r) for r in gl.itertuples()]
+    settings += [(f"{r.policy} against {r.opponent}", r) for r in _unordered(rr).itertuples()]
+    settings += [(f"the {r.preset} variant ({r.players} players)", r)
+                 for r in va[va["preset"] != SEED_PRESET].itertuples()]
+    if not settings:
+        return None
+    name, top = max(settings, key=lambda s: s[1].unfinished_rate)
+    base = gl[(gl["policy"] == BASE) & (gl["players"] == STUDY_PLAYERS)]
+    if len(base):
+        b = base.iloc[0]
+        base_rate = percent(b["unfinished_rate"], b["unfinished_ci_low"],
+                            b["unfinished_ci_high"])
+        lead = (f"With {STUDY_PLAYERS} heuristic players under the seed's rules "
+                f"{base_rate} of the games stop unfinished at the "
+                f"{int(b['max_turns'])}-turn cap; the highest rate of all the settings "
+                "simulated is ")
+    else:
+        lead = "The highest unfinished rate of all the settings simulated is "
+    rate = percent(top.unfinished_rate, top.unfinished_ci_low, top.unfinished_ci_high,
+                   top.games)
+    return lead + f"{rate}, in {name}."
+
+
+def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Plain-language findings computed from the tables (no number typed in), one
+    sentence per part of the study and one on unfinished games."""
+    se, rr, sc, sp, gl, va = (tables[k] for k in ("seats", "round_robin", "policy_scores",
+                                                  "specials", "game_length", "variants"))
+    lines = (_seats_line(se), _round_robin_line(rr, sc), _specials_line(sp), _length_line(gl),
+             _variants_line(va), _unfinished_line(gl, rr, va))
+    return [line for line in lines if line is not None]
 
 
 # ---------------------------------------------------------------- figures
 
-_CMAP = plt.get_cmap("viridis")
-
-
 def _color(players: int):
-    return _CMAP((players - PLAYERS[0]) / (len(PLAYERS) - 0.4))
+    return player_color(players, PLAYERS, 0.4)
 
 
-
-def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
-    figs = {}
-
+def _seats(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     se = tables["seats"]
     fig, ax = plt.subplots(figsize=(8, 5))
     for p, d in se.groupby("players"):
         u = d.iloc[0]
         errorbar(ax, d["seat"] + (p - 4) * 0.05, d["win_rate"], d["ci_low"], d["ci_high"],
-             color=_color(p), label=f"{p} players (unfinished {u['unfinished_rate']:.2%})")
+                 color=_color(p), label=f"{p} players (unfinished {u['unfinished_rate']:.2%})")
         ax.axhline(1 / p, color=_color(p), ls="--", lw=0.9)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xticks(range(max(PLAYERS)), ["starter"] + [f"+{s}" for s in range(1, max(PLAYERS))])
@@ -590,15 +589,14 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     ax.legend(fontsize=8)
     ax.set_title("Win rate by seat, heuristic players (dashed: fair 1/N)")
     fig.tight_layout()
-    figs["seats"] = fig
+    return fig
 
-    rr, sc = tables["round_robin"], tables["policy_scores"]
-    labels = list(sc["policy"])
+
+def _pairs_panel(fig, ax, rr: pd.DataFrame, labels: list[str]) -> None:
+    """A's share of the decisive games against B, as a matrix (n.s.: p >= 0.05)."""
     M = np.full((len(labels), len(labels)), np.nan)
     for r in rr.itertuples():
         M[labels.index(r.policy), labels.index(r.opponent)] = r.share
-    fig, axes = plt.subplots(1, 2, figsize=(14, 5.5), gridspec_kw={"width_ratios": [1.25, 1]})
-    ax = axes[0]
     dev = np.nanmax(np.abs(M - 0.5)) if np.isfinite(M).any() else 0.1
     im = ax.imshow(M, cmap="RdBu", vmin=0.5 - dev, vmax=0.5 + dev)
     sig = {(r.policy, r.opponent): r.p_value < 0.05 for r in rr.itertuples()}
@@ -614,6 +612,13 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     ax.set_ylabel("policy A")
     ax.set_title("A's share of the decisive games, A vs B")
     fig.colorbar(im, ax=ax, format=PercentFormatter(1.0), shrink=0.85)
+
+
+def _round_robin(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    rr, sc = tables["round_robin"], tables["policy_scores"]
+    labels = list(sc["policy"])
+    fig, axes = plt.subplots(1, 2, figsize=(14, 5.5), gridspec_kw={"width_ratios": [1.25, 1]})
+    _pairs_panel(fig, axes[0], rr, labels)
     ax = axes[1]
     y = np.arange(len(sc))
     sc_lo, sc_hi = sc["ci_low"].to_numpy(float), sc["ci_high"].to_numpy(float)
@@ -629,15 +634,17 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     ax.grid(alpha=0.3)
     fig.suptitle(f"Round robin of policies, {STUDY_PLAYERS} players")
     fig.tight_layout()
-    figs["round_robin"] = fig
+    return fig
 
+
+def _specials(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     sp = tables["specials"]
     fig, ax = plt.subplots(figsize=(8, 5))
     colors = dict(zip(SPECIAL_TEXT, ("tab:blue", "tab:red", "tab:green", "tab:orange")))
     for i, (rank, d) in enumerate(sp.groupby("rank", sort=False)):
         d = d[d["player_games"] > 0]
         errorbar(ax, d["k"] + (i - 1.5) * 0.04, d["win_rate"], d["ci_low"], d["ci_high"],
-             color=colors.get(rank), label=f"{rank}s")
+                 color=colors.get(rank), label=f"{rank}s")
     if len(sp):
         ax.axhline(sp["fair"].iloc[0], color="k", ls="--", lw=0.8)
     ax.set_xticks(range(len(DEALT)), DEALT)
@@ -649,147 +656,137 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     ax.set_title(f"The value of the special cards ({STUDY_PLAYERS} heuristic players; dashed: "
                  "fair 1/N)")
     fig.tight_layout()
-    figs["specials"] = fig
+    return fig
 
-    hi, gl = tables["turns_histogram"], tables["game_length"]
+
+def _length_panel(ax, hi: pd.DataFrame, gl: pd.DataFrame, pol: str) -> None:
+    """The distribution of game length with policy ``pol``, one line per player count."""
+    for p, d in hi[hi["policy"] == pol].groupby("players"):
+        q = gl[(gl["policy"] == pol) & (gl["players"] == p)]
+        cap = int(q["max_turns"].iloc[0]) if len(q) else None
+        body = d[d["turns_to"] < cap] if cap is not None else d
+        share = body["share"].where(body["share"] > 0)       # empty bins: gaps
+        ax.step(body["turns_from"], share, where="post", color=_color(p), label=f"{p} players")
+        last = d[d["turns_to"] >= cap] if cap is not None else d.iloc[:0]
+        last = last[last["share"] > 0]
+        ax.plot(last["turns_from"], last["share"], "s", color=_color(p), ms=6, mfc="none")
+        if len(q):
+            q = q.iloc[0]
+            for name, ls in (("median", "-"), ("p90", "--"), ("p99", ":")):
+                ax.axvline(q[name], color=_color(p), ls=ls, lw=0.9)
+    ax.set_yscale("log")
+    ax.set_xlabel(f"turns per game ({BIN}-turn bins; squares: games at the turn cap)")
+    ax.set_title(f"{pol} players")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+
+
+def _game_length(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     fig, axes = plt.subplots(1, 2, figsize=(14, 5), sharey=True)
     for ax, pol in zip(axes, LENGTH_POLICIES):
-        for p, d in hi[hi["policy"] == pol].groupby("players"):
-            q = gl[(gl["policy"] == pol) & (gl["players"] == p)]
-            cap = int(q["max_turns"].iloc[0]) if len(q) else None
-            body = d[d["turns_to"] < cap] if cap is not None else d
-            share = body["share"].where(body["share"] > 0)       # empty bins: gaps
-            ax.step(body["turns_from"], share, where="post", color=_color(p),
-                    label=f"{p} players")
-            last = d[d["turns_to"] >= cap] if cap is not None else d.iloc[:0]
-            last = last[last["share"] > 0]
-            ax.plot(last["turns_from"], last["share"], "s", color=_color(p), ms=6, mfc="none")
-            if len(q):
-                q = q.iloc[0]
-                for name, ls in (("median", "-"), ("p90", "--"), ("p99", ":")):
-                    ax.axvline(q[name], color=_color(p), ls=ls, lw=0.9)
-        ax.set_yscale("log")
-        ax.set_xlabel(f"turns per game ({BIN}-turn bins; squares: games at the turn cap)")
-        ax.set_title(f"{pol} players")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        _length_panel(ax, tables["turns_histogram"], tables["game_length"], pol)
     axes[0].set_ylabel("share of games")
     fig.suptitle("Game length: vertical lines mark the median (solid), 90% (dashed) and 99% "
                  "(dotted) quantiles")
     fig.tight_layout()
-    figs["game_length"] = fig
+    return fig
 
+
+def _variants(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     va = tables["variants"]
     v = va[va["preset"] != SEED_PRESET]
-    fig, axes = plt.subplots(1, 3, figsize=(16, 0.45 * len(v) + 2.5), sharey=True)
-    y = np.arange(len(v))
-    names = [f"{r.preset} ({r.players}p)" for r in v.itertuples()]
-    for ax, (col, scale, label) in zip(axes, (("starter", 100, "starter's win rate (points)"),
-                                              ("turns", 1, "mean turns per game"),
-                                              ("unfinished", 100, "unfinished rate (points)"))):
-        d = v[f"{col}_diff"].to_numpy(float) * scale
-        lo = v[f"{col}_diff_ci_low"].to_numpy(float) * scale
-        hi_ = v[f"{col}_diff_ci_high"].to_numpy(float) * scale
-        sigm = v[f"{col}_p_value"].to_numpy(float) < 0.05
-        ax.errorbar(d, y, xerr=np.nan_to_num(np.vstack([d - lo, hi_ - d])), fmt="none",
-                    ecolor="grey", capsize=3)
-        ax.scatter(d, y, c=np.where(sigm, "tab:red", "tab:grey"), zorder=3)
-        ax.axvline(0, color="k", lw=0.8)
-        ax.set_xlabel(f"difference from the seed's rules: {label}")
-        ax.grid(alpha=0.3)
-    axes[0].set_yticks(y, names)
-    axes[0].invert_yaxis()
-    fig.suptitle("Rule variants against the seed's rules, heuristic players (95% intervals; "
-                 "red: p < 0.05)")
-    fig.tight_layout()
-    figs["variants"] = fig
-    return figs
+    return difference_panels(
+        v, [f"{r.preset} ({r.players}p)" for r in v.itertuples()],
+        [(col, scale, f"difference from the seed's rules: {label}")
+         for col, scale, label in (("starter", 100, "starter's win rate (points)"),
+                                   ("turns", 1, "mean turns per game"),
+                                   ("unfinished", 100, "unfinished rate (points)"))],
+        width=16, title="Rule variants against the seed's rules, heuristic players (95% "
+                        "intervals; red: p < 0.05)")
+
+
+FIGURES = (
+    Plot("seats", "Win rate of each seat counted from the starter with 3, 4 and 5 heuristic "
+         "players (95% Clopper-Pearson intervals); dashed lines are the fair 1/N. The legend "
+         "gives each table's unfinished rate.", _seats),
+    Plot("round_robin", f"Left: A's share of the decisive games of the two {STUDY_PLAYERS}-player "
+         "tables A B A B and B A B A, row A against column B (n.s.: p >= 0.05 against 1/2). "
+         "Right: each policy's score over all its tables with 95% intervals; 50% is even.",
+         _round_robin),
+    Plot("specials", "Win rate of a player by the number of 2s, 3s, 7s and 10s among the 11 "
+         f"cards dealt to them, {STUDY_PLAYERS} heuristic players (95% Clopper-Pearson "
+         "intervals; dashed: the fair 1/4).", _specials),
+    Plot("game_length", "Share of games by length (turns, log scale, 10-turn bins) with "
+         "heuristic (left) and random (right) players at every seat, 3 to 5 players, with each "
+         "table's median, 90% and 99% quantiles; squares mark the games that reached the turn "
+         "cap (unfinished).", _game_length),
+    Plot("variants", "Each preset minus the seed's rules at the same player count: the "
+         "starter's win rate and the unfinished rate in percentage points, and the mean turns "
+         "per game, with 95% intervals (red: p < 0.05).", _variants),
+)
 
 
 # ---------------------------------------------------------------- the study
 
-def run(hands: int | None = None, seed: int = 0, progress: bool = False,
-        threads: int | None = None) -> StudyResult:
-    """The study: tables, figures, findings, notes and provenance.  ``hands`` is
-    the number of games per simulated table."""
-    started = time.perf_counter()
-    hands = DEFAULT_HANDS if hands is None else hands
-    tables = simulate_tables(hands, seed, progress, threads)
+DESCRIPTIONS = {
+    "seats": "One row per player count and seat counted clockwise from the starter (0 = "
+             "the starter), the seed's rules, heuristic at every seat. win_rate: wins over "
+             "all games (Clopper-Pearson 95%, n = games), so a player count's win rates and "
+             "its unfinished_rate sum to 1; fair = 1/N; diff = win_rate - fair; "
+             "finished_share: wins over finished games, whose p_value is the two-sided "
+             "exact binomial test of finished_share = 1/N. unfinished: games stopped at "
+             "the turn cap (rate with Clopper-Pearson 95%).",
+    "round_robin": f"One row per ordered pair of policies (A = policy, B = opponent), "
+                   f"{STUDY_PLAYERS} players: a table seated A B A B and one seated B A B A, "
+                   "each of the run's size. decisive: games of the two tables with a "
+                   "winner; wins: those won by one of A's two seats; share = wins / decisive "
+                   "(Clopper-Pearson 95%); p_value: two-sided exact binomial test of share "
+                   "= 1/2. The (A, B) and (B, A) rows come from the same two tables, so "
+                   "their shares sum to 1 and their p-values agree. unfinished: games of "
+                   "the two tables stopped at the turn cap.",
+    "policy_scores": "One row per policy of the round robin: its share of the decisive "
+                     "games over all its tables (two per opponent; it holds half of every "
+                     "table's seats, so 1/2 is an even score), Clopper-Pearson 95% and "
+                     "exact binomial p-value against 1/2; beats / loses_to: opponents "
+                     "whose pairwise interval lies wholly above / below 1/2; unfinished "
+                     "over all its tables. spec: the policy's full parameters.",
+    "specials": f"{STUDY_PLAYERS} players, the seed's rules, heuristic at every seat. One "
+                "row per special rank and number k of it among a player's 11 dealt cards "
+                "(3 face down, 3 face up, 5 in hand; 3+ = 3 or 4): player_games = "
+                "players so dealt over all games (each game gives one observation per "
+                "seat), share_of_players their share and deal_chance its exact "
+                "(hypergeometric) chance, a check of the deal rather than an estimate; "
+                "win_rate their win rate "
+                "(Clopper-Pearson 95%), unfinished_rate the share of them in games "
+                "stopped at the turn cap.",
+    "game_length": "One row per policy (every seat) and player count under the seed's "
+                   "rules: turns per game (a turn is one play or one pickup; unfinished "
+                   "games count at the cap, max_turns), mean with 95% t interval and "
+                   "standard deviation, the median, 90% and 99% quantiles (the smallest "
+                   "value with at least that share of games at or below it) with "
+                   "distribution-free 95% order-statistic intervals, the longest game (max) "
+                   "and the longest finished game, and the unfinished rate "
+                   "(Clopper-Pearson 95%).",
+    "turns_histogram": f"The distribution behind game_length: one row per policy, player "
+                       f"count and bin of {BIN} turns (turns_from to turns_to inclusive): "
+                       "games in the bin, their share of all games (Clopper-Pearson 95%). "
+                       "The bin holding max_turns holds the unfinished games.",
+    "variants": f"One row per preset (its rule values in rules) and player count, "
+                f"heuristic at every seat; the seed's rows are the baselines (the "
+                f"{STUDY_PLAYERS}- and 5-player tables of seats). starter_win_rate: the "
+                "starter's wins over all games (Clopper-Pearson 95%); mean_turns (95% t); "
+                "unfinished_rate (Clopper-Pearson 95%). Each *_diff is the variant minus "
+                "the seed's rules with the same player count, with its 95% interval "
+                "(Newcombe's hybrid score interval for rates, Welch for mean turns) and "
+                "two-sided p-value (chi-square or Fisher; Welch's t); empty on the "
+                "baseline rows.",
+}
+
+
+def _notes(hands: int, seed: int) -> list[str]:
     n_tables = len(plan())
     labels = ", ".join(f"{lab} ({_spec_text(spec)})" for lab, spec in POLICIES)
-    descriptions = {
-        "seats": "One row per player count and seat counted clockwise from the starter (0 = "
-                 "the starter), the seed's rules, heuristic at every seat. win_rate: wins over "
-                 "all games (Clopper-Pearson 95%, n = games), so a player count's win rates and "
-                 "its unfinished_rate sum to 1; fair = 1/N; diff = win_rate - fair; "
-                 "finished_share: wins over finished games, whose p_value is the two-sided "
-                 "exact binomial test of finished_share = 1/N. unfinished: games stopped at "
-                 "the turn cap (rate with Clopper-Pearson 95%).",
-        "round_robin": f"One row per ordered pair of policies (A = policy, B = opponent), "
-                       f"{STUDY_PLAYERS} players: a table seated A B A B and one seated B A B A, "
-                       "each of the run's size. decisive: games of the two tables with a "
-                       "winner; wins: those won by one of A's two seats; share = wins / decisive "
-                       "(Clopper-Pearson 95%); p_value: two-sided exact binomial test of share "
-                       "= 1/2. The (A, B) and (B, A) rows come from the same two tables, so "
-                       "their shares sum to 1 and their p-values agree. unfinished: games of "
-                       "the two tables stopped at the turn cap.",
-        "policy_scores": "One row per policy of the round robin: its share of the decisive "
-                         "games over all its tables (two per opponent; it holds half of every "
-                         "table's seats, so 1/2 is an even score), Clopper-Pearson 95% and "
-                         "exact binomial p-value against 1/2; beats / loses_to: opponents "
-                         "whose pairwise interval lies wholly above / below 1/2; unfinished "
-                         "over all its tables. spec: the policy's full parameters.",
-        "specials": f"{STUDY_PLAYERS} players, the seed's rules, heuristic at every seat. One "
-                    "row per special rank and number k of it among a player's 11 dealt cards "
-                    "(3 face down, 3 face up, 5 in hand; 3+ = 3 or 4): player_games = "
-                    "players so dealt over all games (each game gives one observation per "
-                    "seat), share_of_players their share and deal_chance its exact "
-                    "(hypergeometric) chance, a check of the deal rather than an estimate; "
-                    "win_rate their win rate "
-                    "(Clopper-Pearson 95%), unfinished_rate the share of them in games "
-                    "stopped at the turn cap.",
-        "game_length": "One row per policy (every seat) and player count under the seed's "
-                       "rules: turns per game (a turn is one play or one pickup; unfinished "
-                       "games count at the cap, max_turns), mean with 95% t interval and "
-                       "standard deviation, the median, 90% and 99% quantiles (the smallest "
-                       "value with at least that share of games at or below it) with "
-                       "distribution-free 95% order-statistic intervals, the longest game (max) "
-                       "and the longest finished game, and the unfinished rate "
-                       "(Clopper-Pearson 95%).",
-        "turns_histogram": f"The distribution behind game_length: one row per policy, player "
-                           f"count and bin of {BIN} turns (turns_from to turns_to inclusive): "
-                           "games in the bin, their share of all games (Clopper-Pearson 95%). "
-                           "The bin holding max_turns holds the unfinished games.",
-        "variants": f"One row per preset (its rule values in rules) and player count, "
-                    f"heuristic at every seat; the seed's rows are the baselines (the "
-                    f"{STUDY_PLAYERS}- and 5-player tables of seats). starter_win_rate: the "
-                    "starter's wins over all games (Clopper-Pearson 95%); mean_turns (95% t); "
-                    "unfinished_rate (Clopper-Pearson 95%). Each *_diff is the variant minus "
-                    "the seed's rules with the same player count, with its 95% interval "
-                    "(Newcombe's hybrid score interval for rates, Welch for mean turns) and "
-                    "two-sided p-value (chi-square or Fisher; Welch's t); empty on the "
-                    "baseline rows.",
-    }
-    captions = {
-        "seats": "Win rate of each seat counted from the starter with 3, 4 and 5 heuristic "
-                 "players (95% Clopper-Pearson intervals); dashed lines are the fair 1/N. The "
-                 "legend gives each table's unfinished rate.",
-        "round_robin": f"Left: A's share of the decisive games of the two {STUDY_PLAYERS}-player "
-                       "tables A B A B and B A B A, row A against column B (n.s.: p >= 0.05 "
-                       "against 1/2). Right: each policy's score over all its tables with 95% "
-                       "intervals; 50% is even.",
-        "specials": "Win rate of a player by the number of 2s, 3s, 7s and 10s among the 11 "
-                    f"cards dealt to them, {STUDY_PLAYERS} heuristic players (95% "
-                    "Clopper-Pearson intervals; dashed: the fair 1/4).",
-        "game_length": "Share of games by length (turns, log scale, 10-turn bins) with "
-                       "heuristic (left) and random (right) players at every seat, 3 to 5 "
-                       "players, with each table's median, 90% and 99% quantiles; squares "
-                       "mark the games that reached the turn cap (unfinished).",
-        "variants": "Each preset minus the seed's rules at the same player count: the "
-                    "starter's win rate and the unfinished rate in percentage points, and the "
-                    "mean turns per game, with 95% intervals (red: p < 0.05).",
-    }
-    notes = [
+    return [
         "Rules: the seed's defaults (seeds/shiesta.md): one deck for 3-4 players, two for 5, "
         "5 cards in hand, strictly higher, a 2 resets the pile, a 3 makes the next player pick "
         "up, a 7 forces a card below 7, a 10 burns the pile, the starter drawn at random, and "
@@ -821,15 +818,26 @@ def run(hands: int | None = None, seed: int = 0, progress: bool = False,
         "players and compared with the seed's rules at the same count. With fixed-starter the "
         "starter is always seat 0, so its starter rate should match the seed's.",
     ]
+
+
+def _provenance(hands: int) -> dict:
+    n_tables = len(plan())
     rules = {"seed": make_rules().as_dict() | {"players": list(PLAYERS)},
              "variants": {f"{pr} ({p} players)": make_rules(pr, players=p).as_dict()
                           for pr, p in VARIANTS}}
     policies = {"seats, specials, game length, variants": [_spec_text(BASE), _spec_text(RANDOM)],
                 "round robin": {lab: _spec_text(spec) for lab, spec in POLICIES}}
-    prov = report.provenance(
-        seed=seed, games=hands * n_tables, rules=rules, policies=policies, started=started,
-        games_per_table=hands, tables=n_tables, threads=threads,
-        streams="table i plays games i*games_per_table .. (i+1)*games_per_table - 1")
-    return StudyResult(name=NAME, title=TITLE, summary=findings(tables), tables=tables,
-                       figures=figures(tables), notes=notes, provenance=prov,
-                       captions=captions, descriptions=descriptions)
+    return dict(games=hands * n_tables, rules=rules, policies=policies, games_per_table=hands,
+                tables=n_tables,
+                streams="table i plays games i*games_per_table .. (i+1)*games_per_table - 1")
+
+
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS, simulate=simulate_tables, findings=findings,
+              figures=FIGURES, provenance=_provenance, descriptions=DESCRIPTIONS, notes=_notes)
+
+
+def run(hands: int | None = None, seed: int = 0, progress: bool = False,
+        threads: int | None = None) -> StudyResult:
+    """The study: tables, findings, figures, notes and provenance.  ``hands`` is
+    the number of games per simulated table."""
+    return STUDY.run(hands, seed, progress, threads)

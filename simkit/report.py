@@ -12,7 +12,9 @@ simulates, aggregates with pandas and returns a :class:`StudyResult`.
 
 :func:`render_index` writes ``<out>/index.html`` linking every study found
 under ``<out>``; :func:`run_studies` runs studies by name and does both (it is
-what ``simkit report`` calls).
+what ``simkit report`` calls).  :func:`check_args` is the argument check
+every study and ``run_studies`` share; :func:`use_file_backend` selects
+matplotlib's Agg backend when a study draws (importing this module does not).
 
 A report is replaced as a whole: everything is written into a hidden
 temporary directory beside the target and swapped in only when complete, so
@@ -37,16 +39,15 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")                   # files only: no display, same output everywhere
-import matplotlib.pyplot as plt         # noqa: E402
-import numpy as np                      # noqa: E402
-import pandas as pd                     # noqa: E402
-from matplotlib.figure import Figure    # noqa: E402
-
-import simkit                           # noqa: E402
-from simkit.errors import InputError    # noqa: E402
-from simkit.store import json_default, library_versions   # noqa: E402
+import simkit
+from simkit.errors import InputError
+from simkit.runner import check_count, max_threads
+from simkit.store import json_default, library_versions
 
 #: Rows of a table shown on the page; the CSV always holds all of them.
 MAX_HTML_ROWS = 60
@@ -56,6 +57,38 @@ PAGE_FILE = "index.html"
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+
+def use_file_backend() -> None:
+    """Draw figures for files: select matplotlib's Agg backend (no display
+    needed, the same pixels everywhere).
+
+    The one place the backend is chosen.  Studies call it just before they
+    draw (:class:`analyses.common.Study`), not at import: importing this
+    module or a study leaves a session's backend alone.  A no-op once Agg is
+    selected.
+    """
+    matplotlib.use("Agg")
+
+
+def check_args(hands: int | None, seed: int, threads: int | None = None) -> None:
+    """A study's size, seed and thread count, or an InputError naming the bad one.
+
+    ``hands`` is a whole number of at least 1, or None (each study's default);
+    ``seed`` a whole number from 0 to 2**64-1; ``threads`` None (all) or 1 to
+    the threads numba has on this machine.  Nothing is changed: the thread
+    count is only checked here and applied by the game's engine.
+    """
+    if hands is not None:
+        check_count(hands, "--hands")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise InputError(f"bad --seed {seed!r}: expected a whole number from 0 to 2**64-1")
+    if threads is not None:
+        top = max_threads()
+        if (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
+                or not 1 <= threads <= top):
+            raise InputError(f"bad thread count {threads!r}: expected 1 to {top} on this "
+                             f"machine (NUMBA_NUM_THREADS={top})")
 
 
 @dataclass
@@ -442,15 +475,8 @@ def run_studies(names: str | Iterable[str] | None, hands: int | None = None, see
     """
     from tqdm import tqdm
 
-    from simkit.runner import check_count, set_threads
-
     todo = resolve_studies(names)
-    if hands is not None:
-        check_count(hands, "--hands")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise InputError(f"bad --seed {seed!r}: expected a whole number from 0 to 2**64-1")
-    if threads is not None:
-        set_threads(threads)
+    check_args(hands, seed, threads)
     out = _check_out(out)
     studies = _studies()
     modules = {n: importlib.import_module(studies[n]) for n in todo}

@@ -1,26 +1,32 @@
-"""Study reports (simkit/report.py) and the Pepper bid study (analyses/pepper_bids.py).
+"""Study reports (simkit/report.py), the skeleton every study follows
+(analyses/common.py) and the Pepper bid study (analyses/pepper_bids.py).
 
 The study runs once on a small seeded sample; the tests check its tables
 (documented columns, rates in [0, 1], every interval around its estimate,
 totals that agree), the files a report consists of (CSV equal to the tables,
 every image on the page present and a PNG, the index linking the study), that
-a failing study or render leaves the previous report untouched, and that bad
-input is refused before any work.
+a failing study or render leaves the previous report untouched, that bad
+input is refused before any work, that every study module follows the
+skeleton, and that importing a study leaves matplotlib's backend alone.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import analyses
-from analyses import pepper_bids
+from analyses import common, pepper_bids
 from simkit import report
 from simkit.errors import InputError
 from simkit.runner import set_threads
@@ -293,6 +299,78 @@ def test_study_names():
     for name, module in analyses.STUDIES.items():
         mod = importlib.import_module(module)
         assert mod.NAME == name and isinstance(mod.DEFAULT_HANDS, int) and mod.TITLE
+
+
+BAD_ARGUMENTS = [
+    (dict(hands=0), r"bad --hands 0"), (dict(hands=-1), r"bad --hands -1"),
+    (dict(hands=2.5), r"bad --hands 2.5"), (dict(hands=True), r"bad --hands True"),
+    (dict(seed=-1), r"bad --seed -1"), (dict(seed=2**64), r"bad --seed"),
+    (dict(seed="x"), r"bad --seed 'x'"), (dict(seed=True), r"bad --seed True"),
+    (dict(threads=0), r"bad thread count 0"), (dict(threads=10_000), r"bad thread count"),
+    (dict(threads=1.5), r"bad thread count 1.5"), (dict(threads=True), r"bad thread count"),
+]
+
+
+@pytest.mark.parametrize("name", list(analyses.STUDIES))
+def test_every_study_follows_the_skeleton(name):
+    mod = importlib.import_module(analyses.STUDIES[name])
+    study = mod.STUDY
+    assert isinstance(study, common.Study)
+    assert (study.name, study.title, study.default_hands) == (mod.NAME, mod.TITLE,
+                                                              mod.DEFAULT_HANDS)
+    assert study.simulate is mod.simulate_tables and study.findings is mod.findings
+    names = [plot.name for plot in study.figures]
+    assert names and len(set(names)) == len(names)
+    for plot in study.figures:
+        assert isinstance(plot, common.Plot) and plot.caption and callable(plot.draw)
+        assert re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", plot.name)
+
+
+@pytest.mark.parametrize("name", list(analyses.STUDIES))
+def test_every_study_refuses_bad_arguments_before_any_work(name):
+    mod = importlib.import_module(analyses.STUDIES[name])
+
+    def must_not_run(*args):
+        raise AssertionError("the study simulated")
+
+    guarded = dataclasses.replace(mod.STUDY, simulate=must_not_run)
+    for kwargs, match in BAD_ARGUMENTS:
+        with pytest.raises(InputError, match=match):
+            guarded.run(**{"hands": 10, **kwargs})
+    with pytest.raises(InputError, match="bad --hands 0"):
+        mod.run(hands=0)                      # the module's run is the skeleton's
+
+
+def test_draw_closes_the_figures_drawn_when_one_fails():
+    import matplotlib.pyplot as plt
+
+    drawn = []
+
+    def one(tables):
+        drawn.append(plt.figure())
+        return drawn[-1]
+
+    def broken(tables):
+        raise ValueError("cannot draw")
+
+    plots = (common.Plot("one", "One.", one), common.Plot("two", "Two.", broken))
+    with pytest.raises(ValueError, match="cannot draw"):
+        common.draw(plots, {})
+    assert drawn and drawn[0].number not in plt.get_fignums()
+
+
+def test_importing_studies_keeps_the_backend():
+    """simkit.report and the studies choose no backend at import; use_file_backend does."""
+    code = ("import importlib, matplotlib, analyses\n"
+            "import simkit.report as report\n"
+            "for m in analyses.STUDIES.values(): importlib.import_module(m)\n"
+            "print(matplotlib.get_backend())\n"
+            "report.use_file_backend()\n"
+            "print(matplotlib.get_backend())\n")
+    env = {**os.environ, "MPLBACKEND": "pdf"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert [b.lower() for b in out] == ["pdf", "agg"]
 
 
 @pytest.mark.parametrize("kwargs, match", [
