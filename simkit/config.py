@@ -11,17 +11,55 @@ key, the value and what is accepted.  Configs load from TOML files and from
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
 import tomllib
 from typing import Any
 
+import numpy as np
+
 from simkit.errors import InputError
 
 
-def option(default, doc: str, *, choices=None, lo=None, hi=None):
-    """A config field with its default, description and accepted values."""
+class Choice(enum.IntEnum):
+    """The named values of a rule or parameter option with ``choices``.
+
+    A config holds an option's value as text (``"one_lap"``), as the user
+    wrote it and as manifests record it; the kernels receive the value's
+    index and compare it with a member (``Auction.ONE_LAP``), so no kernel
+    compares an option with a bare number.  Made by :func:`choices` from the
+    option's accepted texts, in their order: the one list of them.
+    """
+
+    @property
+    def text(self) -> str:
+        """The member's value as a config holds it."""
+        return self.name.lower()
+
+
+def choices(cls: type, *names: str) -> tuple[type[Choice], ...]:
+    """One :class:`Choice` enum per named option of the config class ``cls``,
+    named after the option in CamelCase (``all_pass`` -> ``AllPass``), with a
+    member per accepted text: ``Auction, Tie = choices(PepperRules, "auction", "tie")``."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    out = []
+    for name in names:
+        texts = fields[name].metadata["choices"]
+        camel = "".join(part.capitalize() for part in name.split("_"))
+        out.append(Choice(camel, [t.upper() for t in texts], start=0))
+    return tuple(out)
+
+
+def option(default, doc: str, *, choices=None, lo=None, hi=None, scale=None):
+    """A config field with its default, description and accepted values.
+
+    ``choices`` is the tuple of accepted texts (see :func:`choices` for the
+    kernels' names of them); ``scale`` (floats only) is what the value is
+    multiplied by, and rounded, in the integer vector the kernels read (100:
+    hundredths).
+    """
     return dataclasses.field(default=default, metadata=dict(
-        doc=doc, choices=tuple(choices) if choices else None, lo=lo, hi=hi))
+        doc=doc, choices=tuple(choices) if choices else None, lo=lo, hi=hi, scale=scale))
 
 
 def _accepted(f) -> str:
@@ -78,6 +116,9 @@ class Config:
     """Base for frozen configs; subclasses are frozen dataclasses of options."""
 
     what = "setting"   # used in messages: "rule", "heuristic parameter", ...
+    #: Properties appended, in this order, to the fields in :func:`vector`
+    #: (values the kernels need that follow from the fields, e.g. tricks per hand).
+    DERIVED = ()
 
     def __post_init__(self):
         for f in dataclasses.fields(self):
@@ -134,6 +175,36 @@ class Config:
         return rows
 
 
+def _number(cfg: Config, f: dataclasses.Field) -> int:
+    """One field as the integer a kernel reads: a choice's index, a bool as 0/1, a
+    float times its ``scale``, rounded."""
+    value = getattr(cfg, f.name)
+    m = f.metadata
+    if m.get("choices") is not None:
+        return m["choices"].index(value)
+    if isinstance(value, float):
+        if m.get("scale") is None:
+            raise TypeError(f"float option {f.name!r} needs a scale to reach the kernels")
+        return int(round(value * m["scale"]))
+    return int(value)
+
+
+def vector(cfg: Config) -> np.ndarray:
+    """The config as the int64 vector the kernels read: every field in declaration
+    order, then the ``DERIVED`` properties; :func:`layout` names the indices."""
+    values = [_number(cfg, f) for f in dataclasses.fields(cfg)]
+    values += [int(getattr(cfg, name)) for name in cfg.DERIVED]
+    return np.array(values, dtype=np.int64)
+
+
+def layout(cls: type, name: str) -> type[enum.IntEnum]:
+    """An IntEnum naming each index of :func:`vector` for configs of ``cls``:
+    ``R.AUCTION`` is where the auction option sits in a rules vector.  numba
+    reads the members as constants, so ``rules[R.AUCTION]`` costs nothing."""
+    names = [f.name.upper() for f in dataclasses.fields(cls)] + [d.upper() for d in cls.DERIVED]
+    return enum.IntEnum(name, names, start=0)
+
+
 def parse_assignments(items: list[str] | None, what: str = "--set") -> dict[str, str]:
     """Turn ``["key=value", "a=1,b=2"]`` into a dict; a malformed item is an InputError."""
     out: dict[str, str] = {}
@@ -178,6 +249,17 @@ def make_rules(cls: type, presets: dict[str, dict], game: str, preset: str = "se
     if players is not None:
         values["players"] = players
     return cls.build(values)
+
+
+def rules_maker(cls: type, presets: dict[str, dict], game: str):
+    """A game's ``make_rules(preset="seed", file=None, overrides=None, players=None)``:
+    :func:`make_rules` for ``cls`` and its presets."""
+    def make(preset: str = "seed", file: str | None = None, overrides: dict | None = None,
+             players: int | None = None):
+        return make_rules(cls, presets, game, preset, file, overrides, players)
+    make.__doc__ = (f"{game} rules from a preset, then a TOML file, then ``key=value`` "
+                    f"overrides, then ``players``.")
+    return make
 
 
 def resolve_rules(rules, players: int | None, cls: type, make, presets: dict, game: str):

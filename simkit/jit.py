@@ -23,3 +23,25 @@ def kernel(fn=None, *, parallel=False, inline=False):
         return numba.njit(parallel=parallel, inline="always" if inline else "never",
                           **_OPTIONS)(f)
     return wrap(fn) if fn is not None else wrap
+
+
+# --- the batch loop every parallel kernel runs ------------------------------------
+# A batch of ``count`` units (hands or games) is cut into blocks of ``size``
+# consecutive units; ``numba.prange`` hands the blocks to threads, and a block
+# allocates its scratch arrays once.  Every parallel kernel loops the same way:
+#
+#     for b in numba.prange(blocks(count, BLOCK)):
+#         ... per-block scratch ...
+#         for j in block(b, count, BLOCK):
+#             ... unit j ...
+
+@kernel(inline=True)
+def blocks(count, size):
+    """Number of blocks of ``size`` units covering ``count`` units."""
+    return (count + size - 1) // size
+
+
+@kernel(inline=True)
+def block(b, count, size):
+    """The units (row indices) of block ``b``."""
+    return range(b * size, min(count, (b + 1) * size))

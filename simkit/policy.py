@@ -3,6 +3,10 @@
 Each game lists its policies in a registry ``{name: ParamsClass}`` where the
 class is a :class:`~simkit.config.Config` of the policy's parameters (an empty
 one for ``random``).  A table takes one spec for every seat or one per seat.
+
+A params class says which decision code its policy runs in the kernels
+(``KIND``: 0 random, 1 the heuristic); :func:`vectors` turns a table's
+policies into the kinds and the parameter matrix the kernels read.
 """
 
 from __future__ import annotations
@@ -10,8 +14,13 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from simkit.config import Config, parse_assignments
+import numpy as np
+
+from simkit.config import Config, parse_assignments, vector
 from simkit.errors import InputError
+
+#: The decision codes the kernels switch on (a params class's ``KIND``).
+RANDOM, HEURISTIC = 0, 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -19,6 +28,7 @@ class RandomParams(Config):
     """``random`` has no parameters: uniform over legal actions (every game)."""
 
     what = "random-policy parameter"
+    KIND = RANDOM
 
 
 @dataclass(frozen=True)
@@ -58,3 +68,29 @@ def seat_policies(specs, players: int, registry: dict[str, type],
         raise InputError(f"got {len(specs)} policies for {players} players: "
                          f"give one for every seat or one per seat")
     return tuple(parse_policy(s, registry) for s in specs)
+
+
+def policies_maker(registry: dict[str, type], default: str, players: int | None = None):
+    """A game's ``make_policies(specs, players)``: :func:`seat_policies` over its
+    registry, ``default`` at every seat when no spec is given; ``players`` is
+    the count a game with one table size need not be told."""
+    fixed = players
+
+    def make(specs, players: int | None = fixed) -> tuple[Policy, ...]:
+        return seat_policies(specs, players, registry, default)
+    make.__doc__ = f"One validated Policy per seat (default: {default} at every seat)."
+    return make
+
+
+def vectors(policies, layout_cls: type) -> tuple[np.ndarray, np.ndarray]:
+    """``(kinds, params)`` for the kernels: each seat's decision code (its params
+    class's ``KIND``) and a row of ``layout_cls``'s fields as integers
+    (:func:`simkit.config.vector`).  A policy fills the fields it has; the
+    others keep ``layout_cls``'s defaults (what ``random`` plays with where a
+    game's random player still needs them, e.g. Burraco's greedy melding)."""
+    kinds = np.array([p.params.KIND for p in policies], dtype=np.int64)
+    rows = []
+    for p in policies:
+        own = {k: v for k, v in p.params.as_dict().items() if k in layout_cls.keys()}
+        rows.append(vector(layout_cls.build(own)))
+    return kinds, np.array(rows, dtype=np.int64).reshape(len(policies), -1)
