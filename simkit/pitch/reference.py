@@ -857,6 +857,74 @@ class SessionLog:
         return out
 
 
+def _score_hand(hand, rules: PitchRules, players: list, seats: list[int]) -> None:
+    """Add a played hand to the seated players' scores and counts (§7); a moon is
+    paid for at once, by or to every other seated player."""
+    for pos, j in enumerate(seats):
+        players[j].score += hand.score[pos]
+        players[j].hands += 1
+    if hand.thrown_in:
+        return
+    p = players[seats[hand.pitcher]]
+    p.pitched += 1
+    p.made += hand.made
+    if hand.moon:
+        p.moons_made += hand.made
+        p.moons_failed += not hand.made
+        each = moon_units(rules, hand.made)
+        for j in seats:
+            if j != p.player:
+                players[j].units -= each
+                p.units += each
+
+
+def _leave(stream: Stream, rules: PitchRules, players: list, seats: list[int],
+           played: int) -> None:
+    """§7: after a hand each player seated before it leaves with chance ``leave``
+    (one ``below(1000)`` each, in seat order) while three remain; a leaver is
+    settled at once and the others share the payment."""
+    for j in list(seats):
+        draw = stream.below(1000)
+        if draw < rules.leave_permille and len(seats) >= 3:
+            scores = [players[k].score for k in seats]
+            receives = settle_units(rules, players[j].score, scores)
+            share = receives // (len(seats) - 1)
+            assert share * (len(seats) - 1) == receives   # 840 divisible by n - 1 too
+            for k in seats:
+                if k != j:
+                    players[k].units -= share
+            players[j].units += receives
+            players[j].left = played
+            seats.remove(j)
+
+
+def _join(stream: Stream, rules: PitchRules, players: list, seats: list[int],
+          policies: list, played: int) -> None:
+    """§7: then one new player joins with chance ``join`` (one ``below(1000)``)
+    while a seat is free, at the table's average score (or zero), taking the
+    last seat, right of the first."""
+    draw = stream.below(1000)
+    if draw < rules.join_permille and len(seats) < MAX_PLAYERS \
+            and len(players) < MAX_SESSION_PLAYERS:
+        scores = [players[k].score for k in seats]
+        start = sum(scores) // len(scores) if rules.join_score == "average" else 0
+        j = len(players)
+        players.append(Player(j, policies[j % len(policies)], seat=0, joined=played,
+                              start_score=start, score=start))
+        seats.append(j)
+
+
+def _next_dealer(before: list[int], dealer_id: int, seats: list[int]) -> int:
+    """The next dealer's position: the first after the dealer, in the seat order
+    before any left, who is still seated (§7)."""
+    k = before.index(dealer_id)
+    for step in range(1, len(before) + 1):
+        candidate = before[(k + step) % len(before)]
+        if candidate in seats:
+            return seats.index(candidate)
+    raise AssertionError("nobody is seated")
+
+
 def play_session(seed: int, index: int, rules: PitchRules,
                  policies: Sequence[Policy]) -> SessionLog:
     """Session ``index`` of a run (§7), all from the stream ``(seed, index)``.
@@ -868,23 +936,18 @@ def play_session(seed: int, index: int, rules: PitchRules,
     """
     stream = Stream(seed, index)
     policies = list(policies)
-    policies = make_policies(policies, len(policies))      # specs or Policy objects
-    n_policies = len(policies)
+    policies = list(make_policies(policies, len(policies)))   # specs or Policy objects
     N = rules.players
     check_players(N)
 
     first_dealer = stream.below(N)
-    players = [Player(j, policies[j % n_policies], seat=(j - first_dealer - 1) % N + 1,
+    players = [Player(j, policies[j % len(policies)], seat=(j - first_dealer - 1) % N + 1,
                       joined=0, start_score=0, score=0) for j in range(N)]
     seats = list(range(N))                  # player ids, in seat order
     dealer = first_dealer                   # a position in ``seats``
     log = SessionLog(index, rules, first_dealer, players)
 
-    def seated_scores() -> list[int]:
-        return [players[j].score for j in seats]
-
     while len(log.hands) < rules.session_hands:
-        # -- one hand at the current table
         n = len(seats)
         table = rules if n == rules.players else rules.replace(players=n)
         hands = deal(stream, n, dealer)
@@ -892,68 +955,22 @@ def play_session(seed: int, index: int, rules: PitchRules,
         log.hands.append(hand)
         log.seatings.append(list(seats))
         log.dealers.append(dealer)
-        for pos, j in enumerate(seats):
-            players[j].score += hand.score[pos]
-            players[j].hands += 1
-        if not hand.thrown_in:
-            p = players[seats[hand.pitcher]]
-            p.pitched += 1
-            p.made += hand.made
-            if hand.moon:
-                p.moons_made += hand.made
-                p.moons_failed += not hand.made
-                each = moon_units(rules, hand.made)   # settled right after the hand
-                for j in seats:
-                    if j != p.player:
-                        players[j].units -= each
-                        p.units += each
+        _score_hand(hand, rules, players, seats)
         played = len(log.hands)
-
-        # -- the end?
         if rules.target > 0 and any(players[j].score >= rules.target for j in seats):
             log.ended_by_target = True
             break
         if played == rules.session_hands:
             break
-
-        # -- churn: leaves (in seat order), then at most one join
-        before = list(seats)
-        dealer_id = seats[dealer]
+        before, dealer_id = list(seats), seats[dealer]
         if rules.leave_permille > 0:
-            for j in before:
-                draw = stream.below(1000)
-                if draw < rules.leave_permille and len(seats) >= 3:
-                    scores = seated_scores()
-                    receives = settle_units(rules, players[j].score, scores)
-                    share = receives // (len(seats) - 1)
-                    assert share * (len(seats) - 1) == receives   # 840 divisible by n - 1 too
-                    for k in seats:
-                        if k != j:
-                            players[k].units -= share
-                    players[j].units += receives
-                    players[j].left = played
-                    seats.remove(j)
+            _leave(stream, rules, players, seats, played)
         if rules.join_permille > 0:
-            draw = stream.below(1000)
-            if draw < rules.join_permille and len(seats) < MAX_PLAYERS \
-                    and len(players) < MAX_SESSION_PLAYERS:
-                scores = seated_scores()
-                start = sum(scores) // len(scores) if rules.join_score == "average" else 0
-                j = len(players)
-                players.append(Player(j, policies[j % n_policies], seat=0, joined=played,
-                                      start_score=start, score=start))
-                seats.append(j)                       # the last seat, right of the first
-
-        # -- the next dealer: the first after the dealer, in the old seat order, still seated
-        k = before.index(dealer_id)
-        for step in range(1, len(before) + 1):
-            candidate = before[(k + step) % len(before)]
-            if candidate in seats:
-                break
-        dealer = seats.index(candidate)
+            _join(stream, rules, players, seats, policies, played)
+        dealer = _next_dealer(before, dealer_id, seats)
 
     # -- settle the seated players at the end
-    scores = seated_scores()
+    scores = [players[j].score for j in seats]
     for j in seats:
         players[j].units += settle_units(rules, players[j].score, scores)
     total = sum(p.units for p in players)
