@@ -1,7 +1,7 @@
 """Pepper rule variants against the seed's rules (seeds/pepper.md, every variant).
 
 Each comparison plays the same deals (same seed) under two rule sets with
-``simkit.pepper.compare`` and reports B - A with a 95% interval and a
+``simkit.compare`` and reports B - A with a 95% interval and a
 two-sided p-value.  Some rules only matter with some players: the shipped
 heuristic bids on every hand with 4 players and never raises a bid it has
 made, so stick-the-dealer and the auction forms are also compared with a
@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from analyses.common import Plot, Study
-from simkit.pepper.compare import compare
+from simkit.compare import compare
 from simkit.report import StudyResult
 
 NAME = "pepper-variants"
@@ -61,7 +61,7 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
     ``METRICS`` and the contracts under each rule set."""
     rows, bids = [], []
     for title, a, b, policy in COMPARISONS:
-        res = compare([a, b], players=4, hands=hands, games=_games(hands), seed=seed,
+        res = compare("pepper", [a, b], players=4, hands=hands, games=_games(hands), seed=seed,
                       policy=policy, threads=threads, progress=progress)
         policy_text = _policy_text(policy)
         for table in ("scores", "games"):

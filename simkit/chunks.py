@@ -1,15 +1,14 @@
 """Resumable chunked runs, shared by every game: threads or Dask, with progress.
 
 A run of ``count`` hands (or games) is cut into chunks of fixed index ranges:
-chunk ``i`` covers indices ``[i*chunk, min((i+1)*chunk, count))``.  A game
-provides three picklable functions of ``(spec, start, count)`` in its
-``api`` module (:mod:`simkit.games`): ``hand_chunk`` and ``game_chunk`` return
-per-hand or per-game (Pitch: per-session) records, ``agg_chunk`` per-group
-counts and sums (group columns in its module's ``AGG_KEYS``) that add up
-across chunks.  Every hand's random
-stream depends only on (seed, index), so a chunk's result depends only on
-(spec, start, count): never on the backend, the thread count, the worker or
-the order in which chunks finish.
+chunk ``i`` covers indices ``[i*chunk, min((i+1)*chunk, count))``.  A chunk
+is computed by :func:`simkit.engine.chunk` from the game's spec
+(:mod:`simkit.games`): per-hand or per-game (Pitch: per-session) records,
+or per-group counts and sums (group columns: the unit's ``agg_keys``) that
+add up across chunks.  Every hand's random stream depends only on (seed,
+index), so a chunk's result depends only on (spec, start, count): never on
+the backend, the thread count, the worker or the order in which chunks
+finish.
 
 With an output directory ``OUT`` (layout in :mod:`simkit.store`) the manifest
 is written first, then each finished chunk's part, atomically.  Running the
@@ -56,27 +55,12 @@ from typing import Any, Callable, Mapping
 
 import pandas as pd
 
-from simkit import games, store
+from simkit import engine, games, store
 from simkit.errors import InputError
 
 KINDS = ("records", "aggregate")
 BACKENDS = ("threads", "dask")
-#: The chunk function of each (unit, kind).
-FUNCTIONS = {("hand", "records"): "hand_chunk", ("game", "records"): "game_chunk",
-             ("hand", "aggregate"): "agg_chunk"}
-#: Default chunk sizes: records of a chunk are held in memory (about 60 bytes a
-#: hand while a chunk is being made); aggregates are constant in size.
-DEFAULT_CHUNK = {("hand", "records"): 1_000_000, ("game", "records"): 100_000,
-                 ("hand", "aggregate"): 10_000_000}
 _IDENTITY = ("game", "unit", "kind", "count", "chunk")
-
-
-def spec_args(spec: Mapping[str, Any], make_rules: Callable) -> dict:
-    """The keyword arguments a game's ``simulate`` functions take for a chunk of the
-    run ``spec``; the thread count stays what the caller (runner or Dask worker) set."""
-    import numba
-    return {"rules": make_rules(overrides=spec["rules"]), "policy": list(spec["policies"]),
-            "seed": int(spec["seed"]), "threads": numba.get_num_threads()}
 
 
 def cores() -> int:
@@ -107,19 +91,22 @@ class Job:
     @classmethod
     def make(cls, game: str, unit: str, count: int, spec: Mapping[str, Any], *,
              kind: str = "records", chunk: int | None = None) -> "Job":
-        game = games.check(game)
+        g = games.get(game)
+        game = g.name
         if kind not in KINDS:
             raise InputError(f"bad kind {kind!r}: expected one of {', '.join(KINDS)}")
-        if (unit, kind) not in FUNCTIONS:
-            if unit in store.UNITS:
-                raise InputError(f"aggregates are made of hands, not {unit}s: use --hands "
-                                 f"with --aggregate")
-            raise InputError(f"bad unit {unit!r}: expected one of {', '.join(store.UNITS)}")
+        u = g.unit(unit)
+        if kind == "aggregate" and u.aggregate is None:
+            if unit == "hand":
+                raise InputError(f"--aggregate is not offered for {game}: its runs keep one "
+                                 f"record per {u.label}")
+            raise InputError(f"aggregates are made of hands, not {unit}s: use --hands "
+                             f"with --aggregate")
         for value, what in ((count, f"number of {unit}s"), (chunk, "--chunk")):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                       or value < 1):
                 raise InputError(f"bad {what} {value!r}: expected a whole number of at least 1")
-        chunk = chunk or DEFAULT_CHUNK[unit, kind]
+        chunk = chunk or (u.agg_chunk if kind == "aggregate" else u.chunk)
         n = -(-count // chunk)
         if n > store.MAX_PARTS:
             raise InputError(f"--chunk {chunk} makes {n:,} chunks of {count:,} {unit}s, more "
@@ -137,11 +124,12 @@ class Job:
         start = index * self.chunk
         return start, min(self.chunk, self.count - start)
 
-    def function(self) -> Callable[[dict, int, int], pd.DataFrame]:
-        return getattr(games.part(self.game, "api"), FUNCTIONS[self.unit, self.kind])
+    def compute(self, start: int, count: int) -> pd.DataFrame:
+        """Records (or the aggregate) of units ``start .. start+count-1``."""
+        return engine.chunk(self.game, self.unit, self.kind, self.spec, start, count)
 
     def agg_keys(self) -> list[str]:
-        return list(games.part(self.game, "api").AGG_KEYS)
+        return list(games.get(self.game).unit(self.unit).agg_keys)
 
     def manifest(self, **extra) -> dict:
         """A new manifest for this job (``"complete": false``)."""
@@ -167,7 +155,7 @@ def compute_chunk(job: Job, index: int, out: str | None = None,
         import numba
         numba.set_num_threads(threads)
     start, count = job.bounds(index)
-    df = job.function()(dict(job.spec), start, count)
+    df = job.compute(start, count)
     if out is not None:
         store.write_part(out, index, df)
     if job.kind == "aggregate":
@@ -346,6 +334,29 @@ def _remove_parts(out: pathlib.Path) -> None:
 
 # --- running -------------------------------------------------------------------------
 
+def _check_backend(backend: str, threads, workers, scheduler) -> int | None:
+    """Check the backend options together; returns the thread count to use
+    (threads backend: set now; Dask: None, each worker runs one thread)."""
+    from simkit.runner import set_threads
+
+    if backend not in BACKENDS:
+        raise InputError(f"bad backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    if backend == "threads":
+        if workers is not None or scheduler is not None:
+            raise InputError("--workers and --scheduler need --backend dask")
+        return set_threads(threads)
+    if threads is not None:
+        raise InputError("--threads is for the threads backend; with --backend dask "
+                         "use --workers (each worker runs one thread)")
+    if workers is not None and scheduler is not None:
+        raise InputError("--workers starts a local cluster; with --scheduler the "
+                         "cluster's own workers are used: give one or the other")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise InputError(f"bad --workers {workers!r}: expected a whole number of at least 1")
+    return None
+
+
 def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = None,
         workers: int | None = None, scheduler: str | None = None, progress: bool = False,
         reduce: Callable[[pd.DataFrame], Any] | None = None) -> RunResult:
@@ -357,25 +368,8 @@ def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = N
     Ctrl-C raises :class:`Interrupted`, after the finished parts are kept and
     any temporary removed.
     """
-    from simkit.runner import set_threads
-
     t0 = time.perf_counter()
-    if backend not in BACKENDS:
-        raise InputError(f"bad backend {backend!r}: expected one of {', '.join(BACKENDS)}")
-    if backend == "threads":
-        if workers is not None or scheduler is not None:
-            raise InputError("--workers and --scheduler need --backend dask")
-        threads = set_threads(threads)
-    else:
-        if threads is not None:
-            raise InputError("--threads is for the threads backend; with --backend dask "
-                             "use --workers (each worker runs one thread)")
-        if workers is not None and scheduler is not None:
-            raise InputError("--workers starts a local cluster; with --scheduler the "
-                             "cluster's own workers are used: give one or the other")
-        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                    or workers < 1):
-            raise InputError(f"bad --workers {workers!r}: expected a whole number of at least 1")
+    threads = _check_backend(backend, threads, workers, scheduler)
     manifest = None
     if out is not None:
         manifest = check_out(job, out)      # messages name the path as given
@@ -387,14 +381,7 @@ def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = N
             return _complete_result(job, out, manifest, reduce, t0)
         manifest = dict(manifest, complete=False)   # files deleted since: redo what is missing
 
-    if out is not None:
-        if manifest is None:
-            manifest = _create(job, out)
-        else:
-            store.remove_temporaries(out)
-        done = store.part_indices(out) & set(range(job.chunks))
-    else:
-        done = set()
+    manifest, done = _open(job, out, manifest)
     todo = [i for i in range(job.chunks) if i not in done]
 
     values: dict[int, Any] = {}
@@ -450,6 +437,19 @@ def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = N
         and reduce is not None else None,
         aggregate=total, units_computed=sum(job.bounds(i)[1] for i in todo),
         seconds=time.perf_counter() - t0)
+
+
+def _open(job: Job, out: pathlib.Path | None, manifest: dict | None
+          ) -> tuple[dict | None, set[int]]:
+    """Create the run directory (or tidy the one being resumed); returns its
+    manifest and the chunks already finished there."""
+    if out is None:
+        return None, set()
+    if manifest is None:
+        manifest = _create(job, out)
+    else:
+        store.remove_temporaries(out)
+    return manifest, store.part_indices(out) & set(range(job.chunks))
 
 
 def _finished_files_present(job: Job, out: pathlib.Path) -> bool:
@@ -515,7 +515,7 @@ def _preload_forkserver(job: Job) -> None:
         from distributed.utils import get_mp_context
         ctx = get_mp_context()      # distributed sets its own preload list here, once
         ctx.set_forkserver_preload(["distributed", "numpy", "pandas", "pyarrow",
-                                    "simkit.chunks", f"simkit.{job.game}.api"])
+                                    "simkit.chunks", games.REGISTRY[job.game]])
     except Exception:               # pragma: no cover - depends on distributed's internals
         pass
 

@@ -11,9 +11,8 @@ import json
 import sys
 import time
 
-from simkit import games
+from simkit import engine, games
 from simkit.errors import InputError
-from simkit.games import GAMES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,28 +59,34 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
                    help="policy for every seat, or repeat once per seat")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="simkit", description="Monte Carlo simulation of Pepper, Pitch, "
-                     "Shiesta and Burraco.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _run_options(p: argparse.ArgumentParser, *, progress: bool = True,
+                 json_out: bool = False) -> None:
+    """--seed and --threads, and --no-progress and --json where the command has them."""
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
+    if progress:
+        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    if json_out:
+        p.add_argument("--json", action="store_true", help="print JSON")
 
+
+def _simulate_parser(sub) -> None:
     p = sub.add_parser("simulate", help="play hands or whole games, write Parquet, print a summary")
     p.add_argument("game", type=_game)
     _rules_options(p)
     size = p.add_mutually_exclusive_group()
     size.add_argument("--hands", type=_positive, help="hands to play (default 100000; "
-                      "Shiesta: games only)")
+                      "for games played in hands)")
     size.add_argument("--games", type=_positive, help="whole games to play instead of hands "
-                      "(Pitch: money sessions, rules session_hands, target, leave, join)")
-    p.add_argument("--seed", type=_seed, default=0)
+                      "(for Pitch: money sessions; see 'simkit rules GAME')")
+    _run_options(p)
     p.add_argument("--out", metavar="DIR",
                    help="write the run into this directory (e.g. runs/pepper.parquet): "
                         "_manifest.json and one Parquet part per chunk; the same command "
                         "again resumes an interrupted run")
     p.add_argument("--aggregate", action="store_true",
                    help="with --hands: keep only counts and sums per group of hands (bid, "
-                        "made, bidder's hand class, seat; Pepper computes them in the kernel); "
-                        "memory does not grow with the run")
+                        "made, bidder's hand class, seat); memory does not grow with the run")
     p.add_argument("--chunk", type=_positive,
                    help="hands (or games) per chunk, the unit of resuming and of work "
                         "(default: 1000000 hands, 100000 games, 10000000 aggregated hands)")
@@ -93,28 +98,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="--backend dask: use this existing cluster (--out must be on a "
                         "filesystem every worker shares)")
-    p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+
+def _report_parser(sub) -> None:
     p = sub.add_parser("report", help="run studies and render their HTML reports")
     p.add_argument("studies", nargs="*", metavar="STUDY",
                    help="study names, or 'all' (the default); see 'simkit report --list'")
     p.add_argument("--list", action="store_true", help="list the studies and exit")
     p.add_argument("--hands", type=_positive,
                    help="hands per simulated table (default: each study's own size)")
-    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--out", default="reports", help="output directory (default: reports)")
-    p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    _run_options(p)
 
-    p = sub.add_parser("rules", help="print a game's rules, variants and defaults")
-    p.add_argument("game", type=_game)
 
-    p = sub.add_parser("bench", help="measure kernel throughput")
-    p.add_argument("games", nargs="*", type=_game, help="games to measure (default: all)")
-    p.add_argument("--json", action="store_true", help="print JSON records")
-    p.add_argument("--hands", type=_positive, default=2_000_000, help="hands per measurement")
-
+def _advise_parser(sub) -> None:
     p = sub.add_parser("advise", help="what to bid with a hand: each bid's chance, EV and, "
                        "with --score, chance to win the game")
     p.add_argument("game", type=_game)
@@ -129,34 +126,58 @@ def build_parser() -> argparse.ArgumentParser:
                         "a negative first score as --score=-6:12): adds each bid's chance to win")
     p.add_argument("--games", type=_positive, default=10_000,
                    help="with --score: games played out from each position (default 10000)")
-    p.add_argument("--seed", type=_seed, default=0)
-    p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    _run_options(p, progress=False, json_out=True)
 
-    p = sub.add_parser("compare", help="two rule variants on the same deals: contracts, "
-                       "scores and games, with differences, intervals and p-values")
+
+def _compare_parser(sub) -> None:
+    p = sub.add_parser("compare", help="two rule variants on the same deals: each game's "
+                       "measures, with differences, intervals and p-values")
     p.add_argument("game", type=_game)
     p.add_argument("--variant", metavar="LABEL:key=value[,...]", action="append", default=[],
                    help="a rule variant; exactly two, e.g. --variant A: --variant B:all_pass=stick")
-    p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    p.add_argument("--players", type=int, help="number of players (default: the rules' own, 4)")
     p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append",
                    help="policy for every seat, or repeat once per seat")
     p.add_argument("--hands", type=_positive, default=1_000_000,
-                   help="hands per variant (default 1000000)")
+                   help="hands per variant, for games played in hands (default 1000000)")
     p.add_argument("--games", type=_positive, default=20_000,
                    help="whole games per variant (default 20000)")
-    p.add_argument("--seed", type=_seed, default=0)
-    p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    _run_options(p, json_out=True)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="simkit", description="Monte Carlo simulation of Pepper, Pitch, "
+                     "Shiesta and Burraco.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _simulate_parser(sub)
+    _report_parser(sub)
+    p = sub.add_parser("rules", help="print a game's rules, variants, defaults and records")
+    p.add_argument("game", type=_game)
+    p = sub.add_parser("bench", help="measure kernel throughput")
+    p.add_argument("games", nargs="*", type=_game, help="games to measure (default: all)")
+    p.add_argument("--json", action="store_true", help="print JSON records")
+    p.add_argument("--hands", type=_positive, default=2_000_000, help="hands per measurement")
+    _advise_parser(sub)
+    _compare_parser(sub)
     return parser
 
 
 def _summary_part(game, rules, unit, df):
     """One chunk's contribution to the summary table (runs where the chunk is made)."""
-    summary = games.part(game, "summary").Summary(rules, unit)
+    summary = games.get(game).unit(unit).summary(rules)
     summary.add(df)
     return summary.parts[0]
+
+
+def _run_unit(g, a) -> tuple[str, int]:
+    """(unit, count) of a simulate command: --hands or --games, checked against the game."""
+    if a.hands:
+        g.unit("hand")                      # a game played in whole games refuses hands
+        return "hand", a.hands
+    if a.games or "hand" not in g.units:
+        g.unit("game")
+        return "game", a.games or 100_000
+    return "hand", 100_000
 
 
 def _cmd_simulate(a) -> int:
@@ -164,18 +185,13 @@ def _cmd_simulate(a) -> int:
 
     from simkit import chunks
 
+    g = games.get(a.game)
     rules, pols = _rules_and_policies(a)
-    units = games.UNITS[a.game]
-    if a.aggregate and not hasattr(games.part(a.game, "api"), "agg_chunk"):
-        raise InputError(f"--aggregate is not offered for {a.game}: its runs keep one record "
-                         f"per {units[0]}")
-    if a.hands and "hand" not in units:
-        raise InputError(f"{a.game} is played in whole games, not hands: use --games N")
-    if a.games or "hand" not in units:
-        unit, count = "game", a.games or 100_000
-    else:
-        unit, count = "hand", a.hands or 100_000
-    if a.aggregate and unit == "game":
+    unit, count = _run_unit(g, a)
+    if a.aggregate and g.unit(unit).aggregate is None:
+        if unit == "hand":
+            raise InputError(f"--aggregate is not offered for {a.game}: its runs keep one "
+                             f"record per {g.unit(unit).label}")
         raise InputError("--aggregate works with --hands only (aggregates of hands)")
     backend = a.backend or ("dask" if a.scheduler else "threads")
     spec = {"rules": rules.as_dict(), "policies": [p.text() for p in pols], "seed": a.seed}
@@ -188,7 +204,7 @@ def _cmd_simulate(a) -> int:
     except chunks.Interrupted as e:
         print(f"simkit: {e}", file=sys.stderr)
         return 130
-    summary = games.part(a.game, "summary").Summary(rules, unit)
+    summary = g.unit(unit).summary(rules)
     if a.aggregate:
         summary.add_aggregate(result.aggregate)
     else:
@@ -196,54 +212,66 @@ def _cmd_simulate(a) -> int:
     if result.complete_before:
         print(f"{a.out} already holds this run, complete; nothing to compute\n")
     print(summary.text())
+    print(_run_line(a, g.unit(unit).label, count, job, result))
+    return 0
+
+
+def _run_line(a, label: str, count: int, job, result) -> str:
+    """The line after the summary: what was computed, how fast, where it went."""
     done = result.units_computed
     rate = done / result.seconds if result.seconds > 0 else float("inf")
     what = "aggregated " if a.aggregate else ""
-    unit = "session" if unit == "game" and a.game == "pitch" else unit
-    line = f"\n{count:,} {what}{unit}s, seed {a.seed}"
+    line = f"\n{count:,} {what}{label}s, seed {a.seed}"
     if result.resumed and not result.complete_before:
         line += (f" ({result.resumed} of {job.chunks} chunks were already done; "
-                 f"{done:,} {unit}s computed now)")
+                 f"{done:,} {label}s computed now)")
     if done:
-        line += f", {result.seconds:.2f} s ({rate:,.0f} {unit}s/s)"
+        line += f", {result.seconds:.2f} s ({rate:,.0f} {label}s/s)"
     if a.out:
         line += f"; {'in' if result.complete_before else 'written to'} {a.out}"
-    print(line)
-    return 0
+    return line
 
 
 def _rules_and_policies(a):
     """The validated rules and per-seat policies of a command's game options."""
     from simkit.config import parse_assignments
-    rules = games.part(a.game, "rules").make_rules(a.preset, a.rules, parse_assignments(a.set),
-                                                   a.players)
-    return rules, games.part(a.game, "policies").make_policies(a.policy, rules.players)
+    g = games.get(a.game)
+    g.check_players(a.players)
+    rules = g.make_rules(a.preset, a.rules, parse_assignments(a.set), a.players)
+    return rules, g.make_policies(a.policy, rules.players)
 
 
 def _cmd_rules(a) -> int:
-    rmod = games.part(a.game, "rules")
-    pmod = games.part(a.game, "policies")
-    print(f"{rmod.TITLE} rules; the rule book is {rmod.BOOK}\n")
-    rows = rmod.RULES.describe()
+    g = games.get(a.game)
+    print(f"{g.title} rules; the rule book is {g.book}\n")
+    rows = g.rules.describe()
     w = max(len(r[0]) for r in rows)
     for key, default, accepted, doc in rows:
         print(f"  {key:<{w}}  default {default:<7} ({accepted})\n  {'':<{w}}  {doc}")
     print("\nPresets (--preset NAME):")
-    for name, values in rmod.PRESETS.items():
+    for name, values in g.presets.items():
         text = ", ".join(f"{k}={v}" for k, v in values.items()) or "the seed documents' rules"
         print(f"  {name:<18} {text}")
     print("\nPolicies (--policy NAME[:key=value,...]):")
-    for name, cls in pmod.POLICIES.items():
+    for name, cls in g.policies.items():
         print(f"  {name}")
         for key, default, accepted, doc in cls.describe():
             print(f"    {key} = {default} ({accepted}): {doc}")
+    for unit in g.units.values():
+        print(f"\n{unit.label.capitalize()} records (--{unit.name}s; {unit.doc}):")
+        cols = [c for item in unit.schema
+                for c in (item.columns if isinstance(item, engine.Each) else (item,))]
+        shown = [c.describe() for c in cols]
+        w = max(len(name) for name, _, _ in shown)
+        for name, dtype, doc in shown:
+            print(f"  {name:<{w}}  {dtype:<9} {doc}")
     return 0
 
 
 def _cmd_bench(a) -> int:
     from simkit.bench import run_bench
 
-    records = run_bench(a.games or list(GAMES), hands=a.hands)
+    records = run_bench(a.games or list(games.GAMES), hands=a.hands)
     if a.json:
         print(json.dumps(records, indent=1))
     else:
@@ -274,12 +302,15 @@ def _cmd_report(a) -> int:
 
 
 def _cmd_advise(a) -> int:
-    if not games.has_part(a.game, "advise"):
-        raise InputError(f"simkit advise is for games with bids ("
-                         f"{', '.join(g for g in GAMES if games.has_part(g, 'advise'))}), "
+    import importlib
+
+    g = games.get(a.game)
+    if g.advise is None:
+        bidding = [s.name for s in games.specs() if s.advise is not None]
+        raise InputError(f"simkit advise is for games with bids ({', '.join(bidding)}), "
                          f"not {a.game}")
     rules, pols = _rules_and_policies(a)
-    mod = games.part(a.game, "advise")
+    mod = importlib.import_module(g.advise)
     advice = mod.advise(a.hand, players=rules.players, seat=a.seat, dealer=a.dealer,
                         samples=a.samples, score=a.score, rules=rules, policy=pols,
                         seed=a.seed, threads=a.threads, games=a.games)
@@ -288,14 +319,12 @@ def _cmd_advise(a) -> int:
 
 
 def _cmd_compare(a) -> int:
-    from simkit.pepper.compare import comparison_json, compare, format_comparison
+    from simkit.compare import compare, comparison_json, format_comparison
 
-    if a.game != "pepper":
-        raise InputError(f"simkit compare plays Pepper only so far, not {a.game}: compare "
-                         f"{a.game} variants with simkit report or simkit simulate --set")
     t0 = time.perf_counter()
-    result = compare(a.variant, players=a.players, hands=a.hands, games=a.games, seed=a.seed,
-                     policy=a.policy, threads=a.threads, progress=not a.no_progress)
+    result = compare(a.game, a.variant, players=a.players, hands=a.hands, games=a.games,
+                     seed=a.seed, policy=a.policy, threads=a.threads,
+                     progress=not a.no_progress)
     if a.json:
         print(json.dumps(comparison_json(result), indent=1))
     else:

@@ -38,7 +38,6 @@ import pyarrow.parquet as pq
 import simkit
 from simkit.errors import InputError
 
-UNITS = ("hand", "game")
 COMPRESSION = "zstd"
 _GIT_TIMEOUT_S = 5.0
 
@@ -95,13 +94,12 @@ def make_manifest(game: str, rules: Mapping[str, Any], policies: list[str],
     """The provenance record of one run.
 
     ``rules`` is the rule config as a mapping (a config dataclass is accepted
-    too), ``policies`` the policy names in seat order, ``unit`` is ``"hand"``
-    or ``"game"`` and ``count`` how many of them were simulated.  Keyword
+    too), ``policies`` the policy names in seat order, ``unit`` what the run
+    counts (a game's unit: ``"hand"`` or ``"game"``) and ``count`` how many of
+    them were simulated.  Keyword
     arguments are added as they are (e.g. ``players=4``, ``backend="numba"``).
     :mod:`simkit.chunks` adds ``complete`` and ``rows`` when the run is finished.
     """
-    if unit not in UNITS:
-        raise ValueError(f"unit must be one of {', '.join(UNITS)}, not {unit!r}")
     if dataclasses.is_dataclass(rules) and not isinstance(rules, type):
         rules = dataclasses.asdict(rules)
     manifest = {

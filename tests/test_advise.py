@@ -196,13 +196,15 @@ def fake_games(monkeypatch):
 
 
 def test_outcomes_are_evaluate_hands_samples():
+    """The per-deal outcomes the game chances are computed from average to the
+    bid table's expected points (they are the same samples)."""
     for players, hand in ((4, NINES_TENS), (3, "AC KC AD 9H 10S QH KS 9C")):
         r = api.resolve_rules(None, players)
         ev = api.evaluate_hand(hand, players=players, samples=5_000, seed=9)
-        out = A._outcomes(hand, r, None, 9, ev.seat, ev.dealer, 5_000)
         side = r.side_of(ev.seat)
         for row in ev.bids.itertuples():
-            d = out[row.level]
+            d = ev.outcomes[row.level]
+            assert d.shape == (5_000, r.sides)
             assert d[:, side].mean() == pytest.approx(row.ev_points, abs=1e-12)
             others = np.delete(d, side, axis=1)
             assert others.mean() == pytest.approx(row.ev_opponents, abs=1e-12)

@@ -15,7 +15,6 @@ players with other parameters.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from simkit.burraco import reference as R

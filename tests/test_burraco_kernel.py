@@ -17,7 +17,8 @@ import pytest
 
 from simkit.burraco import api, melds
 from simkit.burraco import kernel as K
-from simkit.burraco.rules import PRESETS, flatten, make_rules
+from simkit.burraco.rules import PRESETS, make_rules
+from simkit.config import vector
 from simkit.cli import main
 from simkit.runner import max_threads, set_threads
 
@@ -82,7 +83,7 @@ def test_kernel_meld_checks_agree_with_the_meld_module():
     rng = np.random.default_rng(SEED)
     buf = np.zeros(K.MAXC + 8, np.int64)
     for rules in (make_rules(), make_rules(overrides={"twos_set": True, "sequence_wilds": 2})):
-        rv = flatten(rules)
+        rv = vector(rules)
         mr = melds.MeldRules(twos_set=rules.twos_set, sequence_wilds=rules.sequence_wilds)
         for _ in range(10_000):
             n = int(rng.integers(3, 10))
@@ -94,7 +95,7 @@ def test_kernel_meld_checks_agree_with_the_meld_module():
                 pool = [r + 13 * s + 52 * d for s in range(4) for d in range(2)]
             pool += [104, 105, 106, 107] + [1 + 13 * s for s in range(4)]
             cards = [int(c) for c in rng.choice(sorted(set(pool)), size=n, replace=False)]
-            for kind, name in ((0, "set"), (1, "sequence")):
+            for kind, name in ((K.MELD_SET, "set"), (K.MELD_SEQUENCE, "sequence")):
                 buf[:n] = cards
                 ok, clean = K._valid(buf, n, kind, rv)
                 m = melds.read_meld(cards, mr, kind=name)

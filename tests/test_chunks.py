@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit import chunks, store
+from simkit import chunks, engine, store
 from simkit.cli import main
 from simkit.errors import InputError
 from simkit.pepper import api
@@ -336,7 +336,8 @@ def test_dask_backend_from_the_command_line(tmp_path, capsys, monkeypatch):
 # --- streaming aggregates --------------------------------------------------------------
 
 def aggregate_records(df: pd.DataFrame, players: int) -> pd.DataFrame:
-    """The aggregate of per-hand records, by pandas: what agg_chunk computes in the kernel."""
+    """The aggregate of per-hand records, by pandas: what the kernel computes for
+    an aggregate chunk."""
     sides = 2 if players == 4 else players
     bidder = df["bidder"].to_numpy().astype(int)
     seat = (bidder - df["dealer"].to_numpy() + players) % players
@@ -388,11 +389,13 @@ def test_aggregate_command_prints_the_records_summary(tmp_path, capsys, monkeypa
     assert sorted(os.listdir(tmp_path)) == ["a.parquet"]
 
 
-@pytest.mark.parametrize("name", ["hand_chunk", "game_chunk", "agg_chunk"])
-def test_chunk_functions_keep_the_thread_count(name):
+@pytest.mark.parametrize("unit, kind", [("hand", "records"), ("game", "records"),
+                                        ("hand", "aggregate")])
+def test_chunk_functions_keep_the_thread_count(unit, kind):
+    """A chunk runs on the thread count its worker set (Dask workers set one)."""
     import numba
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("one thread only")
     set_threads(1)
-    getattr(api, name)(spec(), 0, 50)
+    engine.chunk("pepper", unit, kind, spec(), 0, 50)
     assert numba.get_num_threads() == 1

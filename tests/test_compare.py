@@ -1,5 +1,6 @@
-"""Rule-variant comparison (simkit/pepper/compare.py): variant parsing, the
-two-variant requirement, identical variants, stick-the-dealer against redeal."""
+"""Rule-variant comparison (simkit/compare.py) with Pepper's measures: variant
+parsing, the two-variant requirement, identical variants, stick-the-dealer
+against redeal.  The other games' measures are in test_compare_games.py."""
 
 from __future__ import annotations
 
@@ -9,13 +10,19 @@ import numpy as np
 import pytest
 
 from simkit.errors import InputError
-from simkit.pepper import compare as C
+from simkit import compare as C
+from simkit import games
 from simkit.runner import set_threads
 
 SMALL = dict(hands=50_000, games=500, seed=5)
 # The default heuristic almost never passes a hand out (no thrown-in hand in
 # 200,000); a cautious one throws in about 13% of 4-player hands.
 CAUTIOUS = "heuristic:aggression=-3"
+PEPPER = games.get("pepper")
+
+
+def compare(*args, **kwargs):
+    return C.compare("pepper", *args, **kwargs)
 
 
 @pytest.fixture(autouse=True)
@@ -26,12 +33,12 @@ def _all_threads_after():
 
 @pytest.fixture(scope="module")
 def same():
-    return C.compare(["A", "B:"], policy=CAUTIOUS, **SMALL)
+    return compare(["A", "B:"], policy=CAUTIOUS, **SMALL)
 
 
 @pytest.fixture(scope="module")
 def stick():
-    return C.compare(["redeal:", "stick:all_pass=stick"], policy=CAUTIOUS, **SMALL)
+    return compare(["redeal:", "stick:all_pass=stick"], policy=CAUTIOUS, **SMALL)
 
 
 @pytest.mark.parametrize("text, want", [
@@ -40,7 +47,7 @@ def stick():
     ("B:ndogo_stake=2,", ("B", {"ndogo_stake": "2"})),
 ])
 def test_parse_variant(text, want):
-    assert C.parse_variant(text) == want
+    assert C.parse_variant(PEPPER, text) == want
 
 
 @pytest.mark.parametrize("text, names", [
@@ -53,7 +60,7 @@ def test_parse_variant(text, want):
 ])
 def test_parse_variant_errors(text, names):
     with pytest.raises(InputError) as e:
-        C.parse_variant(text)
+        C.parse_variant(PEPPER, text)
     msg = str(e.value)
     assert "\n" not in msg
     for n in names:
@@ -67,7 +74,7 @@ def test_parse_variant_errors(text, names):
 ])
 def test_two_variants_required(variants, match):
     with pytest.raises(InputError, match=match):
-        C.compare(variants, hands=10, games=1)
+        compare(variants, hands=10, games=1)
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -77,14 +84,14 @@ def test_two_variants_required(variants, match):
 ])
 def test_bad_arguments(kwargs, match):
     with pytest.raises(InputError, match=match):
-        C.compare(["A", "B:all_pass=stick"], **{"hands": 10, "games": 1, **kwargs})
+        compare(["A", "B:all_pass=stick"], **{"hands": 10, "games": 1, **kwargs})
 
 
 def test_tuple_variants():
-    r = C.compare([("A", {}), ("B", {"auction": "one_lap"})], hands=1_000, games=20)
+    r = compare([("A", {}), ("B", {"auction": "one_lap"})], hands=1_000, games=20)
     assert r["variants"]["changes"].tolist() == ["seed rules", "auction=one_lap"]
     with pytest.raises(InputError, match="label"):
-        C.compare([("A", {}), (3, {})], hands=10, games=1)
+        compare([("A", {}), (3, {})], hands=10, games=1)
 
 
 def _all_rows(result):
@@ -138,7 +145,7 @@ def test_stick_against_redeal(stick):
 
 
 def test_three_players_games_table():
-    r = C.compare(["A", "B:tie=play_on"], players=3, hands=2_000, games=200, seed=1)
+    r = compare(["A", "B:tie=play_on"], players=3, hands=2_000, games=200, seed=1)
     g = r["games"]
     assert g["metric"].tolist()[:3] == ["side 0 win rate", "side 1 win rate", "side 2 win rate"]
     assert np.isfinite(g["a"]).all()

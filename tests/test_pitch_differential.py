@@ -167,14 +167,14 @@ def test_sessions_agree(players, rules):
                                                  (8, 7, 2)])
 def test_fixed_hands_agree(players, seat, dealer, contract):
     """The advisor's deals: one hand held at one seat, the rest dealt (8.3)."""
-    from simkit.pitch import kernel as K
-    from simkit.pitch.api import _setup, hands_frame
+    from simkit.pitch.api import fixed_hands, resolve_rules
     hand = DECK.parse_hand("AS 10S 5S KH 2D JC")
-    r, pols, rv, kinds, params, key = _setup(players, None, mixed_specs(players), SEED)
+    r = resolve_rules(None, players)
+    pols = make_policies(mixed_specs(players), players)
     n = 400
-    rec = np.empty((n, K.N_COLS), np.int16)
-    K.run_fixed(n, key, rv, kinds, params, seat, dealer, np.int64(_mask(hand)), contract, rec)
-    kern = hands_frame(rec, 0, r, pols).drop(columns=[f"policy_{s}" for s in range(players)])
+    kern = fixed_hands("AS 10S 5S KH 2D JC", contract, n, players=players, seat=seat,
+                       dealer=dealer, policy=mixed_specs(players), seed=SEED)
+    kern = kern.drop(columns=[f"policy_{s}" for s in range(players)])
     kern["trump"] = kern["trump"].astype(str)
     ref = pd.DataFrame([{"hand": j, **R.play_hand(SEED, j, r, pols, dealer, fixed=(seat, hand),
                                                   contract=contract).record()}

@@ -255,7 +255,7 @@ def _run(capsys, *argv):
     (["advise", "pitch", "--hand", "AS KS QS JS TS 1S"], ["1S"]),
     (["advise", "pitch", "--hand", "AS KS QS JS TS 9S", "--players", "9"], ["9"]),
     (["advise", "pitch", "--hand", "AS KS QS JS TS 9S", "--score", "3:4"], ["--score"]),
-    (["compare", "pitch", "--variant", "A:", "--variant", "B:low=dealt"], ["pitch"]),
+    (["compare", "pitch", "--variant", "A:", "--variant", "B:low=sideways"], ["sideways"]),
 ])
 def test_bad_pitch_input_is_one_line_exit_2_and_writes_nothing(tmp_path, monkeypatch, capsys,
                                                                argv, words):

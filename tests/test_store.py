@@ -59,9 +59,13 @@ def test_manifest_content():
     assert json.loads(json.dumps(m, default=store.json_default))["count"] == 300
 
 
-def test_make_manifest_rejects_unknown_unit():
-    with pytest.raises(ValueError, match="unit"):
-        make_manifest("pepper", {}, [], 1, "deal", 10)
+def test_a_run_of_an_unknown_unit_is_refused_before_its_manifest():
+    """The game's spec says what a run may count (store keeps no unit list)."""
+    from simkit import chunks
+    with pytest.raises(InputError, match="bad unit 'deal': pepper records hands or games"):
+        chunks.Job.make("pepper", "deal", 10, {})
+    with pytest.raises(InputError, match="shiesta is played in whole games"):
+        chunks.Job.make("shiesta", "hand", 10, {})
 
 
 def test_git_commit_none_outside_checkout_or_without_git(tmp_path, monkeypatch):

@@ -22,9 +22,13 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simkit.jit import kernel
+from simkit.bits import high_bit, low_bit
+from simkit.burraco.policies import PARAM
+from simkit.burraco.rules import R, Pozzetto, Tie, UntakenPozzetto
+from simkit.jit import block, blocks, kernel
+from simkit.policy import RANDOM
 from simkit.rng import bounded, shuffle, start_stream
 
 N_CARDS = 108
@@ -33,10 +37,9 @@ MAXM = 40            # melds per team (108 cards make at most 36 melds)
 MAXC = 16            # cards per meld row (a sequence holds at most 13), then a summary:
 M_KEY = MAXC - 2     # the rank (set) or suit (sequence) of its natural cards, -1 if none
 M_OCC = MAXC - 1     # sequence: bit q for each natural non-ace card's place q, bit 0 an ace
-
-from simkit.burraco.policies import P_CLOSE_MARGIN, P_OPEN_AT, P_TAKE_AT, P_WILD_AT  # noqa: E402
-from simkit.burraco.rules import (R_CLOSING, R_MAX_HANDS, R_MAX_TURNS, R_POZZETTO,  # noqa: E402
-                                  R_SEQ_WILDS, R_TARGET, R_TIE, R_TWOS_SET, R_UNTAKEN)
+MELD_SET, MELD_SEQUENCE = 0, 1     # a meld row's kind
+BLOCK = 64           # hands per prange task
+GAME_BLOCK = 4       # whole games per prange task
 
 # hand record columns
 H_DEALER, H_TURNS, H_ENDED, H_CLOSER = range(4)
@@ -63,16 +66,6 @@ POINTS = _points_table()
 @kernel(inline=True)
 def _wild(c):
     return c >= FIRST_JOKER or c % 13 == 1
-
-
-@kernel(inline=True)
-def _low(m):
-    return trailing_zeros(m)
-
-
-@kernel(inline=True)
-def _high(m):
-    return 63 - leading_zeros(m)
 
 
 @kernel(inline=True)
@@ -103,7 +96,7 @@ def _valid_set(cards, n, rules):
     if rank >= 0:
         w = jokers + twos
         return w <= 1, w == 0
-    if rules[R_TWOS_SET] == 1 and jokers <= 1:
+    if rules[R.TWOS_SET] and jokers <= 1:
         return True, jokers == 0
     return False, False
 
@@ -161,7 +154,7 @@ def _valid_seq_suit(cards, n, rules, s):
                     k += 1
                     lo = min(lo, q)
                     hi = max(hi, q)
-            if k == 0 or w > rules[R_SEQ_WILDS]:
+            if k == 0 or w > rules[R.SEQUENCE_WILDS]:
                 continue
             length = k + w
             if hi - lo + 1 - k <= w and length <= 13 and length >= 3:
@@ -173,8 +166,8 @@ def _valid_seq_suit(cards, n, rules, s):
 
 @kernel(inline=True)
 def _valid(cards, n, kind, rules):
-    """(valid, clean) of ``cards[:n]`` as a meld of ``kind`` (0 set, 1 sequence)."""
-    if kind == 0:
+    """(valid, clean) of ``cards[:n]`` as a meld of ``kind`` (MELD_SET or MELD_SEQUENCE)."""
+    if kind == MELD_SET:
         return _valid_set(cards, n, rules)
     # the suit: that of the natural non-2 cards, else any 2's suit
     suit = -1
@@ -206,7 +199,7 @@ def _extends(mc, mn, kind, c, rules, buf):
     if not _wild(c) and mc[M_KEY] >= 0:
         # quick noes from the meld's summary: another rank or suit, a place already
         # taken, a second ace, a place too far from the sequence's to be reached
-        if kind == 0:
+        if kind == MELD_SET:
             if c % 13 != mc[M_KEY]:
                 return False
         else:
@@ -222,8 +215,8 @@ def _extends(mc, mn, kind, c, rules, buf):
                     return False
                 places = occ & ~np.int64(1)
                 if places:
-                    lo = _low(places)
-                    hi = _high(places)
+                    lo = low_bit(places)
+                    hi = high_bit(places)
                     if q < lo - 3 or q > hi + 3:
                         return False
     for i in range(mn):
@@ -297,23 +290,23 @@ def _fix_keep(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf):
     team = p % 2
     z[Z_CLOSING] = 0
     if pozz[team] < 0:
-        way = rules[R_POZZETTO]            # 0 both, 1 direct, 2 discard
-        if way == 1:
+        way = rules[R.POZZETTO]
+        if way == Pozzetto.DIRECT:
             z[Z_KEEP] = 0
-        elif way == 2:
+        elif way == Pozzetto.DISCARD:
             z[Z_KEEP] = 1
-        elif kind == 0:
+        elif kind == RANDOM:
             z[Z_KEEP] = bounded(st, 2)
         else:
             z[Z_KEEP] = 0
         return
     if _has_burraco(team, mn, mcount):
-        if kind == 0:
+        if kind == RANDOM:
             close = bounded(st, 2) == 1
         else:
             ours = _table_points(team, mcards, mn, mkind, mcount, rules, buf)
             theirs = _table_points(1 - team, mcards, mn, mkind, mcount, rules, buf)
-            close = ours >= theirs - prm[P_CLOSE_MARGIN]
+            close = ours >= theirs - prm[PARAM.CLOSE_MARGIN]
         if close:
             z[Z_KEEP] = 1
             z[Z_CLOSING] = 1
@@ -355,7 +348,7 @@ def _remove_into_meld(hand, hn, p, cards, k, team, m, mcards, mn, mkind):
         d = mcards[team, m, i]
         if _wild(d):
             continue
-        if mkind[team, m] == 0:
+        if mkind[team, m] == MELD_SET:
             key = d % 13
         else:
             key = (d % 52) // 13
@@ -422,7 +415,7 @@ def _next_candidate(hand, p, last, kind, key):
     for w in range(2):
         if key < 0:
             bits = hand[p, HW + w] & NATURAL_WORDS[w]
-        elif kind == 0:
+        elif kind == MELD_SET:
             bits = hand[p, HW + w] & RANK_WORDS[key, w]
         else:
             bits = hand[p, HW + w] & SUIT_WORDS[key, w]
@@ -479,7 +472,7 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
     Cards are walked in increasing id through ``hl``, a list of the hand's ids;
     a pozzetto taken directly mid-walk is walked on from the current id."""
     team = p % 2
-    open_at = prm[P_OPEN_AT]
+    open_at = prm[PARAM.OPEN_AT]
     changed = True
     while changed:
         changed = False
@@ -515,7 +508,7 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
             if k >= open_at and _can_remove(hand, p, hn, buf, k, z):
                 m = mcount[team]
                 mcount[team] += 1
-                mkind[team, m] = 0
+                mkind[team, m] = MELD_SET
                 mn[team, m] = 0
                 _remove_into_meld(hand, hn, p, buf, k, team, m, mcards, mn, mkind)
                 _trace_meld(tr, z, p, 0, mcards[team, m], k)
@@ -554,7 +547,7 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
                     break
                 m = mcount[team]
                 mcount[team] += 1
-                mkind[team, m] = 1
+                mkind[team, m] = MELD_SEQUENCE
                 mn[team, m] = 0
                 _remove_into_meld(hand, hn, p, buf, k, team, m, mcards, mn, mkind)
                 _trace_meld(tr, z, p, 1, mcards[team, m], k)
@@ -566,7 +559,7 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
         # 4. wild cards
         for m in range(mcount[team]):
             n = mn[team, m]
-            if n < prm[P_WILD_AT]:
+            if n < prm[PARAM.WILD_AT]:
                 continue
             has_wild = False
             for i in range(n):
@@ -591,9 +584,9 @@ def _take_pile(p, hand, pile, z, kind, prm, mcards, mn, mkind, mcount, rules, st
     pn = z[Z_PN]
     if pn == 0:
         return False
-    if kind == 0:
+    if kind == RANDOM:
         return bounded(st, 2) == 1
-    if pn >= prm[P_TAKE_AT]:
+    if pn >= prm[PARAM.TAKE_AT]:
         return True
     top = pile[pn - 1]
     if _wild(top):
@@ -632,7 +625,7 @@ def _take_pile(p, hand, pile, z, kind, prm, mcards, mn, mkind, mcount, rules, st
 def _discard_choice(p, hand, hn, kind, mcards, mn, mkind, mcount, rules, st, buf, hl, cnt):
     """The card to discard (section 9); ``cnt`` is scratch for counts by rank and
     by suit and place."""
-    if kind == 0:
+    if kind == RANDOM:
         return _nth_card(hand, p, bounded(st, hn[p]))
     n = _hand_list(hand, p, hl, -1)
     for i in range(cnt.shape[0]):
@@ -678,24 +671,80 @@ def _nth_card(hand, p, k):
     return -1
 
 
+@kernel(inline=True)
+def _deal(st, dealer, deck, hand, hn, pile, z):
+    """Shuffle and deal (section 1): eleven cards to each seat from the dealer's
+    left, two pozzetti of eleven, one card face up on the discard pile."""
+    shuffle(st, deck)
+    for q in range(44):
+        seat = (dealer + 1 + q % 4) % 4
+        _give(hand, seat, deck[q])
+        hn[seat] += 1
+    pile[0] = deck[66]
+    z[Z_SP] = 67
+    z[Z_PN] = 1
+
+
+@kernel(inline=True)
+def _score_team(t, dealer, closer, rules, deck, hand, mcards, mn, mkind, mcount, pozz,
+                pozz_which, buf, rec):
+    """Team ``t``'s score and its parts (section 6) into ``rec``."""
+    melded = 0
+    clean = 0
+    dirty = 0
+    for m in range(mcount[t]):
+        n = mn[t, m]
+        for i in range(n):
+            melded += POINTS[mcards[t, m, i]]
+            buf[i] = mcards[t, m, i]
+        if n >= 7:
+            _, cl = _valid(buf, n, mkind[t, m], rules)
+            if cl:
+                clean += 1
+            else:
+                dirty += 1
+    penalty = 0
+    for seat in (t, t + 2):
+        for c in range(N_CARDS):
+            if hand[seat, c]:
+                penalty -= POINTS[c]
+    pen = 0
+    if pozz[t] < 0:
+        if rules[R.UNTAKEN_POZZETTO] == UntakenPozzetto.FLAT:
+            pen = -100
+        else:   # the one the other team did not take; with none taken, the first
+                # is the starting team's (left of the dealer), the second the other's
+            if pozz_which[1 - t] >= 0:
+                which = 1 - pozz_which[1 - t]
+            else:
+                which = 0 if t == (dealer + 1) % 2 else 1
+            for i in range(11):
+                pen -= POINTS[deck[44 + 11 * which + i]]
+    close = rules[R.CLOSING_BONUS] if closer >= 0 and closer % 2 == t else 0
+    bonus = 200 * clean + 100 * dirty
+    rec[H_MELDED + t] = melded
+    rec[H_PENALTY + t] = penalty
+    rec[H_CLEAN + t] = clean
+    rec[H_DIRTY + t] = dirty
+    rec[H_BONUS + t] = bonus
+    rec[H_CLOSE_BONUS + t] = close
+    rec[H_POZZ_PEN + t] = pen
+    rec[H_POZZ_TURN + t] = pozz[t]
+    rec[H_MELDS + t] = mcount[t]
+    rec[H_SCORE + t] = melded + penalty + bonus + close + pen
+
+
 @kernel
 def play_hand(st, dealer, rules, kinds, params, rec, tr):
     """One hand (seeds/burraco.md sections 1-7) into the record row ``rec``; with a
     trace array longer than 1, every decision code into ``tr`` (-1 after the end)."""
     deck = np.arange(N_CARDS)
-    shuffle(st, deck)
     hand = np.zeros((4, N_CARDS + 2), np.int64)
     hn = np.zeros(4, np.int64)
-    for q in range(44):
-        seat = (dealer + 1 + q % 4) % 4
-        _give(hand, seat, deck[q])
-        hn[seat] += 1
     pile = np.empty(N_CARDS, np.int64)
-    pile[0] = deck[66]
     z = np.zeros(N_Z, np.int64)
-    z[Z_SP] = 67
-    z[Z_PN] = 1
-    z[Z_DIRECT_ONLY] = rules[R_POZZETTO] == 1
+    _deal(st, dealer, deck, hand, hn, pile, z)
+    z[Z_DIRECT_ONLY] = rules[R.POZZETTO] == Pozzetto.DIRECT
     pozz = np.full(2, -1, np.int64)           # the turn each team took its pozzetto
     pozz_which = np.full(2, -1, np.int64)
     mcards = np.empty((2, MAXM, MAXC), np.int64)      # rows are read up to mn
@@ -712,7 +761,7 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
     ended = ENDED_CAP
     closer = -1
     p = (dealer + 1) % 4
-    while z[Z_TURNS] < rules[R_MAX_TURNS]:
+    while z[Z_TURNS] < rules[R.MAX_TURNS]:
         z[Z_TURNS] += 1
         team = p % 2
         kind = kinds[p]
@@ -777,60 +826,18 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
     rec[H_ENDED] = ended
     rec[H_CLOSER] = closer
     for t in range(2):
-        melded = 0
-        clean = 0
-        dirty = 0
-        for m in range(mcount[t]):
-            n = mn[t, m]
-            for i in range(n):
-                melded += POINTS[mcards[t, m, i]]
-                buf[i] = mcards[t, m, i]
-            if n >= 7:
-                _, cl = _valid(buf, n, mkind[t, m], rules)
-                if cl:
-                    clean += 1
-                else:
-                    dirty += 1
-        penalty = 0
-        for seat in (t, t + 2):
-            for c in range(N_CARDS):
-                if hand[seat, c]:
-                    penalty -= POINTS[c]
-        pen = 0
-        if pozz[t] < 0:
-            if rules[R_UNTAKEN] == 0:
-                pen = -100
-            else:   # the one the other team did not take; with none taken, the first
-                    # is the starting team's (left of the dealer), the second the other's
-                if pozz_which[1 - t] >= 0:
-                    which = 1 - pozz_which[1 - t]
-                else:
-                    which = 0 if t == (dealer + 1) % 2 else 1
-                for i in range(11):
-                    pen -= POINTS[deck[44 + 11 * which + i]]
-        close = rules[R_CLOSING] if closer >= 0 and closer % 2 == t else 0
-        bonus = 200 * clean + 100 * dirty
-        rec[H_MELDED + t] = melded
-        rec[H_PENALTY + t] = penalty
-        rec[H_CLEAN + t] = clean
-        rec[H_DIRTY + t] = dirty
-        rec[H_BONUS + t] = bonus
-        rec[H_CLOSE_BONUS + t] = close
-        rec[H_POZZ_PEN + t] = pen
-        rec[H_POZZ_TURN + t] = pozz[t]
-        rec[H_MELDS + t] = mcount[t]
-        rec[H_SCORE + t] = melded + penalty + bonus + close + pen
+        _score_team(t, dealer, closer, rules, deck, hand, mcards, mn, mkind, mcount, pozz,
+                    pozz_which, buf, rec)
 
 
 @kernel(parallel=True)
 def run_hands(start, count, key, rules, kinds, params, rec, trace, tr):
     """Play hands ``start .. start+count-1`` (stream = hand number, dealer = hand
     mod 4) into ``rec[j]``; with ``trace`` every decision into ``tr[j]``."""
-    n_blocks = (count + 63) // 64
-    for b in numba.prange(n_blocks):
+    for b in numba.prange(blocks(count, BLOCK)):
         st = np.empty(2, np.uint64)
         no = np.empty(1, np.int64)
-        for j in range(b * 64, min(count, (b + 1) * 64)):
+        for j in block(b, count, BLOCK):
             start_stream(st, key, start + j)
             if trace:
                 play_hand(st, (start + j) % 4, rules, kinds, params, rec[j], tr[j])
@@ -838,44 +845,51 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr):
                 play_hand(st, (start + j) % 4, rules, kinds, params, rec[j], no)
 
 
+@kernel(inline=True)
+def _game(st, rules, kinds, params, rec, no, g):
+    """One whole game (section 6) into the game row ``g``: the first dealer drawn,
+    the deal passing left, until a team reaches the target (both: the higher
+    wins; equal: ``tie``) or ``max_hands`` hands were played."""
+    dealer = bounded(st, 4)
+    g[G_FIRST_DEALER] = dealer
+    s0 = 0
+    s1 = 0
+    hands = 0
+    winner = -1
+    shared = 0
+    unfinished = 0
+    while True:
+        play_hand(st, dealer, rules, kinds, params, rec, no)
+        hands += 1
+        s0 += rec[H_SCORE]
+        s1 += rec[H_SCORE + 1]
+        if s0 >= rules[R.TARGET] or s1 >= rules[R.TARGET]:
+            if s0 != s1:
+                winner = 0 if s0 > s1 else 1
+                break
+            if rules[R.TIE] == Tie.SHARED:
+                shared = 1
+                break
+        if hands >= rules[R.MAX_HANDS]:
+            unfinished = 1
+            break
+        dealer = (dealer + 1) % 4
+    g[G_HANDS] = hands
+    g[G_SCORE] = s0
+    g[G_SCORE + 1] = s1
+    g[G_WINNER] = winner
+    g[G_SHARED] = shared
+    g[G_UNFINISHED] = unfinished
+
+
 @kernel(parallel=True)
 def run_games(start, count, key, rules, kinds, params, grec):
     """Play whole games ``start .. start+count-1`` (stream = game number) into
-    ``grec[j]`` (section 6): the first dealer drawn, the deal passing left, until
-    a team reaches the target (both: the higher wins; equal: ``tie``)."""
-    for j in numba.prange(count):
+    ``grec[j]`` (:func:`_game`)."""
+    for b in numba.prange(blocks(count, GAME_BLOCK)):
         st = np.empty(2, np.uint64)
         no = np.empty(1, np.int64)
         rec = np.empty(N_HCOLS, np.int64)
-        start_stream(st, key, start + j)
-        g = grec[j]
-        dealer = bounded(st, 4)
-        g[G_FIRST_DEALER] = dealer
-        s0 = 0
-        s1 = 0
-        hands = 0
-        winner = -1
-        shared = 0
-        unfinished = 0
-        while True:
-            play_hand(st, dealer, rules, kinds, params, rec, no)
-            hands += 1
-            s0 += rec[H_SCORE]
-            s1 += rec[H_SCORE + 1]
-            if s0 >= rules[R_TARGET] or s1 >= rules[R_TARGET]:
-                if s0 != s1:
-                    winner = 0 if s0 > s1 else 1
-                    break
-                if rules[R_TIE] == 1:
-                    shared = 1
-                    break
-            if hands >= rules[R_MAX_HANDS]:
-                unfinished = 1
-                break
-            dealer = (dealer + 1) % 4
-        g[G_HANDS] = hands
-        g[G_SCORE] = s0
-        g[G_SCORE + 1] = s1
-        g[G_WINNER] = winner
-        g[G_SHARED] = shared
-        g[G_UNFINISHED] = unfinished
+        for j in block(b, count, GAME_BLOCK):
+            start_stream(st, key, start + j)
+            _game(st, rules, kinds, params, rec, no, grec[j])

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
-from simkit.config import Config, option
-from simkit.policy import Policy, RandomParams, seat_policies
+from simkit.config import Config, layout, option
+from simkit.policy import HEURISTIC, RandomParams, policies_maker
 
 
 @dataclasses.dataclass(frozen=True)
 class HeuristicParams(Config):
-    """Parameters of the ``heuristic`` policy."""
+    """Parameters of the ``heuristic`` policy.  ``random`` melds with their
+    defaults (section 9): the kernel reads this class's fields for every seat."""
 
     what = "heuristic parameter"
+    KIND = HEURISTIC
 
     take_at: int = option(5, "take the discard pile when it holds at least this many cards",
                           lo=1, hi=108)
@@ -47,21 +47,7 @@ POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "patient": PatientPar
                              "random": RandomParams}
 
 
-def make_policies(specs, players: int = 4) -> tuple[Policy, ...]:
-    """One validated Policy per seat (default: the heuristic at every seat)."""
-    return seat_policies(specs, players, POLICIES, default="heuristic")
+make_policies = policies_maker(POLICIES, default="heuristic", players=4)
 
-
-P_TAKE_AT, P_OPEN_AT, P_WILD_AT, P_CLOSE_MARGIN = range(4)
-N_PARAMS = 4
-
-
-def flatten(policies: tuple[Policy, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """(kind per seat: 0 random, 1 heuristic or patient; int64 params per seat).
-    ``random`` melds with the heuristic's default parameters (section 9)."""
-    kinds = np.array([0 if p.name == "random" else 1 for p in policies], dtype=np.int64)
-    params = np.zeros((len(policies), N_PARAMS), dtype=np.int64)
-    for s, p in enumerate(policies):
-        q = HeuristicParams() if p.name == "random" else p.params
-        params[s] = (q.take_at, q.open_at, q.wild_at, q.close_margin)
-    return kinds, params
+#: Where each parameter sits in a kernel's params row.
+PARAM = layout(HeuristicParams, "PARAM")

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
 from simkit import config
 from simkit.config import Config, option
 
@@ -20,10 +18,6 @@ PLAYERS = 4
 HAND = 11                 # cards per player and per pozzetto
 POZZETTI = 2
 STOCK_END = 2             # the hand ends when the stock is down to this many cards
-
-POZZETTO_WAYS = ("both", "direct", "discard")
-UNTAKEN = ("flat", "cards")
-TIES = ("play_on", "shared")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,16 +31,18 @@ class BurracoRules(Config):
     sequence_wilds: int = option(1, "wild cards allowed in a sequence (2 makes the seed's "
                                  "'2-2-Joker' valid)", lo=0, hi=2)
     pozzetto: str = option("both", "how a player may take the pozzetto: directly on melding the "
-                           "last card, on discarding it, or both", choices=POZZETTO_WAYS)
+                           "last card, on discarding it, or both",
+                           choices=("both", "direct", "discard"))
     untaken_pozzetto: str = option("flat", "a team that did not take its pozzetto loses 100 "
-                                   "(flat) or the points of its cards (cards)", choices=UNTAKEN)
+                                   "(flat) or the points of its cards (cards)",
+                                   choices=("flat", "cards"))
     closing_bonus: int = option(100, "points for going out", lo=0, hi=1000)
     max_turns: int = option(500, "turns after which a hand ends as a stalemate (the cap)",
                             lo=10, hi=100_000)
     target: int = option(2000, "a game ends after the hand in which a team reaches this",
                          lo=1, hi=100_000)
     tie: str = option("play_on", "both teams on the same score at or above the target: "
-                      "another hand (play_on) or both win (shared)", choices=TIES)
+                      "another hand (play_on) or both win (shared)", choices=("play_on", "shared"))
     max_hands: int = option(200, "hands after which a game is recorded as unfinished",
                             lo=1, hi=100_000)
 
@@ -66,20 +62,11 @@ PRESETS: dict[str, dict] = {
 }
 
 
-def make_rules(preset: str = "seed", file: str | None = None,
-               overrides: dict | None = None, players: int | None = None) -> BurracoRules:
-    """Rules from a preset, then a TOML file, then ``key=value`` overrides, then ``players``."""
-    return config.make_rules(BurracoRules, PRESETS, "Burraco", preset, file, overrides, players)
+make_rules = config.rules_maker(BurracoRules, PRESETS, "Burraco")
 
+#: The kernels' names of the options' values (both engines may use them).
+Pozzetto, UntakenPozzetto, Tie = config.choices(BurracoRules, "pozzetto", "untaken_pozzetto",
+                                                "tie")
 
-def flatten(rules: BurracoRules) -> np.ndarray:
-    """The rules as the int64 vector the kernel reads (indices in ``R_*``)."""
-    return np.array([
-        int(rules.twos_set), rules.sequence_wilds, POZZETTO_WAYS.index(rules.pozzetto),
-        UNTAKEN.index(rules.untaken_pozzetto), rules.closing_bonus, rules.max_turns,
-        rules.target, TIES.index(rules.tie), rules.max_hands,
-    ], dtype=np.int64)
-
-
-(R_TWOS_SET, R_SEQ_WILDS, R_POZZETTO, R_UNTAKEN, R_CLOSING, R_MAX_TURNS, R_TARGET, R_TIE,
- R_MAX_HANDS) = range(9)
+#: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`).
+R = config.layout(BurracoRules, "R")

@@ -1,6 +1,8 @@
-"""The short table ``simkit simulate burraco`` prints at the end of a run.
+"""The short tables ``simkit simulate burraco`` prints at the end of a run, and
+what ``simkit compare burraco`` compares.
 
-Built chunk by chunk from counts and sums, so it never holds the whole run.
+Built chunk by chunk from counts and sums (:class:`simkit.engine.Summary`),
+so they never hold the whole run.
 """
 
 from __future__ import annotations
@@ -8,46 +10,52 @@ from __future__ import annotations
 import pandas as pd
 
 from simkit import stats
-from simkit.burraco.rules import BurracoRules
+from simkit.engine import Summary
+
+ENDED = ("closed", "stock", "cap")
 
 
-class Summary:
-    """Accumulates per-team hand scores and how hands end (hands), or wins (games)."""
+class HandSummary(Summary):
+    """Per team: score per hand, clean and dirty burracos; how hands end."""
 
-    def __init__(self, rules: BurracoRules, unit: str):
-        self.rules, self.unit = rules, unit
-        self.parts: list[pd.DataFrame] = []
-
-    def add(self, df: pd.DataFrame) -> None:
-        if self.unit == "hand":
-            row = {"n": len(df)}
-            for t in range(2):
-                x = df[f"score_{t}"].astype("int64")
-                row[f"s{t}"], row[f"q{t}"] = int(x.sum()), int((x * x).sum())
-                row[f"clean{t}"] = int(df[f"clean_burraco_{t}"].sum())
-                row[f"dirty{t}"] = int(df[f"dirty_burraco_{t}"].sum())
-            for e in ("closed", "stock", "cap"):
-                row[e] = int((df["ended"] == e).sum())
-        else:
-            row = {"n": len(df), "w0": int((df["winner"] == 0).sum()),
-                   "w1": int((df["winner"] == 1).sum()), "shared": int(df["shared"].sum()),
-                   "unfinished": int(df["unfinished"].sum()), "hands": int(df["hands"].sum())}
-        self.parts.append(pd.DataFrame([row]))
+    def part(self, df: pd.DataFrame) -> pd.DataFrame:
+        row = {"n": len(df)}
+        for t in range(2):
+            x = df[f"score_{t}"].astype("int64")
+            row[f"s{t}"], row[f"q{t}"] = int(x.sum()), int((x * x).sum())
+            row[f"clean{t}"] = int(df[f"clean_burraco_{t}"].sum())
+            row[f"dirty{t}"] = int(df[f"dirty_burraco_{t}"].sum())
+        for e in ENDED:
+            row[e] = int((df["ended"] == e).sum())
+        return pd.DataFrame([row])
 
     def text(self) -> str:
-        t = pd.concat(self.parts).sum()
+        t = self.total().iloc[0]
         n = int(t["n"])
-        if self.unit == "hand":
-            lines = [f"{'team':<6}{'hands':>10}   {'score per hand [95% CI]':<28}"
-                     f"{'clean':>8}{'dirty':>8}  (burracos per hand)"]
-            for k in range(2):
-                m, lo, hi = stats.mean_ci(n, t[f"s{k}"], t[f"q{k}"])
-                lines.append(f"{k:<6}{n:>10,}   {m:8.1f} [{lo:.1f}, {hi:.1f}]".ljust(47)
-                             + f"{t[f'clean{k}'] / n:>8.3f}{t[f'dirty{k}'] / n:>8.3f}")
-            ends = ", ".join(f"{e} {int(t[e]) / n:.1%}" for e in ("closed", "stock", "cap"))
-            lines.append(f"hands ended: {ends} (team 0 = seats 0 and 2; the seat left of "
-                         f"the dealer starts)")
-            return "\n".join(lines)
+        lines = [f"{'team':<6}{'hands':>10}   {'score per hand [95% CI]':<28}"
+                 f"{'clean':>8}{'dirty':>8}  (burracos per hand)"]
+        for k in range(2):
+            m, lo, hi = stats.mean_ci(n, t[f"s{k}"], t[f"q{k}"])
+            lines.append(f"{k:<6}{n:>10,}   {m:8.1f} [{lo:.1f}, {hi:.1f}]".ljust(47)
+                         + f"{t[f'clean{k}'] / n:>8.3f}{t[f'dirty{k}'] / n:>8.3f}")
+        ends = ", ".join(f"{e} {int(t[e]) / n:.1%}" for e in ENDED)
+        lines.append(f"hands ended: {ends} (team 0 = seats 0 and 2; the seat left of "
+                     f"the dealer starts)")
+        return "\n".join(lines)
+
+
+class GameSummary(Summary):
+    """Per team: its win rate; hands per game, shared and unfinished games."""
+
+    def part(self, df: pd.DataFrame) -> pd.DataFrame:
+        return pd.DataFrame([{
+            "n": len(df), "w0": int((df["winner"] == 0).sum()),
+            "w1": int((df["winner"] == 1).sum()), "shared": int(df["shared"].sum()),
+            "unfinished": int(df["unfinished"].sum()), "hands": int(df["hands"].sum())}])
+
+    def text(self) -> str:
+        t = self.total().iloc[0]
+        n = int(t["n"])
         lines = [f"{'team':<6}{'games':>10}   win rate [95% CI]"]
         for k in range(2):
             w = int(t[f"w{k}"])
@@ -57,3 +65,41 @@ class Summary:
         lines.append(f"mean hands per game {t['hands'] / n:.2f}; shared {int(t['shared']):,}; "
                      f"unfinished {int(t['unfinished']):,}")
         return "\n".join(lines)
+
+
+#: Score parts per team, in the order of the hand records.
+PARTS = ("score", "melded", "hand_penalty", "clean_burraco", "dirty_burraco",
+         "burraco_bonus", "closing_bonus", "pozzetto_penalty", "pozzetto_turn", "melds")
+
+
+def measures(rules) -> list:
+    """What ``simkit compare burraco`` compares (:mod:`simkit.compare`): each
+    team's score per hand and its parts, burracos, how hands end; games won,
+    their length."""
+    from simkit.compare import Mean, Rate, Section
+
+    def per_team(part, label):
+        return [Mean(f"{label}, team {t}", lambda df, t=t: df[f"{part}_{t}"].to_numpy())
+                for t in range(2)]
+
+    hand_measures = []
+    for part, label in (("score", "score per hand"), ("melded", "melded points per hand"),
+                        ("hand_penalty", "cards left in hand per hand"),
+                        ("burraco_bonus", "burraco bonus per hand"),
+                        ("clean_burraco", "clean burracos per hand"),
+                        ("dirty_burraco", "dirty burracos per hand"),
+                        ("pozzetto_penalty", "pozzetto penalty per hand")):
+        hand_measures += per_team(part, label)
+    hand_measures += [Rate(f"hands ended: {e}", lambda df, e=e: (df["ended"] == e).to_numpy())
+                      for e in ENDED]
+    hand_measures.append(Mean("turns per hand", lambda df: df["turns"].to_numpy()))
+    return [
+        Section("hands", "Hands ({n:,} per variant; team 0 = seats 0 and 2)", "hand",
+                tuple(hand_measures)),
+        Section("games", "Games ({n:,} whole games to the target)", "game", (
+            Rate("team 0 win rate", lambda df: (df["winner"] == 0).to_numpy()),
+            Rate("team 1 win rate", lambda df: (df["winner"] == 1).to_numpy()),
+            Mean("hands per game", lambda df: df["hands"].to_numpy()),
+            Rate("shared games", lambda df: df["shared"].to_numpy()),
+            Rate("unfinished games", lambda df: df["unfinished"].to_numpy()))),
+    ]

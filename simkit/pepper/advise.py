@@ -27,17 +27,16 @@ highest ``p_win`` (ties: the highest EV, then the higher bid).
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from simkit import stats
+from simkit import engine, stats
+from simkit.engine import FixedHand
 from simkit.errors import InputError
 from simkit.runner import check_count
 from simkit.pepper import api
-from simkit.pepper import kernel as K
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import PepperRules
 
@@ -46,7 +45,7 @@ _TIE = 1e-12
 
 
 @dataclass(frozen=True)
-class Advice:
+class Advice(FixedHand):
     """What :func:`advise` found for one hand.
 
     ``bids`` has one row per bid, ``pass`` first, then ``1`` .. ``T-1``,
@@ -58,11 +57,6 @@ class Advice:
     recommendation; ``why`` is ``"<bid>: <reason>"``.
     """
 
-    hand: tuple[str, ...]
-    players: int
-    seat: int
-    dealer: int
-    samples: int
     bids: pd.DataFrame
     recommended: str
     reason: str
@@ -78,14 +72,6 @@ class Advice:
 
 
 # -- input checks ----------------------------------------------------------------
-
-def _seat_number(value, what: str, players: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not 0 <= value < players:
-        raise InputError(f"bad {what} {value!r}: expected a seat from 0 to {players - 1} "
-                         f"with {players} players")
-    return int(value)
-
 
 def parse_score(score, players: int = 4) -> tuple[int, ...]:
     """A game score ``"US:THEM"`` (e.g. ``"24:10"``, ``"-3:12"``) as a tuple of ints.
@@ -134,44 +120,7 @@ def _start_scores(values: tuple[int, ...], rules: PepperRules, seat: int) -> tup
     return tuple(start)
 
 
-def games_from_scores_supported() -> bool:
-    """Whether api.simulate_games can start games from given scores and dealer."""
-    params = inspect.signature(api.simulate_games).parameters
-    return "scores" in params and "first_dealer" in params
-
-
 # -- the advice ------------------------------------------------------------------
-
-def _outcomes(hand, rules: PepperRules, policy, seed, seat, dealer, samples) -> dict[int, np.ndarray]:
-    """Per bid level, the score change of every side in each sampled deal (samples x sides).
-
-    The same samples as evaluate_hand: the same kernel, key and streams.
-    """
-    r, pols, rv, kinds, params, key = api._setup(None, rules, policy, seed)
-    fixed = 0
-    for c in api.parse_hand(hand, r.players):
-        fixed |= 1 << c
-    recs = {}
-    for name, contract in (("number", 1), ("all", r.kubwa)):
-        rec = np.empty((samples, K.N_COLS), np.int16)
-        K.run_fixed(samples, key, rv, kinds, params, seat, dealer, fixed, contract, rec)
-        recs[name] = rec[:, K.C_SIDE_TRICKS:K.C_SIDE_TRICKS + r.sides].astype(np.int64)
-    T, side = r.tricks, r.side_of(seat)
-    out = {}
-    for level in range(1, r.kubwa + 1):
-        tricks = recs["number"] if level < T else recs["all"]
-        w = tricks[:, side]
-        made = w >= min(level, T)
-        if level < T:
-            own = np.where(made, w, -(T if r.fail == "flat" else level))
-        else:
-            stake = (r.ndogo_stake if level == T else r.kubwa_stake) * T
-            own = np.where(made, stake, -stake)
-        delta = tricks.copy()           # the other sides score their tricks
-        delta[:, side] = own
-        out[level] = delta
-    return out
-
 
 def _win_chances(outcomes, start, rules, pols, side, dealer, games, seed, threads):
     """p_win per bid level (0 = pass) from the per-deal outcomes."""
@@ -270,8 +219,8 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
     if isinstance(players, bool) or players not in (2, 3, 4):
         raise InputError(f"bad player count {players!r}: Pepper is played by 2, 3 or 4 players")
     r = api.resolve_rules(rules, players)
-    dealer = _seat_number(dealer, "dealer", r.players)
-    seat = (dealer + 1) % r.players if seat is None else _seat_number(seat, "seat", r.players)
+    dealer = engine.check_seat(dealer, "dealer", r.players)
+    seat = (dealer + 1) % r.players if seat is None else engine.check_seat(seat, "seat", r.players)
     check_count(samples, "--samples")
     api.parse_hand(hand, r.players)
     pols = make_policies(policy, r.players)
@@ -280,9 +229,6 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
         values = parse_score(score, r.players)
         start = _start_scores(values, r, seat)
         check_count(games, "games per score")
-        if not games_from_scores_supported():
-            raise InputError("--score needs whole games that start from a given score, which "
-                             "this simkit's simulate_games does not offer yet")
 
     ev = api.evaluate_hand(hand, players=r.players, seat=seat, dealer=dealer, samples=samples,
                            rules=r, policy=pols, seed=seed, threads=threads)
@@ -295,8 +241,7 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
                           "ev": np.r_[0.0, b["ev"].to_numpy(float)]})
     score_text = None
     if start is not None:
-        outcomes = _outcomes(hand, r, pols, seed, seat, dealer, samples)
-        p_win = _win_chances(outcomes, start, r, pols, r.side_of(seat), dealer, games, seed, threads)
+        p_win = _win_chances(ev.outcomes, start, r, pols, r.side_of(seat), dealer, games, seed, threads)
         table["p_win"] = [p_win[int(v)] for v in table["level"]]
         score_text = ":".join(str(v) for v in values)
     recommended, reason = _choose(table, samples, score_text)

@@ -21,17 +21,16 @@ The readable twin is ``reference.py``; the two never share code.
 
 from __future__ import annotations
 
-import numpy as np
 import numba
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-
-from simkit.jit import kernel
+from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
+from simkit.jit import block, blocks, kernel
+from simkit.pepper.policies import PARAM
+from simkit.pepper.rules import R, AllPass, Auction, Fail, Tie
+from simkit.policy import RANDOM
 from simkit.rng import bounded, shuffle, start_stream
-from simkit.pepper.rules import (R_ALL_PASS, R_AUCTION, R_FAIL, R_HANDS, R_KUBWA_STAKE,
-                                 R_MAX_ROUNDS, R_NDOGO_STAKE, R_NO_TRUMP, R_PLAYERS, R_SIDES,
-                                 R_TARGET, R_TIE, R_TRICKS)
-from simkit.pepper.policies import P_AGGRESSION, P_DRAW_TRUMPS, P_KUBWA_MARGIN, P_PARTNER_HELP
 
 # --- record columns ---------------------------------------------------------
 C_DEALER = 0
@@ -60,6 +59,7 @@ N_GCOLS = 7
 
 MAX_CALLS = 64       # trace length for auctions
 BLOCK = 4096         # hands per prange task
+GAME_BLOCK = 256     # whole games per prange task
 
 
 def _tables():
@@ -157,39 +157,6 @@ T_EST, T_TOP, T_COUNT, S_EST, S_RUN, S_RUN_NJ, NT_EST = _estimate_tables()
 
 
 @kernel(inline=True)
-def _next_seat(seat, P):
-    """``(seat + 1) % P`` without a division (slow in loops run per hand)."""
-    seat += 1
-    return 0 if seat == P else seat
-
-
-@kernel(inline=True)
-def _popcount(x):
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
-
-
-@kernel(inline=True)
-def _low_bit(m):
-    return trailing_zeros(m)
-
-
-@kernel(inline=True)
-def _high_bit(m):
-    return 63 - leading_zeros(m)
-
-
-@kernel
-def _nth_card(mask, n):
-    """Id of the n-th (0-based) set bit of mask, counting from bit 0."""
-    for _ in range(n):
-        mask &= mask - 1
-    return trailing_zeros(mask)
-
-
-@kernel(inline=True)
 def _to_play_bits(h, o):
     return RELABEL[o, 0, h & 255] | RELABEL[o, 1, (h >> 8) & 255] | RELABEL[o, 2, (h >> 16) & 255]
 
@@ -229,22 +196,22 @@ def _estimate(h, o, side_all, run_all, void_all):
 @kernel(inline=True)
 def _desired(h, rules, params, seat):
     """The heuristic's desired bid level for hand h (seeds/pepper.md 7.2)."""
-    T = rules[R_TRICKS]
+    T = rules[R.TRICKS]
     side_all, run_all, void_all, nt_est = _suit_sums(h)
     best_est = -1
     best_sure = -1
-    if rules[R_NO_TRUMP]:
+    if rules[R.NO_TRUMP]:
         best_est = nt_est
         best_sure = run_all
     for o in range(4):
         est, sure = _estimate(h, o, side_all, run_all, void_all)
         best_est = max(best_est, est)
         best_sure = max(best_sure, sure)
-    if rules[R_PLAYERS] == 4:
-        best_est += params[seat, P_PARTNER_HELP]
-    if best_sure >= T - params[seat, P_KUBWA_MARGIN]:
+    if rules[R.PLAYERS] == 4:
+        best_est += params[seat, PARAM.PARTNER_HELP]
+    if best_sure >= T - params[seat, PARAM.KUBWA_MARGIN]:
         return T + 1
-    x = best_est + params[seat, P_AGGRESSION]
+    x = best_est + params[seat, PARAM.AGGRESSION]
     if x >= 100 * T:
         return T
     return min(max(x // 100, 0), T - 1)
@@ -253,12 +220,12 @@ def _desired(h, rules, params, seat):
 @kernel
 def _choose_trump(h, contract, rules):
     """The heuristic's trump option for hand h and the contract won."""
-    T = rules[R_TRICKS]
+    T = rules[R.TRICKS]
     side_all, run_all, void_all, nt_est = _suit_sums(h)
     best = 0
     best_est = -1
     best_sure = -1
-    for o in range(5 if rules[R_NO_TRUMP] else 4):
+    for o in range(5 if rules[R.NO_TRUMP] else 4):
         if o == NT:
             est, sure = nt_est, run_all
         else:
@@ -279,7 +246,7 @@ def _lead(h, o, unplayed, draw_trumps):
     boss_trump = -1
     left = trumps & unplayed
     if left:
-        b = _high_bit(left)
+        b = high_bit(left)
         if (h >> b) & 1:
             boss_trump = b
             if draw_trumps and left & ~h:
@@ -289,13 +256,13 @@ def _lead(h, o, unplayed, draw_trumps):
             continue
         left = SUIT_BITS[o, e] & unplayed
         if left:
-            b = _high_bit(left)
+            b = high_bit(left)
             if (h >> b) & 1:
                 return b
     if boss_trump >= 0:
         return boss_trump
     side = h & ~trumps
-    return _low_bit(side if side else h)
+    return low_bit(side if side else h)
 
 
 @kernel(inline=True)
@@ -306,15 +273,15 @@ def _follow(legal, beat, partner_wins):
     """
     winners = legal & beat
     if winners and not partner_wins:
-        return _low_bit(winners)
-    return _low_bit(legal)
+        return low_bit(winners)
+    return low_bit(legal)
 
 
 @kernel(inline=True)
 def _decide_bid(seat, high, hands, desired, rules, kinds, params, st):
     """One auction call: 0 = pass, else a level above ``high``."""
-    kubwa = rules[R_TRICKS] + 1
-    if kinds[seat] == 0:
+    kubwa = rules[R.TRICKS] + 1
+    if kinds[seat] == RANDOM:
         k = bounded(st, kubwa - high + 1)
         return 0 if k == 0 else high + k
     if desired[seat] < 0:
@@ -323,34 +290,25 @@ def _decide_bid(seat, high, hands, desired, rules, kinds, params, st):
 
 
 @kernel(inline=True)
-def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
-              trace, tr_calls, tr_plays):
-    """Auction, trump, play and scoring of one dealt hand into row ``j`` of ``recs``.
-
-    ``hands[seat]`` are the dealt masks (consumed).  Random-policy seats draw from
-    ``st``.  With ``trace`` the calls (seat * 16 + level) and the cards played
-    are written to row ``j`` of ``tr_calls`` / ``tr_plays``.  Rows are
-    indexed rather than sliced: a slice is a new array and costs reference counting.
-    """
-    P = rules[R_PLAYERS]
-    T = rules[R_TRICKS]
-    kubwa = T + 1
+def _auction(dealer, hands, rules, kinds, params, st, recs, j, desired, trace, tr_calls):
+    """The auction (§3.1): every call, into row ``j``; returns ``(high, high_seat)``
+    (``high`` 0: everyone passed)."""
+    P = rules[R.PLAYERS]
+    kubwa = rules[R.TRICKS] + 1
+    mode = rules[R.AUCTION]
     for s in range(4):
         desired[s] = -1
         recs[j, C_BID + s] = 0
-    recs[j, C_DEALER] = dealer
-    # -- auction (3.1)
     high = 0
     high_seat = -1
     calls = 0
-    mode = rules[R_AUCTION]       # 0 open, 1 one lap, 2 reentry
-    seat = _next_seat(dealer, P)
+    seat = next_seat(dealer, P)
     passed = 0                    # open: seats out of the auction
     active = P
     consec = 0                    # passes in a row since the last bid
     while True:
-        if mode == 0 and (passed >> seat) & 1:
-            seat = _next_seat(seat, P)
+        if mode == Auction.OPEN and (passed >> seat) & 1:
+            seat = next_seat(seat, P)
             continue
         lvl = _decide_bid(seat, high, hands, desired, rules, kinds, params, st)
         if trace and calls < MAX_CALLS:
@@ -367,38 +325,60 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
             passed |= 1 << seat
             active -= 1
             consec += 1
-        if mode == 0:
+        if mode == Auction.OPEN:
             if active == 0 or (active == 1 and high > 0):
                 break
-        elif mode == 1:
+        elif mode == Auction.ONE_LAP:
             if calls == P:
                 break
         elif (high > 0 and consec == P - 1) or (high == 0 and consec == P):
             break
-        seat = _next_seat(seat, P)
+        seat = next_seat(seat, P)
     recs[j, C_CALLS] = calls
     if trace:
         for k in range(calls, MAX_CALLS):
             tr_calls[j, k] = -1
+    return high, high_seat
+
+
+@kernel(inline=True)
+def _thrown_in(recs, j, trace, tr_plays):
+    """Row ``j`` of a hand everyone passed and nobody plays (§3.2, redeal)."""
+    recs[j, C_CONTRACT] = 0
+    recs[j, C_BIDDER] = -1
+    recs[j, C_TRUMP] = -1
+    recs[j, C_MADE] = 0
+    for s in range(4):
+        recs[j, C_TRICKS + s] = 0
+    for s in range(3):
+        recs[j, C_SIDE_TRICKS + s] = 0
+        recs[j, C_SCORE + s] = 0
+    recs[j, C_F_TRUMPS] = 0
+    recs[j, C_F_BOWERS] = 0
+    recs[j, C_F_ACES] = 0
+    recs[j, C_F_VOIDS] = 0
+    if trace:
+        for k in range(tr_plays.shape[1]):
+            tr_plays[j, k] = -1
+
+
+@kernel(inline=True)
+def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
+              trace, tr_calls, tr_plays):
+    """Auction, trump, play and scoring of one dealt hand into row ``j`` of ``recs``.
+
+    ``hands[seat]`` are the dealt masks (consumed).  Random-policy seats draw from
+    ``st``.  With ``trace`` the calls (seat * 16 + level) and the cards played
+    are written to row ``j`` of ``tr_calls`` / ``tr_plays``.  Rows are
+    indexed rather than sliced: a slice is a new array and costs reference counting.
+    """
+    recs[j, C_DEALER] = dealer
+    high, high_seat = _auction(dealer, hands, rules, kinds, params, st, recs, j, desired,
+                               trace, tr_calls)
     recs[j, C_STUCK] = 0
     if high == 0:
-        if rules[R_ALL_PASS] == 0:   # redeal: thrown in
-            recs[j, C_CONTRACT] = 0
-            recs[j, C_BIDDER] = -1
-            recs[j, C_TRUMP] = -1
-            recs[j, C_MADE] = 0
-            for s in range(4):
-                recs[j, C_TRICKS + s] = 0
-            for s in range(3):
-                recs[j, C_SIDE_TRICKS + s] = 0
-                recs[j, C_SCORE + s] = 0
-            recs[j, C_F_TRUMPS] = 0
-            recs[j, C_F_BOWERS] = 0
-            recs[j, C_F_ACES] = 0
-            recs[j, C_F_VOIDS] = 0
-            if trace:
-                for k in range(tr_plays.shape[1]):
-                    tr_plays[j, k] = -1
+        if rules[R.ALL_PASS] == AllPass.REDEAL:
+            _thrown_in(recs, j, trace, tr_plays)
             return
         high = 1
         high_seat = dealer
@@ -408,26 +388,12 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
 
 
 @kernel(inline=True)
-def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks,
-                  trace, tr_plays):
-    """Trump, play and scoring once ``bidder`` holds contract ``high`` (3.3, 4, 5)."""
-    P = rules[R_PLAYERS]
-    T = rules[R_TRICKS]
-    for s in range(4):
-        tricks[s] = 0
-    recs[j, C_CONTRACT] = high
-    recs[j, C_BIDDER] = bidder
-    # -- trump (3.3)
-    if kinds[bidder] == 0:
-        o = bounded(st, 5 if rules[R_NO_TRUMP] else 4)
-    else:
-        o = _choose_trump(hands[bidder], high, rules)
-    recs[j, C_TRUMP] = o
-    # bidder's hand features
-    hb = hands[bidder]
+def _bidder_features(hb, o, recs, j):
+    """The bidder's dealt hand with trump option ``o`` (§8): trumps, bowers,
+    aces and voids outside trumps."""
     if o < NT:
         tm = SUITMASK[o, o]
-        recs[j, C_F_TRUMPS] = _popcount(hb & tm)
+        recs[j, C_F_TRUMPS] = popcount(hb & tm)
         recs[j, C_F_BOWERS] = ((hb >> (6 * o + 2)) & 1) + ((hb >> (6 * (3 - o) + 2)) & 1)
     else:
         recs[j, C_F_TRUMPS] = 0
@@ -442,7 +408,12 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
             voids += 1
     recs[j, C_F_ACES] = aces
     recs[j, C_F_VOIDS] = voids
-    # -- play (4), in play bits (see _play_tables)
+
+
+@kernel(inline=True)
+def _play_tricks(bidder, o, hands, P, T, kinds, params, st, tricks, j, trace, tr_plays):
+    """The play (§4), in play bits (see _play_tables): tricks won per seat into
+    ``tricks``; the bidder leads the first trick."""
     for s in range(P):
         hands[s] = _to_play_bits(hands[s], o)
     trumps = TRUMP_BITS[o]
@@ -460,16 +431,16 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
             legal = h & led_bits
             if legal == 0:
                 legal = h
-            if kinds[seat] == 0:
+            if kinds[seat] == RANDOM:
                 # uniform over the legal cards in card-id order (7.1)
                 ids = 0
                 m = legal
                 while m:
                     ids |= 1 << CARD_OF[o, trailing_zeros(m)]
                     m &= m - 1
-                b = BIT_OF[o, _nth_card(ids, bounded(st, _popcount(ids)))]
+                b = BIT_OF[o, nth_bit(ids, bounded(st, popcount(ids)))]
             elif k == 0:
-                b = _lead(h, o, unplayed, params[seat, P_DRAW_TRUMPS])
+                b = _lead(h, o, unplayed, params[seat, PARAM.DRAW_TRUMPS])
             else:
                 b = _follow(legal, beat, four and win_seat == seat ^ 2)
             hands[seat] = h & ~(1 << b)
@@ -483,14 +454,61 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
                 # trumps sit above every other card, so one mask covers both ways to win
                 beat = (led_bits | trumps) & -(2 << b)
                 win_seat = seat
-            seat = _next_seat(seat, P)
+            seat = next_seat(seat, P)
         tricks[win_seat] += 1
         leader = win_seat
     if trace:
         for k in range(n_played, tr_plays.shape[1]):
             tr_plays[j, k] = -1
+
+
+@kernel(inline=True)
+def contract_score(contract, won, tricks, fail, ndogo_stake, kubwa_stake):
+    """§5: the score change of the side holding ``contract`` that won ``won`` of the
+    hand's ``tricks`` tricks (the other sides score the tricks they won).
+
+    A number bid made scores the tricks won, failed loses the hand size
+    (``Fail.FLAT``) or the bid (``Fail.BID``); Ndogo and Kubwa win or lose
+    their stake times the hand size.  The one copy of this rule outside the
+    reference engine: the kernels and the Python entry points call it."""
+    if contract < tricks:
+        if won >= contract:
+            return won
+        return -tricks if fail == Fail.FLAT else -contract
+    stake = ndogo_stake if contract == tricks else kubwa_stake
+    return stake * tricks if won >= tricks else -stake * tricks
+
+
+@kernel
+def contract_scores(contract, won, rules):
+    """:func:`contract_score` of ``contract`` for each entry of the array ``won``
+    under the rules vector ``rules``."""
+    out = np.empty(won.shape[0], np.int64)
+    for i in range(won.shape[0]):
+        out[i] = contract_score(contract, won[i], rules[R.TRICKS], rules[R.FAIL],
+                                rules[R.NDOGO_STAKE], rules[R.KUBWA_STAKE])
+    return out
+
+
+@kernel(inline=True)
+def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks,
+                  trace, tr_plays):
+    """Trump, play and scoring once ``bidder`` holds contract ``high`` (§3.3, 4, 5)."""
+    P = rules[R.PLAYERS]
+    T = rules[R.TRICKS]
+    for s in range(4):
+        tricks[s] = 0
+    recs[j, C_CONTRACT] = high
+    recs[j, C_BIDDER] = bidder
+    # -- trump (3.3)
+    if kinds[bidder] == RANDOM:
+        o = bounded(st, 5 if rules[R.NO_TRUMP] else 4)
+    else:
+        o = _choose_trump(hands[bidder], high, rules)
+    recs[j, C_TRUMP] = o
+    _bidder_features(hands[bidder], o, recs, j)
+    _play_tricks(bidder, o, hands, P, T, kinds, params, st, tricks, j, trace, tr_plays)
     # -- scoring (5)
-    n_sides = rules[R_SIDES]
     for s in range(3):
         recs[j, C_SIDE_TRICKS + s] = 0
         recs[j, C_SCORE + s] = 0
@@ -501,20 +519,10 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
             recs[j, C_SIDE_TRICKS + side] += tricks[s]
     bs = bidder % 2 if P == 4 else bidder
     won = recs[j, C_SIDE_TRICKS + bs]
-    need = high if high < T else T
-    made = won >= need
-    recs[j, C_MADE] = made
-    if high < T:
-        if made:
-            delta = won
-        elif rules[R_FAIL] == 0:
-            delta = -T
-        else:
-            delta = -high
-    else:
-        stake = rules[R_NDOGO_STAKE] if high == T else rules[R_KUBWA_STAKE]
-        delta = stake * T if made else -stake * T
-    for s in range(n_sides):
+    recs[j, C_MADE] = won >= (high if high < T else T)
+    delta = contract_score(high, won, T, rules[R.FAIL], rules[R.NDOGO_STAKE],
+                           rules[R.KUBWA_STAKE])
+    for s in range(rules[R.SIDES]):
         recs[j, C_SCORE + s] = delta if s == bs else recs[j, C_SIDE_TRICKS + s]
 
 
@@ -522,8 +530,8 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
 def deal(st, dealer, rules, deck, hands):
     """Shuffle and deal (seeds/pepper.md 1) into ``hands[seat]``; hands[3] gets the
     dead hand with 2 players.  Returns nothing; masks are written in place."""
-    P = rules[R_PLAYERS]
-    H = rules[R_HANDS]
+    P = rules[R.PLAYERS]
+    H = rules[R.HANDS_DEALT]
     for c in range(24):
         deck[c] = c
     shuffle(st, deck)
@@ -544,6 +552,34 @@ def deal(st, dealer, rules, deck, hands):
 
 
 @kernel(inline=True)
+def deal_fixed(st, seat, dealer, fixed, rules, rest, hands):
+    """A deal in which ``seat`` holds the cards of mask ``fixed``: the unseen cards
+    in id order are shuffled, then each other hand in deal order (the dead hand
+    last with 2 players) takes the next block of cards."""
+    P = rules[R.PLAYERS]
+    H = rules[R.HANDS_DEALT]
+    per_hand = 24 // H
+    own = (seat - dealer - 1) % P           # the fixed seat's place in the deal
+    n = 0
+    for c in range(24):
+        if not (fixed >> c) & 1:
+            rest[n] = c
+            n += 1
+    shuffle(st, rest)
+    for s in range(4):
+        hands[s] = 0
+    hands[seat] = fixed
+    p = 0
+    for r in range(H):
+        if r == own:
+            continue
+        s = (dealer + 1 + r) % P if r < P else 3
+        for _ in range(per_hand):
+            hands[s] |= 1 << rest[p]
+            p += 1
+
+
+@kernel(inline=True)
 def _scratch():
     """Per-task working arrays: stream, deck, hands, desired levels, tricks, a
     one-row record and an empty trace (for calls made without tracing)."""
@@ -559,12 +595,11 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
     Blocks of hands go to threads through ``prange``; each hand's stream depends
     only on (key, hand number), so results do not depend on threads or blocks.
     """
-    P = rules[R_PLAYERS]
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in numba.prange(n_blocks):
+    P = rules[R.PLAYERS]
+    for b in numba.prange(blocks(count, BLOCK)):
         st, deck, hands, desired, tricks, _, _ = _scratch()
         dealer = (start + b * BLOCK) % P      # hand i is dealt by seat i mod P
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+        for j in block(b, count, BLOCK):
             start_stream(st, key, start + j)
             deal(st, dealer, rules, deck, hands)
             if trace:
@@ -572,28 +607,28 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
                     tr_deal[j, s] = hands[s]
             play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
                       trace, tr_calls, tr_plays)
-            dealer = _next_seat(dealer, P)
+            dealer = next_seat(dealer, P)
 
 
 @kernel
 def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, desired,
           tricks, no_trace):
     """One game (seeds/pepper.md 6) from scores ``init``; ``first_dealer`` < 0 draws one."""
-    P = rules[R_PLAYERS]
-    n_sides = rules[R_SIDES]
-    target = rules[R_TARGET]
+    P = rules[R.PLAYERS]
+    n_sides = rules[R.SIDES]
+    target = rules[R.TARGET]
     dealer = bounded(st, P) if first_dealer < 0 else first_dealer
     grec[G_FIRST_DEALER] = dealer
     scores = init.copy()
     rounds = 0
     unfinished = 1
     winners = 0
-    while rounds < rules[R_MAX_ROUNDS]:
+    while rounds < rules[R.MAX_ROUNDS]:
         deal(st, dealer, rules, deck, hands)
         play_hand(dealer, hands, rules, kinds, params, st, row, 0, desired, tricks,
                   False, no_trace, no_trace)
         rounds += 1
-        dealer = _next_seat(dealer, P)
+        dealer = next_seat(dealer, P)
         top = -1 << 30
         for s in range(n_sides):
             scores[s] += row[0, C_SCORE + s]
@@ -605,7 +640,7 @@ def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, 
                 if scores[s] == top:
                     winners |= 1 << s
                     n_top += 1
-            if n_top == 1 or rules[R_TIE] == 0:
+            if n_top == 1 or rules[R.TIE] == Tie.SHARED:
                 unfinished = 0
                 break
     grec[G_ROUNDS] = rounds
@@ -616,13 +651,12 @@ def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, 
 
 
 @kernel(parallel=True)
-def run_games(start, count, key, rules, kinds, params, init, first_dealer, grec):
+def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer):
     """Play whole games ``start .. start+count-1`` (stream = game number) into ``grec[j]``,
     each from scores ``init`` (int64[3]) with ``first_dealer`` (< 0: drawn per game)."""
-    n_blocks = (count + 255) // 256
-    for b in numba.prange(n_blocks):
+    for b in numba.prange(blocks(count, GAME_BLOCK)):
         st, deck, hands, desired, tricks, row, no_trace = _scratch()
-        for j in range(b * 256, min(count, (b + 1) * 256)):
+        for j in block(b, count, GAME_BLOCK):
             start_stream(st, key, start + j)
             _game(st, rules, kinds, params, init, first_dealer, grec[j], row, deck, hands,
                   desired, tricks, no_trace)
@@ -632,35 +666,15 @@ def run_games(start, count, key, rules, kinds, params, init, first_dealer, grec)
 def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, rec):
     """Sample ``count`` deals in which ``seat`` holds the cards of mask ``fixed``
     and the other hands are dealt uniformly from the rest (stream = sample
-    number); ``seat`` then plays ``contract`` with no auction.  Rows of ``rec``
-    are hand records (the auction columns stay 0)."""
-    P = rules[R_PLAYERS]
-    H = rules[R_HANDS]
-    per_hand = 24 // H
-    own = (seat - dealer - 1) % P           # the fixed seat's place in the deal
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in numba.prange(n_blocks):
+    number, :func:`deal_fixed`); ``seat`` then plays ``contract`` with no
+    auction.  Rows of ``rec`` are hand records (the auction columns stay 0)."""
+    H = rules[R.HANDS_DEALT]
+    for b in numba.prange(blocks(count, BLOCK)):
         st, _, hands, _, tricks, _, no_trace = _scratch()
-        rest = np.empty(24 - per_hand, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+        rest = np.empty(24 - 24 // H, np.int64)
+        for j in block(b, count, BLOCK):
             start_stream(st, key, j)
-            n = 0
-            for c in range(24):
-                if not (fixed >> c) & 1:
-                    rest[n] = c
-                    n += 1
-            shuffle(st, rest)
-            for s in range(4):
-                hands[s] = 0
-            hands[seat] = fixed
-            p = 0
-            for r in range(H):       # the other hands in deal order, k cards each
-                if r == own:
-                    continue
-                s = (dealer + 1 + r) % P if r < P else 3
-                for _ in range(per_hand):
-                    hands[s] |= 1 << rest[p]
-                    p += 1
+            deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
             for s in range(C_TRUMP):
                 rec[j, s] = 0
             rec[j, C_DEALER] = dealer
@@ -677,23 +691,22 @@ def run_declare(start, count, key, rules, kinds, params, contract, rec):
     biased by who would have bid.  For a heuristic declarer the level it would
     have wanted (7.2, D) is stored in its ``C_BID`` column.
     """
-    P = rules[R_PLAYERS]
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in numba.prange(n_blocks):
+    P = rules[R.PLAYERS]
+    for b in numba.prange(blocks(count, BLOCK)):
         st, deck, hands, _, tricks, _, no_trace = _scratch()
         dealer = (start + b * BLOCK) % P
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+        for j in block(b, count, BLOCK):
             start_stream(st, key, start + j)
             deal(st, dealer, rules, deck, hands)
-            seat = _next_seat(dealer, P)
+            seat = next_seat(dealer, P)
             for s in range(C_TRUMP):
                 rec[j, s] = 0
             rec[j, C_DEALER] = dealer
-            if kinds[seat] == 1:
+            if kinds[seat] != RANDOM:
                 rec[j, C_BID + seat] = _desired(hands[seat], rules, params, seat)
             play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
                           False, no_trace)
-            dealer = _next_seat(dealer, P)
+            dealer = next_seat(dealer, P)
 
 
 # --- streaming aggregates ----------------------------------------------------
@@ -705,48 +718,55 @@ AGG_STATS = 4        # hands, bidder side points, their squares, opponents' poin
 AGG_LANES = 8        # fixed, so the split of work never depends on the thread count
 
 
+@kernel(inline=True)
+def _agg_add(rec, dealer, P, S, agg, lane):
+    """Add the hand in ``rec[0]`` to its group's counts and sums."""
+    bidder = rec[0, C_BIDDER]
+    own = 0
+    opp = 0
+    seat = 0
+    if bidder >= 0:
+        seat = (bidder - dealer + P) % P
+        if seat == 0:
+            seat = P
+        bs = bidder % 2 if P == 4 else bidder
+        for s in range(S):
+            if s == bs:
+                own = rec[0, C_SCORE + s]
+            else:
+                opp += rec[0, C_SCORE + s]
+    cell = rec[0, C_CONTRACT]
+    cell = cell * 2 + rec[0, C_MADE]
+    cell = cell * 8 + rec[0, C_F_TRUMPS]
+    cell = cell * 3 + rec[0, C_F_BOWERS]
+    cell = cell * 5 + rec[0, C_F_ACES]
+    cell = cell * 4 + rec[0, C_F_VOIDS]
+    cell = cell * 5 + seat
+    agg[lane, cell, 0] += 1
+    agg[lane, cell, 1] += own
+    agg[lane, cell, 2] += own * own
+    agg[lane, cell, 3] += opp
+
+
 @kernel(parallel=True)
 def run_hands_agg(start, count, key, rules, kinds, params, agg):
     """Play hands ``start .. start+count-1`` like :func:`run_hands` but keep only
     counts and sums per group: ``agg[lane, cell, stat]`` (cells in C order of
     ``AGG_SHAPE``).  Sums are integers, so the totals over lanes are exact
-    whatever thread ran which lane."""
-    P = rules[R_PLAYERS]
-    S = rules[R_SIDES]
-    n_blocks = (count + BLOCK - 1) // BLOCK
+    whatever thread ran which lane.  Lanes, not blocks, go to threads: each
+    lane takes every ``n_lanes``-th block."""
+    P = rules[R.PLAYERS]
+    S = rules[R.SIDES]
+    n_blocks = blocks(count, BLOCK)
     n_lanes = agg.shape[0]
     for lane in numba.prange(n_lanes):
         st, deck, hands, desired, tricks, rec, no_trace = _scratch()
         for b in range(lane, n_blocks, n_lanes):
             dealer = (start + b * BLOCK) % P
-            for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            for j in block(b, count, BLOCK):
                 start_stream(st, key, start + j)
                 deal(st, dealer, rules, deck, hands)
                 play_hand(dealer, hands, rules, kinds, params, st, rec, 0, desired, tricks,
                           False, no_trace, no_trace)
-                bidder = rec[0, C_BIDDER]
-                own = 0
-                opp = 0
-                seat = 0
-                if bidder >= 0:
-                    seat = (bidder - dealer + P) % P
-                    if seat == 0:
-                        seat = P
-                    bs = bidder % 2 if P == 4 else bidder
-                    for s in range(S):
-                        if s == bs:
-                            own = rec[0, C_SCORE + s]
-                        else:
-                            opp += rec[0, C_SCORE + s]
-                cell = rec[0, C_CONTRACT]
-                cell = cell * 2 + rec[0, C_MADE]
-                cell = cell * 8 + rec[0, C_F_TRUMPS]
-                cell = cell * 3 + rec[0, C_F_BOWERS]
-                cell = cell * 5 + rec[0, C_F_ACES]
-                cell = cell * 4 + rec[0, C_F_VOIDS]
-                cell = cell * 5 + seat
-                agg[lane, cell, 0] += 1
-                agg[lane, cell, 1] += own
-                agg[lane, cell, 2] += own * own
-                agg[lane, cell, 3] += opp
-                dealer = _next_seat(dealer, P)
+                _agg_add(rec, dealer, P, S, agg, lane)
+                dealer = next_seat(dealer, P)

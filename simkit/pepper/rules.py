@@ -1,17 +1,16 @@
 """Pepper rules: the frozen, validated config and its named variants.
 
 The rule book is ``seeds/pepper.md``; each option below names the section of
-it that it settles.  Kernels receive the rules flattened by :func:`flatten`.
+it that it settles.  Kernels receive the rules as :func:`simkit.config.vector`,
+whose indices :data:`R` names.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
-from simkit.cards import Deck
 from simkit import config
+from simkit.cards import Deck
 from simkit.config import Config, option
 from simkit.errors import InputError
 
@@ -24,32 +23,29 @@ NINE, TEN, JACK, QUEEN, KING, ACE = range(6)
 NO_TRUMP = 4
 TRUMP_TEXT = ("C", "D", "H", "S", "NT")
 
-AUCTIONS = ("open", "one_lap", "reentry")
-ALL_PASS = ("redeal", "stick")
-FAILS = ("flat", "bid")
-TIES = ("shared", "play_on")
-
 
 @dataclasses.dataclass(frozen=True)
 class PepperRules(Config):
     """Rules of one Pepper table (see ``seeds/pepper.md``)."""
 
     what = "rule"
+    DERIVED = ("tricks", "hands_dealt", "sides")
 
     players: int = option(4, "players: 4 (two teams of two), 3, or 2 (with a dead third hand)", lo=2, hi=4)
     auction: str = option("open", "open: laps until all but one have passed, a pass is final; "
                           "one_lap: each player speaks once; reentry: laps, a passed player may bid again",
-                          choices=AUCTIONS)
+                          choices=("open", "one_lap", "reentry"))
     all_pass: str = option("redeal", "everyone passes: redeal (the deal passes on) or "
-                           "stick (the dealer plays the lowest bid, 1)", choices=ALL_PASS)
+                           "stick (the dealer plays the lowest bid, 1)",
+                           choices=("redeal", "stick"))
     no_trump: bool = option(True, "the bidder may name no trump")
     fail: str = option("flat", "a failed number bid loses the hand size (flat: 6, or 8 with 2-3 players) "
-                       "or the bid itself (bid)", choices=FAILS)
+                       "or the bid itself (bid)", choices=("flat", "bid"))
     ndogo_stake: int = option(1, "Pilipili Ndogo wins or loses this many times the hand size", lo=1, hi=4)
     kubwa_stake: int = option(2, "Pilipili Kubwa wins or loses this many times the hand size", lo=1, hi=4)
     target: int = option(30, "a game ends in the round in which a side reaches this score", lo=1, hi=10_000)
     tie: str = option("shared", "several sides on the same top score at the end: all win (shared) "
-                      "or play another round (play_on)", choices=TIES)
+                      "or play another round (play_on)", choices=("shared", "play_on"))
     max_rounds: int = option(1000, "rounds after which a game is recorded as unfinished", lo=1, hi=1_000_000)
 
     @property
@@ -115,21 +111,10 @@ PRESETS: dict[str, dict] = {
 }
 
 
-def make_rules(preset: str = "seed", file: str | None = None,
-               overrides: dict | None = None, players: int | None = None) -> PepperRules:
-    """Rules from a preset, then a TOML file, then ``key=value`` overrides, then ``players``."""
-    return config.make_rules(PepperRules, PRESETS, "Pepper", preset, file, overrides, players)
+make_rules = config.rules_maker(PepperRules, PRESETS, "Pepper")
 
+#: The kernels' names of the options' values (both engines may use them).
+Auction, AllPass, Fail, Tie = config.choices(PepperRules, "auction", "all_pass", "fail", "tie")
 
-def flatten(rules: PepperRules) -> np.ndarray:
-    """The rules as the int64 vector the kernels read (indices in ``R_*``)."""
-    return np.array([
-        rules.players, rules.tricks, rules.hands_dealt, rules.sides,
-        AUCTIONS.index(rules.auction), ALL_PASS.index(rules.all_pass),
-        int(rules.no_trump), FAILS.index(rules.fail), rules.ndogo_stake,
-        rules.kubwa_stake, rules.target, TIES.index(rules.tie), rules.max_rounds,
-    ], dtype=np.int64)
-
-
-(R_PLAYERS, R_TRICKS, R_HANDS, R_SIDES, R_AUCTION, R_ALL_PASS, R_NO_TRUMP, R_FAIL,
- R_NDOGO_STAKE, R_KUBWA_STAKE, R_TARGET, R_TIE, R_MAX_ROUNDS) = range(13)
+#: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`).
+R = config.layout(PepperRules, "R")

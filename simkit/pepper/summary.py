@@ -1,6 +1,7 @@
-"""The short table ``simkit simulate pepper`` prints at the end of a run.
+"""The short tables ``simkit simulate pepper`` prints at the end of a run.
 
-Built batch by batch from counts and sums, so it never holds the whole run.
+Built chunk by chunk from counts and sums (:class:`simkit.engine.Summary`),
+so they never hold the whole run.
 """
 
 from __future__ import annotations
@@ -9,31 +10,22 @@ import numpy as np
 import pandas as pd
 
 from simkit import stats
-from simkit.pepper.rules import PepperRules
+from simkit.engine import Summary, bid_table
 
 
-class Summary:
-    """Accumulates per-contract (hands) or per-side (games) totals."""
+class HandSummary(Summary):
+    """Per contract: its share of hands, success rate and mean score changes."""
 
-    def __init__(self, rules: PepperRules, unit: str):
-        self.rules, self.unit = rules, unit
-        self.parts: list[pd.DataFrame] = []
-
-    def add(self, df: pd.DataFrame) -> None:
+    def part(self, df: pd.DataFrame) -> pd.DataFrame:
         r = self.rules
-        if self.unit == "hand":
-            side = np.where(r.players == 4, df["bidder"] % 2, df["bidder"]).clip(0)
-            scores = df[[f"score_{s}" for s in range(r.sides)]].to_numpy()
-            own = scores[np.arange(len(df)), side]
-            opp = (scores.sum(axis=1) - own) / (r.sides - 1)
-            g = pd.DataFrame({"contract": df["contract"], "made": df["made"],
-                              "own": own, "opp": opp}).groupby("contract")
-            self.parts.append(g.agg(hands=("made", "size"), made=("made", "sum"),
-                                    own=("own", "sum"), opp=("opp", "sum")))
-        else:
-            cols = {f"win_{s}": "sum" for s in range(r.sides)}
-            cols.update(rounds="sum", unfinished="sum", game="size")
-            self.parts.append(df.agg(cols).to_frame().T)
+        side = np.where(r.players == 4, df["bidder"] % 2, df["bidder"]).clip(0)
+        scores = df[[f"score_{s}" for s in range(r.sides)]].to_numpy()
+        own = scores[np.arange(len(df)), side]
+        opp = (scores.sum(axis=1) - own) / (r.sides - 1)
+        g = pd.DataFrame({"contract": df["contract"], "made": df["made"],
+                          "own": own, "opp": opp}).groupby("contract")
+        return g.agg(hands=("made", "size"), made=("made", "sum"), own=("own", "sum"),
+                     opp=("opp", "sum"))
 
     def add_aggregate(self, agg: pd.DataFrame) -> None:
         """Add a merged aggregate table (:func:`simkit.pepper.api.aggregate_hands`)."""
@@ -44,23 +36,35 @@ class Summary:
             "opp": g["opponents_points"].sum() / (self.rules.sides - 1)}))
 
     def table(self) -> pd.DataFrame:
-        r = self.rules
-        total = pd.concat(self.parts).groupby(level=0).sum()
-        if self.unit == "hand":
-            n = total["hands"].sum()
-            lo, hi = stats.proportion_ci(total["made"], total["hands"])
-            out = pd.DataFrame({
-                "bid": [r.bid_text(int(v)) if v else "(thrown in)" for v in total.index],
-                "hands": total["hands"], "share": total["hands"] / n,
-                "made": total["made"] / total["hands"], "ci_low": lo, "ci_high": hi,
-                "bidders_points": total["own"] / total["hands"],
-                "opponents_points": total["opp"] / total["hands"]})
-            thrown = out["bid"] == "(thrown in)"
-            out.loc[thrown, ["made", "ci_low", "ci_high", "bidders_points", "opponents_points"]] = np.nan
-            return out.reset_index(drop=True)
+        total = self.total()
+        return bid_table(total, self.rules.bid_text, bidders_points=total["own"],
+                         opponents_points=total["opp"])
+
+    def text(self) -> str:
+        lines = [f"{'bid':<12}{'hands':>12}{'share':>8}   {'made [95% CI]':<26}{'bidders':>9}{'others':>9}"]
+        for row in self.table().itertuples():
+            made = ("" if np.isnan(row.made) else
+                    stats.format_estimate(row.made, row.ci_low, row.ci_high, row.hands).split(" (")[0])
+            pts = "" if np.isnan(row.bidders_points) else f"{row.bidders_points:+9.2f}{row.opponents_points:+9.2f}"
+            lines.append(f"{row.bid:<12}{row.hands:>12,}{row.share:>8.1%}   {made:<26}{pts}")
+        lines.append("(bidders/others: mean score change per hand of the bidding side and "
+                     "of each other side)")
+        return "\n".join(lines)
+
+
+class GameSummary(Summary):
+    """Per side: its win rate; the mean game length and the unfinished games."""
+
+    def part(self, df: pd.DataFrame) -> pd.DataFrame:
+        cols = {f"win_{s}": "sum" for s in range(self.rules.sides)}
+        cols.update(rounds="sum", unfinished="sum", game="size")
+        return df.agg(cols).to_frame().T
+
+    def table(self) -> pd.DataFrame:
+        total = self.total()
         games = int(total["game"].iloc[0])
         rows = []
-        for s in range(r.sides):
+        for s in range(self.rules.sides):
             k = int(total[f"win_{s}"].iloc[0])
             lo, hi = stats.proportion_ci(k, games)
             rows.append({"side": s, "games": games, "win_rate": k / games, "ci_low": lo, "ci_high": hi})
@@ -71,16 +75,6 @@ class Summary:
 
     def text(self) -> str:
         t = self.table()
-        if self.unit == "hand":
-            lines = [f"{'bid':<12}{'hands':>12}{'share':>8}   {'made [95% CI]':<26}{'bidders':>9}{'others':>9}"]
-            for row in t.itertuples():
-                made = ("" if np.isnan(row.made) else
-                        stats.format_estimate(row.made, row.ci_low, row.ci_high, row.hands).split(" (")[0])
-                pts = "" if np.isnan(row.bidders_points) else f"{row.bidders_points:+9.2f}{row.opponents_points:+9.2f}"
-                lines.append(f"{row.bid:<12}{row.hands:>12,}{row.share:>8.1%}   {made:<26}{pts}")
-            lines.append("(bidders/others: mean score change per hand of the bidding side and "
-                         "of each other side)")
-            return "\n".join(lines)
         lines = [f"{'side':<6}{'games':>10}   win rate [95% CI]"]
         for row in t.itertuples():
             lines.append(f"{row.side:<6}{row.games:>10,}   "
@@ -88,3 +82,38 @@ class Summary:
         lines.append(f"mean rounds per game {t.attrs['mean_rounds']:.2f}; unfinished games "
                      f"{t.attrs['unfinished']:,}; tied sides all count as winners")
         return "\n".join(lines)
+
+
+def _bidder_and_others(df: pd.DataFrame, rules) -> tuple[np.ndarray, np.ndarray]:
+    """Per hand: the bidding side's score change and an opponent side's (mean of
+    the others); 0 for thrown-in hands, which the measures leave out."""
+    side = np.where(rules.players == 4, df["bidder"] % 2, df["bidder"]).clip(0)
+    scores = df[[f"score_{s}" for s in range(rules.sides)]].to_numpy(np.float64)
+    own = scores[np.arange(len(df)), side]
+    return own, (scores.sum(axis=1) - own) / (rules.sides - 1)
+
+
+def measures(rules) -> list:
+    """What ``simkit compare pepper`` compares (:mod:`simkit.compare`)."""
+    from simkit.compare import BidShares, Mean, Rate, Section
+
+    def played(df):
+        return df["contract"].to_numpy() > 0
+
+    return [
+        Section("bids", "Contracts: share of {n:,} hands and success rate", "hand",
+                (BidShares(rules.kubwa + 1, rules.bid_text),)),
+        Section("scores", "Scores per played hand ({n:,} hands)", "hand", (
+            Mean("bidding side points per hand", lambda df: _bidder_and_others(df, rules)[0],
+                 played),
+            Mean("opponent side points per hand", lambda df: _bidder_and_others(df, rules)[1],
+                 played),
+            Rate("contracts made", lambda df: df["made"].to_numpy(), played),
+            Mean("mean contract level", lambda df: df["contract"].to_numpy(), played),
+            Rate("thrown-in rate", lambda df: ~played(df)))),
+        Section("games", "Games ({n:,} whole games; tied top sides all win)", "game", (
+            *(Rate(f"side {s} win rate", lambda df, s=s: df[f"win_{s}"].to_numpy())
+              for s in range(rules.sides)),
+            Mean("rounds per game", lambda df: df["rounds"].to_numpy()),
+            Rate("unfinished games", lambda df: df["unfinished"].to_numpy()))),
+    ]

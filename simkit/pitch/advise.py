@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from simkit import stats
+from simkit.engine import FixedHand
 from simkit.errors import InputError
 from simkit.pitch import api
 from simkit.pitch.rules import PitchRules
@@ -28,16 +29,11 @@ _TIE = 1e-12
 
 
 @dataclass(frozen=True)
-class Advice:
+class Advice(FixedHand):
     """What :func:`advise` found for one hand: ``bids`` has one row per bid (pass,
     2, 3, 4, moon) with p_make and its interval, ev (expected money, $) and
     its interval, points; ``trump`` is the suit the seat leads as pitcher."""
 
-    hand: tuple[str, ...]
-    players: int
-    seat: int
-    dealer: int
-    samples: int
     bids: pd.DataFrame
     recommended: str
     reason: str

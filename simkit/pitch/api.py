@@ -1,8 +1,10 @@
 """Pitch from Python: simulate hands or money sessions into pandas, evaluate a fixed hand.
 
-These functions resolve rules, policies, seed and threads once at the edge,
-then hand plain arrays to the kernels in ``kernel.py``.  Column meanings are
-in seeds/pitch.md sections 6 and 7 and in the README.
+The game's contract with the shared engine layer is :data:`SPEC`
+(:class:`simkit.engine.GameSpec`): its record schemas and the small
+functions that allocate and fill the kernels' arrays.  Column meanings are in
+seeds/pitch.md sections 6 and 7, in the schemas below and in ``simkit rules
+pitch``.
 """
 
 from __future__ import annotations
@@ -13,41 +15,22 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 
-from simkit import config, rng, stats
+from simkit import engine, stats
+from simkit.cards import mask_of
+from simkit.engine import (Column, FixedHand, GameSpec, Unit, dealer_column, index_column,
+                           policy_column)
 from simkit.errors import InputError
-from simkit.policy import Policy
-from simkit.chunks import spec_args
-from simkit.runner import BATCH, check_count, run_batches, set_threads
 from simkit.pitch import kernel as K
-from simkit.pitch.policies import flatten as flatten_policies
-from simkit.pitch.policies import make_policies
-from simkit.pitch.rules import (BIDS, DECK, HAND_SIZE, LEVELS, MAX_PLAYERS, MIN_PLAYERS,
-                                MONEY_UNITS_PER_CENT, PRESETS, TRUMP_TEXT, PitchRules, flatten,
+from simkit.pitch.policies import POLICIES, HeuristicParams, make_policies
+from simkit.pitch.rules import (BIDS, BOOK, DECK, TITLE, HAND_SIZE, LEVELS, MAX_PLAYERS, MIN_PLAYERS, MOON,
+                                MONEY_UNITS_PER_CENT, PRESETS, TRUMP_TEXT, PitchRules,
                                 make_rules)
+from simkit.pitch.summary import (AGG_KEYS, HandSummary, SessionSummary, aggregate_frame,
+                                  measures)
+from simkit.runner import BATCH, check_count, set_threads
 
 #: Money units (1/840 cent) per dollar.
 UNITS_PER_DOLLAR = 100 * MONEY_UNITS_PER_CENT
-
-
-def resolve_rules(rules=None, players: int | None = None) -> PitchRules:
-    """Rules from a PitchRules, a preset name, a dict of rule values or None (the seed's)."""
-    return config.resolve_rules(rules, players, PitchRules, make_rules, PRESETS, "Pitch")
-
-
-def _setup(players, rules, policy, seed, per_player=False):
-    if players is not None and (isinstance(players, bool) or not isinstance(players, (int, np.integer))
-                                or not MIN_PLAYERS <= players <= MAX_PLAYERS):
-        raise InputError(f"bad player count {players!r}: Pitch is played by "
-                         f"{MIN_PLAYERS} to {MAX_PLAYERS} players")
-    r = resolve_rules(rules, players)
-    key = rng.run_key(seed)
-    if per_player and not isinstance(policy, (str, Policy)) and policy is not None \
-            and len(policy) > 0:
-        pols = make_policies(policy, len(policy))      # player j plays policy j mod P
-    else:
-        pols = make_policies(policy, r.players)
-    kinds, params = flatten_policies(pols)
-    return r, pols, flatten(r), kinds, params, key
 
 
 def hand_money(scores: np.ndarray, pitcher: np.ndarray, contract: np.ndarray, made: np.ndarray,
@@ -57,7 +40,7 @@ def hand_money(scores: np.ndarray, pitcher: np.ndarray, contract: np.ndarray, ma
     n = scores.shape[1]
     s = scores.astype(np.int64)
     units = rules.cents * (MONEY_UNITS_PER_CENT // n) * (n * s - s.sum(axis=1, keepdims=True))
-    moon = np.flatnonzero(contract == 5)
+    moon = np.flatnonzero(contract == MOON)
     if len(moon):
         pay = rules.moon_dollars * UNITS_PER_DOLLAR * np.where(made[moon], 1, -1)
         units[moon] -= pay[:, None]
@@ -65,192 +48,204 @@ def hand_money(scores: np.ndarray, pitcher: np.ndarray, contract: np.ndarray, ma
     return units / UNITS_PER_DOLLAR
 
 
-def hands_frame(rec: np.ndarray, start: int, rules: PitchRules,
-                policies: tuple[Policy, ...]) -> pd.DataFrame:
-    """Hand records from the kernel's matrix as a typed DataFrame (seeds/pitch.md 6)."""
-    N = rules.players
-    n = rec.shape[0]
-    cols: dict[str, object] = {"hand": np.arange(start, start + n, dtype=np.int64),
-                               "dealer": rec[:, K.C_DEALER].astype(np.int8)}
-    for s, p in enumerate(policies):
-        cols[f"policy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [p.text()])
-    for s in range(N):
-        cols[f"bid_{s}"] = rec[:, K.C_BID + s].astype(np.int8)
-    cols["pitcher"] = rec[:, K.C_PITCHER].astype(np.int8)
-    cols["contract"] = rec[:, K.C_CONTRACT].astype(np.int8)
-    cols["stuck"] = rec[:, K.C_STUCK].astype(bool)
-    cols["trump"] = pd.Categorical.from_codes(rec[:, K.C_TRUMP].astype(np.int8), list(TRUMP_TEXT))
-    for name, col in (("tricks", K.C_TRICKS), ("points", K.C_POINTS), ("score", K.C_SCORE),
-                      ("game_points", K.C_GP)):
-        for s in range(N):
-            cols[f"{name}_{s}"] = rec[:, col + s].astype(np.int8)
-    cols["high"] = rec[:, K.C_HIGH].astype(np.int8)
-    cols["low"] = rec[:, K.C_LOW].astype(np.int8)
-    cols["jack"] = rec[:, K.C_JACK].astype(np.int8)
-    cols["game_winners"] = rec[:, K.C_GAME].astype(np.int16)
-    cols["made"] = rec[:, K.C_MADE].astype(bool)
-    cols["moon"] = rec[:, K.C_CONTRACT] == 5
-    cols["pitcher_trumps"] = rec[:, K.C_F_TRUMPS].astype(np.int8)
-    for name, col in (("ace", K.C_F_ACE), ("king", K.C_F_KING), ("jack", K.C_F_JACK),
-                      ("two", K.C_F_TWO)):
-        cols[f"pitcher_{name}"] = rec[:, col].astype(bool)
-    cols["pitcher_game_points"] = rec[:, K.C_F_GP].astype(np.int8)
-    money = hand_money(rec[:, K.C_SCORE:K.C_SCORE + N], rec[:, K.C_PITCHER].astype(np.int64),
-                       rec[:, K.C_CONTRACT], rec[:, K.C_MADE].astype(bool), rules)
-    for s in range(N):
-        cols[f"money_{s}"] = money[:, s]
-    return pd.DataFrame(cols)
+def _money(rec, ctx, s):
+    """Column ``money_<s>`` of the hands' one-hand-session money (computed once)."""
+    N = ctx.table.rules.players
+    money = ctx.once("money", lambda: hand_money(
+        rec[:, K.C_SCORE:K.C_SCORE + N], rec[:, K.C_PITCHER].astype(np.int64),
+        rec[:, K.C_CONTRACT], rec[:, K.C_MADE].astype(bool), ctx.table.rules))
+    return money[:, s]
 
 
-def _hand_records(rv, kinds, params, key, start, count, trace=False):
-    rec = np.empty((count, K.N_COLS), np.int16)
-    n = count if trace else 1
-    plays = np.full((n, 48), -1, np.int8)
-    dealt = np.zeros((n, MAX_PLAYERS), np.int64)
-    K.run_hands(start, count, key, rv, kinds, params, rec, trace, plays, dealt)
-    return rec, plays, dealt
+# --- record schemas (seeds/pitch.md 6 and 7) ----------------------------------------
+
+HAND_COLUMNS = (
+    index_column("hand"),
+    dealer_column(K.C_DEALER),
+    policy_column(),
+    Column("bid_{seat}", "int8", "the seat's bid: 2, 3, 4, 5 = moon (0: passed or silent)",
+           K.C_BID),
+    Column("pitcher", "int8", "the seat that won the bid (-1: thrown in)", K.C_PITCHER),
+    Column("contract", "int8", "the winning bid (0: thrown in)", K.C_CONTRACT),
+    Column("stuck", "bool", "the dealer was forced to bid", K.C_STUCK),
+    Column("trump", "category", "the suit the pitcher led first: C, D, H, S (- thrown in)",
+           K.C_TRUMP, labels=TRUMP_TEXT),
+    Column("tricks_{seat}", "int8", "tricks the seat won", K.C_TRICKS),
+    Column("points_{seat}", "int8", "points (High, Low, Jack, Game) the seat scored",
+           K.C_POINTS),
+    Column("score_{seat}", "int8", "the seat's score change", K.C_SCORE),
+    Column("game_points_{seat}", "int8", "game points in the cards the seat won", K.C_GP),
+    Column("high", "int8", "the seat scoring High (-1: none)", K.C_HIGH),
+    Column("low", "int8", "the seat scoring Low (-1: none)", K.C_LOW),
+    Column("jack", "int8", "the seat scoring Jack (-1: the jack of trumps was not dealt)",
+           K.C_JACK),
+    Column("game_winners", "int16", "bitmask of the seats scoring Game", K.C_GAME),
+    Column("made", "bool", "the pitcher made the contract", K.C_MADE),
+    Column("moon", "bool", "the contract was shoot the moon",
+           derive=lambda rec, ctx: rec[:, K.C_CONTRACT] == MOON),
+    Column("pitcher_trumps", "int8", "trumps in the pitcher's dealt hand", K.C_F_TRUMPS),
+    Column("pitcher_ace", "bool", "the pitcher was dealt the ace of trumps", K.C_F_ACE),
+    Column("pitcher_king", "bool", "... the king of trumps", K.C_F_KING),
+    Column("pitcher_jack", "bool", "... the jack of trumps", K.C_F_JACK),
+    Column("pitcher_two", "bool", "... the two of trumps", K.C_F_TWO),
+    Column("pitcher_game_points", "int8", "game points in the pitcher's dealt hand",
+           K.C_F_GP),
+    Column("money_{seat}", "float64", "the seat's money for the hand settled as a one-hand "
+           "session, in dollars", derive=_money),
+)
+
+# A session's rows are read from one matrix per (session, player): the
+# player's fields (kernel.F_*), then the session's (kernel.S_*), then the player.
+_S0 = K.N_FIELDS
+_PLAYER = K.N_FIELDS + K.N_SFIELDS
+
+
+def _session_policy(m, ctx):
+    texts = [p.text() for p in ctx.table.policies]
+    names = list(dict.fromkeys(texts))                  # each policy text once
+    code_of = np.array([names.index(t) for t in texts], np.int8)
+    return pd.Categorical.from_codes(code_of[m[:, _PLAYER] % len(texts)], names)
+
+
+SESSION_COLUMNS = (
+    index_column("session", "the session's number in the run (stream (seed, session))"),
+    Column("player", "int8", "the player, in order of arrival (player j plays policy j mod "
+           "the number of policies given)", _PLAYER),
+    Column("policy", "category", "the player's policy", derive=_session_policy),
+    Column("seat", "int8", "starting seat: 1 = left of the first dealer ... the first "
+           "dealer; 0 = joined later", K.F_SEAT),
+    Column("joined", "int16", "hands played before the player joined", K.F_JOINED),
+    Column("left", "int16", "hands played when the player left (-1: stayed)", K.F_LEFT),
+    Column("hands", "int16", "hands the player played", K.F_HANDS),
+    Column("score", "int32", "the player's final score", K.F_SCORE),
+    Column("money", "float64", "the player's money, in dollars (sums to zero per session)",
+           derive=lambda m, ctx: m[:, K.F_MONEY] / UNITS_PER_DOLLAR),
+    Column("moons_made", "int16", "moons the player shot", K.F_MOONS_MADE),
+    Column("moons_failed", "int16", "moons the player failed", K.F_MOONS_FAILED),
+    Column("pitched", "int16", "hands the player pitched", K.F_PITCHED),
+    Column("made", "int16", "contracts the player made", K.F_MADE),
+    Column("session_hands", "int16", "hands in the session", _S0 + K.S_HANDS),
+    Column("ended_by_target", "bool", "a player reached the target", _S0 + K.S_TARGET),
+    Column("first_dealer", "int8", "the first dealer's seat", _S0 + K.S_FIRST_DEALER),
+)
+
+_NO_PLAYS = np.empty((1, 1), np.int8)
+_NO_DEAL = np.empty((1, 1), np.int64)
+
+
+def _untraced(table) -> tuple:
+    return (False, _NO_PLAYS, _NO_DEAL)
+
+
+def _session_arrays(table, count):
+    return (np.empty((count, K.MAX_SESSION_PLAYERS, K.N_FIELDS), np.int64),
+            np.empty((count, K.N_SFIELDS), np.int64))
+
+
+def _play_sessions(t, start, arrays):
+    res, sres = arrays
+    K.run_sessions(start, len(res), t.key, t.rv, t.kinds, t.params, res, sres)
+
+
+def _session_rows(arrays, table, first):
+    """One row per player who took part in each session; money must sum to zero."""
+    res, sres = arrays
+    if (sres[:, K.S_IMBALANCE] != 0).any():
+        bad = first + int(np.flatnonzero(sres[:, K.S_IMBALANCE])[0])
+        raise AssertionError(f"money of session {bad} does not sum to zero")
+    took_part = np.arange(res.shape[1])[None, :] < sres[:, K.S_PLAYERS][:, None]
+    sess, player = np.nonzero(took_part)
+    matrix = np.hstack([res[sess, player], sres[sess], player[:, None]])
+    return matrix, (first + sess).astype(np.int64)
+
+
+def _aggregate(t, start, count) -> pd.DataFrame:
+    """Counts and sums per group of hands (:func:`summary.aggregate_frame`)."""
+    return aggregate_frame(engine.records(SPEC, SPEC.unit("hand"), t, start, count), t.rules)
+
+
+def _reference_hand(rules, policies, seed, index):
+    from simkit.pitch import reference
+    return reference.play_hand(seed, index, rules, policies, index % rules.players)
+
+
+SPEC = GameSpec(
+    name="pitch", title=TITLE, book=BOOK,
+    players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+    rules=PitchRules, presets=PRESETS, make_rules=make_rules,
+    policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,
+    units={
+        "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
+                     K.run_hands, K.N_COLS, np.int16, _untraced, batch=BATCH,
+                     chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS),
+        "game": Unit("game", "session", "one row per player per money session",
+                     SESSION_COLUMNS, SessionSummary, alloc=_session_arrays,
+                     play=_play_sessions, rows=_session_rows, batch=1 << 15, chunk=100_000,
+                     per_player=True),
+    },
+    reference=_reference_hand, bench_players=(4, 2, 8), bench_scale=1,
+    advise="simkit.pitch.advise", example_hand="AS KS QS JS TS 9S", measures=measures,
+)
+
+
+#: Rules from a rules object, a preset name, a dict of rule values or None (the
+#: seed's), with ``players`` (if given) replacing the count.
+resolve_rules = SPEC.resolve_rules
 
 
 def iter_hands(hands: int, players: int | None = None, rules=None, policy=None, seed: int = 0,
                start: int = 0, threads: int | None = None, batch: int = BATCH,
                progress: bool = False) -> Iterator[pd.DataFrame]:
-    """Hands ``start .. start+hands-1`` as DataFrames of at most ``batch`` rows each."""
-    check_count(hands, "hands")
-    r, pols, rv, kinds, params, key = _setup(players, rules, policy, seed)
-    set_threads(threads)
-    for rec, first in run_batches(
-            lambda s, c: (_hand_records(rv, kinds, params, key, s, c)[0], s),
-            hands, start=start, batch=batch, progress=progress):
-        yield hands_frame(rec, first, r, pols)
+    """Pitch hands ``start .. start+hands-1`` in DataFrames of ``batch`` rows
+    or fewer, as :func:`simulate` makes them."""
+    return engine.iterate(SPEC, "hand", hands, players, rules, policy, seed, start, threads,
+                          batch, progress)
 
 
 def simulate(hands: int = 100_000, players: int | None = None, rules=None, policy=None,
              seed: int = 0, start: int = 0, threads: int | None = None,
              progress: bool = False) -> pd.DataFrame:
-    """Play ``hands`` Pitch hands and return one row per hand.
+    """Play ``hands`` Pitch hands, one row each (:data:`HAND_COLUMNS`), with
+    ``players`` (2 to 8; default the rules', 4) at the table.
 
-    ``rules``: a preset name, a dict of rule values or a PitchRules;
-    ``policy``: one spec for every seat or one per seat, e.g.
-    ``["heuristic:aggression=0.5", "random", "heuristic", "heuristic"]``.
-    Hand ``i`` is dealt by seat ``i mod players`` from stream (seed, i).
-    ``players`` (2 to 8) overrides the rules' count, which defaults to 4.
+    ``rules`` is a preset name, a dict of rule values or a PitchRules, and
+    ``policy`` one spec for all or one per seat (e.g. ``["heuristic:aggression=1",
+    "random"] * 2``).  Hand ``i`` comes from stream (seed, i), the deal
+    passing left with each hand (see :func:`simkit.engine.simulate`).
     """
-    parts = list(iter_hands(hands, players, rules, policy, seed, start, threads,
-                            progress=progress))
-    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    return engine.simulate(SPEC, "hand", hands, players, rules, policy, seed, start, threads,
+                           progress)
+
+
+def simulate_sessions(sessions: int = 10_000, players: int | None = None, rules=None,
+                      policy=None, seed: int = 0, start: int = 0, threads: int | None = None,
+                      progress: bool = False) -> pd.DataFrame:
+    """Play ``sessions`` money sessions (seeds/pitch.md 7); one row per player per
+    session (:data:`SESSION_COLUMNS`).
+
+    Session ``k`` uses stream (seed, k).  Player ``j`` (in order of arrival)
+    plays policy ``j mod P`` of the ``P`` policies given (any number of them).
+    Money is checked to sum to zero in every session (an AssertionError otherwise).
+    """
+    return engine.simulate(SPEC, "game", sessions, players, rules, policy, seed, start,
+                           threads, progress)
 
 
 def trace_hands(rules: PitchRules, policies, seed: int, start: int, count: int) -> dict:
     """Hands with their plays, for comparison with the reference engine:
     ``frame`` (as :func:`simulate`), ``plays`` (card ids in play order, -1
     padded) and ``deal`` (dealt masks by seat)."""
-    r, pols, rv, kinds, params, key = _setup(None, rules, policies, seed)
-    rec, plays, dealt = _hand_records(rv, kinds, params, key, start, count, trace=True)
-    return {"frame": hands_frame(rec, start, r, pols), "plays": plays, "deal": dealt}
+    t = engine.setup(SPEC, None, rules, policies, seed)
+    rec = np.empty((count, K.N_COLS), np.int16)
+    plays = np.full((count, 48), -1, np.int8)
+    dealt = np.zeros((count, MAX_PLAYERS), np.int64)
+    K.run_hands(start, count, t.key, t.rv, t.kinds, t.params, rec, True, plays, dealt)
+    return {"frame": _frame(t, rec, start), "plays": plays, "deal": dealt}
 
 
-SESSION_COLUMNS = ("session", "player", "policy", "seat", "joined", "left", "hands", "score",
-                   "money", "moons_made", "moons_failed", "pitched", "made", "session_hands",
-                   "ended_by_target", "first_dealer")
-
-
-def _sessions_frame(res, sres, first, pols) -> pd.DataFrame:
-    if (sres[:, K.S_IMBALANCE] != 0).any():
-        bad = first + int(np.flatnonzero(sres[:, K.S_IMBALANCE])[0])
-        raise AssertionError(f"money of session {bad} does not sum to zero")
-    n_ever = sres[:, K.S_PLAYERS]
-    took_part = np.arange(res.shape[1])[None, :] < n_ever[:, None]
-    sess, player = np.nonzero(took_part)
-    rows = res[sess, player]
-    texts = [p.text() for p in pols]
-    names = list(dict.fromkeys(texts))                  # each policy text once
-    code_of = np.array([names.index(t) for t in texts], np.int8)
-    return pd.DataFrame({
-        "session": (first + sess).astype(np.int64),
-        "player": player.astype(np.int8),
-        "policy": pd.Categorical.from_codes(code_of[player % len(pols)], names),
-        "seat": rows[:, K.F_SEAT].astype(np.int8),
-        "joined": rows[:, K.F_JOINED].astype(np.int16),
-        "left": rows[:, K.F_LEFT].astype(np.int16),
-        "hands": rows[:, K.F_HANDS].astype(np.int16),
-        "score": rows[:, K.F_SCORE].astype(np.int32),
-        "money": rows[:, K.F_MONEY] / UNITS_PER_DOLLAR,
-        "moons_made": rows[:, K.F_MOONS_MADE].astype(np.int16),
-        "moons_failed": rows[:, K.F_MOONS_FAILED].astype(np.int16),
-        "pitched": rows[:, K.F_PITCHED].astype(np.int16),
-        "made": rows[:, K.F_MADE].astype(np.int16),
-        "session_hands": sres[sess, K.S_HANDS].astype(np.int16),
-        "ended_by_target": sres[sess, K.S_TARGET].astype(bool),
-        "first_dealer": sres[sess, K.S_FIRST_DEALER].astype(np.int8),
-    })
-
-
-def simulate_sessions(sessions: int = 10_000, players: int | None = None, rules=None,
-                      policy=None, seed: int = 0, start: int = 0, threads: int | None = None,
-                      progress: bool = False) -> pd.DataFrame:
-    """Play ``sessions`` money sessions (seeds/pitch.md 7); one row per player per session.
-
-    Session ``k`` uses stream (seed, k).  Player ``j`` (in order of arrival)
-    plays policy ``j mod P`` of the ``P`` policies given (any number of them).  Money is checked to sum to zero in every
-    session (an AssertionError otherwise).
-    """
-    check_count(sessions, "sessions")
-    r, pols, rv, kinds, params, key = _setup(players, rules, policy, seed, per_player=True)
-    set_threads(threads)
-
-    def compute(s, c):
-        res = np.empty((c, K.MAX_SESSION_PLAYERS, K.N_FIELDS), np.int64)
-        sres = np.empty((c, K.N_SFIELDS), np.int64)
-        K.run_sessions(s, c, key, rv, kinds, params, res, sres)
-        return s, res, sres
-
-    frames = [_sessions_frame(res, sres, first, pols)
-              for first, res, sres in run_batches(lambda s, c: compute(s, c), sessions,
-                                                  start=start, batch=1 << 15,
-                                                  progress=progress, unit="session")]
-    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-
-
-#: Group columns of :func:`agg_chunk` and the totals summed per group.
-AGG_KEYS = ("contract", "made", "pitcher_trumps", "pitcher_seat")
-AGG_TOTALS = ("hands", "pitcher_score", "pitcher_score_sq", "pitcher_money", "others_score")
-
-
-def aggregate_frame(df: pd.DataFrame, rules: PitchRules) -> pd.DataFrame:
-    """Counts and sums per group of ``AGG_KEYS`` of a hands frame (``pitcher_seat``:
-    1 = left of the dealer ... players = the dealer, 0 = thrown in); tables of
-    different hand ranges add up (groupby-sum)."""
-    N = rules.players
-    p = df["pitcher"].to_numpy().astype(np.int64)
-    rows = np.arange(len(df))
-    scores = df[[f"score_{s}" for s in range(N)]].to_numpy().astype(np.int64)
-    money = df[[f"money_{s}" for s in range(N)]].to_numpy()
-    thrown = p < 0
-    own = np.where(thrown, 0, scores[rows, p.clip(0)])
-    seat = np.where(thrown, 0, (p - df["dealer"].to_numpy() - 1) % N + 1)
-    g = pd.DataFrame({"contract": df["contract"], "made": df["made"],
-                      "pitcher_trumps": df["pitcher_trumps"], "pitcher_seat": seat.astype(np.int8),
-                      "hands": 1, "pitcher_score": own, "pitcher_score_sq": own * own,
-                      "pitcher_money": np.where(thrown, 0.0, money[rows, p.clip(0)]),
-                      "others_score": scores.sum(axis=1) - own})
-    return g.groupby(list(AGG_KEYS), as_index=False, observed=True)[list(AGG_TOTALS)].sum()
-
-
-def hand_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
-    """Hand records ``start .. start+count-1`` of the run described by ``spec``
-    (``{"rules": rule values, "policies": one text per seat, "seed": int}``)."""
-    return simulate(count, start=start, **spec_args(spec, make_rules))
-
-
-def game_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
-    """Session records (a Pitch "game" is a money session) ``start .. start+count-1``."""
-    return simulate_sessions(count, start=start, **spec_args(spec, make_rules))
-
-
-def agg_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
-    """Aggregates (:data:`AGG_KEYS`) of hands ``start .. start+count-1``."""
-    args = spec_args(spec, make_rules)
-    return aggregate_frame(simulate(count, start=start, **args), args["rules"])
+def _frame(t, rec, start=0) -> pd.DataFrame:
+    return engine.frame(HAND_COLUMNS, rec, engine.FrameContext(
+        t, np.arange(start, start + len(rec), dtype=np.int64)), SPEC.axis_values(t.rules))
 
 
 # --- a fixed hand --------------------------------------------------------------
@@ -264,8 +259,37 @@ def parse_hand(hand) -> list[int]:
     return cards
 
 
+def _fixed(t, cards, contract, samples, seat, dealer) -> pd.DataFrame:
+    """The hand records of :func:`fixed_hands` (arguments checked, threads set)."""
+    rec = np.empty((samples, K.N_COLS), np.int16)
+    K.run_fixed(samples, t.key, t.rv, t.kinds, t.params, seat, dealer,
+                np.int64(mask_of(cards)), contract, rec)
+    return _frame(t, rec)
+
+
+def fixed_hands(hand, contract: int | str, samples: int, players: int | None = None,
+                seat: int | None = None, dealer: int = 0, rules=None, policy=None,
+                seed: int = 0, threads: int | None = None) -> pd.DataFrame:
+    """Hand records of ``samples`` deals in which ``seat`` (default: left of the
+    dealer) holds ``hand`` and the unseen cards are dealt uniformly (8.3;
+    sample ``k`` uses stream (seed, k)).  ``contract`` 2, 3, 4 or moon makes
+    the seat the pitcher with no auction; ``pass`` (0) runs the auction with
+    the seat passing wherever it may.  What :func:`evaluate_hand` plays."""
+    check_count(samples, "--samples")
+    t = engine.setup(SPEC, players, rules, policy, seed)
+    N = t.rules.players
+    dealer = engine.check_seat(dealer, "dealer", N)
+    seat = (dealer + 1) % N if seat is None else engine.check_seat(seat, "seat", N)
+    level = t.rules.parse_bid(contract) if isinstance(contract, str) else int(contract)
+    if level not in LEVELS:
+        raise InputError(f"bad contract {contract!r}: expected one of {', '.join(BIDS)}")
+    cards = parse_hand(hand)
+    set_threads(threads)
+    return _fixed(t, cards, level, samples, seat, dealer)
+
+
 @dataclass(frozen=True)
-class HandEvaluation:
+class HandEvaluation(FixedHand):
     """What :func:`evaluate_hand` found for one fixed hand.
 
     ``bids`` has one row per bid (pass, 2, 3, 4, moon): made (count) and
@@ -276,11 +300,6 @@ class HandEvaluation:
     ``trump`` is the suit the seat most often leads as pitcher of a 2 bid.
     """
 
-    hand: tuple[str, ...]
-    players: int
-    seat: int
-    dealer: int
-    samples: int
     bids: pd.DataFrame
     trump: str
 
@@ -299,25 +318,16 @@ def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dea
     left of the dealer.
     """
     check_count(samples, "--samples")
-    r, pols, rv, kinds, params, key = _setup(players, rules, policy, seed)
-    N = r.players
-    for what, v in (("dealer", dealer), ("seat", seat)):
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))
-                              or not 0 <= v < N):
-            raise InputError(f"bad {what} {v!r}: expected a seat from 0 to {N - 1}")
-    if seat is None:
-        seat = (dealer + 1) % N
+    t = engine.setup(SPEC, players, rules, policy, seed)
+    N = t.rules.players
+    dealer = engine.check_seat(dealer, "dealer", N)
+    seat = (dealer + 1) % N if seat is None else engine.check_seat(seat, "seat", N)
     cards = parse_hand(hand)
-    fixed = 0
-    for c in cards:
-        fixed |= 1 << c
     set_threads(threads)
     rows = []
     trump = "-"
     for text, level in zip(BIDS, LEVELS):
-        rec = np.empty((samples, K.N_COLS), np.int16)
-        K.run_fixed(samples, key, rv, kinds, params, seat, dealer, np.int64(fixed), level, rec)
-        df = hands_frame(rec, 0, r, pols)
+        df = _fixed(t, cards, level, samples, seat, dealer)
         points = df[f"score_{seat}"].to_numpy().astype(np.float64)
         money = df[f"money_{seat}"].to_numpy()
         if level:

@@ -22,15 +22,14 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from simkit.jit import kernel
-from simkit.pitch.policies import P_AGGRESSION, P_MOON_RUN, P_MOON_TRUMPS, unseen_table
-from simkit.pitch.rules import (ACE, GAME_POINTS, JACK, KING, MAX_SESSION_PLAYERS,
-                                MONEY_UNITS_PER_CENT, R_ALL_PASS, R_CENTS, R_GAME_TIE,
-                                R_JOIN, R_JOIN_SCORE, R_LEAVE, R_LOW, R_MOON_DOLLARS,
-                                R_MOON_FAILED, R_MOON_MADE, R_MOON_NEEDS, R_PLAYERS,
-                                R_SESSION_HANDS, R_STEAL, R_TARGET, TEN, TWO)
+from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
+from simkit.jit import block, blocks, kernel
+from simkit.pitch.policies import PARAM, unseen_table
+from simkit.pitch.rules import (ACE, GAME_POINTS, JACK, KING, MAX_SESSION_PLAYERS, MOON,
+                                MONEY_UNITS_PER_CENT, TEN, TWO, AllPass, GameTie, JoinScore,
+                                Low, MoonNeeds, R, Steal)
+from simkit.policy import RANDOM
 from simkit.rng import bounded, sample, start_stream
 
 # --- record columns ------------------------------------------------------------
@@ -65,6 +64,7 @@ S_PLAYERS, S_HANDS, S_TARGET, S_FIRST_DEALER, S_IMBALANCE = range(5)
 N_SFIELDS = 5
 
 BLOCK = 4096          # hands per prange task
+SESSION_BLOCK = 64    # sessions per prange task
 MAXP = 8
 
 SUIT = np.array([0x1FFF << (13 * s) for s in range(4)], np.int64)
@@ -83,35 +83,9 @@ Q = unseen_table()
 
 
 @kernel(inline=True)
-def _popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
-
-
-@kernel(inline=True)
-def _lb(m):
-    return trailing_zeros(m)
-
-
-@kernel(inline=True)
-def _hb(m):
-    return 63 - leading_zeros(m)
-
-
-@kernel(inline=True)
-def _nth(mask, n):
-    """Id of the n-th (0-based) card of ``mask`` in increasing id."""
-    for _ in range(n):
-        mask &= mask - 1
-    return trailing_zeros(mask)
-
-
-@kernel(inline=True)
 def _game_points(m):
-    return (10 * _popcount(m & TENS) + _popcount(m & JACKS) + 2 * _popcount(m & QUEENS)
-            + 3 * _popcount(m & KINGS) + 4 * _popcount(m & ACES))
+    return (10 * popcount(m & TENS) + popcount(m & JACKS) + 2 * popcount(m & QUEENS)
+            + 3 * popcount(m & KINGS) + 4 * popcount(m & ACES))
 
 
 #: ``COST[t, c]``: how much giving card ``c`` away hurts with trump ``t`` (8.2).
@@ -129,7 +103,7 @@ def _lowest(m, t):
     best = -1
     best_cost = 1 << 30
     while m:
-        c = trailing_zeros(m)
+        c = low_bit(m)
         m &= m - 1
         k = _cost(c, t)
         if k < best_cost:
@@ -145,7 +119,7 @@ def _feed(m, t):
     best_key = -(1 << 30)
     jack = 13 * t + JACK
     while m:
-        c = trailing_zeros(m)
+        c = low_bit(m)
         m &= m - 1
         fv = GP[c] + (20 if c == jack else 0)
         k = fv * 4096 - _cost(c, t)
@@ -187,7 +161,7 @@ def _hand_suit(h, n_players):
         bits = (h >> (13 * s)) & 0x1FFF
         if bits == 0:
             continue
-        est = EST[n_players, bits] + min(90, game + 5 * _popcount(bits))
+        est = EST[n_players, bits] + min(90, game + 5 * popcount(bits))
         if est > best_est:
             best_est = est
             best = s
@@ -199,12 +173,12 @@ def _desired(h, n_players, params):
     """(the heuristic's desired level: 0 pass, 2, 3, 4 or 5 the moon; the hand's suit)."""
     s, est = _hand_suit(h, n_players)
     bits = (h >> (13 * s)) & 0x1FFF
-    if _popcount(bits) >= params[P_MOON_TRUMPS]:
+    if popcount(bits) >= params[PARAM.MOON_TRUMPS]:
         gaps = ~bits & 0x1FFF          # run = cards held from the ace down without a gap
-        run = 12 - _hb(gaps)
-        if run >= params[P_MOON_RUN]:
+        run = 12 - high_bit(gaps)
+        if run >= params[PARAM.MOON_RUN]:
             return 5, s
-    v = (est + params[P_AGGRESSION] + 50) // 100
+    v = (est + params[PARAM.AGGRESSION] + 50) // 100
     if v >= 4:
         return 4, s
     if v >= 2:
@@ -216,9 +190,9 @@ def _desired(h, n_players, params):
 def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, st, work):
     """One auction decision (seeds/pitch.md 2 and 8); returns the level (0 = pass).
     A heuristic seat's hand suit goes to ``work[W_SUIT, seat]``."""
-    forced = is_dealer and high == 0 and rules[R_ALL_PASS] == 0
-    steal = is_dealer and high > 0 and rules[R_STEAL] == 0
-    if kinds[seat] == 0:
+    forced = is_dealer and high == 0 and rules[R.ALL_PASS] == AllPass.FORCED
+    steal = is_dealer and high > 0 and rules[R.STEAL] == Steal.MATCH
+    if kinds[seat] == RANDOM:
         lo = high if steal else max(2, high + 1)
         n_opt = 6 - lo + (0 if forced else 1)
         k = bounded(st, n_opt)
@@ -250,19 +224,19 @@ def _beaters(legal, w, t):
 def _lead(h, t, played, first, hand_suit):
     """The heuristic's lead (8.2)."""
     if first:
-        return _hb(h & SUIT[hand_suit])
+        return high_bit(h & SUIT[hand_suit])
     tm = SUIT[t]
     unplayed = tm & ~played
     outstanding = unplayed & ~h
-    if unplayed and (h >> _hb(unplayed)) & 1 and outstanding:
-        return _hb(h & tm)
+    if unplayed and (h >> high_bit(unplayed)) & 1 and outstanding:
+        return high_bit(h & tm)
     if not outstanding:
         for s in range(4):
             if s == t:
                 continue
             u = SUIT[s] & ~played
-            if u and (h >> _hb(u)) & 1:
-                return _hb(u)
+            if u and (h >> high_bit(u)) & 1:
+                return high_bit(u)
     return _lowest(h, t)
 
 
@@ -274,7 +248,7 @@ def _follow(legal, w, t, partner_wins, pitcher_played):
     b = _beaters(legal, w, t)
     if b:
         plain = b & ~SUIT[t]
-        return _lb(plain) if plain else _lb(b)
+        return low_bit(plain) if plain else low_bit(b)
     return _lowest(legal, t)
 
 
@@ -301,68 +275,39 @@ W_DEALT, W_WON, W_TRICKS, W_POINTS, W_GP, W_SUIT = range(6)
 
 
 @kernel(inline=True)
-def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
-              fixed_seat, contract, trace, tr_plays):
-    """Auction, play and scoring of one dealt hand into ``rec[j]``.
-
-    ``hands`` (masks per table position) is consumed; ``work`` is a (6, 8)
-    scratch array.  ``contract`` >= 2 makes ``fixed_seat`` the pitcher with no
-    auction; ``contract`` 0 runs the auction with ``fixed_seat`` (if >= 0)
-    passing wherever it may (8.3).
-    """
-    N = n_players
-    for c in range(N_COLS):
-        rec[j, c] = 0
-    rec[j, C_DEALER] = dealer
-    rec[j, C_PITCHER] = -1
-    rec[j, C_TRUMP] = 4
-    rec[j, C_HIGH] = -1
-    rec[j, C_LOW] = -1
-    rec[j, C_JACK] = -1
-    # --- auction (2)
+def _auction(dealer, hands, N, rules, kinds, params, st, rec, j, work, fixed_seat):
+    """The auction (2): one call per seat from the dealer's left, the dealer last;
+    a moon ends it.  ``fixed_seat`` (if >= 0) passes wherever it may (8.3).
+    Returns ``(high, pitcher)``; the pitcher is -1 when the hand is thrown in."""
     high = 0
     pitcher = -1
-    stuck = 0
-    if contract >= 2:
-        high = contract
-        pitcher = fixed_seat
-        rec[j, C_BID + fixed_seat] = contract
-    else:
-        seat = dealer
-        for r in range(N):
-            seat += 1
-            if seat == N:
-                seat = 0
-            is_dealer = r == N - 1
-            if is_dealer and high == 0 and rules[R_ALL_PASS] == 0:
-                stuck = 1
-            if seat == fixed_seat:
-                level = 2 if stuck else 0
-            else:
-                level = _choose_bid(seat, is_dealer, high, hands, N, rules, kinds, params, st,
-                                    work)
-            rec[j, C_BID + seat] = level
-            if level > 0:
-                high = level
-                pitcher = seat
-                if level == 5:
-                    break
-    rec[j, C_STUCK] = stuck
-    if pitcher < 0:
-        return
-    rec[j, C_PITCHER] = pitcher
-    rec[j, C_CONTRACT] = high
-    # --- play (3)
-    for s in range(N):
-        work[W_DEALT, s] = hands[s]
-        work[W_WON, s] = 0
-        work[W_TRICKS, s] = 0
-    hand_suit = 0
-    if kinds[pitcher] == 1:
-        if pitcher == fixed_seat:  # bid without a decision: the hand suit is not known yet
-            hand_suit, _ = _hand_suit(hands[pitcher], N)
+    seat = dealer
+    for r in range(N):
+        seat += 1
+        if seat == N:
+            seat = 0
+        is_dealer = r == N - 1
+        if is_dealer and high == 0 and rules[R.ALL_PASS] == AllPass.FORCED:
+            rec[j, C_STUCK] = 1
+        if seat == fixed_seat:
+            level = 2 if rec[j, C_STUCK] else 0
         else:
-            hand_suit = work[W_SUIT, pitcher]
+            level = _choose_bid(seat, is_dealer, high, hands, N, rules, kinds, params, st,
+                                work)
+        rec[j, C_BID + seat] = level
+        if level > 0:
+            high = level
+            pitcher = seat
+            if level == MOON:
+                break
+    return high, pitcher
+
+
+@kernel(inline=True)
+def _play_tricks(pitcher, hands, N, kinds, hand_suit, st, work, rec, j, trace, tr_plays):
+    """The play (3): six tricks, the pitcher's first lead naming trumps; tricks
+    and won cards per seat into ``work``.  Returns the trump suit and the cards
+    played (all those dealt)."""
     played = np.int64(0)
     t = -1
     leader = pitcher
@@ -377,8 +322,8 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
         for k in range(N):
             h = hands[seat]
             if k == 0:
-                if kinds[seat] == 0:
-                    c = _nth(h, bounded(st, _popcount(h)))
+                if kinds[seat] == RANDOM:
+                    c = nth_bit(h, bounded(st, popcount(h)))
                 else:
                     c = _lead(h, t, played, trick == 0, hand_suit)
                 if trick == 0:
@@ -391,8 +336,8 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
                     legal = h & (SUIT[led] | SUIT[t])
                 else:
                     legal = h
-                if kinds[seat] == 0:
-                    c = _nth(legal, bounded(st, _popcount(legal)))
+                if kinds[seat] == RANDOM:
+                    c = nth_bit(legal, bounded(st, popcount(legal)))
                 else:
                     partner = seat != pitcher and w_seat != pitcher
                     c = _follow(legal, w_card, t, partner, pitcher_played)
@@ -416,12 +361,16 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
         work[W_TRICKS, w_seat] += 1
         work[W_WON, w_seat] |= cards
         leader = w_seat
-    # --- the four points (4)
-    tm = SUIT[t]
+    return t, played
+
+
+@kernel(inline=True)
+def _four_points(t, played, N, rules, work, rec, j):
+    """High, Low, Jack and Game (4) into ``rec[j]`` and points per seat into ``work``."""
     jack = 13 * t + JACK
-    trumps_dealt = played & tm            # every dealt card was played
-    hi_card = _hb(trumps_dealt)
-    lo_card = _lb(trumps_dealt)
+    trumps_dealt = played & SUIT[t]            # every dealt card was played
+    hi_card = high_bit(trumps_dealt)
+    lo_card = low_bit(trumps_dealt)
     gp_total = 0
     gp_top = 0
     n_top = 0
@@ -439,7 +388,7 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
         won = work[W_WON, s]
         if (dealt >> hi_card) & 1:
             rec[j, C_HIGH] = s
-        if ((dealt if rules[R_LOW] == 1 else won) >> lo_card) & 1:
+        if ((dealt if rules[R.LOW] == Low.DEALT else won) >> lo_card) & 1:
             rec[j, C_LOW] = s
         if (won >> jack) & 1:
             rec[j, C_JACK] = s
@@ -448,21 +397,26 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
     if rec[j, C_JACK] >= 0:
         work[W_POINTS, rec[j, C_JACK]] += 1
     game = 0
-    if gp_total > 0 and (n_top == 1 or rules[R_GAME_TIE] == 1):
+    if gp_total > 0 and (n_top == 1 or rules[R.GAME_TIE] == GameTie.ALL):
         for s in range(N):
             if work[W_GP, s] == gp_top:
                 game |= 1 << s
                 work[W_POINTS, s] += 1
     rec[j, C_GAME] = game
-    # --- scoring (5)
+
+
+@kernel(inline=True)
+def _score(high, pitcher, t, N, rules, work, rec, j):
+    """The contract and every seat's score change (5), and the pitcher's dealt
+    hand with the trump it led (6)."""
     total = 0
     for s in range(N):
         total += work[W_POINTS, s]
     pts = work[W_POINTS, pitcher]
-    if high == 5:
-        need = 4 if rules[R_MOON_NEEDS] == 0 else total
+    if high == MOON:
+        need = 4 if rules[R.MOON_NEEDS] == MoonNeeds.FOUR else total
         made = work[W_TRICKS, pitcher] == 6 and pts == need
-        own = rules[R_MOON_MADE] if made else -rules[R_MOON_FAILED]
+        own = rules[R.MOON_MADE] if made else -rules[R.MOON_FAILED]
     else:
         made = pts >= high
         own = pts if made else -high
@@ -474,12 +428,58 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
     rec[j, C_TRUMP] = t
     rec[j, C_MADE] = made
     dp = work[W_DEALT, pitcher]
-    rec[j, C_F_TRUMPS] = _popcount(dp & tm)
+    rec[j, C_F_TRUMPS] = popcount(dp & SUIT[t])
     rec[j, C_F_ACE] = (dp >> (13 * t + ACE)) & 1
     rec[j, C_F_KING] = (dp >> (13 * t + KING)) & 1
-    rec[j, C_F_JACK] = (dp >> jack) & 1
+    rec[j, C_F_JACK] = (dp >> (13 * t + JACK)) & 1
     rec[j, C_F_TWO] = (dp >> (13 * t + TWO)) & 1
     rec[j, C_F_GP] = _game_points(dp)
+
+
+@kernel(inline=True)
+def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
+              fixed_seat, contract, trace, tr_plays):
+    """Auction, play and scoring of one dealt hand into ``rec[j]``.
+
+    ``hands`` (masks per table position) is consumed; ``work`` is a (6, 8)
+    scratch array.  ``contract`` >= 2 makes ``fixed_seat`` the pitcher with no
+    auction; ``contract`` 0 runs the auction with ``fixed_seat`` (if >= 0)
+    passing wherever it may (8.3).
+    """
+    N = n_players
+    for c in range(N_COLS):
+        rec[j, c] = 0
+    rec[j, C_DEALER] = dealer
+    rec[j, C_PITCHER] = -1
+    rec[j, C_TRUMP] = 4
+    rec[j, C_HIGH] = -1
+    rec[j, C_LOW] = -1
+    rec[j, C_JACK] = -1
+    if contract >= 2:
+        high = contract
+        pitcher = fixed_seat
+        rec[j, C_BID + fixed_seat] = contract
+    else:
+        high, pitcher = _auction(dealer, hands, N, rules, kinds, params, st, rec, j, work,
+                                 fixed_seat)
+    if pitcher < 0:
+        return
+    rec[j, C_PITCHER] = pitcher
+    rec[j, C_CONTRACT] = high
+    for s in range(N):
+        work[W_DEALT, s] = hands[s]
+        work[W_WON, s] = 0
+        work[W_TRICKS, s] = 0
+    hand_suit = 0
+    if kinds[pitcher] != RANDOM:
+        if pitcher == fixed_seat:  # bid without a decision: the hand suit is not known yet
+            hand_suit, _ = _hand_suit(hands[pitcher], N)
+        else:
+            hand_suit = work[W_SUIT, pitcher]
+    t, played = _play_tricks(pitcher, hands, N, kinds, hand_suit, st, work, rec, j, trace,
+                             tr_plays)
+    _four_points(t, played, N, rules, work, rec, j)
+    _score(high, pitcher, t, N, rules, work, rec, j)
 
 
 @kernel(inline=True)
@@ -496,12 +496,11 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_
     """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``;
     hand ``i`` is dealt by seat ``i mod players``.  With ``trace`` the plays
     (``tr_plays[j]``, card ids in order) and dealt masks (``tr_deal[j]``) too."""
-    N = rules[R_PLAYERS]
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in numba.prange(n_blocks):
+    N = rules[R.PLAYERS]
+    for b in numba.prange(blocks(count, BLOCK)):
         st, deck, hands, work, _, _ = _scratch()
         dealer = (start + b * BLOCK) % N
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+        for j in block(b, count, BLOCK):
             start_stream(st, key, start + j)
             deal(st, dealer, N, deck, hands)
             if trace:
@@ -509,9 +508,29 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_
                     tr_deal[j, s] = hands[s]
             play_hand(dealer, hands, N, rules, kinds, params, st, rec, j, work, -1, 0,
                       trace, tr_plays)
-            dealer += 1
-            if dealer == N:
-                dealer = 0
+            dealer = next_seat(dealer, N)
+
+
+@kernel(inline=True)
+def deal_fixed(st, seat, fixed, N, others, n_others, rest, hands):
+    """A deal in which ``seat`` holds the cards of mask ``fixed`` (8.3): six of the
+    unseen cards (in id order, sampled) to each other seat in turn, ``others``
+    being those seats clockwise from the dealer's left."""
+    n = 0
+    for c in range(52):
+        if not (fixed >> c) & 1:
+            rest[n] = c
+            n += 1
+    sample(st, rest, 6 * n_others)
+    for s in range(N):
+        hands[s] = 0
+    hands[seat] = fixed
+    r = 0
+    for p in range(6 * n_others):
+        hands[others[r]] |= np.int64(1) << rest[p]
+        r += 1
+        if r == n_others:
+            r = 0
 
 
 @kernel(parallel=True)
@@ -519,9 +538,8 @@ def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, r
     """Sample ``count`` deals (stream = sample number) in which ``seat`` holds the
     cards of mask ``fixed`` and the others are dealt from the rest (8.3), then
     play ``contract`` (>= 2: ``seat`` is the pitcher; 0: ``seat`` passes)."""
-    N = rules[R_PLAYERS]
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in numba.prange(n_blocks):
+    N = rules[R.PLAYERS]
+    for b in numba.prange(blocks(count, BLOCK)):
         st, _, hands, work, _, no_trace = _scratch()
         rest = np.empty(46, np.int64)
         others = np.empty(MAXP, np.int64)
@@ -531,31 +549,93 @@ def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, r
             if s != seat:
                 others[n_others] = s
                 n_others += 1
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+        for j in block(b, count, BLOCK):
             start_stream(st, key, j)
-            n = 0
-            for c in range(52):
-                if not (fixed >> c) & 1:
-                    rest[n] = c
-                    n += 1
-            sample(st, rest, 6 * n_others)
-            for s in range(N):
-                hands[s] = 0
-            hands[seat] = fixed
-            r = 0
-            for p in range(6 * n_others):
-                hands[others[r]] |= np.int64(1) << rest[p]
-                r += 1
-                if r == n_others:
-                    r = 0
+            deal_fixed(st, seat, fixed, N, others, n_others, rest, hands)
             play_hand(dealer, hands, N, rules, kinds, params, st, rec, j, work, seat,
                       contract, False, no_trace)
+
+
+@kernel(inline=True)
+def _settle_hand(row, n, seats, score, res, moon_units):
+    """Add the hand in ``row[0]`` to the seated players' scores, counts and moon
+    money (7); returns the top score."""
+    top = -(1 << 40)
+    for i in range(n):
+        p = seats[i]
+        score[p] += row[0, C_SCORE + i]
+        res[p, F_HANDS] += 1
+        top = max(top, score[p])
+    pitcher = row[0, C_PITCHER]
+    if pitcher >= 0:
+        pl = seats[pitcher]
+        res[pl, F_PITCHED] += 1
+        res[pl, F_MADE] += row[0, C_MADE]
+        if row[0, C_CONTRACT] == MOON:
+            sign = 1 if row[0, C_MADE] else -1
+            res[pl, F_MOONS_MADE if sign == 1 else F_MOONS_FAILED] += 1
+            for i in range(n):
+                if i != pitcher:
+                    res[seats[i], F_MONEY] -= sign * moon_units
+                    res[pl, F_MONEY] += sign * moon_units
+    return top
+
+
+@kernel(inline=True)
+def _leave(st, hand, old, old_n, n, seats, score, seated, res, rules):
+    """Each player seated before the hand (``old``) leaves with chance ``leave``
+    while three remain, settled at once against the table's average, the
+    others sharing the payment (7); returns the players left."""
+    cents = rules[R.CENTS]
+    unit = MONEY_UNITS_PER_CENT
+    for i in range(old_n):
+        p = old[i]
+        u = bounded(st, 1000)
+        if u < rules[R.LEAVE] and n >= 3:
+            total = 0
+            for k in range(n):
+                total += score[seats[k]]
+            amount = cents * (unit // n) * (n * score[p] - total)
+            share = cents * (unit // (n * (n - 1))) * (n * score[p] - total)
+            res[p, F_MONEY] += amount
+            m = 0
+            for k in range(n):
+                q = seats[k]
+                if q != p:
+                    res[q, F_MONEY] -= share
+                    seats[m] = q
+                    m += 1
+            n = m
+            seated[p] = False
+            res[p, F_LEFT] = hand + 1
+    return n
+
+
+@kernel(inline=True)
+def _join(st, hand, n, ever, seats, score, seated, res, rules):
+    """A new player joins with chance ``join`` while a seat is free (7); returns
+    the players seated and the players there have ever been."""
+    u = bounded(st, 1000)
+    if u < rules[R.JOIN] and n < MAXP and ever < MAX_SESSION_PLAYERS:
+        p = ever
+        ever += 1
+        if rules[R.JOIN_SCORE] == JoinScore.AVERAGE:
+            total = 0
+            for k in range(n):
+                total += score[seats[k]]
+            score[p] = total // n
+        seats[n] = p
+        n += 1
+        seated[p] = True
+        res[p, F_JOINED] = hand + 1
+        res[p, F_SEAT] = 0
+    return n, ever
 
 
 @kernel
 def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_trace):
     """One money session (seeds/pitch.md 7) into ``res`` (players x F_*) and ``sres``."""
-    n = rules[R_PLAYERS]
+    n = rules[R.PLAYERS]
     n_pol = kinds.shape[0]
     seats = np.empty(MAXP, np.int64)
     old = np.empty(MAXP, np.int64)
@@ -568,8 +648,8 @@ def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_tra
             res[f, k] = 0
         res[f, F_LEFT] = -1
     unit = MONEY_UNITS_PER_CENT
-    cents = rules[R_CENTS]
-    moon_units = rules[R_MOON_DOLLARS] * 100 * unit
+    cents = rules[R.CENTS]
+    moon_units = rules[R.MOON_DOLLARS] * 100 * unit
     d = bounded(st, n)
     sres[S_FIRST_DEALER] = d
     for i in range(n):
@@ -579,7 +659,7 @@ def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_tra
     ever = n
     played = 0
     by_target = 0
-    n_hands = rules[R_SESSION_HANDS]
+    n_hands = rules[R.SESSION_HANDS]
     for hand in range(n_hands):
         for i in range(n):
             q = seats[i] % n_pol
@@ -589,25 +669,8 @@ def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_tra
         deal(st, d, n, deck, hands)
         play_hand(d, hands, n, rules, pk, pp, st, row, 0, work, -1, 0, False, no_trace)
         played += 1
-        top = -(1 << 40)
-        for i in range(n):
-            p = seats[i]
-            score[p] += row[0, C_SCORE + i]
-            res[p, F_HANDS] += 1
-            top = max(top, score[p])
-        pitcher = row[0, C_PITCHER]
-        if pitcher >= 0:
-            pl = seats[pitcher]
-            res[pl, F_PITCHED] += 1
-            res[pl, F_MADE] += row[0, C_MADE]
-            if row[0, C_CONTRACT] == 5:
-                sign = 1 if row[0, C_MADE] else -1
-                res[pl, F_MOONS_MADE if sign == 1 else F_MOONS_FAILED] += 1
-                for i in range(n):
-                    if i != pitcher:
-                        res[seats[i], F_MONEY] -= sign * moon_units
-                        res[pl, F_MONEY] += sign * moon_units
-        if rules[R_TARGET] > 0 and top >= rules[R_TARGET]:
+        top = _settle_hand(row, n, seats, score, res, moon_units)
+        if rules[R.TARGET] > 0 and top >= rules[R.TARGET]:
             by_target = 1
             break
         if hand == n_hands - 1:
@@ -616,42 +679,10 @@ def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_tra
         old_n = n
         for i in range(n):
             old[i] = seats[i]
-        if rules[R_LEAVE] > 0:
-            for i in range(old_n):
-                p = old[i]
-                u = bounded(st, 1000)
-                if u < rules[R_LEAVE] and n >= 3:
-                    total = 0
-                    for k in range(n):
-                        total += score[seats[k]]
-                    amount = cents * (unit // n) * (n * score[p] - total)
-                    share = cents * (unit // (n * (n - 1))) * (n * score[p] - total)
-                    res[p, F_MONEY] += amount
-                    m = 0
-                    for k in range(n):
-                        q = seats[k]
-                        if q != p:
-                            res[q, F_MONEY] -= share
-                            seats[m] = q
-                            m += 1
-                    n = m
-                    seated[p] = False
-                    res[p, F_LEFT] = hand + 1
-        if rules[R_JOIN] > 0:
-            u = bounded(st, 1000)
-            if u < rules[R_JOIN] and n < MAXP and ever < MAX_SESSION_PLAYERS:
-                p = ever
-                ever += 1
-                if rules[R_JOIN_SCORE] == 0:
-                    total = 0
-                    for k in range(n):
-                        total += score[seats[k]]
-                    score[p] = total // n
-                seats[n] = p
-                n += 1
-                seated[p] = True
-                res[p, F_JOINED] = hand + 1
-                res[p, F_SEAT] = 0
+        if rules[R.LEAVE] > 0:
+            n = _leave(st, hand, old, old_n, n, seats, score, seated, res, rules)
+        if rules[R.JOIN] > 0:
+            n, ever = _join(st, hand, n, ever, seats, score, seated, res, rules)
         for k in range(1, old_n + 1):
             cand = old[(d + k) % old_n]
             if seated[cand]:
@@ -679,10 +710,9 @@ def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_tra
 def run_sessions(start, count, key, rules, kinds, params, res, sres):
     """Play sessions ``start .. start+count-1`` (stream = session number) into
     ``res[j]`` (players x F_*) and ``sres[j]`` (S_*)."""
-    n_blocks = (count + 63) // 64
-    for b in numba.prange(n_blocks):
+    for b in numba.prange(blocks(count, SESSION_BLOCK)):
         st, deck, hands, work, row, no_trace = _scratch()
-        for j in range(b * 64, min(count, (b + 1) * 64)):
+        for j in block(b, count, SESSION_BLOCK):
             start_stream(st, key, start + j)
             _session(st, rules, kinds, params, res[j], sres[j], deck, hands, work, row,
                      no_trace)

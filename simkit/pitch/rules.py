@@ -1,14 +1,13 @@
 """Pitch: Money Game rules: the frozen, validated config and its named variants.
 
 The rule book is ``seeds/pitch.md``; each option below names what of it it
-settles.  Kernels receive the rules flattened by :func:`flatten`.
+settles.  Kernels receive the rules as :func:`simkit.config.vector`, whose
+indices :data:`R` names.
 """
 
 from __future__ import annotations
 
 import dataclasses
-
-import numpy as np
 
 from simkit import config
 from simkit.cards import Deck
@@ -36,13 +35,6 @@ NO_TRUMP = 4             # the trump code of a thrown-in hand
 MONEY_UNITS_PER_CENT = 840
 MAX_SESSION_PLAYERS = 32
 
-LOWS = ("captured", "dealt")
-STEALS = ("match", "outbid")
-ALL_PASS = ("forced", "redeal")
-MOON_NEEDS = ("four", "all")
-GAME_TIES = ("none", "all")
-JOIN_SCORES = ("average", "zero")
-
 
 @dataclasses.dataclass(frozen=True)
 class PitchRules(Config):
@@ -52,28 +44,28 @@ class PitchRules(Config):
 
     players: int = option(4, "players, each for themselves (6 cards each)", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
     low: str = option("captured", "Low goes to whoever wins the lowest trump in a trick "
-                      "(captured, the seed) or to whoever was dealt it (dealt)", choices=LOWS)
+                      "(captured, the seed) or to whoever was dealt it (dealt)", choices=("captured", "dealt"))
     steal: str = option("match", "the dealer may take the bid by matching the high bid (match, "
-                        "the seed) or must bid higher like everyone (outbid)", choices=STEALS)
+                        "the seed) or must bid higher like everyone (outbid)", choices=("match", "outbid"))
     all_pass: str = option("forced", "everyone else passes: the dealer must bid, 2 or more "
                            "(forced, the seed), or may pass and the hand is thrown in (redeal)",
-                           choices=ALL_PASS)
+                           choices=("forced", "redeal"))
     moon_needs: str = option("four", "a moon needs all six tricks and all four points (four) or "
-                             "every point awarded in the hand (all)", choices=MOON_NEEDS)
+                             "every point awarded in the hand (all)", choices=("four", "all"))
     moon_made: int = option(4, "points a made moon scores", lo=0, hi=100)
     moon_failed: int = option(4, "points a failed moon loses", lo=0, hi=100)
     game_tie: str = option("none", "a tie for the Game point: nobody scores it (none) or every "
-                           "tied player does (all)", choices=GAME_TIES)
+                           "tied player does (all)", choices=("none", "all"))
     session_hands: int = option(20, "hands in a money session (a cap, when a target is set)",
                                 lo=1, hi=5000)
     target: int = option(0, "a session ends after a hand in which a player reaches this score "
                          "(0: no target)", lo=0, hi=1000)
     leave: float = option(0.0, "chance that each player leaves after a hand (used in whole thousandths)",
-                          lo=0.0, hi=1.0)
+                          lo=0.0, hi=1.0, scale=1000)
     join: float = option(0.0, "chance that a new player joins after a hand (used in whole thousandths)",
-                         lo=0.0, hi=1.0)
+                         lo=0.0, hi=1.0, scale=1000)
     join_score: str = option("average", "a new player's starting score: the seated players' "
-                             "average rounded down, or zero", choices=JOIN_SCORES)
+                             "average rounded down, or zero", choices=("average", "zero"))
     cents: int = option(10, "cents paid per point above or below the average score", lo=0, hi=1000)
     moon_dollars: int = option(1, "dollars each other player pays for a made moon "
                                "(the pitcher pays each as much for a failed one)", lo=0, hi=100)
@@ -125,23 +117,13 @@ PRESETS: dict[str, dict] = {
 }
 
 
-def make_rules(preset: str = "seed", file: str | None = None,
-               overrides: dict | None = None, players: int | None = None) -> PitchRules:
-    """Rules from a preset, then a TOML file, then ``key=value`` overrides, then ``players``."""
-    return config.make_rules(PitchRules, PRESETS, "Pitch", preset, file, overrides, players)
+make_rules = config.rules_maker(PitchRules, PRESETS, "Pitch")
 
+#: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`;
+#: ``leave`` and ``join`` in thousandths).
+#: The kernels' names of the options' values (both engines may use them).
+Low, Steal, AllPass, MoonNeeds, GameTie, JoinScore = config.choices(
+    PitchRules, "low", "steal", "all_pass", "moon_needs", "game_tie", "join_score")
 
-def flatten(rules: PitchRules) -> np.ndarray:
-    """The rules as the int64 vector the kernels read (indices in ``R_*``)."""
-    return np.array([
-        rules.players, LOWS.index(rules.low), STEALS.index(rules.steal),
-        ALL_PASS.index(rules.all_pass), MOON_NEEDS.index(rules.moon_needs),
-        rules.moon_made, rules.moon_failed, GAME_TIES.index(rules.game_tie),
-        rules.session_hands, rules.target, rules.leave_permille, rules.join_permille,
-        JOIN_SCORES.index(rules.join_score), rules.cents, rules.moon_dollars,
-    ], dtype=np.int64)
-
-
-(R_PLAYERS, R_LOW, R_STEAL, R_ALL_PASS, R_MOON_NEEDS, R_MOON_MADE, R_MOON_FAILED,
- R_GAME_TIE, R_SESSION_HANDS, R_TARGET, R_LEAVE, R_JOIN, R_JOIN_SCORE, R_CENTS,
- R_MOON_DOLLARS) = range(15)
+#: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`).
+R = config.layout(PitchRules, "R")

@@ -1,6 +1,8 @@
-"""The short table ``simkit simulate pitch`` prints at the end of a run.
+"""The short tables ``simkit simulate pitch`` prints at the end of a run, and
+what ``simkit compare pitch`` compares.
 
-Built chunk by chunk from counts and sums, so it never holds the whole run.
+Built chunk by chunk from counts and sums (:class:`simkit.engine.Summary`),
+so they never hold the whole run.
 """
 
 from __future__ import annotations
@@ -9,26 +11,42 @@ import numpy as np
 import pandas as pd
 
 from simkit import stats
-from simkit.pitch.rules import PitchRules
+from simkit.engine import Summary, bid_table
+
+#: Group columns of :func:`aggregate_frame` and the totals summed per group.
+AGG_KEYS = ("contract", "made", "pitcher_trumps", "pitcher_seat")
+AGG_TOTALS = ("hands", "pitcher_score", "pitcher_score_sq", "pitcher_money", "others_score")
 
 
-class Summary:
-    """Accumulates per-contract (hands) or per-starting-seat (sessions) totals."""
+def aggregate_frame(df: pd.DataFrame, rules) -> pd.DataFrame:
+    """Counts and sums per group of ``AGG_KEYS`` of a hands frame (``pitcher_seat``:
+    1 = left of the dealer ... players = the dealer, 0 = thrown in); tables of
+    different hand ranges add up (groupby-sum)."""
+    N = rules.players
+    p = df["pitcher"].to_numpy().astype(np.int64)
+    rows = np.arange(len(df))
+    scores = df[[f"score_{s}" for s in range(N)]].to_numpy().astype(np.int64)
+    money = df[[f"money_{s}" for s in range(N)]].to_numpy()
+    thrown = p < 0
+    own = np.where(thrown, 0, scores[rows, p.clip(0)])
+    seat = np.where(thrown, 0, (p - df["dealer"].to_numpy() - 1) % N + 1)
+    g = pd.DataFrame({"contract": df["contract"], "made": df["made"],
+                      "pitcher_trumps": df["pitcher_trumps"], "pitcher_seat": seat.astype(np.int8),
+                      "hands": 1, "pitcher_score": own, "pitcher_score_sq": own * own,
+                      "pitcher_money": np.where(thrown, 0.0, money[rows, p.clip(0)]),
+                      "others_score": scores.sum(axis=1) - own})
+    return g.groupby(list(AGG_KEYS), as_index=False, observed=True)[list(AGG_TOTALS)].sum()
 
-    def __init__(self, rules: PitchRules, unit: str):
-        self.rules, self.unit = rules, unit
-        self.parts: list[pd.DataFrame] = []
+
+class HandSummary(Summary):
+    """Per contract: its share, success rate, the pitcher's and others' points and
+    the pitcher's money per hand."""
 
     def add(self, df: pd.DataFrame) -> None:
-        if self.unit == "hand":
-            from simkit.pitch.api import aggregate_frame
-            self.add_aggregate(aggregate_frame(df, self.rules))
-        else:
-            x = df.assign(money_sq=df["money"] ** 2, n=1)
-            self.parts.append(x.groupby("seat")[["n", "money", "money_sq", "score"]].sum())
+        self.add_aggregate(aggregate_frame(df, self.rules))
 
     def add_aggregate(self, agg: pd.DataFrame) -> None:
-        """Add an aggregate table (:func:`simkit.pitch.api.aggregate_frame`)."""
+        """Add an aggregate table (:func:`aggregate_frame`)."""
         g = agg.assign(made_hands=agg["hands"].where(agg["made"], 0)).groupby("contract")
         self.parts.append(pd.DataFrame({
             "hands": g["hands"].sum(), "made": g["made_hands"].sum(),
@@ -36,44 +54,44 @@ class Summary:
             "others": g["others_score"].sum()}))
 
     def table(self) -> pd.DataFrame:
-        r = self.rules
-        total = pd.concat(self.parts).groupby(level=0).sum()
-        if self.unit == "hand":
-            n = total["hands"].sum()
-            lo, hi = stats.proportion_ci(total["made"], total["hands"])
-            out = pd.DataFrame({
-                "bid": [r.bid_text(int(v)) if v else "(thrown in)" for v in total.index],
-                "hands": total["hands"], "share": total["hands"] / n,
-                "made": total["made"] / total["hands"], "ci_low": lo, "ci_high": hi,
-                "pitcher_points": total["own"] / total["hands"],
-                "others_points": total["others"] / total["hands"] / (r.players - 1),
-                "pitcher_money": total["money"] / total["hands"]})
-            thrown = out["bid"] == "(thrown in)"
-            out.loc[thrown, ["made", "ci_low", "ci_high", "pitcher_points", "others_points",
-                             "pitcher_money"]] = np.nan
-            return out.reset_index(drop=True)
+        total = self.total()
+        return bid_table(total, self.rules.bid_text, pitcher_points=total["own"],
+                         others_points=total["others"] / (self.rules.players - 1),
+                         pitcher_money=total["money"])
+
+    def text(self) -> str:
+        lines = [f"{'bid':<12}{'hands':>12}{'share':>8}   {'made [95% CI]':<26}"
+                 f"{'pitcher':>9}{'others':>9}{'money $':>9}"]
+        for row in self.table().itertuples():
+            made = ("" if np.isnan(row.made) else stats.format_estimate(
+                row.made, row.ci_low, row.ci_high, row.hands).split(" (")[0])
+            pts = ("" if np.isnan(row.pitcher_points) else
+                   f"{row.pitcher_points:+9.2f}{row.others_points:+9.2f}"
+                   f"{row.pitcher_money:+9.3f}")
+            lines.append(f"{row.bid:<12}{row.hands:>12,}{row.share:>8.1%}   {made:<26}{pts}")
+        lines.append("(pitcher/others: mean score change per hand of the pitcher and of "
+                     "each other player; money: the pitcher's, per hand)")
+        return "\n".join(lines)
+
+
+class SessionSummary(Summary):
+    """Per starting seat (0: players who joined): money per session with its
+    interval, and the mean final score."""
+
+    def part(self, df: pd.DataFrame) -> pd.DataFrame:
+        x = df.assign(money_sq=df["money"] ** 2, n=1)
+        return x.groupby("seat")[["n", "money", "money_sq", "score"]].sum()
+
+    def table(self) -> pd.DataFrame:
+        total = self.total()
         mean, lo, hi = stats.mean_ci(total["n"], total["money"], total["money_sq"])
         return pd.DataFrame({"seat": total.index, "players": total["n"], "money": mean,
                              "ci_low": lo, "ci_high": hi,
                              "score": total["score"] / total["n"]}).reset_index(drop=True)
 
     def text(self) -> str:
-        t = self.table()
-        if self.unit == "hand":
-            lines = [f"{'bid':<12}{'hands':>12}{'share':>8}   {'made [95% CI]':<26}"
-                     f"{'pitcher':>9}{'others':>9}{'money $':>9}"]
-            for row in t.itertuples():
-                made = ("" if np.isnan(row.made) else stats.format_estimate(
-                    row.made, row.ci_low, row.ci_high, row.hands).split(" (")[0])
-                pts = ("" if np.isnan(row.pitcher_points) else
-                       f"{row.pitcher_points:+9.2f}{row.others_points:+9.2f}"
-                       f"{row.pitcher_money:+9.3f}")
-                lines.append(f"{row.bid:<12}{row.hands:>12,}{row.share:>8.1%}   {made:<26}{pts}")
-            lines.append("(pitcher/others: mean score change per hand of the pitcher and of "
-                         "each other player; money: the pitcher's, per hand)")
-            return "\n".join(lines)
         lines = [f"{'seat':<6}{'players':>10}   {'money $ per session [95% CI]':<34}{'score':>8}"]
-        for row in t.itertuples():
+        for row in self.table().itertuples():
             seat = "joined" if row.seat == 0 else str(row.seat)
             lines.append(f"{seat:<6}{row.players:>10,}   {row.money:+.3f} "
                          f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}]".ljust(47)
@@ -81,3 +99,43 @@ class Summary:
         lines.append("(seat: 1 = left of the first dealer ... the first dealer last; money "
                      "sums to zero in every session)")
         return "\n".join(lines)
+
+
+def measures(rules) -> list:
+    """What ``simkit compare pitch`` compares (:mod:`simkit.compare`): bids, the
+    pitcher's points and money per hand, moons; money per session by starting
+    seat, session length."""
+    from simkit.compare import BidShares, Mean, Rate, Section
+    N = rules.players
+
+    def pitched(df):
+        return df["pitcher"].to_numpy() >= 0
+
+    def pitcher_value(column):
+        def value(df):
+            p = df["pitcher"].to_numpy().clip(0)
+            return df[[f"{column}_{s}" for s in range(N)]].to_numpy()[np.arange(len(df)), p]
+        return value
+
+    def seat_money(k):
+        return Mean(f"money per session, starting seat {k}" if k else
+                    "money per session, players who joined", lambda df: df["money"].to_numpy(),
+                    lambda df: df["seat"].to_numpy() == k)
+
+    return [
+        Section("bids", "Contracts: share of {n:,} hands and success rate", "hand",
+                (BidShares(6, rules.bid_text),)),
+        Section("hands", "Per pitched hand ({n:,} hands)", "hand", (
+            Mean("pitcher points per hand", pitcher_value("score"), pitched),
+            Mean("pitcher money per hand ($)", pitcher_value("money"), pitched),
+            Rate("contracts made", lambda df: df["made"].to_numpy(), pitched),
+            Rate("moons bid", lambda df: df["moon"].to_numpy(), pitched),
+            Rate("thrown-in rate", lambda df: ~pitched(df)))),
+        Section("sessions", "Money sessions ({n:,} per variant; one row per player)", "game", (
+            *(seat_money(k) for k in range(1, N + 1)),
+            seat_money(0),
+            Mean("hands per session", lambda df: df["session_hands"].to_numpy(),
+                 lambda df: df["player"].to_numpy() == 0),
+            Rate("sessions ended by the target", lambda df: df["ended_by_target"].to_numpy(),
+                 lambda df: df["player"].to_numpy() == 0))),
+    ]

@@ -1,8 +1,9 @@
 """Shiesta from Python: simulate whole games into pandas.
 
-These functions resolve rules, policies, seed and threads once at the edge,
-then hand plain arrays to the kernel in ``kernel.py``.  Column meanings are
-in seeds/shiesta.md section 5 and in the README.
+The game's contract with the shared engine layer is :data:`SPEC`
+(:class:`simkit.engine.GameSpec`): its record schema and the small functions
+that allocate and fill the kernel's arrays.  Column meanings are in
+seeds/shiesta.md section 5, in the schema below and in ``simkit rules shiesta``.
 """
 
 from __future__ import annotations
@@ -10,98 +11,84 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simkit import config, rng
-from simkit.errors import InputError
-from simkit.policy import Policy
-from simkit.chunks import spec_args
-from simkit.runner import check_count, run_batches, set_threads
+from simkit import engine
+from simkit.engine import Column, GameSpec, Unit, index_column, policy_column, unfinished_column
 from simkit.shiesta import kernel as K
-from simkit.shiesta.policies import flatten as flatten_policies
-from simkit.shiesta.policies import make_policies
-from simkit.shiesta.rules import (MAX_PLAYERS, MIN_PLAYERS, PRESETS, SPECIAL_TEXT, ShiestaRules,
-                                  flatten, make_rules)
+from simkit.shiesta.policies import POLICIES, HeuristicParams, make_policies
+from simkit.shiesta.rules import (BOOK, MAX_PLAYERS, MIN_PLAYERS, PRESETS, SPECIAL_TEXT, TITLE,
+                                  ShiestaRules, make_rules)
+from simkit.shiesta.summary import GameSummary, measures
+
+GAME_COLUMNS = (
+    index_column("game"),
+    policy_column(),
+    Column("starter", "int8", "the seat that started", K.G_STARTER),
+    Column("winner", "int8", "the seat that went out first (-1: unfinished)", K.G_WINNER),
+    Column("winner_seat", "int8", "the winner counted from the starter: 0 the starter, 1 "
+           "the next seat clockwise, ... (-1: unfinished)", K.G_WINNER_SEAT),
+    Column("turns", "int32", "turns played (plays and pickups)", K.G_TURNS),
+    Column("pickups_{seat}", "int16", "piles the seat picked up", K.G_PICKUPS),
+    Column("played_{r}", "int16", "cards of rank r played onto the pile (2s and 7s can come "
+           "back through pickups and be played again)", K.G_PLAYED),
+    Column("cards_left_{seat}", "int16", "cards the seat held at the end", K.G_LEFT),
+    unfinished_column(K.G_UNFINISHED, "max_turns"),
+    Column("dealt_{r}_{seat}", "int8", "cards of rank r among the seat's 11 dealt cards",
+           K.G_DEALT, axes=("seat", "r")),
+)
 
 
-def resolve_rules(rules=None, players: int | None = None) -> ShiestaRules:
-    """Rules from a ShiestaRules, a preset name, a dict of rule values or None (the seed's)."""
-    return config.resolve_rules(rules, players, ShiestaRules, make_rules, PRESETS, "Shiesta")
+_NO_MOVES = np.empty((1, 1), np.int64)
 
 
-def _setup(players, rules, policy, seed):
-    if players is not None and (isinstance(players, bool) or not isinstance(players, (int, np.integer))
-                                or not MIN_PLAYERS <= players <= MAX_PLAYERS):
-        raise InputError(f"bad player count {players!r}: Shiesta is played by "
-                         f"{MIN_PLAYERS} to {MAX_PLAYERS} players")
-    r = resolve_rules(rules, players)
-    key = rng.run_key(seed)
-    pols = make_policies(policy, r.players)
-    kinds, params = flatten_policies(pols)
-    return r, pols, flatten(r), kinds, params, key
+def _untraced(table) -> tuple:
+    return (False, _NO_MOVES)
 
 
-def games_frame(g: np.ndarray, start: int, rules: ShiestaRules,
-                policies: tuple[Policy, ...]) -> pd.DataFrame:
-    """Game records from the kernel's matrix as a typed DataFrame (seeds/shiesta.md 5)."""
-    N = rules.players
-    n = g.shape[0]
-    cols: dict[str, object] = {"game": np.arange(start, start + n, dtype=np.int64)}
-    for s, p in enumerate(policies):
-        cols[f"policy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [p.text()])
-    cols["starter"] = g[:, K.G_STARTER].astype(np.int8)
-    cols["winner"] = g[:, K.G_WINNER].astype(np.int8)
-    cols["winner_seat"] = g[:, K.G_WINNER_SEAT].astype(np.int8)
-    cols["turns"] = g[:, K.G_TURNS].astype(np.int32)
-    for s in range(N):
-        cols[f"pickups_{s}"] = g[:, K.G_PICKUPS + s].astype(np.int16)
-    for i, t in enumerate(SPECIAL_TEXT):
-        cols[f"played_{t}"] = g[:, K.G_PLAYED + i].astype(np.int16)
-    for s in range(N):
-        cols[f"cards_left_{s}"] = g[:, K.G_LEFT + s].astype(np.int16)
-    cols["unfinished"] = g[:, K.G_UNFINISHED].astype(bool)
-    for s in range(N):
-        for i, t in enumerate(SPECIAL_TEXT):
-            cols[f"dealt_{t}_{s}"] = g[:, K.G_DEALT + 4 * s + i].astype(np.int8)
-    return pd.DataFrame(cols)
+def _reference_game(rules, policies, seed, index):
+    from simkit.shiesta import reference
+    return reference.play_game(seed, index, rules, policies)
 
 
-def _game_records(rv, kinds, params, key, start, count, trace=False):
-    g = np.empty((count, K.N_GCOLS), np.int64)
-    moves = np.empty((count if trace else 1, int(rv[-1]) if trace else 1), np.int64)
-    K.run_games(start, count, key, rv, kinds, params, g, trace, moves)
-    return g, moves
+SPEC = GameSpec(
+    name="shiesta", title=TITLE, book=BOOK,
+    players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+    rules=ShiestaRules, presets=PRESETS, make_rules=make_rules,
+    policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,
+    axes={"r": lambda r: SPECIAL_TEXT},
+    units={"game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
+                        K.run_games, K.N_GCOLS, np.int64, _untraced, batch=1 << 17,
+                        chunk=100_000)},
+    reference=_reference_game, bench_unit="game", bench_players=(4, 3, 5), bench_scale=20,
+    measures=measures,
+)
+
+
+#: Rules from a rules object, a preset name, a dict of rule values or None (the
+#: seed's), with ``players`` (if given) replacing the count.
+resolve_rules = SPEC.resolve_rules
 
 
 def simulate_games(games: int = 10_000, players: int | None = None, rules=None, policy=None,
                    seed: int = 0, start: int = 0, threads: int | None = None,
                    progress: bool = False) -> pd.DataFrame:
-    """Play ``games`` Shiesta games and return one row per game.
+    """Play ``games`` Shiesta games and return one row per game (:data:`GAME_COLUMNS`).
 
     ``rules``: a preset name, a dict of rule values or a ShiestaRules;
     ``policy``: one spec for every seat or one per seat, e.g.
     ``["heuristic:exchange=keep", "random", "heuristic"]``.  Game ``g`` uses
     the stream (seed, g).  ``players`` (3 to 5) overrides the rules' count.
     """
-    check_count(games, "games")
-    r, pols, rv, kinds, params, key = _setup(players, rules, policy, seed)
-    set_threads(threads)
-    frames = [games_frame(g, first, r, pols) for g, first in run_batches(
-        lambda s, c: (_game_records(rv, kinds, params, key, s, c)[0], s), games,
-        start=start, batch=1 << 17, progress=progress, unit="game")]
-    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    return engine.simulate(SPEC, "game", games, players, rules, policy, seed, start, threads,
+                           progress)
 
 
 def trace_games(rules: ShiestaRules, policies, seed: int, start: int, count: int) -> dict:
     """Games with every move (codes as the reference's ``move_codes``, -1 padded),
     for comparison with the reference engine: ``frame`` and ``moves``."""
-    r, pols, rv, kinds, params, key = _setup(None, rules, policies, seed)
-    g, moves = _game_records(rv, kinds, params, key, start, count, trace=True)
-    return {"frame": games_frame(g, start, r, pols), "moves": moves}
-
-
-#: Pitch and Pepper aggregate hands; Shiesta is played in whole games only.
-AGG_KEYS: tuple[str, ...] = ()
-
-
-def game_chunk(spec: dict, start: int, count: int) -> pd.DataFrame:
-    """Game records ``start .. start+count-1`` of the run described by ``spec``."""
-    return simulate_games(count, start=start, **spec_args(spec, make_rules))
+    t = engine.setup(SPEC, None, rules, policies, seed)
+    g = np.empty((count, K.N_GCOLS), np.int64)
+    moves = np.empty((count, t.rules.max_turns), np.int64)
+    K.run_games(start, count, t.key, t.rv, t.kinds, t.params, g, True, moves)
+    frame = engine.frame(GAME_COLUMNS, g, engine.FrameContext(
+        t, np.arange(start, start + count, dtype=np.int64)), SPEC.axis_values(t.rules))
+    return {"frame": frame, "moves": moves}

@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simkit.jit import kernel
+from simkit.bits import low_bit
+from simkit.jit import block, blocks, kernel
+from simkit.policy import RANDOM
 from simkit.rng import bounded, shuffle, start_stream
-from simkit.shiesta.policies import P_BURN_AT, P_EXCHANGE, P_SAVE, P_THREE_AT
-from simkit.shiesta.rules import (R_AFTER_BURN, R_AFTER_PICKUP, R_DECKS, R_HAND, R_HIGHER,
-                                  R_MAX_TURNS, R_OPENING, R_PLAYERS, R_REVERSE, R_STARTER,
-                                  R_TWO, ROW, SEVEN, TEN, THREE, TWO)
+from simkit.shiesta.policies import PARAM, Exchange
+from simkit.shiesta.rules import (ROW, SEVEN, TEN, THREE, TWO, AfterBurn, AfterPickup, Opening,
+                                  R, Starter, Two)
 
 MAXP = 5
+BLOCK = 256            # games per prange task
 # --- game record columns -----------------------------------------------------
 G_STARTER = 0
 G_WINNER = 1
@@ -104,7 +105,7 @@ def _top(pile, pile_n, two_rule):
     t = pile[pile_n - 1]
     if t != TWO:
         return t
-    if two_rule == 0:
+    if two_rule == Two.RESET:
         return -1
     for i in range(pile_n - 2, -1, -1):           # transparent: the card beneath the 2s
         if pile[i] != TWO:
@@ -127,7 +128,7 @@ def _exchange(seat, hand, up, hsize, kind, params, st, cards):
     """The policy's exchange (6.1, 6.2): rewrites ``hand[seat]`` and ``up[seat]``."""
     both = hand[seat] + up[seat]
     m = hsize + ROW
-    if kind == 0:
+    if kind == RANDOM:
         n = 0
         for r in range(13):                       # the cards sorted by rank index
             for _ in range(_count(both, r)):
@@ -150,7 +151,7 @@ def _exchange(seat, hand, up, hsize, kind, params, st, cards):
     u = np.int64(0)
     need = ROW
     for i in range(13):                           # strongest first (up) or weakest first (keep)
-        r = STRENGTH[12 - i] if params[P_EXCHANGE] == 0 else STRENGTH[i]
+        r = STRENGTH[12 - i] if params[PARAM.EXCHANGE] == Exchange.UP else STRENGTH[i]
         take = min(need, _count(both, r))
         u += np.int64(take) << (4 * r)
         need -= take
@@ -166,17 +167,17 @@ def _decide(src, legal, kind, params, st, pile_n, next_total, save):
     returns (rank, count), rank -1 for a pickup (6.1, 6.2)."""
     if legal == 0:
         return -1, 0
-    if kind == 0:
+    if kind == RANDOM:
         n_opt = 0
         m = legal
         while m:
-            r = trailing_zeros(m) >> 2
+            r = low_bit(m) >> 2
             m &= m - 1
             n_opt += _count(src, r)
         k = bounded(st, n_opt)
         m = legal
         while m:
-            r = trailing_zeros(m) >> 2
+            r = low_bit(m) >> 2
             m &= m - 1
             c = _count(src, r)
             if k < c:
@@ -185,41 +186,29 @@ def _decide(src, legal, kind, params, st, pile_n, next_total, save):
         return -1, 0
     three = np.int64(1) << (4 * THREE)
     ten = np.int64(1) << (4 * TEN)
-    if legal & three and next_total <= params[P_THREE_AT]:
+    if legal & three and next_total <= params[PARAM.THREE_AT]:
         return THREE, 1
-    if legal & ten and pile_n >= params[P_BURN_AT]:
+    if legal & ten and pile_n >= params[PARAM.BURN_AT]:
         return TEN, 1
     if save:
         reg = legal & REGULAR_MASK
         if reg:
-            r = trailing_zeros(reg) >> 2
+            r = low_bit(reg) >> 2
             return r, _count(src, r)
         if legal & (np.int64(1) << (4 * TWO)):
             return TWO, 1
         if legal & ten:
             return TEN, 1
         return THREE, 1
-    r = trailing_zeros(legal) >> 2
+    r = low_bit(legal) >> 2
     return r, _count(src, r)
 
 
-@kernel
-def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
-    """One game (seeds/shiesta.md 4) into the record row ``g``; with ``trace`` the
-    move codes into ``moves`` (the reference's ``move_codes``)."""
-    N = rules[R_PLAYERS]
-    D = 52 * rules[R_DECKS]
-    H = rules[R_HAND]
-    higher = rules[R_HIGHER]
-    two_rule = rules[R_TWO]
-    max_turns = rules[R_MAX_TURNS]
-    for c in range(N_GCOLS):
-        g[c] = 0
-    hand = np.zeros(MAXP, np.int64)
-    up = np.zeros(MAXP, np.int64)
-    down_i = np.zeros(MAXP, np.int64)
-    cards = np.empty(8, np.int64)
-    # --- deal (1)
+@kernel(inline=True)
+def _deal(st, N, D, H, deck, down, hand, up, g):
+    """Shuffle and deal (1): three face down, three face up, then the hand, one
+    card at a time round the table; the specials each seat was dealt into
+    ``g``.  Returns the index of the first card left to draw."""
     for c in range(D):
         deck[c] = c
     shuffle(st, deck[:D])
@@ -233,30 +222,80 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
     for k in range(H * N):
         hand[k % N] += np.int64(1) << (4 * (deck[p] % 13))
         p += 1
-    draw = p
     for s in range(N):
         both = hand[s] + up[s]
         for r in range(ROW):
             both += np.int64(1) << (4 * down[s, r])
         for i in range(4):
             g[G_DEALT + 4 * s + i] = _count(both, _SPECIAL_RANKS[i])
-    starter = bounded(st, N) if rules[R_STARTER] == 0 else 0
+    return p
+
+
+@kernel(inline=True)
+def _start(st, N, H, rules, kinds, params, hand, up, cards, g):
+    """The starter (4.1), every seat's exchange from the starter clockwise (4.2)
+    and the opening (4.3).  Returns ``(starter, first seat to play, the rank it
+    must open with or -1)``."""
+    starter = bounded(st, N) if rules[R.STARTER] == Starter.RANDOM else 0
     g[G_STARTER] = starter
-    # --- exchange, from the starter clockwise (4.2)
     s = starter
     for _ in range(N):
         _exchange(s, hand, up, H, kinds[s], params[s], st, cards)
         s = _next(s, 1, N)
-    # --- opening (4.3)
-    cur = starter
-    forced = -1
     for k in range(N):
         s = (starter + k) % N
         o = _held(hand[s]) & OPEN_MASK
         if o:
-            cur = s
-            forced = trailing_zeros(o) >> 2
-            break
+            return starter, s, low_bit(o) >> 2
+    return starter, starter, -1
+
+
+@kernel(inline=True)
+def _hand_play(cur, dirn, N, src, legal, forced, hand, up, down_i, kinds, params, st, pile_n):
+    """(rank, count) the seat plays from its hand or face-up row ``src`` with
+    legal ranks ``legal``: the opening's forced rank (4.3: all of them, or a
+    random number for a random seat), else its policy's choice (rank -1: it
+    picks up)."""
+    if forced >= 0:
+        k = _count(src, forced)
+        if kinds[cur] == RANDOM:
+            k = bounded(st, k) + 1
+        return forced, k
+    nxt = _next(cur, dirn, N)
+    nt = _count_all(hand[nxt], up[nxt]) + ROW - down_i[nxt]
+    return _decide(src, legal, kinds[cur], params[cur], st, pile_n, nt,
+                   params[cur, PARAM.SAVE_SPECIALS] == 1)
+
+
+@kernel(inline=True)
+def _record_end(g, turns, winner, starter, N, hand, up, down_i):
+    """The game's length, winner and cards left (5) into its record row ``g``."""
+    g[G_TURNS] = turns
+    g[G_WINNER] = winner
+    g[G_WINNER_SEAT] = (winner - starter) % N if winner >= 0 else -1
+    g[G_UNFINISHED] = winner < 0
+    for s in range(N):
+        g[G_LEFT + s] = _count_all(hand[s], up[s]) + ROW - down_i[s]
+
+
+@kernel
+def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
+    """One game (seeds/shiesta.md 4) into the record row ``g``; with ``trace`` the
+    move codes into ``moves`` (the reference's ``move_codes``)."""
+    N = rules[R.PLAYERS]
+    D = 52 * rules[R.N_DECKS]
+    H = rules[R.HAND_SIZE]
+    higher = rules[R.HIGHER]
+    two_rule = rules[R.TWO]
+    max_turns = rules[R.MAX_TURNS]
+    for c in range(N_GCOLS):
+        g[c] = 0
+    hand = np.zeros(MAXP, np.int64)
+    up = np.zeros(MAXP, np.int64)
+    down_i = np.zeros(MAXP, np.int64)
+    cards = np.empty(8, np.int64)
+    draw = _deal(st, N, D, H, deck, down, hand, up, g)
+    starter, cur, forced = _start(st, N, H, rules, kinds, params, hand, up, cards, g)
     # --- turns (4.4)
     dirn = 1
     pile_n = 0
@@ -299,17 +338,9 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
                 legal = _held(src) & LEGAL[higher, top + 1]
                 if pile_n == 0 and fresh_rule and legal & OPEN_MASK:
                     legal &= OPEN_MASK
-                if forced >= 0:
-                    r = forced
-                    k = _count(src, r)
-                    if kinds[cur] == 0:
-                        k = bounded(st, k) + 1
-                    forced = -1
-                else:
-                    nxt = _next(cur, dirn, N)
-                    nt = _count_all(hand[nxt], up[nxt]) + ROW - down_i[nxt]
-                    r, k = _decide(src, legal, kinds[cur], params[cur], st, pile_n, nt,
-                                   params[cur, P_SAVE] == 1)
+                r, k = _hand_play(cur, dirn, N, src, legal, forced, hand, up, down_i, kinds,
+                                  params, st, pile_n)
+                forced = -1
                 pick = r < 0
         if pick:                                      # the pile (and card) into the hand
             if trace:
@@ -319,9 +350,9 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
             pile_c = 0
             pile_n = 0
             g[G_PICKUPS + cur] += 1
-            if rules[R_OPENING] == 1:
+            if rules[R.OPENING] == Opening.EVERY:
                 fresh_rule = True
-            if rules[R_AFTER_PICKUP] == 0:
+            if rules[R.AFTER_PICKUP] == AfterPickup.NEXT:
                 cur = _next(cur, dirn, N)
             continue
         if source == 0:
@@ -353,20 +384,15 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
         elif r == TEN:
             pile_n = 0
             pile_c = 0
-            if rules[R_OPENING] == 1:
+            if rules[R.OPENING] == Opening.EVERY:
                 fresh_rule = True
-            if rules[R_AFTER_BURN] == 0:
+            if rules[R.AFTER_BURN] == AfterBurn.NEXT:
                 cur = _next(cur, dirn, N)
         else:
-            if r == SEVEN and rules[R_REVERSE] == 1 and k % 2 == 1:
+            if r == SEVEN and rules[R.SEVEN_REVERSES] == 1 and k % 2 == 1:
                 dirn = -dirn                          # each 7 reverses: a pair does not
             cur = _next(cur, dirn, N)
-    g[G_TURNS] = turns
-    g[G_WINNER] = winner
-    g[G_WINNER_SEAT] = (winner - starter) % N if winner >= 0 else -1
-    g[G_UNFINISHED] = winner < 0
-    for s in range(N):
-        g[G_LEFT + s] = _count_all(hand[s], up[s]) + ROW - down_i[s]
+    _record_end(g, turns, winner, starter, N, hand, up, down_i)
 
 
 @kernel(inline=True)
@@ -378,14 +404,13 @@ def _count_all(a, b):
 def run_games(start, count, key, rules, kinds, params, grec, trace, moves):
     """Play games ``start .. start+count-1`` (stream = game number) into ``grec[j]``;
     with ``trace`` each game's move codes into ``moves[j]`` (padded with -1)."""
-    n_blocks = (count + 255) // 256
-    for b in numba.prange(n_blocks):
+    for b in numba.prange(blocks(count, BLOCK)):
         st = np.empty(2, np.uint64)
         deck = np.empty(104, np.int64)
         down = np.empty((MAXP, ROW), np.int64)
         pile = np.empty(104, np.int64)
         row = np.empty(1, np.int64)
-        for j in range(b * 256, min(count, (b + 1) * 256)):
+        for j in block(b, count, BLOCK):
             start_stream(st, key, start + j)
             if trace:
                 for t in range(moves.shape[1]):

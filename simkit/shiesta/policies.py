@@ -1,21 +1,16 @@
-"""Shiesta policies: ``random`` and the parameterised ``heuristic``.
+"""Shiesta policies (seeds/shiesta.md §6): ``random`` and the parameterised ``heuristic``.
 
-This module holds the policies' parameters and their flattening for the
-kernel.  The decisions themselves are defined in ``seeds/shiesta.md``
-(section 6) and implemented twice: readably in ``reference.py`` and fast in
-``kernel.py``; the differential tests hold the two together.
+The heuristic's exchange, burning, 3s and saving of special cards are set by
+the parameters below; :data:`PARAM` and :data:`Exchange` are how the kernel
+reads them.  Both engines implement the decisions on their own.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
-from simkit.config import Config, option
-from simkit.policy import Policy, RandomParams, seat_policies
-
-EXCHANGES = ("up", "keep")
+from simkit.config import Config, choices, layout, option
+from simkit.policy import HEURISTIC, RandomParams, policies_maker
 
 
 @dataclasses.dataclass(frozen=True)
@@ -23,10 +18,11 @@ class HeuristicParams(Config):
     """Parameters of the ``heuristic`` policy."""
 
     what = "heuristic parameter"
+    KIND = HEURISTIC
 
     exchange: str = option("up", "before play: the three strongest of the 8 cards go face up "
                            "(up) or stay in hand, the three weakest going face up (keep)",
-                           choices=EXCHANGES)
+                           choices=("up", "keep"))
     burn_at: int = option(6, "burn with a 10 when the pile holds at least this many cards",
                           lo=1, hi=200)
     three_at: int = option(3, "play a 3 when the next player holds at most this many cards",
@@ -35,23 +31,9 @@ class HeuristicParams(Config):
 
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParams}
-POLICY_CODES = {"random": 0, "heuristic": 1}
+make_policies = policies_maker(POLICIES, default="heuristic")
 
-P_EXCHANGE, P_BURN_AT, P_THREE_AT, P_SAVE = range(4)
-N_PARAMS = 4
-
-
-def make_policies(specs, players: int) -> tuple[Policy, ...]:
-    """One validated Policy per seat (default: the heuristic at every seat)."""
-    return seat_policies(specs, players, POLICIES, default="heuristic")
-
-
-def flatten(policies: tuple[Policy, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """(kind per seat, int64 params per seat) for the kernels."""
-    kinds = np.array([POLICY_CODES[p.name] for p in policies], dtype=np.int64)
-    params = np.zeros((len(policies), N_PARAMS), dtype=np.int64)
-    for s, p in enumerate(policies):
-        if p.name == "heuristic":
-            q = p.params
-            params[s] = (EXCHANGES.index(q.exchange), q.burn_at, q.three_at, int(q.save_specials))
-    return kinds, params
+#: Where each heuristic parameter sits in a kernel's params row.
+PARAM = layout(HeuristicParams, "PARAM")
+#: The kernels' names of the options' values.
+(Exchange,) = choices(HeuristicParams, "exchange")

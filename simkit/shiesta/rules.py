@@ -1,14 +1,13 @@
 """Shiesta rules: the frozen, validated config and its named variants.
 
 The rule book is ``seeds/shiesta.md``; each option below names what of it
-it settles.  Kernels receive the rules flattened by :func:`flatten`.
+it settles.  Kernels receive the rules as :func:`simkit.config.vector`, whose
+indices :data:`R` names.
 """
 
 from __future__ import annotations
 
 import dataclasses
-
-import numpy as np
 
 from simkit import config
 from simkit.config import Config, option
@@ -27,13 +26,7 @@ REGULAR = (2, 3, 4, 5, 6, 7, 9, 10, 11, 12)
 ROW = 3                  # face-down and face-up cards per player
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 
-DECKS = ("auto", "1", "2")
-HIGHER = ("strict", "equal")
-TWOS = ("reset", "transparent")
-AFTER_BURN = ("next", "again")
-AFTER_PICKUP = ("next", "picker")
-OPENING = ("first", "every")
-STARTER = ("random", "fixed")
+DECKS = ("auto", "1", "2")        # the kernels read n_decks, never this choice
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,25 +34,26 @@ class ShiestaRules(Config):
     """Rules of one Shiesta table (see ``seeds/shiesta.md``)."""
 
     what = "rule"
+    DERIVED = ("n_decks",)
 
     players: int = option(4, "players, each for themselves", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
     decks: str = option("auto", "decks of 52: auto (one for 3-4 players, two for 5, whose deal "
                         "needs 55 cards), 1 or 2", choices=DECKS)
     hand_size: int = option(5, "cards in hand at the deal and after drawing", lo=3, hi=5)
     higher: str = option("strict", "a card must be strictly higher than the top card (strict, "
-                         "the seed) or equal or higher (equal)", choices=HIGHER)
+                         "the seed) or equal or higher (equal)", choices=("strict", "equal"))
     two: str = option("reset", "on a 2 anything may be played (reset) or the card beneath "
-                      "the 2s decides (transparent)", choices=TWOS)
+                      "the 2s decides (transparent)", choices=("reset", "transparent"))
     seven_reverses: bool = option(False, "a 7 also reverses the direction of play")
     after_burn: str = option("next", "after a 10 burns the pile the next player starts a new pile "
                              "(next, the seed) or the burner plays again (again)",
-                             choices=AFTER_BURN)
+                             choices=("next", "again"))
     after_pickup: str = option("next", "after a pickup the next player starts a new pile (next) "
-                               "or the player who picked up does (picker)", choices=AFTER_PICKUP)
+                               "or the player who picked up does (picker)", choices=("next", "picker"))
     opening: str = option("first", "no 2, 3, 7 or 10 to start the first pile of the game only "
-                          "(first) or every new pile (every)", choices=OPENING)
+                          "(first) or every new pile (every)", choices=("first", "every"))
     starter: str = option("random", "the seed's 'youngest player': a seat drawn per game "
-                          "(random) or seat 0 (fixed)", choices=STARTER)
+                          "(random) or seat 0 (fixed)", choices=("random", "fixed"))
     max_turns: int = option(1000, "turns after which a game is recorded as unfinished",
                             lo=10, hi=1_000_000)
 
@@ -99,21 +93,11 @@ PRESETS: dict[str, dict] = {
 }
 
 
-def make_rules(preset: str = "seed", file: str | None = None,
-               overrides: dict | None = None, players: int | None = None) -> ShiestaRules:
-    """Rules from a preset, then a TOML file, then ``key=value`` overrides, then ``players``."""
-    return config.make_rules(ShiestaRules, PRESETS, "Shiesta", preset, file, overrides, players)
+make_rules = config.rules_maker(ShiestaRules, PRESETS, "Shiesta")
 
+#: The kernels' names of the options' values (both engines may use them).
+Higher, Two, AfterBurn, AfterPickup, Opening, Starter = config.choices(
+    ShiestaRules, "higher", "two", "after_burn", "after_pickup", "opening", "starter")
 
-def flatten(rules: ShiestaRules) -> np.ndarray:
-    """The rules as the int64 vector the kernels read (indices in ``R_*``)."""
-    return np.array([
-        rules.players, rules.n_decks, rules.hand_size, HIGHER.index(rules.higher),
-        TWOS.index(rules.two), int(rules.seven_reverses), AFTER_BURN.index(rules.after_burn),
-        AFTER_PICKUP.index(rules.after_pickup), OPENING.index(rules.opening),
-        STARTER.index(rules.starter), rules.max_turns,
-    ], dtype=np.int64)
-
-
-(R_PLAYERS, R_DECKS, R_HAND, R_HIGHER, R_TWO, R_REVERSE, R_AFTER_BURN, R_AFTER_PICKUP,
- R_OPENING, R_STARTER, R_MAX_TURNS) = range(11)
+#: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`).
+R = config.layout(ShiestaRules, "R")

@@ -1,6 +1,8 @@
-"""The short table ``simkit simulate shiesta`` prints at the end of a run.
+"""The short table ``simkit simulate shiesta`` prints at the end of a run, and
+what ``simkit compare shiesta`` compares.
 
-Built chunk by chunk from counts and sums, so it never holds the whole run.
+Built chunk by chunk from counts and sums (:class:`simkit.engine.Summary`),
+so it never holds the whole run.
 """
 
 from __future__ import annotations
@@ -8,32 +10,28 @@ from __future__ import annotations
 import pandas as pd
 
 from simkit import stats
-from simkit.shiesta.rules import ShiestaRules
+from simkit.engine import Summary
 
 
-class Summary:
-    """Accumulates wins by seat relative to the starter, turns and unfinished games."""
+class GameSummary(Summary):
+    """Wins by seat relative to the starter, turns and unfinished games."""
 
-    def __init__(self, rules: ShiestaRules, unit: str):
-        self.rules, self.unit = rules, unit
-        self.parts: list[pd.DataFrame] = []
-
-    def add(self, df: pd.DataFrame) -> None:
+    def part(self, df: pd.DataFrame) -> pd.DataFrame:
         N = self.rules.players
         wins = [int((df["winner_seat"] == k).sum()) for k in range(N)]
-        self.parts.append(pd.DataFrame([{
+        return pd.DataFrame([{
             "games": len(df), "unfinished": int(df["unfinished"].sum()),
             "turns": int(df["turns"].sum()), "turns_sq": int((df["turns"].astype("int64") ** 2).sum()),
-            **{f"win_{k}": w for k, w in enumerate(wins)}}]))
+            **{f"win_{k}": w for k, w in enumerate(wins)}}])
 
     def text(self) -> str:
-        t = pd.concat(self.parts).sum()
+        t = self.total().iloc[0]
         n = int(t["games"])
         lines = [f"{'seat':<22}{'games':>10}   win rate [95% CI]"]
         for k in range(self.rules.players):
             w = int(t[f"win_{k}"])
             lo, hi = stats.proportion_ci(w, n)
-            name = "the starter" if k == 0 else f"{k} left of the starter"
+            name = seat_name(k)
             lines.append(f"{name:<22}{n:>10,}   " +
                          stats.format_estimate(w / n, lo, hi, n).split(" (")[0])
         mean, lo, hi = stats.mean_ci(n, t["turns"], t["turns_sq"])
@@ -43,3 +41,21 @@ class Summary:
                      f"{u:,} ({u / n:.3%}, 95% CI {ulo:.3%}-{uhi:.3%}) at the "
                      f"{self.rules.max_turns}-turn cap")
         return "\n".join(lines)
+
+
+def seat_name(k: int) -> str:
+    """A seat counted from the game's starter, in words."""
+    return "the starter" if k == 0 else f"{k} left of the starter"
+
+
+def measures(rules) -> list:
+    """What ``simkit compare shiesta`` compares (:mod:`simkit.compare`): each
+    seat's win rate counted from the starter, game length, unfinished games."""
+    from simkit.compare import Mean, Rate, Section
+    return [Section("games", "Games ({n:,} whole games)", "game", (
+        *(Rate(f"win rate, {seat_name(k)}", lambda df, k=k: df["winner_seat"].to_numpy() == k)
+          for k in range(rules.players)),
+        Mean("turns per game", lambda df: df["turns"].to_numpy()),
+        Mean("pickups per game", lambda df: df[[c for c in df.columns
+                                                if c.startswith("pickups_")]].sum(axis=1)),
+        Rate("unfinished games", lambda df: df["unfinished"].to_numpy())))]

@@ -1,0 +1,478 @@
+"""The one engine layer every game plugs into.
+
+A game declares a :class:`GameSpec` (in its ``api`` module, registered in
+:mod:`simkit.games`): its name and title, player counts, rules class and
+presets, policy registry, and one :class:`Unit` per kind of record it makes
+(``"hand"``, ``"game"``), each with its record schema (:class:`Column`) and
+the kernel that fills its record matrix; and its capabilities (aggregates,
+the advisor, the measures ``simkit compare`` reports).  From that, this
+module does once what every game needs:
+
+- :func:`setup` resolves rules, policies and seed into a :class:`Table`
+  (the kernels' vectors: :func:`simkit.config.vector`,
+  :func:`simkit.policy.vectors`, :func:`simkit.rng.run_key`);
+- :func:`iterate` / :func:`simulate` play a run in batches on the game's
+  kernel and turn each batch into a typed DataFrame with :func:`frame`,
+  which reads the schema;
+- :func:`chunk` computes one chunk of a resumable run
+  (:mod:`simkit.chunks`) from the run's JSON description;
+- the command line, chunked runs, ``simkit bench``, ``simkit rules`` and
+  ``simkit compare`` read only the spec.
+
+Adding a game is a package with its rules, reference, kernel, policies and
+``api.SPEC``, plus one line in :data:`simkit.games.REGISTRY`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import string
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from simkit import config, rng, stats
+from simkit.errors import InputError
+from simkit.policy import Policy, seat_policies, vectors
+from simkit.runner import check_count, run_batches, set_threads
+
+
+# --- record schemas -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a record table, or one per value of each ``{axis}`` in its name.
+
+    ``name`` like ``"bid_{seat}"`` expands over the game's axes (``seat``:
+    0 .. players-1; others as the spec declares), outer axis first in the
+    order of ``axes`` (default: as they appear in the name).  Its values come
+    from the kernel's record matrix, column ``col`` plus the expansion's flat
+    index, converted to ``dtype`` (``"bool"``; ``"category"`` reads codes of
+    ``labels``, -1 being missing); or from ``derive(matrix, ctx, *values)``
+    for columns the matrix does not hold (see :class:`FrameContext`).
+    """
+
+    name: str
+    dtype: str
+    doc: str
+    col: int | None = None
+    labels: tuple[str, ...] | None = None
+    derive: Callable | None = None
+    axes: tuple[str, ...] | None = None
+
+    def axis_names(self) -> tuple[str, ...]:
+        if self.axes is not None:
+            return self.axes
+        return tuple(dict.fromkeys(f for _, f, _, _ in string.Formatter().parse(self.name) if f))
+
+    def describe(self) -> tuple[str, str, str]:
+        """(name with ``<axis>`` placeholders, dtype, meaning) for ``simkit rules``."""
+        shown = self.name
+        for a in self.axis_names():
+            shown = shown.replace("{" + a + "}", f"<{a}>")
+        return shown, self.dtype, self.doc
+
+
+@dataclass(frozen=True)
+class Each:
+    """Columns repeated as a group for every value of ``axis`` (the group's
+    columns name the axis: ``Each("team", (Column("score_{team}", ...), ...))``
+    gives score_0, melded_0, ..., score_1, melded_1, ...)."""
+
+    axis: str
+    columns: tuple[Column, ...]
+
+
+def index_column(name: str, doc: str | None = None) -> Column:
+    """The unit's number in the run (hand ``i`` is stream ``(seed, i)``)."""
+    doc = doc or (f"the {name}'s number i in the run: " + (
+        "dealt by seat i mod players from stream (seed, i)" if name == "hand"
+        else "played from stream (seed, i)"))
+    return Column(name, "int64", doc, derive=lambda m, ctx: ctx.index)
+
+
+def dealer_column(col: int, first: bool = False) -> Column:
+    """``dealer`` (or ``first_dealer``: who dealt a game's first hand)."""
+    if first:
+        return Column("first_dealer", "int8", "the seat that dealt the first hand", col)
+    return Column("dealer", "int8", "the dealing seat", col)
+
+
+def unfinished_column(col: int, cap: str) -> Column:
+    """``unfinished``: the run stopped at the rule ``cap`` (a game or hand never hangs)."""
+    return Column("unfinished", "bool", f"the {cap} cap was reached", col)
+
+
+def policy_column() -> Column:
+    """``policy_<seat>``: the seat's policy as given (a one-category column)."""
+    return Column("policy_{seat}", "category", "the seat's policy, NAME[:key=value,...]",
+                  derive=lambda m, ctx, s: pd.Categorical.from_codes(
+                      np.zeros(len(ctx.index), np.int8), [ctx.table.policies[s].text()]))
+
+
+@dataclass
+class FrameContext:
+    """What a derived column may read besides the matrix: the table, each row's
+    unit number (``index``) and a cache for values several columns share."""
+
+    table: "Table"
+    index: np.ndarray
+    cache: dict = field(default_factory=dict)
+
+    def once(self, key: str, make: Callable[[], Any]) -> Any:
+        if key not in self.cache:
+            self.cache[key] = make()
+        return self.cache[key]
+
+
+def _expand(item, axes: Mapping[str, Sequence], fixed: dict):
+    """Yield ``(name, column, axis values, flat offset)`` for every expanded column."""
+    if isinstance(item, Each):
+        for v in axes[item.axis]:
+            for c in item.columns:
+                yield from _expand(c, axes, {**fixed, item.axis: v})
+        return
+    order = item.axis_names()
+    grids = [[fixed[a]] if a in fixed else list(axes[a]) for a in order]
+    for combo in itertools.product(*grids):
+        flat = 0
+        for a, v in zip(order, combo):
+            values = list(axes[a])
+            flat = flat * len(values) + values.index(v)
+        yield item.name.format(**dict(zip(order, combo))), item, combo, flat
+
+
+def expand(schema, axes: Mapping[str, Sequence]) -> list[tuple[str, Column]]:
+    """Every column of ``schema`` for these axis values: ``(name, its Column)``."""
+    return [(name, c) for item in schema for name, c, *_ in _expand(item, axes, {})]
+
+
+def column_names(schema, axes: Mapping[str, Sequence]) -> list[str]:
+    """The expanded column names of ``schema`` for these axis values."""
+    return [name for name, _ in expand(schema, axes)]
+
+
+def frame(schema, matrix: np.ndarray, ctx: FrameContext, axes) -> pd.DataFrame:
+    """The typed DataFrame of a kernel record matrix, column by column as the
+    schema says."""
+    cols: dict[str, object] = {}
+    for item in schema:
+        for name, c, values, flat in _expand(item, axes, {}):
+            if c.derive is not None:
+                x = c.derive(matrix, ctx, *values)
+                cols[name] = x if c.dtype == "category" else np.asarray(x).astype(c.dtype,
+                                                                                  copy=False)
+            elif c.dtype == "category":
+                cols[name] = pd.Categorical.from_codes(matrix[:, c.col + flat].astype(np.int8),
+                                                       list(c.labels))
+            else:
+                cols[name] = matrix[:, c.col + flat].astype(c.dtype)
+    return pd.DataFrame(cols)
+
+
+# --- a game's contract --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Table:
+    """One table's resolved setup, as the kernels take it: the rules and their
+    vector, the policy per seat (Pitch sessions: per arriving player) with
+    their kinds and parameter matrix, the run key, and unit options (e.g.
+    Pepper's starting scores)."""
+
+    rules: config.Config
+    policies: tuple[Policy, ...]
+    rv: np.ndarray
+    kinds: np.ndarray
+    params: np.ndarray
+    key: np.uint64
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _no_extra(table) -> tuple:
+    return ()
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One kind of record a game makes.
+
+    ``name`` is what ``--hands``/``--games`` count (``"hand"`` or ``"game"``),
+    ``label`` what one is called in messages (Pitch's games are money
+    sessions: ``"session"``); ``doc`` says what a row is.  ``kernel`` plays
+    units ``start .. start+count-1`` into a record matrix of ``width``
+    columns of ``dtype``: every unit kernel is called as ``kernel(start, count, key,
+    rules, kinds, params, out, *extra(table))``.  A unit whose kernel fills
+    several arrays gives ``alloc(table, count)`` and ``play(table, start,
+    arrays)`` instead, and ``rows(arrays, table, first)`` to turn them into
+    ``(matrix, index)`` for :func:`frame`.  ``options(table, **kw)``
+    validates extra keyword arguments of the game's simulate function into
+    ``table.options``.  ``summary`` is the class of the table ``simkit
+    simulate`` prints.  ``aggregate(table, start, count)`` (hands only) gives
+    counts and sums per group of ``agg_keys`` that add up across chunks.
+    """
+
+    name: str
+    label: str
+    doc: str
+    schema: tuple
+    summary: type
+    kernel: Callable | None = None
+    width: int = 0
+    dtype: Any = np.int64
+    extra: Callable = _no_extra
+    alloc: Callable | None = None
+    play: Callable | None = None
+    rows: Callable | None = None
+    batch: int = 1 << 20
+    chunk: int = 1_000_000
+    options: Callable | None = None
+    per_player: bool = False
+    aggregate: Callable | None = None
+    agg_keys: tuple[str, ...] = ()
+    agg_chunk: int = 10_000_000
+
+    def arrays(self, table: "Table", count: int) -> tuple:
+        """The kernel's output arrays for ``count`` units."""
+        if self.alloc is not None:
+            return self.alloc(table, count)
+        return (np.empty((count, self.width), self.dtype),)
+
+    def fill(self, table: "Table", start: int, arrays: tuple) -> None:
+        """Play units ``start ..`` into ``arrays`` (from :meth:`arrays`)."""
+        if self.play is not None:
+            self.play(table, start, arrays)
+            return
+        out = arrays[0]
+        self.kernel(start, len(out), table.key, table.rv, table.kinds, table.params, out,
+                    *self.extra(table))
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the shared layer needs to know about a game (see the module notes).
+
+    ``axes`` gives the values of each ``{axis}`` a schema may name besides
+    ``seat``; ``reference(rules, policies, seed, index)`` plays unit ``index``
+    of ``bench_unit`` with the readable reference engine (``simkit bench``
+    and the contract tests); ``advise`` names the module of ``simkit
+    advise`` (games with bids), ``example_hand`` a hand it can be asked
+    about; ``measures(rules)`` lists what ``simkit compare`` compares
+    (:mod:`simkit.compare`).
+    """
+
+    name: str
+    title: str
+    book: str
+    players: tuple[int, ...]
+    rules: type
+    presets: Mapping[str, dict]
+    policies: Mapping[str, type]
+    policy_layout: type
+    units: Mapping[str, Unit]
+    make_rules: Callable
+    make_policies: Callable
+    axes: Mapping[str, Callable] = field(default_factory=dict)
+    default_policy: str = "heuristic"
+    reference: Callable | None = None
+    bench_unit: str = "hand"
+    bench_players: tuple[int, ...] = ()
+    bench_scale: int = 1
+    advise: str | None = None
+    example_hand: str = ""
+    measures: Callable | None = None
+    players_text: str = ""
+
+    def __post_init__(self):
+        if not self.players_text:        # "2, 3 or 4 players", "2 to 8 players"
+            p = self.players
+            text = (f"exactly {p[0]}" if len(p) == 1 else
+                    f"{p[0]} to {p[-1]}" if len(p) > 3 else
+                    ", ".join(map(str, p[:-1])) + f" or {p[-1]}")
+            object.__setattr__(self, "players_text", f"{text} players")
+
+    def unit(self, name: str) -> Unit:
+        """The unit ``name``; a unit the game does not play is an InputError."""
+        if name not in self.units:
+            if name == "hand":
+                raise InputError(f"{self.name} is played in whole games, not hands: "
+                                 f"use --games N")
+            raise InputError(f"bad unit {name!r}: {self.name} records "
+                             + " or ".join(f"{u}s" for u in self.units))
+        return self.units[name]
+
+    def axis_values(self, rules) -> dict[str, Sequence]:
+        """The values of every axis a schema may name, for these rules."""
+        out: dict[str, Sequence] = {"seat": range(rules.players)}
+        out.update({k: f(rules) for k, f in self.axes.items()})
+        return out
+
+    def check_players(self, players) -> None:
+        if players is not None and (isinstance(players, bool)
+                                    or not isinstance(players, (int, np.integer))
+                                    or players not in self.players):
+            raise InputError(f"bad player count {players!r}: {self.name.capitalize()} is "
+                             f"played by {self.players_text}")
+
+    def resolve_rules(self, rules=None, players: int | None = None):
+        """Rules from a rules object, a preset name, a dict of rule values or None
+        (the seed's), with ``players`` (if given) replacing the count."""
+        self.check_players(players)
+        return config.resolve_rules(rules, players, self.rules, self.make_rules,
+                                    self.presets, self.title)
+
+
+def check_seat(value, what: str, players: int) -> int:
+    """A seat number (``what``: "seat", "dealer") for ``players`` players, or an
+    InputError naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not 0 <= value < players:
+        raise InputError(f"bad {what} {value!r}: expected a seat from 0 to {players - 1} "
+                         f"with {players} players")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class FixedHand:
+    """What an evaluation of one hand held at one seat is about: the hand (as
+    text), the player count, the seat and dealer, and the deals sampled."""
+
+    hand: tuple[str, ...]
+    players: int
+    seat: int
+    dealer: int
+    samples: int
+
+
+# --- running a game -------------------------------------------------------------------
+
+def setup(game: GameSpec, players=None, rules=None, policy=None, seed: int = 0,
+          per_player: bool = False) -> Table:
+    """The :class:`Table` of one run: rules, policies and seed checked and
+    turned into the kernels' vectors.  With ``per_player`` (Pitch sessions) a
+    list of policy specs is kept as given, one per arriving player in turn."""
+    r = game.resolve_rules(rules, players)
+    key = rng.run_key(seed)
+    if per_player and not isinstance(policy, (str, Policy)) and policy:
+        pols = seat_policies(policy, len(policy), game.policies, game.default_policy)
+    else:
+        pols = game.make_policies(policy, r.players)
+    kinds, params = vectors(pols, game.policy_layout)
+    return Table(r, pols, config.vector(r), kinds, params, key)
+
+
+def records(game: GameSpec, unit: Unit, table: Table, start: int, count: int) -> pd.DataFrame:
+    """Units ``start .. start+count-1`` as one DataFrame (one kernel call)."""
+    arrays = unit.arrays(table, count)
+    unit.fill(table, start, arrays)
+    if unit.rows is None:
+        matrix, index = arrays[0], np.arange(start, start + count, dtype=np.int64)
+    else:
+        matrix, index = unit.rows(arrays, table, start)
+    return frame(unit.schema, matrix, FrameContext(table, index), game.axis_values(table.rules))
+
+
+def iterate(game: GameSpec, unit_name: str, count: int, players=None, rules=None, policy=None,
+            seed: int = 0, start: int = 0, threads: int | None = None,
+            batch: int | None = None, progress: bool = False,
+            **options) -> Iterator[pd.DataFrame]:
+    """Units ``start .. start+count-1`` as DataFrames of at most ``batch`` rows."""
+    unit = game.unit(unit_name)
+    check_count(count, f"{unit.label}s")
+    table = setup(game, players, rules, policy, seed, per_player=unit.per_player)
+    if unit.options is not None:
+        table = dataclasses.replace(table, options=unit.options(table, **options))
+    elif options:
+        raise TypeError(f"unexpected options {', '.join(options)} for {game.name} {unit.name}s")
+    set_threads(threads)
+    yield from run_batches(lambda s, c: records(game, unit, table, s, c), count, start=start,
+                           batch=batch or unit.batch, progress=progress, unit=unit.label)
+
+
+def simulate(game: GameSpec, unit_name: str, count: int, players=None, rules=None,
+             policy=None, seed: int = 0, start: int = 0, threads: int | None = None,
+             progress: bool = False, **options) -> pd.DataFrame:
+    """Play ``count`` units and return one DataFrame (see :func:`iterate`)."""
+    parts = list(iterate(game, unit_name, count, players, rules, policy, seed, start, threads,
+                         progress=progress, **options))
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+
+
+def aggregate(game: GameSpec, count: int, players=None, rules=None, policy=None, seed: int = 0,
+              start: int = 0, threads: int | None = None) -> pd.DataFrame:
+    """Counts and sums per group of hands ``start .. start+count-1`` (the game's
+    ``agg_keys``); tables of different ranges add up (groupby-sum)."""
+    unit = game.unit("hand")
+    if unit.aggregate is None:
+        raise InputError(f"--aggregate is not offered for {game.name}: its runs keep one "
+                         f"record per {unit.label}")
+    check_count(count, "hands")
+    table = setup(game, players, rules, policy, seed)
+    set_threads(threads)
+    return unit.aggregate(table, start, count)
+
+
+def chunk(game_name: str, unit_name: str, kind: str, run: Mapping[str, Any], start: int,
+          count: int) -> pd.DataFrame:
+    """Chunk ``start .. start+count-1`` of the run described by ``run``
+    (``{"rules": rule values, "policies": one text per seat, "seed": int}``):
+    the unit of work of :mod:`simkit.chunks`, on this process's thread count."""
+    import numba
+
+    from simkit import games
+    game = games.get(game_name)
+    rules = game.make_rules(overrides=run["rules"])
+    args = dict(rules=rules, policy=list(run["policies"]), seed=int(run["seed"]),
+                start=start, threads=numba.get_num_threads())
+    if kind == "aggregate":
+        return aggregate(game, count, **args)
+    return simulate(game, unit_name, count, **args)
+
+
+# --- summaries ------------------------------------------------------------------------
+
+class Summary:
+    """The short table ``simkit simulate`` prints, built chunk by chunk from small
+    per-chunk parts (counts and sums), so it never holds the whole run.
+
+    A game's summary for one unit implements :meth:`part` (one chunk's
+    DataFrame of totals) and :meth:`text`; :meth:`total` adds the parts up.
+    """
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.parts: list[pd.DataFrame] = []
+
+    def add(self, df: pd.DataFrame) -> None:
+        self.parts.append(self.part(df))
+
+    def add_aggregate(self, agg: pd.DataFrame) -> None:
+        raise InputError("this game's summary is made from records, not aggregates")
+
+    def part(self, df: pd.DataFrame) -> pd.DataFrame:
+        raise NotImplementedError
+
+    def total(self) -> pd.DataFrame:
+        """The parts added up (by index, so per-group parts add group by group)."""
+        return pd.concat(self.parts).groupby(level=0).sum()
+
+    def text(self) -> str:
+        raise NotImplementedError
+
+
+def bid_table(total: pd.DataFrame, bid_text: Callable[[int], str],
+              **means: pd.Series) -> pd.DataFrame:
+    """Per contract level (``total``'s index; 0: thrown in) with its ``hands`` and
+    ``made`` counts: the share of hands, the success rate with its 95%
+    interval, and each of ``means`` (a total over the level's hands) per hand."""
+    n = total["hands"].sum()
+    lo, hi = stats.proportion_ci(total["made"], total["hands"])
+    out = pd.DataFrame({
+        "bid": [bid_text(int(v)) if v else "(thrown in)" for v in total.index],
+        "hands": total["hands"], "share": total["hands"] / n,
+        "made": total["made"] / total["hands"], "ci_low": lo, "ci_high": hi,
+        **{name: x / total["hands"] for name, x in means.items()}})
+    out.loc[out["bid"] == "(thrown in)", ["made", "ci_low", "ci_high", *means]] = np.nan
+    return out.reset_index(drop=True)

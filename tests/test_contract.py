@@ -1,0 +1,183 @@
+"""The contract between the shared engine layer and a game (simkit/engine.py),
+checked for every registered game: the spec is complete and consistent, and
+every entry point it declares runs on a tiny input and gives what it promises.
+A new game that passes this test works with every command."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pathlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simkit import bench, chunks, config, engine, games
+from simkit.cli import main
+from simkit.config import Config
+from simkit.policy import HEURISTIC, RANDOM
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SPECS = [games.get(g) for g in games.GAMES]
+IDS = [g.name for g in SPECS]
+SMALL = {"hand": 40, "game": 6}
+
+
+def _schema_columns(schema):
+    for item in schema:
+        yield from (item.columns if isinstance(item, engine.Each) else (item,))
+
+
+def _expected_dtype(c: engine.Column, series: pd.Series) -> bool:
+    if c.dtype == "category":
+        return isinstance(series.dtype, pd.CategoricalDtype)
+    return series.dtype == np.dtype(c.dtype)
+
+
+def test_registry_names_every_game_once():
+    assert len(set(games.GAMES)) == len(games.GAMES) == len(SPECS)
+    for name, spec in zip(games.GAMES, SPECS):
+        assert spec.name == name and games.get(name.upper()) is spec
+
+
+@pytest.mark.parametrize("game", SPECS, ids=IDS)
+def test_spec_is_complete(game):
+    """Names, rule book, rules, presets, policies and units are all there and agree."""
+    assert game.title and (ROOT / game.book).is_file()
+    assert game.players and all(isinstance(p, int) for p in game.players)
+    assert str(game.players[0]) in game.players_text
+    assert issubclass(game.rules, Config) and dataclasses.is_dataclass(game.rules)
+    assert game.rules().players in game.players
+    assert "seed" in game.presets and game.presets["seed"] == {}
+    for name in game.presets:
+        rules = game.make_rules(name)
+        vec = config.vector(rules)
+        assert vec.dtype == np.int64
+        assert len(vec) == len(config.layout(game.rules, "R"))
+    rules_module = importlib.import_module(f"simkit.{game.name}.rules")
+    assert list(rules_module.R) == list(config.layout(game.rules, "R"))
+    assert rules_module.RULES is game.rules
+    assert "random" in game.policies and game.default_policy in game.policies
+    assert game.policy_layout in game.policies.values()
+    for name, cls in game.policies.items():
+        assert cls.KIND in (RANDOM, HEURISTIC), name
+        assert set(cls.keys()) <= set(game.policy_layout.keys()) or name == "random"
+    assert game.units and set(game.units) <= {"hand", "game"}
+    assert game.bench_unit in game.units and game.bench_players
+    assert set(game.bench_players) <= set(game.players)
+    for name, unit in game.units.items():
+        assert unit.name == name and unit.label and unit.doc
+        assert (unit.kernel is None) == (unit.alloc is not None) == (unit.play is not None)
+        assert issubclass(unit.summary, engine.Summary)
+        assert unit.aggregate is None or (name == "hand" and unit.agg_keys)
+
+
+@pytest.mark.parametrize("game", SPECS, ids=IDS)
+def test_schema_describes_every_column(game):
+    """Every column has a dtype and a meaning, reads a kernel column inside the
+    record matrix or is derived, and expands to unique names for every count."""
+    for unit in game.units.values():
+        for c in _schema_columns(unit.schema):
+            assert c.dtype and c.doc and c.name, c
+            assert (c.col is None) != (c.derive is None), c.name
+            if c.col is not None and unit.kernel is not None:
+                assert 0 <= c.col < unit.width, c.name
+            if c.dtype == "category" and c.derive is None:
+                assert c.labels, c.name
+        for players in game.players:
+            names = engine.column_names(unit.schema,
+                                        game.axis_values(game.make_rules(players=players)))
+            assert len(names) == len(set(names)), (unit.name, players)
+
+
+@pytest.mark.parametrize("game", SPECS, ids=IDS)
+def test_every_unit_simulates_as_its_schema_says(game):
+    """A tiny run of each unit for every player count: the columns, in order, and
+    the dtypes the schema declares; the index is the unit's number; the same
+    run twice is the same; the summary adds up and prints."""
+    for unit_name, unit in game.units.items():
+        for players in game.players:
+            df = engine.simulate(game, unit_name, SMALL[unit_name], players=players, seed=3,
+                                 start=5)
+            rules = game.make_rules(players=players)
+            expanded = engine.expand(unit.schema, game.axis_values(rules))
+            assert list(df.columns) == [name for name, _ in expanded]
+            for name, c in expanded:
+                assert _expected_dtype(c, df[name]), (unit_name, name, df[name].dtype)
+            index = df.iloc[:, 0].to_numpy()
+            assert index.min() == 5 and index.max() == 5 + SMALL[unit_name] - 1
+            again = engine.simulate(game, unit_name, SMALL[unit_name], players=players,
+                                    seed=3, start=5)
+            pd.testing.assert_frame_equal(df, again)
+            summary = unit.summary(rules)
+            summary.add(df)
+            assert summary.text().strip()
+
+
+@pytest.mark.parametrize("game", SPECS, ids=IDS)
+def test_chunks_equal_simulate(game):
+    """The chunk function of every unit and kind gives what simulate gives."""
+    for unit_name, unit in game.units.items():
+        rules = game.make_rules()
+        pols = game.make_policies(None, rules.players)
+        run = {"rules": rules.as_dict(), "policies": [p.text() for p in pols], "seed": 9}
+        job = chunks.Job.make(game.name, unit_name, 30, run)
+        got = job.compute(10, 20)
+        want = engine.simulate(game, unit_name, 20, rules=rules, seed=9, start=10)
+        pd.testing.assert_frame_equal(got, want)
+        if unit.aggregate is not None:
+            agg = engine.chunk(game.name, unit_name, "aggregate", run, 0, 200)
+            assert list(agg.columns[:len(unit.agg_keys)]) == list(unit.agg_keys)
+            assert agg["hands"].sum() == 200
+
+
+@pytest.mark.parametrize("game", SPECS, ids=IDS)
+def test_reference_and_bench_entry_points_run(game):
+    rules = game.make_rules(players=game.bench_players[0])
+    pols = game.make_policies("heuristic", rules.players)
+    assert game.reference(rules, pols, 1, 0) is not None
+    run = bench.kernel_run(game, game.bench_players[0], 3)
+    run()
+
+
+@pytest.mark.parametrize("game", SPECS, ids=IDS)
+def test_advise_when_offered(game, capsys):
+    """Games with bids advise on their example hand; the others refuse in one line."""
+    if game.advise is None:
+        assert main(["advise", game.name, "--hand", "AS"]) == 2
+        assert "simkit advise is for games with bids" in capsys.readouterr().err
+        return
+    mod = importlib.import_module(game.advise)
+    advice = mod.advise(game.example_hand, samples=300, seed=1)
+    assert advice.recommended in set(advice.bids["bid"])
+    assert mod.advice_json(advice)["game"] == game.name
+    assert game.example_hand.split()[0] in mod.format_advice(advice)
+
+
+@pytest.mark.parametrize("game", SPECS, ids=IDS)
+def test_compare_identical_variants(game):
+    """Every measure the game compares, on identical rule sets: no difference."""
+    from simkit.compare import compare, comparison_json, format_comparison
+    result = compare(game.name, ["A:", "B:"], hands=300, games=6, seed=2)
+    assert "variants" in result and len(result) >= 2
+    for name, df in result.items():
+        if name == "variants":
+            continue
+        assert len(df) and (df["diff"].fillna(0) == 0).all(), name
+    text = format_comparison(result)
+    assert text.count("verdict: ") == len(result) - 1
+    assert comparison_json(result)["game"] == game.name
+
+
+@pytest.mark.parametrize("game", SPECS, ids=IDS)
+def test_rules_command_lists_rules_presets_policies_and_records(game, capsys):
+    assert main(["rules", game.name]) == 0
+    out = capsys.readouterr().out
+    for key in game.rules.keys():
+        assert f"  {key} " in out
+    for name in list(game.presets) + list(game.policies):
+        assert name in out
+    for unit in game.units.values():
+        for c in _schema_columns(unit.schema):
+            assert c.describe()[0] in out
