@@ -23,6 +23,7 @@ finally the text log (``format_log`` / ``parse_log`` / ``replay``).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -205,18 +206,19 @@ def is_trump(card: int, trump: int) -> bool:
     return trump != NO_TRUMP and effective_suit(card, trump) == trump
 
 
-def suit_cards(suit: int, trump: int) -> list[int]:
+@functools.cache          # 20 fixed orders, asked for at every decision
+def suit_cards(suit: int, trump: int) -> tuple[int, ...]:
     """The cards of an effective suit, highest first (§2).
 
     Trumps: right bower, left bower, A, K, Q, 10, 9.  Any other suit (every
     suit with no trump): A, K, Q, J, 10, 9, without the left bower.
     """
     if trump != NO_TRUMP and suit == trump:
-        return [card_of(trump, JACK), card_of(3 - trump, JACK),
+        return (card_of(trump, JACK), card_of(3 - trump, JACK),
                 card_of(trump, ACE), card_of(trump, KING), card_of(trump, QUEEN),
-                card_of(trump, TEN), card_of(trump, NINE)]
+                card_of(trump, TEN), card_of(trump, NINE))
     order = [card_of(suit, r) for r in (ACE, KING, QUEEN, JACK, TEN, NINE)]
-    return [c for c in order if not is_left_bower(c, trump)]
+    return tuple(c for c in order if not is_left_bower(c, trump))
 
 
 def trump_position(card: int, trump: int) -> int:
