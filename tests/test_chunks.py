@@ -153,21 +153,29 @@ def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, capsys):
     assert out.split("\n\n")[0] == out2.split("\n\n")[0]        # the same summary table
 
 
-def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(tmp_path, capsys):
+def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(tmp_path):
+    """Ctrl-C (SIGINT) while the run is held after its part 2 of 20 (so it lands
+    mid-run, however fast the machine): exit code 130, one line saying how many
+    chunks are kept and how to resume, and no temporary file left."""
     out = tmp_path / "run.parquet"
-    argv = ["simulate", "pepper", "--hands", "2000000", "--chunk", "2000", "--seed", "3",
+    argv = ["simulate", "pepper", "--hands", "20000", "--chunk", "1000", "--seed", "3",
             "--threads", "1", "--no-progress", "--out", str(out)]
-    proc = subprocess.Popen(CLI + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    deadline = time.monotonic() + 120
-    while not (out.is_dir() and len(store.part_indices(out)) >= 2):
-        assert proc.poll() is None and time.monotonic() < deadline
-        time.sleep(0.005)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    proc = subprocess.Popen([sys.executable, "-c", HELD_CLI, *argv], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        line = proc.stdout.readline() if ready else ""
+        assert line == f"held {HELD_PART}\n" and proc.poll() is None, line
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, stderr
     k = len(store.part_indices(out))
-    assert stderr == (f"simkit: interrupted after {k} of 1000 chunks; "
+    assert k == HELD_PART + 1
+    assert stderr == (f"simkit: interrupted after {k} of 20 chunks; "
                       f"run the same command again to resume\n")
     assert stdout == ""
     assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []
