@@ -75,8 +75,8 @@ def cores() -> int:
 class Job:
     """What a run computes: ``count`` units of one game with one spec, in chunks.
 
-    ``spec`` is what the game's chunk functions take (Pepper: ``{"rules":
-    rule values, "policies": one text per seat, "seed": int}``); it must be
+    ``spec`` is what :func:`simkit.engine.chunk` reads (``{"rules": rule
+    values, "policies": one text per seat, "seed": int}``); it must be
     JSON-serialisable, as it is stored in the manifest and compared on resume.
     Build with :meth:`make`, which validates.
     """
@@ -100,8 +100,7 @@ class Job:
             if unit == "hand":
                 raise InputError(f"--aggregate is not offered for {game}: its runs keep one "
                                  f"record per {u.label}")
-            raise InputError(f"aggregates are made of hands, not {unit}s: use --hands "
-                             f"with --aggregate")
+            raise InputError("--aggregate works with --hands only (aggregates of hands)")
         for value, what in ((count, f"number of {unit}s"), (chunk, "--chunk")):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                       or value < 1):

@@ -78,7 +78,7 @@ def _simulate_parser(sub) -> None:
     size.add_argument("--hands", type=_positive, help="hands to play (default 100000; "
                       "for games played in hands)")
     size.add_argument("--games", type=_positive, help="whole games to play instead of hands "
-                      "(for Pitch: money sessions; see 'simkit rules GAME')")
+                      "(what a game's records count: see 'simkit rules GAME')")
     _run_options(p)
     p.add_argument("--out", metavar="DIR",
                    help="write the run into this directory (e.g. runs/pepper.parquet): "
@@ -146,8 +146,9 @@ def _compare_parser(sub) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="simkit", description="Monte Carlo simulation of Pepper, Pitch, "
-                     "Shiesta and Burraco.")
+    names = [g.capitalize() for g in games.GAMES]
+    parser = _Parser(prog="simkit", description="Monte Carlo simulation of "
+                     f"{', '.join(names[:-1])} and {names[-1]}.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     _simulate_parser(sub)
     _report_parser(sub)
@@ -188,11 +189,6 @@ def _cmd_simulate(a) -> int:
     g = games.get(a.game)
     rules, pols = _rules_and_policies(a)
     unit, count = _run_unit(g, a)
-    if a.aggregate and g.unit(unit).aggregate is None:
-        if unit == "hand":
-            raise InputError(f"--aggregate is not offered for {a.game}: its runs keep one "
-                             f"record per {g.unit(unit).label}")
-        raise InputError("--aggregate works with --hands only (aggregates of hands)")
     backend = a.backend or ("dask" if a.scheduler else "threads")
     spec = {"rules": rules.as_dict(), "policies": [p.text() for p in pols], "seed": a.seed}
     job = chunks.Job.make(a.game, unit, count, spec,
