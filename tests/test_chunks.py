@@ -79,9 +79,13 @@ def run_cli(capsys, *argv):
 # on stdout and waits on stdin; if the test dies first, EOF ends it unfinished.
 HELD_PART = 2
 HELD_CLI = f"""
-import os, sys
+import os, signal, sys
 from simkit import store
 from simkit.cli import main
+
+# Ctrl-C as at a terminal: a child inherits an ignored SIGINT from a parent that
+# ignores it (some test runs do), and would then never see the test's signal.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 write_part = store.write_part
 
