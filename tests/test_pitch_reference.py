@@ -164,30 +164,56 @@ RECORD_KEYS_FIXED = ["dealer", "pitcher", "contract", "stuck", "trump", "high", 
 PER_SEAT = ["bid", "tricks", "points", "score", "game_points", "money"]
 
 
+def auction_ended(rules, calls):
+    """§2, restated: a moon ends either auction; one lap ends after n calls; the
+    open auction when all have passed, or a bid stands and one has not passed."""
+    n = rules.players
+    if any(b.level == 5 for b in calls):
+        return True
+    if rules.auction == "one_lap":
+        return len(calls) == n
+    passed = {b.seat for b in calls if b.level == 0}
+    return len(passed) == n or (len(passed) == n - 1 and any(b.level for b in calls))
+
+
 def check_auction(rules, log, fixed_seat=-1):
-    """§2: one lap from left of the dealer, legal calls, the contract and stuck flag."""
+    """§2: the order of speakers (one lap, or open with passed players skipped),
+    legal calls, the end of the auction, the contract and the stuck flag;
+    ``fixed_seat`` is held to the plan pass (§8.4)."""
     n = rules.players
     calls = log.auction
-    assert [b.seat for b in calls] == [(log.dealer + 1 + i) % n for i in range(len(calls))]
     high, pitcher, stuck = 0, -1, False
+    passed = set()
+    speaker = log.dealer
     for i, b in enumerate(calls):
+        assert not auction_ended(rules, calls[:i]), "a call after the auction ended"
+        speaker = (speaker + 1) % n
+        while rules.auction == "open" and speaker in passed:
+            speaker = (speaker + 1) % n
+        assert b.seat == speaker and b.seat != pitcher
         is_dealer = b.seat == log.dealer
         forced = is_dealer and high == 0 and rules.all_pass == "forced"
         stuck = stuck or forced
         if b.level == 0:
             assert not forced, "a forced dealer must bid"
+            passed.add(b.seat)
         else:
             assert b.level in (2, 3, 4, 5)
+            if forced and rules.stuck_bid == "two":
+                assert b.level == 2, "a stuck dealer bids exactly 2"
             steal = (is_dealer and rules.steal == "match" and high > 0 and b.level == high)
             assert b.level > high or steal
             high, pitcher = b.level, b.seat
         if b.seat == fixed_seat:
             assert b.level == (2 if forced else 0)
-        if b.level == 5:
-            assert i == len(calls) - 1, "nobody speaks after a moon"
-    if high < 5:
+    assert auction_ended(rules, calls) and len(calls) <= 16
+    if rules.auction == "one_lap" and high < 5:
         assert len(calls) == n
     assert (log.contract, log.pitcher, log.stuck) == (high, pitcher, stuck)
+    # each seat's recorded bid is the highest level it bid
+    rec = log.record()
+    for s in range(n):
+        assert rec[f"bid_{s}"] == max([b.level for b in calls if b.seat == s], default=0)
 
 
 def check_record(rules, log):
@@ -339,6 +365,8 @@ def test_fixed_hand_deals(table, seed, index, dealer, seat, contract, rnd):
     fixed = rnd.sample(range(52), 6)
     log = R.play_hand(seed, index, rules, policies, dealer, fixed=(seat, fixed), contract=contract)
     assert log.hands[seat] == fixed
+    if contract == 0:
+        assert log == R.plan_hand(seed, index, rules, policies, dealer, fixed, seat, 0)
     stream = Stream(seed, index)
     rest = [c for c in range(52) if c not in fixed]
     stream.sample(rest, 6 * (n - 1))
@@ -387,7 +415,7 @@ def test_random_options_in_rule_book_order(seed, index, players, dealer):
     for b in log.auction:
         is_dealer = b.seat == dealer
         if is_dealer and high == 0:
-            options = [2, 3, 4, 5]                           # forced
+            options = [2]                                    # stuck: exactly 2 (the seed)
         else:
             options = [0] + ([high] if is_dealer and high else []) + \
                 [lv for lv in (2, 3, 4, 5) if lv > high]
@@ -506,7 +534,7 @@ def two(seat0, seat1, rules, contract=2, dealer=1, policies="heuristic"):
     """A two-player hand from written hands; seat 0 pitches ``contract`` (no auction)."""
     hands = [cards(seat0), cards(seat1)]
     return R.play_from(hands, dealer, rules, make_policies(policies, 2), Stream(1, 1),
-                       fixed_seat=0, contract=contract)
+                       seat=0, contract=contract)
 
 
 # Seat 0 leads AS (spades trump) and seat 1 must give up its 2S, the lowest
@@ -651,7 +679,8 @@ def test_dealer_steal_match_vs_outbid():
     assert R.bid_options(rules, True, 2) == [0, 2, 3, 4, 5]
     assert R.bid_options(rules.replace(steal="outbid"), True, 2) == [0, 3, 4, 5]
     assert R.bid_options(rules, False, 3) == [0, 4, 5]
-    assert R.bid_options(rules, True, 0) == [2, 3, 4, 5]
+    assert R.bid_options(rules, True, 0) == [2]                         # stuck: exactly 2
+    assert R.bid_options(rules.replace(stuck_bid="any"), True, 0) == [2, 3, 4, 5]
     assert R.bid_options(rules.replace(all_pass="redeal"), True, 0) == [0, 2, 3, 4, 5]
 
 
@@ -664,10 +693,21 @@ def test_forced_dealer_vs_redeal():
     rec = forced.record()
     assert rec["stuck"] is True and rec["bid_3"] == 2 and rec["trump"] != "-"
     check_hand(make_rules(players=4), forced)
-    # a random stuck dealer draws among 2, 3, 4 and moon
+    # a random stuck dealer: options [2] under the seed's stuck_bid = two (one draw
+    # all the same), 2, 3, 4 and moon under stuck_bid = any
     mixed = passers[:3] + make_policies("random", 1)
-    log = R.play_from(hands, 3, make_rules(players=4), mixed, Stream(5, 6))
-    assert log.stuck and log.auction[-1].level == [2, 3, 4, 5][Stream(5, 6).below(4)]
+    for seed in range(20):
+        stream = Counting(seed, 6)
+        log = R.play_from(hands, 3, make_rules(players=4), mixed, stream)
+        assert log.stuck and log.auction[-1] == R.Bid(3, 2)
+        assert stream.draws == 1 + 6                    # the bid, then six plays
+        log = R.play_from(hands, 3, make_rules("stuck-any", players=4), mixed, Stream(seed, 6))
+        assert log.stuck and log.auction[-1].level == [2, 3, 4, 5][Stream(seed, 6).below(4)]
+    # a heuristic stuck dealer wanting 4 bids 2 (two) or 4 (any)
+    wants_four = passers[:3] + make_policies("heuristic:aggression=4,moon_run=7", 1)
+    assert R.play_from(hands, 3, make_rules(players=4), wants_four, Stream(5, 6)).contract == 2
+    log = R.play_from(hands, 3, make_rules("stuck-any", players=4), wants_four, Stream(5, 6))
+    assert log.contract == 4 and log.stuck
     thrown = R.play_from(hands, 3, make_rules("redeal", players=4), passers, Stream(5, 6))
     assert thrown.thrown_in and thrown.auction == [R.Bid(s, 0) for s in range(4)]
     rec = thrown.record()
@@ -675,15 +715,53 @@ def test_forced_dealer_vs_redeal():
     assert rec["money_0"] == 0.0 and rec["made"] is False and rec["high"] == -1
     check_hand(make_rules("redeal", players=4), thrown)
     assert "contract: none" in R.format_log(thrown, make_rules("redeal", players=4))
-    # §8.3 with a pass: the fixed seat passes, but bids 2 when it is the stuck dealer
+    # §8.4 plan pass: the seat passes, but bids 2 when it is the stuck dealer
     stuck_fixed = R.play_from(hands, 3, make_rules(players=4), passers, Stream(5, 6),
-                              fixed_seat=3, contract=0)
+                              seat=3, plan=0)
     assert stuck_fixed.auction[3] == R.Bid(3, 2) and stuck_fixed.stuck
     eager = make_policies("heuristic:aggression=4,moon_run=7", 4)      # everyone wants 4
-    log = R.play_from(hands, 3, make_rules(players=4), eager, Stream(5, 6), fixed_seat=1,
-                      contract=0)
+    log = R.play_from(hands, 3, make_rules(players=4), eager, Stream(5, 6), seat=1, plan=0)
     assert log.auction == [R.Bid(0, 4), R.Bid(1, 0), R.Bid(2, 0), R.Bid(3, 4)]   # a steal
     assert log.pitcher == 3
+
+
+def test_open_auction_laps():
+    """§2 open: a pass is final, passed seats are skipped, the dealer steals at each
+    of its turns, and the auction ends with one player left holding the bid."""
+    rules = make_rules("open-auction", players=3)
+    # dealer 2: seat 0 wants 3, seat 1 wants 2, the dealer wants 3 (moons never)
+    hands = STEAL_HANDS
+    policies = heuristic_table(hands, [3, 2, 3])
+    log = R.play_from(hands, 2, rules, policies, Stream(2, 2))
+    # 0 bids 3; 1 passes (2 is not higher); the dealer steals at 3; 0 cannot go higher
+    assert log.auction == [R.Bid(0, 3), R.Bid(1, 0), R.Bid(2, 3), R.Bid(0, 0)]
+    assert (log.pitcher, log.contract, log.stuck) == (2, 3, False)
+    check_hand(rules, log)
+    # one lap: the same first three calls, and the auction is over
+    lap = R.play_from(hands, 2, make_rules(players=3), policies, Stream(2, 2))
+    assert lap.auction == log.auction[:3] and (lap.pitcher, lap.contract) == (2, 3)
+    # a seat speaks again: seat 0 wants 4 after the dealer's steal at 2
+    wants = heuristic_table(hands, [2, 0, 2])
+    log = R.play_from(hands, 2, rules, wants, Stream(2, 2))
+    assert log.auction == [R.Bid(0, 2), R.Bid(1, 0), R.Bid(2, 2), R.Bid(0, 0)]
+    # §8.4 ceilings at seat 0: its least legal bid while that is within the
+    # ceiling.  Against a dealer wanting 4: 2, the dealer 4, then 5 > 4: a pass
+    greedy = heuristic_table(hands, [2, 0, 4])
+    log = R.play_from(hands, 2, rules, greedy, Stream(2, 2), seat=0, plan=4)
+    assert log.auction == [R.Bid(0, 2), R.Bid(1, 0), R.Bid(2, 4), R.Bid(0, 0)]
+    stealer = heuristic_table(hands, [2, 0, 2])
+    calls = []
+    for plan in (2, 3, 4):
+        log = R.play_from(hands, 2, rules, stealer, Stream(2, 2), seat=0, plan=plan)
+        calls.append(log.auction)
+        check_hand(rules, log)
+    # against a dealer wanting 2, who steals at 2 and passes once the bid is 3
+    assert calls[0] == [R.Bid(0, 2), R.Bid(1, 0), R.Bid(2, 2), R.Bid(0, 0)]
+    assert calls[1] == [R.Bid(0, 2), R.Bid(1, 0), R.Bid(2, 2), R.Bid(0, 3), R.Bid(2, 0)]
+    assert calls[2] == calls[1]
+    # the recorded bid is each seat's highest
+    log = R.play_from(hands, 2, rules, greedy, Stream(2, 2), seat=0, plan=5)
+    assert log.auction == [R.Bid(0, 5)] and log.record()["bid_0"] == 5
 
 
 def test_bad_inputs():

@@ -19,8 +19,9 @@ Money is kept in whole units of 1/840 cent (``MONEY_UNITS_PER_CENT``);
 ``UNITS_PER_DOLLAR`` of them make a dollar.
 
 Layout: records; §1 deal (and §8.3 fixed-hand deals); §3 card play helpers;
-§2 auction; §4 points; §5 scoring; §7 money; §8 policies (random,
-heuristic); the hand loop; the session loop (§7); the text log.
+§2 auction (one lap or open, and §8.4 bidding plans); §4 points; §5 scoring;
+§7 money; §8 policies (random, heuristic); the hand loop; the session loop
+(§7); the text log.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from simkit.errors import InputError
 from simkit.pitch.policies import HeuristicParams, make_policies
 from simkit.pitch.rules import (ACE, DECK, GAME_POINTS, HAND_SIZE, JACK, KING, LEVELS,
                                 MAX_PLAYERS, MAX_SESSION_PLAYERS, MIN_PLAYERS, MONEY_UNITS_PER_CENT,
-                                MOON, NO_TRUMP, PASS, QUEEN, TRUMP_TEXT, TWO, PitchRules)
+                                MOON, NO_TRUMP, PASS, PLAN_CODES, PLAN_MOON, PLAN_PASS,
+                                PLAN_POLICY, QUEEN, TRUMP_TEXT, TWO, PitchRules)
 from simkit.policy import Policy
 from simkit.rng import Stream
 
@@ -112,10 +114,10 @@ class HandLog:
         return self.contract == MOON
 
     def bids(self) -> list[int]:
-        """The level each seat bid, 0 if it passed or did not speak (§2)."""
+        """The highest level each seat bid, 0 if it only passed or did not speak (§2)."""
         out = [0] * self.players
         for b in self.auction:
-            out[b.seat] = b.level
+            out[b.seat] = max(out[b.seat], b.level)
         return out
 
     def tricks_played(self) -> list[list[Play]]:
@@ -297,13 +299,16 @@ def bid_options(rules: PitchRules, is_dealer: bool, high: int) -> list[int]:
     Pass (when allowed), then every allowed level increasing: the steal level
     (the current high bid, for a dealer when ``steal = match``) first, then
     every level above the high bid.  A dealer facing only passes must bid
-    under ``all_pass = forced``; under ``redeal`` it may pass.
+    under ``all_pass = forced``: exactly 2 (``stuck_bid = two``) or any
+    level (``any``); under ``redeal`` it may pass or bid any level.
     """
     higher = [level for level in BID_LEVELS if level > high]
     if not is_dealer:
         return [PASS] + higher
     if high == PASS:
-        return list(higher) if rules.all_pass == "forced" else [PASS] + higher
+        if rules.all_pass == "redeal":
+            return [PASS] + higher
+        return [2] if rules.stuck_bid == "two" else higher
     steal = [high] if rules.steal == "match" else []
     return [PASS] + steal + higher
 
@@ -311,6 +316,83 @@ def bid_options(rules: PitchRules, is_dealer: bool, high: int) -> list[int]:
 def is_forced(rules: PitchRules, is_dealer: bool, high: int) -> bool:
     """The dealer is stuck: everyone else passed and ``all_pass = forced`` (§2)."""
     return is_dealer and high == PASS and rules.all_pass == "forced"
+
+
+def high_bid(calls: Sequence[Bid]) -> tuple[int, int]:
+    """``(high bid, its bidder)`` after these calls; ``(0, -1)`` if nobody has bid.
+
+    Every bid is at least the high bid (a steal equals it), so the last bid
+    made is the standing one.
+    """
+    for b in reversed(calls):
+        if b.level != PASS:
+            return b.level, b.seat
+    return PASS, -1
+
+
+def auction_over(rules: PitchRules, calls: Sequence[Bid]) -> bool:
+    """Has the auction ended after these calls? (§2)
+
+    Either auction ends at once on a moon bid.  Otherwise:
+
+    - ``one_lap``: when every player has spoken once;
+    - ``open``: a pass is final; the auction ends when everyone has passed,
+      or when a bid stands and exactly one player has not passed (that player
+      holds the bid).
+    """
+    n = rules.players
+    if any(b.level == MOON for b in calls):
+        return True
+    if rules.auction == "one_lap":
+        return len(calls) == n
+    passed = {b.seat for b in calls if b.level == PASS}
+    some_bid = any(b.level != PASS for b in calls)
+    return len(passed) == n or (some_bid and len(passed) == n - 1)
+
+
+def next_to_speak(rules: PitchRules, dealer: int, calls: Sequence[Bid]) -> int:
+    """The seat whose turn it is in an auction that is not over (§2).
+
+    Bidding starts left of the dealer and goes clockwise; in the ``open``
+    auction the players who have passed are skipped.
+    """
+    n = rules.players
+    if rules.auction == "one_lap":
+        return (dealer + 1 + len(calls)) % n
+    passed = {b.seat for b in calls if b.level == PASS}
+    seat = (calls[-1].seat + 1) % n if calls else (dealer + 1) % n
+    while seat in passed:
+        seat = (seat + 1) % n
+    return seat
+
+
+def plan_bid(rules: PitchRules, plan: int, options: Sequence[int]) -> int:
+    """The call of a seat held to a bidding plan (§8.4), among the legal ``options``.
+
+    - ``pass`` (0): passes wherever it may; a stuck dealer bids its least
+      legal bid, 2;
+    - the moon (5): the highest legal call: the moon, except that a stuck
+      dealer under ``stuck_bid = two`` bids 2 (a moon ends the auction, so
+      the seat never speaks twice);
+    - a ceiling L (2, 3, 4), open auction: its least legal bid (the steal
+      level for a dealer who may steal, else one above the high bid, at
+      least 2) if that is at most L, else a pass; a stuck dealer's least
+      legal bid is 2;
+    - a ceiling L, one lap: L if L is a legal call (above the high bid, or
+      equal to it for a dealer who may steal), else a pass; a stuck dealer
+      bids L when it may (``stuck_bid = any``), else 2.
+    """
+    bids = [level for level in options if level != PASS]
+    if plan == PLAN_PASS:
+        return PASS if PASS in options else min(bids)
+    if plan == PLAN_MOON:
+        return max(bids)
+    if rules.auction == "open":
+        least = min(bids)
+        return least if least <= plan else PASS
+    if plan in options:
+        return plan
+    return PASS if PASS in options else min(bids)
 
 
 # ---------------------------------------------------------------------------
@@ -531,22 +613,18 @@ def desired_bid(hand: Sequence[int], players: int, params: HeuristicParams) -> i
 
 
 def heuristic_bid(hand: Sequence[int], players: int, params: HeuristicParams,
-                  high: int, is_dealer: bool, forced: bool, may_steal: bool) -> int:
-    """The heuristic's call on its turn (§8.2 "Bidding").
+                  options: Sequence[int]) -> int:
+    """The heuristic's call on its turn (§8.2 "Bidding"), among the legal ``options``.
 
-    Its desired bid if that is higher than the current high bid; a dealer
-    steals (bids the high bid) when its desired bid equals it and stealing
-    is allowed; a forced dealer bids its desired bid, or 2 if that is a
-    pass.  Otherwise it passes.
+    Its desired bid if that is a legal call: higher than the current high
+    bid, or equal to it for a dealer who may steal, or, for a stuck dealer,
+    a level it may bid (any level under ``stuck_bid = any``, only 2 under
+    ``two``).  Otherwise it passes; a stuck dealer, who may not pass, bids 2.
     """
     want = desired_bid(hand, players, params)
-    if forced:
-        return want if want != PASS else 2
-    if want > high:
+    if want in options:
         return want
-    if is_dealer and may_steal and high != PASS and want == high:
-        return high
-    return PASS
+    return PASS if PASS in options else 2
 
 
 def cost(card: int, trump: int) -> int:
@@ -659,12 +737,10 @@ class PolicyDecider:
     def _random(self, seat: int) -> bool:
         return self.policies[seat].name == "random"
 
-    def bid(self, seat: int, hand: Sequence[int], options: Sequence[int], high: int,
-            is_dealer: bool, forced: bool) -> int:
+    def bid(self, seat: int, hand: Sequence[int], options: Sequence[int]) -> int:
         if self._random(seat):
             return options[self.stream.below(len(options))]
-        return heuristic_bid(hand, self.rules.players, self.policies[seat].params, high,
-                             is_dealer, forced, self.rules.steal == "match")
+        return heuristic_bid(hand, self.rules.players, self.policies[seat].params, options)
 
     def play(self, seat: int, hand: Sequence[int], legal: Sequence[int], trick: Sequence[Play],
              played: Sequence[int], trump: int | None, pitcher: int) -> int:
@@ -680,34 +756,33 @@ class PolicyDecider:
 # ---------------------------------------------------------------------------
 
 def run_auction(rules: PitchRules, dealer: int, hands: Sequence[Sequence[int]],
-                decide: PolicyDecider, passing_seat: int = -1) -> tuple[list[Bid], int, int, bool]:
-    """One lap of bidding (§2): ``(calls, contract, pitcher, stuck)``, pitcher -1 if
+                decide: PolicyDecider, plan_seat: int = -1,
+                plan: int = PLAN_POLICY) -> tuple[list[Bid], int, int, bool]:
+    """The auction (§2): ``(calls, contract, pitcher, stuck)``, pitcher -1 if
     thrown in.
 
-    Starting left of the dealer, each player speaks once, the dealer last; a
-    moon bid ends the auction at once.  The dealer's equal bid (a steal)
-    takes the contract.  ``passing_seat`` (§8.3, a fixed hand with a pass)
-    always passes, except that as a forced dealer it bids 2.
+    Starting left of the dealer, clockwise, until :func:`auction_over`: one
+    lap (the dealer last) or the open auction (passed players skipped).  The
+    standing bid (the last bid made; a dealer's steal equals it) wins.
+    ``plan_seat`` (§8.4) calls by :func:`plan_bid` unless its plan is
+    ``PLAN_POLICY``; everyone else by its policy.
     """
-    n = rules.players
     calls: list[Bid] = []
-    high, pitcher, stuck = PASS, -1, False
-    for i in range(n):
-        seat = (dealer + 1 + i) % n
+    stuck = False
+    while not auction_over(rules, calls):
+        seat = next_to_speak(rules, dealer, calls)
+        high, holder = high_bid(calls)
         is_dealer = seat == dealer
-        forced = is_forced(rules, is_dealer, high)
+        assert holder != seat, "nobody speaks holding the bid"
         options = bid_options(rules, is_dealer, high)
-        if seat == passing_seat:
-            level = 2 if forced else PASS
+        if seat == plan_seat and plan != PLAN_POLICY:
+            level = plan_bid(rules, plan, options)
         else:
-            level = decide.bid(seat, hands[seat], options, high, is_dealer, forced)
+            level = decide.bid(seat, hands[seat], options)
         assert level in options, (seat, level, options)
         calls.append(Bid(seat, level))
-        stuck = stuck or forced
-        if level != PASS:
-            high, pitcher = level, seat
-        if level == MOON:                             # nothing is higher: nobody else speaks
-            break
+        stuck = stuck or is_forced(rules, is_dealer, high)
+    high, pitcher = high_bid(calls)
     return calls, high, pitcher, stuck
 
 
@@ -751,14 +826,14 @@ def thrown_in_log(rules: PitchRules, dealer: int, hands, calls) -> HandLog:
 
 
 def play_from(hands: Sequence[Sequence[int]], dealer: int, rules: PitchRules,
-              policies: Sequence[Policy], stream: Stream, fixed_seat: int = -1,
-              contract: int = 0) -> HandLog:
+              policies: Sequence[Policy], stream: Stream, seat: int = -1,
+              plan: int = PLAN_POLICY, contract: int = PASS) -> HandLog:
     """Play one dealt hand: auction, tricks, points, scoring, money (§2-§7).
 
     Random decisions draw from ``stream`` in the order they are made.  With
-    ``fixed_seat >= 0`` (§8.3): a ``contract`` of 2, 3, 4 or 5 makes that seat
-    the pitcher with no auction (its recorded bid is the contract); a
-    contract of 0 runs the auction with that seat passing.
+    ``seat >= 0``: a ``contract`` of 2, 3, 4 or 5 makes that seat the pitcher
+    with no auction (§8.3; its recorded bid is the contract); otherwise the
+    auction runs with the seat held to ``plan`` (§8.4).
     """
     n = rules.players
     check_players(n)
@@ -766,11 +841,15 @@ def play_from(hands: Sequence[Sequence[int]], dealer: int, rules: PitchRules,
         raise InputError(f"a Pitch deal is {n} hands of {HAND_SIZE} cards")
     if contract not in LEVELS:
         raise InputError(f"bad contract {contract}: expected one of {LEVELS}")
+    if contract != PASS and plan != PLAN_POLICY:
+        raise InputError("a declared contract has no auction: it takes no bidding plan")
+    if plan not in (PLAN_POLICY, *PLAN_CODES):
+        raise InputError(f"bad plan {plan}: expected one of {(PLAN_POLICY, *PLAN_CODES)}")
     decide = PolicyDecider(rules, policies, stream)
-    if fixed_seat >= 0 and contract != PASS:
-        calls, pitcher, stuck = [Bid(fixed_seat, contract)], fixed_seat, False
+    if seat >= 0 and contract != PASS:
+        calls, pitcher, stuck = [Bid(seat, contract)], seat, False
     else:
-        calls, contract, pitcher, stuck = run_auction(rules, dealer, hands, decide, fixed_seat)
+        calls, contract, pitcher, stuck = run_auction(rules, dealer, hands, decide, seat, plan)
     if pitcher < 0:
         return thrown_in_log(rules, dealer, hands, calls)
 
@@ -788,16 +867,35 @@ def play_hand(seed: int, index: int, rules: PitchRules, policies: Sequence[Polic
               dealer: int, fixed: tuple[int, Sequence[int]] | None = None,
               contract: int | None = None) -> HandLog:
     """Hand ``index`` of a run with seed ``seed``: stream ``(seed, index)``, the
-    deal (§1, or §8.3 with ``fixed = (seat, cards)``), then :func:`play_from`."""
-    stream = Stream(seed, index)
+    deal (§1), then :func:`play_from`.
+
+    With ``fixed = (seat, cards)`` the advisor's deal (§8.3): a ``contract``
+    of 2, 3, 4 or 5 makes the seat the pitcher with no auction; a pass (0 or
+    None) is :func:`plan_hand` with the plan ``pass``.
+    """
     if fixed is None:
         if contract not in (None, PASS):
             raise InputError("a contract needs a fixed hand")
+        stream = Stream(seed, index)
         hands = deal(stream, rules.players, dealer)
         return play_from(hands, dealer, rules, policies, stream)
     seat, cards = fixed
+    if contract in (None, PASS):
+        return plan_hand(seed, index, rules, policies, dealer, cards, seat, PLAN_PASS)
+    stream = Stream(seed, index)
     hands = deal_fixed(stream, rules.players, dealer, seat, cards)
-    return play_from(hands, dealer, rules, policies, stream, seat, contract or PASS)
+    return play_from(hands, dealer, rules, policies, stream, seat, contract=contract)
+
+
+def plan_hand(seed: int, index: int, rules: PitchRules, policies: Sequence[Policy],
+              dealer: int, cards: Sequence[int], seat: int, plan: int) -> HandLog:
+    """Sample ``index`` of the advisor's bidding plans (§8.4): stream ``(seed, index)``,
+    the deal with ``seat`` holding ``cards`` (§8.3), then the whole hand with the
+    seat held to ``plan`` through the auction and the others bidding by their
+    policies."""
+    stream = Stream(seed, index)
+    hands = deal_fixed(stream, rules.players, dealer, seat, cards)
+    return play_from(hands, dealer, rules, policies, stream, seat, plan)
 
 
 # ---------------------------------------------------------------------------

@@ -30,6 +30,13 @@ PASS, MOON = 0, 5
 BIDS = ("pass", "2", "3", "4", "moon")
 LEVELS = (0, 2, 3, 4, 5)
 TRUMP_TEXT = ("C", "D", "H", "S", "-")
+#: Bidding plans (seeds/pitch.md §8.4): what one seat is held to through the auction.
+#: A plan is an int: ``PLAN_POLICY`` (the seat bids by its own policy), ``PLAN_PASS``,
+#: a ceiling 2, 3 or 4 (``PLAN_CEILINGS``), or ``PLAN_MOON``.
+PLAN_POLICY, PLAN_PASS, PLAN_MOON = -1, 0, 5
+PLAN_CEILINGS = (2, 3, 4)
+PLAN_NAMES = ("pass", "2", "3", "4", "moon")
+PLAN_CODES = (PLAN_PASS, *PLAN_CEILINGS, PLAN_MOON)
 NO_TRUMP = 4             # the trump code of a thrown-in hand
 #: Money is kept in whole units of 1/840 cent: 840 is divisible by 1..8.
 MONEY_UNITS_PER_CENT = 840
@@ -45,11 +52,18 @@ class PitchRules(Config):
     players: int = option(4, "players, each for themselves (6 cards each)", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
     low: str = option("captured", "Low goes to whoever wins the lowest trump in a trick "
                       "(captured, the seed) or to whoever was dealt it (dealt)", choices=("captured", "dealt"))
+    auction: str = option("one_lap", "one lap from left of the dealer, the dealer last "
+                          "(one_lap, the usual reading of the seed), or laps until all but one "
+                          "have passed, a pass being final (open)", choices=("one_lap", "open"))
     steal: str = option("match", "the dealer may take the bid by matching the high bid (match, "
                         "the seed) or must bid higher like everyone (outbid)", choices=("match", "outbid"))
-    all_pass: str = option("forced", "everyone else passes: the dealer must bid, 2 or more "
-                           "(forced, the seed), or may pass and the hand is thrown in (redeal)",
+    all_pass: str = option("forced", "everyone else passes: the dealer must bid (forced, the "
+                           "seed; see stuck_bid), or may pass and the hand is thrown in "
+                           "(redeal)",
                            choices=("forced", "redeal"))
+    stuck_bid: str = option("two", "a dealer forced to bid (all_pass = forced) bids exactly 2 "
+                            "(two, the seed) or any bid of 2 or more (any)",
+                            choices=("two", "any"))
     moon_needs: str = option("four", "a moon needs all six tricks and all four points (four) or "
                              "every point awarded in the hand (all)", choices=("four", "all"))
     moon_made: int = option(4, "points a made moon scores", lo=0, hi=100)
@@ -109,6 +123,8 @@ PRESETS: dict[str, dict] = {
     "low-dealt": {"low": "dealt"},
     "steal-outbid": {"steal": "outbid"},
     "redeal": {"all_pass": "redeal"},
+    "stuck-any": {"stuck_bid": "any"},
+    "open-auction": {"auction": "open"},
     "moon-all-points": {"moon_needs": "all"},
     "moon-eight": {"moon_made": 8, "moon_failed": 8},
     "game-tie-all": {"game_tie": "all"},
@@ -119,11 +135,11 @@ PRESETS: dict[str, dict] = {
 
 make_rules = config.rules_maker(PitchRules, PRESETS, "Pitch")
 
+#: The kernels' names of the options' values (both engines may use them).
+Low, Auction, Steal, AllPass, StuckBid, MoonNeeds, GameTie, JoinScore = config.choices(
+    PitchRules, "low", "auction", "steal", "all_pass", "stuck_bid", "moon_needs", "game_tie",
+    "join_score")
+
 #: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`;
 #: ``leave`` and ``join`` in thousandths).
-#: The kernels' names of the options' values (both engines may use them).
-Low, Steal, AllPass, MoonNeeds, GameTie, JoinScore = config.choices(
-    PitchRules, "low", "steal", "all_pass", "moon_needs", "game_tie", "join_score")
-
-#: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`).
 R = config.layout(PitchRules, "R")
