@@ -844,7 +844,7 @@ def _notes(hands: int, seed: int) -> list[str]:
     sessions = sessions_for(hands)
     return [
         "Rules: the seed's defaults (seeds/pitch.md): one lap of bidding, the dealer may steal "
-        "by matching the high bid and must bid (at least 2) when everyone else passed, Low to "
+        "by matching the high bid and must bid exactly 2 when everyone else passed, Low to "
         "whoever captures it, no Game point on a tie, a moon needs all six tricks and the four "
         "points and scores +-4; money 10 cents per point against the table's average score and "
         "1 dollar from (to) every other player for a made (failed) moon.",

@@ -21,10 +21,13 @@ def _row(result, table, metric):
 
 
 def test_pitch_redeal_throws_in_what_forced_dealers_played():
-    """Under redeal the dealer may pass: some hands are thrown in, none under the
-    seed's forced dealer; the same deals, so 2-bids fall by as much."""
-    r = C.compare("pitch", ["forced:", "redeal:all_pass=redeal"], hands=20_000, games=300,
-                  seed=4)
+    """Under redeal the dealer may pass: some hands are thrown in, none under a
+    forced dealer; the same deals, so 2-bids fall by as much.  The forced side
+    has stuck_bid = any, so that a stuck dealer bids what it wants, as under
+    redeal (under the seed's stuck_bid = two it bids 2 whatever it wants: see
+    the next test)."""
+    r = C.compare("pitch", ["forced:stuck_bid=any", "redeal:all_pass=redeal"], hands=20_000,
+                  games=300, seed=4)
     thrown = _row(r, "hands", "thrown-in rate")
     assert thrown["a"] == 0.0 and thrown["b"] > 0.01 and thrown["p_value"] < 1e-6
     bids = r["bids"].set_index("bid")
@@ -39,6 +42,16 @@ def test_pitch_redeal_throws_in_what_forced_dealers_played():
     assert "money per session, players who joined" not in sessions.index   # nobody joins
     assert (sessions.loc[[f"money per session, starting seat {k}" for k in range(1, 5)],
                          "n_a"] == 300).all()
+
+
+def test_pitch_stuck_dealer_bids_two():
+    """The seed's stuck_bid = two against any: on the same deals only stuck
+    dealers' bids change, from what they wanted (3, 4) down to 2."""
+    r = C.compare("pitch", ["two:", "any:stuck_bid=any"], hands=20_000, games=50, seed=4)
+    bids = r["bids"].set_index("bid")
+    raised = sum(bids.loc[b, "hands_b"] - bids.loc[b, "hands_a"] for b in ("3", "4"))
+    assert raised > 0
+    assert bids.loc["2", "hands_a"] - bids.loc["2", "hands_b"] == raised
 
 
 def test_pitch_moon_points_change_only_moon_scores():

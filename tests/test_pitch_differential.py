@@ -9,10 +9,13 @@ sessions agree player by player; fixed-hand deals (the advisor) agree too.
 Sizes: for each player count, 10,000 deals under the seed's rules and 10,000
 under ``ALL_VARIANTS``, a rule set in which every hand-level variant differs
 from its default at once (so each variant's code runs on 10,000 deals per
-player count), half with heuristic tables and half with tables mixing random
-players and heuristics with non-default parameters; plus 600 deals under each
-named preset alone.  A mismatch reports the first differing hand with both
-versions.
+player count), and 10,000 under ``STUCK_VARIANTS`` (the same, but with the
+forced dealer free to bid any level: ``stuck_bid`` only matters under
+``all_pass = forced``), half with heuristic tables and half with tables
+mixing random players and heuristics with non-default parameters; plus 600
+deals under each named preset alone.  Every call of the auction, every card
+and every record column is compared.  A mismatch reports the first differing
+hand with both versions.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from simkit.pitch import kernel as K
 from simkit.pitch import reference as R
 from simkit.pitch.api import simulate_sessions, trace_hands
 from simkit.pitch.policies import make_policies
@@ -34,9 +38,13 @@ PRESET_HANDS = 300              # per policy mix and preset
 SESSIONS = 150
 
 #: Every rule that changes a single hand, away from its default.
-ALL_VARIANTS = {"low": "dealt", "steal": "outbid", "all_pass": "redeal", "moon_needs": "all",
-                "moon_made": 7, "moon_failed": 9, "game_tie": "all", "cents": 25,
-                "moon_dollars": 3}
+ALL_VARIANTS = {"low": "dealt", "auction": "open", "steal": "outbid", "all_pass": "redeal",
+                "moon_needs": "all", "moon_made": 7, "moon_failed": 9, "game_tie": "all",
+                "cents": 25, "moon_dollars": 3}
+#: ... and the stuck dealer's variant, which needs ``all_pass = forced`` (the default).
+STUCK_VARIANTS = {**{k: v for k, v in ALL_VARIANTS.items() if k != "all_pass"},
+                  "stuck_bid": "any"}
+VARIANTS = {"seed": {}, "all-variants": ALL_VARIANTS, "stuck-variants": STUCK_VARIANTS}
 #: Presets that only change sessions are covered by the session tests.
 HAND_PRESETS = [p for p in PRESETS if p not in ("game-to-11", "drop-in")]
 
@@ -56,11 +64,18 @@ def _mask(cards) -> int:
     return m
 
 
+def calls_of(log) -> list[int]:
+    """A hand's calls as the kernel traces them: seat * 16 + level."""
+    return [b.seat * 16 + b.level for b in log.auction]
+
+
 def reference_frame(rules, policies, seed: int, start: int, count: int):
-    """The reference's hands as (records frame, plays, deals) shaped like trace_hands'."""
+    """The reference's hands as (records frame, plays, deals, calls) shaped like
+    trace_hands'."""
     N = rules.players
     plays = np.full((count, 48), -1, np.int64)
     deal = np.zeros((count, 8), np.int64)
+    calls = np.full((count, K.MAX_CALLS), -1, np.int64)
     rows = []
     for j in range(count):
         log = R.play_hand(seed, start + j, rules, policies, (start + j) % N)
@@ -68,8 +83,9 @@ def reference_frame(rules, policies, seed: int, start: int, count: int):
             deal[j, s] = _mask(log.hands[s])
         if log.plays:
             plays[j, :len(log.plays)] = [p.card for p in log.plays]
+        calls[j, :len(log.auction)] = calls_of(log)
         rows.append({"hand": start + j, **log.record()})
-    return pd.DataFrame(rows), plays, deal
+    return pd.DataFrame(rows), plays, deal, calls
 
 
 def _show(rules, frame, plays, deal, j) -> str:
@@ -87,19 +103,22 @@ def assert_same_hands(rules, policies, seed: int, start: int, count: int) -> Non
     tr = trace_hands(rules, policies, seed, start, count)
     kern = tr["frame"].drop(columns=[c for c in tr["frame"] if c.startswith("policy_")])
     kern["trump"] = kern["trump"].astype(str)
-    ref, plays, deal = reference_frame(rules, policies, seed, start, count)
+    ref, plays, deal, calls = reference_frame(rules, policies, seed, start, count)
     assert list(kern.columns) == list(ref.columns)
     bad = np.zeros(count, bool)
     for col in kern.columns:
         bad |= kern[col].to_numpy() != ref[col].to_numpy()
     bad |= (tr["plays"].astype(np.int64) != plays).any(axis=1)
     bad |= (tr["deal"] != deal).any(axis=1)
+    bad |= (tr["calls"].astype(np.int64) != calls).any(axis=1)
     if not bad.any():
         return
     j = int(np.argmax(bad))
     diff = [f"{c}: kernel {kern[c].iloc[j]} reference {ref[c].iloc[j]}"
             for c in kern.columns if kern[c].iloc[j] != ref[c].iloc[j]]
     log = R.play_hand(seed, start + j, rules, policies, (start + j) % rules.players)
+    diff.append(f"calls: kernel {[int(c) for c in tr['calls'][j] if c >= 0]} "
+                f"reference {calls_of(log)}")
     pytest.fail(
         f"{int(bad.sum())} of {count} hands differ; first: hand {start + j} (seed {seed}, "
         f"rules {rules.as_dict()}, policies {[p.text() for p in policies]})\n"
@@ -108,11 +127,10 @@ def assert_same_hands(rules, policies, seed: int, start: int, count: int) -> Non
         + "\n--- reference ---\n" + R.format_log(log, rules))
 
 
-@pytest.mark.parametrize("variants", ["seed", "all-variants"])
+@pytest.mark.parametrize("variants", list(VARIANTS))
 @pytest.mark.parametrize("players", PLAYERS)
 def test_hands_agree(players, variants):
-    rules = make_rules(overrides=ALL_VARIANTS if variants == "all-variants" else {},
-                       players=players)
+    rules = make_rules(overrides=VARIANTS[variants], players=players)
     assert_same_hands(rules, make_policies("heuristic", players), SEED, 0, HANDS)
     assert_same_hands(rules, make_policies(mixed_specs(players), players), OTHER_SEED,
                       10**9, HANDS)
@@ -128,23 +146,32 @@ def test_presets_agree(preset):
 
 
 def test_all_variants_are_exercised():
-    """ALL_VARIANTS really moves every hand-level rule off its default, and the
-    mixed tables reach the rare cases (thrown-in hands, moons, shared Game)."""
+    """ALL_VARIANTS and STUCK_VARIANTS really move every hand-level rule off its
+    default, and the mixed tables reach the rare cases (thrown-in hands, moons,
+    shared Game, stuck dealers bidding above 2, open auctions of several laps)."""
     default = make_rules()
-    for key, value in ALL_VARIANTS.items():
-        assert getattr(default, key) != value, key
+    for variants in (ALL_VARIANTS, STUCK_VARIANTS):
+        for key, value in variants.items():
+            assert getattr(default, key) != value, key
     for preset in HAND_PRESETS:
-        assert set(PRESETS[preset]) <= set(ALL_VARIANTS), preset
+        assert set(PRESETS[preset]) <= set(ALL_VARIANTS) | set(STUCK_VARIANTS), preset
     rules = make_rules(overrides=ALL_VARIANTS, players=4)
-    df = trace_hands(rules, make_policies(mixed_specs(4), 4), OTHER_SEED, 10**9, HANDS)["frame"]
+    tr = trace_hands(rules, make_policies(mixed_specs(4), 4), OTHER_SEED, 10**9, HANDS)
+    df = tr["frame"]
     assert (df["pitcher"] < 0).any() and df["moon"].any() and (df["moon"] & df["made"]).any()
     winners = df["game_winners"].to_numpy()
     assert ((winners & (winners - 1)) != 0).any()          # a Game point shared
+    assert ((tr["calls"] >= 0).sum(axis=1) > 4).any()      # a second lap
+    stuck = make_rules(overrides=STUCK_VARIANTS, players=4)
+    df = trace_hands(stuck, make_policies(mixed_specs(4), 4), OTHER_SEED, 10**9, HANDS)["frame"]
+    assert (df["stuck"] & (df["contract"] > 2)).any()
+    assert (df["stuck"] & (df["contract"] == 2)).any()
 
 
 @pytest.mark.parametrize("rules", [{}, {"leave": 0.1, "join": 0.15, "join_score": "zero",
                                         "target": 15, "session_hands": 40},
-                                   {"leave": 0.2, "join": 0.3, **ALL_VARIANTS}])
+                                   {"leave": 0.2, "join": 0.3, **ALL_VARIANTS},
+                                   {"leave": 0.1, "join": 0.2, **STUCK_VARIANTS}])
 @pytest.mark.parametrize("players", [2, 4, 8])
 def test_sessions_agree(players, rules):
     r = make_rules(overrides=rules, players=players)

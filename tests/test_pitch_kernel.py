@@ -291,6 +291,6 @@ def test_cli_simulate_sessions_advise_and_rules(tmp_path, monkeypatch, capsys):
     assert json.loads(out)["recommended"] == "moon"
     code, out, err = _run(capsys, "rules", "pitch")
     assert code == 0
-    for key in ("low", "steal", "all_pass", "moon_needs", "moon_made", "game_tie",
-                "session_hands", "leave", "join", "moon_trumps", *PRESETS):
+    for key in ("low", "auction", "steal", "all_pass", "stuck_bid", "moon_needs", "moon_made",
+                "game_tie", "session_hands", "leave", "join", "moon_trumps", *PRESETS):
         assert key in out, key

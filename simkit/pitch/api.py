@@ -22,8 +22,9 @@ from simkit.engine import (Column, FixedHand, GameSpec, Unit, dealer_column, ind
 from simkit.errors import InputError
 from simkit.pitch import kernel as K
 from simkit.pitch.policies import POLICIES, HeuristicParams, make_policies
-from simkit.pitch.rules import (BIDS, BOOK, DECK, TITLE, HAND_SIZE, LEVELS, MAX_PLAYERS, MIN_PLAYERS, MOON,
-                                MONEY_UNITS_PER_CENT, PRESETS, TRUMP_TEXT, PitchRules,
+from simkit.pitch.rules import (BIDS, BOOK, DECK, HAND_SIZE, LEVELS, MAX_PLAYERS, MIN_PLAYERS,
+                                MONEY_UNITS_PER_CENT, MOON, PASS, PLAN_CODES, PLAN_NAMES,
+                                PLAN_PASS, PLAN_POLICY, PRESETS, TITLE, TRUMP_TEXT, PitchRules,
                                 make_rules)
 from simkit.pitch.summary import (AGG_KEYS, HandSummary, SessionSummary, aggregate_frame,
                                   measures)
@@ -63,7 +64,8 @@ HAND_COLUMNS = (
     index_column("hand"),
     dealer_column(K.C_DEALER),
     policy_column(),
-    Column("bid_{seat}", "int8", "the seat's bid: 2, 3, 4, 5 = moon (0: passed or silent)",
+    Column("bid_{seat}", "int8", "the seat's highest bid: 2, 3, 4, 5 = moon (0: only "
+           "passed, or silent)",
            K.C_BID),
     Column("pitcher", "int8", "the seat that won the bid (-1: thrown in)", K.C_PITCHER),
     Column("contract", "int8", "the winning bid (0: thrown in)", K.C_CONTRACT),
@@ -134,7 +136,7 @@ _NO_DEAL = np.empty((1, 1), np.int64)
 
 
 def _untraced(table) -> tuple:
-    return (False, _NO_PLAYS, _NO_DEAL)
+    return (False, _NO_PLAYS, _NO_DEAL, _NO_PLAYS)
 
 
 def _session_arrays(table, count):
@@ -232,15 +234,17 @@ def simulate_sessions(sessions: int = 10_000, players: int | None = None, rules=
 
 
 def trace_hands(rules: PitchRules, policies, seed: int, start: int, count: int) -> dict:
-    """Hands with their plays, for comparison with the reference engine:
-    ``frame`` (as :func:`simulate`), ``plays`` (card ids in play order, -1
-    padded) and ``deal`` (dealt masks by seat)."""
+    """Hands with their calls and plays, for comparison with the reference engine:
+    ``frame`` (as :func:`simulate`), ``calls`` (seat * 16 + level in call
+    order, -1 padded), ``plays`` (card ids in play order, -1 padded) and
+    ``deal`` (dealt masks by seat)."""
     t = engine.setup(SPEC, None, rules, policies, seed)
     rec = np.empty((count, K.N_COLS), np.int16)
     plays = np.full((count, 48), -1, np.int8)
+    calls = np.full((count, K.MAX_CALLS), -1, np.int8)
     dealt = np.zeros((count, MAX_PLAYERS), np.int64)
-    K.run_hands(start, count, t.key, t.rv, t.kinds, t.params, rec, True, plays, dealt)
-    return {"frame": _frame(t, rec, start), "plays": plays, "deal": dealt}
+    K.run_hands(start, count, t.key, t.rv, t.kinds, t.params, rec, True, plays, dealt, calls)
+    return {"frame": _frame(t, rec, start), "calls": calls, "plays": plays, "deal": dealt}
 
 
 def _frame(t, rec, start=0) -> pd.DataFrame:
@@ -259,12 +263,30 @@ def parse_hand(hand) -> list[int]:
     return cards
 
 
-def _fixed(t, cards, contract, samples, seat, dealer) -> pd.DataFrame:
-    """The hand records of :func:`fixed_hands` (arguments checked, threads set)."""
+def _fixed(t, cards, samples, seat, dealer, plan=PLAN_POLICY, contract=PASS,
+           trace=False) -> pd.DataFrame | dict:
+    """The hand records of ``samples`` deals around a fixed hand (arguments checked,
+    threads set): the seat declared pitcher of ``contract`` (>= 2, no auction)
+    or held to ``plan`` through the auction.  With ``trace``, a dict as
+    :func:`trace_hands` gives (without the deal)."""
     rec = np.empty((samples, K.N_COLS), np.int16)
-    K.run_fixed(samples, t.key, t.rv, t.kinds, t.params, seat, dealer,
-                np.int64(mask_of(cards)), contract, rec)
+    plays = np.full((samples, 48), -1, np.int8) if trace else _NO_PLAYS
+    calls = np.full((samples, K.MAX_CALLS), -1, np.int8) if trace else _NO_PLAYS
+    K.run_plan(samples, t.key, t.rv, t.kinds, t.params, seat, dealer,
+               np.int64(mask_of(cards)), plan, contract, rec, trace, plays, calls)
+    if trace:
+        return {"frame": _frame(t, rec), "calls": calls, "plays": plays}
     return _frame(t, rec)
+
+
+def _fixed_table(hand, samples, players, seat, dealer, rules, policy, seed):
+    """The checked arguments of a fixed-hand run: ``(table, cards, seat, dealer)``."""
+    check_count(samples, "--samples")
+    t = engine.setup(SPEC, players, rules, policy, seed)
+    N = t.rules.players
+    dealer = engine.check_seat(dealer, "dealer", N)
+    seat = (dealer + 1) % N if seat is None else engine.check_seat(seat, "seat", N)
+    return t, parse_hand(hand), seat, dealer
 
 
 def fixed_hands(hand, contract: int | str, samples: int, players: int | None = None,
@@ -273,19 +295,64 @@ def fixed_hands(hand, contract: int | str, samples: int, players: int | None = N
     """Hand records of ``samples`` deals in which ``seat`` (default: left of the
     dealer) holds ``hand`` and the unseen cards are dealt uniformly (8.3;
     sample ``k`` uses stream (seed, k)).  ``contract`` 2, 3, 4 or moon makes
-    the seat the pitcher with no auction; ``pass`` (0) runs the auction with
-    the seat passing wherever it may.  What :func:`evaluate_hand` plays."""
-    check_count(samples, "--samples")
-    t = engine.setup(SPEC, players, rules, policy, seed)
-    N = t.rules.players
-    dealer = engine.check_seat(dealer, "dealer", N)
-    seat = (dealer + 1) % N if seat is None else engine.check_seat(seat, "seat", N)
+    the seat the pitcher with no auction; ``pass`` (0) is the bidding plan
+    ``pass`` (:func:`plan_hands`).  What :func:`evaluate_hand` plays."""
+    t, cards, seat, dealer = _fixed_table(hand, samples, players, seat, dealer, rules, policy,
+                                          seed)
     level = t.rules.parse_bid(contract) if isinstance(contract, str) else int(contract)
     if level not in LEVELS:
         raise InputError(f"bad contract {contract!r}: expected one of {', '.join(BIDS)}")
-    cards = parse_hand(hand)
     set_threads(threads)
-    return _fixed(t, cards, level, samples, seat, dealer)
+    if level == PASS:
+        return _fixed(t, cards, samples, seat, dealer, plan=PLAN_PASS)
+    return _fixed(t, cards, samples, seat, dealer, contract=level)
+
+
+# --- bidding plans (seeds/pitch.md 8.4) ----------------------------------------------
+
+def plan_names(rules=None) -> list[str]:
+    """The bidding plans an advised seat can be held to, by name (8.4):
+    ``["pass", "2", "3", "4", "moon"]`` (``policy`` is also accepted by
+    :func:`parse_plan`: the seat bids by its own policy)."""
+    return list(PLAN_NAMES)
+
+
+def parse_plan(rules, plan) -> int:
+    """A bidding plan's code (8.4): ``"policy"`` -1, ``"pass"`` 0, ``"2"``, ``"3"``,
+    ``"4"`` (ceilings), ``"moon"`` 5, or one of those codes as an int.
+    Anything else is an InputError."""
+    names = {"policy": PLAN_POLICY, **dict(zip(PLAN_NAMES, PLAN_CODES))}
+    codes = (PLAN_POLICY, *PLAN_CODES)
+    if isinstance(plan, str) and plan.strip().lower() in names:
+        return names[plan.strip().lower()]
+    if isinstance(plan, (int, np.integer)) and not isinstance(plan, bool) and plan in codes:
+        return int(plan)
+    raise InputError(f"unknown Pitch bidding plan {plan!r}: expected one of "
+                     + ", ".join(names) + " (or the codes " + ", ".join(map(str, codes)) + ")")
+
+
+def plan_hands(hand, plan, samples: int, players: int | None = None, seat: int | None = None,
+               dealer: int = 0, rules=None, policy=None, seed: int = 0,
+               threads: int | None = None) -> pd.DataFrame:
+    """Hand records (as :func:`simulate`'s) of ``samples`` deals in which ``seat``
+    (default: left of the dealer) holds ``hand`` and the unseen cards are dealt
+    uniformly (8.3; sample ``k`` uses stream (seed, k)), the seat held to the
+    bidding ``plan`` (:func:`parse_plan`) through the whole auction under the
+    rules in force while every other seat bids by its policy (8.4); then the
+    play and scoring as usual."""
+    t, cards, seat, dealer = _fixed_table(hand, samples, players, seat, dealer, rules, policy,
+                                          seed)
+    code = parse_plan(t.rules, plan)
+    set_threads(threads)
+    return _fixed(t, cards, samples, seat, dealer, plan=code)
+
+
+def trace_plans(rules: PitchRules, policies, hand, plan: int, seat: int, dealer: int,
+                seed: int, count: int) -> dict:
+    """:func:`plan_hands` (arguments unchecked) with the calls and plays, as
+    :func:`trace_hands` gives them, for comparison with the reference engine."""
+    t = engine.setup(SPEC, None, rules, policies, seed)
+    return _fixed(t, parse_hand(hand), count, seat, dealer, plan=plan, trace=True)
 
 
 @dataclass(frozen=True)
@@ -317,17 +384,15 @@ def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dea
     per hand as a one-hand session.  By default ``seat`` is the first to bid,
     left of the dealer.
     """
-    check_count(samples, "--samples")
-    t = engine.setup(SPEC, players, rules, policy, seed)
+    t, cards, seat, dealer = _fixed_table(hand, samples, players, seat, dealer, rules, policy,
+                                          seed)
     N = t.rules.players
-    dealer = engine.check_seat(dealer, "dealer", N)
-    seat = (dealer + 1) % N if seat is None else engine.check_seat(seat, "seat", N)
-    cards = parse_hand(hand)
     set_threads(threads)
     rows = []
     trump = "-"
     for text, level in zip(BIDS, LEVELS):
-        df = _fixed(t, cards, level, samples, seat, dealer)
+        df = (_fixed(t, cards, samples, seat, dealer, contract=level) if level
+              else _fixed(t, cards, samples, seat, dealer, plan=PLAN_PASS))
         points = df[f"score_{seat}"].to_numpy().astype(np.float64)
         money = df[f"money_{seat}"].to_numpy()
         if level:

@@ -12,7 +12,8 @@ Entry points (all jitted through ``simkit.jit.kernel``):
   stream, into a record matrix (columns ``C_*``), in parallel over blocks.
 * :func:`run_sessions` plays whole money sessions (seeds/pitch.md 7), one
   stream each, into per-player and per-session records.
-* :func:`run_fixed` holds one hand at one seat (the advisor, 8.3).
+* :func:`run_plan` holds one hand at one seat (the advisor, 8.3): the seat is
+  held to a bidding plan through the auction (8.4), or declared pitcher.
 * :func:`play_hand` is the single-hand core they share.
 
 The readable twin is ``reference.py``; the two never share code.
@@ -27,8 +28,9 @@ from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
 from simkit.pitch.policies import PARAM, unseen_table
 from simkit.pitch.rules import (ACE, GAME_POINTS, JACK, KING, MAX_SESSION_PLAYERS, MOON,
-                                MONEY_UNITS_PER_CENT, TEN, TWO, AllPass, GameTie, JoinScore,
-                                Low, MoonNeeds, R, Steal)
+                                MONEY_UNITS_PER_CENT, PLAN_MOON, PLAN_PASS, PLAN_POLICY, TEN,
+                                TWO, AllPass, Auction, GameTie, JoinScore, Low, MoonNeeds, R,
+                                Steal, StuckBid)
 from simkit.policy import RANDOM
 from simkit.rng import bounded, sample, start_stream
 
@@ -64,6 +66,7 @@ S_PLAYERS, S_HANDS, S_TARGET, S_FIRST_DEALER, S_IMBALANCE = range(5)
 N_SFIELDS = 5
 
 BLOCK = 4096          # hands per prange task
+MAX_CALLS = 16        # the longest auction: 8 passes, 4 raises (to 2, 3, 4, 5), 4 steals
 SESSION_BLOCK = 64    # sessions per prange task
 MAXP = 8
 
@@ -191,8 +194,12 @@ def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, s
     """One auction decision (seeds/pitch.md 2 and 8); returns the level (0 = pass).
     A heuristic seat's hand suit goes to ``work[W_SUIT, seat]``."""
     forced = is_dealer and high == 0 and rules[R.ALL_PASS] == AllPass.FORCED
+    only_two = forced and rules[R.STUCK_BID] == StuckBid.TWO
     steal = is_dealer and high > 0 and rules[R.STEAL] == Steal.MATCH
     if kinds[seat] == RANDOM:
+        if only_two:
+            bounded(st, 1)             # one draw per decision, even with one option
+            return 2
         lo = high if steal else max(2, high + 1)
         n_opt = 6 - lo + (0 if forced else 1)
         k = bounded(st, n_opt)
@@ -201,6 +208,8 @@ def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, s
         return 0 if k == 0 else lo + k - 1
     d, suit = _desired(hands[seat], n_players, params[seat])
     work[W_SUIT, seat] = suit
+    if only_two:
+        return 2
     if forced:
         return max(d, 2)
     if d > high:
@@ -208,6 +217,27 @@ def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, s
     if steal and d == high:
         return high
     return 0
+
+
+@kernel(inline=True)
+def _plan_bid(plan, is_dealer, high, rules):
+    """The call of a seat held to a bidding plan (8.4): ``PLAN_PASS``, a ceiling
+    2..4 or ``PLAN_MOON``; never a random draw."""
+    if is_dealer and high == 0 and rules[R.ALL_PASS] == AllPass.FORCED:
+        if plan == PLAN_PASS or rules[R.STUCK_BID] == StuckBid.TWO:
+            return 2
+        if plan == PLAN_MOON or rules[R.AUCTION] == Auction.ONE_LAP:
+            return plan
+        return 2                       # open: the least bid, within every ceiling
+    if plan == PLAN_PASS:
+        return 0
+    if plan == PLAN_MOON:
+        return MOON                    # nobody speaks after a moon: always above the high bid
+    steal = is_dealer and high > 0 and rules[R.STEAL] == Steal.MATCH
+    if rules[R.AUCTION] == Auction.OPEN:
+        lo = high if steal else max(2, high + 1)
+        return lo if lo <= plan else 0
+    return plan if plan > high or (steal and plan == high) else 0
 
 
 @kernel(inline=True)
@@ -275,31 +305,56 @@ W_DEALT, W_WON, W_TRICKS, W_POINTS, W_GP, W_SUIT = range(6)
 
 
 @kernel(inline=True)
-def _auction(dealer, hands, N, rules, kinds, params, st, rec, j, work, fixed_seat):
-    """The auction (2): one call per seat from the dealer's left, the dealer last;
-    a moon ends it.  ``fixed_seat`` (if >= 0) passes wherever it may (8.3).
-    Returns ``(high, pitcher)``; the pitcher is -1 when the hand is thrown in."""
+def _auction(dealer, hands, N, rules, kinds, params, st, rec, j, work, seat, plan, trace,
+             tr_calls):
+    """The auction (2) from the dealer's left, clockwise: one lap (the dealer last)
+    or open (a pass is final; it ends when all have passed, or a bid stands and
+    one player has not passed); a moon ends either.  ``seat`` (if >= 0) is held
+    to ``plan`` unless that is ``PLAN_POLICY`` (8.4).  Each seat's highest bid
+    goes to ``rec[j]``; with ``trace`` each call (seat * 16 + level) to
+    ``tr_calls[j]``.  Returns ``(high, pitcher)``; the pitcher is -1 when the
+    hand is thrown in."""
+    one_lap = rules[R.AUCTION] == Auction.ONE_LAP
     high = 0
     pitcher = -1
-    seat = dealer
-    for r in range(N):
-        seat += 1
-        if seat == N:
-            seat = 0
-        is_dealer = r == N - 1
+    s = dealer
+    passed = 0
+    active = N
+    calls = 0
+    while True:
+        s += 1
+        if s == N:
+            s = 0
+        if (passed >> s) & 1:
+            continue
+        is_dealer = s == dealer
         if is_dealer and high == 0 and rules[R.ALL_PASS] == AllPass.FORCED:
             rec[j, C_STUCK] = 1
-        if seat == fixed_seat:
-            level = 2 if rec[j, C_STUCK] else 0
+        if s == seat and plan != PLAN_POLICY:
+            level = _plan_bid(plan, is_dealer, high, rules)
         else:
-            level = _choose_bid(seat, is_dealer, high, hands, N, rules, kinds, params, st,
-                                work)
-        rec[j, C_BID + seat] = level
+            level = _choose_bid(s, is_dealer, high, hands, N, rules, kinds, params, st, work)
+        if trace:
+            tr_calls[j, calls] = s * 16 + level
+        calls += 1
         if level > 0:
             high = level
-            pitcher = seat
+            pitcher = s
+            if level > rec[j, C_BID + s]:
+                rec[j, C_BID + s] = level
             if level == MOON:
                 break
+        else:
+            passed |= 1 << s
+            active -= 1
+        if one_lap:
+            if calls == N:
+                break
+        elif active == 0 or (active == 1 and high > 0):
+            break
+    if trace:
+        for k in range(calls, tr_calls.shape[1]):
+            tr_calls[j, k] = -1
     return high, pitcher
 
 
@@ -438,13 +493,14 @@ def _score(high, pitcher, t, N, rules, work, rec, j):
 
 @kernel(inline=True)
 def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
-              fixed_seat, contract, trace, tr_plays):
+              seat, plan, contract, trace, tr_plays, tr_calls):
     """Auction, play and scoring of one dealt hand into ``rec[j]``.
 
     ``hands`` (masks per table position) is consumed; ``work`` is a (6, 8)
-    scratch array.  ``contract`` >= 2 makes ``fixed_seat`` the pitcher with no
-    auction; ``contract`` 0 runs the auction with ``fixed_seat`` (if >= 0)
-    passing wherever it may (8.3).
+    scratch array.  ``contract`` >= 2 makes ``seat`` the pitcher with no
+    auction (8.3); otherwise the auction runs with ``seat`` (if >= 0) held to
+    ``plan`` (8.4; ``PLAN_POLICY``: its policy bids).  With ``trace`` the
+    calls and the cards played go to row ``j`` of ``tr_calls`` and ``tr_plays``.
     """
     N = n_players
     for c in range(N_COLS):
@@ -457,11 +513,15 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
     rec[j, C_JACK] = -1
     if contract >= 2:
         high = contract
-        pitcher = fixed_seat
-        rec[j, C_BID + fixed_seat] = contract
+        pitcher = seat
+        rec[j, C_BID + seat] = contract
+        if trace:
+            tr_calls[j, 0] = seat * 16 + contract
+            for k in range(1, tr_calls.shape[1]):
+                tr_calls[j, k] = -1
     else:
         high, pitcher = _auction(dealer, hands, N, rules, kinds, params, st, rec, j, work,
-                                 fixed_seat)
+                                 seat, plan, trace, tr_calls)
     if pitcher < 0:
         return
     rec[j, C_PITCHER] = pitcher
@@ -472,7 +532,7 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
         work[W_TRICKS, s] = 0
     hand_suit = 0
     if kinds[pitcher] != RANDOM:
-        if pitcher == fixed_seat:  # bid without a decision: the hand suit is not known yet
+        if pitcher == seat:        # maybe no bidding decision: the hand suit is not known yet
             hand_suit, _ = _hand_suit(hands[pitcher], N)
         else:
             hand_suit = work[W_SUIT, pitcher]
@@ -492,10 +552,12 @@ def _scratch():
 
 
 @kernel(parallel=True)
-def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_deal):
+def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_deal,
+              tr_calls):
     """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``;
     hand ``i`` is dealt by seat ``i mod players``.  With ``trace`` the plays
-    (``tr_plays[j]``, card ids in order) and dealt masks (``tr_deal[j]``) too."""
+    (``tr_plays[j]``, card ids in order), dealt masks (``tr_deal[j]``) and calls
+    (``tr_calls[j]``, seat * 16 + level, -1 padded) too."""
     N = rules[R.PLAYERS]
     for b in numba.prange(blocks(count, BLOCK)):
         st, deck, hands, work, _, _ = _scratch()
@@ -506,8 +568,8 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_
             if trace:
                 for s in range(N):
                     tr_deal[j, s] = hands[s]
-            play_hand(dealer, hands, N, rules, kinds, params, st, rec, j, work, -1, 0,
-                      trace, tr_plays)
+            play_hand(dealer, hands, N, rules, kinds, params, st, rec, j, work, -1,
+                      PLAN_POLICY, 0, trace, tr_plays, tr_calls)
             dealer = next_seat(dealer, N)
 
 
@@ -534,13 +596,16 @@ def deal_fixed(st, seat, fixed, N, others, n_others, rest, hands):
 
 
 @kernel(parallel=True)
-def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, rec):
+def run_plan(count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
+             trace, tr_plays, tr_calls):
     """Sample ``count`` deals (stream = sample number) in which ``seat`` holds the
     cards of mask ``fixed`` and the others are dealt from the rest (8.3), then
-    play ``contract`` (>= 2: ``seat`` is the pitcher; 0: ``seat`` passes)."""
+    play each: ``contract`` >= 2 makes ``seat`` the pitcher with no auction
+    (8.3); ``contract`` 0 runs the auction with ``seat`` held to ``plan`` (8.4).
+    With ``trace`` the calls and plays as in :func:`run_hands`."""
     N = rules[R.PLAYERS]
     for b in numba.prange(blocks(count, BLOCK)):
-        st, _, hands, work, _, no_trace = _scratch()
+        st, _, hands, work, _, _ = _scratch()
         rest = np.empty(46, np.int64)
         others = np.empty(MAXP, np.int64)
         n_others = 0
@@ -552,8 +617,8 @@ def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, r
         for j in block(b, count, BLOCK):
             start_stream(st, key, j)
             deal_fixed(st, seat, fixed, N, others, n_others, rest, hands)
-            play_hand(dealer, hands, N, rules, kinds, params, st, rec, j, work, seat,
-                      contract, False, no_trace)
+            play_hand(dealer, hands, N, rules, kinds, params, st, rec, j, work, seat, plan,
+                      contract, trace, tr_plays, tr_calls)
 
 
 @kernel(inline=True)
@@ -667,7 +732,8 @@ def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_tra
             for k in range(params.shape[1]):
                 pp[i, k] = params[q, k]
         deal(st, d, n, deck, hands)
-        play_hand(d, hands, n, rules, pk, pp, st, row, 0, work, -1, 0, False, no_trace)
+        play_hand(d, hands, n, rules, pk, pp, st, row, 0, work, -1, PLAN_POLICY, 0, False,
+                  no_trace, no_trace)
         played += 1
         top = _settle_hand(row, n, seats, score, res, moon_units)
         if rules[R.TARGET] > 0 and top >= rules[R.TARGET]:
