@@ -17,7 +17,8 @@ Encoding (``simkit.pepper.rules``):
 
 Layout: records; §1 deal; §2 card ranking; §3 auction and trump; §4 play;
 §5 scoring; §7 policies (random, heuristic); the hand loop; hands without an
-auction (§9: a fixed hand, a declared contract); the game loop (§6); and
+auction (§9: a fixed hand, a declared contract); bidding plans (§9.3: a
+fixed hand whose seat bids by a plan); the game loop (§6); and
 finally the text log (``format_log`` / ``parse_log`` / ``replay``).
 """
 
@@ -29,8 +30,8 @@ from typing import Sequence
 
 from simkit.errors import InputError
 from simkit.pepper.policies import HeuristicParams, hundredths, make_policies
-from simkit.pepper.rules import (ACE, DECK, JACK, KING, NINE, NO_TRUMP, QUEEN, TEN,
-                                 TRUMP_TEXT, PepperRules)
+from simkit.pepper.rules import (ACE, DECK, JACK, KING, NINE, NO_TRUMP, PLAN_PASS, PLAN_POLICY,
+                                 QUEEN, TEN, TRUMP_TEXT, PepperRules)
 from simkit.policy import Policy
 from simkit.rng import Stream
 
@@ -920,6 +921,82 @@ def declare_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, inde
         if policy.name == "heuristic" else -1
     return play_declared(rules, policies, dealer, hands, dead, declarer, contract, stream,
                          wanted)
+
+
+# ---------------------------------------------------------------------------
+# §9.3 Bidding plans: one seat bids by a plan, the others by their policies
+# ---------------------------------------------------------------------------
+
+def _check_plan(plan: int, rules: PepperRules) -> None:
+    if isinstance(plan, bool) or not PLAN_POLICY <= plan <= rules.kubwa:
+        raise InputError(f"bad plan {plan!r}: a plan is {PLAN_POLICY} (policy), "
+                         f"{PLAN_PASS} (pass), 1 to {rules.kubwa} (a ceiling, ndogo, kubwa)")
+
+
+def plan_bid(rules: PepperRules, plan: int, high: int) -> int:
+    """The plan seat's call when the high bid is ``high`` (§9.3 "Bidding plans").
+
+    - pass (``PLAN_PASS``): pass at every turn;
+    - a ceiling ``L`` (1 .. T-1): bid the lowest legal level, ``high + 1``,
+      if it is at most ``L``, else pass; with ``auction = one_lap``, where
+      the seat speaks once, bid ``L`` itself if it is above ``high``, else
+      pass.  Who holds the high bid (the partner, say) does not matter;
+    - ndogo or kubwa (T, T+1): call the plan's level if it is above ``high``,
+      else the highest bid, Kubwa, if it is above ``high``, else pass.
+
+    ``PLAN_POLICY`` has no call of its own: the seat's policy bids
+    (:class:`PlanDecider`).  The plan draws nothing from the stream.
+    """
+    _check_plan(plan, rules)
+    if plan == PLAN_POLICY:
+        raise InputError("the policy plan has no call of its own: the seat's policy bids")
+    if plan == PLAN_PASS:
+        return 0
+    if plan < rules.ndogo:                            # a ceiling
+        if rules.auction == "one_lap":
+            return plan if plan > high else 0
+        return high + 1 if high + 1 <= plan else 0
+    for level in (plan, rules.kubwa):                 # ndogo or kubwa
+        if level > high:
+            return level
+    return 0
+
+
+class PlanDecider(PolicyDecider):
+    """The seats' policies (§7), except that ``seat`` calls by ``plan`` in the
+    auction (:func:`plan_bid`, §9.3); it names the trump and plays by its
+    policy.  With ``PLAN_POLICY`` this is a plain :class:`PolicyDecider`."""
+
+    def __init__(self, rules: PepperRules, policies: Sequence[Policy], stream: Stream,
+                 seat: int, plan: int):
+        super().__init__(rules, policies, stream)
+        _check_seat(seat, rules, "plan seat")
+        _check_plan(plan, rules)
+        self.seat, self.plan = seat, plan
+
+    def bid(self, seat: int, hand: Sequence[int], calls: Sequence[Bid], high: int) -> int:
+        if seat == self.seat and self.plan != PLAN_POLICY:
+            return plan_bid(self.rules, self.plan, high)
+        return super().bid(seat, hand, calls, high)
+
+
+def plan_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int,
+              cards: Sequence[int], plan: int, seat: int | None = None,
+              dealer: int = 0) -> HandLog:
+    """Sample number ``index`` of a bidding-plan run (§9.3): stream ``(seed, index)``;
+    ``seat`` (default: left of ``dealer``) holds ``cards`` and the rest is
+    dealt by :func:`deal_fixed` (§9.1); then the whole hand is played (§3-§5)
+    with ``seat`` calling by ``plan`` (:class:`PlanDecider`) and every other
+    decision by the seats' policies.  Replayable by :func:`replay`, like any
+    hand with an auction.
+    """
+    if seat is None:
+        seat = (dealer + 1) % rules.players
+    _check_plan(plan, rules)
+    stream = Stream(seed, index)
+    hands, dead = deal_fixed(stream, rules, dealer, seat, cards)
+    decide = PlanDecider(rules, policies, stream, seat, plan)
+    return _play_hand(rules, dealer, hands, dead, decide)
 
 
 # ---------------------------------------------------------------------------

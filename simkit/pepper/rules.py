@@ -118,3 +118,22 @@ Auction, AllPass, Fail, Tie = config.choices(PepperRules, "auction", "all_pass",
 
 #: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`).
 R = config.layout(PepperRules, "R")
+
+
+# --- bidding plans (seeds/pepper.md §9.3) ---------------------------------------
+#
+# A plan holds one seat to a way of bidding while every other seat bids by its
+# policy.  Both engines read a plan as one integer:
+#
+# - PLAN_POLICY (-1): no plan, the seat bids by its own policy;
+# - PLAN_PASS (0): the seat passes at every turn;
+# - 1 .. T-1: a ceiling L, the seat bids the lowest legal level while it is at most L;
+# - T (``rules.ndogo``) and T+1 (``rules.kubwa``): the seat calls Ndogo or Kubwa,
+#   or Kubwa over an Ndogo.
+#
+# (T = ``rules.tricks``.)  ``simkit.pepper.api.parse_plan`` reads their names.
+
+#: The plan seat bids by its own policy (no plan; §9.3).
+PLAN_POLICY = -1
+#: The plan seat passes at every turn (§9.3).
+PLAN_PASS = 0
