@@ -22,7 +22,8 @@ from simkit.engine import (Column, FixedHand, GameSpec, Unit, dealer_column, ind
 from simkit.errors import InputError
 from simkit.pepper import kernel as K
 from simkit.pepper.policies import POLICIES, HeuristicParams, make_policies
-from simkit.pepper.rules import BOOK, DECK, PRESETS, TITLE, TRUMP_TEXT, PepperRules, make_rules
+from simkit.pepper.rules import (BOOK, DECK, PLAN_POLICY, PRESETS, TITLE, TRUMP_TEXT,
+                                 PepperRules, make_rules)
 from simkit.pepper.summary import GameSummary, HandSummary, measures
 from simkit.runner import BATCH, check_count, set_threads
 
@@ -277,6 +278,89 @@ def fixed_hands(hand, contract: int | str, samples: int, players: int | None = N
     level = _contract(t.rules, contract)
     set_threads(threads)
     return _frame(t, _fixed(t, hand, level, samples, seat, dealer))
+
+
+# --- bidding plans (seeds/pepper.md 9.3) -----------------------------------------
+
+def plan_names(rules) -> list[str]:
+    """The plans' names under these rules: pass, the ceilings 1 .. T-1, ndogo,
+    kubwa (``policy``, the seat's own bidding, is also accepted by :func:`parse_plan`)."""
+    r = rules if isinstance(rules, PepperRules) else resolve_rules(rules)
+    return ["pass", *(str(level) for level in range(1, r.ndogo)), "ndogo", "kubwa"]
+
+
+def parse_plan(rules, plan) -> int:
+    """The plan code (``rules.PLAN_POLICY``, ``PLAN_PASS``, a ceiling 1 .. T-1,
+    ``T`` Ndogo, ``T+1`` Kubwa) of a plan name (:func:`plan_names` or ``policy``,
+    any case) or code; anything else is an InputError naming it."""
+    r = rules if isinstance(rules, PepperRules) else resolve_rules(rules)
+    if isinstance(plan, str):
+        codes = {name: level for level, name in enumerate(plan_names(r))}
+        codes["policy"] = PLAN_POLICY
+        code = codes.get(plan.strip().lower())
+    elif isinstance(plan, (int, np.integer)) and not isinstance(plan, bool) \
+            and PLAN_POLICY <= plan <= r.kubwa:
+        code = int(plan)
+    else:
+        code = None
+    if code is None:
+        raise InputError(f"bad plan {plan!r}: expected pass, 1 to {r.ndogo - 1}, ndogo, kubwa "
+                         f"or policy")
+    return code
+
+
+def _plan(t, hand, plan, samples, seat, dealer, trace: bool) -> dict:
+    """The arrays of a plan run (threads already set): ``rec`` and, with
+    ``trace``, ``calls``, ``plays`` and ``deal`` as :func:`trace_hands` gives them."""
+    rec = np.empty((samples, K.N_COLS), np.int16)
+    if trace:
+        calls = np.empty((samples, K.MAX_CALLS), np.int64)
+        plays = np.empty((samples, 32), np.int64)
+        deal = np.empty((samples, 4), np.int64)
+    else:
+        calls = plays = deal = _NO_TRACE
+    K.run_plan(samples, t.key, t.rv, t.kinds, t.params, seat, dealer,
+               mask_of(parse_hand(hand, t.rules.players)), plan, rec, trace, calls, plays,
+               deal)
+    return {"rec": rec, "calls": calls, "plays": plays, "deal": deal}
+
+
+def _plan_run(hand, plan, samples, players, seat, dealer, rules, policy, seed, threads,
+              trace: bool):
+    """Checked arguments, then :func:`_plan`: ``(table, arrays)``."""
+    check_count(samples, "--samples")
+    t = engine.setup(SPEC, players, rules, policy, seed)
+    dealer = engine.check_seat(dealer, "dealer", t.rules.players)
+    seat = (dealer + 1) % t.rules.players if seat is None else \
+        engine.check_seat(seat, "seat", t.rules.players)
+    code = parse_plan(t.rules, plan)
+    set_threads(threads)
+    return t, _plan(t, hand, code, samples, seat, dealer, trace)
+
+
+def plan_hands(hand, plan, samples: int, players: int | None = None, seat: int | None = None,
+               dealer: int = 0, rules=None, policy=None, seed: int = 0,
+               threads: int | None = None) -> pd.DataFrame:
+    """Hand records (the columns of :func:`simulate`) of ``samples`` deals in
+    which ``seat`` (default: left of the dealer) holds ``hand`` and bids by
+    ``plan`` (:func:`parse_plan`: ``"pass"``, ``"3"``, ``"ndogo"``, ``"kubwa"``,
+    ``"policy"`` or a code) while every other seat bids by its policy
+    (seeds/pepper.md 9.3).  The whole hand is played under the rules in force;
+    the deals are those of :func:`fixed_hands` (sample ``k``: stream (seed, k)).
+    """
+    t, arrays = _plan_run(hand, plan, samples, players, seat, dealer, rules, policy, seed,
+                          threads, False)
+    return _frame(t, arrays["rec"])
+
+
+def trace_plan(hand, plan, samples: int, players: int | None = None, seat: int | None = None,
+               dealer: int = 0, rules=None, policy=None, seed: int = 0,
+               threads: int | None = None) -> dict:
+    """:func:`plan_hands` with its full action trace, for comparison with the
+    reference: ``rec`` (records), ``calls``, ``plays`` and ``deal`` as
+    :func:`trace_hands` gives them."""
+    return _plan_run(hand, plan, samples, players, seat, dealer, rules, policy, seed, threads,
+                     True)[1]
 
 
 @dataclass(frozen=True)

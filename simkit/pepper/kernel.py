@@ -14,6 +14,8 @@ Entry points (all jitted through ``simkit.jit.kernel``):
 * :func:`run_hands_agg` plays the same hands into per-group counts and sums.
 * :func:`run_games` plays whole games (one stream per game) into game records.
 * :func:`run_declare` / :func:`run_fixed` skip the auction (studies, advisor).
+* :func:`run_plan` plays the auction around a fixed hand whose seat bids by a
+  plan (the advisor, seeds/pepper.md 9.3).
 * :func:`play_hand` / :func:`play_contract` are the single-hand core they use.
 
 The readable twin is ``reference.py``; the two never share code.
@@ -28,7 +30,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
 from simkit.pepper.policies import PARAM
-from simkit.pepper.rules import R, AllPass, Auction, Fail, Tie
+from simkit.pepper.rules import PLAN_PASS, PLAN_POLICY, R, AllPass, Auction, Fail, Tie
 from simkit.policy import RANDOM
 from simkit.rng import bounded, shuffle, start_stream
 
@@ -278,9 +280,30 @@ def _follow(legal, beat, partner_wins):
 
 
 @kernel(inline=True)
-def _decide_bid(seat, high, hands, desired, rules, kinds, params, st):
-    """One auction call: 0 = pass, else a level above ``high``."""
+def _plan_bid(plan, high, rules):
+    """The plan seat's call over ``high`` (seeds/pepper.md 9.3; plan codes in
+    ``rules.py``): pass; a ceiling bids ``high + 1`` while that is at most the
+    ceiling (one_lap: the ceiling itself if above ``high``); Ndogo/Kubwa call
+    their level if above ``high``, else Kubwa if above ``high``.  No draw."""
+    T = rules[R.TRICKS]
+    if plan == PLAN_PASS:
+        return 0
+    if plan < T:
+        if rules[R.AUCTION] == Auction.ONE_LAP:
+            return plan if plan > high else 0
+        return high + 1 if high < plan else 0
+    if plan > high:
+        return plan
+    return T + 1 if T + 1 > high else 0
+
+
+@kernel(inline=True)
+def _decide_bid(seat, high, hands, desired, rules, kinds, params, st, plan_seat, plan):
+    """One auction call: 0 = pass, else a level above ``high``.  ``plan_seat``
+    (-1: none) calls by ``plan`` unless that is ``PLAN_POLICY``."""
     kubwa = rules[R.TRICKS] + 1
+    if seat == plan_seat and plan != PLAN_POLICY:
+        return _plan_bid(plan, high, rules)
     if kinds[seat] == RANDOM:
         k = bounded(st, kubwa - high + 1)
         return 0 if k == 0 else high + k
@@ -290,9 +313,10 @@ def _decide_bid(seat, high, hands, desired, rules, kinds, params, st):
 
 
 @kernel(inline=True)
-def _auction(dealer, hands, rules, kinds, params, st, recs, j, desired, trace, tr_calls):
+def _auction(dealer, hands, rules, kinds, params, st, recs, j, desired, plan_seat, plan,
+             trace, tr_calls):
     """The auction (§3.1): every call, into row ``j``; returns ``(high, high_seat)``
-    (``high`` 0: everyone passed)."""
+    (``high`` 0: everyone passed).  ``plan_seat`` (-1: none) calls by ``plan`` (9.3)."""
     P = rules[R.PLAYERS]
     kubwa = rules[R.TRICKS] + 1
     mode = rules[R.AUCTION]
@@ -310,7 +334,8 @@ def _auction(dealer, hands, rules, kinds, params, st, recs, j, desired, trace, t
         if mode == Auction.OPEN and (passed >> seat) & 1:
             seat = next_seat(seat, P)
             continue
-        lvl = _decide_bid(seat, high, hands, desired, rules, kinds, params, st)
+        lvl = _decide_bid(seat, high, hands, desired, rules, kinds, params, st, plan_seat,
+                          plan)
         if trace and calls < MAX_CALLS:
             tr_calls[j, calls] = seat * 16 + lvl
         calls += 1
@@ -364,17 +389,18 @@ def _thrown_in(recs, j, trace, tr_plays):
 
 @kernel(inline=True)
 def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
-              trace, tr_calls, tr_plays):
+              plan_seat, plan, trace, tr_calls, tr_plays):
     """Auction, trump, play and scoring of one dealt hand into row ``j`` of ``recs``.
 
     ``hands[seat]`` are the dealt masks (consumed).  Random-policy seats draw from
-    ``st``.  With ``trace`` the calls (seat * 16 + level) and the cards played
+    ``st``.  ``plan_seat`` (-1 in ordinary runs) calls by ``plan`` (seeds/pepper.md
+    9.3, codes in ``rules.py``; ``PLAN_POLICY``: by its policy).  With ``trace`` the calls (seat * 16 + level) and the cards played
     are written to row ``j`` of ``tr_calls`` / ``tr_plays``.  Rows are
     indexed rather than sliced: a slice is a new array and costs reference counting.
     """
     recs[j, C_DEALER] = dealer
     high, high_seat = _auction(dealer, hands, rules, kinds, params, st, recs, j, desired,
-                               trace, tr_calls)
+                               plan_seat, plan, trace, tr_calls)
     recs[j, C_STUCK] = 0
     if high == 0:
         if rules[R.ALL_PASS] == AllPass.REDEAL:
@@ -606,7 +632,7 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
                 for s in range(4):
                     tr_deal[j, s] = hands[s]
             play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
-                      trace, tr_calls, tr_plays)
+                      -1, PLAN_POLICY, trace, tr_calls, tr_plays)
             dealer = next_seat(dealer, P)
 
 
@@ -626,7 +652,7 @@ def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, 
     while rounds < rules[R.MAX_ROUNDS]:
         deal(st, dealer, rules, deck, hands)
         play_hand(dealer, hands, rules, kinds, params, st, row, 0, desired, tricks,
-                  False, no_trace, no_trace)
+                  -1, PLAN_POLICY, False, no_trace, no_trace)
         rounds += 1
         dealer = next_seat(dealer, P)
         top = -1 << 30
@@ -680,6 +706,29 @@ def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, r
             rec[j, C_DEALER] = dealer
             play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
                           False, no_trace)
+
+
+@kernel(parallel=True)
+def run_plan(count, key, rules, kinds, params, seat, dealer, fixed, plan, rec,
+             trace, tr_calls, tr_plays, tr_deal):
+    """Sample ``count`` deals around the fixed hand ``fixed`` at ``seat`` exactly
+    as :func:`run_fixed` does (stream = sample number, :func:`deal_fixed`), then
+    play each whole hand, auction included, with ``seat`` calling by ``plan``
+    (seeds/pepper.md 9.3; ``PLAN_POLICY``: by its policy).  Rows of ``rec`` are
+    hand records; with ``trace`` the calls, plays and dealt masks as
+    :func:`run_hands` traces them."""
+    H = rules[R.HANDS_DEALT]
+    for b in numba.prange(blocks(count, BLOCK)):
+        st, _, hands, desired, tricks, _, _ = _scratch()
+        rest = np.empty(24 - 24 // H, np.int64)
+        for j in block(b, count, BLOCK):
+            start_stream(st, key, j)
+            deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
+            if trace:
+                for s in range(4):
+                    tr_deal[j, s] = hands[s]
+            play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
+                      seat, plan, trace, tr_calls, tr_plays)
 
 
 @kernel(parallel=True)
@@ -767,6 +816,6 @@ def run_hands_agg(start, count, key, rules, kinds, params, agg):
                 start_stream(st, key, start + j)
                 deal(st, dealer, rules, deck, hands)
                 play_hand(dealer, hands, rules, kinds, params, st, rec, 0, desired, tricks,
-                          False, no_trace, no_trace)
+                          -1, PLAN_POLICY, False, no_trace, no_trace)
                 _agg_add(rec, dealer, P, S, agg, lane)
                 dealer = next_seat(dealer, P)
