@@ -9,8 +9,9 @@ both ``all_pass`` rules, at tables mixing random and heuristic seats with
 non-default parameters.  Then answers the rule book forces (a Kubwa plan
 with the top six hearts, a pass plan at a table that never bids), two
 identities (a plan that calls what the policy calls changes nothing; a
-Kubwa plan opening the auction is the fixed-hand Kubwa of 9.1), and the
-parsing of plan names.
+Kubwa plan opening the auction is the fixed-hand Kubwa of 9.1), the plans on
+simulate's deals (``api.plan_deals``, the Kubwa study's), and the parsing of
+plan names.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import pytest
 from simkit.errors import InputError
 from simkit.pepper import kernel as K
 from simkit.pepper import reference as R
-from simkit.pepper.api import fixed_hands, parse_plan, plan_hands, plan_names, trace_plan
+from simkit.pepper.api import (fixed_hands, parse_plan, plan_deals, plan_hands, plan_names,
+                               simulate, trace_plan)
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import DECK, PLAN_PASS, PLAN_POLICY, TRUMP_TEXT, make_rules
 
@@ -210,6 +212,31 @@ def test_plans_agree(players, auction, all_pass, name):
         assert (bids <= plan).all() and (plan < rules.tricks - 1 or (bids > 0).any())
     elif plan >= rules.tricks:
         assert (bids > 0).any() and (bids[bids > 0] >= plan).all()
+
+
+@pytest.mark.parametrize("players, auction", [(4, "open"), (3, "one_lap"), (2, "reentry")])
+@pytest.mark.parametrize("name", ["pass", "2", "ndogo", "kubwa", "policy"])
+def test_plan_deals_agree(players, auction, name):
+    """plan_deals (the Kubwa study's runs: simulate's deals, the first speaker on
+    a plan) against reference.plan_deal, every record column; ``policy`` is the
+    plain simulation."""
+    rules = make_rules(overrides={"auction": auction}, players=players)
+    pols = make_policies(MIXED[:players], players)
+    df = plan_deals(300, name, rules=rules, policy=pols, seed=SEED, start=7, threads=1)
+    logs = [R.plan_deal(rules, pols, SEED, 7 + k, parse_plan(rules, name)) for k in range(300)]
+    ref = np.array([record_row(log) for log in logs], np.int64)
+    assert_same(rules, {"rec": frame_records(df, rules)}, {"rec": ref}, logs,
+                f"plan_deals {name}, {players} players, {auction}")
+    if name == "policy":
+        plain = simulate(300, rules=rules, policy=pols, seed=SEED, start=7, threads=1)
+        pd.testing.assert_frame_equal(df, plain)
+    seat = (df["dealer"] + 1) % players
+    bids = df.to_numpy()[np.arange(300), df.columns.get_indexer([f"bid_{s}" for s in seat])]
+    if name == "kubwa":
+        assert (df["contract"] == rules.kubwa).all() and (df["bidder"] == seat).all()
+        assert (bids == rules.kubwa).all()
+    if name == "pass":
+        assert (bids == 0).all()
 
 
 def test_comparison_catches_a_difference():

@@ -353,6 +353,22 @@ def plan_hands(hand, plan, samples: int, players: int | None = None, seat: int |
     return _frame(t, arrays["rec"])
 
 
+def plan_deals(hands: int, plan, players: int | None = None, rules=None, policy=None,
+               seed: int = 0, start: int = 0, threads: int | None = None) -> pd.DataFrame:
+    """Hand records of the deals :func:`simulate` deals (same seed, same deals),
+    each played with the seat left of the dealer, the first to speak, bidding
+    by ``plan`` (:func:`parse_plan`) while the other seats bid by their
+    policies (seeds/pepper.md 9.3).  Every plan on the same deals: the Kubwa
+    study's paired comparisons."""
+    check_count(hands, "hands")
+    t = engine.setup(SPEC, players, rules, policy, seed)
+    code = parse_plan(t.rules, plan)
+    set_threads(threads)
+    rec = np.empty((hands, K.N_COLS), np.int16)
+    K.run_plan_deals(start, hands, t.key, t.rv, t.kinds, t.params, code, rec)
+    return _frame(t, rec, start)
+
+
 def trace_plan(hand, plan, samples: int, players: int | None = None, seat: int | None = None,
                dealer: int = 0, rules=None, policy=None, seed: int = 0,
                threads: int | None = None) -> dict:

@@ -15,7 +15,8 @@ Entry points (all jitted through ``simkit.jit.kernel``):
 * :func:`run_games` plays whole games (one stream per game) into game records.
 * :func:`run_declare` / :func:`run_fixed` skip the auction (studies, advisor).
 * :func:`run_plan` plays the auction around a fixed hand whose seat bids by a
-  plan (the advisor, seeds/pepper.md 9.3).
+  plan (the advisor, seeds/pepper.md 9.3); :func:`run_plan_deals` the same on
+  the deals of :func:`run_hands`, for the first speaker (the Kubwa study).
 * :func:`play_hand` / :func:`play_contract` are the single-hand core they use.
 
 The readable twin is ``reference.py``; the two never share code.
@@ -729,6 +730,23 @@ def run_plan(count, key, rules, kinds, params, seat, dealer, fixed, plan, rec,
                     tr_deal[j, s] = hands[s]
             play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
                       seat, plan, trace, tr_calls, tr_plays)
+
+
+@kernel(parallel=True)
+def run_plan_deals(start, count, key, rules, kinds, params, plan, rec):
+    """Deal hands ``start .. start+count-1`` as :func:`run_hands` does and play
+    each with the seat left of the dealer, the first to speak, calling by
+    ``plan`` (seeds/pepper.md 9.3); the other seats bid by their policies."""
+    P = rules[R.PLAYERS]
+    for b in numba.prange(blocks(count, BLOCK)):
+        st, deck, hands, desired, tricks, _, no_trace = _scratch()
+        dealer = (start + b * BLOCK) % P
+        for j in block(b, count, BLOCK):
+            start_stream(st, key, start + j)
+            deal(st, dealer, rules, deck, hands)
+            play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
+                      next_seat(dealer, P), plan, False, no_trace, no_trace)
+            dealer = next_seat(dealer, P)
 
 
 @kernel(parallel=True)

@@ -999,6 +999,20 @@ def plan_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, index: 
     return _play_hand(rules, dealer, hands, dead, decide)
 
 
+def plan_deal(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int,
+              plan: int) -> HandLog:
+    """Hand number ``index`` dealt exactly as :func:`simulate_hand` deals it
+    (stream ``(seed, index)``, dealer ``index mod players``), then played with
+    the seat left of the dealer, the first to speak, calling by ``plan``
+    (§9.3; the Kubwa study)."""
+    _check_plan(plan, rules)
+    stream = Stream(seed, index)
+    dealer = index % rules.players
+    hands, dead = deal(stream, rules, dealer)
+    decide = PlanDecider(rules, policies, stream, (dealer + 1) % rules.players, plan)
+    return _play_hand(rules, dealer, hands, dead, decide)
+
+
 # ---------------------------------------------------------------------------
 # §6 Game
 # ---------------------------------------------------------------------------
