@@ -112,8 +112,8 @@ def _report_parser(sub) -> None:
 
 
 def _advise_parser(sub) -> None:
-    p = sub.add_parser("advise", help="what to bid with a hand: each bid's chance, EV and, "
-                       "with --score, chance to win the game")
+    p = sub.add_parser("advise", help="what to bid with a hand: each bidding plan played "
+                       "through the whole auction, its EV and, with --score, chance to win")
     p.add_argument("game", type=_game)
     p.add_argument("--hand", required=True, help='the hand, e.g. "JH JD AH KH QH 9S"')
     _rules_options(p)
@@ -126,6 +126,12 @@ def _advise_parser(sub) -> None:
                         "a negative first score as --score=-6:12): adds each bid's chance to win")
     p.add_argument("--games", type=_positive, default=10_000,
                    help="with --score: games played out from each position (default 10000)")
+    p.add_argument("--plans", metavar="LIST",
+                   help="bidding plans to play, comma-separated (default: all; e.g. "
+                        "pass,3,kubwa)")
+    p.add_argument("--declarer", action="store_true",
+                   help="the older figures: each contract played by this hand's side with no "
+                        "auction (what the hand is worth if it plays it)")
     _run_options(p, progress=False, json_out=True)
 
 
@@ -309,7 +315,8 @@ def _cmd_advise(a) -> int:
     mod = importlib.import_module(g.advise)
     advice = mod.advise(a.hand, players=rules.players, seat=a.seat, dealer=a.dealer,
                         samples=a.samples, score=a.score, rules=rules, policy=pols,
-                        seed=a.seed, threads=a.threads, games=a.games)
+                        seed=a.seed, threads=a.threads, games=a.games, declarer=a.declarer,
+                        plans=a.plans)
     print(json.dumps(mod.advice_json(advice), indent=1) if a.json else mod.format_advice(advice))
     return 0
 

@@ -39,7 +39,16 @@ class Policy:
     params: Config
 
     def text(self) -> str:
+        """The full spec, every parameter spelled out (what manifests store)."""
         vals = ",".join(f"{k}={v}" for k, v in self.params.as_dict().items())
+        return self.name + (":" + vals if vals else "")
+
+    def label(self) -> str:
+        """The spec with only the parameters that differ from their defaults
+        (``heuristic``, ``heuristic:aggression=-1.0``): for people to read."""
+        default = type(self.params)().as_dict()
+        vals = ",".join(f"{k}={v}" for k, v in self.params.as_dict().items()
+                        if v != default[k])
         return self.name + (":" + vals if vals else "")
 
 

@@ -1,28 +1,29 @@
 """What to bid with a Pepper hand: ``simkit advise pepper --hand "JH JD AH KH QH 9S"``.
 
-:func:`advise` evaluates the hand with :func:`simkit.pepper.api.evaluate_hand`
-(the hand held fixed at its seat, the unseen cards dealt uniformly, the
-hand's side playing each contract with no auction) and ranks the bids.
+:func:`advise` holds the hand at its seat, deals the unseen cards
+``samples`` times and plays every **bidding plan** (seeds/pepper.md 9.3:
+``pass``, a ceiling at each number level, ``ndogo``, ``kubwa``) through the
+whole auction, the other seats bidding by their policies
+(:func:`simkit.pepper.api.plan_hands`; every plan on the same deals).  For
+each plan (:mod:`simkit.advice`): how often the hand's side holds the
+contract and makes it, the points of the hand's side and of an average
+opponent side, and EV, their difference, with 95% intervals.  Passing is
+measured like every other plan: the others take the contract and score.
+The recommendation is the plan with the highest EV (ties: the higher bid).
 
-For each bid it reports the chance to make it with its 95% interval and its
-EV: the expected points of the hand's side minus the expected points of an
-(average) opponent side, as evaluate_hand's ``ev``.  **Passing is the
-reference point**: its EV is defined as 0 and its "chance to make" as 1 (an
-interval of [1, 1]).  The cost of letting the opponents have the contract is
-not modelled; a bid is recommended only when it gains on average (EV > 0),
-the one with the highest EV, ties going to the higher bid: when a higher bid
-is as safe it costs nothing and keeps the opponents out of the auction.
-
-With a game score (``score="24:10"``: the hand's side first) each bid also
+With a game score (``score="24:10"``: the hand's side first) each plan also
 gets ``p_win``, the chance that the hand's side wins the game: every sampled
 deal's outcome moves the score; a score at which the game is over is a win
 or a loss at once (tied top sides all win, unless ``tie = play_on``); from
 every other score the rest of the game is played out ``games`` times with
-:func:`simkit.pepper.api.simulate_games` (from those scores, the next seat
-dealing), with the same seed for every score so the comparisons between bids
-share their randomness.  Passing counts as a thrown-in hand: the score stays
-and the deal passes on.  With a score the recommendation is the bid with the
-highest ``p_win`` (ties: the highest EV, then the higher bid).
+:func:`simkit.pepper.api.simulate_games` (the next seat dealing), with the
+same seed for every score so the plans share their randomness.  Then the
+recommendation is the plan with the highest ``p_win``.
+
+``declarer=True`` gives the older figures instead
+(:func:`simkit.pepper.api.evaluate_hand`): each contract played by the
+hand's side with no auction, passing as the reference point (EV 0): what
+the hand is worth if it plays a contract, not what bidding it brings.
 """
 
 from __future__ import annotations
@@ -32,29 +33,28 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simkit import engine, stats
+from simkit import advice, engine, stats
+from simkit.advice import PlanOutcome, pct
 from simkit.engine import FixedHand
 from simkit.errors import InputError
 from simkit.runner import check_count
 from simkit.pepper import api
 from simkit.pepper.policies import make_policies
-from simkit.pepper.rules import PepperRules
-
-#: Values closer than this count as equal when ranking bids (float noise in means).
-_TIE = 1e-12
+from simkit.pepper.rules import DECK, PepperRules
 
 
 @dataclass(frozen=True)
 class Advice(FixedHand):
     """What :func:`advise` found for one hand.
 
-    ``bids`` has one row per bid, ``pass`` first, then ``1`` .. ``T-1``,
-    ``ndogo``, ``kubwa``: columns bid, level (0 = pass), p_make, ci_low,
-    ci_high, ev, and p_win when a score was given.  ``score`` is the score as
-    given (the hand's side first, then the other side, or each other side
-    clockwise), ``start`` the same per scoring side (index = side number),
-    ``games`` the games played out from each score.  ``reason`` explains the
-    recommendation; ``why`` is ``"<bid>: <reason>"``.
+    ``bids`` has one row per plan: ``pass``, ``1`` .. ``T-1``, ``ndogo``,
+    ``kubwa`` with the columns of :func:`simkit.advice.plan_table` (and
+    ``p_win`` with a score); with ``declarer`` the older table (bid, level,
+    p_make, ci_low, ci_high, ev; passing the reference).  ``score`` is the
+    score as given (the hand's side first), ``start`` the same per scoring
+    side (index = side number), ``games`` the games played out from each
+    score.  ``policies`` are the seats' policy specs.  ``reason`` explains
+    the recommendation; ``why`` is ``"<bid>: <reason>"``.
     """
 
     bids: pd.DataFrame
@@ -62,9 +62,11 @@ class Advice(FixedHand):
     reason: str
     rules: PepperRules
     trump: dict
+    policies: tuple[str, ...]
     score: tuple[int, ...] | None = None
     start: tuple[int, ...] | None = None
     games: int | None = None
+    declarer: bool = False
 
     @property
     def why(self) -> str:
@@ -123,20 +125,16 @@ def _start_scores(values: tuple[int, ...], rules: PepperRules, seat: int) -> tup
 # -- the advice ------------------------------------------------------------------
 
 def _win_chances(outcomes, start, rules, pols, side, dealer, games, seed, threads):
-    """p_win per bid level (0 = pass) from the per-deal outcomes."""
+    """p_win per plan from the per-deal score changes (deals x sides) of each."""
     S = rules.sides
     base = 128                                   # |score change| <= 4 * 8 = 32 per hand
     start_arr = np.array(start, np.int64)
     weights = base ** np.arange(S, dtype=np.int64)
-    codes = {0: np.array([0 + (weights * 64).sum()])}          # pass: no change
-    for level, delta in outcomes.items():
-        codes[level] = (delta + 64) @ weights
-    uniq = np.unique(np.concatenate(list(codes.values())))
+    codes = {name: (delta + 64) @ weights for name, delta in outcomes.items()}
     win = {}
     first_dealer = (dealer + 1) % rules.players
-    for code in uniq.tolist():
-        d = (code // weights) % base - 64
-        state = start_arr + d
+    for code in np.unique(np.concatenate(list(codes.values()))).tolist():
+        state = start_arr + (code // weights) % base - 64
         top = int(state.max())
         on_top = state == top
         if top >= rules.target and (on_top.sum() == 1 or rules.tie == "shared"):
@@ -146,74 +144,66 @@ def _win_chances(outcomes, start, rules, pols, side, dealer, games, seed, thread
                                 scores=tuple(int(v) for v in state), first_dealer=first_dealer)
         win[code] = float(df[f"win_{side}"].mean())
     out = {}
-    for level, c in codes.items():
+    for name, c in codes.items():
         u, counts = np.unique(c, return_counts=True)
-        out[level] = float(sum(n * win[k] for k, n in zip(u.tolist(), counts.tolist())) / len(c))
+        out[name] = float(sum(n * win[k] for k, n in zip(u.tolist(), counts.tolist())) / len(c))
     return out
 
 
-def _pct(p: float) -> str:
-    """A percentage with one decimal, more when that would round a non-certain chance to 0 or 100."""
-    digits = 1
-    while digits < 4 and 0 < p < 1 and round(100 * p, digits) in (0.0, 100.0):
-        digits += 1
-    return f"{100 * p:.{digits}f}%"
+def _outcome(df: pd.DataFrame, r: PepperRules, side: int) -> tuple[PlanOutcome, np.ndarray]:
+    """A plan's per-deal outcome for the hand's ``side``, and every side's score change."""
+    scores = df[[f"score_{s}" for s in range(r.sides)]].to_numpy(np.int64)
+    bidder = df["bidder"].to_numpy(np.int64)
+    holds = (bidder >= 0) & ((bidder % 2 if r.players == 4 else bidder) == side)
+    us = scores[:, side].astype(float)
+    them = (scores.sum(axis=1) - scores[:, side]) / (r.sides - 1)
+    return PlanOutcome(holds, df["made"].to_numpy(bool), bidder < 0, us, them, us - them), scores
 
 
-def _choose(bids: pd.DataFrame, samples: int, score_text: str | None) -> tuple[str, str]:
-    """(recommended bid, reason)."""
+def _trump(df: pd.DataFrame, seat: int) -> str:
+    """The trump the seat names most often when it holds the contract ('-': never)."""
+    named = df.loc[df["bidder"] == seat, "trump"]
+    return str(named.mode().iloc[0]) if len(named) else "-"
+
+
+def _declarer_choice(bids: pd.DataFrame, samples: int) -> tuple[str, str]:
+    """(recommended bid, reason) of the no-auction figures: passing is EV 0."""
     rows = bids.to_dict("records")
-    if score_text is None:
-        best = rows[0]                                   # pass, EV 0
-        for row in rows[1:]:
-            # >= among bids: an equally good higher bid wins the tie (pass never does)
-            if row["ev"] > best["ev"] + _TIE or (best["level"] > 0 and
-                                                 row["ev"] >= best["ev"] - _TIE):
-                best = row
-        if best["level"] == 0:
-            top = max(rows[1:], key=lambda r: (round(r["ev"], 9), -r["level"]))
-            return "pass", f"no bid gains on average (best: {top['bid']} at {top['ev']:+.1f} points)"
-        others = [r for r in rows if r is not best]
-        tied = [r["bid"] for r in others if abs(r["ev"] - best["ev"]) <= _TIE]
-        reason = f"made in {_pct(best['p_make'])} of {samples:,} deals; {best['ev']:+.1f} points"
-        if tied:
-            return best["bid"], reason + f", the same as {', '.join(tied)} (ties go to the higher bid)"
-        # runner-up: the next best EV; among equals the one nearest the recommended bid
-        nxt = max(others, key=lambda r: (round(r["ev"], 9), -abs(r["level"] - best["level"])))
-        return best["bid"], reason + f" vs {nxt['ev']:+.1f} for {nxt['bid']}"
-
-    def key(r):
-        return (round(r["p_win"], 9), round(r["ev"], 9), r["level"])
-
-    best = max(rows, key=key)
-    others = [r for r in rows if r is not best]
-    reason = f"wins the game from {score_text} in {_pct(best['p_win'])}"
-    tied = [r for r in others if abs(r["p_win"] - best["p_win"]) <= _TIE]
-    if tied:
-        reason += f", the same as {', '.join(r['bid'] for r in tied)}"
-        if all(best["ev"] > r["ev"] + _TIE for r in tied):
-            reason += ", with the highest EV of these"
-        else:
-            reason += " (ties go to the higher bid)"
-    else:
-        nxt = max(others, key=lambda r: (key(r), -abs(r["level"] - best["level"])))
-        reason += f" vs {_pct(nxt['p_win'])} for {nxt['bid']}"
+    best = rows[0]
+    for row in rows[1:]:
+        # >= among bids: an equally good higher bid wins the tie (pass never does)
+        if row["ev"] > best["ev"] + advice.TIE or (best["level"] > 0 and
+                                                   row["ev"] >= best["ev"] - advice.TIE):
+            best = row
     if best["level"] == 0:
         top = max(rows[1:], key=lambda r: (round(r["ev"], 9), -r["level"]))
-        reason += f"; passing keeps the score (best EV: {top['bid']} at {top['ev']:+.1f} points)"
-    else:
-        reason += f"; made in {_pct(best['p_make'])} of {samples:,} deals, {best['ev']:+.1f} points"
-    return best["bid"], reason
+        return "pass", f"no bid gains on average as declarer (best: {top['bid']} at " \
+                       f"{top['ev']:+.1f} points)"
+    return best["bid"], (f"as declarer with no auction, made in {pct(best['p_make'])} of "
+                         f"{samples:,} deals; {best['ev']:+.1f} points")
+
+
+def _declarer_table(ev) -> pd.DataFrame:
+    b = ev.bids
+    return pd.DataFrame({"bid": ["pass"] + list(b["bid"]),
+                         "level": np.r_[0, b["level"].to_numpy()].astype(np.int64),
+                         "p_make": np.r_[1.0, b["p_make"].to_numpy(float)],
+                         "ci_low": np.r_[1.0, b["ci_low"].to_numpy(float)],
+                         "ci_high": np.r_[1.0, b["ci_high"].to_numpy(float)],
+                         "ev": np.r_[0.0, b["ev"].to_numpy(float)]})
 
 
 def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
            samples: int = 100_000, score=None, rules=None, policy=None, seed: int = 0,
-           threads: int | None = None, games: int = 10_000) -> Advice:
-    """Rank every bid for ``hand`` and recommend one (see the module notes).
+           threads: int | None = None, games: int = 10_000, declarer: bool = False,
+           plans=None) -> Advice:
+    """Rank every bidding plan for ``hand`` and recommend one (see the module notes).
 
-    ``seat`` defaults to the seat left of ``dealer`` (the first to bid).
-    ``score``: ``"US:THEM"`` or a tuple, the hand's side first; adds p_win per
-    bid, each position after the hand played out ``games`` times.  Bad input
+    ``seat`` defaults to the seat left of ``dealer`` (the first to bid; the
+    dealer speaks last).  ``score``: ``"US:THEM"`` or a tuple, the hand's
+    side first; adds p_win per plan, each position after the hand played out
+    ``games`` times.  ``plans``: the plans to play (names or levels; default
+    every plan).  ``declarer``: the no-auction figures instead.  Bad input
     raises :class:`~simkit.errors.InputError` before any simulation.
     """
     if isinstance(players, bool) or players not in (2, 3, 4):
@@ -222,78 +212,99 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
     dealer = engine.check_seat(dealer, "dealer", r.players)
     seat = (dealer + 1) % r.players if seat is None else engine.check_seat(seat, "seat", r.players)
     check_count(samples, "--samples")
-    api.parse_hand(hand, r.players)
+    cards = tuple(DECK.text(c) for c in api.parse_hand(hand, r.players))
     pols = make_policies(policy, r.players)
+    texts = tuple(p.label() for p in pols)
+    names = advice.plan_list(plans, api.plan_names(r), lambda p: api.parse_plan(r, p),
+                             declarer)
     values = start = None
     if score is not None:
+        if declarer:
+            raise InputError("--score needs the whole auction: leave out --declarer")
         values = parse_score(score, r.players)
         start = _start_scores(values, r, seat)
         check_count(games, "games per score")
+    common = dict(players=r.players, seat=seat, dealer=dealer, rules=r, policy=pols,
+                  seed=seed, threads=threads)
 
-    ev = api.evaluate_hand(hand, players=r.players, seat=seat, dealer=dealer, samples=samples,
-                           rules=r, policy=pols, seed=seed, threads=threads)
-    b = ev.bids
-    table = pd.DataFrame({"bid": ["pass"] + list(b["bid"]),
-                          "level": np.r_[0, b["level"].to_numpy()].astype(np.int64),
-                          "p_make": np.r_[1.0, b["p_make"].to_numpy(float)],
-                          "ci_low": np.r_[1.0, b["ci_low"].to_numpy(float)],
-                          "ci_high": np.r_[1.0, b["ci_high"].to_numpy(float)],
-                          "ev": np.r_[0.0, b["ev"].to_numpy(float)]})
-    score_text = None
+    if declarer:
+        ev = api.evaluate_hand(hand, samples=samples, **common)
+        table = _declarer_table(ev)
+        recommended, reason = _declarer_choice(table, samples)
+        return Advice(cards, r.players, seat, dealer, samples, table, recommended, reason, r,
+                      dict(ev.trump), texts, declarer=True)
+
+    side = r.side_of(seat)
+    plans, deltas, trump = {}, {}, {}
+    for name in names:
+        df = api.plan_hands(hand, name, samples, **common)
+        outcome, deltas[name] = _outcome(df, r, side)
+        plans[name] = (api.parse_plan(r, name), outcome)
+        if name in (str(r.tricks - 1), "kubwa"):
+            trump["number" if name != "kubwa" else "all"] = _trump(df, seat)
+    table = advice.plan_table(plans)
+    by = "ev"
     if start is not None:
-        p_win = _win_chances(ev.outcomes, start, r, pols, r.side_of(seat), dealer, games, seed, threads)
-        table["p_win"] = [p_win[int(v)] for v in table["level"]]
-        score_text = ":".join(str(v) for v in values)
-    recommended, reason = _choose(table, samples, score_text)
-    return Advice(ev.hand, r.players, seat, dealer, samples, table, recommended, reason, r,
-                  dict(ev.trump), values, start, games if start is not None else None)
+        p_win = _win_chances(deltas, start, r, pols, side, dealer, games, seed, threads)
+        table["p_win"] = [p_win[name] for name in table["bid"]]
+        by = "p_win"
+    recommended, reason = advice.choose(table, by)
+    return Advice(cards, r.players, seat, dealer, samples, table, recommended, reason, r,
+                  trump, texts, values, start, games if start is not None else None)
 
 
 # -- output ----------------------------------------------------------------------
 
-def format_advice(advice: Advice) -> str:
-    """The bids as a table, then ``recommended: BID — reason``."""
-    a = advice
-    has_win = "p_win" in a.bids.columns
-    trump = a.trump.get("number"), a.trump.get("all")
+def _head(a: Advice) -> list[str]:
     lines = [f"Pepper hand {' '.join(a.hand)}: {a.players} players, seat {a.seat}, "
              f"dealer {a.dealer}; {a.samples:,} deals of the unseen cards",
-             f"trump named: {trump[0]} for a number bid, {trump[1]} for ndogo/kubwa"]
-    if has_win:
+             "policies by seat: " + ", ".join(
+                 f"{s} {p}" + (" (this hand)" if s == a.seat else "")
+                 for s, p in enumerate(a.policies))]
+    if a.declarer:
+        lines.append("as declarer with no auction: each contract played by this hand's side")
+    else:
+        lines.append("every plan played through the whole auction "
+                     f"({a.rules.auction} auction, all pass: {a.rules.all_pass})")
+    trump = a.trump.get("number"), a.trump.get("all")
+    lines.append(f"trump named: {trump[0]} for a number bid, {trump[1]} for ndogo/kubwa")
+    if a.score is not None:
         lines.append(f"score {':'.join(str(v) for v in a.score)} (this hand's side first), "
                      f"target {a.rules.target}; each position after the hand played out "
                      f"{a.games:,} times")
-    lines.append("")
-    head = f"{'bid':<7}{'made [95% CI]':<30}{'EV':>8}" + (f"{'P(win)':>9}" if has_win else "")
-    lines.append(head)
-    for row in a.bids.itertuples():
-        if row.level == 0:
-            made = "(reference)"
-        else:
-            made = stats.format_estimate(row.p_make, row.ci_low, row.ci_high,
-                                         a.samples).split(" (")[0]
-        line = f"{row.bid:<7}{made:<30}{row.ev:>+8.2f}"
-        if has_win:
-            line += f"{100 * row.p_win:>8.1f}%"
-        mark = "  <" if row.bid == a.recommended else ""
-        lines.append(line + mark)
-    lines.append("EV: points for this hand's side minus points for an opponent side, per hand; "
-                 "passing is the reference, 0.")
+    return lines + [""]
+
+
+def format_advice(advice_: Advice) -> str:
+    """The plans as a table, then ``recommended: BID — reason``."""
+    a = advice_
+    lines = _head(a)
+    if a.declarer:
+        lines.append(f"{'bid':<7}{'made [95% CI]':<30}{'EV':>8}")
+        for row in a.bids.itertuples():
+            made = "(reference)" if row.level == 0 else stats.format_estimate(
+                row.p_make, row.ci_low, row.ci_high, a.samples).split(" (")[0]
+            mark = "  <" if row.bid == a.recommended else ""
+            lines.append(f"{row.bid:<7}{made:<30}{row.ev:>+8.2f}{mark}")
+        lines.append("EV: points for this hand's side minus points for an opponent side, "
+                     "per hand; passing is the reference, 0.")
+    else:
+        lines += advice.format_rows(a.bids, a.recommended, unit="points (us minus them)",
+                                    with_win="p_win" in a.bids.columns)
     lines.append(f"recommended: {a.recommended} \u2014 {a.reason}")
     return "\n".join(lines)
 
 
-def advice_json(advice: Advice) -> dict:
-    """The advice as JSON-ready data (plain str, int and float values)."""
-    a = advice
-    has_win = "p_win" in a.bids.columns
-    bids = []
-    for row in a.bids.itertuples():
-        d = {"bid": str(row.bid), "p_make": float(row.p_make), "ci_low": float(row.ci_low),
-             "ci_high": float(row.ci_high), "ev": float(row.ev)}
-        if has_win:
-            d["p_win"] = float(row.p_win)
-        bids.append(d)
+def advice_json(advice_: Advice) -> dict:
+    """The advice as JSON-ready data (plain str, int, float and None values)."""
+    a = advice_
+    extra = ("p_win",) if "p_win" in a.bids.columns else ()
+    if a.declarer:
+        bids = [{"bid": str(r.bid), "p_make": float(r.p_make), "ci_low": float(r.ci_low),
+                 "ci_high": float(r.ci_high), "ev": float(r.ev)} for r in a.bids.itertuples()]
+    else:
+        bids = advice.table_json(a.bids, extra)
     return {"game": "pepper", "players": int(a.players), "hand": list(a.hand),
             "seat": int(a.seat), "dealer": int(a.dealer), "samples": int(a.samples),
-            "bids": bids, "recommended": a.recommended}
+            "bids": bids, "recommended": a.recommended,
+            "mode": "declarer" if a.declarer else "auction", "policies": list(a.policies)}
