@@ -1,23 +1,32 @@
-"""When to bid Pilipili Kubwa (seeds/pepper.md 3, 5).
+"""When to bid Pilipili Kubwa, from the whole table (seeds/pepper.md 3, 5, 9.3).
 
-Method.  Kubwa pays ``kubwa_stake * T`` if the bidding side takes every
-trick and loses as much otherwise.  To see what each hand is worth whatever
-the table would have bid, every deal is played twice from the same seed with
-the seat left of the dealer as declarer (``api.declare_hands``): once with a
-number contract (its policy picks the trump for a number bid) and once with
-Kubwa (its policy picks the trump for taking every trick).  Play does not
-depend on the level bid, so the first play-out scores every number bid and
-the second scores Ndogo and Kubwa.  Each option is valued as the points of
-the declaring side minus the points of an average opponent side; and, from
-whole-game simulations continuing from the resulting scores, as the chance
-of winning the game.
+Method.  Every deal is dealt as ``simulate`` deals it (hand ``i``, dealer
+``i mod players``) and played once for each **bidding plan** of the seat left
+of the dealer, the first to speak (``api.plan_deals``): ``pass``, a ceiling
+at each number level, ``ndogo``, ``kubwa``, and ``policy`` (the heuristic's
+own bidding).  Every other seat bids and plays by the heuristic, through the
+whole auction under the seed's rules: a low plan can be outbid, Kubwa ends the
+auction.  A plan's value on a deal is the score change of the first
+speaker's side minus that of an average opponent side; the same deals serve
+every plan, so differences between plans are paired.
 
-Break-even: against Ndogo, Kubwa wins ``(k - n) T`` more when it is made and
-loses as much more when it fails, so it pays when P(all tricks) > 1/2.
-Against the top number bid (T - 1) on a hand that is sure of T - 1 tricks,
-Kubwa pays ``k T (2p - 1)`` against ``T - 1 + p``: break-even
-``p* = (k T + T - 1) / (2 k T - 1)`` (17/23 = 0.739 with 4 players, 23/31 =
-0.742 with 2 or 3).  The opponents' tricks are the same either way.
+Hand class: the first speaker's trumps, bowers and aces outside trumps with
+the trump it names when it plays Kubwa.  Per class: Kubwa's value against the
+best other plan and against the heuristic's own bidding (paired differences
+with 95% intervals).  The rule of thumb lists the classes where Kubwa beats
+every other plan with an interval clear of zero.
+
+Pre-emption: on the strong hands (the heuristic wanted at least T - 2: 4 of
+6 tricks, 6 of 8), how often a lower plan lost the contract to the
+opponents, and what that cost against bidding Kubwa on the same deal.  Win
+chances: from four scores, the rest of each game played out from the score
+each plan's deal leaves (strong hands only).
+
+Break-even without an auction: against Ndogo, Kubwa wins ``(k - n) T`` more
+when it is made and loses as much more when it fails, so it pays when P(all
+tricks) > 1/2; against the top number bid (T - 1) on a hand sure of T - 1
+tricks it pays above ``p* = (k T + T - 1) / (2 k T - 1)`` (17/23 = 0.739 with
+4 players, 23/31 = 0.742 with 2 or 3).
 """
 
 from __future__ import annotations
@@ -26,19 +35,23 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analyses.common import Plot, Study
-from simkit import stats
+from analyses.common import Plot, Study, signed
+from simkit import advice, stats
 from simkit.pepper import api
 from simkit.pepper.rules import make_rules
 from simkit.report import StudyResult
 
 NAME = "pepper-kubwa"
 TITLE = "Pepper: when to bid Pilipili Kubwa"
-DEFAULT_HANDS = 1_000_000      # deals per player count (each played twice)
-GAMES_PER_STATE = 400          # whole games per (score state, outcome) pair
+DEFAULT_HANDS = 400_000        # deals per player count, each played with every plan
+GAMES_PER_STATE = 400          # whole games per resulting score
 MIN_CLASS = 200                # hand classes with fewer deals are not reported
 POLICY = "heuristic"
 PLAYERS = (4, 3, 2)
+#: The heuristic's own bidding, played beside the fixed plans.
+OWN = "policy"
+#: Strong hands: the heuristic wanted at least T - STRONG (pre-emption, win chances).
+STRONG = 2
 
 #: Score states for the win-chance comparison: (label, our score, the leading
 #: opponent's score; other opponents at 0).
@@ -47,72 +60,133 @@ STATES = (("start of the game", 0, 0), ("we are near 30", 24, 0),
 
 
 def break_even(players: int, kubwa_stake: int = 2, ndogo_stake: int = 1) -> dict[str, float]:
-    """P(all tricks) above which Kubwa beats Ndogo, and the top number bid.
-
-    The second assumes the hand is sure of all but one trick (then the number
-    bid always scores T - 1 or T).
-    """
+    """P(all tricks) above which Kubwa beats Ndogo, and the top number bid, with
+    no auction.  The second assumes the hand is sure of all but one trick (then
+    the number bid always scores T - 1 or T)."""
     T = 6 if players == 4 else 8
     k = kubwa_stake
     return {"vs_ndogo": 0.5 if k > ndogo_stake else float("nan"),
             "vs_top_number": (k * T + T - 1) / (2 * k * T - 1)}
 
 
+# ---------------------------------------------------------------- per deal
+
+def _hand_class(df: pd.DataFrame) -> pd.Series:
+    """The bidder's hand class (the Kubwa run: the first speaker is the bidder)."""
+    return (df["bidder_trumps"].astype(str) + " trumps, " + df["bidder_bowers"].astype(str)
+            + " bowers, " + df["bidder_aces"].astype(str) + " outside aces"
+            ).where(df["trump"].astype(str) != "NT", "no trump")
+
+
+def _plan_runs(rules, hands: int, seed: int, threads) -> tuple[dict, pd.DataFrame]:
+    """Every plan on the same deals: ``{plan: (level, PlanOutcome, score changes)}``
+    for the first speaker's side, and per deal its hand class, wanted level and
+    whether Kubwa took every trick."""
+    P, S = rules.players, rules.sides
+    runs, deals = {}, None
+    for name in api.plan_names(rules) + [OWN]:
+        df = api.plan_deals(hands, name, players=P, policy=POLICY, seed=seed, threads=threads)
+        dealer = df["dealer"].to_numpy(np.int64)
+        seat = (dealer + 1) % P
+        side = seat % 2 if P == 4 else seat
+        scores = df[[f"score_{s}" for s in range(S)]].to_numpy(np.int64)
+        rows = np.arange(len(df))
+        us = scores[rows, side].astype(float)
+        them = (scores.sum(axis=1) - us) / (S - 1)
+        bidder = df["bidder"].to_numpy(np.int64)
+        holds = (bidder >= 0) & ((bidder % 2 if P == 4 else bidder) == side)
+        outcome = advice.PlanOutcome(holds, df["made"].to_numpy(bool), bidder < 0, us, them,
+                                     us - them)
+        # score changes with the first speaker's side first, then the others in seat order
+        order = np.stack([(side + k) % S for k in range(S)], axis=1)
+        runs[name] = (api.parse_plan(rules, name), outcome,
+                      np.take_along_axis(scores, order, axis=1))
+        if name == "kubwa":
+            deals = pd.DataFrame({"hand_class": _hand_class(df),
+                                  "all_tricks": df["made"].to_numpy(bool)})
+        if name == OWN:
+            bids = df[[f"bid_{s}" for s in range(P)]].to_numpy()
+            deals["wanted"] = bids[rows, seat]
+    return runs, deals
+
+
 # ---------------------------------------------------------------- tables
 
-def _side_frame(num: pd.DataFrame, allb: pd.DataFrame, rules) -> pd.DataFrame:
-    """Per deal: the declarer's tricks in both play-outs, its wanted level, its
-    hand class, and each opponent side's tricks (declarer's side first)."""
-    P, T, S = rules.players, rules.tricks, rules.sides
-    bidder = num["bidder"].to_numpy()
-    own = bidder % 2 if P == 4 else bidder
-    side_tricks = lambda df: df[[f"side_tricks_{s}" for s in range(S)]].to_numpy()
-    st_num, st_all = side_tricks(num), side_tricks(allb)
-    rows = np.arange(len(num))
-    opp_order = [(own + i) % S for i in range(1, S)]   # opponents, in seat order
-    bids = num[[f"bid_{s}" for s in range(P)]].to_numpy()
-    out = pd.DataFrame({
-        "won_number": st_num[rows, own], "won_all": st_all[rows, own],
-        "wanted": bids[rows, bidder],
-        "trumps": allb["bidder_trumps"].to_numpy(), "bowers": allb["bidder_bowers"].to_numpy(),
-        "aces": allb["bidder_aces"].to_numpy(), "trump": allb["trump"].astype(str).to_numpy()})
-    for i, o in enumerate(opp_order, start=1):
-        out[f"opp{i}_number"] = st_num[rows, o]
-        out[f"opp{i}_all"] = st_all[rows, o]
-    out["all_tricks"] = out["won_all"] == T
-    return out
+def _paired(d: np.ndarray, groups: pd.Series | None = None):
+    """Mean of paired differences ``d`` with its 95% interval, overall or per group."""
+    if groups is None:
+        return stats.mean_ci_of(d)
+    g = pd.DataFrame({"d": d, "sq": d * d, "g": groups.to_numpy()}).groupby("g", sort=False)
+    return stats.mean_ci(g["d"].size(), g["d"].sum(), g["sq"].sum())
 
 
-def _outcomes(d: pd.DataFrame, rules) -> dict[str, tuple[np.ndarray, list[np.ndarray]]]:
-    """Score change of the declaring side and of each opponent side per option."""
-    T, S = rules.tricks, rules.sides
-    k, n = rules.kubwa_stake * T, rules.ndogo_stake * T
-    fail = lambda level: T if rules.fail == "flat" else level
-    w, wa = d["won_number"].to_numpy(), d["won_all"].to_numpy()
-    opp_num = [d[f"opp{i}_number"].to_numpy() for i in range(1, S)]
-    opp_all = [d[f"opp{i}_all"].to_numpy() for i in range(1, S)]
-    top = T - 1
-    lower = np.clip(d["wanted"].to_numpy(), 1, T - 1)     # the policy's own number bid
-    return {
-        "kubwa": (np.where(wa == T, k, -k), opp_all),
-        "ndogo": (np.where(wa == T, n, -n), opp_all),
-        "top number bid": (np.where(w >= top, w, -fail(top)), opp_num),
-        "own lower bid": (np.where(w >= lower, w, -np.where(rules.fail == "flat", T, lower)),
-                          opp_num),
-    }
+def _by_class(runs, deals, players) -> pd.DataFrame:
+    """Per hand class: P(all tricks), Kubwa's value, the best other plan's, the
+    heuristic's own, and Kubwa's paired advantage over each."""
+    cls = deals.groupby("hand_class", sort=False)["all_tricks"].agg(["size", "sum"])
+    cls.columns = ["deals", "all_tricks"]
+    value = pd.DataFrame({n: r[1].value for n, r in runs.items()})
+    means = value.groupby(deals["hand_class"], sort=False).mean()
+    others = [n for n in runs if n not in ("kubwa", OWN)]
+    cls["ev_kubwa"], cls["ev_policy"] = means["kubwa"], means[OWN]
+    cls["best_other"] = means[others].idxmax(axis=1)
+    cls["ev_best_other"] = means[others].max(axis=1)
+    best = cls["best_other"].reindex(deals["hand_class"]).to_numpy()
+    other = value[others].to_numpy()[np.arange(len(value)),
+                                     [others.index(b) for b in best]]
+    k = value["kubwa"].to_numpy()
+    for col, d in (("kubwa_vs_best", k - other), ("kubwa_vs_policy", k - value[OWN].to_numpy())):
+        m, lo, hi = _paired(d, deals["hand_class"])
+        cls[col], cls[f"{col}_low"], cls[f"{col}_high"] = m, lo, hi
+    cls = cls[cls["deals"] >= MIN_CLASS].reset_index()
+    cls["p_all"] = cls["all_tricks"] / cls["deals"]
+    cls["ci_low"], cls["ci_high"] = stats.proportion_ci(cls["all_tricks"], cls["deals"])
+    cls.insert(0, "players", players)
+    return cls.sort_values("p_all", ascending=False)
 
 
-def _hand_class(d: pd.DataFrame) -> pd.Series:
-    return (d["trumps"].astype(str) + " trumps, " + d["bowers"].astype(str) + " bowers, "
-            + d["aces"].astype(str) + " outside aces").where(d["trump"] != "NT", "no trump")
+def _thumb_rows(cls: pd.DataFrame) -> list[dict]:
+    """The rule of thumb: classes where Kubwa beats every other plan (or at least
+    the heuristic's own bidding) with an interval clear of zero."""
+    rows = []
+    for c in cls.itertuples():
+        if c.kubwa_vs_best_low > 0:
+            verdict = "bid Kubwa"
+        elif c.kubwa_vs_policy_low > 0:
+            verdict = f"Kubwa beats the heuristic's own bid, but {c.best_other} pays more"
+        else:
+            continue
+        rows.append({"players": c.players, "hand_class": c.hand_class, "deals": c.deals,
+                     "p_all": c.p_all, "kubwa_vs_best": c.kubwa_vs_best,
+                     "kubwa_vs_best_low": c.kubwa_vs_best_low, "verdict": verdict})
+    return rows
 
 
-def _win_chances(rules, d, out, label, us, them, seed, threads):
-    """Mean chance of winning the game after each option, from score (us, them)."""
-    S = rules.sides
-    start = np.zeros(S, np.int64)
-    start[0] = us
-    start[1] = them
+def _preemption(runs, strong: np.ndarray, players: int) -> list[dict]:
+    """On the strong hands: how often each lower plan lost the contract to the
+    opponents, and what that cost against Kubwa on the same deals."""
+    k = runs["kubwa"][1].value[strong]
+    rows = []
+    for name, (level, o, _) in runs.items():
+        if name in ("kubwa", "pass"):
+            continue
+        outbid = (~o.holds & ~o.thrown)[strong]
+        n, m = int(strong.sum()), int(outbid.sum())
+        lo, hi = stats.proportion_ci(m, n)
+        d = k - o.value[strong]
+        cost, c_lo, c_hi = stats.mean_ci_of(d[outbid]) if m else (np.nan,) * 3
+        pre, p_lo, p_hi = stats.mean_ci_of(np.where(outbid, d, 0.0))
+        rows.append({"players": players, "plan": name, "level": level, "hands": n,
+                     "outbid": m, "p_outbid": m / n if n else np.nan, "ci_low": lo,
+                     "ci_high": hi, "cost_when_outbid": cost, "cost_low": c_lo,
+                     "cost_high": c_hi, "preemption_value": pre, "preemption_low": p_lo,
+                     "preemption_high": p_hi})
+    return rows
+
+
+def _win_chances(rules, runs, strong, seed, threads) -> list[dict]:
+    """Chance to win the game after each plan on the strong hands, from each of
+    :data:`STATES`; the rest of the game played out from the resulting score."""
     cache: dict[tuple, float] = {}
 
     def win(scores):
@@ -125,83 +199,42 @@ def _win_chances(rules, d, out, label, us, them, seed, threads):
         return cache[key]
 
     rows = []
-    for option, (own, opps) in out.items():
-        after = np.column_stack([start[0] + own] + [start[i] + o for i, o in enumerate(opps, 1)])
-        keys, inverse = np.unique(after, axis=0, return_inverse=True)
-        p = np.array([win(k) for k in keys])[inverse.ravel()]
-        mean, lo, hi = stats.mean_ci_of(p)
-        rows.append({"players": rules.players, "state": label, "us": us, "them": them,
-                     "option": option, "hands": len(p), "p_win": mean, "ci_low": lo,
-                     "ci_high": hi})
-    return rows
-
-
-def _by_class(d: pd.DataFrame, margin: dict[str, np.ndarray], players: int) -> pd.DataFrame:
-    """P(all tricks) and each option's value, by hand class (classes of MIN_CLASS+ deals)."""
-    g = d.groupby("hand_class")
-    cls = g.agg(deals=("all_tricks", "size"), all_tricks=("all_tricks", "sum"))
-    for o, m in margin.items():
-        cls[f"ev_{o}"] = pd.Series(m, index=d.index).groupby(d["hand_class"]).mean()
-    cls = cls[cls["deals"] >= MIN_CLASS].reset_index()
-    cls["p_all"] = cls["all_tricks"] / cls["deals"]
-    cls["ci_low"], cls["ci_high"] = stats.proportion_ci(cls["all_tricks"], cls["deals"])
-    ev_cols = [f"ev_{o}" for o in margin]
-    cls["best"] = cls[ev_cols].idxmax(axis=1).str.removeprefix("ev_")
-    cls.insert(0, "players", players)
-    return cls.sort_values("p_all", ascending=False)
-
-
-def _overview_row(d: pd.DataFrame, rules, be: dict[str, float]) -> dict:
-    k = int(d["all_tricks"].sum())
-    lo, hi = stats.proportion_ci(k, len(d))
-    return {"players": rules.players, "tricks": rules.tricks,
-            "kubwa_points": rules.kubwa_stake * rules.tricks, "deals": len(d),
-            "p_all_tricks": k / len(d), "ci_low": lo, "ci_high": hi,
-            "break_even_vs_ndogo": be["vs_ndogo"],
-            "break_even_vs_top_number": be["vs_top_number"]}
-
-
-def _thumb_rows(cls: pd.DataFrame, be: dict[str, float], players: int) -> list[dict]:
-    """The rule of thumb: hand classes whose whole interval clears a break-even."""
-    rows = []
-    for c in cls.itertuples():
-        if c.ci_low > be["vs_top_number"]:
-            verdict = "bid Kubwa"
-        elif c.ci_low > be["vs_ndogo"]:
-            verdict = "Kubwa rather than Ndogo, but the top number bid pays more"
-        else:
-            continue
-        rows.append({"players": players, "hand_class": c.hand_class, "deals": c.deals,
-                     "p_all": c.p_all, "ci_low": c.ci_low, "ci_high": c.ci_high,
-                     "verdict": verdict})
+    for label, us, them in STATES:
+        start = np.zeros(rules.sides, np.int64)
+        start[:2] = us, them
+        for name, (_, _, delta) in runs.items():
+            keys, inverse = np.unique(start + delta[strong], axis=0, return_inverse=True)
+            p = np.array([win(k) for k in keys])[inverse.ravel()]
+            mean, lo, hi = stats.mean_ci_of(p)
+            rows.append({"players": rules.players, "state": label, "us": us, "them": them,
+                         "plan": name, "hands": len(p), "p_win": mean, "ci_low": lo,
+                         "ci_high": hi})
     return rows
 
 
 def _player_count(players: int, hands: int, seed: int, threads) -> dict[str, list]:
     """The rows each table gets from ``hands`` deals with ``players`` players."""
     rules = make_rules(players=players)
-    num = api.declare_hands(hands, 1, players, policy=POLICY, seed=seed, threads=threads)
-    allb = api.declare_hands(hands, "kubwa", players, policy=POLICY, seed=seed, threads=threads)
-    d = _side_frame(num, allb, rules)
-    out = _outcomes(d, rules)
-    margin = {o: own - sum(opps) / len(opps) for o, (own, opps) in out.items()}
-    d["hand_class"] = _hand_class(d)
+    runs, deals = _plan_runs(rules, hands, seed, threads)
+    strong = deals["wanted"].to_numpy() >= rules.tricks - STRONG
+    plans = advice.plan_table({n: r[:2] for n, r in runs.items()})
+    plans.insert(0, "players", players)
     be = break_even(players, rules.kubwa_stake, rules.ndogo_stake)
-    cls = _by_class(d, margin, players)
-    options = []
-    for o, m in margin.items():
-        mean, lo, hi = stats.mean_ci_of(m)
-        options.append({"players": players, "option": o, "deals": len(m),
-                        "ev": mean, "ci_low": lo, "ci_high": hi})
-    # win chance by score: the hands a strong bidder would consider (wanted >= T-1)
-    cand = d["wanted"].to_numpy() >= rules.tricks - 1
-    sub = {o: (own[cand], [x[cand] for x in opps]) for o, (own, opps) in out.items()}
-    wins = []
-    for label, us, them in STATES:
-        wins += _win_chances(rules, d[cand], sub, label, us, them, seed, threads)
-    return {"overview": [_overview_row(d, rules, be)], "by_hand_class": [cls],
-            "options": options, "rule_of_thumb": _thumb_rows(cls, be, players),
-            "win_chance_by_score": wins}
+    k = int(deals["all_tricks"].sum())
+    lo, hi = stats.proportion_ci(k, len(deals))
+    overview = {"players": players, "tricks": rules.tricks,
+                "kubwa_points": rules.kubwa_stake * rules.tricks, "deals": len(deals),
+                "strong_hands": int(strong.sum()), "p_all_tricks": k / len(deals),
+                "ci_low": lo, "ci_high": hi, "break_even_vs_ndogo": be["vs_ndogo"],
+                "break_even_vs_top_number": be["vs_top_number"]}
+    cls = _by_class(runs, deals, players)
+    return {"overview": [overview], "plans": [plans], "by_hand_class": [cls],
+            "rule_of_thumb": _thumb_rows(cls), "preemption": _preemption(runs, strong, players),
+            "win_chance_by_score": _win_chances(rules, runs, strong, seed, threads)}
+
+
+THUMB_COLUMNS = ["players", "hand_class", "deals", "p_all", "kubwa_vs_best",
+                 "kubwa_vs_best_low", "verdict"]
 
 
 def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = False,
@@ -210,11 +243,10 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
     parts = [_player_count(players, hands, seed, threads) for players in PLAYERS]
     rows = {k: [r for p in parts for r in p[k]] for k in parts[0]}
     return {"overview": pd.DataFrame(rows["overview"]),
+            "plans": pd.concat(rows["plans"], ignore_index=True),
             "by_hand_class": pd.concat(rows["by_hand_class"], ignore_index=True),
-            "options": pd.DataFrame(rows["options"]),
-            "rule_of_thumb": pd.DataFrame(rows["rule_of_thumb"],
-                                          columns=["players", "hand_class", "deals", "p_all",
-                                                   "ci_low", "ci_high", "verdict"]),
+            "rule_of_thumb": pd.DataFrame(rows["rule_of_thumb"], columns=THUMB_COLUMNS),
+            "preemption": pd.DataFrame(rows["preemption"]),
             "win_chance_by_score": pd.DataFrame(rows["win_chance_by_score"])}
 
 
@@ -222,50 +254,81 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
 
 def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
     """Plain-language findings computed from the tables (none typed in)."""
-    overview, thumbs, wins = (tables[k] for k in ("overview", "rule_of_thumb",
-                                                  "win_chance_by_score"))
+    overview, plans, thumbs, pre, wins = (tables[k] for k in (
+        "overview", "plans", "rule_of_thumb", "preemption", "win_chance_by_score"))
     lines = []
     for r in overview.itertuples():
+        p = plans[plans["players"] == r.players].set_index("bid")
+        best = p.drop(["kubwa", OWN])["ev"].idxmax()
         lines.append(
             f"With {r.players} players ({r.tricks} tricks, Kubwa worth ±{r.kubwa_points}) the "
-            f"declaring side takes every trick on {r.p_all_tricks:.1%} of all deals "
-            f"(95% CI {r.ci_low:.1%}-{r.ci_high:.1%}, n={r.deals:,}); Kubwa beats Ndogo when "
-            f"that chance is above 50% and beats the top number bid above "
-            f"{r.break_even_vs_top_number:.1%}.")
-    for players in overview["players"]:
-        t = thumbs[(thumbs["players"] == players) & (thumbs["verdict"] == "bid Kubwa")] \
-            if len(thumbs) else thumbs
-        held = "; ".join(t["hand_class"]) if len(t) else "no hand class clears the break-even"
-        lines.append(f"{players} players, bid Kubwa with: {held}.")
-    w = wins.pivot_table(index=["players", "state"], columns="option", values="p_win")
-    if "kubwa" in w and "own lower bid" in w:
-        diff = (w["kubwa"] - w["own lower bid"]).rename("d").reset_index()
-        best = diff.loc[diff["d"].idxmax()]
-        worst = diff.loc[diff["d"].idxmin()]
+            f"first speaker's side takes every trick after bidding Kubwa on {r.p_all_tricks:.1%} "
+            f"of all deals (95% CI {r.ci_low:.1%}-{r.ci_high:.1%}, n={r.deals:,}); over all "
+            f"deals the heuristic's own bidding is worth {p.loc[OWN, 'ev']:+.2f} points a hand, "
+            f"the best fixed plan ({best}) {p.loc[best, 'ev']:+.2f}, Kubwa "
+            f"{p.loc['kubwa', 'ev']:+.2f}.")
+        t = thumbs[(thumbs["players"] == r.players) & (thumbs["verdict"] == "bid Kubwa")]
+        held = "; ".join(t["hand_class"]) if len(t) else "no hand class clears every other plan"
+        lines.append(f"{r.players} players, bid Kubwa with: {held}.")
+        q = pre[pre["players"] == r.players].set_index("plan")
+        top = str(r.tricks - 1)
+        if OWN in q.index and top in q.index:
+            own, num = q.loc[OWN], q.loc[top]
+            verdict = "pays" if own.preemption_low > 0 else \
+                "does not pay" if own.preemption_high < 0 else "is a wash"
+            lines.append(
+                f"{r.players} players, pre-emption: on the {int(own.hands):,} strong hands the "
+                f"heuristic's own bid is outbid in {own.p_outbid:.1%} of deals (the top number "
+                f"bid, {top}, in {num.p_outbid:.1%}); on those deals Kubwa instead changes the "
+                f"result by {signed(own.cost_when_outbid, 2)} points, "
+                f"{signed(own.preemption_value, 2)} per strong hand: pre-emption {verdict}.")
+    w = wins.pivot_table(index=["players", "state"], columns="plan", values="p_win")
+    if "kubwa" in w and OWN in w:
+        diff = (w["kubwa"] - w[OWN]).rename("d").reset_index()
+        best, worst = diff.loc[diff["d"].idxmax()], diff.loc[diff["d"].idxmin()]
         lines.append(
-            f"On strong hands the score matters: Kubwa instead of the policy's own bid changes "
-            f"the chance of winning the game by {best.d:+.1%} ({best.players} players, "
+            f"On strong hands the score matters: Kubwa instead of the heuristic's own bidding "
+            f"changes the chance of winning the game by {best.d:+.1%} ({best.players} players, "
             f"{best.state}) down to {worst.d:+.1%} ({worst.players} players, {worst.state}).")
+    lines.append(f"Every other seat bid and played by the {POLICY} policy; the first "
+                 "speaker played its cards by it too.")
     return lines
 
 
 # ---------------------------------------------------------------- figures
 
-def _p_all_by_hand_class(tables: dict[str, pd.DataFrame]) -> plt.Figure:
-    classes, overview = tables["by_hand_class"], tables["overview"]
-    fig, axes = plt.subplots(3, 1, figsize=(9, 14))
+def _value_by_hand_class(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    classes = tables["by_hand_class"]
+    fig, axes = plt.subplots(3, 1, figsize=(9, 15))
     for ax, (players, c) in zip(axes, classes.groupby("players", sort=False)):
         c = c.head(15).iloc[::-1]
-        err = [c["p_all"] - c["ci_low"], c["ci_high"] - c["p_all"]]
-        ax.barh(c["hand_class"], c["p_all"], xerr=err, color="tab:red", alpha=0.7)
-        be = overview.set_index("players").loc[players]
-        ax.axvline(be["break_even_vs_top_number"], ls="--", color="k",
-                   label=f"break-even vs top number bid ({be['break_even_vs_top_number']:.3f})")
-        ax.axvline(0.5, ls=":", color="grey", label="break-even vs Ndogo (0.5)")
-        ax.set_title(f"{players} players: chance of every trick")
-        ax.set_xlim(0, 1)
-        ax.tick_params(axis="y", labelsize=7)
+        y = np.arange(len(c))
+        for i, (col, label, color) in enumerate((
+                ("ev_kubwa", "Kubwa", "tab:red"), ("ev_best_other", "best other plan", "tab:blue"),
+                ("ev_policy", "heuristic's own bidding", "tab:grey"))):
+            ax.barh(y + (i - 1) * 0.27, c[col], height=0.27, color=color, label=label)
+        d = c["kubwa_vs_best"].to_numpy()
+        err = [d - c["kubwa_vs_best_low"], c["kubwa_vs_best_high"] - d]
+        ax.errorbar(d, y, xerr=err, fmt="k.", ms=4, capsize=2,
+                    label="Kubwa minus best other (95% CI)")
+        ax.axvline(0, color="k", lw=0.8)
+        ax.set_yticks(y, c["hand_class"], fontsize=7)
+        ax.set_title(f"{players} players: points a hand by the first speaker's hand")
         ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def _preemption_figure(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    pre = tables["preemption"]
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
+    for ax, (players, q) in zip(axes, pre.groupby("players", sort=False)):
+        x = np.arange(len(q))
+        ax.bar(x, q["p_outbid"], yerr=[q["p_outbid"] - q["ci_low"], q["ci_high"] - q["p_outbid"]],
+               color="tab:orange")
+        ax.set_xticks(x, q["plan"], fontsize=8)
+        ax.set_ylim(0, 1)
+        ax.set_title(f"{players} players: strong hands outbid, by plan")
     fig.tight_layout()
     return fig
 
@@ -275,14 +338,14 @@ def _win_chance_by_score(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
     for ax, (players, w) in zip(axes, wins.groupby("players", sort=False)):
         states = list(dict.fromkeys(w["state"]))
-        opts = list(dict.fromkeys(w["option"]))
+        opts = ["kubwa", "ndogo", str((6 if players == 4 else 8) - 1), OWN]
         x = np.arange(len(states))
         for i, o in enumerate(opts):
-            r = w[w["option"] == o].set_index("state").loc[states]
+            r = w[w["plan"] == o].set_index("state").loc[states]
             ax.bar(x + i * 0.8 / len(opts), r["p_win"], width=0.8 / len(opts), label=o,
                    yerr=[r["p_win"] - r["ci_low"], r["ci_high"] - r["p_win"]])
         ax.set_xticks(x + 0.4 - 0.4 / len(opts), states, rotation=15, fontsize=8)
-        ax.set_title(f"{players} players: chance to win the game")
+        ax.set_title(f"{players} players: chance to win the game (strong hands)")
         ax.set_ylim(0, 1)
         ax.legend(fontsize=7)
     fig.tight_layout()
@@ -290,14 +353,18 @@ def _win_chance_by_score(tables: dict[str, pd.DataFrame]) -> plt.Figure:
 
 
 FIGURES = (
-    Plot("p_all_by_hand_class",
-         "Chance that the declaring side takes every trick, by the declarer's hand (trumps, "
-         "bowers and aces outside trumps with the trump it names for Kubwa), with 95% "
-         "intervals; dashed: the break-even against the top number bid; dotted: against Ndogo.",
-         _p_all_by_hand_class),
+    Plot("value_by_hand_class",
+         "Points a hand for the first speaker's side (minus an average opponent side), by its "
+         "hand (trumps, bowers and aces outside trumps with the trump it names for Kubwa): "
+         "Kubwa, the best other plan and the heuristic's own bidding, every plan played "
+         "through the whole auction; black: Kubwa minus the best other plan, 95% interval.",
+         _value_by_hand_class),
+    Plot("preemption",
+         "Pre-emption: on the strong hands (the heuristic wanted at least T - 2 tricks), the share of deals in which each lower plan lost the contract to the "
+         "opponents, with 95% intervals. Kubwa is never outbid.",
+         _preemption_figure),
     Plot("win_chance_by_score",
-         "Chance to win the game after bidding each option on the hands where the heuristic "
-         "wanted at least the top number bid, from four scores.",
+         "Chance to win the game after each plan on the strong hands, from four scores.",
          _win_chance_by_score),
 )
 
@@ -307,16 +374,17 @@ FIGURES = (
 NOTES = (
     __doc__.split("\n\n", 1)[1].strip(),
     f"Hand classes with fewer than {MIN_CLASS} deals are left out. Win chances: "
-    f"{GAMES_PER_STATE} whole games per resulting score, for the hands whose heuristic wanted "
-    "at least the top number bid; their intervals cover the spread over hands, not the "
-    "game-simulation error (about ±2.5 points).",
+    f"{GAMES_PER_STATE} whole games per resulting score; their intervals cover the spread "
+    "over hands, not the game-simulation error (about ±2.5 points).",
 )
 
 
 def _provenance(hands: int) -> dict:
-    return dict(hands=hands * 2 * len(PLAYERS),
+    plans = sum(len(api.plan_names(make_rules(players=p))) + 1 for p in PLAYERS)
+    return dict(hands=hands * plans,
                 rules={p: make_rules(players=p).as_dict() for p in PLAYERS},
                 policies=[POLICY], deals_per_player_count=hands,
+                plan_seat="left of the dealer (the first to speak)",
                 games_per_score=GAMES_PER_STATE)
 
 

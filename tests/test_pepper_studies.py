@@ -51,38 +51,55 @@ def test_break_even_is_the_closed_form(players, kubwa_stake, expected):
 
 def test_kubwa_tables(kubwa):
     t = kubwa.tables
-    assert set(t) == {"overview", "by_hand_class", "options", "rule_of_thumb",
-                      "win_chance_by_score"}
+    assert list(t) == ["overview", "plans", "by_hand_class", "rule_of_thumb", "preemption",
+                       "win_chance_by_score"]
     ov = t["overview"]
     assert list(ov["players"]) == [4, 3, 2]
     assert ov["p_all_tricks"].between(0, 1).all()
     assert_intervals(ov, "p_all_tricks")
+    assert (ov["deals"] == 30_000).all() and (ov["strong_hands"] > 0).all()
+    plans = t["plans"]
+    for players in (4, 3, 2):
+        p = plans[plans["players"] == players].set_index("bid")
+        T = 6 if players == 4 else 8
+        assert list(p.index) == ["pass", *map(str, range(1, T)), "ndogo", "kubwa", "policy"]
+        # the first speaker's Kubwa ends the auction at once: it always holds the contract,
+        # and its success rate is the overview's chance of every trick
+        assert p.loc["kubwa", "p_contract"] == 1.0 and p.loc["kubwa", "p_thrown"] == 0
+        assert p.loc["kubwa", "p_make"] == ov.set_index("players").loc[players, "p_all_tricks"]
+        assert_intervals(p, "ev", "ev_low", "ev_high")
     cls = t["by_hand_class"]
-    for col in ("players", "hand_class", "deals", "all_tricks", "p_all", "ci_low", "ci_high",
-                "best", "ev_kubwa", "ev_ndogo", "ev_top number bid", "ev_own lower bid"):
-        assert col in cls
     assert (cls["deals"] >= pepper_kubwa.MIN_CLASS).all()
     assert cls["p_all"].between(0, 1).all()
     assert_intervals(cls, "p_all")
-    # Kubwa and Ndogo are decided by the same event: their values are tied by the stakes
-    # (own +-12 or +-6, the same opponents' tricks), so ev_k - ev_n = 6 (2 p - 1)
-    four = cls[cls["players"] == 4]
-    assert np.allclose(four["ev_kubwa"] - four["ev_ndogo"], 6 * (2 * four["p_all"] - 1),
-                       atol=1e-9)
-    opts = t["options"]
-    assert set(opts["option"]) == {"kubwa", "ndogo", "top number bid", "own lower bid"}
-    assert_intervals(opts, "ev")
+    # the paired differences are the differences of the class means
+    assert np.allclose(cls["ev_kubwa"] - cls["ev_policy"], cls["kubwa_vs_policy"], atol=1e-9)
+    assert np.allclose(cls["ev_kubwa"] - cls["ev_best_other"], cls["kubwa_vs_best"], atol=1e-9)
+    assert_intervals(cls, "kubwa_vs_best", "kubwa_vs_best_low", "kubwa_vs_best_high")
+    assert not cls["best_other"].isin(["kubwa", "policy"]).any()
+    thumbs = t["rule_of_thumb"]
+    assert (thumbs.loc[thumbs["verdict"] == "bid Kubwa", "kubwa_vs_best_low"] > 0).all()
+    pre = t["preemption"]
+    assert "kubwa" not in set(pre["plan"]) and "pass" not in set(pre["plan"])
+    assert pre["p_outbid"].between(0, 1).all()
+    assert_intervals(pre, "p_outbid")
+    ok = pre["outbid"] > 0
+    assert np.allclose((pre["p_outbid"] * pre["cost_when_outbid"])[ok],
+                       pre["preemption_value"][ok], atol=1e-9)
     wins = t["win_chance_by_score"]
     assert wins["p_win"].between(0, 1).all()
     assert_intervals(wins, "p_win")
     assert set(wins["state"]) == {s[0] for s in pepper_kubwa.STATES}
+    assert "policy" in set(wins["plan"]) and "kubwa" in set(wins["plan"])
+    assert any("heuristic policy" in line for line in kubwa.summary)
 
 
 def test_kubwa_forced_hands_take_every_trick():
-    """Deals where the declarer holds the six top trumps (4 players) are
-    classed '6 trumps, 2 bowers, ...' and make Kubwa every time."""
+    """Deals where the first speaker holds the six top trumps (4 players) and
+    bids Kubwa are made every time, whatever the others hold."""
     from simkit.pepper import api
-    d = api.declare_hands(200_000, "kubwa", players=4, seed=SEED)
+    d = api.plan_deals(100_000, "kubwa", players=4, seed=SEED)
+    assert (d["contract"] == 7).all()
     six = d[d["bidder_trumps"] == 6]
     assert len(six) > 0 and six["made"].all()
 
