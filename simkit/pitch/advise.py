@@ -1,56 +1,69 @@
 """What to bid with a Pitch hand: ``simkit advise pitch --hand "AS KS QS JS TS 9S"``.
 
-:func:`advise` evaluates the hand with :func:`simkit.pitch.api.evaluate_hand`
-(the hand held at its seat, the unseen cards dealt uniformly, the seat
-pitching each contract with no auction, or passing while the others bid) and
-ranks the bids by **expected money per hand**: each player's money for a hand
-is that hand settled as a one-hand session (10 cents per point above the
-table's average, the moon's dollars), the same for every bid, so passing is
-compared on the same footing.  The recommendation is the bid with the most
-expected money; ties go to the higher bid.  JSON has the shape of Pepper's
-advice: ``ev`` is the expected money in dollars, with ``points`` (expected
-score change) added.
+:func:`advise` holds the hand at its seat, deals the unseen cards
+``samples`` times and plays every **bidding plan** (seeds/pitch.md 8.4:
+``pass``, a ceiling at 2, 3 or 4, ``moon``) through the whole auction, the
+other seats bidding by their policies (:func:`simkit.pitch.api.plan_hands`;
+every plan on the same deals), then the play and the score.  For each plan
+(:mod:`simkit.advice`): how often the seat becomes the pitcher and makes its
+bid, its points and an average other player's, and EV, the **expected money
+per hand** (the hand settled as a one-hand session: 10 cents per point above
+the table's average, the moon's dollars), with 95% intervals.  Passing is
+measured like every other plan.  The recommendation is the plan with the most
+expected money; ties go to the higher bid.
+
+``declarer=True`` gives the older figures instead
+(:func:`simkit.pitch.api.evaluate_hand`): each bid played as pitcher with no
+auction (nobody outbids or steals), and passing with the auction played.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
-from simkit import stats
+from simkit import advice, engine, stats
+from simkit.advice import PlanOutcome
 from simkit.engine import FixedHand
 from simkit.errors import InputError
 from simkit.pitch import api
-from simkit.pitch.rules import PitchRules
-
-#: Values closer than this count as equal when ranking bids (float noise in means).
-_TIE = 1e-12
+from simkit.pitch.policies import make_policies
+from simkit.pitch.rules import DECK, PitchRules
+from simkit.runner import check_count
 
 
 @dataclass(frozen=True)
 class Advice(FixedHand):
-    """What :func:`advise` found for one hand: ``bids`` has one row per bid (pass,
-    2, 3, 4, moon) with p_make and its interval, ev (expected money, $) and
-    its interval, points; ``trump`` is the suit the seat leads as pitcher."""
+    """What :func:`advise` found for one hand: ``bids`` has one row per plan (pass,
+    2, 3, 4, moon) with the columns of :func:`simkit.advice.plan_table` (``ev``
+    in dollars) and ``points`` (the seat's expected score change); with
+    ``declarer`` the older table (p_make and its interval as pitcher with no
+    auction, ev and its interval, points).  ``trump`` is the suit the seat
+    leads most often as pitcher; ``policies`` the seats' policy specs."""
 
     bids: pd.DataFrame
     recommended: str
     reason: str
     rules: PitchRules
     trump: str
+    policies: tuple[str, ...]
+    declarer: bool = False
 
 
-def advise(hand, players: int | None = None, seat: int | None = None, dealer: int = 0,
-           samples: int = 100_000, rules=None, policy=None, seed: int = 0,
-           threads: int | None = None, score=None, games=None) -> Advice:
-    """Each bid's chance, expected points and money for ``hand``, and the best bid."""
-    if score is not None:
-        raise InputError("--score is not used by Pitch: a money session has no target to "
-                         "win; the advice ranks bids by expected money per hand")
-    r = api.resolve_rules(rules, players)
-    ev = api.evaluate_hand(hand, players=r.players, seat=seat, dealer=dealer, samples=samples,
-                           rules=r, policy=policy, seed=seed, threads=threads)
+def _outcome(df: pd.DataFrame, seat: int, players: int) -> PlanOutcome:
+    """A plan's per-deal outcome for the seat: points, and money as the value."""
+    scores = df[[f"score_{s}" for s in range(players)]].to_numpy(np.int64)
+    pitcher = df["pitcher"].to_numpy(np.int64)
+    us = scores[:, seat].astype(float)
+    them = (scores.sum(axis=1) - scores[:, seat]) / (players - 1)
+    return PlanOutcome(pitcher == seat, df["made"].to_numpy(bool), pitcher < 0, us, them,
+                       df[f"money_{seat}"].to_numpy(float))
+
+
+def _declarer(ev, cards, r, texts) -> Advice:
+    """The no-auction figures of :func:`simkit.pitch.api.evaluate_hand`, ranked by money."""
     b = ev.bids
     table = pd.DataFrame({"bid": b["bid"], "level": b["level"],
                           "p_make": b["p_make"].where(b["level"] > 0, 1.0),
@@ -58,43 +71,93 @@ def advise(hand, players: int | None = None, seat: int | None = None, dealer: in
                           "ci_high": b["ci_high"].where(b["level"] > 0, 1.0),
                           "ev": b["money"], "ev_low": b["money_low"], "ev_high": b["money_high"],
                           "points": b["points"], "pitched": b["pitched"]})
-    best = table["ev"].max()
-    top = table[table["ev"] >= best - _TIE]
+    top = table[table["ev"] >= table["ev"].max() - advice.TIE]
     choice = top.iloc[-1]
     others = table[table["bid"] != choice["bid"]]
     runner = others.loc[others["ev"].idxmax()]
-    reason = (f"the most expected money, {choice['ev']:+.3f} $ per hand "
-              f"(next: {runner['bid']} at {runner['ev']:+.3f} $)")
-    return Advice(ev.hand, ev.players, ev.seat, ev.dealer, ev.samples, table,
-                  str(choice["bid"]), reason, r, ev.trump)
+    reason = (f"as pitcher with no auction, the most expected money, {choice['ev']:+.3f} $ "
+              f"per hand (next: {runner['bid']} at {runner['ev']:+.3f} $)")
+    return Advice(cards, ev.players, ev.seat, ev.dealer, ev.samples, table,
+                  str(choice["bid"]), reason, r, ev.trump, texts, declarer=True)
 
 
-def format_advice(advice: Advice) -> str:
-    """The bids as a table, then ``recommended: BID — reason``."""
-    a = advice
+def advise(hand, players: int | None = None, seat: int | None = None, dealer: int = 0,
+           samples: int = 100_000, rules=None, policy=None, seed: int = 0,
+           threads: int | None = None, score=None, games=None,
+           declarer: bool = False, plans=None) -> Advice:
+    """Each plan's chance to pitch and make it, points and money for ``hand``,
+    and the best plan (see the module notes).  ``seat`` defaults to the seat
+    left of ``dealer`` (the dealer speaks last); ``plans`` the plans to play
+    (default: every plan).  Bad input raises
+    :class:`~simkit.errors.InputError` before any simulation."""
+    if score is not None:
+        raise InputError("--score is not used by Pitch: a money session has no target to "
+                         "win; the advice ranks bids by expected money per hand")
+    r = api.resolve_rules(rules, players)
+    N = r.players
+    dealer = engine.check_seat(dealer, "dealer", N)
+    seat = (dealer + 1) % N if seat is None else engine.check_seat(seat, "seat", N)
+    check_count(samples, "--samples")
+    cards = tuple(DECK.text(c) for c in api.parse_hand(hand))
+    names = advice.plan_list(plans, api.plan_names(r), lambda p: api.parse_plan(r, p),
+                             declarer)
+    pols = make_policies(policy, N)
+    texts = tuple(p.label() for p in pols)
+    common = dict(players=N, seat=seat, dealer=dealer, rules=r, policy=pols, seed=seed,
+                  threads=threads)
+    if declarer:
+        return _declarer(api.evaluate_hand(hand, samples=samples, **common), cards, r, texts)
+    plans, trump = {}, "-"
+    for name in names:
+        df = api.plan_hands(hand, name, samples, **common)
+        plans[name] = (api.parse_plan(r, name), _outcome(df, seat, N))
+        led = df.loc[df["pitcher"] == seat, "trump"]
+        if name == "2" and len(led):
+            trump = str(led.mode().iloc[0])
+    table = advice.plan_table(plans)
+    table["points"] = table["ev_us"]
+    recommended, reason = advice.choose(table, "ev", fmt=lambda v: f"{v:+.3f} $")
+    return Advice(cards, N, seat, dealer, samples, table, recommended, reason, r, trump, texts)
+
+
+def format_advice(advice_: Advice) -> str:
+    """The plans as a table, then ``recommended: BID — reason``."""
+    a = advice_
     lines = [f"Pitch hand {' '.join(a.hand)}: {a.players} players, seat {a.seat}, "
              f"dealer {a.dealer}; {a.samples:,} deals of the unseen cards",
-             f"as pitcher it leads {a.trump} (trump)", "",
-             f"{'bid':<7}{'made [95% CI]':<30}{'points':>8}{'money $ [95% CI]':>28}"]
-    for row in a.bids.itertuples():
-        made = ("(others bid)" if row.level == 0 else
-                stats.format_estimate(row.p_make, row.ci_low, row.ci_high, a.samples).split(" (")[0])
-        money = f"{row.ev:+.3f} [{row.ev_low:+.3f}, {row.ev_high:+.3f}]"
-        mark = "  <" if row.bid == a.recommended else ""
-        lines.append(f"{row.bid:<7}{made:<30}{row.points:>+8.2f}{money:>28}{mark}")
-    lines.append(f"points: the seat's expected score change; money: per hand, {a.rules.cents} "
-                 f"cents a point against the table's average plus ${a.rules.moon_dollars} a "
-                 f"moon from each other player.")
+             "policies by seat: " + ", ".join(
+                 f"{s} {p}" + (" (this hand)" if s == a.seat else "")
+                 for s, p in enumerate(a.policies)),
+             ("as pitcher with no auction for each bid; pass plays the auction" if a.declarer
+              else f"every plan played through the whole auction ({a.rules.auction}, "
+                   f"stuck dealer bids {a.rules.stuck_bid}, steal: {a.rules.steal})"),
+             f"as pitcher it leads {a.trump} (trump)", ""]
+    if a.declarer:
+        lines.append(f"{'bid':<7}{'made [95% CI]':<30}{'points':>8}{'money $ [95% CI]':>28}")
+        for row in a.bids.itertuples():
+            made = ("(others bid)" if row.level == 0 else stats.format_estimate(
+                row.p_make, row.ci_low, row.ci_high, a.samples).split(" (")[0])
+            money = f"{row.ev:+.3f} [{row.ev_low:+.3f}, {row.ev_high:+.3f}]"
+            mark = "  <" if row.bid == a.recommended else ""
+            lines.append(f"{row.bid:<7}{made:<30}{row.points:>+8.2f}{money:>28}{mark}")
+    else:
+        lines += advice.format_rows(a.bids, a.recommended, unit="dollars", value_digits=3)
+    lines.append(f"money: per hand, {a.rules.cents} cents a point against the table's average "
+                 f"plus ${a.rules.moon_dollars} a moon from each other player.")
     lines.append(f"recommended: {a.recommended} \u2014 {a.reason}")
     return "\n".join(lines)
 
 
-def advice_json(advice: Advice) -> dict:
+def advice_json(advice_: Advice) -> dict:
     """The advice as JSON-ready data, in the shape of Pepper's (plain values)."""
-    a = advice
-    bids = [{"bid": str(row.bid), "p_make": float(row.p_make), "ci_low": float(row.ci_low),
-             "ci_high": float(row.ci_high), "ev": float(row.ev), "points": float(row.points)}
-            for row in a.bids.itertuples()]
+    a = advice_
+    if a.declarer:
+        bids = [{"bid": str(r.bid), "p_make": float(r.p_make), "ci_low": float(r.ci_low),
+                 "ci_high": float(r.ci_high), "ev": float(r.ev), "points": float(r.points)}
+                for r in a.bids.itertuples()]
+    else:
+        bids = advice.table_json(a.bids, ("points",))
     return {"game": "pitch", "players": int(a.players), "hand": list(a.hand),
             "seat": int(a.seat), "dealer": int(a.dealer), "samples": int(a.samples),
-            "bids": bids, "recommended": a.recommended}
+            "bids": bids, "recommended": a.recommended,
+            "mode": "declarer" if a.declarer else "auction", "policies": list(a.policies)}
