@@ -343,7 +343,7 @@ def assert_same_records(df, logs, rules, policies, first: int, what: str) -> Non
 
 @pytest.mark.parametrize("case", FIXED_CASES, ids=_case_id)
 def test_fixed_hands_agree(case):
-    """api.fixed_hands (kernel run_fixed) against reference.fixed_hand (§9.1)."""
+    """api.fixed_hands (kernel run_plan with a contract) against reference.fixed_hand (§9.1)."""
     players, hand, seat, dealer, contract, table, overrides, seed = case
     rules = make_rules(overrides=overrides, players=players)
     pols = make_policies(_specs(table, players), players)
@@ -362,7 +362,7 @@ def test_fixed_hands_agree(case):
 
 @pytest.mark.parametrize("case", DECLARE_CASES, ids=_case_id)
 def test_declared_hands_agree(case):
-    """api.declare_hands (kernel run_declare) against reference.declare_hand (§9.2)."""
+    """api.declare_hands (kernel run_first with a contract) against reference.declare_hand (§9.2)."""
     players, start, contract, table, overrides, seed = case
     rules = make_rules(overrides=overrides, players=players)
     pols = make_policies(_specs(table, players), players)

@@ -232,12 +232,22 @@ def declare_hands(hands: int, contract: int | str, players: int | None = None, r
     ``bid_<seat>`` column of a heuristic declarer holds the level it would
     have wanted; the other auction columns are 0.
     """
+    return _first_speaker(_contract, contract, hands, players, rules, policy, seed, start,
+                          threads)
+
+
+def _first_speaker(parse, value, hands, players, rules, policy, seed, start,
+                   threads) -> pd.DataFrame:
+    """Hands ``start ..`` dealt as :func:`simulate` deals them, with the seat
+    left of the dealer held to ``parse(rules, value)``: a declared contract
+    (:func:`_contract`) or a plan (:func:`parse_plan`), by kernel ``run_first``."""
     check_count(hands, "hands")
     t = engine.setup(SPEC, players, rules, policy, seed)
-    level = _contract(t.rules, contract)
+    code = parse(t.rules, value)
     set_threads(threads)
     rec = np.empty((hands, K.N_COLS), np.int16)
-    K.run_declare(start, hands, t.key, t.rv, t.kinds, t.params, level, rec)
+    plan, contract = (PLAN_POLICY, code) if parse is _contract else (code, 0)
+    K.run_first(start, hands, t.key, t.rv, t.kinds, t.params, plan, contract, rec)
     return _frame(t, rec, start)
 
 
@@ -253,10 +263,7 @@ def parse_hand(hand, players: int) -> list[int]:
 
 def _fixed(t, hand, contract, samples, seat, dealer) -> np.ndarray:
     """The record matrix of :func:`fixed_hands` (threads already set)."""
-    rec = np.empty((samples, K.N_COLS), np.int16)
-    K.run_fixed(samples, t.key, t.rv, t.kinds, t.params, seat, dealer,
-                mask_of(parse_hand(hand, t.rules.players)), contract, rec)
-    return rec
+    return _plan(t, hand, PLAN_POLICY, samples, seat, dealer, False, contract)["rec"]
 
 
 def fixed_hands(hand, contract: int | str, samples: int, players: int | None = None,
@@ -270,14 +277,21 @@ def fixed_hands(hand, contract: int | str, samples: int, players: int | None = N
     in deal order (the dead hand last with 2 players) takes the next cards.
     The auction columns are 0.  What :func:`evaluate_hand` plays.
     """
+    t, seat, dealer = _fixed_table(samples, players, seat, dealer, rules, policy, seed)
+    level = _contract(t.rules, contract)
+    set_threads(threads)
+    return _frame(t, _fixed(t, hand, level, samples, seat, dealer))
+
+
+def _fixed_table(samples, players, seat, dealer, rules, policy, seed):
+    """The checked ``(table, seat, dealer)`` of a fixed-hand run (seat default:
+    left of the dealer)."""
     check_count(samples, "--samples")
     t = engine.setup(SPEC, players, rules, policy, seed)
     dealer = engine.check_seat(dealer, "dealer", t.rules.players)
     seat = (dealer + 1) % t.rules.players if seat is None else \
         engine.check_seat(seat, "seat", t.rules.players)
-    level = _contract(t.rules, contract)
-    set_threads(threads)
-    return _frame(t, _fixed(t, hand, level, samples, seat, dealer))
+    return t, seat, dealer
 
 
 # --- bidding plans (seeds/pepper.md 9.3) -----------------------------------------
@@ -309,9 +323,10 @@ def parse_plan(rules, plan) -> int:
     return code
 
 
-def _plan(t, hand, plan, samples, seat, dealer, trace: bool) -> dict:
-    """The arrays of a plan run (threads already set): ``rec`` and, with
-    ``trace``, ``calls``, ``plays`` and ``deal`` as :func:`trace_hands` gives them."""
+def _plan(t, hand, plan, samples, seat, dealer, trace: bool, contract: int = 0) -> dict:
+    """The arrays of a plan run (threads already set; a declared ``contract`` > 0
+    instead of the auction): ``rec`` and, with ``trace``, ``calls``, ``plays``
+    and ``deal`` as :func:`trace_hands` gives them."""
     rec = np.empty((samples, K.N_COLS), np.int16)
     if trace:
         calls = np.empty((samples, K.MAX_CALLS), np.int64)
@@ -320,19 +335,15 @@ def _plan(t, hand, plan, samples, seat, dealer, trace: bool) -> dict:
     else:
         calls = plays = deal = _NO_TRACE
     K.run_plan(samples, t.key, t.rv, t.kinds, t.params, seat, dealer,
-               mask_of(parse_hand(hand, t.rules.players)), plan, rec, trace, calls, plays,
-               deal)
+               mask_of(parse_hand(hand, t.rules.players)), plan, contract, rec, trace, calls,
+               plays, deal)
     return {"rec": rec, "calls": calls, "plays": plays, "deal": deal}
 
 
 def _plan_run(hand, plan, samples, players, seat, dealer, rules, policy, seed, threads,
               trace: bool):
     """Checked arguments, then :func:`_plan`: ``(table, arrays)``."""
-    check_count(samples, "--samples")
-    t = engine.setup(SPEC, players, rules, policy, seed)
-    dealer = engine.check_seat(dealer, "dealer", t.rules.players)
-    seat = (dealer + 1) % t.rules.players if seat is None else \
-        engine.check_seat(seat, "seat", t.rules.players)
+    t, seat, dealer = _fixed_table(samples, players, seat, dealer, rules, policy, seed)
     code = parse_plan(t.rules, plan)
     set_threads(threads)
     return t, _plan(t, hand, code, samples, seat, dealer, trace)
@@ -360,13 +371,8 @@ def plan_deals(hands: int, plan, players: int | None = None, rules=None, policy=
     by ``plan`` (:func:`parse_plan`) while the other seats bid by their
     policies (seeds/pepper.md 9.3).  Every plan on the same deals: the Kubwa
     study's paired comparisons."""
-    check_count(hands, "hands")
-    t = engine.setup(SPEC, players, rules, policy, seed)
-    code = parse_plan(t.rules, plan)
-    set_threads(threads)
-    rec = np.empty((hands, K.N_COLS), np.int16)
-    K.run_plan_deals(start, hands, t.key, t.rv, t.kinds, t.params, code, rec)
-    return _frame(t, rec, start)
+    return _first_speaker(parse_plan, plan, hands, players, rules, policy, seed, start,
+                          threads)
 
 
 def trace_plan(hand, plan, samples: int, players: int | None = None, seat: int | None = None,
@@ -422,11 +428,8 @@ def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dea
     number bid, so one play-out per sample gives every number bid's result.
     By default ``seat`` is the first to bid, left of the dealer.
     """
-    check_count(samples, "--samples")
-    t = engine.setup(SPEC, players, rules, policy, seed)
+    t, seat, dealer = _fixed_table(samples, players, seat, dealer, rules, policy, seed)
     r = t.rules
-    dealer = engine.check_seat(dealer, "dealer", r.players)
-    seat = (dealer + 1) % r.players if seat is None else engine.check_seat(seat, "seat", r.players)
     cards = parse_hand(hand, r.players)
     set_threads(threads)
     recs = {name: _fixed(t, hand, contract, samples, seat, dealer)

@@ -13,10 +13,10 @@ Entry points (all jitted through ``simkit.jit.kernel``):
   stream, into a record matrix (columns ``C_*``), in parallel over blocks.
 * :func:`run_hands_agg` plays the same hands into per-group counts and sums.
 * :func:`run_games` plays whole games (one stream per game) into game records.
-* :func:`run_declare` / :func:`run_fixed` skip the auction (studies, advisor).
-* :func:`run_plan` plays the auction around a fixed hand whose seat bids by a
-  plan (the advisor, seeds/pepper.md 9.3); :func:`run_plan_deals` the same on
-  the deals of :func:`run_hands`, for the first speaker (the Kubwa study).
+* :func:`run_plan` plays around a fixed hand: a declared contract with no
+  auction, or the auction with the hand's seat bidding by a plan (the advisor,
+  seeds/pepper.md 9.1 and 9.3); :func:`run_first` the same two for the first
+  speaker on the deals of :func:`run_hands` (the studies).
 * :func:`play_hand` / :func:`play_contract` are the single-hand core they use.
 
 The readable twin is ``reference.py``; the two never share code.
@@ -690,34 +690,15 @@ def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer)
 
 
 @kernel(parallel=True)
-def run_fixed(count, key, rules, kinds, params, seat, dealer, fixed, contract, rec):
+def run_plan(count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
+             trace, tr_calls, tr_plays, tr_deal):
     """Sample ``count`` deals in which ``seat`` holds the cards of mask ``fixed``
     and the other hands are dealt uniformly from the rest (stream = sample
-    number, :func:`deal_fixed`); ``seat`` then plays ``contract`` with no
-    auction.  Rows of ``rec`` are hand records (the auction columns stay 0)."""
-    H = rules[R.HANDS_DEALT]
-    for b in numba.prange(blocks(count, BLOCK)):
-        st, _, hands, _, tricks, _, no_trace = _scratch()
-        rest = np.empty(24 - 24 // H, np.int64)
-        for j in block(b, count, BLOCK):
-            start_stream(st, key, j)
-            deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
-            for s in range(C_TRUMP):
-                rec[j, s] = 0
-            rec[j, C_DEALER] = dealer
-            play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
-                          False, no_trace)
-
-
-@kernel(parallel=True)
-def run_plan(count, key, rules, kinds, params, seat, dealer, fixed, plan, rec,
-             trace, tr_calls, tr_plays, tr_deal):
-    """Sample ``count`` deals around the fixed hand ``fixed`` at ``seat`` exactly
-    as :func:`run_fixed` does (stream = sample number, :func:`deal_fixed`), then
-    play each whole hand, auction included, with ``seat`` calling by ``plan``
-    (seeds/pepper.md 9.3; ``PLAN_POLICY``: by its policy).  Rows of ``rec`` are
-    hand records; with ``trace`` the calls, plays and dealt masks as
-    :func:`run_hands` traces them."""
+    number, :func:`deal_fixed`).  With ``contract`` > 0, ``seat`` plays it with
+    no auction (9.1; the auction columns stay 0); otherwise the whole hand is
+    played, auction included, with ``seat`` calling by ``plan`` (9.3;
+    ``PLAN_POLICY``: by its policy).  Rows of ``rec`` are hand records; with
+    ``trace`` the calls, plays and dealt masks as :func:`run_hands` traces them."""
     H = rules[R.HANDS_DEALT]
     for b in numba.prange(blocks(count, BLOCK)):
         st, _, hands, desired, tricks, _, _ = _scratch()
@@ -728,15 +709,31 @@ def run_plan(count, key, rules, kinds, params, seat, dealer, fixed, plan, rec,
             if trace:
                 for s in range(4):
                     tr_deal[j, s] = hands[s]
-            play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
-                      seat, plan, trace, tr_calls, tr_plays)
+            if contract > 0:
+                for s in range(C_TRUMP):
+                    rec[j, s] = 0
+                rec[j, C_DEALER] = dealer
+                if trace:
+                    for k in range(MAX_CALLS):
+                        tr_calls[j, k] = -1
+                play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
+                              trace, tr_plays)
+            else:
+                play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
+                          seat, plan, trace, tr_calls, tr_plays)
 
 
 @kernel(parallel=True)
-def run_plan_deals(start, count, key, rules, kinds, params, plan, rec):
-    """Deal hands ``start .. start+count-1`` as :func:`run_hands` does and play
-    each with the seat left of the dealer, the first to speak, calling by
-    ``plan`` (seeds/pepper.md 9.3); the other seats bid by their policies."""
+def run_first(start, count, key, rules, kinds, params, plan, contract, rec):
+    """Deal hands ``start .. start+count-1`` as :func:`run_hands` does; the seat
+    left of the dealer, the first to speak, is held to ``contract`` or ``plan``.
+
+    With ``contract`` > 0 the auction is skipped and that seat plays it (9.2):
+    every deal is played whatever its strength, so rates by hand class are not
+    biased by who would have bid; a heuristic declarer's ``C_BID`` column holds
+    the level it would have wanted (7.2, D).  Otherwise the hand is played,
+    auction included, with that seat calling by ``plan`` (9.3).
+    """
     P = rules[R.PLAYERS]
     for b in numba.prange(blocks(count, BLOCK)):
         st, deck, hands, desired, tricks, _, no_trace = _scratch()
@@ -744,35 +741,18 @@ def run_plan_deals(start, count, key, rules, kinds, params, plan, rec):
         for j in block(b, count, BLOCK):
             start_stream(st, key, start + j)
             deal(st, dealer, rules, deck, hands)
-            play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
-                      next_seat(dealer, P), plan, False, no_trace, no_trace)
-            dealer = next_seat(dealer, P)
-
-
-@kernel(parallel=True)
-def run_declare(start, count, key, rules, kinds, params, contract, rec):
-    """Deal hands ``start .. start+count-1`` as :func:`run_hands` does, then skip
-    the auction: the seat left of the dealer plays ``contract``.
-
-    Every deal is played whatever its strength, so rates by hand class are not
-    biased by who would have bid.  For a heuristic declarer the level it would
-    have wanted (7.2, D) is stored in its ``C_BID`` column.
-    """
-    P = rules[R.PLAYERS]
-    for b in numba.prange(blocks(count, BLOCK)):
-        st, deck, hands, _, tricks, _, no_trace = _scratch()
-        dealer = (start + b * BLOCK) % P
-        for j in block(b, count, BLOCK):
-            start_stream(st, key, start + j)
-            deal(st, dealer, rules, deck, hands)
             seat = next_seat(dealer, P)
-            for s in range(C_TRUMP):
-                rec[j, s] = 0
-            rec[j, C_DEALER] = dealer
-            if kinds[seat] != RANDOM:
-                rec[j, C_BID + seat] = _desired(hands[seat], rules, params, seat)
-            play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
-                          False, no_trace)
+            if contract > 0:
+                for s in range(C_TRUMP):
+                    rec[j, s] = 0
+                rec[j, C_DEALER] = dealer
+                if kinds[seat] != RANDOM:
+                    rec[j, C_BID + seat] = _desired(hands[seat], rules, params, seat)
+                play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
+                              False, no_trace)
+            else:
+                play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
+                          seat, plan, False, no_trace, no_trace)
             dealer = next_seat(dealer, P)
 
 
