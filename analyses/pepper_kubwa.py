@@ -319,37 +319,35 @@ def _value_by_hand_class(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     return fig
 
 
-def _preemption_figure(tables: dict[str, pd.DataFrame]) -> plt.Figure:
-    pre = tables["preemption"]
+def _per_player_count(table: pd.DataFrame, draw) -> plt.Figure:
+    """One panel per player count, side by side: ``draw(ax, players, rows)``."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
-    for ax, (players, q) in zip(axes, pre.groupby("players", sort=False)):
-        x = np.arange(len(q))
-        ax.bar(x, q["p_outbid"], yerr=[q["p_outbid"] - q["ci_low"], q["ci_high"] - q["p_outbid"]],
-               color="tab:orange")
-        ax.set_xticks(x, q["plan"], fontsize=8)
+    for ax, (players, rows) in zip(axes, table.groupby("players", sort=False)):
+        draw(ax, players, rows)
         ax.set_ylim(0, 1)
-        ax.set_title(f"{players} players: strong hands outbid, by plan")
     fig.tight_layout()
     return fig
 
 
-def _win_chance_by_score(tables: dict[str, pd.DataFrame]) -> plt.Figure:
-    wins = tables["win_chance_by_score"]
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
-    for ax, (players, w) in zip(axes, wins.groupby("players", sort=False)):
-        states = list(dict.fromkeys(w["state"]))
-        opts = ["kubwa", "ndogo", str((6 if players == 4 else 8) - 1), OWN]
-        x = np.arange(len(states))
-        for i, o in enumerate(opts):
-            r = w[w["plan"] == o].set_index("state").loc[states]
-            ax.bar(x + i * 0.8 / len(opts), r["p_win"], width=0.8 / len(opts), label=o,
-                   yerr=[r["p_win"] - r["ci_low"], r["ci_high"] - r["p_win"]])
-        ax.set_xticks(x + 0.4 - 0.4 / len(opts), states, rotation=15, fontsize=8)
-        ax.set_title(f"{players} players: chance to win the game (strong hands)")
-        ax.set_ylim(0, 1)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
+def _preemption_panel(ax, players, q) -> None:
+    x = np.arange(len(q))
+    ax.bar(x, q["p_outbid"], yerr=[q["p_outbid"] - q["ci_low"], q["ci_high"] - q["p_outbid"]],
+           color="tab:orange")
+    ax.set_xticks(x, q["plan"], fontsize=8)
+    ax.set_title(f"{players} players: strong hands outbid, by plan")
+
+
+def _win_chance_panel(ax, players, w) -> None:
+    states = list(dict.fromkeys(w["state"]))
+    opts = ["kubwa", "ndogo", str((6 if players == 4 else 8) - 1), OWN]
+    x = np.arange(len(states))
+    for i, o in enumerate(opts):
+        r = w[w["plan"] == o].set_index("state").loc[states]
+        ax.bar(x + i * 0.8 / len(opts), r["p_win"], width=0.8 / len(opts), label=o,
+               yerr=[r["p_win"] - r["ci_low"], r["ci_high"] - r["p_win"]])
+    ax.set_xticks(x + 0.4 - 0.4 / len(opts), states, rotation=15, fontsize=8)
+    ax.set_title(f"{players} players: chance to win the game (strong hands)")
+    ax.legend(fontsize=7)
 
 
 FIGURES = (
@@ -362,10 +360,10 @@ FIGURES = (
     Plot("preemption",
          "Pre-emption: on the strong hands (the heuristic wanted at least T - 2 tricks), the share of deals in which each lower plan lost the contract to the "
          "opponents, with 95% intervals. Kubwa is never outbid.",
-         _preemption_figure),
+         lambda t: _per_player_count(t["preemption"], _preemption_panel)),
     Plot("win_chance_by_score",
          "Chance to win the game after each plan on the strong hands, from four scores.",
-         _win_chance_by_score),
+         lambda t: _per_player_count(t["win_chance_by_score"], _win_chance_panel)),
 )
 
 

@@ -52,18 +52,19 @@ class PlanOutcome:
 def plan_list(plans, names: list[str], parse, declarer: bool = False) -> list[str]:
     """The plans to play, in the game's order: every plan of ``names`` when
     ``plans`` is None, else the ones given (a list, or text such as
-    ``"pass,3,kubwa"``), each checked by ``parse`` (which raises InputError).
-    The no-auction figures (``declarer``) have no plans to choose."""
+    ``"pass,3,kubwa"``; ``policy``, the seat's own bidding, may be added),
+    each checked by ``parse`` (which raises InputError).  The no-auction
+    figures (``declarer``) have no plans to choose."""
     if plans is None:
         return list(names)
     if declarer:
         raise InputError("--plans are played through the auction: leave out --declarer")
     given = [p.strip() for p in plans.split(",")] if isinstance(plans, str) else list(plans)
-    levels = {parse(n): n for n in names}
+    levels = {parse(n): n for n in [*names, "policy"]}
     chosen = {parse(p) for p in given}
     if len(chosen) < 2:
         raise InputError(f"bad --plans {plans!r}: give two or more plans to compare, "
-                         f"from {', '.join(names)}")
+                         f"from {', '.join(names)} and policy")
     return [n for lv, n in levels.items() if lv in chosen]
 
 
@@ -136,7 +137,7 @@ def choose(table: pd.DataFrame, by: str = "ev", fmt=lambda v: f"{v:+.2f}") -> tu
     reason = f"{what}{shown(best[by])} vs {shown(runner[by])} for {runner['bid']}"
     if abs(best[by] - runner[by]) <= TIE:
         reason += " (a tie: the higher EV, then the higher bid, wins it)"
-    if best["bid"] != "pass":
+    if best["bid"] != "pass" and best["held"] > 0:
         reason += (f"; your side holds the contract in {pct(best['p_contract'])} of deals "
                    f"and makes it in {pct(best['p_make'])} of those")
     if "pass" in set(table["bid"]):

@@ -165,8 +165,19 @@ def test_default_seat_is_left_of_dealer():
     assert list(a.bids["bid"]) == ["pass", "kubwa"]
 
 
+def test_policy_plan_is_the_seats_own_bidding():
+    """--plans may add ``policy``: the row of the plain auction around the hand."""
+    a = A.advise(NINES_TENS, samples=2_000, plans="policy,pass")
+    assert list(a.bids["bid"]) == ["pass", "policy"]
+    df = api.plan_hands(NINES_TENS, "policy", 2_000, players=4)
+    row = a.bids.set_index("bid").loc["policy"]
+    assert row["level"] == -1
+    assert row["ev_us"] == pytest.approx(df["score_1"].mean(), abs=1e-12)
+    assert "trump named" not in A.format_advice(a)
+
+
 @pytest.mark.parametrize("plans, words", [
-    ("pass,9", ["9", "pass, 1 to 5, ndogo, kubwa"]), ("kubwa", ["two or more"]),
+    ("pass,9", ["9", "pass, 1 to 5, ndogo, kubwa"]), ("kubwa", ["two or more", "policy"]),
     ("pass,pass", ["two or more"]), ("pass,huge", ["huge"]),
 ])
 def test_bad_plans(plans, words):

@@ -8,7 +8,7 @@ exactly: every decision of every turn (draw, keep, each meld and addition
 with its cards, pozzetti, discards, going out) and every column of the hand
 record; whole games agree too.
 
-Sizes: 2,000 hands under every rule set (the seed's and each preset), half
+Sizes: 1,200 hands under every rule set (the seed's and each preset), half
 with heuristic tables, half with tables mixing random, heuristic and patient
 players with other parameters.
 """
@@ -24,7 +24,7 @@ from simkit.burraco.rules import PRESETS, make_rules
 
 SEED = 0x5EED_B0CC
 OTHER_SEED = 2
-HANDS = 1_000                  # per policy mix: 2,000 hands per rule set
+HANDS = 600                    # per policy mix: 1,200 hands per rule set
 MIXED = ["random", "heuristic:take_at=3,close_margin=100", "patient", "heuristic:open_at=4,wild_at=3"]
 #: Rule sets: every preset (a rule variant each), and the game-level ones as well.
 RULE_SETS = list(PRESETS)

@@ -6,9 +6,9 @@ the order of random draws, so they must agree exactly: the deal, every card
 played and every column of the hand record, for every player count 2 to 8;
 sessions agree player by player; fixed-hand deals (the advisor) agree too.
 
-Sizes: for each player count, 10,000 deals under the seed's rules and 10,000
+Sizes: for each player count, 6,000 deals under the seed's rules and 6,000
 under ``ALL_VARIANTS``, a rule set in which every hand-level variant differs
-from its default at once (so each variant's code runs on 10,000 deals per
+from its default at once (so each variant's code runs on 6,000 deals per
 player count), and 2,000 under ``STUCK_VARIANTS`` (the same, but with the
 forced dealer free to bid any level: ``stuck_bid`` only matters under
 ``all_pass = forced``, in the hands everyone else passes), half with heuristic tables and half with tables
@@ -33,7 +33,7 @@ from simkit.pitch.rules import DECK, PRESETS, make_rules
 SEED = 0x5EED_D1FF
 OTHER_SEED = 2                  # seed_key(2) >= 2**63: keys of both signs
 PLAYERS = tuple(range(2, 9))
-HANDS = 5_000                   # per policy mix: 10,000 deals per (players, rule set)
+HANDS = 3_000                   # per policy mix: 6,000 deals per (players, rule set)
 STUCK_HANDS = 1_000             # STUCK_VARIANTS differs from ALL_VARIANTS only when all pass
 PRESET_HANDS = 300              # per policy mix and preset
 SESSIONS = 150

@@ -6,9 +6,9 @@ including the order of random draws, so they must agree exactly: every move
 of every game (who played which rank how many times from where, every
 pickup) and every column of the game record.
 
-Sizes: for each player count 3, 4 and 5, 10,000 games under the seed's rules
-and 10,000 under ``ALL_VARIANTS``, a rule set in which every variant differs
-from its default at once (so each variant's code runs in 10,000 games per
+Sizes: for each player count 3, 4 and 5, 7,000 games under the seed's rules
+and 7,000 under ``ALL_VARIANTS``, a rule set in which every variant differs
+from its default at once (so each variant's code runs in 7,000 games per
 player count), half with heuristic tables and half with tables mixing random
 players and heuristics with other parameters; plus 500 games per player count
 under each named preset alone.  A mismatch reports the first differing game
@@ -29,7 +29,7 @@ from simkit.shiesta.rules import PRESETS, make_rules
 SEED = 0x5EED_5E57
 OTHER_SEED = 2                  # seed_key(2) >= 2**63: keys of both signs
 PLAYERS = (3, 4, 5)
-GAMES = 5_000                   # per policy mix: 10,000 games per (players, rule set)
+GAMES = 3_500                   # per policy mix: 7,000 games per (players, rule set)
 PRESET_GAMES = 250              # per policy mix and preset
 
 #: Every rule away from its default (two decks also for 3 and 4 players).

@@ -266,8 +266,9 @@ def _head(a: Advice) -> list[str]:
     else:
         lines.append("every plan played through the whole auction "
                      f"({a.rules.auction} auction, all pass: {a.rules.all_pass})")
-    trump = a.trump.get("number"), a.trump.get("all")
-    lines.append(f"trump named: {trump[0]} for a number bid, {trump[1]} for ndogo/kubwa")
+    if a.trump:
+        trump = a.trump.get("number", "-"), a.trump.get("all", "-")
+        lines.append(f"trump named: {trump[0]} for a number bid, {trump[1]} for ndogo/kubwa")
     if a.score is not None:
         lines.append(f"score {':'.join(str(v) for v in a.score)} (this hand's side first), "
                      f"target {a.rules.target}; each position after the hand played out "
