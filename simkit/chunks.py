@@ -58,7 +58,7 @@ import pandas as pd
 from simkit import engine, games, store
 from simkit.errors import InputError
 
-KINDS = ("records", "aggregate")
+KINDS = ("records", "aggregate", "tournament")
 BACKENDS = ("threads", "dask")
 _IDENTITY = ("game", "unit", "kind", "count", "chunk")
 
@@ -432,7 +432,7 @@ def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = N
     return RunResult(
         job, out, manifest, computed=len(todo), resumed=len(done), complete_before=False,
         rows=rows if total is None else len(total),
-        values=[values[i] for i in range(job.chunks)] if job.kind == "records"
+        values=[values[i] for i in range(job.chunks)] if job.kind != "aggregate"
         and reduce is not None else None,
         aggregate=total, units_computed=sum(job.bounds(i)[1] for i in todo),
         seconds=time.perf_counter() - t0)

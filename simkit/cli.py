@@ -49,14 +49,28 @@ def _game(text: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _rules_options(p: argparse.ArgumentParser) -> None:
+def _rules_options(p: argparse.ArgumentParser,
+                   policy_help: str = "policy for every seat, or repeat once per seat") -> None:
     p.add_argument("--players", type=int, help="number of players")
     p.add_argument("--preset", default="seed", help="named rule set (see 'simkit rules GAME')")
     p.add_argument("--rules", metavar="FILE.toml", help="rule values from a TOML file")
     p.add_argument("--set", metavar="KEY=VALUE", action="append", default=[],
                    help="override one rule (repeatable)")
-    p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append",
-                   help="policy for every seat, or repeat once per seat")
+    p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append", help=policy_help)
+
+
+def _backend_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--chunk", type=_positive,
+                   help="hands (or games) per chunk, the unit of resuming and of work "
+                        "(default: 1000000 hands, 100000 games, 10000000 aggregated hands)")
+    p.add_argument("--backend", choices=("threads", "dask"),
+                   help="threads (default: this process, all cores) or dask (a local "
+                        "dask.distributed cluster, or --scheduler)")
+    p.add_argument("--workers", type=_positive,
+                   help="--backend dask: local worker processes (default: one per core)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="--backend dask: use this existing cluster (--out must be on a "
+                        "filesystem every worker shares)")
 
 
 def _run_options(p: argparse.ArgumentParser, *, progress: bool = True,
@@ -87,17 +101,25 @@ def _simulate_parser(sub) -> None:
     p.add_argument("--aggregate", action="store_true",
                    help="with --hands: keep only counts and sums per group of hands (bid, "
                         "made, bidder's hand class, seat); memory does not grow with the run")
-    p.add_argument("--chunk", type=_positive,
-                   help="hands (or games) per chunk, the unit of resuming and of work "
-                        "(default: 1000000 hands, 100000 games, 10000000 aggregated hands)")
-    p.add_argument("--backend", choices=("threads", "dask"),
-                   help="threads (default: this process, all cores) or dask (a local "
-                        "dask.distributed cluster, or --scheduler)")
-    p.add_argument("--workers", type=_positive,
-                   help="--backend dask: local worker processes (default: one per core)")
-    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="--backend dask: use this existing cluster (--out must be on a "
-                        "filesystem every worker shares)")
+    _backend_options(p)
+
+
+def _tournament_parser(sub) -> None:
+    p = sub.add_parser("tournament", help="policies against each other on duplicate deals: "
+                       "ratings, pairwise differences, a figure")
+    p.add_argument("game", type=_game)
+    _rules_options(p, "an entrant (repeat: at least two); a policy plays every seat of "
+                      "its side at its tables")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--hands", type=_positive, help="deals every table plays (default "
+                      "100000; for games played in hands)")
+    size.add_argument("--games", type=_positive, help="whole games every table plays instead "
+                      "(default 20000 for games played only in whole games)")
+    _run_options(p, json_out=True)
+    p.add_argument("--out", metavar="DIR", help="keep the run here (one Parquet part per "
+                   "chunk: each table's measure per deal), with _ratings.parquet, "
+                   "_pairs.parquet and _ratings.png; the same command again resumes")
+    _backend_options(p)
 
 
 def _report_parser(sub) -> None:
@@ -166,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=_positive, default=2_000_000, help="hands per measurement")
     _advise_parser(sub)
     _compare_parser(sub)
+    _tournament_parser(sub)
     return parser
 
 
@@ -336,12 +359,35 @@ def _cmd_compare(a) -> int:
     return 0
 
 
+def _cmd_tournament(a) -> int:
+    from simkit import chunks
+    from simkit.tournament import format_result, result_json, run
+
+    rules, _ = _rules_and_policies(argparse.Namespace(**{**vars(a), "policy": None}))
+    backend = a.backend or ("dask" if a.scheduler else "threads")
+    try:
+        res = run(a.game, a.policy or [], rules=rules, hands=a.hands, games=a.games,
+                  seed=a.seed, threads=a.threads, backend=backend, workers=a.workers,
+                  scheduler=a.scheduler, out=a.out, chunk_size=a.chunk,
+                  progress=not a.no_progress)
+    except chunks.Interrupted as e:
+        print(f"simkit: {e}", file=sys.stderr)
+        return 130
+    if a.json:
+        print(json.dumps(result_json(res), indent=1))
+        return 0
+    print(format_result(res))
+    where = f"; {'in' if res.complete_before else 'written to'} {a.out}" if a.out else ""
+    print(f"\n{res.seconds:.2f} s{where}")
+    return 0
+
+
 def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return {"simulate": _cmd_simulate, "rules": _cmd_rules, "bench": _cmd_bench,
                 "advise": _cmd_advise, "compare": _cmd_compare,
-                "report": _cmd_report}[args.command](args)
+                "tournament": _cmd_tournament, "report": _cmd_report}[args.command](args)
     except InputError as e:
         print(f"simkit: error: {e}", file=sys.stderr)
         return 2

@@ -36,7 +36,7 @@ import pandas as pd
 
 from simkit import config, rng, stats
 from simkit.errors import InputError
-from simkit.policy import Policy, seat_policies, vectors
+from simkit.policy import Policy, vectors
 from simkit.runner import check_count, run_batches, set_threads
 
 
@@ -196,6 +196,51 @@ def _no_extra(table) -> tuple:
 
 
 @dataclass(frozen=True)
+class Measure:
+    """What a tournament (:mod:`simkit.tournament`) compares policies by, for
+    one unit: ``name`` (``"points"``, ``"wins"``), ``units`` as a reader says
+    it (``"points per hand"``) and ``values(df, rules, start, count, slots)``,
+    the ``(count, slots)`` array of what each policy slot got in each unit
+    ``start ..`` of the records ``df`` (a slot is a seat, or for Pitch
+    sessions an arriving player's place in the policy list)."""
+
+    name: str
+    units: str
+    values: Callable
+
+
+def seat_measure(name: str, units: str, column: str, side_of: Callable | None = None,
+                 transform: Callable | None = None) -> Measure:
+    """A :class:`Measure` read from one column per seat or side: ``column`` names
+    it with ``{seat}`` or ``{side}``/``{team}`` (then ``side_of(rules, seat)``
+    gives a seat's side); ``transform(array)`` turns the column into values."""
+
+    def values(df, rules, start, count, slots):
+        out = np.empty((count, slots), np.float64)
+        for s in range(slots):
+            side = s if side_of is None else side_of(rules, s)
+            x = df[column.format(seat=side, side=side, team=side)].to_numpy()
+            out[:, s] = x if transform is None else transform(x)
+        return out
+    return Measure(name, units, values)
+
+
+def winner_measure(units: str, column: str, side_of: Callable | None = None,
+                   shared: str | None = None) -> Measure:
+    """``wins``: 1 to every seat of the side in ``column`` (-1: none won), and
+    half to every seat when the bool column ``shared`` says all sides tied."""
+
+    def values(df, rules, start, count, slots):
+        won = df[column].to_numpy()
+        half = 0.5 * df[shared].to_numpy() if shared else 0.0
+        out = np.empty((count, slots), np.float64)
+        for s in range(slots):
+            out[:, s] = (won == (s if side_of is None else side_of(rules, s))) + half
+        return out
+    return Measure("wins", units, values)
+
+
+@dataclass(frozen=True)
 class Unit:
     """One kind of record a game makes.
 
@@ -233,6 +278,7 @@ class Unit:
     aggregate: Callable | None = None
     agg_keys: tuple[str, ...] = ()
     agg_chunk: int = 10_000_000
+    measure: Measure | None = None
 
     def arrays(self, table: "Table", count: int) -> tuple:
         """The kernel's output arrays for ``count`` units."""
@@ -356,7 +402,7 @@ def setup(game: GameSpec, players=None, rules=None, policy=None, seed: int = 0,
     r = game.resolve_rules(rules, players)
     key = rng.run_key(seed)
     if per_player and not isinstance(policy, (str, Policy)) and policy:
-        pols = seat_policies(policy, len(policy), game.policies, game.default_policy)
+        pols = game.make_policies(policy, len(policy))
     else:
         pols = game.make_policies(policy, r.players)
     kinds, params = vectors(pols, game.policy_layout)
@@ -417,7 +463,8 @@ def aggregate(game: GameSpec, count: int, players=None, rules=None, policy=None,
 def chunk(game_name: str, unit_name: str, kind: str, run: Mapping[str, Any], start: int,
           count: int) -> pd.DataFrame:
     """Chunk ``start .. start+count-1`` of the run described by ``run``
-    (``{"rules": rule values, "policies": one text per seat, "seed": int}``):
+    (``{"rules": rule values, "policies": one text per seat, "seed": int}``;
+    a tournament's policies are its entrants, with ``"tables"``):
     the unit of work of :mod:`simkit.chunks`, on this process's thread count."""
     import numba
 
@@ -428,6 +475,9 @@ def chunk(game_name: str, unit_name: str, kind: str, run: Mapping[str, Any], sta
                 start=start, threads=numba.get_num_threads())
     if kind == "aggregate":
         return aggregate(game, count, **args)
+    if kind == "tournament":
+        from simkit import tournament
+        return tournament.chunk(game, unit_name, rules, run, start, count, args["threads"])
     return simulate(game, unit_name, count, **args)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Mapping
 
 import numpy as np
 
@@ -52,19 +53,32 @@ class Policy:
         return self.name + (":" + vals if vals else "")
 
 
-def parse_policy(spec: "str | Policy", registry: dict[str, type]) -> Policy:
-    """``"heuristic:aggression=0.5"`` -> Policy; unknown names and keys are InputErrors."""
+def parse_policy(spec: "str | Policy", registry: dict[str, type],
+                 named: Mapping[str, str] | None = None) -> Policy:
+    """``"heuristic:aggression=0.5"`` -> Policy; unknown names and keys are InputErrors.
+
+    ``named`` maps a game's named settings to specs (``"classic"`` ->
+    ``"heuristic:cover=false"``): a named setting is its spec, with any
+    ``key=value`` given after it (``classic:aggression=1``) applied on top.
+    """
     if isinstance(spec, Policy):
         return spec
+    named = named or {}
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
+    values = {}
+    if name in named:
+        name, _, base = named[name].partition(":")
+        values = parse_assignments([base], "policy parameter")
     if name not in registry:
-        raise InputError(f"unknown policy {name!r}: expected one of " + ", ".join(registry))
-    return Policy(name, registry[name].build(parse_assignments([rest], "policy parameter")))
+        raise InputError(f"unknown policy {name!r}: expected one of "
+                         + ", ".join([*registry, *named]))
+    values.update(parse_assignments([rest], "policy parameter"))
+    return Policy(name, registry[name].build(values))
 
 
-def seat_policies(specs, players: int, registry: dict[str, type],
-                  default: str) -> tuple[Policy, ...]:
+def seat_policies(specs, players: int, registry: dict[str, type], default: str,
+                  named: Mapping[str, str] | None = None) -> tuple[Policy, ...]:
     """One Policy per seat from ``None``, one spec (every seat) or one spec per seat."""
     if specs is None or (not isinstance(specs, str) and len(specs) == 0):
         specs = [default]
@@ -76,17 +90,18 @@ def seat_policies(specs, players: int, registry: dict[str, type],
     if len(specs) != players:
         raise InputError(f"got {len(specs)} policies for {players} players: "
                          f"give one for every seat or one per seat")
-    return tuple(parse_policy(s, registry) for s in specs)
+    return tuple(parse_policy(s, registry, named) for s in specs)
 
 
-def policies_maker(registry: dict[str, type], default: str, players: int | None = None):
+def policies_maker(registry: dict[str, type], default: str, players: int | None = None,
+                   named: Mapping[str, str] | None = None):
     """A game's ``make_policies(specs, players)``: :func:`seat_policies` over its
-    registry, ``default`` at every seat when no spec is given; ``players`` is
-    the count a game with one table size need not be told."""
+    registry and named settings, ``default`` at every seat when no spec is
+    given; ``players`` is the count a game with one table size need not be told."""
     fixed = players
 
     def make(specs, players: int | None = fixed) -> tuple[Policy, ...]:
-        return seat_policies(specs, players, registry, default)
+        return seat_policies(specs, players, registry, default, named)
     make.__doc__ = f"One validated Policy per seat (default: {default} at every seat)."
     return make
 

@@ -18,7 +18,7 @@ from simkit.burraco.policies import POLICIES, HeuristicParams, make_policies
 from simkit.burraco.rules import BOOK, PRESETS, TITLE, BurracoRules, make_rules
 from simkit.burraco.summary import ENDED, GameSummary, HandSummary, measures
 from simkit.engine import (Column, Each, GameSpec, Unit, dealer_column, index_column,
-                           policy_column, unfinished_column)
+                           policy_column, seat_measure, unfinished_column, winner_measure)
 
 HAND_COLUMNS = (
     index_column("hand"),
@@ -65,6 +65,11 @@ def _untraced(table) -> tuple:
     return (False, _NO_TRACE)
 
 
+def _team(rules, seat: int) -> int:
+    """Seats 0 and 2 are team 0, seats 1 and 3 team 1."""
+    return seat % 2
+
+
 def _reference_hand(rules, policies, seed, index):
     from simkit.burraco import reference
     return reference.play_hand(seed, index, rules, policies, index % 4)
@@ -79,9 +84,11 @@ SPEC = GameSpec(
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      K.run_hands, K.N_HCOLS, np.int64, _untraced, batch=1 << 16,
-                     chunk=1_000_000),
+                     chunk=1_000_000,
+                     measure=seat_measure("points", "points per hand", "score_{team}", _team)),
         "game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
-                     K.run_games, K.N_GCOLS, np.int64, batch=1 << 14, chunk=100_000),
+                     K.run_games, K.N_GCOLS, np.int64, batch=1 << 14, chunk=100_000,
+                     measure=winner_measure("wins per game", "winner", _team, "shared")),
     },
     reference=_reference_hand, bench_players=(4,), bench_scale=200, measures=measures,
 )

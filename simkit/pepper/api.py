@@ -18,7 +18,7 @@ import pandas as pd
 from simkit import engine, stats
 from simkit.cards import mask_of
 from simkit.engine import (Column, FixedHand, GameSpec, Unit, dealer_column, index_column,
-                           policy_column, unfinished_column)
+                           policy_column, seat_measure, unfinished_column)
 from simkit.errors import InputError
 from simkit.pepper import kernel as K
 from simkit.pepper.policies import POLICIES, HeuristicParams, make_policies
@@ -113,6 +113,11 @@ def _aggregate(t, start, count) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
+def _side(rules, seat: int) -> int:
+    """The scoring side of a seat: its team with 4 players, else itself."""
+    return seat % rules.sides
+
+
 def _reference_hand(rules, policies, seed, index):
     from simkit.pepper import reference
     return reference.simulate_hand(rules, policies, seed, index)
@@ -127,10 +132,12 @@ SPEC = GameSpec(
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      K.run_hands, K.N_COLS, np.int16, _untraced, batch=BATCH,
-                     chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS),
+                     chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
+                     measure=seat_measure("points", "points per hand", "score_{side}", _side)),
         "game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
                      K.run_games, K.N_GCOLS, np.int64, _start, batch=1 << 16,
-                     chunk=100_000, options=_game_options),
+                     chunk=100_000, options=_game_options,
+                     measure=seat_measure("wins", "wins per game", "win_{side}", _side)),
     },
     reference=_reference_hand, bench_players=(4, 3, 2), bench_scale=1,
     advise="simkit.pepper.advise", example_hand="JH JD AH KH QH 9S", measures=measures,

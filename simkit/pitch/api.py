@@ -17,8 +17,8 @@ import pandas as pd
 
 from simkit import engine, stats
 from simkit.cards import mask_of
-from simkit.engine import (Column, FixedHand, GameSpec, Unit, dealer_column, index_column,
-                           policy_column)
+from simkit.engine import (Column, FixedHand, GameSpec, Measure, Unit, dealer_column,
+                           index_column, policy_column, seat_measure)
 from simkit.errors import InputError
 from simkit.pitch import kernel as K
 from simkit.pitch.policies import POLICIES, HeuristicParams, make_policies
@@ -161,6 +161,15 @@ def _session_rows(arrays, table, first):
     return matrix, (first + sess).astype(np.int64)
 
 
+def _session_money(df, rules, start, count, slots) -> np.ndarray:
+    """Each policy slot's money per session: the players who played policy j
+    (player j, j + slots, ... in order of arrival) added up."""
+    out = np.zeros((count, slots), np.float64)
+    np.add.at(out, (df["session"].to_numpy() - start, df["player"].to_numpy() % slots),
+              df["money"].to_numpy())
+    return out
+
+
 def _aggregate(t, start, count) -> pd.DataFrame:
     """Counts and sums per group of hands (:func:`summary.aggregate_frame`)."""
     return aggregate_frame(engine.records(SPEC, SPEC.unit("hand"), t, start, count), t.rules)
@@ -179,11 +188,13 @@ SPEC = GameSpec(
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      K.run_hands, K.N_COLS, np.int16, _untraced, batch=BATCH,
-                     chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS),
+                     chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
+                     measure=seat_measure("money", "dollars per hand", "money_{seat}")),
         "game": Unit("game", "session", "one row per player per money session",
                      SESSION_COLUMNS, SessionSummary, alloc=_session_arrays,
                      play=_play_sessions, rows=_session_rows, batch=1 << 15, chunk=100_000,
-                     per_player=True),
+                     per_player=True,
+                     measure=Measure("money", "dollars per session", _session_money)),
     },
     reference=_reference_hand, bench_players=(4, 2, 8), bench_scale=1,
     advise="simkit.pitch.advise", example_hand="AS KS QS JS TS 9S", measures=measures,

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from simkit import engine
-from simkit.engine import Column, GameSpec, Unit, index_column, policy_column, unfinished_column
+from simkit.engine import (Column, GameSpec, Unit, index_column, policy_column, unfinished_column,
+                           winner_measure)
 from simkit.shiesta import kernel as K
 from simkit.shiesta.policies import POLICIES, HeuristicParams, make_policies
 from simkit.shiesta.rules import (BOOK, MAX_PLAYERS, MIN_PLAYERS, PRESETS, SPECIAL_TEXT, TITLE,
@@ -57,7 +58,8 @@ SPEC = GameSpec(
     axes={"r": lambda r: SPECIAL_TEXT},
     units={"game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
                         K.run_games, K.N_GCOLS, np.int64, _untraced, batch=1 << 17,
-                        chunk=100_000)},
+                        chunk=100_000,
+                        measure=winner_measure("wins per game", "winner"))},
     reference=_reference_game, bench_unit="game", bench_players=(4, 3, 5), bench_scale=20,
     measures=measures,
 )

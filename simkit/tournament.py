@@ -1,0 +1,326 @@
+"""Policies against each other on duplicate deals: ``simkit tournament GAME --policy A --policy B ...``.
+
+Every pair of entrants ``(a, b)`` meets at two tables: ``a`` at the even
+seats and ``b`` at the odd ones (with 4 Pepper players or in Burraco: ``a``
+as one partnership, ``b`` as the other), then the seats swapped.  Both
+tables play the same deals (the same seed: unit ``i`` comes from stream
+``(seed, i)`` whatever the policies), so each seat's cards are played once by
+``a`` and once by ``b`` and the luck of the deal cancels, as in duplicate
+bridge.  The dealer rotates with the unit's number, so every policy sits in
+every position.
+
+The measure is the unit's own (:class:`simkit.engine.Measure`): points per
+hand (Pepper, Burraco), dollars per hand or per session (Pitch), wins per
+game (whole games; Shiesta).  Per deal, ``d`` is the mean a seat of ``a``
+got minus the mean a seat of ``b`` got, over both tables; the pair's
+difference is the mean of ``d`` over the deals, with a t interval and a
+two-sided t-test p-value (the deals are independent, the two tables of a
+deal are paired through ``d``).
+
+Ratings: each deal of a pair is a game between ``a`` and ``b`` (``d > 0``:
+``a`` won, ``d < 0``: ``b`` won, ``d == 0``: a draw counted half to each),
+and the Bradley-Terry model is fitted to those results by maximum
+likelihood, with one extra draw per pair so that a policy that wins every
+deal still has a finite rating.  Ratings are on the Elo scale (400 points:
+10 to 1 odds per deal) and centred: their mean is 0.  Their 95% intervals
+are +-1.96 standard errors from the inverse Fisher information (a
+pseudo-inverse, for the centred ratings).
+
+A tournament is a resumable chunked run (:mod:`simkit.chunks`) of kind
+``"tournament"``: a chunk plays its deals at every table, and its records
+(one row per table and deal: ``table``, the unit's number, ``value_<slot>``)
+are what ``--out`` keeps, with the tables of results beside them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import pathlib
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+import scipy.stats as st
+
+from simkit import engine, store
+from simkit import games as registry
+from simkit.errors import InputError
+
+ELO = 400.0 / math.log(10.0)        # Elo points per unit of log-odds
+Z95 = 1.959963984540054
+#: Files beside the deals in ``--out`` (``_`` keeps them out of ``read_parquet(OUT)``).
+RATINGS_FILE, PAIRS_FILE, FIGURE_FILE = "_ratings.parquet", "_pairs.parquet", "_ratings.png"
+_PAIR_SUMS = ("deals", "sum", "sum_sq", "wins", "draws", "losses")
+
+
+@dataclasses.dataclass(frozen=True)
+class Entrants:
+    """The policies of a tournament, as given and as parsed, and its tables.
+
+    ``tables[t]`` gives, per seat, the entrant playing it; ``pairs[t]`` the
+    pair ``(i, j)`` (``i < j``) table ``t`` belongs to.
+    """
+
+    given: tuple[str, ...]
+    texts: tuple[str, ...]
+    tables: tuple[tuple[int, ...], ...]
+    pairs: tuple[tuple[int, int], ...]
+
+
+def entrants(game: engine.GameSpec, specs: Sequence[str], players: int) -> Entrants:
+    """Parse the entrants' specs and lay out the tables (two per pair)."""
+    if specs is None or len(specs) < 2:
+        raise InputError("a tournament needs at least two policies: give --policy once "
+                         "for each entrant")
+    given = tuple(str(s).strip() for s in specs)
+    texts = tuple(game.make_policies(s, 1)[0].text() for s in given)
+    tables, pairs = [], []
+    for i in range(len(given)):
+        for j in range(i + 1, len(given)):
+            for first, second in ((i, j), (j, i)):
+                tables.append(tuple(first if s % 2 == 0 else second for s in range(players)))
+                pairs.append((i, j))
+    return Entrants(given, texts, tuple(tables), tuple(pairs))
+
+
+def chunk(game: engine.GameSpec, unit: str, rules, run: dict, start: int, count: int,
+          threads: int) -> pd.DataFrame:
+    """Units ``start ..`` at every table of the run: one row per (table, unit)
+    with each slot's measure (see the module notes)."""
+    measure = game.unit(unit).measure
+    policies = run["policies"]
+    frames = []
+    for t, table in enumerate(run["tables"]):
+        df = engine.simulate(game, unit, count, rules=rules, seed=int(run["seed"]),
+                             policy=[policies[e] for e in table], start=start,
+                             threads=threads)
+        values = measure.values(df, rules, start, count, len(table))
+        cols = {"table": np.full(count, t, np.int16),
+                unit: np.arange(start, start + count, dtype=np.int64)}
+        cols.update({f"value_{s}": values[:, s] for s in range(len(table))})
+        frames.append(pd.DataFrame(cols))
+    return pd.concat(frames, ignore_index=True)
+
+
+def pair_sums(tables: Sequence[Sequence[int]], pairs: Sequence[tuple[int, int]], unit: str,
+              df: pd.DataFrame) -> pd.DataFrame:
+    """Per pair, what adds up across chunks: deals, the sum of ``d`` and of its
+    squares, and ``a``'s wins, draws and losses (one chunk's records)."""
+    slots = len(tables[0])
+    rows = []
+    for pair in sorted(set(pairs)):
+        a, b = pair
+        diff, seats = None, 0
+        for t in [t for t, p in enumerate(pairs) if p == pair]:
+            part = df[df["table"] == t].sort_values(unit)
+            v = part[[f"value_{s}" for s in range(slots)]].to_numpy()
+            sign = np.array([1.0 if e == a else -1.0 for e in tables[t]])
+            term = v @ sign
+            diff = term if diff is None else diff + term
+            seats += int((np.array(tables[t]) == a).sum())
+        d = diff / seats
+        rows.append({"a": a, "b": b, "deals": len(d), "sum": float(d.sum()),
+                     "sum_sq": float((d * d).sum()), "wins": int((d > 0).sum()),
+                     "draws": int((d == 0).sum()), "losses": int((d < 0).sum())})
+    return pd.DataFrame(rows)
+
+
+def bradley_terry(k: int, results: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Centred Bradley-Terry log-strengths and their standard errors from the
+    pairs' wins, draws and losses (a draw is half a win each; one extra draw
+    per pair)."""
+    won = np.zeros((k, k))
+    for r in results.itertuples():
+        won[r.a, r.b] += r.wins + 0.5 * (r.draws + 1)
+        won[r.b, r.a] += r.losses + 0.5 * (r.draws + 1)
+    games_ = won + won.T
+    total = won.sum(axis=1)
+    p = np.ones(k)
+    for _ in range(10_000):             # Hunter's MM iteration: monotone, converges
+        denom = (games_ / (p[:, None] + p[None, :])).sum(axis=1)
+        new = total / denom
+        new /= np.exp(np.log(new).mean())
+        if np.max(np.abs(new - p)) < 1e-13:
+            p = new
+            break
+        p = new
+    theta = np.log(p)
+    q = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))   # P(i beats j)
+    info = -games_ * q * q.T
+    info[np.diag_indices(k)] = -info.sum(axis=1)
+    cov = np.linalg.pinv(info)
+    return theta - theta.mean(), np.sqrt(np.clip(np.diag(cov), 0.0, None))
+
+
+@dataclasses.dataclass
+class Result:
+    """A tournament's tables: ``ratings`` (one row per entrant) and ``pairs``
+    (one row per pair, the difference being ``a`` minus ``b``), with what was played."""
+
+    game: str
+    players: int
+    unit: str
+    measure: str
+    units: str
+    deals: int
+    seed: int
+    rules: Any
+    entrants: Entrants
+    ratings: pd.DataFrame
+    pairs: pd.DataFrame
+    seconds: float = 0.0
+    complete_before: bool = False
+
+
+def results(ent: Entrants, sums: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(ratings, pairs)`` from the pairs' sums added over the chunks."""
+    sums = sums.groupby(["a", "b"], as_index=False)[list(_PAIR_SUMS)].sum()
+    rows = []
+    for r in sums.itertuples():
+        n, mean = r.deals, r.sum / r.deals
+        var = max(r.sum_sq - r.sum * mean, 0.0) / (n - 1) if n > 1 else math.nan
+        if var < 1e-12 * max(r.sum_sq, 1.0):
+            var = 0.0
+        se = math.sqrt(var / n) if n > 1 else math.nan
+        if se == 0.0:
+            lo = hi = mean
+            p = 1.0 if mean == 0 else 0.0
+        else:
+            half = float(st.t.ppf(0.975, n - 1)) * se
+            lo, hi = mean - half, mean + half
+            p = float(2 * st.t.sf(abs(mean) / se, n - 1))
+        rows.append({"a": ent.given[r.a], "b": ent.given[r.b], "diff": mean, "ci_low": lo,
+                     "ci_high": hi, "p_value": p, "deals": int(n), "a_better": int(r.wins),
+                     "level": int(r.draws), "b_better": int(r.losses)})
+    theta, se = bradley_terry(len(ent.given), sums)
+    ratings = pd.DataFrame({"policy": list(ent.given), "rating": theta * ELO,
+                            "ci_low": (theta - Z95 * se) * ELO,
+                            "ci_high": (theta + Z95 * se) * ELO})
+    ratings = ratings.sort_values("rating", ascending=False, kind="stable")
+    return ratings.reset_index(drop=True), pd.DataFrame(rows)
+
+
+def _unit_and_count(game: engine.GameSpec, hands: int | None, games_: int | None):
+    if hands is not None and games_ is not None:
+        raise InputError("give --hands or --games, not both")
+    if hands is not None:
+        game.unit("hand")
+        return "hand", hands
+    if games_ is not None or "hand" not in game.units:
+        game.unit("game")
+        return "game", games_ or 20_000
+    return "hand", 100_000
+
+
+def run(game: str, policies: Sequence[str], *, players: int | None = None, rules=None,
+        hands: int | None = None, games: int | None = None, seed: int = 0,
+        threads: int | None = None, backend: str = "threads", workers: int | None = None,
+        scheduler: str | None = None, out=None, chunk_size: int | None = None,
+        progress: bool = False) -> Result:
+    """Play a tournament (see the module notes) and return its :class:`Result`.
+
+    ``rules`` is a rules object, preset name or dict of rule values; ``hands``
+    (or ``games``) the deals every table plays (default 100,000 hands, or
+    20,000 games for games played in whole games).  With ``out`` the run is
+    kept (and resumed) there, with the result tables and the figure.
+    """
+    import time
+
+    from simkit import chunks
+
+    t0 = time.perf_counter()
+    g = registry.get(game)
+    r = g.resolve_rules(rules, players)
+    unit, count = _unit_and_count(g, hands, games)
+    ent = entrants(g, policies, r.players)
+    spec = {"rules": r.as_dict(), "policies": list(ent.texts),
+            "tables": [list(t) for t in ent.tables], "seed": seed}
+    size = chunk_size or max(1_000, g.unit(unit).chunk // len(ent.tables))
+    job = chunks.Job.make(g.name, unit, count, spec, kind="tournament", chunk=size)
+    reduce = functools.partial(pair_sums, ent.tables, ent.pairs, unit)
+    result = chunks.run(job, out, backend=backend, threads=threads, workers=workers,
+                        scheduler=scheduler, progress=progress, reduce=reduce)
+    ratings, pairs = results(ent, pd.concat(result.values, ignore_index=True))
+    measure = g.unit(unit).measure
+    res = Result(g.name, r.players, unit, measure.name, measure.units, count, seed, r, ent,
+                 ratings, pairs, time.perf_counter() - t0, result.complete_before)
+    if out is not None:
+        write(res, pathlib.Path(out))
+    return res
+
+
+def write(res: Result, out: pathlib.Path) -> None:
+    """The result tables and the figure into the run directory ``out``."""
+    store.write_parquet_atomic(out / RATINGS_FILE, res.ratings)
+    store.write_parquet_atomic(out / PAIRS_FILE, res.pairs)
+    fig = figure(res)
+    tmp = store.temporary_path(out / FIGURE_FILE)
+    try:
+        fig.savefig(tmp, format="png", dpi=110)
+        tmp.replace(out / FIGURE_FILE)
+    finally:
+        tmp.unlink(missing_ok=True)
+        import matplotlib.pyplot as plt
+        plt.close(fig)
+
+
+def figure(res: Result):
+    """Ratings with their intervals (left) and the pairwise differences (right)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * len(res.ratings) + 2.6),
+                                      gridspec_kw={"width_ratios": [1, 1.2]})
+    rt = res.ratings.iloc[::-1]
+    y = np.arange(len(rt))
+    left.errorbar(rt["rating"], y, xerr=[rt["rating"] - rt["ci_low"], rt["ci_high"] - rt["rating"]],
+                  fmt="o", color="C0", capsize=3)
+    left.axvline(0, color="grey", lw=0.8)
+    left.set_yticks(y, rt["policy"])
+    left.set_xlabel("rating (Elo scale, mean 0), 95% interval")
+    left.set_title(f"{res.game.capitalize()}, {res.players} players: ratings")
+    pr = res.pairs.iloc[::-1]
+    y = np.arange(len(pr))
+    right.errorbar(pr["diff"], y, xerr=[pr["diff"] - pr["ci_low"], pr["ci_high"] - pr["diff"]],
+                   fmt="o", color="C1", capsize=3)
+    right.axvline(0, color="grey", lw=0.8)
+    right.set_yticks(y, [f"{a}  vs  {b}" for a, b in zip(pr["a"], pr["b"])], fontsize=8)
+    right.set_xlabel(f"{res.units}: first minus second, 95% interval")
+    right.set_title(f"pairs, {res.deals:,} duplicate deals each")
+    fig.tight_layout()
+    return fig
+
+
+def result_json(res: Result) -> dict:
+    """The JSON of ``simkit tournament --json`` (specs exactly as given)."""
+    return {"game": res.game, "players": res.players, "measure": res.measure,
+            "units": res.units,
+            "ratings": [{"policy": r.policy, "rating": float(r.rating),
+                         "ci_low": float(r.ci_low), "ci_high": float(r.ci_high)}
+                        for r in res.ratings.itertuples()],
+            "pairs": [{"a": r.a, "b": r.b, "diff": float(r.diff), "ci_low": float(r.ci_low),
+                       "ci_high": float(r.ci_high), "p_value": float(r.p_value)}
+                      for r in res.pairs.itertuples()]}
+
+
+def format_result(res: Result) -> str:
+    """The tables ``simkit tournament`` prints."""
+    label = "games" if res.unit == "game" else "hands"
+    lines = [f"{res.game.capitalize()} tournament, {res.players} players, "
+             f"{res.deals:,} duplicate deals per table, {len(res.entrants.tables)} tables "
+             f"({res.deals * len(res.entrants.tables):,} {label}), seed {res.seed}",
+             f"measure: {res.units}", "", "Ratings (Elo scale, mean 0; from who did better "
+             "on each duplicate deal):"]
+    w = max(len(p) for p in res.ratings["policy"])
+    for r in res.ratings.itertuples():
+        lines.append(f"  {r.policy:<{w}}  {r.rating:+8.1f}  [{r.ci_low:+8.1f}, {r.ci_high:+8.1f}]")
+    lines += ["", f"Pairs ({res.units}, first minus second; better/level/worse deals):"]
+    for r in res.pairs.itertuples():
+        lines.append(f"  {r.a} vs {r.b}: {r.diff:+.4f} [{r.ci_low:+.4f}, {r.ci_high:+.4f}], "
+                     f"p = {r.p_value:.3g}; {r.a_better:,}/{r.level:,}/{r.b_better:,}")
+    lines += ["", "Policies: " + "; ".join(f"{g} = {t}" for g, t in
+                                          zip(res.entrants.given, res.entrants.texts))]
+    return "\n".join(lines)
