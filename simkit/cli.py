@@ -282,6 +282,10 @@ def _cmd_rules(a) -> int:
         print(f"  {name}")
         for key, default, accepted, doc in cls.describe():
             print(f"    {key} = {default} ({accepted}): {doc}")
+    if g.named_policies:
+        print("\nNamed settings (--policy NAME, or NAME:key=value,... to change one):")
+        for name, spec in g.named_policies.items():
+            print(f"  {name:<18} {spec}")
     for unit in g.units.values():
         print(f"\n{unit.label.capitalize()} records (--{unit.name}s; {unit.doc}):")
         cols = [c for item in unit.schema

@@ -300,6 +300,8 @@ class Unit:
 class GameSpec:
     """Everything the shared layer needs to know about a game (see the module notes).
 
+    ``named_policies`` maps the names of settings worth a name (``classic``:
+    the older heuristic) to their specs; ``make_policies`` accepts them.
     ``axes`` gives the values of each ``{axis}`` a schema may name besides
     ``seat``; ``reference(rules, policies, seed, index)`` plays unit ``index``
     of ``bench_unit`` with the readable reference engine (``simkit bench``
@@ -322,6 +324,7 @@ class GameSpec:
     make_policies: Callable
     axes: Mapping[str, Callable] = field(default_factory=dict)
     default_policy: str = "heuristic"
+    named_policies: Mapping[str, str] = field(default_factory=dict)
     reference: Callable | None = None
     bench_unit: str = "hand"
     bench_players: tuple[int, ...] = ()

@@ -16,6 +16,7 @@ import pytest
 from simkit import bench, chunks, config, engine, games
 from simkit.cli import main
 from simkit.config import Config
+from simkit.errors import InputError
 from simkit.policy import HEURISTIC, RANDOM
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -176,8 +177,29 @@ def test_rules_command_lists_rules_presets_policies_and_records(game, capsys):
     out = capsys.readouterr().out
     for key in game.rules.keys():
         assert f"  {key} " in out
-    for name in list(game.presets) + list(game.policies):
+    for name in list(game.presets) + list(game.policies) + list(game.named_policies):
         assert name in out
     for unit in game.units.values():
         for c in _schema_columns(unit.schema):
             assert c.describe()[0] in out
+
+
+@pytest.mark.parametrize("game", SPECS, ids=IDS)
+def test_named_policy_settings_are_their_specs(game):
+    """A named setting plays exactly its spec; a key after it changes that one value."""
+    for name, spec in game.named_policies.items():
+        assert name not in game.policies
+        (named,), (plain,) = game.make_policies(name, 1), game.make_policies(spec, 1)
+        assert named == plain
+    for unit in game.units.values():
+        assert unit.measure is not None, f"{game.name} {unit.name}s have no tournament measure"
+
+
+def test_a_named_setting_with_a_change():
+    from simkit.pepper.policies import POLICIES
+    from simkit.policy import parse_policy
+    named = {"old": "heuristic:draw_trumps=false,aggression=-1"}
+    p = parse_policy("OLD:aggression=1", POLICIES, named)
+    assert p.params.aggression == 1.0 and p.params.draw_trumps is False
+    with pytest.raises(InputError, match="expected one of heuristic, random, old"):
+        parse_policy("nope", POLICIES, named)

@@ -14,7 +14,7 @@ import pandas as pd
 
 from simkit import engine
 from simkit.burraco import kernel as K
-from simkit.burraco.policies import POLICIES, HeuristicParams, make_policies
+from simkit.burraco.policies import NAMED, POLICIES, HeuristicParams, make_policies
 from simkit.burraco.rules import BOOK, PRESETS, TITLE, BurracoRules, make_rules
 from simkit.burraco.summary import ENDED, GameSummary, HandSummary, measures
 from simkit.engine import (Column, Each, GameSpec, Unit, dealer_column, index_column,
@@ -80,6 +80,7 @@ SPEC = GameSpec(
     players_text="exactly 4 players in two partnerships",
     rules=BurracoRules, presets=PRESETS, make_rules=make_rules,
     policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,
+    named_policies=NAMED,
     axes={"team": lambda r: range(2)},
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,

@@ -47,7 +47,9 @@ POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "patient": PatientPar
                              "random": RandomParams}
 
 
-make_policies = policies_maker(POLICIES, default="heuristic", players=4)
+#: Named settings (``--policy NAME``): specs worth a name, e.g. the older heuristic.
+NAMED: dict[str, str] = {}
+make_policies = policies_maker(POLICIES, default="heuristic", players=4, named=NAMED)
 
 #: Where each parameter sits in a kernel's params row.
 PARAM = layout(HeuristicParams, "PARAM")

@@ -21,7 +21,7 @@ from simkit.engine import (Column, FixedHand, GameSpec, Unit, dealer_column, ind
                            policy_column, seat_measure, unfinished_column)
 from simkit.errors import InputError
 from simkit.pepper import kernel as K
-from simkit.pepper.policies import POLICIES, HeuristicParams, make_policies
+from simkit.pepper.policies import NAMED, POLICIES, HeuristicParams, make_policies
 from simkit.pepper.rules import (BOOK, DECK, PLAN_POLICY, PRESETS, TITLE, TRUMP_TEXT,
                                  PepperRules, make_rules)
 from simkit.pepper.summary import GameSummary, HandSummary, measures
@@ -128,6 +128,7 @@ SPEC = GameSpec(
     players=(2, 3, 4),
     rules=PepperRules, presets=PRESETS, make_rules=make_rules,
     policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,
+    named_policies=NAMED,
     axes={"side": lambda r: range(r.sides)},
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,

@@ -21,7 +21,7 @@ from simkit.engine import (Column, FixedHand, GameSpec, Measure, Unit, dealer_co
                            index_column, policy_column, seat_measure)
 from simkit.errors import InputError
 from simkit.pitch import kernel as K
-from simkit.pitch.policies import POLICIES, HeuristicParams, make_policies
+from simkit.pitch.policies import NAMED, POLICIES, HeuristicParams, make_policies
 from simkit.pitch.rules import (BIDS, BOOK, DECK, HAND_SIZE, LEVELS, MAX_PLAYERS, MIN_PLAYERS,
                                 MONEY_UNITS_PER_CENT, MOON, PASS, PLAN_CODES, PLAN_NAMES,
                                 PLAN_PASS, PLAN_POLICY, PRESETS, TITLE, TRUMP_TEXT, PitchRules,
@@ -185,6 +185,7 @@ SPEC = GameSpec(
     players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
     rules=PitchRules, presets=PRESETS, make_rules=make_rules,
     policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,
+    named_policies=NAMED,
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      K.run_hands, K.N_COLS, np.int16, _untraced, batch=BATCH,

@@ -15,7 +15,7 @@ from simkit import engine
 from simkit.engine import (Column, GameSpec, Unit, index_column, policy_column, unfinished_column,
                            winner_measure)
 from simkit.shiesta import kernel as K
-from simkit.shiesta.policies import POLICIES, HeuristicParams, make_policies
+from simkit.shiesta.policies import NAMED, POLICIES, HeuristicParams, make_policies
 from simkit.shiesta.rules import (BOOK, MAX_PLAYERS, MIN_PLAYERS, PRESETS, SPECIAL_TEXT, TITLE,
                                   ShiestaRules, make_rules)
 from simkit.shiesta.summary import GameSummary, measures
@@ -55,6 +55,7 @@ SPEC = GameSpec(
     players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
     rules=ShiestaRules, presets=PRESETS, make_rules=make_rules,
     policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,
+    named_policies=NAMED,
     axes={"r": lambda r: SPECIAL_TEXT},
     units={"game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
                         K.run_games, K.N_GCOLS, np.int64, _untraced, batch=1 << 17,

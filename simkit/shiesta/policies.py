@@ -31,7 +31,9 @@ class HeuristicParams(Config):
 
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParams}
-make_policies = policies_maker(POLICIES, default="heuristic")
+#: Named settings (``--policy NAME``): specs worth a name, e.g. the older heuristic.
+NAMED: dict[str, str] = {}
+make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
 
 #: Where each heuristic parameter sits in a kernel's params row.
 PARAM = layout(HeuristicParams, "PARAM")
