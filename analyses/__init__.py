@@ -2,7 +2,9 @@
 figures and plain-language findings.
 
 ``STUDIES`` maps a study's name (the slug of its report directory and the
-name ``simkit report`` accepts) to its module.  Modules are imported only when
+name ``simkit report`` accepts) to its module, or to ``module:object`` for a
+study made once per game (the policy ladders: the object has the attributes
+a study module has).  Modules are imported only when
 their study is run (:func:`simkit.report.run_studies`), so listing a study
 costs nothing.
 
@@ -53,4 +55,8 @@ STUDIES: dict[str, str] = {
     "pitch-payouts": "analyses.pitch_payouts",
     "shiesta-strategy": "analyses.shiesta_strategy",
     "burraco-scoring": "analyses.burraco_scoring",
+    "pepper-policy-ladder": "analyses.policy_ladder:pepper",
+    "pitch-policy-ladder": "analyses.policy_ladder:pitch",
+    "shiesta-policy-ladder": "analyses.policy_ladder:shiesta",
+    "burraco-policy-ladder": "analyses.policy_ladder:burraco",
 }

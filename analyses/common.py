@@ -101,6 +101,8 @@ class Study:
         descriptions = dict(_given(self.descriptions, hands, seed))
         notes = list(_given(self.notes, hands, seed))
         about = self.provenance(hands)
+        if not about.get("policies"):           # every report says who played
+            raise ValueError(f"study {self.name} does not say which policies played")
         figures = draw(self.figures, tables)     # last, so that no failure leaves them open
         return StudyResult(
             name=self.name, title=self.title, summary=summary, tables=tables, figures=figures,

@@ -311,14 +311,12 @@ def _cmd_bench(a) -> int:
 
 
 def _cmd_report(a) -> int:
-    import importlib
-
     from analyses import STUDIES
-    from simkit.report import run_studies
+    from simkit.report import load_study, run_studies
 
     if a.list:
-        for name, module in STUDIES.items():
-            mod = importlib.import_module(module)
+        for name in STUDIES:
+            mod = load_study(name)
             print(f"{name:<18} {mod.TITLE} (default {mod.DEFAULT_HANDS:,} hands per table)")
         return 0
     t0 = time.perf_counter()

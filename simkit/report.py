@@ -202,6 +202,7 @@ table { border-collapse: collapse; font-size: .85rem; margin: .4rem 0; }
 th, td { border: 1px solid #ddd; padding: .2rem .5rem; text-align: right; }
 th { background: #f0f0f0; } tr:nth-child(even) td { background: #fafafa; }
 .scroll { overflow-x: auto; } .muted { color: #777; font-size: .85rem; }
+.players { font-size: .9rem; }
 pre { background: #f6f6f6; padding: .8rem; overflow-x: auto; font-size: .8rem; }
 """
 
@@ -233,6 +234,21 @@ def _meta(name: str, prov: Mapping[str, Any]) -> str:
     return " &middot; ".join(meta)
 
 
+def _players(prov: Mapping[str, Any]) -> str:
+    """Who played: every figure of a study is what these simulated players do."""
+    pols = prov.get("policies")
+    if isinstance(pols, Mapping):
+        items = [f"{k}: {v}" if str(k) != str(v) else str(v) for k, v in pols.items()]
+    elif isinstance(pols, (list, tuple)):
+        items = [str(p) for p in pols]
+    else:
+        items = [str(pols)]
+    return ("<p class=\"players\"><b>Played by simulated players:</b> "
+            + "; ".join(f"<code>{_esc(i)}</code>" for i in items)
+            + ". Every figure here is what these policies do at these tables; people "
+              "playing the same cards may do better or worse.</p>")
+
+
 def _table_html(df: pd.DataFrame) -> str:
     shown = df.head(MAX_HTML_ROWS)
     head = "".join(f"<th>{_esc(c)}</th>" for c in shown.columns)
@@ -251,6 +267,8 @@ def _page(result: StudyResult) -> str:
              "<p class=\"muted\"><a href=\"../index.html\">all reports</a></p>",
              f"<h1>{_esc(r.title)}</h1>"]
     parts.append(f"<p class=\"muted\">study {_meta(r.name, r.provenance)}</p>")
+    if r.provenance.get("policies"):
+        parts.append(_players(r.provenance))
     if r.summary:
         parts.append("<div class=\"summary\"><h2>Findings</h2><ul>"
                      + "".join(f"<li>{_esc(s)}</li>" for s in r.summary) + "</ul></div>")
@@ -416,6 +434,14 @@ def _studies() -> dict[str, str]:
     return STUDIES
 
 
+def load_study(name: str):
+    """The study ``name``: its module, or for an entry ``module:attr`` of
+    ``analyses.STUDIES`` that module's object (a study made per game)."""
+    module, _, attr = _studies()[name].partition(":")
+    obj = importlib.import_module(module)
+    return getattr(obj, attr) if attr else obj
+
+
 def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
     """Study names in order, without repeats; ``"all"`` (or none given) is every study,
     and a game's name (``"pitch"``) is every study of that game (``pitch-*``).
@@ -478,11 +504,10 @@ def run_studies(names: str | Iterable[str] | None, hands: int | None = None, see
     todo = resolve_studies(names)
     check_args(hands, seed, threads)
     out = _check_out(out)
-    studies = _studies()
-    modules = {n: importlib.import_module(studies[n]) for n in todo}
+    modules = {n: load_study(n) for n in todo}
     for n, mod in modules.items():
         if getattr(mod, "NAME", None) != n:
-            raise RuntimeError(f"study module {mod.__name__} has NAME "
+            raise RuntimeError(f"study {_studies()[n]} has NAME "
                                f"{getattr(mod, 'NAME', None)!r}, expected {n!r}")
     out.mkdir(exist_ok=True)
 

@@ -255,7 +255,10 @@ def write(res: Result, out: pathlib.Path) -> None:
     """The result tables and the figure into the run directory ``out``."""
     store.write_parquet_atomic(out / RATINGS_FILE, res.ratings)
     store.write_parquet_atomic(out / PAIRS_FILE, res.pairs)
-    fig = figure(res)
+    from simkit.report import use_file_backend
+    use_file_backend()
+    fig = figure(res.ratings, res.pairs, f"{res.game.capitalize()}, {res.players} players",
+                 res.units, res.deals)
     tmp = store.temporary_path(out / FIGURE_FILE)
     try:
         fig.savefig(tmp, format="png", dpi=110)
@@ -266,30 +269,27 @@ def write(res: Result, out: pathlib.Path) -> None:
         plt.close(fig)
 
 
-def figure(res: Result):
+def figure(ratings: pd.DataFrame, pairs: pd.DataFrame, title: str, units: str, deals: int):
     """Ratings with their intervals (left) and the pairwise differences (right)."""
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * len(res.ratings) + 2.6),
-                                      gridspec_kw={"width_ratios": [1, 1.2]})
-    rt = res.ratings.iloc[::-1]
-    y = np.arange(len(rt))
-    left.errorbar(rt["rating"], y, xerr=[rt["rating"] - rt["ci_low"], rt["ci_high"] - rt["rating"]],
-                  fmt="o", color="C0", capsize=3)
-    left.axvline(0, color="grey", lw=0.8)
-    left.set_yticks(y, rt["policy"])
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.45 * max(len(ratings), len(pairs))
+                                                     + 2.2),
+                                      gridspec_kw={"width_ratios": [1, 1.3]})
+    for ax, df, y_text, color in (
+            (left, ratings, ratings["policy"], "C0"),
+            (right, pairs, [f"{a}  vs  {b}" for a, b in zip(pairs["a"], pairs["b"])], "C1")):
+        x = df["rating" if ax is left else "diff"].to_numpy(float)
+        y = np.arange(len(df))[::-1]
+        ax.errorbar(x, y, xerr=[x - df["ci_low"], df["ci_high"] - x], fmt="o", color=color,
+                    capsize=3)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_yticks(y, y_text, fontsize=9 if ax is left else 8)
+        ax.grid(alpha=0.3)
     left.set_xlabel("rating (Elo scale, mean 0), 95% interval")
-    left.set_title(f"{res.game.capitalize()}, {res.players} players: ratings")
-    pr = res.pairs.iloc[::-1]
-    y = np.arange(len(pr))
-    right.errorbar(pr["diff"], y, xerr=[pr["diff"] - pr["ci_low"], pr["ci_high"] - pr["diff"]],
-                   fmt="o", color="C1", capsize=3)
-    right.axvline(0, color="grey", lw=0.8)
-    right.set_yticks(y, [f"{a}  vs  {b}" for a, b in zip(pr["a"], pr["b"])], fontsize=8)
-    right.set_xlabel(f"{res.units}: first minus second, 95% interval")
-    right.set_title(f"pairs, {res.deals:,} duplicate deals each")
+    left.set_title(f"{title}: ratings")
+    right.set_xlabel(f"{units}: first minus second, 95% interval")
+    right.set_title(f"pairs, {deals:,} duplicate deals each")
     fig.tight_layout()
     return fig
 

@@ -1,0 +1,254 @@
+"""The policy ladder of each game: how strong each simulated player is.
+
+One study per game (``pepper-policy-ladder``, ...), all made here by
+:class:`Ladder`.  Each plays a tournament (:mod:`simkit.tournament`) of the
+game's entrants at the seed's rules: the default ``heuristic``, every named
+setting of the game (``classic``: the heuristic as it was before its play was
+improved, and the others ``simkit rules GAME`` lists), the game's other
+policies, a few parameter settings, and ``random``.  Every pair meets at two
+tables on the same deals with the seats swapped, so the cards cancel out.
+
+``hands`` (``DEFAULT_HANDS`` by default) is the number of duplicate deals
+every table plays: hands for games played in hands (then also
+``hands // games_per_hand`` whole games per table), whole games for Shiesta.
+
+Tables (95% intervals; ratings are Bradley-Terry on who did better on each
+duplicate deal, Elo scale, mean 0; differences are the game's own measure,
+first minus second, with t intervals and p-values):
+
+- ``ratings`` / ``pairs``: the ladder of hands (Shiesta: of games);
+- ``game_ratings`` / ``game_pairs``: the ladder of whole games, measured in
+  wins (Pitch: dollars per money session), for games played in hands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+from scipy.stats import binomtest
+
+from analyses.common import Plot, Study, signed
+from simkit import games, tournament
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A game's ladder: the table size, the extra specs beyond the game's
+    policies and named settings, the default deals per table, and how many
+    hands' worth of work a whole game is (whole games per table =
+    hands // per_game; 0: the game is played in whole games only)."""
+
+    players: int
+    extra: tuple[str, ...]
+    default: int
+    per_game: int
+    why: str = ""
+
+
+SETUPS = {
+    "pepper": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 60_000, 10),
+    "pitch": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 60_000, 40),
+    "shiesta": Setup(4, ("heuristic:exchange=keep",), 40_000, 0),
+    "burraco": Setup(4, (), 1_500, 8),
+}
+
+
+def entrants(game: str, setup: Setup) -> list[str]:
+    """The default heuristic, the named settings, the other policies, the extra
+    specs and random, in that order."""
+    g = games.get(game)
+    others = [p for p in g.policies if p not in (g.default_policy, "random")]
+    return [g.default_policy, *g.named_policies, *others, *setup.extra, "random"]
+
+
+def _ranked(ratings: pd.DataFrame) -> str:
+    return ", ".join(f"{r.policy} {signed(r.rating, 0)} ({signed(r.ci_low, 0)} to "
+                     f"{signed(r.ci_high, 0)})" for r in ratings.itertuples())
+
+
+def _pair(pairs: pd.DataFrame, a: str, b: str):
+    """The pair (a, b) as a row with the difference a - b, or None."""
+    for r in pairs.itertuples():
+        if (r.a, r.b) == (a, b):
+            return r.diff, r.ci_low, r.ci_high, r.p_value, r.a_better, r.b_better, r.deals
+        if (r.a, r.b) == (b, a):
+            return (-r.diff, -r.ci_high, -r.ci_low, r.p_value, r.b_better, r.a_better,
+                    r.deals)
+    return None
+
+
+def _against(pairs: pd.DataFrame, a: str, b: str, units: str, digits: int,
+             word: str) -> str:
+    d, lo, hi, p, better, worse, n = _pair(pairs, a, b)
+    text = (f"{a} against {b}: {signed(d, digits)} {units} (95% CI {signed(lo, digits)} to "
+            f"{signed(hi, digits)}, p = {p:.2g}; better on {better / n:.0%} of the {word}s, "
+            f"worse on {worse / n:.0%})")
+    if lo > 0 or hi < 0:
+        return text + f": {a} is {'stronger' if lo > 0 else 'weaker'}"
+    return text + ": not told apart at this size"
+
+
+def _disagreements(pairs: pd.DataFrame, units: str, word: str) -> list[str]:
+    """Pairs where the one that does better on more deals gets less on average,
+    the difference's interval excluding 0."""
+    out = []
+    for r in pairs.itertuples():
+        if r.a_better == r.b_better or not (r.ci_low > 0 or r.ci_high < 0):
+            continue
+        more, fewer = (r.a, r.b) if r.a_better > r.b_better else (r.b, r.a)
+        d = r.diff if more == r.a else -r.diff
+        if d < 0:
+            out.append(f"{more} does better than {fewer} on more {word}s but gets "
+                       f"{signed(d, 3)} {units} on average against it: it wins small and "
+                       f"loses big.")
+    return out
+
+
+def _upsets(ratings: pd.DataFrame, pairs: pd.DataFrame, word: str) -> list[str]:
+    """Pairs where the lower-rated policy does better head to head, on clearly
+    more deals (binomial test of better against worse, p < 0.05): a cycle the
+    one-number ratings cannot show."""
+    rank = {p: i for i, p in enumerate(ratings["policy"])}
+    out = []
+    for r in pairs.itertuples():
+        low, high = (r.a, r.b) if rank[r.a] > rank[r.b] else (r.b, r.a)
+        won, lost = (r.a_better, r.b_better) if low == r.a else (r.b_better, r.a_better)
+        if won > lost and binomtest(won, won + lost).pvalue < 0.05:
+            out.append(f"Not a strict ladder: {low}, rated below {high}, does better than it "
+                       f"head to head on {won:,} {word}s against {lost:,}.")
+    return out
+
+
+@dataclass
+class Ladder:
+    """The ladder study of one game (the study contract of :mod:`analyses`)."""
+
+    game: str
+    setup: Setup
+    NAME: str = field(init=False)
+    TITLE: str = field(init=False)
+    DEFAULT_HANDS: int = field(init=False)
+    STUDY: Study = field(init=False)
+
+    def __post_init__(self):
+        g = games.get(self.game)
+        self.NAME = f"{self.game}-policy-ladder"
+        self.TITLE = f"{g.title}: the policy ladder, on duplicate deals"
+        self.DEFAULT_HANDS = self.setup.default
+        self.STUDY = Study(self.NAME, self.TITLE, self.DEFAULT_HANDS, self.simulate_tables,
+                           self.findings, self._plots(), self._provenance,
+                           self._descriptions, self._notes)
+
+    # the units of the hand ladder and, for games played in hands, of whole games
+    def _sizes(self, hands: int) -> list[tuple[str, dict]]:
+        if "hand" not in games.get(self.game).units:
+            return [("", dict(games=hands))]
+        return [("", dict(hands=hands)),
+                ("game_", dict(games=max(50, hands // self.setup.per_game)))]
+
+    def simulate_tables(self, hands: int, seed: int, progress: bool,
+                        threads: int | None) -> dict[str, pd.DataFrame]:
+        tables = {}
+        for prefix, size in self._sizes(hands):
+            res = tournament.run(self.game, entrants(self.game, self.setup),
+                                 players=self.setup.players, seed=seed, threads=threads,
+                                 progress=progress, **size)
+            ratings = res.ratings.assign(spec=[dict(zip(res.entrants.given,
+                                                        res.entrants.texts))[p]
+                                               for p in res.ratings["policy"]])
+            unit = "game" if "games" in size else "hand"
+            tables[f"{prefix}ratings"] = ratings.assign(deals=res.deals, unit=unit,
+                                                        measure=res.units)
+            tables[f"{prefix}pairs"] = res.pairs.assign(measure=res.units)
+        return tables
+
+    def findings(self, tables) -> list[str]:
+        out = []
+        for prefix in ("", "game_"):
+            if f"{prefix}ratings" not in tables:
+                continue
+            ratings, pairs = tables[f"{prefix}ratings"], tables[f"{prefix}pairs"]
+            units = ratings["measure"].iloc[0]
+            n, unit = int(ratings["deals"].iloc[0]), ratings["unit"].iloc[0]
+            digits = 3 if "wins" in units or "session" in units else 2
+            out.append(f"{'Whole games' if prefix else unit.capitalize() + 's'}, "
+                       f"{self.setup.players} players, {n:,} duplicate {unit}s per table: "
+                       f"the ladder from the top (Elo-scale rating, 95% CI): "
+                       + _ranked(ratings) + ".")
+            named = games.get(self.game).named_policies
+            if "classic" in named:
+                out.append(_against(pairs, "heuristic", "classic", units, digits, unit)
+                           + " (classic is the heuristic before its play was improved).")
+            top = ratings["policy"].iloc[0]
+            if top != "random":
+                out.append(_against(pairs, top, "random", units, digits, unit) + ".")
+            out += _upsets(ratings, pairs, unit) + _disagreements(pairs, units, unit)
+        return out
+
+    def _plots(self):
+        plots = []
+        for prefix, size in self._sizes(self.DEFAULT_HANDS):
+            what = "whole games" if prefix or "games" in size else "hands"
+            plots.append(Plot(f"{prefix}ladder", f"The ladder of {what}: each policy's rating "
+                              "with its 95% interval (left) and each pair's difference in the "
+                              "game's measure, first minus second, with its interval (right).",
+                              self._drawer(prefix)))
+        return tuple(plots)
+
+    def _drawer(self, prefix: str):
+        def draw(tables):
+            r, p = tables[f"{prefix}ratings"], tables[f"{prefix}pairs"]
+            what = "whole games" if r["unit"].iloc[0] == "game" else "hands"
+            return tournament.figure(r, p, f"{games.get(self.game).title}, "
+                                     f"{self.setup.players} players, {what}",
+                                     r["measure"].iloc[0], int(r["deals"].iloc[0]))
+        return draw
+
+    def _provenance(self, hands: int) -> dict:
+        g = games.get(self.game)
+        sizes = dict(self._sizes(hands))
+        pols = {e: g.make_policies(e, 1)[0].text() for e in entrants(self.game, self.setup)}
+        return dict(hands=sizes[""].get("hands"), games=(sizes.get("game_") or sizes[""])
+                    .get("games"), rules=g.resolve_rules(None, self.setup.players).as_dict(),
+                    policies=pols, players=self.setup.players, per_table=True)
+
+    def _descriptions(self, hands: int, seed: int) -> dict:
+        ratings = ("One row per policy, best first: its Bradley-Terry rating on the Elo "
+                   "scale (mean 0) from who did better on each duplicate deal, its 95% "
+                   "interval, the full spec, the deals per table and the measure.")
+        pairs = ("One row per pair: the mean of the measure per seat of the first minus "
+                 "the second over the two tables of each deal, its 95% t interval and "
+                 "p-value, and on how many deals each did better or they were level.")
+        out = {"ratings": ratings, "pairs": pairs}
+        if "hand" in games.get(self.game).units:
+            out.update({"game_ratings": ratings.replace("deal", "game"),
+                        "game_pairs": pairs.replace("deal", "game")})
+        return out
+
+    def _notes(self, hands: int, seed: int) -> list[str]:
+        g = games.get(self.game)
+        named = "; ".join(f"{k} = {v}" for k, v in g.named_policies.items())
+        return [
+            "Duplicate deals: both tables of a pair play unit i from stream (seed, i); the "
+            "policies' seats are swapped between them, the dealer rotates with i.",
+            "Ratings add one draw to every pair, so that a policy winning every deal keeps "
+            "a finite rating; with this many deals the effect is negligible.",
+            "A rating says how often a policy does better deal by deal; a pair's "
+            "difference says by how much on average. They can disagree when a policy "
+            "wins small and loses big.",
+            f"Named settings: {named}." if named else "The game has no named settings.",
+            "Rerun any pair: simkit tournament " + self.game + " --policy A --policy B "
+            f"--players {self.setup.players} --seed {seed}.",
+        ]
+
+    def run(self, hands: int | None = None, seed: int = 0, progress: bool = False,
+            threads: int | None = None):
+        """The study (see :class:`analyses.common.Study`)."""
+        return self.STUDY.run(hands, seed, progress, threads)
+
+
+pepper = Ladder("pepper", SETUPS["pepper"])
+pitch = Ladder("pitch", SETUPS["pitch"])
+shiesta = Ladder("shiesta", SETUPS["shiesta"])
+burraco = Ladder("burraco", SETUPS["burraco"])

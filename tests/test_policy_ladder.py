@@ -1,0 +1,51 @@
+"""The policy-ladder studies: a tournament per game, findings from its tables,
+and the players named on the page."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyses import policy_ladder
+from simkit import report
+
+
+@pytest.fixture(scope="module")
+def pepper():
+    return policy_ladder.pepper.run(hands=4_000, seed=3)
+
+
+def test_tables_and_findings_come_from_the_tournament(pepper):
+    t = pepper.tables
+    assert list(t) == ["ratings", "pairs", "game_ratings", "game_pairs"]
+    entrants = policy_ladder.entrants("pepper", policy_ladder.SETUPS["pepper"])
+    assert set(t["ratings"]["policy"]) == set(entrants)
+    assert entrants[0] == "heuristic" and entrants[-1] == "random"
+    assert t["ratings"]["policy"].iloc[-1] == "random"          # last on the ladder
+    assert len(t["pairs"]) == len(entrants) * (len(entrants) - 1) // 2
+    first = pepper.summary[0]
+    top = t["ratings"].iloc[0]
+    assert first.startswith("Hands, 4 players, 4,000 duplicate hands per table")
+    assert f"{top.policy} +{top.rating:.0f}" in first.replace("\u2212", "-")
+    assert any(s.startswith("heuristic against random") and "heuristic is stronger" in s
+               for s in pepper.summary)
+    pepper.close()
+
+
+def test_every_entrant_is_named_with_its_spec(pepper, tmp_path):
+    prov = pepper.provenance["policies"]
+    assert prov["random"] == "random" and prov["heuristic"].startswith("heuristic:")
+    page = report.render(pepper, tmp_path).read_text()
+    assert "Played by simulated players" in page and "heuristic:aggression=-1" in page
+
+
+def test_upsets_and_disagreements_are_found():
+    import pandas as pd
+    ratings = pd.DataFrame({"policy": ["x", "y"], "rating": [10.0, -10.0]})
+    pairs = pd.DataFrame([{"a": "x", "b": "y", "diff": -2.0, "ci_low": -3.0, "ci_high": -1.0,
+                           "p_value": 0.001, "deals": 300, "a_better": 100, "level": 0,
+                           "b_better": 200}])
+    assert "y, rated below x, does better than it head to head on 200 deals against 100" \
+        in policy_ladder._upsets(ratings, pairs, "deal")[0]
+    pairs.loc[0, ["a_better", "b_better"]] = [200, 100]
+    assert policy_ladder._disagreements(pairs, "points per hand", "deal")[0].startswith(
+        "x does better than y on more deals but gets \u22122.000 points per hand")
