@@ -202,27 +202,28 @@ class Measure:
     it (``"points per hand"``) and ``values(df, rules, start, count, slots)``,
     the ``(count, slots)`` array of what each policy slot got in each unit
     ``start ..`` of the records ``df`` (a slot is a seat, or for Pitch
-    sessions an arriving player's place in the policy list)."""
+    sessions an arriving player's place in the policy list), which need hold
+    only the schema's columns named in ``reads``."""
 
     name: str
     units: str
     values: Callable
+    reads: tuple[str, ...]
 
 
-def seat_measure(name: str, units: str, column: str, side_of: Callable | None = None,
-                 transform: Callable | None = None) -> Measure:
+def seat_measure(name: str, units: str, column: str,
+                 side_of: Callable | None = None) -> Measure:
     """A :class:`Measure` read from one column per seat or side: ``column`` names
     it with ``{seat}`` or ``{side}``/``{team}`` (then ``side_of(rules, seat)``
-    gives a seat's side); ``transform(array)`` turns the column into values."""
+    gives a seat's side)."""
 
     def values(df, rules, start, count, slots):
         out = np.empty((count, slots), np.float64)
         for s in range(slots):
             side = s if side_of is None else side_of(rules, s)
-            x = df[column.format(seat=side, side=side, team=side)].to_numpy()
-            out[:, s] = x if transform is None else transform(x)
+            out[:, s] = df[column.format(seat=side, side=side, team=side)].to_numpy()
         return out
-    return Measure(name, units, values)
+    return Measure(name, units, values, (column,))
 
 
 def winner_measure(units: str, column: str, side_of: Callable | None = None,
@@ -237,7 +238,7 @@ def winner_measure(units: str, column: str, side_of: Callable | None = None,
         for s in range(slots):
             out[:, s] = (won == (s if side_of is None else side_of(rules, s))) + half
         return out
-    return Measure("wins", units, values)
+    return Measure("wins", units, values, (column, shared) if shared else (column,))
 
 
 @dataclass(frozen=True)
@@ -412,22 +413,40 @@ def setup(game: GameSpec, players=None, rules=None, policy=None, seed: int = 0,
     return Table(r, pols, config.vector(r), kinds, params, key)
 
 
-def records(game: GameSpec, unit: Unit, table: Table, start: int, count: int) -> pd.DataFrame:
-    """Units ``start .. start+count-1`` as one DataFrame (one kernel call)."""
+def only_columns(schema, names) -> tuple:
+    """The items of ``schema`` named in ``names`` (column names as the schema
+    writes them, ``"score_{side}"``), looking inside :class:`Each` groups."""
+    out = []
+    for item in schema:
+        if isinstance(item, Each):
+            inner = tuple(c for c in item.columns if c.name in names)
+            if inner:
+                out.append(Each(item.axis, inner))
+        elif item.name in names:
+            out.append(item)
+    return tuple(out)
+
+
+def records(game: GameSpec, unit: Unit, table: Table, start: int, count: int,
+            columns=None) -> pd.DataFrame:
+    """Units ``start .. start+count-1`` as one DataFrame (one kernel call);
+    ``columns`` (schema names) builds only those."""
     arrays = unit.arrays(table, count)
     unit.fill(table, start, arrays)
     if unit.rows is None:
         matrix, index = arrays[0], np.arange(start, start + count, dtype=np.int64)
     else:
         matrix, index = unit.rows(arrays, table, start)
-    return frame(unit.schema, matrix, FrameContext(table, index), game.axis_values(table.rules))
+    schema = unit.schema if columns is None else only_columns(unit.schema, columns)
+    return frame(schema, matrix, FrameContext(table, index), game.axis_values(table.rules))
 
 
 def iterate(game: GameSpec, unit_name: str, count: int, players=None, rules=None, policy=None,
             seed: int = 0, start: int = 0, threads: int | None = None,
-            batch: int | None = None, progress: bool = False,
+            batch: int | None = None, progress: bool = False, columns=None,
             **options) -> Iterator[pd.DataFrame]:
-    """Units ``start .. start+count-1`` as DataFrames of at most ``batch`` rows."""
+    """Units ``start .. start+count-1`` as DataFrames of at most ``batch`` rows
+    (``columns``: only these schema names, e.g. what a tournament measures)."""
     unit = game.unit(unit_name)
     check_count(count, f"{unit.label}s")
     table = setup(game, players, rules, policy, seed, per_player=unit.per_player)
@@ -436,16 +455,17 @@ def iterate(game: GameSpec, unit_name: str, count: int, players=None, rules=None
     elif options:
         raise TypeError(f"unexpected options {', '.join(options)} for {game.name} {unit.name}s")
     set_threads(threads)
-    yield from run_batches(lambda s, c: records(game, unit, table, s, c), count, start=start,
+    yield from run_batches(lambda s, c: records(game, unit, table, s, c, columns), count,
+                           start=start,
                            batch=batch or unit.batch, progress=progress, unit=unit.label)
 
 
 def simulate(game: GameSpec, unit_name: str, count: int, players=None, rules=None,
              policy=None, seed: int = 0, start: int = 0, threads: int | None = None,
-             progress: bool = False, **options) -> pd.DataFrame:
+             progress: bool = False, columns=None, **options) -> pd.DataFrame:
     """Play ``count`` units and return one DataFrame (see :func:`iterate`)."""
     parts = list(iterate(game, unit_name, count, players, rules, policy, seed, start, threads,
-                         progress=progress, **options))
+                         progress=progress, columns=columns, **options))
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
 

@@ -95,7 +95,7 @@ def chunk(game: engine.GameSpec, unit: str, rules, run: dict, start: int, count:
     for t, table in enumerate(run["tables"]):
         df = engine.simulate(game, unit, count, rules=rules, seed=int(run["seed"]),
                              policy=[policies[e] for e in table], start=start,
-                             threads=threads)
+                             threads=threads, columns=measure.reads)
         values = measure.values(df, rules, start, count, len(table))
         cols = {"table": np.full(count, t, np.int16),
                 unit: np.arange(start, start + count, dtype=np.int64)}
