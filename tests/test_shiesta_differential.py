@@ -11,8 +11,10 @@ and 7,000 under ``ALL_VARIANTS``, a rule set in which every variant differs
 from its default at once (so each variant's code runs in 7,000 games per
 player count), half with heuristic tables and half with tables mixing random
 players and heuristics with other parameters; plus 500 games per player count
-under each named preset alone.  A mismatch reports the first differing game
-with the reference's log.
+under each named preset alone; and 300 games per player count and rule set
+(the seed's, ALL_VARIANTS) with every seat on ``NAMED["classic"]`` (the
+heuristic as it was before its stuck-3, sets-of-specials and burn changes).
+A mismatch reports the first differing game with the reference's log.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import pytest
 
 from simkit.shiesta import reference as R
 from simkit.shiesta.api import trace_games
-from simkit.shiesta.policies import make_policies
+from simkit.shiesta.policies import NAMED, make_policies
 from simkit.shiesta.rules import PRESETS, make_rules
 
 SEED = 0x5EED_5E57
@@ -31,6 +33,7 @@ OTHER_SEED = 2                  # seed_key(2) >= 2**63: keys of both signs
 PLAYERS = (3, 4, 5)
 GAMES = 3_500                   # per policy mix: 7,000 games per (players, rule set)
 PRESET_GAMES = 250              # per policy mix and preset
+CLASSIC_GAMES = 300             # NAMED["classic"], per (players, rule set)
 
 #: Every rule away from its default (two decks also for 3 and 4 players).
 ALL_VARIANTS = {"decks": "2", "hand_size": 4, "higher": "equal", "two": "transparent", "seven_reverses": True,
@@ -39,8 +42,10 @@ ALL_VARIANTS = {"decks": "2", "hand_size": 4, "higher": "equal", "two": "transpa
 
 
 def mixed_specs(players: int) -> list[str]:
-    cycle = ["random", "heuristic:exchange=keep,burn_at=3", "heuristic:save_specials=false",
-             "random", "heuristic:three_at=8,burn_at=12"]
+    cycle = ["random", "heuristic:exchange=keep,burn_at=3,three_sets=all,special_sets=one",
+             "heuristic:save_specials=false", "random",
+             "heuristic:three_at=8,burn_at=12,three_sets=dry,special_sets=all,"
+             "stuck_three_pile=0,stuck_three_next=200"]
     return cycle[:players]
 
 
@@ -87,6 +92,15 @@ def test_games_agree(players, variants):
     assert_same_games(rules, make_policies("heuristic", players), SEED, 0, GAMES)
     assert_same_games(rules, make_policies(mixed_specs(players), players), OTHER_SEED,
                       10**9, GAMES)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_classic_agrees(players):
+    """The old heuristic (NAMED["classic"]) under the seed's rules and under
+    ALL_VARIANTS: both engines still play it move for move."""
+    for values, seed in (({}, SEED + 3), (ALL_VARIANTS, SEED + 4)):
+        rules = make_rules(overrides=values, players=players)
+        assert_same_games(rules, make_policies(NAMED["classic"], players), seed, 0, CLASSIC_GAMES)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

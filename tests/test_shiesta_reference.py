@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from simkit.errors import InputError
 from simkit.rng import Stream
 from simkit.shiesta import reference as R
-from simkit.shiesta.policies import make_policies
+from simkit.shiesta.policies import NAMED, make_policies
 from simkit.shiesta.rules import PRESETS, make_rules
 
 SOME = settings(max_examples=300, deadline=None, database=None,
@@ -40,7 +40,9 @@ HAND, UP, DOWN, PICKUP = 0, 1, 2, 3
 POLICY_SPECS = ["random", "heuristic", "heuristic:exchange=keep",
                 "heuristic:burn_at=1,three_at=0", "heuristic:burn_at=12,three_at=8",
                 "heuristic:save_specials=false", "heuristic:exchange=keep,save_specials=false,"
-                "burn_at=3,three_at=20"]
+                "burn_at=3,three_at=20", NAMED["classic"],
+                "heuristic:three_sets=all,special_sets=all,stuck_three_pile=0,"
+                "stuck_three_next=200", "heuristic:three_sets=dry,burn_at=6,stuck_three_pile=9"]
 
 seeds = st.integers(0, 2**64 - 1)
 indices = st.integers(0, 2**30)
@@ -123,20 +125,26 @@ def expected_exchange(policy, cards, replay):
     return Counter(ordered[-3:] if policy.params.exchange == "up" else ordered[:3])
 
 
-def expected_heuristic(p, held, legal, pile_size, next_cards):
-    """§6.2 rules 2-6: (rank, count) or None for a pickup."""
+def expected_heuristic(p, held, legal, pile_size, next_cards, dry):
+    """§6.2 rules 2-6: (rank, count) or None for a pickup; ``dry``: the draw
+    pile is empty (sets of specials)."""
+    def special(r):
+        sets = p.three_sets if r == N3 else p.special_sets
+        return (r, held[r] if sets == "all" or (sets == "dry" and dry) else 1)
+
     if N3 in legal and next_cards <= p.three_at:
-        return (N3, 1)
-    if N10 in legal and pile_size >= p.burn_at:
-        return (N10, 1)
+        return special(N3)
+    if N10 in legal and p.burn_at and pile_size >= p.burn_at:
+        return special(N10)
     if p.save_specials:
         regular = [r for r in legal if r not in SPECIAL]
         if regular:
             low = min(regular, key=level)
             return (low, held[low])
-        for r in (N2, N10, N3):
+        stuck3 = pile_size >= p.stuck_three_pile and next_cards <= p.stuck_three_next
+        for r in ((N3,) if stuck3 else ()) + (N2, N10, N3):
             if r in legal:
-                return (r, 1)
+                return special(r)
         return None
     if legal:
         return (min(legal), held[min(legal)])
@@ -236,7 +244,7 @@ def referee(rules, log, policies=None, replay=None):
                 want = options[replay.below(len(options))] if options else None
             else:
                 want = expected_heuristic(p.params, held, legal, len(pile),
-                                          cards((m.seat + direction) % n))
+                                          cards((m.seat + direction) % n), not draw)
             assert got == want, (k, got, want)
 
         # -- apply the move

@@ -24,7 +24,7 @@ from simkit.bits import low_bit
 from simkit.jit import block, blocks, kernel
 from simkit.policy import RANDOM
 from simkit.rng import bounded, shuffle, start_stream
-from simkit.shiesta.policies import PARAM, Exchange
+from simkit.shiesta.policies import PARAM, Exchange, SpecialSets, ThreeSets
 from simkit.shiesta.rules import (ROW, SEVEN, TEN, THREE, TWO, AfterBurn, AfterPickup, Opening,
                                   R, Starter, Two)
 
@@ -161,8 +161,20 @@ def _exchange(seat, hand, up, hsize, kind, params, st, cards):
     hand[seat] = both - u
 
 
+assert [m.name for m in SpecialSets] == [m.name for m in ThreeSets]   # one _how_many for both
+
+
 @kernel(inline=True)
-def _decide(src, legal, kind, params, st, pile_n, next_total, save):
+def _how_many(src, r, sets, dry):
+    """Cards of special rank ``r`` to play (6.2 sets): one, or all held when
+    ``sets`` is ALL, or DRY and the draw pile is empty (``dry``)."""
+    if sets == SpecialSets.ALL or (sets == SpecialSets.DRY and dry):
+        return _count(src, r)
+    return 1
+
+
+@kernel(inline=True)
+def _decide(src, legal, kind, params, st, pile_n, next_total, save, dry):
     """A play from a hand or face-up row with legal ranks ``legal`` (bit 4r):
     returns (rank, count), rank -1 for a pickup (6.1, 6.2)."""
     if legal == 0:
@@ -186,20 +198,26 @@ def _decide(src, legal, kind, params, st, pile_n, next_total, save):
         return -1, 0
     three = np.int64(1) << (4 * THREE)
     ten = np.int64(1) << (4 * TEN)
+    s3 = params[PARAM.THREE_SETS]
+    s2 = params[PARAM.SPECIAL_SETS]
     if legal & three and next_total <= params[PARAM.THREE_AT]:
-        return THREE, 1
-    if legal & ten and pile_n >= params[PARAM.BURN_AT]:
-        return TEN, 1
+        return THREE, _how_many(src, THREE, s3, dry)
+    burn = params[PARAM.BURN_AT]
+    if legal & ten and burn > 0 and pile_n >= burn:
+        return TEN, _how_many(src, TEN, s2, dry)
     if save:
         reg = legal & REGULAR_MASK
         if reg:
             r = low_bit(reg) >> 2
             return r, _count(src, r)
+        if (legal & three and pile_n >= params[PARAM.STUCK_THREE_PILE]
+                and next_total <= params[PARAM.STUCK_THREE_NEXT]):
+            return THREE, _how_many(src, THREE, s3, dry)
         if legal & (np.int64(1) << (4 * TWO)):
-            return TWO, 1
+            return TWO, _how_many(src, TWO, s2, dry)
         if legal & ten:
-            return TEN, 1
-        return THREE, 1
+            return TEN, _how_many(src, TEN, s2, dry)
+        return THREE, _how_many(src, THREE, s3, dry)
     r = low_bit(legal) >> 2
     return r, _count(src, r)
 
@@ -251,7 +269,8 @@ def _start(st, N, H, rules, kinds, params, hand, up, cards, g):
 
 
 @kernel(inline=True)
-def _hand_play(cur, dirn, N, src, legal, forced, hand, up, down_i, kinds, params, st, pile_n):
+def _hand_play(cur, dirn, N, src, legal, forced, hand, up, down_i, kinds, params, st, pile_n,
+               dry):
     """(rank, count) the seat plays from its hand or face-up row ``src`` with
     legal ranks ``legal``: the opening's forced rank (4.3: all of them, or a
     random number for a random seat), else its policy's choice (rank -1: it
@@ -264,7 +283,7 @@ def _hand_play(cur, dirn, N, src, legal, forced, hand, up, down_i, kinds, params
     nxt = _next(cur, dirn, N)
     nt = _count_all(hand[nxt], up[nxt]) + ROW - down_i[nxt]
     return _decide(src, legal, kinds[cur], params[cur], st, pile_n, nt,
-                   params[cur, PARAM.SAVE_SPECIALS] == 1)
+                   params[cur, PARAM.SAVE_SPECIALS] == 1, dry)
 
 
 @kernel(inline=True)
@@ -339,7 +358,7 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
                 if pile_n == 0 and fresh_rule and legal & OPEN_MASK:
                     legal &= OPEN_MASK
                 r, k = _hand_play(cur, dirn, N, src, legal, forced, hand, up, down_i, kinds,
-                                  params, st, pile_n)
+                                  params, st, pile_n, draw >= D)
                 forced = -1
                 pick = r < 0
         if pick:                                      # the pile (and card) into the hand

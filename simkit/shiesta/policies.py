@@ -23,11 +23,23 @@ class HeuristicParams(Config):
     exchange: str = option("up", "before play: the three strongest of the 8 cards go face up "
                            "(up) or stay in hand, the three weakest going face up (keep)",
                            choices=("up", "keep"))
-    burn_at: int = option(6, "burn with a 10 when the pile holds at least this many cards",
-                          lo=1, hi=200)
+    burn_at: int = option(0, "burn with a 10 before anything else when the pile holds at "
+                          "least this many cards; 0 (default): never, a 10 waits until no "
+                          "regular card is legal (the old heuristic: 6)", lo=0, hi=200)
     three_at: int = option(3, "play a 3 when the next player holds at most this many cards",
                            lo=0, hi=200)
     save_specials: bool = option(True, "play 2, 10 and 3 only when no regular card is legal")
+    stuck_three_pile: int = option(4, "with no regular card legal, play a 3 before a 2 or a "
+                                   "10 when the pile holds at least this many cards and the "
+                                   "next player at most stuck_three_next", lo=0, hi=200)
+    stuck_three_next: int = option(8, "see stuck_three_pile; 0: never, the old order 2, 10, "
+                                   "3 when no regular card is legal", lo=0, hi=200)
+    special_sets: str = option("dry", "how many 2s or 10s to play at once: one, all of them "
+                               "once the draw pile is empty (dry, default), or always all "
+                               "(the old heuristic: one)", choices=("one", "dry", "all"))
+    three_sets: str = option("one", "how many 3s to play at once: one (default; each 3 "
+                             "makes the next player pick up again), all once the draw pile "
+                             "is empty (dry), or always all", choices=("one", "dry", "all"))
 
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParams}
@@ -35,7 +47,14 @@ POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParam
 NAMED: dict[str, str] = {}
 make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
 
+#: Named heuristic settings (spec strings): ``classic`` is the heuristic as it
+#: was before the stuck-3, sets-of-specials and no-early-burn changes.
+NAMED: dict[str, str] = {
+    "classic": "heuristic:burn_at=6,stuck_three_next=0,special_sets=one",
+}
+
 #: Where each heuristic parameter sits in a kernel's params row.
 PARAM = layout(HeuristicParams, "PARAM")
 #: The kernels' names of the options' values.
-(Exchange,) = choices(HeuristicParams, "exchange")
+Exchange, SpecialSets, ThreeSets = choices(HeuristicParams, "exchange", "special_sets",
+                                           "three_sets")

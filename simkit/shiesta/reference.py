@@ -345,21 +345,43 @@ def play_options(counts: Sequence[int], legal: Sequence[int]) -> list[tuple[int,
     return [(r, k) for r in legal for k in range(1, counts[r] + 1)]
 
 
+def special_count(rank: int, counts: Sequence[int], sets: str, draw_empty: bool) -> int:
+    """How many cards of a special ``rank`` the heuristic plays (§6.2, the
+    ``special_sets`` / ``three_sets`` option ``sets``): all it holds with
+    ``all``, or with ``dry`` once the draw pile is empty; else one."""
+    if sets == "all" or (sets == "dry" and draw_empty):
+        return counts[rank]
+    return 1
+
+
 def heuristic_play(params, counts: Sequence[int], legal: Sequence[int], pile_size: int,
-                   next_cards: int) -> tuple[int, int] | None:
+                   next_cards: int, draw_empty: bool = False) -> tuple[int, int] | None:
     """The heuristic's turn (§6.2, rules 2-6; rule 1, the opening, is
-    :meth:`Decider.opening`): (rank, count), or None to pick up."""
+    :meth:`Decider.opening`): (rank, count), or None to pick up.
+    ``draw_empty``: the draw pile is empty (for the sets of specials)."""
+    def threes() -> tuple[int, int]:
+        return THREE, special_count(THREE, counts, params.three_sets, draw_empty)
+
+    def others(rank: int) -> tuple[int, int]:                          # a 2 or a 10
+        return rank, special_count(rank, counts, params.special_sets, draw_empty)
+
     if THREE in legal and next_cards <= params.three_at:                # rule 2
-        return THREE, 1
-    if TEN in legal and pile_size >= params.burn_at:                    # rule 3
-        return TEN, 1
+        return threes()
+    if TEN in legal and params.burn_at > 0 and pile_size >= params.burn_at:   # rule 3
+        return others(TEN)
     if params.save_specials:
         regular = [r for r in legal if r in REGULAR]                    # rule 4
         if regular:
             return regular[0], counts[regular[0]]
-        for r in (TWO, TEN, THREE):                                     # rule 5
-            if r in legal:
-                return r, 1
+        if (THREE in legal and pile_size >= params.stuck_three_pile     # rule 5
+                and next_cards <= params.stuck_three_next):
+            return threes()
+        if TWO in legal:
+            return others(TWO)
+        if TEN in legal:
+            return others(TEN)
+        if THREE in legal:
+            return threes()
     elif legal:                                                         # rule 4, every rank
         return legal[0], counts[legal[0]]
     return None                                                         # rule 6
@@ -398,14 +420,15 @@ class Decider:
         return held                                                     # rule 1
 
     def play(self, seat: int, counts: Sequence[int], legal: Sequence[int], pile_size: int,
-             next_cards: int) -> tuple[int, int] | None:
+             next_cards: int, draw_empty: bool = False) -> tuple[int, int] | None:
         """(rank, count) to play from ``counts``, or None to pick up the pile."""
         if self._random(seat):
             options = play_options(counts, legal)
             if not options:
                 return None
             return options[self.stream.below(len(options))]
-        return heuristic_play(self.policies[seat].params, counts, legal, pile_size, next_cards)
+        return heuristic_play(self.policies[seat].params, counts, legal, pile_size, next_cards,
+                              draw_empty)
 
 
 # ---------------------------------------------------------------------------
@@ -554,7 +577,7 @@ class Game:
         counts = self.hand[seat] if source == HAND else self.up[seat]
         legal = legal_ranks(counts, self.pile, self.rules)
         choice = self.decide.play(seat, counts, legal, len(self.pile),
-                                  self.cards_of(self.next_seat(seat)))
+                                  self.cards_of(self.next_seat(seat)), not self.draw)
         if choice is None:
             assert not legal, f"seat {seat} picked up holding legal ranks {legal}"
             return self._pick_up(seat, PICKED)
