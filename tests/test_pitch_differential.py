@@ -37,6 +37,7 @@ HANDS = 3_000                   # per policy mix: 6,000 deals per (players, rule
 STUCK_HANDS = 1_000             # STUCK_VARIANTS differs from ALL_VARIANTS only when all pass
 PRESET_HANDS = 300              # per policy mix and preset
 SESSIONS = 150
+CLASSIC_HANDS = 300             # per table, the old heuristic (policies.NAMED["classic"])
 
 #: Every rule that changes a single hand, away from its default.
 ALL_VARIANTS = {"low": "dealt", "auction": "open", "steal": "outbid", "all_pass": "redeal",
@@ -53,8 +54,10 @@ HAND_PRESETS = [p for p in PRESETS if p not in ("game-to-11", "drop-in")]
 def mixed_specs(players: int) -> list[str]:
     """Random seats next to heuristics with non-default parameters (so that the
     kernel's flattened parameters are exercised, and moons get bid)."""
-    cycle = ["random", "heuristic:aggression=0.75,moon_trumps=4,moon_run=3",
-             "heuristic:aggression=-1.25", "random", "heuristic:moon_trumps=5,moon_run=2"]
+    cycle = ["random", "heuristic:aggression=0.75,moon_rule=run,moon_trumps=4,moon_run=3",
+             "heuristic:aggression=-1.25,partner_cover=boss,cash_chance=20,risk_points=4",
+             "random", "heuristic:moon_rule=run,moon_trumps=5,moon_run=2,partner_cover=safe",
+             "heuristic:moon_run=2,low_value=held,dealer_match=false"]
     return [cycle[s % len(cycle)] for s in range(players)]
 
 
@@ -136,6 +139,19 @@ def test_hands_agree(players, variants):
     assert_same_hands(rules, make_policies("heuristic", players), SEED, 0, n)
     assert_same_hands(rules, make_policies(mixed_specs(players), players), OTHER_SEED,
                       10**9, n)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_classic_agrees(players):
+    """The old heuristic (policies.NAMED["classic"]) agrees too, alone and next to
+    the new default, under the seed's rules and every variant."""
+    from simkit.pitch.policies import NAMED
+    for variants, seed in (({}, SEED + 3), (ALL_VARIANTS, SEED + 4)):
+        rules = make_rules(overrides=variants, players=players)
+        assert_same_hands(rules, make_policies([NAMED["classic"]], players), seed, 0,
+                          CLASSIC_HANDS)
+        mixed = [NAMED["classic"] if s % 2 else "heuristic" for s in range(players)]
+        assert_same_hands(rules, make_policies(mixed, players), seed, 7000, CLASSIC_HANDS)
 
 
 @pytest.mark.parametrize("preset", HAND_PRESETS)

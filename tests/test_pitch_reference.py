@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from simkit.errors import InputError
 from simkit.pitch import reference as R
-from simkit.pitch.policies import make_policies
+from simkit.pitch.policies import NAMED, make_policies
 from simkit.pitch.rules import DECK, PRESETS, make_rules
 from simkit.rng import Stream
 
@@ -448,7 +448,7 @@ def test_unseen_table_and_estimate_worked_example():
     assert R.estimate(hand, 2, 2) == 24 + 48 + 30       # 5H
     assert R.estimate(hand, 1, 2) == 48 + 25 + 30       # 9D
     assert R.hand_suit(hand, 2) == (3, 145)
-    p = make_policies("heuristic", 1)[0].params
+    p = make_policies(NAMED["classic"], 1)[0].params      # the old estimate and moon rule
     assert R.desired_bid(hand, 2, p) == 0                 # (145 + 50) // 100 = 1: pass
     assert R.desired_bid(hand, 2, p.replace(aggression=0.05)) == 2     # 200 // 100: halves up
     assert R.desired_bid(hand, 2, p.replace(aggression=0.04)) == 0     # 199 // 100 = 1
@@ -483,29 +483,30 @@ def test_estimate_matches_restatement(n, rnd):
 
 
 def test_heuristic_play_rules():
-    """§8.2 leading and following, one rule at a time (spades trump)."""
+    """§8.2 leading and following, one rule at a time (spades trump), classic parameters."""
     S = 3
     P = R.Play
+    old = make_policies(NAMED["classic"], 1)[0].params
     # leading 2: boss trump held while a trump is out -> the highest trump
-    assert R.lead_card(cards("KS 3S 4H"), cards("AS 2S"), S, 4) == DECK.parse("KS")
+    assert R.lead_card(cards("KS 3S 4H"), cards("AS 2S"), S, 4, old) == DECK.parse("KS")
     # leading 3: no trump outstanding (all played or held) -> a boss side card, lowest suit
     played = [c for c in range(39, 52) if c not in cards("3S")] + cards("AH")
-    assert R.lead_card(cards("3S KH AD 4C"), played, S, 4) == DECK.parse("AD")
+    assert R.lead_card(cards("3S KH AD 4C"), played, S, 4, old) == DECK.parse("AD")
     # leading 4: the lowest card; a 10 costs 168, a 9 costs 7, a trump 1000+
-    assert R.lead_card(cards("10C 9D 2S"), [], S, 4) == DECK.parse("9D")
+    assert R.lead_card(cards("10C 9D 2S"), [], S, 4, old) == DECK.parse("9D")
     # following 1: partner (1) winning, pitcher (0) has played -> feed the most game points
     trick = [P(0, DECK.parse("5H")), P(1, DECK.parse("AH"))]
-    assert R.follow_card(2, cards("10H 2H JS"), trick, S, 0) == DECK.parse("JS")   # JS 1 + 20
-    assert R.follow_card(2, cards("10H 2H"), trick, S, 0) == DECK.parse("10H")
+    assert R.follow_card(2, cards("10H 2H JS"), trick, S, 0, old) == DECK.parse("JS")   # JS 1 + 20
+    assert R.follow_card(2, cards("10H 2H"), trick, S, 0, old) == DECK.parse("10H")
     # following 2: partner winning, pitcher still to play -> the lowest
     trick = [P(1, DECK.parse("AH"))]
-    assert R.follow_card(2, cards("10H 2H 5S"), trick, S, 0) == DECK.parse("2H")
+    assert R.follow_card(2, cards("10H 2H 5S"), trick, S, 0, old) == DECK.parse("2H")
     # following 3: the cheapest winner, a non-trump before any trump
     trick = [P(0, DECK.parse("5H"))]
-    assert R.follow_card(1, cards("KH 7H 2S"), trick, S, 0) == DECK.parse("7H")
-    assert R.follow_card(1, cards("3H 4S 2S"), trick, S, 0) == DECK.parse("2S")
+    assert R.follow_card(1, cards("KH 7H 2S"), trick, S, 0, old) == DECK.parse("7H")
+    assert R.follow_card(1, cards("3H 4S 2S"), trick, S, 0, old) == DECK.parse("2S")
     # following 4: nothing wins -> the lowest (the 2H, not the 10H)
-    assert R.follow_card(1, cards("10H 2H"), [P(0, DECK.parse("AH"))], S, 0) == DECK.parse("2H")
+    assert R.follow_card(1, cards("10H 2H"), [P(0, DECK.parse("AH"))], S, 0, old) == DECK.parse("2H")
 
 
 # --- forced outcomes --------------------------------------------------------
@@ -644,8 +645,9 @@ def aggression_for(hand, n, want):
 
 def heuristic_table(hands, wants):
     n = len(hands)
-    return make_policies([f"heuristic:moon_run=7,aggression={aggression_for(h, n, w)}"
-                          if w else "heuristic:aggression=-4,moon_run=7"
+    classic = NAMED["classic"]            # the old estimate, which aggression_for restates
+    return make_policies([f"{classic},moon_run=7,aggression={aggression_for(h, n, w)}"
+                          if w else f"{classic},aggression=-4,moon_run=7"
                           for h, w in zip(hands, wants)], n)
 
 
@@ -707,6 +709,9 @@ def test_forced_dealer_vs_redeal():
     wants_four = passers[:3] + make_policies("heuristic:aggression=4,moon_run=7", 1)
     assert R.play_from(hands, 3, make_rules(players=4), wants_four, Stream(5, 6)).contract == 2
     log = R.play_from(hands, 3, make_rules("stuck-any", players=4), wants_four, Stream(5, 6))
+    assert log.contract == 2 and log.stuck              # dealer_match: the least bid
+    old = passers[:3] + make_policies("heuristic:aggression=4,moon_run=7,dealer_match=false", 1)
+    log = R.play_from(hands, 3, make_rules("stuck-any", players=4), old, Stream(5, 6))
     assert log.contract == 4 and log.stuck
     thrown = R.play_from(hands, 3, make_rules("redeal", players=4), passers, Stream(5, 6))
     assert thrown.thrown_in and thrown.auction == [R.Bid(s, 0) for s in range(4)]

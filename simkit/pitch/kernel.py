@@ -26,7 +26,7 @@ import numpy as np
 
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
-from simkit.pitch.policies import PARAM, unseen_table
+from simkit.pitch.policies import PARAM, HeuristicParams, unseen_table
 from simkit.pitch.rules import (ACE, GAME_POINTS, JACK, KING, MAX_SESSION_PLAYERS, MOON,
                                 MONEY_UNITS_PER_CENT, PLAN_MOON, PLAN_PASS, PLAN_POLICY, TEN,
                                 TWO, AllPass, Auction, GameTie, JoinScore, Low, MoonNeeds, R,
@@ -132,9 +132,10 @@ def _feed(m, t):
     return best
 
 
-def _suit_estimates() -> np.ndarray:
+def _suit_estimates(captured: bool) -> np.ndarray:
     """``EST[N, bits]``: the High + Low + Jack part of a suit's estimate (8.2) for
-    every 13-bit pattern of cards held in it, with N players (0 if none held)."""
+    every 13-bit pattern of cards held in it, with N players (0 if none held);
+    Low valued as held, or (``captured``) as a capture chance."""
     bits = np.arange(1 << 13)
     held = (bits[:, None] >> np.arange(13)) & 1 == 1
     top = np.where(held, np.arange(13), -1).max(axis=1)
@@ -144,18 +145,38 @@ def _suit_estimates() -> np.ndarray:
     est = np.zeros((Q.shape[0], 1 << 13), np.int64)
     for n in range(2, Q.shape[0]):
         q = Q[n]
-        e = q[12 - top.clip(0)] + (3 * q[bot.clip(max=12)]) // 4
+        qh = q[12 - top.clip(0)]
+        qb = q[bot.clip(max=12)]
+        if captured:
+            e = qh + (qh * (95 - qb // 5) + (100 - qh) * 40) // 100
+        else:
+            e = qh + (3 * qb) // 4
         e = e + np.where(jack, np.where(over, 85, 55),
                          np.where(held[:, ACE], ((100 - q[1]) * 40) // 100, 0))
         est[n] = np.where(bits > 0, e, 0)
     return est
 
 
-EST = _suit_estimates()
+#: ``EST[model, N, bits]``: model 0 Low as held, 1 Low as a capture chance.
+EST = np.stack([_suit_estimates(False), _suit_estimates(True)]).astype(np.int32)   # small: numba caches it
+#: ``COMB[a, b]``: the binomial coefficient, 0 when b > a.
+COMB = np.array([[0 if b > a else __import__("math").comb(a, b) for b in range(53)]
+                 for a in range(53)], np.int64)
+MOON_SURE = HeuristicParams.__dataclass_fields__["moon_rule"].metadata["choices"].index("sure")
+LOW_RULES = HeuristicParams.__dataclass_fields__["low_value"].metadata["choices"].index("rules")
+COVER_LOW, COVER_SAFE, COVER_BOSS = (
+    HeuristicParams.__dataclass_fields__["partner_cover"].metadata["choices"].index(c)
+    for c in ("low", "safe", "boss"))
 
 
 @kernel(inline=True)
-def _hand_suit(h, n_players):
+def _low_model(params, rules):
+    """1: Low valued as a capture chance (low_value = rules under low = captured)."""
+    return 1 if params[PARAM.LOW_VALUE] == LOW_RULES and rules[R.LOW] == Low.CAPTURED else 0
+
+
+@kernel(inline=True)
+def _hand_suit(h, n_players, model):
     """(the hand's suit, its estimate in hundredths) per seeds/pitch.md 8.2."""
     game = (100 * _game_points(h)) // (8 * n_players)
     best = -1
@@ -164,7 +185,7 @@ def _hand_suit(h, n_players):
         bits = (h >> (13 * s)) & 0x1FFF
         if bits == 0:
             continue
-        est = EST[n_players, bits] + min(90, game + 5 * popcount(bits))
+        est = EST[model, n_players, bits] + min(90, game + 5 * popcount(bits))
         if est > best_est:
             best_est = est
             best = s
@@ -172,13 +193,25 @@ def _hand_suit(h, n_players):
 
 
 @kernel(inline=True)
-def _desired(h, n_players, params):
+def _desired(h, n_players, params, rules):
     """(the heuristic's desired level: 0 pass, 2, 3, 4 or 5 the moon; the hand's suit)."""
-    s, est = _hand_suit(h, n_players)
+    s, est = _hand_suit(h, n_players, _low_model(params, rules))
     bits = (h >> (13 * s)) & 0x1FFF
-    if popcount(bits) >= params[PARAM.MOON_TRUMPS]:
-        gaps = ~bits & 0x1FFF          # run = cards held from the ace down without a gap
-        run = 12 - high_bit(gaps)
+    gaps = ~bits & 0x1FFF              # run = cards held from the ace down without a gap
+    run = 12 if gaps == 0 else 12 - high_bit(gaps)
+    if params[PARAM.MOON_RULE] == MOON_SURE:
+        ok = (bits >> JACK) & 1 == 1 and run >= params[PARAM.MOON_RUN]
+        if rules[R.LOW] == Low.DEALT and not bits & 1:
+            ok = False
+        for o in range(4):
+            if o == s:
+                continue
+            b = (h >> (13 * o)) & 0x1FFF
+            if b and b + (b & -b) != 0x2000:      # not a run up to the ace
+                ok = False
+        if ok:
+            return 5, s
+    elif popcount(bits) >= params[PARAM.MOON_TRUMPS]:
         if run >= params[PARAM.MOON_RUN]:
             return 5, s
     v = (est + params[PARAM.AGGRESSION] + 50) // 100
@@ -206,10 +239,20 @@ def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, s
         if forced:
             return lo + k
         return 0 if k == 0 else lo + k - 1
-    d, suit = _desired(hands[seat], n_players, params[seat])
+    d, suit = _desired(hands[seat], n_players, params[seat], rules)
     work[W_SUIT, seat] = suit
     if only_two:
         return 2
+    if params[seat, PARAM.DEALER_MATCH] and is_dealer and d >= 2 and d != MOON:
+        if steal:
+            least = high
+        elif forced or high == 0:
+            least = 2
+        else:
+            least = high + 1
+        ends = rules[R.AUCTION] == Auction.ONE_LAP or high == 0 or steal
+        if ends and least <= d and least <= MOON:
+            return least
     if forced:
         return max(d, 2)
     if d > high:
@@ -251,8 +294,8 @@ def _beaters(legal, w, t):
 
 
 @kernel(inline=True)
-def _lead(h, t, played, first, hand_suit):
-    """The heuristic's lead (8.2)."""
+def _lead(h, t, played, first, hand_suit, seat, pitcher, N, tvoid, cash_chance):
+    """The heuristic's lead (8.2).  ``tvoid``: seats known to hold no trump."""
     if first:
         return high_bit(h & SUIT[hand_suit])
     tm = SUIT[t]
@@ -260,7 +303,23 @@ def _lead(h, t, played, first, hand_suit):
     outstanding = unplayed & ~h
     if unplayed and (h >> high_bit(unplayed)) & 1 and outstanding:
         return high_bit(h & tm)
-    if not outstanding:
+    cash = not outstanding
+    if not cash and cash_chance <= 100:
+        k = popcount(h)
+        u = popcount(outstanding)
+        n_void = 0
+        n_opp = 0
+        for o in range(N):
+            if o == seat:
+                continue
+            void = (tvoid >> o) & 1
+            n_void += void
+            if not void and (seat == pitcher or o == pitcher):
+                n_opp += 1
+        pool = 52 - k - popcount(played) - n_void * k
+        r = n_opp * k
+        cash = (100 * COMB[pool - u, r]) // COMB[pool, r] >= cash_chance
+    if cash:
         for s in range(4):
             if s == t:
                 continue
@@ -271,14 +330,53 @@ def _lead(h, t, played, first, hand_suit):
 
 
 @kernel(inline=True)
-def _follow(legal, w, t, partner_wins, pitcher_played):
+def _beatable(c, t, unseen, opp, free):
+    """Could an opponent to come beat card ``c`` were it winning (8.2)?  ``opp``:
+    an opponent is to come; ``free``: one of them is not known void in trumps."""
+    if not opp:
+        return False
+    cs = SUIT_OF[c]
+    higher = (unseen & SUIT[cs] & ~((np.int64(2) << c) - 1)) != 0
+    if cs == t:
+        return higher and free
+    return higher or free
+
+
+@kernel(inline=True)
+def _follow(legal, w, t, partner_wins, pitcher_played, unseen, opp, free, cover, risk):
     """The heuristic's card when following (8.2)."""
-    if partner_wins:
-        return _feed(legal, t) if pitcher_played else _lowest(legal, t)
     b = _beaters(legal, w, t)
+    if partner_wins:
+        if pitcher_played:
+            return _feed(legal, t)
+        if cover == COVER_LOW or not _beatable(w, t, unseen, opp, free):
+            return _lowest(legal, t)
+        ws = SUIT_OF[w]
+        if cover == COVER_BOSS and ws != t and not (unseen & SUIT[ws] & ~((np.int64(2) << w) - 1)):
+            return _lowest(legal, t)       # only a trump beats it: no cover helps
+        safe = np.int64(0)
+        tops = np.int64(0)
+        m = b
+        while m:
+            c = low_bit(m)
+            m &= m - 1
+            if not _beatable(c, t, unseen, opp, free):
+                safe |= np.int64(1) << c
+            elif SUIT_OF[c] != t and GP[c] < risk and not (
+                    unseen & SUIT[SUIT_OF[c]] & ~((np.int64(2) << c) - 1)):
+                tops |= np.int64(1) << c
+        if safe:
+            plain = safe & ~SUIT[t]
+            return low_bit(plain) if plain else low_bit(safe)
+        if cover == COVER_BOSS and tops:
+            return low_bit(tops)                   # one suit: the winning card's
+        return _lowest(legal, t)
     if b:
         plain = b & ~SUIT[t]
-        return low_bit(plain) if plain else low_bit(b)
+        c = low_bit(plain) if plain else low_bit(b)
+        if GP[c] >= risk and _beatable(c, t, unseen, opp, free):
+            return _lowest(legal, t)
+        return c
     return _lowest(legal, t)
 
 
@@ -359,12 +457,14 @@ def _auction(dealer, hands, N, rules, kinds, params, st, rec, j, work, seat, pla
 
 
 @kernel(inline=True)
-def _play_tricks(pitcher, hands, N, kinds, hand_suit, st, work, rec, j, trace, tr_plays):
+def _play_tricks(pitcher, hands, N, kinds, params, hand_suit, st, work, rec, j, trace,
+                 tr_plays):
     """The play (3): six tricks, the pitcher's first lead naming trumps; tricks
     and won cards per seat into ``work``.  Returns the trump suit and the cards
     played (all those dealt)."""
     played = np.int64(0)
     t = -1
+    tvoid = 0                  # seats known to hold no trump (showed out on a trump lead)
     leader = pitcher
     n_play = 0
     for trick in range(6):
@@ -380,7 +480,8 @@ def _play_tricks(pitcher, hands, N, kinds, hand_suit, st, work, rec, j, trace, t
                 if kinds[seat] == RANDOM:
                     c = nth_bit(h, bounded(st, popcount(h)))
                 else:
-                    c = _lead(h, t, played, trick == 0, hand_suit)
+                    c = _lead(h, t, played, trick == 0, hand_suit, seat, pitcher, N, tvoid,
+                              params[seat, PARAM.CASH_CHANCE])
                 if trick == 0:
                     t = SUIT_OF[c]
                 led = SUIT_OF[c]
@@ -395,9 +496,24 @@ def _play_tricks(pitcher, hands, N, kinds, hand_suit, st, work, rec, j, trace, t
                     c = nth_bit(legal, bounded(st, popcount(legal)))
                 else:
                     partner = seat != pitcher and w_seat != pitcher
-                    c = _follow(legal, w_card, t, partner, pitcher_played)
+                    opp = False        # an opponent to come; free: one not known trump-void
+                    free = False
+                    o = seat
+                    for _ in range(N - 1 - k):
+                        o += 1
+                        if o == N:
+                            o = 0
+                        if seat == pitcher or o == pitcher:
+                            opp = True
+                            if not (tvoid >> o) & 1:
+                                free = True
+                    c = _follow(legal, w_card, t, partner, pitcher_played, _ALL & ~played & ~h,
+                                opp, free, params[seat, PARAM.PARTNER_COVER],
+                                params[seat, PARAM.RISK_POINTS])
                 cs = SUIT_OF[c]
                 ws = SUIT_OF[w_card]
+                if led == t and cs != t:
+                    tvoid |= 1 << seat
                 if (cs == t and ws != t) or (cs == ws and c > w_card):
                     w_card = c
                     w_seat = seat
@@ -533,11 +649,11 @@ def play_hand(dealer, hands, n_players, rules, kinds, params, st, rec, j, work,
     hand_suit = 0
     if kinds[pitcher] != RANDOM:
         if pitcher == seat:        # maybe no bidding decision: the hand suit is not known yet
-            hand_suit, _ = _hand_suit(hands[pitcher], N)
+            hand_suit, _ = _hand_suit(hands[pitcher], N, _low_model(params[pitcher], rules))
         else:
             hand_suit = work[W_SUIT, pitcher]
-    t, played = _play_tricks(pitcher, hands, N, kinds, hand_suit, st, work, rec, j, trace,
-                             tr_plays)
+    t, played = _play_tricks(pitcher, hands, N, kinds, params, hand_suit, st, work, rec, j,
+                             trace, tr_plays)
     _four_points(t, played, N, rules, work, rec, j)
     _score(high, pitcher, t, N, rules, work, rec, j)
 

@@ -29,8 +29,38 @@ class HeuristicParams(Config):
                                "to a bid (negative: more cautious)", lo=-4.0, hi=4.0, scale=100)
     moon_run: int = option(4, "bid the moon holding the trumps from the ace down at least "
                            "this deep without a gap (7: never)", lo=1, hi=7)
-    moon_trumps: int = option(6, "... and at least this many trumps", lo=1, hi=6)
+    moon_trumps: int = option(6, "moon_rule=run: ... and at least this many trumps", lo=1, hi=6)
+    moon_rule: str = option("sure", "when to bid the moon: holding the jack, a run of top trumps "
+                            "at least moon_run deep and only trumps and side cards in a run from "
+                            "their ace (sure), or moon_trumps trumps with a moon_run run (run, "
+                            "the old rule)", choices=("sure", "run"))
+    low_value: str = option("rules", "the Low part of the hand estimate: by the rules in force, "
+                            "a capture chance under low=captured (rules), or always as holding "
+                            "the lowest trump (held, the old estimate)", choices=("rules", "held"))
+    dealer_match: bool = option(True, "the dealer, whose call ends the auction, bids the least "
+                                "level that takes the bid (matching the high bid when it may) "
+                                "when its hand is worth that, unless it bids the moon "
+                                "(false: its desired bid, the old rule)")
+    cash_chance: int = option(50, "lead a boss side card when the chance (in hundredths) that "
+                              "no opponent holds a trump is at least this (101: only when every "
+                              "trump is seen, the old rule)", lo=0, hi=101)
+    partner_cover: str = option("low", "partner winning, the pitcher still to play: play the "
+                                "lowest card (low; the covers measured weaker), or, when the "
+                                "pitcher could beat the partner's card, cover with a card the "
+                                "pitcher cannot beat (safe), or (boss, only when the pitcher "
+                                "could overtake it in its suit) that or else a side card only "
+                                "a trump beats", choices=("low", "safe", "boss"))
+    risk_points: int = option(10, "do not win with a card of at least this many game points "
+                              "when an opponent still to play could beat it: play the lowest "
+                              "card (11: never, the old rule)", lo=1, hi=11)
 
+
+#: Named settings of the heuristic (policy specs).  ``classic`` is the heuristic as
+#: it was before the six fixes of seeds/pitch.md 8.2 (every new parameter at its old value).
+NAMED: dict[str, str] = {
+    "classic": "heuristic:moon_rule=run,low_value=held,dealer_match=false,cash_chance=101,"
+               "partner_cover=low,risk_points=11",
+}
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParams}
 #: Named settings (``--policy NAME``): specs worth a name, e.g. the older heuristic.

@@ -547,17 +547,24 @@ def hundredths(points: float) -> int:
     return int(round(points * 100))
 
 
-def estimate(hand: Sequence[int], suit: int, players: int) -> int:
+def estimate(hand: Sequence[int], suit: int, players: int, low: str = "held") -> int:
     """``est(s)``, in hundredths of a point, of a hand with ``suit`` as trump (§8.2).
 
-    The hand must hold at least one card of ``suit``.
+    The hand must hold at least one card of ``suit``.  ``low`` is how the Low
+    point is valued: ``held`` (the chance of holding the lowest trump dealt,
+    times 3/4) or ``captured`` (the chance of capturing it, §8.2).
     """
     q = unseen_chance(players)
     held = [position_of(c) for c in hand if suit_of(c) == suit]
     n = len(held)
     top, bot = max(held), min(held)
     high = q[12 - top]                                # the 12 - top higher cards are all out
-    low = (3 * q[bot]) // 4                           # the bot lower cards are all out
+    if low == "captured":
+        # the first trump lead, if it holds, draws every other player's lowest trump
+        qh, qb = q[12 - top], q[bot]
+        low_part = (qh * (95 - qb // 5) + (100 - qh) * 40) // 100
+    else:
+        low_part = (3 * q[bot]) // 4                  # the bot lower cards are all out
     if JACK in held:
         jack = 85 if any(p in held for p in (QUEEN, KING, ACE)) else 55
     elif ACE in held:
@@ -566,16 +573,22 @@ def estimate(hand: Sequence[int], suit: int, players: int) -> int:
         jack = 0
     g = sum(game_points_of(c) for c in hand)          # the whole hand
     game = min(90, (100 * g) // (8 * players) + 5 * n)
-    return high + low + jack + game
+    return high + low_part + jack + game
 
 
-def hand_suit(hand: Sequence[int], players: int) -> tuple[int, int]:
+def low_model(params: HeuristicParams, low_rule: str) -> str:
+    """How the estimate values Low (§8.2, ``low_value``): a capture chance when
+    ``low_value = rules`` and Low goes by capture, else as held."""
+    return "captured" if params.low_value == "rules" and low_rule == "captured" else "held"
+
+
+def hand_suit(hand: Sequence[int], players: int, low: str = "held") -> tuple[int, int]:
     """``(suit, est)``: the held suit of highest estimate, ties to the lower suit (§8.2)."""
     best_suit, best_est = -1, None
     for s in range(4):
         if not any(suit_of(c) == s for c in hand):
             continue
-        est = estimate(hand, s, players)
+        est = estimate(hand, s, players, low)
         if best_est is None or est > best_est:        # strict: ties keep the lower suit
             best_suit, best_est = s, est
     return best_suit, best_est
@@ -591,19 +604,41 @@ def ace_run(hand: Sequence[int], suit: int) -> int:
     return run
 
 
-def desired_bid(hand: Sequence[int], players: int, params: HeuristicParams) -> int:
+def sure_moon(hand: Sequence[int], suit: int, params: HeuristicParams, low_rule: str) -> bool:
+    """``moon_rule = sure`` (§8.2): the jack of ``suit`` held, a run of at least
+    ``moon_run`` from its ace down, and every card of another suit in a run from
+    that suit's ace (all higher cards of its suit held); under ``low = dealt``
+    also the two of ``suit``."""
+    if card_of(suit, JACK) not in hand or ace_run(hand, suit) < params.moon_run:
+        return False
+    if low_rule == "dealt" and card_of(suit, TWO) not in hand:
+        return False
+    for c in hand:
+        if suit_of(c) != suit and any(card_of(suit_of(c), p) not in hand
+                                      for p in range(position_of(c) + 1, ACE + 1)):
+            return False
+    return True
+
+
+def desired_bid(hand: Sequence[int], players: int, params: HeuristicParams,
+                low_rule: str = "captured") -> int:
     """The heuristic's desired bid (§8.2 "Bidding").
 
-    The moon if the hand holds at least ``moon_trumps`` cards of its suit and
-    the run held from that suit's ace down without a gap is at least
-    ``moon_run`` long; else ``v = (est + aggression + 50) // 100`` (the
-    estimate rounded to the nearest point, halves up; floor division): 4 if
-    ``v >= 4``, v if 2 or 3, else a pass.
+    The moon by ``moon_rule``: ``sure`` (:func:`sure_moon`) or ``run`` (at
+    least ``moon_trumps`` cards of the hand's suit and a run held from its ace
+    down at least ``moon_run`` long); else ``v = (est + aggression + 50) //
+    100`` (the estimate rounded to the nearest point, halves up; floor
+    division): 4 if ``v >= 4``, v if 2 or 3, else a pass.  ``low_rule`` is
+    the rule ``low`` in force.
     """
-    suit, est = hand_suit(hand, players)
-    held = sum(1 for c in hand if suit_of(c) == suit)
-    if held >= params.moon_trumps and ace_run(hand, suit) >= params.moon_run:
-        return MOON
+    suit, est = hand_suit(hand, players, low_model(params, low_rule))
+    if params.moon_rule == "sure":
+        if sure_moon(hand, suit, params, low_rule):
+            return MOON
+    else:
+        held = sum(1 for c in hand if suit_of(c) == suit)
+        if held >= params.moon_trumps and ace_run(hand, suit) >= params.moon_run:
+            return MOON
     v = (est + hundredths(params.aggression) + 50) // 100
     if v >= 4:
         return 4
@@ -613,15 +648,25 @@ def desired_bid(hand: Sequence[int], players: int, params: HeuristicParams) -> i
 
 
 def heuristic_bid(hand: Sequence[int], players: int, params: HeuristicParams,
-                  options: Sequence[int]) -> int:
+                  options: Sequence[int], rules: PitchRules | None = None,
+                  is_dealer: bool = False, high: int = PASS) -> int:
     """The heuristic's call on its turn (§8.2 "Bidding"), among the legal ``options``.
 
-    Its desired bid if that is a legal call: higher than the current high
-    bid, or equal to it for a dealer who may steal, or, for a stuck dealer,
-    a level it may bid (any level under ``stuck_bid = any``, only 2 under
-    ``two``).  Otherwise it passes; a stuck dealer, who may not pass, bids 2.
+    With ``dealer_match``, a dealer whose call ends the auction (one lap; or
+    everyone else has passed; or it may steal) and whose desired bid is a
+    number at least its least legal bid calls that least bid.  Otherwise its
+    desired bid if that is a legal call: higher than the current high bid, or
+    equal to it for a dealer who may steal, or, for a stuck dealer, a level it
+    may bid (any level under ``stuck_bid = any``, only 2 under ``two``).
+    Otherwise it passes; a stuck dealer, who may not pass, bids 2.
     """
-    want = desired_bid(hand, players, params)
+    rules = rules if rules is not None else PitchRules(players=players)
+    want = desired_bid(hand, players, params, rules.low)
+    if params.dealer_match and is_dealer and want not in (PASS, MOON):
+        least = min(level for level in options if level != PASS)
+        ends = rules.auction == "one_lap" or high == PASS or rules.steal == "match"
+        if ends and least <= want:
+            return least
     if want in options:
         return want
     return PASS if PASS in options else 2
@@ -659,8 +704,51 @@ def boss(suit: int, played) -> int | None:
     return None
 
 
+def trump_voids(plays: Sequence[Play], players: int, trump: int | None) -> set[int]:
+    """Seats known to hold no trump (§8.2): each played a non-trump to a trick led
+    with a trump (§3: a player holding a trump must play one then)."""
+    voids: set[int] = set()
+    if trump is None:
+        return voids
+    for i, p in enumerate(plays):
+        lead = plays[i - i % players]
+        if suit_of(lead.card) == trump and suit_of(p.card) != trump:
+            voids.add(p.seat)
+    return voids
+
+
+def unseen_cards(hand: Sequence[int], played: Sequence[int]) -> list[int]:
+    """The cards a seat has not seen: neither in its hand nor played."""
+    seen = set(hand) | set(played)
+    return [c for c in range(DECK.size) if c not in seen]
+
+
+def no_trump_chance(hand: Sequence[int], played: Sequence[int], trump: int, players: int,
+                    seat: int, pitcher: int, voids: set[int]) -> int:
+    """Hundredths, rounded down, of the chance that no opponent of the leader
+    ``seat`` holds a trump (§8.2 "Leading"), at a lead.
+
+    The opponents are every other seat for the pitcher, the pitcher for a
+    non-pitcher; those known void are left out.  The ``u`` unseen trumps lie
+    at random among the ``pool`` unseen cards that are not in a void player's
+    hand (every other seat holds as many cards as the leader; the undealt
+    cards are in the pool); the opponents hold ``r`` of them:
+    ``C(pool - u, r) / C(pool, r)``.
+    """
+    k = len(hand)
+    u = sum(1 for c in unseen_cards(hand, played) if suit_of(c) == trump)
+    others = [s for s in range(players) if s != seat]
+    void_others = sum(1 for s in others if s in voids)
+    pool = DECK.size - k - len(played) - void_others * k
+    opponents = others if seat == pitcher else [pitcher]
+    r = k * sum(1 for s in opponents if s not in voids)
+    return (100 * comb(pool - u, r)) // comb(pool, r)
+
+
 def lead_card(hand: Sequence[int], played: Sequence[int], trump: int | None,
-              players: int) -> int:
+              players: int, params: HeuristicParams | None = None, seat: int = 0,
+              pitcher: int = 0, voids: set[int] | frozenset = frozenset(),
+              low_rule: str = "captured") -> int:
     """The heuristic's lead (§8.2 "Leading"): the first rule that applies.
 
     ``trump`` is None for the pitcher's first lead (which names trumps).
@@ -668,12 +756,15 @@ def lead_card(hand: Sequence[int], played: Sequence[int], trump: int | None,
     1. the pitcher's first lead: the highest card of the hand's suit;
     2. holding the boss trump while a trump is outstanding (neither played
        nor held): the highest trump;
-    3. with no trump outstanding, holding a non-trump card that is the boss
-       of its suit: that card (of the lowest suit, if several);
+    3. with no trump outstanding, or the chance that no opponent holds a
+       trump (:func:`no_trump_chance`) at least ``cash_chance``, holding a
+       non-trump card that is the boss of its suit: that card (of the lowest
+       suit, if several);
     4. the lowest card.
     """
+    params = params if params is not None else HeuristicParams()
     if trump is None:
-        suit, _ = hand_suit(hand, players)
+        suit, _ = hand_suit(hand, players, low_model(params, low_rule))
         return max((c for c in hand if suit_of(c) == suit), key=position_of)
     played = set(played)
     outstanding = [card_of(trump, p) for p in range(13)
@@ -681,7 +772,8 @@ def lead_card(hand: Sequence[int], played: Sequence[int], trump: int | None,
     boss_trump = boss(trump, played)
     if boss_trump is not None and boss_trump in hand and outstanding:
         return max((c for c in hand if suit_of(c) == trump), key=position_of)
-    if not outstanding:
+    if not outstanding or no_trump_chance(hand, played, trump, players, seat, pitcher,
+                                          set(voids)) >= params.cash_chance:
         for s in range(4):
             if s == trump:
                 continue
@@ -691,27 +783,85 @@ def lead_card(hand: Sequence[int], played: Sequence[int], trump: int | None,
     return lowest(hand, trump)
 
 
+def beatable(card: int, trump: int, unseen: set[int], opponents: Sequence[int],
+             voids: set[int]) -> bool:
+    """Could an opponent still to play beat ``card`` if it were winning? (§8.2)
+
+    Yes if an unseen card of its suit is higher, or, for a non-trump, if an
+    opponent to play is not known void in trumps; a trump only to a higher
+    unseen trump held by an opponent not known void.
+    """
+    if not opponents:
+        return False
+    s = suit_of(card)
+    higher = any(suit_of(c) == s and position_of(c) > position_of(card) for c in unseen)
+    free = any(o not in voids for o in opponents)
+    if s == trump:
+        return higher and free
+    return higher or free
+
+
 def follow_card(seat: int, legal: Sequence[int], trick: Sequence[Play], trump: int,
-                pitcher: int) -> int:
+                pitcher: int, params: HeuristicParams | None = None,
+                hand: Sequence[int] = (), played: Sequence[int] = (),
+                voids: set[int] | frozenset = frozenset(), players: int = 4) -> int:
     """The heuristic's card when following (§8.2 "Following"), among the legal cards.
 
-    The non-pitchers are partners against the pitcher.
+    The non-pitchers are partners against the pitcher.  ``hand`` and
+    ``played`` (every card on the table, this trick's included) say which
+    cards are unseen; ``voids`` who showed out of trumps.  The opponents to
+    come: the seats still to play to this trick for the pitcher; the pitcher,
+    if still to play, for a non-pitcher.
 
     1. a non-pitcher whose partner is winning, the pitcher having played:
        the legal card of most feed value, ties to the lowest;
     2. a non-pitcher whose partner is winning, the pitcher still to play:
-       the lowest legal card;
-    3. if a legal card beats the winning card: the cheapest such winner;
+       the lowest legal card, unless (``partner_cover`` safe or boss) the
+       pitcher could beat the partner's card: then the cheapest winner among
+       the cards that beat it and that the pitcher cannot beat; else (boss)
+       the cheapest winner among the non-trumps that beat it, are the boss of
+       their suit and have fewer than ``risk_points`` game points; else the
+       lowest legal card;
+    3. if a legal card beats the winning card: the cheapest such winner,
+       unless it has at least ``risk_points`` game points and an opponent to
+       come could beat it: then the lowest legal card;
     4. the lowest legal card.
     """
+    params = params if params is not None else HeuristicParams()
     best = winning_play(trick, trump)
+    leader = trick[0].seat
+    to_come = [(leader + k) % players for k in range(len(trick) + 1, players)]
+    opponents = to_come if seat == pitcher else [s for s in to_come if s == pitcher]
+    unseen = set(unseen_cards(hand, played))
+    voids = set(voids)
+    winners = [c for c in legal if beats(c, best.card, trump)]
     if seat != pitcher and best.seat != pitcher:      # a partner is winning
         if any(p.seat == pitcher for p in trick):
             return min(legal, key=lambda c: (-feed_value(c, trump), cost(c, trump), c))
+        if params.partner_cover == "low" or not beatable(best.card, trump, unseen, opponents,
+                                                         voids):
+            return lowest(legal, trump)
+        if params.partner_cover == "boss" and suit_of(best.card) != trump and not any(
+                suit_of(u) == suit_of(best.card) and position_of(u) > position_of(best.card)
+                for u in unseen):
+            return lowest(legal, trump)               # only a trump beats it: no cover helps
+        safe = [c for c in winners if not beatable(c, trump, unseen, opponents, voids)]
+        if safe:
+            return cheapest_winner(safe, trump)
+        if params.partner_cover == "boss":
+            tops = [c for c in winners if suit_of(c) != trump
+                    and game_points_of(c) < params.risk_points
+                    and not any(suit_of(u) == suit_of(c) and position_of(u) > position_of(c)
+                                for u in unseen)]
+            if tops:
+                return cheapest_winner(tops, trump)
         return lowest(legal, trump)
-    winners = [c for c in legal if beats(c, best.card, trump)]
     if winners:
-        return cheapest_winner(winners, trump)
+        w = cheapest_winner(winners, trump)
+        if game_points_of(w) >= params.risk_points and beatable(w, trump, unseen, opponents,
+                                                                voids):
+            return lowest(legal, trump)
+        return w
     return lowest(legal, trump)
 
 
@@ -737,18 +887,26 @@ class PolicyDecider:
     def _random(self, seat: int) -> bool:
         return self.policies[seat].name == "random"
 
-    def bid(self, seat: int, hand: Sequence[int], options: Sequence[int]) -> int:
+    def bid(self, seat: int, hand: Sequence[int], options: Sequence[int],
+            is_dealer: bool = False, high: int = PASS) -> int:
         if self._random(seat):
             return options[self.stream.below(len(options))]
-        return heuristic_bid(hand, self.rules.players, self.policies[seat].params, options)
+        return heuristic_bid(hand, self.rules.players, self.policies[seat].params, options,
+                             self.rules, is_dealer, high)
 
     def play(self, seat: int, hand: Sequence[int], legal: Sequence[int], trick: Sequence[Play],
-             played: Sequence[int], trump: int | None, pitcher: int) -> int:
+             plays: Sequence[Play], trump: int | None, pitcher: int) -> int:
+        """``plays``: every card played so far, this trick's included, with its seat."""
         if self._random(seat):
             return legal[self.stream.below(len(legal))]
+        n = self.rules.players
+        params = self.policies[seat].params
+        played = [p.card for p in plays]
+        voids = trump_voids(plays, n, trump)
         if not trick:
-            return lead_card(hand, played, trump, self.rules.players)
-        return follow_card(seat, legal, trick, trump, pitcher)
+            return lead_card(hand, played, trump, n, params, seat, pitcher, voids,
+                             self.rules.low)
+        return follow_card(seat, legal, trick, trump, pitcher, params, hand, played, voids, n)
 
 
 # ---------------------------------------------------------------------------
@@ -778,7 +936,7 @@ def run_auction(rules: PitchRules, dealer: int, hands: Sequence[Sequence[int]],
         if seat == plan_seat and plan != PLAN_POLICY:
             level = plan_bid(rules, plan, options)
         else:
-            level = decide.bid(seat, hands[seat], options)
+            level = decide.bid(seat, hands[seat], options, is_dealer, high)
         assert level in options, (seat, level, options)
         calls.append(Bid(seat, level))
         stuck = stuck or is_forced(rules, is_dealer, high)
@@ -805,8 +963,7 @@ def play_tricks(rules: PitchRules, hands: Sequence[Sequence[int]], pitcher: int,
             seat = (leader + i) % n
             led = suit_of(trick[0].card) if trick else None
             legal = legal_cards(holding[seat], led, trump)
-            card = decide.play(seat, holding[seat], legal, trick,
-                               [p.card for p in plays], trump, pitcher)
+            card = decide.play(seat, holding[seat], legal, trick, plays, trump, pitcher)
             assert card in legal, (seat, card, legal)
             if trump is None:
                 trump = suit_of(card)                 # the pitcher's first lead names trumps
