@@ -55,7 +55,7 @@ class HeuristicParams(Config):
                               "card (11: never, the old rule)", lo=1, hi=11)
 
 
-#: Named settings of the heuristic (policy specs).  ``classic`` is the heuristic as
+#: Named settings (``--policy NAME``).  ``classic`` is the heuristic as
 #: it was before the six fixes of seeds/pitch.md 8.2 (every new parameter at its old value).
 NAMED: dict[str, str] = {
     "classic": "heuristic:moon_rule=run,low_value=held,dealer_match=false,cash_chance=101,"
@@ -63,8 +63,6 @@ NAMED: dict[str, str] = {
 }
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParams}
-#: Named settings (``--policy NAME``): specs worth a name, e.g. the older heuristic.
-NAMED: dict[str, str] = {}
 make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
 
 #: Where each heuristic parameter sits in a kernel's params row (the

@@ -43,15 +43,12 @@ class HeuristicParams(Config):
 
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParams}
-#: Named settings (``--policy NAME``): specs worth a name, e.g. the older heuristic.
-NAMED: dict[str, str] = {}
-make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
-
-#: Named heuristic settings (spec strings): ``classic`` is the heuristic as it
-#: was before the stuck-3, sets-of-specials and no-early-burn changes.
+#: Named settings (``--policy NAME``): ``classic`` is the heuristic as it was
+#: before the stuck-3, sets-of-specials and no-early-burn changes.
 NAMED: dict[str, str] = {
     "classic": "heuristic:burn_at=6,stuck_three_next=0,special_sets=one",
 }
+make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
 
 #: Where each heuristic parameter sits in a kernel's params row.
 PARAM = layout(HeuristicParams, "PARAM")
