@@ -10,7 +10,8 @@ simulated table.  The study plays:
 - six more 4-player tables for part 3, seat 0 playing ``heuristic`` with
   aggression -1, -0.5, 0.5, 1, 1.5 and 2 against three default heuristics;
 - five more 4-player tables for part 4, seat 0 playing ``heuristic`` with the
-  moon settings (moon_trumps, moon_run) of :data:`MOON` other than the default;
+  moon settings (moon_rule, moon_trumps, moon_run) of :data:`MOON_SETTINGS`
+  other than the default;
 - ``hands // session_hands`` (at least :data:`MIN_SESSIONS`) money sessions
   of the seed's rules (20 hands, no target) per player count 2 to 8, and as
   many 4-player sessions of the ``drop-in`` preset (part 2).
@@ -40,7 +41,7 @@ intervals for means, Clopper-Pearson for proportions):
   money_sd, diff (money per hand minus that at aggression 0, paired per hand)
   with diff_ci_low/high, pitched, pitch_rate (with interval), made, made_rate
   (with interval).
-- ``moon``: seat 0's moon_trumps and moon_run; moon_bids, per_1000 (with
+- ``moon``: seat 0's moon_rule, moon_trumps and moon_run; moon_bids, per_1000 (with
   interval), moons_made, success_rate (with interval), money per hand (with
   interval) and its money_sd, diff (paired against never bidding the moon,
   with interval), money_per_bid (seat 0's money on its moon bids) and
@@ -76,11 +77,14 @@ DEFAULT_HANDS = 1_000_000
 PLAYERS = tuple(range(2, 9))
 BASE = "heuristic"
 AGGRESSION = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0)
-#: Seat 0's moon settings (moon_trumps, moon_run, label); the first is the baseline.
-MOON_SETTINGS = ((6, 7, "never"), (6, 4, "default"), (6, 3, "6 trumps, top 3"),
-                 (5, 4, "5 trumps, top 4"), (5, 3, "5 trumps, top 3"),
-                 (4, 3, "4 trumps, top 3"))
-DEFAULT_MOON = (6, 4)
+#: Seat 0's moon settings (moon_rule, moon_trumps, moon_run, label); the first is
+#: the baseline.  ``sure`` (the default) ignores moon_trumps; ``run`` is the rule
+#: of the classic heuristic (6 trumps, top 4).
+MOON_SETTINGS = (("run", 6, 7, "never"), ("sure", 6, 4, "default"),
+                 ("sure", 6, 3, "sure, top 3"), ("run", 6, 4, "classic: 6 trumps, top 4"),
+                 ("run", 6, 3, "6 trumps, top 3"), ("run", 5, 4, "5 trumps, top 4"),
+                 ("run", 5, 3, "5 trumps, top 3"), ("run", 4, 3, "4 trumps, top 3"))
+DEFAULT_MOON = ("sure", 6, 4)
 STUDY_PLAYERS = 4                  # table size of parts 3 and 4 and of the drop-in sessions
 DROP_IN = "drop-in"
 MIN_SESSIONS = 20
@@ -241,7 +245,7 @@ def _aggression_row(a: float, t: _Table, base: _Table) -> dict:
 
 
 def _moon_row(setting, t: _Table, never: _Table) -> dict:
-    trumps, run, label = setting
+    rule, trumps, run, label = setting
     s0, n = t.s0, t.hands
     bids = int(s0["moon_bids"])
     per, plo, phi = proportion(bids, n)
@@ -250,7 +254,8 @@ def _moon_row(setting, t: _Table, never: _Table) -> dict:
     d, dlo, dhi = _paired(diff)
     mpb, mlo, mhi = stats.mean_ci(bids, s0["moon_money"], s0["moon_money_sq"])
     g, glo, ghi = _paired(diff[t.moon0])
-    return {"setting": label, "moon_trumps": trumps, "moon_run": run, **_seat0_cols(t),
+    return {"setting": label, "moon_rule": rule, "moon_trumps": trumps, "moon_run": run,
+            **_seat0_cols(t),
             "moon_bids": bids, "per_1000": 1000 * float(per), "per_1000_ci_low": 1000 * plo,
             "per_1000_ci_high": 1000 * phi, "moons_made": int(s0["moons_made"]),
             "success_rate": float(sr), "success_ci_low": slo, "success_ci_high": shi,
@@ -322,7 +327,7 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
     from tqdm import tqdm
 
     N4 = STUDY_PLAYERS
-    moons = [m for m in MOON_SETTINGS if m[:2] != DEFAULT_MOON]
+    moons = [m for m in MOON_SETTINGS if m[:3] != DEFAULT_MOON]
     runs = ([("players", p) for p in PLAYERS]
             + [("aggression", a) for a in AGGRESSION if a != 0]
             + [("moon", m) for m in moons]
@@ -348,12 +353,13 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
                           progress, keep=True)
                 aggr_rows[what] = _aggression_row(what, t, base)
             elif kind == "moon":
-                trumps, run, _ = what
-                t = _play(N4, _seat0(_heuristic(moon_trumps=trumps, moon_run=run)), hands,
+                rule, trumps, run, _ = what
+                t = _play(N4, _seat0(_heuristic(moon_rule=rule, moon_trumps=trumps,
+                                                moon_run=run)), hands,
                           seed, threads, progress, keep=True)
                 if never is None:           # MOON_SETTINGS[0], the baseline, comes first
                     never = t
-                    default = next(m for m in MOON_SETTINGS if m[:2] == DEFAULT_MOON)
+                    default = next(m for m in MOON_SETTINGS if m[:3] == DEFAULT_MOON)
                     moon_rows[default] = _moon_row(default, base, never)
                 moon_rows[what] = _moon_row(what, t, never)
             elif kind == "sessions":
@@ -540,19 +546,20 @@ def _aggression_line(ag: pd.DataFrame) -> str | None:
 
 def _moon_line(mo: pd.DataFrame) -> str | None:
     """5. The moon: the default rule's bids and value, and the loosest rule tried."""
-    dm = mo[(mo["moon_trumps"] == DEFAULT_MOON[0]) & (mo["moon_run"] == DEFAULT_MOON[1])]
+    dm = mo[mo["setting"] == "default"]
     if not (len(dm) and len(mo)):
         return None
     d, loose = dm.iloc[0], mo.iloc[-1]
-    text = (f"The default moon bid ({d['moon_trumps']} trumps running {d['moon_run']} "
-            f"from the ace) comes {d['per_1000']:.3g} times per 1,000 hands")
+    text = (f"The default moon bid (only when sure: the jack, the trumps from the ace down "
+            f"at least {d['moon_run']} deep, side cards only in runs from their aces) comes "
+            f"{d['per_1000']:.3g} times per 1,000 hands")
     if d["moon_bids"] > 0:
         text += (f" and is made {int(d['moons_made']):,} of {int(d['moon_bids']):,} times "
                  f"({_pct_ci(*d[['success_rate', 'success_ci_low', 'success_ci_high']])}); "
                  f"a moon bid earns {_per_bid(d, 'money_per_bid', 'per_bid')}, "
                  f"{_per_bid(d, 'gain_per_bid', 'gain')} more than the same player bidding "
                  "without the moon on the same deals")
-    if loose["moon_bids"] > 0 and (loose["moon_trumps"], loose["moon_run"]) != DEFAULT_MOON:
+    if loose["moon_bids"] > 0 and loose["setting"] != "default":
         text += (f"; the loosest rule tried ({loose['setting']}) bids it "
                  f"{loose['per_1000']:.3g} times per 1,000 hands but makes only "
                  f"{int(loose['moons_made']):,} of {int(loose['moon_bids']):,} "
@@ -705,7 +712,8 @@ def _moon(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     mo = tables["moon"]
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.6))
     x = np.arange(len(mo))
-    labels = [f"{r.setting}\n({r.moon_trumps}, {r.moon_run})" for r in mo.itertuples()]
+    labels = [f"{r.setting}\n({r.moon_rule}, {r.moon_trumps}, {r.moon_run})"
+              for r in mo.itertuples()]
     errorbar(axes[0], x, mo["success_rate"], mo["success_ci_low"], mo["success_ci_high"],
              color="tab:purple", ls="none")
     for xi, r in zip(x, mo.itertuples()):
@@ -724,7 +732,7 @@ def _moon(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     _moon_money_panel(axes[2], x, mo)
     for ax in axes:
         ax.set_xticks(x, labels, fontsize=7)
-    return _against_field(fig, axes, "the player's (moon_trumps, moon_run)",
+    return _against_field(fig, axes, "the player's (moon_rule, moon_trumps, moon_run)",
                           "Shooting the moon: one player's moon rule")
 
 
@@ -823,9 +831,11 @@ DESCRIPTIONS = {
                   "per-hand difference from aggression 0 (95% t interval on the "
                   "differences); pitch_rate: share of hands seat 0 won the auction; "
                   "made_rate: share of those contracts made (Clopper-Pearson 95%).",
-    "moon": f"Seat 0 plays heuristic with moon_trumps and moon_run as given (bid the moon "
-            "holding at least moon_trumps cards of its suit of which the top moon_run run "
-            f"down from the ace) against {STUDY_PLAYERS - 1} default heuristics, same deals. "
+    "moon": f"Seat 0 plays heuristic with moon_rule, moon_trumps and moon_run as given "
+            "(sure: bid the moon holding the jack, the trumps from the ace down at least "
+            "moon_run deep and side cards only in runs from their aces; run: holding at "
+            "least moon_trumps cards of its suit of which the top moon_run run down from "
+            f"the ace) against {STUDY_PLAYERS - 1} default heuristics, same deals. "
             "moon_bids and per_1000 (Clopper-Pearson): its moon bids; success_rate: moons "
             "made; money and money_sd: its dollars per hand and their standard deviation; "
             "diff: paired per-hand difference from never bidding the moon; money_per_bid: "
@@ -881,14 +891,14 @@ def _notes(hands: int, seed: int) -> list[str]:
 def _provenance(hands: int) -> dict:
     sessions = sessions_for(hands)
     hand_tables = (len(PLAYERS) + len([a for a in AGGRESSION if a != 0])
-                   + len([m for m in MOON_SETTINGS if m[:2] != DEFAULT_MOON]))
+                   + len([m for m in MOON_SETTINGS if m[:3] != DEFAULT_MOON]))
     session_tables = len(PLAYERS) + 1
     rules = {"hand tables": make_rules().as_dict() | {"players": list(PLAYERS)},
              "sessions": make_rules().as_dict() | {"players": list(PLAYERS)},
              DROP_IN: make_rules(DROP_IN, players=STUDY_PLAYERS).as_dict()}
     specs = ([_heuristic(aggression=a) for a in AGGRESSION if a != 0]
-             + [_heuristic(moon_trumps=t, moon_run=r) for t, r, _ in MOON_SETTINGS
-                if (t, r) != DEFAULT_MOON])
+             + [_heuristic(moon_rule=m, moon_trumps=t, moon_run=r) for m, t, r, _ in MOON_SETTINGS
+                if (m, t, r) != DEFAULT_MOON])
     policies = {"field": make_policies(BASE, 1)[0].text(),
                 "seat 0 variants": [make_policies(s, 1)[0].text() for s in specs]}
     return dict(hands=hands * hand_tables + sessions * SESSION_HANDS * len(PLAYERS),

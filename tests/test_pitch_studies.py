@@ -83,8 +83,8 @@ def test_intervals_contain_estimates(tables, table):
     for est, lo, hi in INTERVALS[table]:
         ok = df[lo].notna()
         if table == "moon" and not ok.any():
-            # the study varies moon_trumps, which only the old moon_rule=run reads: under
-            # the default moon_rule=sure its small test tables may bid no moon at all
+            # a moon rule that bids rarely (the default moon_rule=sure) may bid no moon
+            # at all in the small test tables
             assert (df["moon_bids"] == 0).all(), (table, est)
             continue
         assert ok.any(), (table, est)
@@ -115,7 +115,8 @@ def test_sizes(tables):
     assert list(ag["aggression"]) == list(pp.AGGRESSION)
     assert (ag["hands"] == HANDS).all()
     mo = tables["moon"]
-    assert list(zip(mo["moon_trumps"], mo["moon_run"])) == [m[:2] for m in pp.MOON_SETTINGS]
+    assert list(zip(mo["moon_rule"], mo["moon_trumps"], mo["moon_run"])) == \
+        [m[:3] for m in pp.MOON_SETTINGS]
     assert (mo["hands"] == HANDS).all()
 
     bi = tables["bids"]
@@ -148,10 +149,10 @@ def test_exact_rows(tables):
     assert zero["diff"] == 0 and zero["diff_ci_low"] == zero["diff_ci_high"] == 0
     mo = tables["moon"]
     never = mo.iloc[0]
-    assert (never["moon_trumps"], never["moon_run"]) == (6, 7)
+    assert (never["moon_rule"], never["moon_trumps"], never["moon_run"]) == ("run", 6, 7)
     assert never["moon_bids"] == 0 and never["diff"] == 0 and np.isnan(never["success_rate"])
     # the aggression-0 row and the default-moon row are the same all-heuristic table
-    default = mo[(mo["moon_trumps"] == 6) & (mo["moon_run"] == 4)].iloc[0]
+    default = mo[mo["setting"] == "default"].iloc[0]
     assert default["money"] == ag.loc[0.0, "money"]
     four = tables["money_per_hand"]
     assert ag.loc[0.0, "pitched"] == pytest.approx(HANDS * ag.loc[0.0, "pitch_rate"])
