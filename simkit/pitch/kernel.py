@@ -343,20 +343,42 @@ def _beatable(c, t, unseen, opp, free):
 
 
 @kernel(inline=True)
-def _follow(legal, w, t, partner_wins, pitcher_played, unseen, opp, free, cover, risk):
-    """The heuristic's card when following (8.2)."""
-    b = _beaters(legal, w, t)
+def _to_come(seat, pitcher, after, N, tvoid):
+    """(an opponent of ``seat`` is still to play, one of them is not known to be
+    void in trumps), of the ``after`` players after ``seat`` in this trick."""
+    opp = False
+    free = False
+    o = seat
+    for _ in range(after):
+        o += 1
+        if o == N:
+            o = 0
+        if seat == pitcher or o == pitcher:
+            opp = True
+            if not (tvoid >> o) & 1:
+                free = True
+    return opp, free
+
+
+@kernel(inline=True)
+def _follow(legal, w, t, partner_wins, pitcher_played, unseen, seat, pitcher, after, N, tvoid,
+            cover, risk):
+    """The heuristic's card when following (8.2); who is still to come is looked
+    at only when a rule needs it."""
     if partner_wins:
         if pitcher_played:
             return _feed(legal, t)
-        if cover == COVER_LOW or not _beatable(w, t, unseen, opp, free):
+        if cover == COVER_LOW:
+            return _lowest(legal, t)
+        opp, free = _to_come(seat, pitcher, after, N, tvoid)
+        if not _beatable(w, t, unseen, opp, free):
             return _lowest(legal, t)
         ws = SUIT_OF[w]
         if cover == COVER_BOSS and ws != t and not (unseen & SUIT[ws] & ~((np.int64(2) << w) - 1)):
             return _lowest(legal, t)       # only a trump beats it: no cover helps
         safe = np.int64(0)
         tops = np.int64(0)
-        m = b
+        m = _beaters(legal, w, t)
         while m:
             c = low_bit(m)
             m &= m - 1
@@ -371,11 +393,14 @@ def _follow(legal, w, t, partner_wins, pitcher_played, unseen, opp, free, cover,
         if cover == COVER_BOSS and tops:
             return low_bit(tops)                   # one suit: the winning card's
         return _lowest(legal, t)
+    b = _beaters(legal, w, t)
     if b:
         plain = b & ~SUIT[t]
         c = low_bit(plain) if plain else low_bit(b)
-        if GP[c] >= risk and _beatable(c, t, unseen, opp, free):
-            return _lowest(legal, t)
+        if GP[c] >= risk:
+            opp, free = _to_come(seat, pitcher, after, N, tvoid)
+            if _beatable(c, t, unseen, opp, free):
+                return _lowest(legal, t)
         return c
     return _lowest(legal, t)
 
@@ -496,19 +521,9 @@ def _play_tricks(pitcher, hands, N, kinds, params, hand_suit, st, work, rec, j, 
                     c = nth_bit(legal, bounded(st, popcount(legal)))
                 else:
                     partner = seat != pitcher and w_seat != pitcher
-                    opp = False        # an opponent to come; free: one not known trump-void
-                    free = False
-                    o = seat
-                    for _ in range(N - 1 - k):
-                        o += 1
-                        if o == N:
-                            o = 0
-                        if seat == pitcher or o == pitcher:
-                            opp = True
-                            if not (tvoid >> o) & 1:
-                                free = True
                     c = _follow(legal, w_card, t, partner, pitcher_played, _ALL & ~played & ~h,
-                                opp, free, params[seat, PARAM.PARTNER_COVER],
+                                seat, pitcher, N - 1 - k, N, tvoid,
+                                params[seat, PARAM.PARTNER_COVER],
                                 params[seat, PARAM.RISK_POINTS])
                 cs = SUIT_OF[c]
                 ws = SUIT_OF[w_card]
