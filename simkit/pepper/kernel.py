@@ -323,7 +323,7 @@ def _safe(legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P):
 
 
 @kernel(inline=True)
-def _slam_lead(h, o, unplayed, voids, seat, declarer):
+def _slam_lead(h, o, unplayed, voids, thrown, seat, declarer):
     """The all-tricks plan's lead in play bits (seeds/pepper.md 7.2 All tricks)."""
     trumps = TRUMP_BITS[o]
     unseen = unplayed & ~h
@@ -358,7 +358,11 @@ def _slam_lead(h, o, unplayed, voids, seat, declarer):
         if ruff:
             return low_bit(ruff)
     if seat == declarer and side:
-        return low_bit(side)
+        fresh = side
+        for e in range(4):
+            if (thrown >> (4 * partner + e)) & 1:
+                fresh &= ~SUIT_BITS[o, e]
+        return low_bit(fresh if fresh else side)
     if seat != declarer and h & trumps:
         return low_bit(h & trumps)
     if boss_trump >= 0:
@@ -375,6 +379,16 @@ def _slam_follow(legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P, 
                                                 leader, k, P):
         if seat == declarer and o < NT and led_e == o and safe:
             return low_bit(safe)
+        if h & SUIT_BITS[o, led_e] == 0:
+            spare = 0
+            for e in range(4):
+                if e == o:
+                    continue
+                left = SUIT_BITS[o, e] & unplayed
+                if left and (h >> high_bit(left)) & 1 == 0:
+                    spare |= h & SUIT_BITS[o, e]
+            if spare:
+                return low_bit(spare)
         return low_bit(legal)
     if safe:
         return low_bit(safe)
@@ -570,6 +584,7 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
     four = P == 4
     slam = four and contract >= T
     voids = 0
+    thrown = 0      # 4 bits per seat: the non-trump suits it has discarded from
     lost = 0
     for t in range(T):
         seat = leader
@@ -596,7 +611,7 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
                     and params[seat, PARAM.SLAM_PLAY] == SlamPlay.PLAN
                 if k == 0:
                     if plan:
-                        b = _slam_lead(h, o, unplayed, voids, seat, bidder)
+                        b = _slam_lead(h, o, unplayed, voids, thrown, seat, bidder)
                     else:
                         b = _lead(h, o, unplayed, params[seat, PARAM.DRAW_TRUMPS])
                 elif plan:
@@ -621,6 +636,8 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
                 led_bits = SUIT_BITS[o, led_e]
             elif SUIT_OF_BIT[o, b] != led_e:
                 voids |= 1 << (4 * seat + led_e)
+                if (trumps >> b) & 1 == 0:
+                    thrown |= 1 << (4 * seat + SUIT_OF_BIT[o, b])
             if k == 0 or (beat >> b) & 1:
                 # trumps sit above every other card, so one mask covers both ways to win
                 beat = (led_bits | trumps) & -(2 << b)

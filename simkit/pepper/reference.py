@@ -667,6 +667,21 @@ def shown_out(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
     return out
 
 
+def discarded(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
+    """Per seat, the non-trump effective suits it has discarded from: it played a
+    card of that suit on a trick led in another effective suit."""
+    out: list[set[int]] = [set() for _ in range(rules.players)]
+    n = rules.players
+    for i in range(0, len(view.plays), n):
+        trick = view.plays[i:i + n]
+        led = effective_suit(trick[0].card, trump)
+        for p in trick[1:]:
+            e = effective_suit(p.card, trump)
+            if e != led and not is_trump(p.card, trump):
+                out[p.seat].add(e)
+    return out
+
+
 def unseen(suit: int, trump: int, hand: Sequence[int], view: PlayView) -> list[int]:
     """The cards of an effective suit neither played nor in the seat's hand, highest first."""
     played = view.played
@@ -749,7 +764,10 @@ def slam_follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trum
     1. the partner's card wins and no opponent still to play may beat it:
        if ``seat`` is the declarer, trumps were led and a legal card beats the
        partner's card safely (:func:`safe_winners`), the cheapest such card
-       (take the lead back); otherwise the lowest legal card;
+       (take the lead back); otherwise, with no card of the led suit, the
+       lowest non-trump card of the suits whose boss the seat does not hold
+       (keep the winners; the partner reads such a discard as "no winner
+       here"); otherwise the lowest legal card;
     2. the cheapest legal card that beats the winning card safely;
     3. the highest legal card that beats the winning card;
     4. the lowest legal card.
@@ -762,6 +780,12 @@ def slam_follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trum
             not threatened(best.card, seat, hand, trick, trump, rules, view):
         if seat == view.bidder and trump != NO_TRUMP and led == trump and safe:
             return lowest(safe, trump)
+        if not any(effective_suit(c, trump) == led for c in hand):
+            played = view.played
+            spare = [c for c in hand if not is_trump(c, trump)
+                     and boss(effective_suit(c, trump), trump, played) not in hand]
+            if spare:
+                return lowest(spare, trump)
         return lowest(legal, trump)
     if safe:
         return lowest(safe, trump)
@@ -783,8 +807,10 @@ def slam_lead_card(seat: int, hand: Sequence[int], trump: int, rules: PepperRule
     3. with a trump suit, opponents holding no trumps, some trump unseen and
        the partner not shown out of trumps: the lowest card of the suits the
        partner has shown out of (the partner ruffs), if the seat holds any;
-    4. the declarer holding a non-trump card: its lowest non-trump card (a
-       loser led to the partner, the trumps kept to take the lead back);
+    4. the declarer holding a non-trump card: its lowest non-trump card of
+       the suits the partner has not discarded from (:func:`discarded`), or
+       if there are none, its lowest non-trump card (a loser led to the
+       partner, the trumps kept to take the lead back);
     5. the declarer's partner holding a trump: its lowest trump (the lead
        goes back to the declarer, who overtakes);
     6. the boss trump if held; else the lowest non-trump card; with only
@@ -813,7 +839,9 @@ def slam_lead_card(seat: int, hand: Sequence[int], trump: int, rules: PepperRule
         if ruff:
             return lowest(ruff, trump)
     if seat == view.bidder and others:
-        return lowest(others, trump)
+        thrown = discarded(view, rules, trump)[partner]
+        fresh = [c for c in others if effective_suit(c, trump) not in thrown]
+        return lowest(fresh if fresh else others, trump)
     if seat != view.bidder and trumps_held:
         return lowest(trumps_held, trump)
     if holds_boss_trump:
