@@ -322,7 +322,19 @@ def _safe(legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P):
     return out
 
 
-@kernel(inline=True)
+@kernel
+def _cover(b, legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P, win_bit):
+    """cover_third (seeds/pepper.md 7.2 following rule 1): the partner's card
+    (``win_bit``) wins; if an opponent still to play may beat it, the cheapest
+    safe winner, if any; otherwise ``b``, the lowest legal card."""
+    if _threat(win_bit, o, h, unplayed, led_e, voids, seat, leader, k, P):
+        safe = _safe(legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P)
+        if safe:
+            return low_bit(safe)
+    return b
+
+
+@kernel
 def _slam_lead(h, o, unplayed, voids, thrown, seat, declarer):
     """The all-tricks plan's lead in play bits (seeds/pepper.md 7.2 All tricks)."""
     trumps = TRUMP_BITS[o]
@@ -370,7 +382,7 @@ def _slam_lead(h, o, unplayed, voids, thrown, seat, declarer):
     return low_bit(side if side else h)
 
 
-@kernel(inline=True)
+@kernel
 def _slam_follow(legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P, win_seat,
                  win_bit, declarer):
     """The all-tricks plan's card when following (seeds/pepper.md 7.2 All tricks)."""
@@ -586,6 +598,15 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
     voids = 0
     thrown = 0      # 4 bits per seat: the non-trump suits it has discarded from
     lost = 0
+    plan_seats = 0  # seats of the declaring side that play the all-tricks plan
+    cover_seats = 0
+    if four:
+        for s in range(4):
+            if kinds[s] != RANDOM:
+                if slam and ((s ^ bidder) & 1) == 0 and params[s, PARAM.SLAM_PLAY] == SlamPlay.PLAN:
+                    plan_seats |= 1 << s
+                if params[s, PARAM.COVER_THIRD]:
+                    cover_seats |= 1 << s
     for t in range(T):
         seat = leader
         win_seat = -1
@@ -607,8 +628,7 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
                     m &= m - 1
                 b = BIT_OF[o, nth_bit(ids, bounded(st, popcount(ids)))]
             else:
-                plan = slam and lost == 0 and ((seat ^ bidder) & 1) == 0 \
-                    and params[seat, PARAM.SLAM_PLAY] == SlamPlay.PLAN
+                plan = lost == 0 and (plan_seats >> seat) & 1 == 1
                 if k == 0:
                     if plan:
                         b = _slam_lead(h, o, unplayed, voids, thrown, seat, bidder)
@@ -619,13 +639,9 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
                                      k, P, win_seat, win_bit, bidder)
                 else:
                     b = _follow(legal, beat, four and win_seat == seat ^ 2)
-                    if four and win_seat == seat ^ 2 and params[seat, PARAM.COVER_THIRD] \
-                            and _threat(win_bit, o, h, unplayed, led_e, voids, seat, leader,
-                                        k, P):
-                        safe = _safe(legal, beat, o, h, unplayed, led_e, voids, seat,
-                                     leader, k, P)
-                        if safe:
-                            b = low_bit(safe)
+                    if k < P - 1 and (cover_seats >> seat) & 1 and win_seat == seat ^ 2:
+                        b = _cover(b, legal, beat, o, h, unplayed, led_e, voids, seat, leader,
+                                   k, P, win_bit)
             hands[seat] = h & ~(1 << b)
             unplayed &= ~(1 << b)
             if trace:
@@ -634,7 +650,7 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
             if k == 0:
                 led_e = SUIT_OF_BIT[o, b]
                 led_bits = SUIT_BITS[o, led_e]
-            elif SUIT_OF_BIT[o, b] != led_e:
+            elif four and SUIT_OF_BIT[o, b] != led_e:
                 voids |= 1 << (4 * seat + led_e)
                 if (trumps >> b) & 1 == 0:
                     thrown |= 1 << (4 * seat + SUIT_OF_BIT[o, b])
@@ -645,10 +661,7 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
                 win_bit = b
             seat = next_seat(seat, P)
         tricks[win_seat] += 1
-        if four:
-            if (win_seat ^ bidder) & 1:
-                lost += 1
-        elif win_seat != bidder:
+        if four and (win_seat ^ bidder) & 1:
             lost += 1
         leader = win_seat
     if trace:
