@@ -19,7 +19,7 @@ import pytest
 from simkit.pepper import kernel as K
 from simkit.pepper import reference as R
 from simkit.pepper.api import declare_hands, fixed_hands, simulate_games, trace_hands
-from simkit.pepper.policies import make_policies
+from simkit.pepper.policies import NAMED, make_policies
 from simkit.pepper.rules import DECK, PRESETS, TRUMP_TEXT, make_rules
 
 #: Run seeds.
@@ -153,6 +153,19 @@ def test_hands_agree(players, preset):
                       HANDS_PER_TABLE, HANDS_PER_TABLE)
 
 
+CLASSIC_HANDS = 400
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_classic_and_single_fixes_agree(players):
+    """The old heuristic (NAMED["classic"]) at every seat, and a table mixing the
+    default, classic and each fix turned off, in the default rules."""
+    rules = make_rules(players=players)
+    assert_same_hands(rules, make_policies(NAMED["classic"], players), SEED, 0, CLASSIC_HANDS)
+    assert_same_hands(rules, make_policies(FIXES[:players], players), OTHER_SEED, 0,
+                      CLASSIC_HANDS)
+
+
 def test_comparison_catches_a_difference():
     """The comparison itself is live: a reference run under other rules must
     be reported (guards against comparing a thing with itself)."""
@@ -261,7 +274,13 @@ TUNED = "heuristic:aggression=1.5,draw_trumps=false,partner_help=1"
 
 def _specs(table: str, players: int):
     return {"heuristic": "heuristic", "random": "random", "tuned": TUNED,
-            "mixed": mixed_specs(players)}[table]
+            "mixed": mixed_specs(players), "classic": NAMED["classic"],
+            "fixes": FIXES[:players]}[table]
+
+
+#: One seat per fix turned back to its old value, next to the default and classic.
+FIXES = ["heuristic:slam_play=simple", NAMED["classic"], "heuristic",
+         "heuristic:cover_third=false,ndogo_lower=false"]
 
 
 def _level(contract: str, players: int) -> int:
@@ -275,6 +294,8 @@ FIXED_CASES = [
     (4, "weak", 0, 0, "3", "mixed", {"fail": "bid"}, SEED),
     (4, "mixed", 2, 3, "5", "tuned", {"no_trump": False}, OTHER_SEED),
     (4, "sides", 1, 1, "kubwa", "random", {"kubwa_stake": 3, "fail": "bid"}, SEED),
+    (4, "strong", 1, 0, "ndogo", "classic", {}, OTHER_SEED),
+    (4, "strong", 3, 2, "ndogo", "fixes", {}, SEED),
     (3, "strong", 1, 0, "kubwa", "heuristic", {"kubwa_stake": 4}, SEED),
     (3, "weak", 2, 1, "1", "mixed", {"fail": "bid"}, OTHER_SEED),
     (3, "mixed", 1, 2, "4", "mixed", {"no_trump": False}, SEED),

@@ -30,7 +30,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
-from simkit.pepper.policies import PARAM
+from simkit.pepper.policies import PARAM, SlamPlay
 from simkit.pepper.rules import PLAN_PASS, PLAN_POLICY, R, AllPass, Auction, Fail, Tie
 from simkit.policy import RANDOM
 from simkit.rng import bounded, shuffle, start_stream
@@ -281,6 +281,136 @@ def _follow(legal, beat, partner_wins):
 
 
 @kernel(inline=True)
+def _threat(b, o, h, unplayed, led_e, voids, seat, leader, k, P):
+    """May an opponent still to play (after position ``k`` of the trick) beat
+    play bit ``b``? (seeds/pepper.md 7.2 Play: shown out, unseen cards)
+    ``voids`` packs 4 bits per seat: the effective suits it has shown out of."""
+    e = SUIT_OF_BIT[o, b]
+    unseen = unplayed & ~h
+    higher = SUIT_BITS[o, e] & unseen & -(2 << b)
+    trumps_unseen = TRUMP_BITS[o] & unseen
+    for j in range(k + 1, P):
+        s = leader + j
+        if s >= P:
+            s -= P
+        if ((s ^ seat) & 1) == 0:
+            continue                    # the partner (only 4 players use this)
+        v = (voids >> (4 * s)) & 15
+        led_out = (v >> led_e) & 1
+        trump_out = (v >> o) & 1 if o < NT else 1
+        if e == led_e:
+            if higher and not led_out:
+                return True
+            if o < NT and led_e != o and led_out and not trump_out and trumps_unseen:
+                return True
+        elif higher and led_out and not trump_out:
+            return True
+    return False
+
+
+@kernel(inline=True)
+def _safe(legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P):
+    """The legal cards (play bits) that beat the winning card and that no
+    opponent still to play may beat."""
+    out = 0
+    m = legal & beat
+    while m:
+        b = trailing_zeros(m)
+        m &= m - 1
+        if not _threat(b, o, h, unplayed, led_e, voids, seat, leader, k, P):
+            out |= 1 << b
+    return out
+
+
+@kernel
+def _cover(b, legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P, win_bit):
+    """cover_third (seeds/pepper.md 7.2 following rule 1): the partner's card
+    (``win_bit``) wins; if an opponent still to play may beat it, the cheapest
+    safe winner, if any; otherwise ``b``, the lowest legal card."""
+    if _threat(win_bit, o, h, unplayed, led_e, voids, seat, leader, k, P):
+        safe = _safe(legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P)
+        if safe:
+            return low_bit(safe)
+    return b
+
+
+@kernel
+def _slam_lead(h, o, unplayed, voids, thrown, seat, declarer):
+    """The all-tricks plan's lead in play bits (seeds/pepper.md 7.2 All tricks)."""
+    trumps = TRUMP_BITS[o]
+    unseen = unplayed & ~h
+    partner = seat ^ 2
+    o1 = (seat + 1) & 3
+    o2 = (seat + 3) & 3
+    trumps_unseen = (trumps & unseen) != 0
+    both_out = o < NT and ((voids >> (4 * o1 + o)) & 1) == 1 and ((voids >> (4 * o2 + o)) & 1) == 1
+    opp_trumps = trumps_unseen and not both_out
+    boss_trump = -1
+    left = trumps & unplayed
+    if left:
+        b = high_bit(left)
+        if (h >> b) & 1:
+            boss_trump = b
+    if opp_trumps and boss_trump >= 0:
+        return boss_trump
+    for e in range(4):
+        if e == o:
+            continue
+        left = SUIT_BITS[o, e] & unplayed
+        if left:
+            b = high_bit(left)
+            if (h >> b) & 1:
+                return b
+    side = h & ~trumps
+    if o < NT and not opp_trumps and trumps_unseen and ((voids >> (4 * partner + o)) & 1) == 0:
+        ruff = 0
+        for e in range(4):
+            if e != o and (voids >> (4 * partner + e)) & 1:
+                ruff |= side & SUIT_BITS[o, e]
+        if ruff:
+            return low_bit(ruff)
+    if seat == declarer and side:
+        fresh = side
+        for e in range(4):
+            if (thrown >> (4 * partner + e)) & 1:
+                fresh &= ~SUIT_BITS[o, e]
+        return low_bit(fresh if fresh else side)
+    if seat != declarer and h & trumps:
+        return low_bit(h & trumps)
+    if boss_trump >= 0:
+        return boss_trump
+    return low_bit(side if side else h)
+
+
+@kernel
+def _slam_follow(legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P, win_seat,
+                 win_bit, declarer):
+    """The all-tricks plan's card when following (seeds/pepper.md 7.2 All tricks)."""
+    safe = _safe(legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P)
+    if win_seat == (seat ^ 2) and not _threat(win_bit, o, h, unplayed, led_e, voids, seat,
+                                                leader, k, P):
+        if seat == declarer and o < NT and led_e == o and safe:
+            return low_bit(safe)
+        if h & SUIT_BITS[o, led_e] == 0:
+            spare = 0
+            for e in range(4):
+                if e == o:
+                    continue
+                left = SUIT_BITS[o, e] & unplayed
+                if left and (h >> high_bit(left)) & 1 == 0:
+                    spare |= h & SUIT_BITS[o, e]
+            if spare:
+                return low_bit(spare)
+        return low_bit(legal)
+    if safe:
+        return low_bit(safe)
+    winners = legal & beat
+    if winners:
+        return high_bit(winners)
+    return low_bit(legal)
+
+
+@kernel(inline=True)
 def _plan_bid(plan, high, rules):
     """The plan seat's call over ``high`` (seeds/pepper.md 9.3; plan codes in
     ``rules.py``): pass; a ceiling bids ``high + 1`` while that is at most the
@@ -299,7 +429,8 @@ def _plan_bid(plan, high, rules):
 
 
 @kernel(inline=True)
-def _decide_bid(seat, high, hands, desired, rules, kinds, params, st, plan_seat, plan):
+def _decide_bid(seat, high, high_seat, hands, desired, rules, kinds, params, st, plan_seat,
+                plan):
     """One auction call: 0 = pass, else a level above ``high``.  ``plan_seat``
     (-1: none) calls by ``plan`` unless that is ``PLAN_POLICY``."""
     kubwa = rules[R.TRICKS] + 1
@@ -310,7 +441,18 @@ def _decide_bid(seat, high, hands, desired, rules, kinds, params, st, plan_seat,
         return 0 if k == 0 else high + k
     if desired[seat] < 0:
         desired[seat] = _desired(hands[seat], rules, params, seat)
-    return desired[seat] if desired[seat] > high else 0
+    d = desired[seat]
+    T = rules[R.TRICKS]
+    if d == T and params[seat, PARAM.NDOGO_LOWER] and rules[R.NDOGO_STAKE] == 1:
+        # Ndogo pays no more than T-1 made with every trick: call T-1 instead,
+        # Ndogo only over another side's T-1 (seeds/pepper.md 7.2 Bidding)
+        if T - 1 > high:
+            return T - 1
+        own = high_seat == seat or (rules[R.PLAYERS] == 4 and high_seat == (seat ^ 2))
+        if high == T - 1 and not own:
+            return T
+        return 0
+    return d if d > high else 0
 
 
 @kernel(inline=True)
@@ -335,8 +477,8 @@ def _auction(dealer, hands, rules, kinds, params, st, recs, j, desired, plan_sea
         if mode == Auction.OPEN and (passed >> seat) & 1:
             seat = next_seat(seat, P)
             continue
-        lvl = _decide_bid(seat, high, hands, desired, rules, kinds, params, st, plan_seat,
-                          plan)
+        lvl = _decide_bid(seat, high, high_seat, hands, desired, rules, kinds, params, st,
+                          plan_seat, plan)
         if trace and calls < MAX_CALLS:
             tr_calls[j, calls] = seat * 16 + lvl
         calls += 1
@@ -438,9 +580,13 @@ def _bidder_features(hb, o, recs, j):
 
 
 @kernel(inline=True)
-def _play_tricks(bidder, o, hands, P, T, kinds, params, st, tricks, j, trace, tr_plays):
+def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j, trace,
+                 tr_plays):
     """The play (§4), in play bits (see _play_tables): tricks won per seat into
-    ``tricks``; the bidder leads the first trick."""
+    ``tricks``; the bidder leads the first trick.  ``voids`` packs, 4 bits per
+    seat, the effective suits each seat has shown out of (7.2 Play); ``lost``
+    counts the tricks the declaring side has not won (the all-tricks plan
+    applies while it is 0)."""
     for s in range(P):
         hands[s] = _to_play_bits(hands[s], o)
     trumps = TRUMP_BITS[o]
@@ -448,10 +594,25 @@ def _play_tricks(bidder, o, hands, P, T, kinds, params, st, tricks, j, trace, tr
     leader = bidder
     n_played = 0
     four = P == 4
+    slam = four and contract >= T
+    voids = 0
+    thrown = 0      # 4 bits per seat: the non-trump suits it has discarded from
+    lost = 0
+    plan_seats = 0  # seats of the declaring side that play the all-tricks plan
+    cover_seats = 0
+    if four:
+        for s in range(4):
+            if kinds[s] != RANDOM:
+                if slam and ((s ^ bidder) & 1) == 0 and params[s, PARAM.SLAM_PLAY] == SlamPlay.PLAN:
+                    plan_seats |= 1 << s
+                if params[s, PARAM.COVER_THIRD]:
+                    cover_seats |= 1 << s
     for t in range(T):
         seat = leader
         win_seat = -1
         led_bits = 0
+        led_e = 0
+        win_bit = 0
         beat = 0        # play bits that beat the winning card: higher in its suit, or trumps
         for k in range(P):
             h = hands[seat]
@@ -466,23 +627,42 @@ def _play_tricks(bidder, o, hands, P, T, kinds, params, st, tricks, j, trace, tr
                     ids |= 1 << CARD_OF[o, trailing_zeros(m)]
                     m &= m - 1
                 b = BIT_OF[o, nth_bit(ids, bounded(st, popcount(ids)))]
-            elif k == 0:
-                b = _lead(h, o, unplayed, params[seat, PARAM.DRAW_TRUMPS])
             else:
-                b = _follow(legal, beat, four and win_seat == seat ^ 2)
+                plan = lost == 0 and (plan_seats >> seat) & 1 == 1
+                if k == 0:
+                    if plan:
+                        b = _slam_lead(h, o, unplayed, voids, thrown, seat, bidder)
+                    else:
+                        b = _lead(h, o, unplayed, params[seat, PARAM.DRAW_TRUMPS])
+                elif plan:
+                    b = _slam_follow(legal, beat, o, h, unplayed, led_e, voids, seat, leader,
+                                     k, P, win_seat, win_bit, bidder)
+                else:
+                    b = _follow(legal, beat, four and win_seat == seat ^ 2)
+                    if k < P - 1 and (cover_seats >> seat) & 1 and win_seat == seat ^ 2:
+                        b = _cover(b, legal, beat, o, h, unplayed, led_e, voids, seat, leader,
+                                   k, P, win_bit)
             hands[seat] = h & ~(1 << b)
             unplayed &= ~(1 << b)
             if trace:
                 tr_plays[j, n_played] = CARD_OF[o, b]
                 n_played += 1
             if k == 0:
-                led_bits = SUIT_BITS[o, SUIT_OF_BIT[o, b]]
+                led_e = SUIT_OF_BIT[o, b]
+                led_bits = SUIT_BITS[o, led_e]
+            elif four and SUIT_OF_BIT[o, b] != led_e:
+                voids |= 1 << (4 * seat + led_e)
+                if (trumps >> b) & 1 == 0:
+                    thrown |= 1 << (4 * seat + SUIT_OF_BIT[o, b])
             if k == 0 or (beat >> b) & 1:
                 # trumps sit above every other card, so one mask covers both ways to win
                 beat = (led_bits | trumps) & -(2 << b)
                 win_seat = seat
+                win_bit = b
             seat = next_seat(seat, P)
         tricks[win_seat] += 1
+        if four and (win_seat ^ bidder) & 1:
+            lost += 1
         leader = win_seat
     if trace:
         for k in range(n_played, tr_plays.shape[1]):
@@ -534,7 +714,7 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
         o = _choose_trump(hands[bidder], high, rules)
     recs[j, C_TRUMP] = o
     _bidder_features(hands[bidder], o, recs, j)
-    _play_tricks(bidder, o, hands, P, T, kinds, params, st, tricks, j, trace, tr_plays)
+    _play_tricks(bidder, high, o, hands, P, T, kinds, params, st, tricks, j, trace, tr_plays)
     # -- scoring (5)
     for s in range(3):
         recs[j, C_SIDE_TRICKS + s] = 0

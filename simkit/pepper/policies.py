@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from simkit.config import Config, layout, option
+from simkit.config import Config, choices, layout, option
 from simkit.policy import HEURISTIC, RandomParams, policies_maker
 
 
@@ -28,6 +28,18 @@ class HeuristicParams(Config):
                                  lo=0.0, hi=6.0, scale=100)
     kubwa_margin: int = option(0, "bid Kubwa when sure tricks fall short of all by at most this", lo=0, hi=8)
     draw_trumps: bool = option(True, "lead the top trump while opponents may still hold trumps")
+    cover_third: bool = option(True, "4 players: when the partner's card wins so far but an "
+                               "opponent still to play may beat it, win the trick with the "
+                               "cheapest card nobody still to play can beat (false: always "
+                               "play low under a winning partner, the old rule)")
+    ndogo_lower: bool = option(True, "when Ndogo pays no more than T-1 made with every trick "
+                               "(ndogo_stake 1), call T-1 instead of Ndogo unless an opponent "
+                               "already holds T-1 (false: call Ndogo, the old rule)")
+    slam_play: str = option("plan", "the declaring side's play in Ndogo and Kubwa while it has "
+                            "won every trick: plan (draw trumps, cash side bosses, lead losers "
+                            "to the partner keeping trumps as entries, win safely or as high as "
+                            "possible) or simple (the ordinary play, the old rule)",
+                            choices=("plan", "simple"))
 
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParams}
@@ -35,8 +47,15 @@ POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParam
 NAMED: dict[str, str] = {}
 make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
 
+#: Named heuristic settings: ``classic`` is the heuristic as it was before
+#: cover_third, ndogo_lower and slam_play (seeds/pepper.md 7.2).
+NAMED: dict[str, str] = {
+    "classic": "heuristic:cover_third=false,ndogo_lower=false,slam_play=simple",
+}
+
 #: Where each heuristic parameter sits in a kernel's params row.
 PARAM = layout(HeuristicParams, "PARAM")
+(SlamPlay,) = choices(HeuristicParams, "slam_play")
 
 
 def hundredths(tricks: float) -> int:

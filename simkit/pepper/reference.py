@@ -493,11 +493,30 @@ def desired_level(hand: Sequence[int], rules: PepperRules, params: HeuristicPara
     return min(max((best_est + aggression) // 100, 0), T - 1)
 
 
+def ndogo_is_dominated(rules: PepperRules) -> bool:
+    """Ndogo made pays no more than T-1 made with every trick, and a failed Ndogo
+    loses at least as much as a failed T-1 (§5): true when ``ndogo_stake`` is 1."""
+    return rules.ndogo_stake == 1
+
+
 def heuristic_bid(hand: Sequence[int], high: int, rules: PepperRules,
-                  params: HeuristicParams) -> int:
-    """Bid D if it is above the current high bid, else pass (§7.2), also over
-    the partner: the partner is raised only to a higher D."""
+                  params: HeuristicParams, high_is_own_side: bool = False) -> int:
+    """The heuristic's call (§7.2 "Bidding").
+
+    Bid D if it is above the current high bid, else pass, also over the
+    partner: the partner is raised only to a higher D.  With ``ndogo_lower``
+    and a D of Ndogo while Ndogo is dominated (:func:`ndogo_is_dominated`):
+    call T-1 if it is above the high bid; else call Ndogo if the high bid is
+    T-1 held by another side (``high_is_own_side`` false); else pass.
+    """
     d = desired_level(hand, rules, params)
+    if params.ndogo_lower and d == rules.ndogo and ndogo_is_dominated(rules):
+        lower = rules.ndogo - 1
+        if lower > high:
+            return lower
+        if high == lower and not high_is_own_side:
+            return rules.ndogo
+        return 0
     return d if d > high else 0
 
 
@@ -581,23 +600,253 @@ def lead_card(hand: Sequence[int], trump: int, played: Sequence[int],
 
 
 def follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trump: int,
-                rules: PepperRules) -> int:
+                rules: PepperRules, params: HeuristicParams | None = None,
+                view: "PlayView | None" = None) -> int:
     """The heuristic's card when following (§7.2 "Play", following).
 
     1. with 4 players, if the partner's card is winning the trick so far:
-       the lowest legal card (never overtake the partner);
+       with ``cover_third``, if an opponent still to play may beat it
+       (:func:`threatened`), the cheapest legal card that beats it and that
+       nobody still to play may beat; otherwise, and without
+       ``cover_third``, the lowest legal card (never overtake the partner);
     2. if a legal card beats the winning card: the lowest such card;
     3. the lowest legal card.
+
+    ``view`` (what the seat has seen, :class:`PlayView`) is needed for
+    ``cover_third`` and for the all-tricks play (:func:`slam_follow_card`);
+    without it (or without ``params``) the old rules apply.
     """
     led = effective_suit(trick[0].card, trump)
     legal = legal_cards(hand, led, trump)
     best = winning_play(trick, trump)
+    if view is not None and params is not None and slam_active(seat, view, rules, params):
+        return slam_follow_card(seat, hand, trick, trump, rules, view)
     if rules.players == 4 and best.seat == partner_of(seat, rules):
+        if view is not None and params is not None and params.cover_third \
+                and threatened(best.card, seat, hand, trick, trump, rules, view):
+            safe = safe_winners(legal, seat, hand, trick, trump, rules, view)
+            if safe:
+                return lowest(safe, trump)
         return lowest(legal, trump)
     winners = [c for c in legal if beats(c, best.card, trump)]
     if winners:
         return lowest(winners, trump)
     return lowest(legal, trump)
+
+
+# --- what a seat has seen, and the play for every trick (§7.2) ----------------
+
+@dataclass(frozen=True)
+class PlayView:
+    """What a seat knows while playing, besides its hand and the trick: every
+    play so far (the current trick included), the contract and its holder,
+    and the tricks won so far per seat."""
+
+    plays: tuple[Play, ...]
+    bidder: int
+    contract: int
+    tricks: tuple[int, ...]
+
+    @property
+    def played(self) -> set[int]:
+        return {p.card for p in self.plays}
+
+
+def shown_out(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
+    """Per seat, the effective suits it has shown out of: in some trick (the
+    current one included) it played a card of another effective suit than
+    the one led (§7.2 "Play")."""
+    out: list[set[int]] = [set() for _ in range(rules.players)]
+    n = rules.players
+    for i in range(0, len(view.plays), n):
+        trick = view.plays[i:i + n]
+        led = effective_suit(trick[0].card, trump)
+        for p in trick[1:]:
+            if effective_suit(p.card, trump) != led:
+                out[p.seat].add(led)
+    return out
+
+
+def discarded(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
+    """Per seat, the non-trump effective suits it has discarded from: it played a
+    card of that suit on a trick led in another effective suit."""
+    out: list[set[int]] = [set() for _ in range(rules.players)]
+    n = rules.players
+    for i in range(0, len(view.plays), n):
+        trick = view.plays[i:i + n]
+        led = effective_suit(trick[0].card, trump)
+        for p in trick[1:]:
+            e = effective_suit(p.card, trump)
+            if e != led and not is_trump(p.card, trump):
+                out[p.seat].add(e)
+    return out
+
+
+def unseen(suit: int, trump: int, hand: Sequence[int], view: PlayView) -> list[int]:
+    """The cards of an effective suit neither played nor in the seat's hand, highest first."""
+    played = view.played
+    return [c for c in suit_cards(suit, trump) if c not in played and c not in hand]
+
+
+def same_side(a: int, b: int, rules: PepperRules) -> bool:
+    """True if seats ``a`` and ``b`` score together (the same seat, or partners)."""
+    return a == b or (rules.players == 4 and (a - b) % 2 == 0)
+
+
+def threatened(card: int, seat: int, hand: Sequence[int], trick: Sequence[Play], trump: int,
+               rules: PepperRules, view: PlayView) -> bool:
+    """May an opponent still to play in this trick beat ``card``? (§7.2 "Play")
+
+    ``card`` is of the led effective suit, or a trump on another suit's lead.
+    An opponent of ``seat`` still to play (after ``seat``) may beat it if:
+
+    - ``card`` is of the led suit, a higher card of that suit is unseen
+      (neither played nor in the seat's hand) and the opponent has not shown
+      out of the led suit; or the led suit is not trumps, the opponent has
+      shown out of it but not out of trumps, and some trump is unseen;
+    - ``card`` is a trump on another lead: a higher trump is unseen and the
+      opponent has shown out of the led suit but not out of trumps.
+    """
+    n = rules.players
+    led = effective_suit(trick[0].card, trump)
+    suit = effective_suit(card, trump)
+    order = suit_cards(suit, trump)
+    higher = any(order.index(c) < order.index(card) for c in unseen(suit, trump, hand, view))
+    trumps_unseen = trump != NO_TRUMP and bool(unseen(trump, trump, hand, view))
+    voids = shown_out(view, rules, trump)
+    leader = trick[0].seat
+    me = (seat - leader) % n
+    for k in range(me + 1, n):
+        opp = (leader + k) % n
+        if same_side(opp, seat, rules):
+            continue
+        v = voids[opp]
+        if suit == led:
+            if higher and led not in v:
+                return True
+            if trump != NO_TRUMP and led != trump and led in v and trump not in v \
+                    and trumps_unseen:
+                return True
+        elif higher and led in v and trump not in v:
+            return True
+    return False
+
+
+def safe_winners(legal: Sequence[int], seat: int, hand: Sequence[int], trick: Sequence[Play],
+                 trump: int, rules: PepperRules, view: PlayView) -> list[int]:
+    """The legal cards that beat the winning card and that no opponent still to
+    play may beat (:func:`threatened`)."""
+    best = winning_play(trick, trump)
+    return [c for c in legal if beats(c, best.card, trump)
+            and not threatened(c, seat, hand, trick, trump, rules, view)]
+
+
+def highest(cards: Sequence[int], trump: int) -> int:
+    """The card of largest discard value, ties to the larger card id."""
+    return max(cards, key=lambda c: (discard_value(c, trump), c))
+
+
+def slam_active(seat: int, view: PlayView, rules: PepperRules, params: HeuristicParams) -> bool:
+    """Does the all-tricks plan apply? (§7.2 "All tricks"): ``slam_play = plan``,
+    4 players, an Ndogo or Kubwa contract, ``seat`` on the declaring side, and
+    that side has won every trick so far."""
+    if params.slam_play != "plan" or rules.players != 4 or view.contract < rules.ndogo:
+        return False
+    if not same_side(seat, view.bidder, rules):
+        return False
+    return all(t == 0 for s, t in enumerate(view.tricks) if not same_side(s, seat, rules))
+
+
+def slam_follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trump: int,
+                     rules: PepperRules, view: PlayView) -> int:
+    """Following under the all-tricks plan (§7.2 "All tricks"), the first that applies:
+
+    1. the partner's card wins and no opponent still to play may beat it:
+       if ``seat`` is the declarer, trumps were led and a legal card beats the
+       partner's card safely (:func:`safe_winners`), the cheapest such card
+       (take the lead back); otherwise, with no card of the led suit, the
+       lowest non-trump card of the suits whose boss the seat does not hold
+       (keep the winners; the partner reads such a discard as "no winner
+       here"); otherwise the lowest legal card;
+    2. the cheapest legal card that beats the winning card safely;
+    3. the highest legal card that beats the winning card;
+    4. the lowest legal card.
+    """
+    led = effective_suit(trick[0].card, trump)
+    legal = legal_cards(hand, led, trump)
+    best = winning_play(trick, trump)
+    safe = safe_winners(legal, seat, hand, trick, trump, rules, view)
+    if best.seat == partner_of(seat, rules) and \
+            not threatened(best.card, seat, hand, trick, trump, rules, view):
+        if seat == view.bidder and trump != NO_TRUMP and led == trump and safe:
+            return lowest(safe, trump)
+        if not any(effective_suit(c, trump) == led for c in hand):
+            played = view.played
+            spare = [c for c in hand if not is_trump(c, trump)
+                     and boss(effective_suit(c, trump), trump, played) not in hand]
+            if spare:
+                return lowest(spare, trump)
+        return lowest(legal, trump)
+    if safe:
+        return lowest(safe, trump)
+    winners = [c for c in legal if beats(c, best.card, trump)]
+    if winners:
+        return highest(winners, trump)
+    return lowest(legal, trump)
+
+
+def slam_lead_card(seat: int, hand: Sequence[int], trump: int, rules: PepperRules,
+                   view: PlayView) -> int:
+    """Leading under the all-tricks plan (§7.2 "All tricks"), the first that applies.
+    Opponents *may hold trumps* if there is a trump suit, some trump is unseen
+    and not both opponents have shown out of trumps.
+
+    1. opponents may hold trumps and the seat holds the boss trump: lead its
+       highest trump (draw trumps from the top);
+    2. a non-trump boss held: lead it (lowest suit first, C < D < H < S);
+    3. with a trump suit, opponents holding no trumps, some trump unseen and
+       the partner not shown out of trumps: the lowest card of the suits the
+       partner has shown out of (the partner ruffs), if the seat holds any;
+    4. the declarer holding a non-trump card: its lowest non-trump card of
+       the suits the partner has not discarded from (:func:`discarded`), or
+       if there are none, its lowest non-trump card (a loser led to the
+       partner, the trumps kept to take the lead back);
+    5. the declarer's partner holding a trump: its lowest trump (the lead
+       goes back to the declarer, who overtakes);
+    6. the boss trump if held; else the lowest non-trump card; with only
+       trumps, the lowest trump.
+    """
+    played = view.played
+    voids = shown_out(view, rules, trump)
+    partner = partner_of(seat, rules)
+    opponents = [(seat + 1) % 4, (seat + 3) % 4]
+    trumps_held = [c for c in hand if is_trump(c, trump)]
+    others = [c for c in hand if not is_trump(c, trump)]
+    trumps_unseen = trump != NO_TRUMP and bool(unseen(trump, trump, hand, view))
+    opp_trumps = trumps_unseen and not all(trump in voids[o] for o in opponents)
+    boss_trump = boss(trump, trump, played) if trump != NO_TRUMP else None
+    holds_boss_trump = boss_trump is not None and boss_trump in hand
+    if opp_trumps and holds_boss_trump:
+        return boss_trump
+    for s in range(4):
+        if trump != NO_TRUMP and s == trump:
+            continue
+        b = boss(s, trump, played)
+        if b is not None and b in hand:
+            return b
+    if trump != NO_TRUMP and not opp_trumps and trumps_unseen and trump not in voids[partner]:
+        ruff = [c for c in others if effective_suit(c, trump) in voids[partner]]
+        if ruff:
+            return lowest(ruff, trump)
+    if seat == view.bidder and others:
+        thrown = discarded(view, rules, trump)[partner]
+        fresh = [c for c in others if effective_suit(c, trump) not in thrown]
+        return lowest(fresh if fresh else others, trump)
+    if seat != view.bidder and trumps_held:
+        return lowest(trumps_held, trump)
+    if holds_boss_trump:
+        return boss_trump
+    return lowest(others if others else trumps_held, trump)
 
 
 # ---------------------------------------------------------------------------
@@ -628,7 +877,9 @@ class PolicyDecider:
         if self._random(seat):
             options = bid_options(self.rules, high)
             return options[self.stream.below(len(options))]
-        return heuristic_bid(hand, high, self.rules, self.policies[seat].params)
+        bids = [b for b in calls if b.level > 0]
+        own_side = bool(bids) and same_side(bids[-1].seat, seat, self.rules)
+        return heuristic_bid(hand, high, self.rules, self.policies[seat].params, own_side)
 
     def trump(self, seat: int, hand: Sequence[int], contract: int) -> int:
         if self._random(seat):
@@ -637,14 +888,17 @@ class PolicyDecider:
         return choose_trump(hand, contract, self.rules, self.policies[seat].params)
 
     def play(self, seat: int, hand: Sequence[int], trick: Sequence[Play],
-             played: Sequence[int], trump: int) -> int:
+             view: PlayView, trump: int) -> int:
         if self._random(seat):
             led = effective_suit(trick[0].card, trump) if trick else None
             legal = legal_cards(hand, led, trump)
             return legal[self.stream.below(len(legal))]
+        params = self.policies[seat].params
         if not trick:
-            return lead_card(hand, trump, played, self.policies[seat].params)
-        return follow_card(seat, hand, trick, trump, self.rules)
+            if slam_active(seat, view, self.rules, params):
+                return slam_lead_card(seat, hand, trump, self.rules, view)
+            return lead_card(hand, trump, [p.card for p in view.plays], params)
+        return follow_card(seat, hand, trick, trump, self.rules, params, view)
 
 
 class ScriptDecider:
@@ -671,10 +925,10 @@ class ScriptDecider:
             raise InputError(f"seat {seat} won the bid but the log names no trump")
         return self.trump_choice
 
-    def play(self, seat, hand, trick, played, trump):
+    def play(self, seat, hand, trick, view, trump):
         if self.next_play >= len(self.plays):
             raise InputError(f"the play is not finished: seat {seat} is to play "
-                             f"card {len(played) + 1}")
+                             f"card {len(view.plays) + 1}")
         p = self.plays[self.next_play]
         self.next_play += 1
         if p.seat != seat:
@@ -713,8 +967,10 @@ def _name_trump(rules, bidder, hand, contract, decide) -> int:
     return trump
 
 
-def _play_tricks(rules, hands, bidder, trump, decide) -> tuple[list[Play], list[int]]:
-    """§4 with the given decider: ``(plays in order, tricks per seat)``."""
+def _play_tricks(rules, hands, bidder, trump, decide, contract=0) -> tuple[list[Play], list[int]]:
+    """§4 with the given decider: ``(plays in order, tricks per seat)``.  The
+    contract (0: none given, played as a number bid) is part of what the
+    players see (:class:`PlayView`)."""
     n = rules.players
     holding = [list(h) for h in hands[:n]]
     plays: list[Play] = []
@@ -726,7 +982,8 @@ def _play_tricks(rules, hands, bidder, trump, decide) -> tuple[list[Play], list[
             seat = (leader + i) % n
             led = effective_suit(trick[0].card, trump) if trick else None
             legal = legal_cards(holding[seat], led, trump)
-            card = decide.play(seat, holding[seat], trick, [p.card for p in plays], trump)
+            view = PlayView(tuple(plays), bidder, contract, tuple(tricks))
+            card = decide.play(seat, holding[seat], trick, view, trump)
             if card not in holding[seat]:
                 raise InputError(f"trick {number}: seat {seat} plays {DECK.text(card)}, "
                                  f"which it does not hold")
@@ -763,7 +1020,7 @@ def _play_hand(rules, dealer, hands, dead, decide) -> HandLog:
     if bidder < 0:
         return _thrown_in(rules, dealer, hands, dead, calls)
     trump = _name_trump(rules, bidder, hands[bidder], contract, decide)
-    plays, tricks = _play_tricks(rules, hands, bidder, trump, decide)
+    plays, tricks = _play_tricks(rules, hands, bidder, trump, decide, contract)
     return _played_hand(rules, dealer, hands, dead, calls, stuck, contract, bidder, trump,
                         plays, tricks)
 
@@ -784,12 +1041,15 @@ def name_trump(rules: PepperRules, policies: Sequence[Policy], bidder: int,
 
 
 def play_tricks(rules: PepperRules, policies: Sequence[Policy], hands: Sequence[Sequence[int]],
-                bidder: int, trump: int, stream: Stream) -> tuple[list[Play], list[int]]:
+                bidder: int, trump: int, stream: Stream,
+                contract: int = 0) -> tuple[list[Play], list[int]]:
     """All tricks of a hand by the seats' policies (§4, §7); the bidder leads first.
+    ``contract`` (0: a number bid) decides whether the all-tricks play applies.
 
     Returns ``(plays in order, tricks won per seat)``.
     """
-    return _play_tricks(rules, hands, bidder, trump, PolicyDecider(rules, policies, stream))
+    return _play_tricks(rules, hands, bidder, trump, PolicyDecider(rules, policies, stream),
+                        contract)
 
 
 def play_hand(rules: PepperRules, policies: Sequence[Policy], dealer: int,
@@ -876,7 +1136,7 @@ def play_declared(rules: PepperRules, policies: Sequence[Policy], dealer: int,
     _check_contract(contract, rules)
     decide = PolicyDecider(rules, policies, stream)
     trump = _name_trump(rules, declarer, hands[declarer], contract, decide)
-    plays, tricks = _play_tricks(rules, hands, declarer, trump, decide)
+    plays, tricks = _play_tricks(rules, hands, declarer, trump, decide, contract)
     log = _played_hand(rules, dealer, hands, dead, [], False, contract, declarer, trump,
                        plays, tricks)
     log.wanted = wanted
@@ -1336,7 +1596,7 @@ def replay(text: str) -> HandLog:
         log = _thrown_in(rules, dealer, hands, dead, calls)
     else:
         trump = _name_trump(rules, bidder, hands[bidder], contract, script)
-        played, tricks = _play_tricks(rules, hands, bidder, trump, script)
+        played, tricks = _play_tricks(rules, hands, bidder, trump, script, contract)
         if script.next_play < len(plays):
             raise InputError(f"all {rules.tricks} tricks are over after play {script.next_play}, "
                              f"but the log has {len(plays)} plays")
