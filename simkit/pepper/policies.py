@@ -43,15 +43,12 @@ class HeuristicParams(Config):
 
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParams}
-#: Named settings (``--policy NAME``): specs worth a name, e.g. the older heuristic.
-NAMED: dict[str, str] = {}
-make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
-
-#: Named heuristic settings: ``classic`` is the heuristic as it was before
-#: cover_third, ndogo_lower and slam_play (seeds/pepper.md 7.2).
+#: Named settings (``--policy NAME``): ``classic`` is the heuristic as it was
+#: before cover_third, ndogo_lower and slam_play (seeds/pepper.md 7.2).
 NAMED: dict[str, str] = {
     "classic": "heuristic:cover_third=false,ndogo_lower=false,slam_play=simple",
 }
+make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
 
 #: Where each heuristic parameter sits in a kernel's params row.
 PARAM = layout(HeuristicParams, "PARAM")
