@@ -43,14 +43,13 @@ class Setup:
     extra: tuple[str, ...]
     default: int
     per_game: int
-    why: str = ""
 
 
 SETUPS = {
-    "pepper": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 60_000, 10),
-    "pitch": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 60_000, 40),
-    "shiesta": Setup(4, ("heuristic:exchange=keep",), 40_000, 0),
-    "burraco": Setup(4, (), 1_500, 8),
+    "pepper": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 200_000, 10),
+    "pitch": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 200_000, 40),
+    "shiesta": Setup(4, ("heuristic:exchange=keep",), 100_000, 0),
+    "burraco": Setup(4, (), 6_000, 8),
 }
 
 
