@@ -18,6 +18,7 @@ from simkit import chunks, engine, store
 from simkit.cli import main
 from simkit.errors import InputError
 from simkit.pepper import api
+from simkit.pepper.policies import make_policies as pepper_policies
 from simkit.pepper.rules import PepperRules
 from simkit.runner import set_threads
 
@@ -232,7 +233,7 @@ def test_a_different_run_into_the_same_output_is_refused(tmp_path, capsys, monke
         (["--seed", "8"], "seed 7 there, 8 here"),
         (["--seed", "7", "--set", "auction=one_lap"], "rule auction open there, one_lap here"),
         (["--seed", "7", "--policy", "random"],
-         "policies heuristic:aggression=0.0,partner_help=0.75,kubwa_margin=0,draw_trumps=True "
+         f"policies {pepper_policies('heuristic', 1)[0].text()} "
          "at every seat there, random at every seat here"),
         (["--seed", "7", "--players", "3"], "rule players 4 there, 3 here"),
         (["--seed", "7", "--chunk", "500"], "chunk size 1,000 there, 500 here"),
