@@ -303,6 +303,18 @@ def _lead(h, t, played, first, hand_suit, seat, pitcher, N, tvoid, cash_chance):
     outstanding = unplayed & ~h
     if unplayed and (h >> high_bit(unplayed)) & 1 and outstanding:
         return high_bit(h & tm)
+    if outstanding and cash_chance > 100:
+        return _lowest(h, t)       # trumps are out and cashing is never chanced
+    boss = -1                  # a side suit's highest unplayed card, held
+    for s in range(4):
+        if s == t:
+            continue
+        u = SUIT[s] & ~played
+        if u and (h >> high_bit(u)) & 1:
+            boss = high_bit(u)
+            break
+    if boss < 0:
+        return _lowest(h, t)
     cash = not outstanding
     if not cash and cash_chance <= 100:
         k = popcount(h)
@@ -319,14 +331,7 @@ def _lead(h, t, played, first, hand_suit, seat, pitcher, N, tvoid, cash_chance):
         pool = 52 - k - popcount(played) - n_void * k
         r = n_opp * k
         cash = (100 * COMB[pool - u, r]) // COMB[pool, r] >= cash_chance
-    if cash:
-        for s in range(4):
-            if s == t:
-                continue
-            u = SUIT[s] & ~played
-            if u and (h >> high_bit(u)) & 1:
-                return high_bit(u)
-    return _lowest(h, t)
+    return boss if cash else _lowest(h, t)
 
 
 @kernel(inline=True)
