@@ -23,6 +23,7 @@ first minus second, with t intervals and p-values):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -77,9 +78,15 @@ def _pair(pairs: pd.DataFrame, a: str, b: str):
     return None
 
 
-def _against(pairs: pd.DataFrame, a: str, b: str, units: str, digits: int,
-             word: str) -> str:
+def _digits(lo: float, hi: float) -> int:
+    """Decimals enough to tell an interval's ends apart (2 to 4)."""
+    half = (hi - lo) / 2
+    return 2 if not half > 0 else min(4, max(2, 1 - math.floor(math.log10(half))))
+
+
+def _against(pairs: pd.DataFrame, a: str, b: str, units: str, word: str) -> str:
     d, lo, hi, p, better, worse, n = _pair(pairs, a, b)
+    digits = _digits(lo, hi)
     text = (f"{a} against {b}: {signed(d, digits)} {units} (95% CI {signed(lo, digits)} to "
             f"{signed(hi, digits)}, p = {p:.2g}; better on {better / n:.0%} of the {word}s, "
             f"worse on {worse / n:.0%})")
@@ -170,18 +177,17 @@ class Ladder:
             ratings, pairs = tables[f"{prefix}ratings"], tables[f"{prefix}pairs"]
             units = ratings["measure"].iloc[0]
             n, unit = int(ratings["deals"].iloc[0]), ratings["unit"].iloc[0]
-            digits = 3 if "wins" in units or "session" in units else 2
             out.append(f"{'Whole games' if prefix else unit.capitalize() + 's'}, "
                        f"{self.setup.players} players, {n:,} duplicate {unit}s per table: "
                        f"the ladder from the top (Elo-scale rating, 95% CI): "
                        + _ranked(ratings) + ".")
             named = games.get(self.game).named_policies
             if "classic" in named:
-                out.append(_against(pairs, "heuristic", "classic", units, digits, unit)
+                out.append(_against(pairs, "heuristic", "classic", units, unit)
                            + " (classic is the heuristic before its play was improved).")
             top = ratings["policy"].iloc[0]
             if top != "random":
-                out.append(_against(pairs, top, "random", units, digits, unit) + ".")
+                out.append(_against(pairs, top, "random", units, unit) + ".")
             out += _upsets(ratings, pairs, unit) + _disagreements(pairs, units, unit)
         return out
 
