@@ -4,6 +4,12 @@ Every kernel in simkit is compiled through :func:`kernel` so that caching,
 the error model and parallelism are set consistently.  ``cache=True`` keeps
 compiled machine code on disk between runs (first call: seconds; later: ms).
 Recursive functions are avoided: caching them has crashed numba here.
+
+numba checks a cached kernel only against its own source file, but a kernel
+reads constants of other modules (policy parameter layouts, rule codes) when
+it is compiled: after editing those modules alone, delete the cached machine
+code (``find simkit -name '*.nb*' -delete``).  A fresh install or checkout
+always compiles anew.
 """
 
 import numba
