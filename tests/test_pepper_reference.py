@@ -296,7 +296,10 @@ def test_bowers_and_outside_ace_make_kubwa(dealer, rnd, specs, seed, bidder_spec
     log = R.play_hand(rules, make_policies(specs, 4), dealer, hands, [], Stream(seed, 2))
     assert log.auction == [R.Bid(bidder, rules.kubwa)]
     assert (log.bidder, log.contract, log.trump) == (bidder, rules.kubwa, 2)
-    assert log.tricks[bidder] == 6 and log.made and log.score[bidder % 2] == 12
+    # the side takes all six (a random partner may ruff the declarer's ace once
+    # the all-tricks plan has seen both opponents out of trumps)
+    side = log.tricks[bidder] + log.tricks[(bidder + 2) % 4]
+    assert side == 6 and log.made and log.score[bidder % 2] == 12
     assert log.features() == (5, 2, 1, 2)
 
 
