@@ -24,7 +24,7 @@ from simkit.burraco.rules import PRESETS, make_rules
 
 SEED = 0x5EED_B0CC
 OTHER_SEED = 2
-HANDS = 600                    # per policy mix: 1,200 hands per rule set
+HANDS = 400                    # per policy mix: 800 hands per rule set
 MIXED = ["random", "heuristic:take_at=3,close_margin=100", "patient", "heuristic:open_at=4,wild_at=3"]
 #: Rule sets: every preset (a rule variant each), and the game-level ones as well.
 RULE_SETS = list(PRESETS)

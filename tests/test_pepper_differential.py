@@ -25,7 +25,7 @@ from simkit.pepper.rules import DECK, PRESETS, TRUMP_TEXT, make_rules
 #: Run seeds.
 SEED = 0x5EED_D1FF
 OTHER_SEED = 2                  # seed_key(2) >= 2**63: keys of both signs
-HANDS_PER_TABLE = 3_000        # per policy mix: 6,000 deals per (players, preset)
+HANDS_PER_TABLE = 1_500        # per policy mix: 3,000 deals per (players, preset)
 GAMES = 200
 
 #: Presets that change a single hand (play-on-ties only changes when a game ends).

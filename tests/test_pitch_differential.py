@@ -33,7 +33,7 @@ from simkit.pitch.rules import DECK, PRESETS, make_rules
 SEED = 0x5EED_D1FF
 OTHER_SEED = 2                  # seed_key(2) >= 2**63: keys of both signs
 PLAYERS = tuple(range(2, 9))
-HANDS = 3_000                   # per policy mix: 6,000 deals per (players, rule set)
+HANDS = 1_500                   # per policy mix: 3,000 deals per (players, rule set)
 STUCK_HANDS = 1_000             # STUCK_VARIANTS differs from ALL_VARIANTS only when all pass
 PRESET_HANDS = 300              # per policy mix and preset
 SESSIONS = 150

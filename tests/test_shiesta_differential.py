@@ -31,7 +31,7 @@ from simkit.shiesta.rules import PRESETS, make_rules
 SEED = 0x5EED_5E57
 OTHER_SEED = 2                  # seed_key(2) >= 2**63: keys of both signs
 PLAYERS = (3, 4, 5)
-GAMES = 3_500                   # per policy mix: 7,000 games per (players, rule set)
+GAMES = 2_000                   # per policy mix: 4,000 games per (players, rule set)
 PRESET_GAMES = 250              # per policy mix and preset
 CLASSIC_GAMES = 300             # NAMED["classic"], per (players, rule set)
 
