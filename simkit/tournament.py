@@ -120,7 +120,7 @@ def pair_sums(tables: Sequence[Sequence[int]], pairs: Sequence[tuple[int, int]],
             term = v @ sign
             diff = term if diff is None else diff + term
             seats += int((np.array(tables[t]) == a).sum())
-        d = diff / seats
+        d = np.round(diff / seats, 9)       # sums in another order: no float noise
         rows.append({"a": a, "b": b, "deals": len(d), "sum": float(d.sum()),
                      "sum_sq": float((d * d).sum()), "wins": int((d > 0).sum()),
                      "draws": int((d == 0).sum()), "losses": int((d < 0).sum())})
