@@ -25,7 +25,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.bits import high_bit, low_bit
-from simkit.burraco.policies import PARAM
+from simkit.burraco.policies import PARAM, Order
 from simkit.burraco.rules import R, Pozzetto, Tie, UntakenPozzetto
 from simkit.jit import block, blocks, kernel
 from simkit.policy import RANDOM
@@ -300,18 +300,22 @@ def _fix_keep(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf):
         else:
             z[Z_KEEP] = 0
         return
-    if _has_burraco(team, mn, mcount):
-        if kind == RANDOM:
-            close = bounded(st, 2) == 1
-        else:
-            ours = _table_points(team, mcards, mn, mkind, mcount, rules, buf)
-            theirs = _table_points(1 - team, mcards, mn, mkind, mcount, rules, buf)
-            close = ours >= theirs - prm[PARAM.CLOSE_MARGIN]
-        if close:
-            z[Z_KEEP] = 1
-            z[Z_CLOSING] = 1
-            return
+    if prm[PARAM.CLOSE_AFTER] == 0 and _has_burraco(team, mn, mcount) and \
+            _wants_out(team, kind, prm, rules, mcards, mn, mkind, mcount, st, buf):
+        z[Z_KEEP] = 1
+        z[Z_CLOSING] = 1
+        return
     z[Z_KEEP] = 2
+
+
+@kernel(inline=True)
+def _wants_out(team, kind, prm, rules, mcards, mn, mkind, mcount, st, buf):
+    """The going-out choice (section 9): random by a draw, else on table points."""
+    if kind == RANDOM:
+        return bounded(st, 2) == 1
+    ours = _table_points(team, mcards, mn, mkind, mcount, rules, buf)
+    theirs = _table_points(1 - team, mcards, mn, mkind, mcount, rules, buf)
+    return ours >= theirs - prm[PARAM.CLOSE_MARGIN]
 
 
 @kernel(inline=True)
@@ -494,78 +498,25 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
                         if hn[p] == 0:
                             _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules,
                                            mcards, mn, mkind, mcount, st, buf, tr)
-        # 2. sets
-        n = _hand_list(hand, p, hl, -1)
-        for r in range(13):
-            if r == 1:
-                continue
-            k = 0
-            for i in range(n):
-                c = hl[i]
-                if hand[p, c] and c < FIRST_JOKER and c % 13 == r:
-                    buf[k] = c
-                    k += 1
-            if k >= open_at and _can_remove(hand, p, hn, buf, k, z):
-                m = mcount[team]
-                mcount[team] += 1
-                mkind[team, m] = MELD_SET
-                mn[team, m] = 0
-                _remove_into_meld(hand, hn, p, buf, k, team, m, mcards, mn, mkind)
-                _trace_meld(tr, z, p, 0, mcards[team, m], k)
-                changed = True
-                if hn[p] == 0:
-                    _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards,
-                                   mn, mkind, mcount, st, buf, tr)
-                    n = _hand_list(hand, p, hl, -1)
-        # 3. sequences
-        n = _hand_list(hand, p, hl, -1)
-        for s in range(4):
-            while True:
-                for q in range(15):
-                    at[q] = -1                      # the lower id at each place
-                for i in range(n):
-                    c = hl[i]
-                    if hand[p, c] and not _wild(c) and (c % 52) // 13 == s:
-                        q = _place(c)
-                        if at[q] < 0:
-                            at[q] = c
-                best_len = 0
-                best_hi = 0
-                run = 0
-                for q in range(3, 15):
-                    run = run + 1 if at[q] >= 0 else 0
-                    if run >= best_len and run > 0:
-                        best_len = run
-                        best_hi = q
-                if best_len < open_at:
-                    break
-                k = 0
-                for q in range(best_hi - best_len + 1, best_hi + 1):
-                    buf[k] = at[q]
-                    k += 1
-                if not _can_remove(hand, p, hn, buf, k, z):
-                    break
-                m = mcount[team]
-                mcount[team] += 1
-                mkind[team, m] = MELD_SEQUENCE
-                mn[team, m] = 0
-                _remove_into_meld(hand, hn, p, buf, k, team, m, mcards, mn, mkind)
-                _trace_meld(tr, z, p, 1, mcards[team, m], k)
-                changed = True
-                if hn[p] == 0:
-                    _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards,
-                                   mn, mkind, mcount, st, buf, tr)
-                    n = _hand_list(hand, p, hl, -1)
+        # 2-3. new melds, sets or sequences first
+        if prm[PARAM.ORDER] == Order.SETS:
+            changed |= _lay_sets(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn,
+                                 mkind, mcount, st, buf, tr, hl)
+            changed |= _lay_runs(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn,
+                                 mkind, mcount, st, buf, tr, hl, at)
+        else:
+            changed |= _lay_runs(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn,
+                                 mkind, mcount, st, buf, tr, hl, at)
+            changed |= _lay_sets(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn,
+                                 mkind, mcount, st, buf, tr, hl)
+        # 3b. sequences begun with a wild card
+        if prm[PARAM.WILD_START] > 0:
+            changed |= _wild_runs(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn,
+                                  mkind, mcount, st, buf, tr, hl, at)
         # 4. wild cards
         for m in range(mcount[team]):
             n = mn[team, m]
-            if n < prm[PARAM.WILD_AT]:
-                continue
-            has_wild = False
-            for i in range(n):
-                if _wild(mcards[team, m, i]):
-                    has_wild = True
-            if has_wild:
+            if not _wild_fits(p, team, m, hn, z, pozz, prm, mcards, mn, mcount):
                 continue
             w = _lowest_wild(hand, p)
             if w >= 0 and _extends(mcards[team, m], n, mkind[team, m], w, rules, buf):
@@ -576,6 +527,163 @@ def _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcoun
                     changed = True
                     _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards,
                                    mn, mkind, mcount, st, buf, tr)
+
+
+@kernel(inline=True)
+def _new_meld(p, cards, k, meld_kind, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn,
+              mkind, mcount, st, buf, tr):
+    """Lay ``cards[:k]`` from the hand as a new meld, taking the pozzetto if that
+    empties the hand."""
+    team = p % 2
+    m = mcount[team]
+    mcount[team] += 1
+    mkind[team, m] = meld_kind
+    mn[team, m] = 0
+    _remove_into_meld(hand, hn, p, cards, k, team, m, mcards, mn, mkind)
+    _trace_meld(tr, z, p, meld_kind, mcards[team, m], k)
+    _after_removal(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcount,
+                   st, buf, tr)
+
+
+@kernel
+def _lay_sets(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcount, st,
+              buf, tr, hl):
+    """Step 2: each rank's natural cards, when there are ``open_at``, as a set."""
+    changed = False
+    n = _hand_list(hand, p, hl, -1)
+    for r in range(13):
+        if r == 1:
+            continue
+        k = 0
+        for i in range(n):
+            c = hl[i]
+            if hand[p, c] and c < FIRST_JOKER and c % 13 == r:
+                buf[k] = c
+                k += 1
+        if k >= prm[PARAM.OPEN_AT] and _can_remove(hand, p, hn, buf, k, z):
+            _new_meld(p, buf, k, MELD_SET, hand, hn, z, pozz, deck, kind, prm, rules, mcards,
+                      mn, mkind, mcount, st, buf, tr)
+            changed = True
+            n = _hand_list(hand, p, hl, -1)
+    return changed
+
+
+@kernel(inline=True)
+def _places(hand, p, hl, n, s, at):
+    """``at[q]``: the hand's lowest-id natural card of suit ``s`` at place ``q``, or -1."""
+    for q in range(15):
+        at[q] = -1
+    for i in range(n):
+        c = hl[i]
+        if hand[p, c] and not _wild(c) and (c % 52) // 13 == s:
+            q = _place(c)
+            if at[q] < 0:
+                at[q] = c
+
+
+@kernel
+def _lay_runs(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcount, st,
+              buf, tr, hl, at):
+    """Step 3: per suit, the longest run of places (the highest of a tie) while it
+    has ``open_at`` cards, as a sequence."""
+    changed = False
+    n = _hand_list(hand, p, hl, -1)
+    for s in range(4):
+        while True:
+            _places(hand, p, hl, n, s, at)
+            best_len = 0
+            best_hi = 0
+            run = 0
+            for q in range(3, 15):
+                run = run + 1 if at[q] >= 0 else 0
+                if run >= best_len and run > 0:
+                    best_len = run
+                    best_hi = q
+            if best_len < prm[PARAM.OPEN_AT]:
+                break
+            k = 0
+            for q in range(best_hi - best_len + 1, best_hi + 1):
+                buf[k] = at[q]
+                k += 1
+            if not _can_remove(hand, p, hn, buf, k, z):
+                break
+            _new_meld(p, buf, k, MELD_SEQUENCE, hand, hn, z, pozz, deck, kind, prm, rules,
+                      mcards, mn, mkind, mcount, st, buf, tr)
+            changed = True
+            n = _hand_list(hand, p, hl, -1)
+    return changed
+
+
+@kernel
+def _wild_runs(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcount, st,
+               buf, tr, hl, at):
+    """Step 3b: per suit, while the hand holds ``wild_start`` wild cards, the two
+    natural cards at most two places apart with the highest top place (the closer
+    pair first) and the lowest wild card, as a sequence."""
+    changed = False
+    for s in range(4):
+        while True:
+            n = _hand_list(hand, p, hl, -1)
+            wilds = 0
+            w = -1
+            for i in range(n):
+                if _wild(hl[i]):
+                    wilds += 1
+                    if w < 0:
+                        w = hl[i]
+            if wilds < prm[PARAM.WILD_START]:
+                break
+            _places(hand, p, hl, n, s, at)
+            lo = -1
+            hi = -1
+            for q in range(14, 3, -1):
+                if at[q] >= 0:
+                    if at[q - 1] >= 0:
+                        lo = at[q - 1]
+                    elif q - 2 >= 3 and at[q - 2] >= 0:
+                        lo = at[q - 2]
+                    if lo >= 0:
+                        hi = at[q]
+                        break
+            if hi < 0:
+                break
+            buf[0] = lo
+            buf[1] = hi
+            buf[2] = w
+            ok, _ = _valid(buf, 3, MELD_SEQUENCE, rules)
+            if not ok or not _can_remove(hand, p, hn, buf, 3, z):
+                break
+            _new_meld(p, buf, 3, MELD_SEQUENCE, hand, hn, z, pozz, deck, kind, prm, rules,
+                      mcards, mn, mkind, mcount, st, buf, tr)
+            changed = True
+    return changed
+
+
+@kernel(inline=True)
+def _wild_fits(p, team, m, hn, z, pozz, prm, mcards, mn, mcount):
+    """Step 4 and its guard (section 9.1): a wild card onto meld ``m`` (holding
+    none, of at least ``wild_at`` cards); from ``wild_guard`` cards only to make the
+    team's first burraco once it has its pozzetto with at most three cards in
+    hand, when the hand is ending (the stock down to ``end_stock``; with
+    ``end_threat`` the opponents able to go out), or to leave at most one card
+    when going out (or, with ``pozzetto_wild``, for the pozzetto)."""
+    n = mn[team, m]
+    if n < prm[PARAM.WILD_AT]:
+        return False
+    for i in range(n):
+        if _wild(mcards[team, m, i]):
+            return False
+    if n < prm[PARAM.WILD_GUARD]:
+        return True
+    if n == 6 and hn[p] <= 3 and pozz[team] >= 0 and not _has_burraco(team, mn, mcount):
+        return True
+    if N_CARDS - z[Z_SP] <= prm[PARAM.END_STOCK]:
+        return True
+    if prm[PARAM.END_THREAT] and pozz[1 - team] >= 0 and _has_burraco(1 - team, mn, mcount):
+        return True
+    if hn[p] > 2:
+        return False
+    return z[Z_CLOSING] == 1 or (prm[PARAM.POZZETTO_WILD] and pozz[team] < 0)
 
 
 @kernel(inline=True)
@@ -621,40 +729,73 @@ def _take_pile(p, hand, pile, z, kind, prm, mcards, mn, mkind, mcount, rules, st
     return False
 
 
+#: The discard's counts: natural cards by rank (0..12) and by suit and place
+#: (13 + 16 * suit + place), those in hand first, then from UNSEEN the unseen ones.
+UNSEEN = 13 + 16 * 4
+
+
 @kernel(inline=True)
-def _discard_choice(p, hand, hn, kind, mcards, mn, mkind, mcount, rules, st, buf, hl, cnt):
-    """The card to discard (section 9); ``cnt`` is scratch for counts by rank and
-    by suit and place."""
+def _count_natural(cnt, base, c):
+    cnt[base + c % 13] += 1
+    cnt[base + 13 + 16 * ((c % 52) // 13) + _place(c)] += 1
+
+
+@kernel(inline=True)
+def _linked(cnt, base, c):
+    """Counted natural cards of ``c``'s rank, or of its suit one or two places away."""
+    q = _place(c)
+    at = base + 13 + 16 * ((c % 52) // 13)
+    total = cnt[base + c % 13]
+    for d in (-2, -1, 1, 2):
+        if 3 <= q + d <= 14:
+            total += cnt[at + q + d]
+    return total
+
+
+@kernel(inline=True)
+def _discard_choice(p, hand, hn, kind, prm, z, pile, mcards, mn, mkind, mcount, rules, st,
+                    buf, hl, cnt, seen):
+    """The card to discard (section 9); ``cnt`` (UNSEEN) and ``seen`` are scratch."""
     if kind == RANDOM:
         return _nth_card(hand, p, bounded(st, hn[p]))
     n = _hand_list(hand, p, hl, -1)
     for i in range(cnt.shape[0]):
         cnt[i] = 0
-    for i in range(n):                 # naturals by rank (0..12), by suit x place (13 + ...)
-        c = hl[i]
-        if not _wild(c):
-            cnt[c % 13] += 1
-            cnt[13 + 16 * ((c % 52) // 13) + _place(c)] += 1
+    for i in range(n):
+        if not _wild(hl[i]):
+            _count_natural(cnt, 0, hl[i])
+    guard = z[Z_PN] >= prm[PARAM.GUARD_PILE]
+    if guard:
+        # the risk (section 9.1): natural cards not in hand, on the table or in the pile
+        for c in range(N_CARDS):
+            seen[c] = hand[p, c]
+        for i in range(z[Z_PN]):
+            seen[pile[i]] = 1
+        for t in range(2):
+            for m in range(mcount[t]):
+                for i in range(mn[t, m]):
+                    seen[mcards[t, m, i]] = 1
+        for c in range(FIRST_JOKER):
+            if not seen[c] and not _wild(c):
+                _count_natural(cnt, UNSEEN, c)
     opp = 1 - p % 2
     best = -1
-    best_key = (2, 2, 1 << 30, 1 << 30, 1 << 30)
+    best_key = (2, 2, 1 << 30, 1 << 30, 1 << 30, 1 << 30)
     for i in range(n):
         c = hl[i]
         wild = _wild(c)
         feeds = 0
         use = 0
+        risk = 0
         if not wild:
             for m in range(mcount[opp]):
                 if _extends(mcards[opp, m], mn[opp, m], mkind[opp, m], c, rules, buf):
                     feeds = 1
                     break
-            use = cnt[c % 13] - 1
-            base = 13 + 16 * ((c % 52) // 13)
-            q = _place(c)
-            for d in (-2, -1, 1, 2):
-                if 3 <= q + d <= 14:
-                    use += cnt[base + q + d]
-        key = (feeds, 1 if wild else 0, use, -POINTS[c], c)
+            use = _linked(cnt, 0, c) - 1
+            if guard:
+                risk = _linked(cnt, UNSEEN, c)
+        key = (feeds, 1 if wild else 0, risk, use, -POINTS[c], c)
         if key < best_key:
             best_key = key
             best = c
@@ -755,7 +896,8 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
     one = np.zeros(1, np.int64)
     hl = np.zeros(N_CARDS, np.int64)
     at = np.zeros(15, np.int64)
-    cnt = np.zeros(13 + 16 * 4, np.int64)
+    cnt = np.zeros(2 * UNSEEN, np.int64)
+    seen = np.zeros(N_CARDS, np.int64)
     for c in range(tr.shape[0]):
         tr[c] = -1
     ended = ENDED_CAP
@@ -787,6 +929,14 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
         _keep_for(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf, tr)
         _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcount, st,
               buf, one, tr, hl, at)
+        if prm[PARAM.CLOSE_AFTER] == 1 and z[Z_KEEP] == 2 and _has_burraco(team, mn, mcount) \
+                and _wants_out(team, kind, prm, rules, mcards, mn, mkind, mcount, st, buf):
+            # the choice to go out taken after melding: keep one card and meld on
+            z[Z_KEEP] = 1
+            z[Z_CLOSING] = 1
+            _trace(tr, z, p * 1_000_000 + 3_000 + 1)
+            _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcount, st,
+                  buf, one, tr, hl, at)
         if z[Z_POZZ_NEXT] > before:
             pozz_which[team] = before
         # --- go out, or discard
@@ -801,8 +951,8 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
                 ended = ENDED_CLOSED
                 closer = p
                 break
-        c = _discard_choice(p, hand, hn, kind, mcards, mn, mkind, mcount, rules, st, buf, hl,
-                            cnt)
+        c = _discard_choice(p, hand, hn, kind, prm, z, pile, mcards, mn, mkind, mcount, rules,
+                            st, buf, hl, cnt, seen)
         _take(hand, p, c)
         hn[p] -= 1
         pile[z[Z_PN]] = c

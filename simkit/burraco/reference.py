@@ -488,27 +488,47 @@ def longest_run(hand, s: int) -> list[int]:
     return best
 
 
-def discard_key(card: int, hand, opp_melds: Sequence[Meld], meld_rules: MeldRules) -> tuple:
-    """§9 discard key, smallest discarded first: (feeds the opponents, wild, use,
-    -points, id)."""
+def wild_pair(hand, s: int) -> list[int]:
+    """§9.1 step 3b: two natural cards of suit ``s`` at most two places apart,
+    the pair with the highest top place (ties: the closer pair), the lower id
+    of two copies; [] if none."""
+    at: dict[int, int] = {}
+    for c in sorted(hand):
+        if not WILD[c] and SUIT[c] == s:
+            at.setdefault(place(c), c)
+    for q in range(ACE_PLACE, LOWEST_PLACE, -1):
+        if q in at:
+            for p in (q - 1, q - 2):
+                if p in at:
+                    return [at[p], at[q]]
+    return []
+
+
+def linked(a: int, b: int) -> bool:
+    """Natural cards that can meet in a meld: one rank, or one suit at most two
+    places apart (§9: the discard key's use and risk)."""
+    if POSITION[a] == POSITION[b]:
+        return True
+    return SUIT[a] == SUIT[b] and 1 <= abs(place(a) - place(b)) <= 2
+
+
+def discard_key(card: int, hand, opp_melds: Sequence[Meld], meld_rules: MeldRules,
+                unseen=None) -> tuple:
+    """§9 discard key, smallest discarded first: (feeds the opponents, wild, risk,
+    use, -points, id); ``risk`` (§9.1) counts the ``unseen`` natural cards
+    :func:`linked` to it, 0 when ``unseen`` is None."""
     if WILD[card]:
-        return (0, 1, 0, -points(card), card)
+        return (0, 1, 0, 0, -points(card), card)
     feeds = int(any(extended(m, card, meld_rules) is not None for m in opp_melds))
-    p, s, pos = place(card), SUIT[card], POSITION[card]
-    use = 0
-    for c in hand:
-        if c == card or WILD[c]:
-            continue
-        if POSITION[c] == pos:
-            use += 1
-        elif SUIT[c] == s and 1 <= abs(place(c) - p) <= 2:
-            use += 1
-    return (feeds, 0, use, -points(card), card)
+    use = sum(1 for c in hand if c != card and not WILD[c] and linked(c, card))
+    risk = 0 if unseen is None else sum(1 for u in unseen if linked(u, card))
+    return (feeds, 0, risk, use, -points(card), card)
 
 
-def heuristic_discard(hand, opp_melds: Sequence[Meld], meld_rules: MeldRules) -> int:
+def heuristic_discard(hand, opp_melds: Sequence[Meld], meld_rules: MeldRules,
+                      unseen=None) -> int:
     """The card with the smallest :func:`discard_key` (§9)."""
-    return min(hand, key=lambda c: discard_key(c, hand, opp_melds, meld_rules))
+    return min(hand, key=lambda c: discard_key(c, hand, opp_melds, meld_rules, unseen))
 
 
 class Decider:
@@ -553,12 +573,13 @@ class Decider:
         margin = self.policies[seat].params.close_margin
         return table_points(own_melds) >= table_points(opp_melds) - margin
 
-    def discard(self, seat: int, hand, opp_melds) -> int:
-        """The card to discard (§9)."""
+    def discard(self, seat: int, hand, opp_melds, unseen=None) -> int:
+        """The card to discard (§9); ``unseen``: the natural cards the seat has
+        not seen, when the pile is big enough to guard (§9.1)."""
         cards = sorted(hand)
         if self.is_random(seat):
             return cards[self.stream.below(len(cards))]
-        return heuristic_discard(cards, opp_melds, self.meld_rules)
+        return heuristic_discard(cards, opp_melds, self.meld_rules, unseen)
 
 
 # ---------------------------------------------------------------------------
@@ -660,6 +681,13 @@ class Hand:
     def finished(self) -> bool:
         return bool(self.ended)
 
+    def unseen(self, seat: int) -> list[int]:
+        """The natural cards ``seat`` cannot see: not in its hand, on the table
+        or in the discard pile (§9.1 discard risk)."""
+        seen = set(self.hands[seat]) | set(self.pile)
+        seen.update(c for team in self.melds for m in team for c in m.cards)
+        return [c for c in range(DECK_SIZE) if not WILD[c] and c not in seen]
+
     # -- §4 the pozzetto -----------------------------------------------------
 
     def take_pozzetto(self, seat: int, way: int) -> None:
@@ -695,12 +723,24 @@ class Hand:
             way = self.rules.pozzetto
             direct = way == "direct" or (way == "both" and self.decide.direct(seat))
             self.keep = 0 if direct else 1
-        elif has_burraco(self.melds[team]) and \
+        elif has_burraco(self.melds[team]) and not self.decide.melding[seat].close_after and \
                 self.decide.go_out(seat, self.melds[team], self.melds[1 - team]):
             self.keep, self.going_out = 1, True
         else:
             self.keep = 2
         self.events.append(("keep", self.keep))
+
+    def close_after_melding(self, seat: int) -> None:
+        """§9.1 ``close_after``: with the pozzetto taken and a burraco on the table
+        after melding, the player decides to go out on the table as it now is;
+        if so, ``keep`` becomes 1 and melding goes on."""
+        team = team_of(seat)
+        if self.decide.melding[seat].close_after and self.keep == 2 \
+                and has_burraco(self.melds[team]) \
+                and self.decide.go_out(seat, self.melds[team], self.melds[1 - team]):
+            self.keep, self.going_out = 1, True
+            self.events.append(("keep", self.keep))
+            self.meld(seat)
 
     def allows(self, seat: int, cards: Sequence[int]) -> bool:
         """May ``cards`` leave the hand for the table under ``keep`` (§9)?"""
@@ -765,23 +805,19 @@ class Hand:
                         if self.takes != takes:          # a pozzetto: go on from it
                             order = sorted(x for x in hands[seat] if is_natural(x) and x > c)
                             i, takes = 0, self.takes
-            # 2. sets: ranks A, 3, ..., K
-            for pos in SET_POSITIONS:
-                cards = set_cards(hands[seat], pos)
-                if len(cards) >= params.open_at and self.allows(seat, cards):
-                    self.lay(seat, cards, SET)
-                    changed = True
-            # 3. sequences: suits C D H S, the longest run again and again
-            for s in range(4):
-                while True:
-                    run = longest_run(hands[seat], s)
-                    if len(run) < params.open_at or not self.allows(seat, run):
-                        break
-                    self.lay(seat, run, SEQUENCE)
-                    changed = True
+            # 2-3. new melds: sets and sequences, in the policy's order
+            if params.order == "sets":
+                changed |= self.lay_sets(seat, params)
+                changed |= self.lay_sequences(seat, params)
+            else:
+                changed |= self.lay_sequences(seat, params)
+                changed |= self.lay_sets(seat, params)
+            # 3b. sequences started with a wild card (§9.1)
+            if params.wild_start > 0:
+                changed |= self.start_sequences(seat, params)
             # 4. wild cards: the lowest-id wild onto each meld without one
             for m in range(len(own)):
-                if holds_wild(own[m]) or len(own[m]) < params.wild_at:
+                if not self.wild_fits(seat, own[m], params):
                     continue
                 wilds = [c for c in hands[seat] if WILD[c]]
                 if not wilds:
@@ -791,6 +827,83 @@ class Hand:
                 if new is not None and self.allows(seat, (w,)):
                     self.add(seat, m, w, new)
                     changed = True
+
+    def lay_sets(self, seat: int, params) -> bool:
+        """§9 step 2: for each rank A, 3, ..., K, its natural cards as a new set."""
+        changed = False
+        for pos in SET_POSITIONS:
+            cards = set_cards(self.hands[seat], pos)
+            if len(cards) >= params.open_at and self.allows(seat, cards):
+                self.lay(seat, cards, SET)
+                changed = True
+        return changed
+
+    def lay_sequences(self, seat: int, params) -> bool:
+        """§9 step 3: suits C D H S, the longest run again and again."""
+        changed = False
+        for s in range(4):
+            while True:
+                run = longest_run(self.hands[seat], s)
+                if len(run) < params.open_at or not self.allows(seat, run):
+                    break
+                self.lay(seat, run, SEQUENCE)
+                changed = True
+        return changed
+
+    def start_sequences(self, seat: int, params) -> bool:
+        """§9.1 step 3b: for each suit C D H S, while the hand holds at least
+        ``wild_start`` wild cards, two natural cards of the suit at most two
+        places apart (:func:`wild_pair`) and the lowest-id wild card make a
+        new sequence."""
+        changed = False
+        for s in range(4):
+            while True:
+                hand = self.hands[seat]
+                wilds = [c for c in hand if WILD[c]]
+                pair = wild_pair(hand, s)
+                if len(wilds) < params.wild_start or not pair:
+                    break
+                cards = pair + [min(wilds)]
+                if read_meld(cards, self.meld_rules, SEQUENCE) is None \
+                        or not self.allows(seat, cards):
+                    break
+                self.lay(seat, cards, SEQUENCE)
+                changed = True
+        return changed
+
+    def wild_fits(self, seat: int, meld: Meld, params) -> bool:
+        """§9 step 4 with the guard of §9.1: may a wild card go onto ``meld``?
+
+        Only onto a meld without one, of at least ``wild_at`` cards.  Onto one
+        of at least ``wild_guard`` cards (a clean burraco in the making) only
+        when the hand is ending (:meth:`ending`); when it makes the team's
+        first burraco once the team has its pozzetto and the player holds at
+        most three cards (the burraco it needs to go out); or when the player
+        is going out and the wild card leaves at most one card in hand (with
+        ``pozzetto_wild`` also to empty the hand for the pozzetto)."""
+        n = len(meld)
+        if holds_wild(meld) or n < params.wild_at:
+            return False
+        if n < params.wild_guard:
+            return True
+        team = team_of(seat)
+        hand = self.hands[seat]
+        if n == BURRACO_SIZE - 1 and len(hand) <= 3 and self.taken[team] >= 0 \
+                and not has_burraco(self.melds[team]):
+            return True
+        if self.ending(seat, params):
+            return True
+        if len(hand) > 2:
+            return False
+        return self.going_out or (params.pozzetto_wild and self.taken[team] < 0)
+
+    def ending(self, seat: int, params) -> bool:
+        """§9.1: the hand is ending: the stock holds at most ``end_stock`` cards, or
+        (``end_threat``) the opponents have their pozzetto and a burraco."""
+        if len(self.stock) <= params.end_stock:
+            return True
+        other = 1 - team_of(seat)
+        return params.end_threat and self.taken[other] >= 0 and has_burraco(self.melds[other])
 
     # -- §7 a turn -----------------------------------------------------------
 
@@ -816,6 +929,7 @@ class Hand:
             # (2) melding
             self.fix_keep(seat)
             self.meld(seat)
+            self.close_after_melding(seat)
             # (3) the discard
             self.discard(seat)
         turn = Turn(seat, self.events)
@@ -841,7 +955,11 @@ class Hand:
             self.events.append(("out", card))
             self.ended, self.closer = CLOSED, seat
             return
-        card = self.decide.discard(seat, hand, self.melds[1 - team])
+        unseen = None
+        if not self.decide.is_random(seat) and \
+                len(self.pile) >= self.decide.policies[seat].params.guard_pile:
+            unseen = self.unseen(seat)
+        card = self.decide.discard(seat, hand, self.melds[1 - team], unseen)
         hand.remove(card)
         self.pile.append(card)
         self.events.append(("discard", card))
