@@ -78,7 +78,7 @@ from simkit.report import StudyResult
 
 NAME = "burraco-scoring"
 TITLE = "Burraco: scoring distributions"
-#: Hands per simulated hand table (11 hand tables; game tables play hands // 10 games).
+#: Hands per simulated hand table (12 hand tables; game tables play hands // 10 games).
 DEFAULT_HANDS = 30_000
 
 BASE = "heuristic"

@@ -145,6 +145,7 @@ def test_cli_simulate_and_rules(tmp_path, monkeypatch, capsys):
     assert code == 0 and "100 games" in out and "win rate" in out
     code, out, err = _run(capsys, "rules", "burraco")
     assert code == 0
-    for key in ("twos_set", "sequence_wilds", "pozzetto", "untaken_pozzetto", "max_turns",
-                "target", "tie", "take_at", "open_at", "wild_at", "patient", *PRESETS):
+    for key in ("twos_set", "sequence_wilds", "pozzetto", "untaken_pozzetto", "stock_end",
+                "max_turns", "target", "tie", "take_at", "open_at", "wild_at", "patient",
+                *PRESETS):
         assert key in out, key

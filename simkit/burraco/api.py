@@ -25,8 +25,9 @@ HAND_COLUMNS = (
     dealer_column(K.H_DEALER),
     policy_column(),
     Column("turns", "int16", "turns played", K.H_TURNS),
-    Column("ended", "category", "closed (a player went out), stock (two cards left in the "
-           "stock) or cap (max_turns)", K.H_ENDED, labels=ENDED),
+    Column("ended", "category", "closed (a player went out), stock (a draw left two cards "
+           "in the stock; stock_end says if that turn is played out) or cap (max_turns)",
+           K.H_ENDED, labels=ENDED),
     Column("closer", "int8", "the seat that went out (-1: none)", K.H_CLOSER),
     Each("team", (
         Column("score_{team}", "int32", "the team's score for the hand: the sum of its "

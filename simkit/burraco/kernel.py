@@ -26,7 +26,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.bits import high_bit, low_bit
 from simkit.burraco.policies import PARAM
-from simkit.burraco.rules import R, Pozzetto, Tie, UntakenPozzetto
+from simkit.burraco.rules import R, Pozzetto, StockEnd, Tie, UntakenPozzetto
 from simkit.jit import block, blocks, kernel
 from simkit.policy import RANDOM
 from simkit.rng import bounded, shuffle, start_stream
@@ -760,6 +760,7 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
         tr[c] = -1
     ended = ENDED_CAP
     closer = -1
+    last = False                              # this turn's draw left two cards in the stock
     p = (dealer + 1) % 4
     while z[Z_TURNS] < rules[R.MAX_TURNS]:
         z[Z_TURNS] += 1
@@ -780,9 +781,11 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
             _give(hand, p, deck[z[Z_SP]])
             hn[p] += 1
             z[Z_SP] += 1
-            if N_CARDS - z[Z_SP] == 2:
+            if N_CARDS - z[Z_SP] == 2:        # section 5: the stock is down to two
                 ended = ENDED_STOCK
-                break
+                if rules[R.STOCK_END] == StockEnd.STOP:
+                    break                     # play stops at once
+                last = True                   # finish: the hand ends after this turn
         # --- meld
         _keep_for(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf, tr)
         _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcount, st,
@@ -817,6 +820,8 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
                 _give(hand, p, deck[first + i])
             hn[p] = 11
             _trace(tr, z, p * 1_000_000 + 2_000 + 10 + pozz_which[team])
+        if last:
+            break
         p = (p + 1) % 4
     # --- scoring (section 6)
     for c in range(N_HCOLS):

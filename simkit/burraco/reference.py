@@ -36,10 +36,11 @@ One int per event of a turn, in the order it happens, each
 ``7_000 + id``                 going out: the last card ``id`` discarded (§5)
 =============================  ==========================================================
 
-A turn is therefore: the draw; then (unless the draw ended the hand) a keep
-code, the melding codes (a direct pozzetto code followed by its new keep code
-where it happens), and the discard (or going-out) code, followed by a pozzetto
-code when the discard emptied the hand.
+A turn is therefore: the draw; then (unless the draw ended the hand: §5,
+``stock_end = stop``) a keep code, the melding codes (a direct pozzetto code
+followed by its new keep code where it happens), and the discard (or
+going-out) code, followed by a pozzetto code when the discard emptied the
+hand.
 
 Points the rule book leaves open, settled here
 ----------------------------------------------
@@ -79,7 +80,10 @@ Points the rule book leaves open, settled here
   ``random`` draws ``below(hand size)`` even when the hand holds one card (on
   the discard way); going out discards the last card without a draw.
 - §7 a draw from the stock that leaves 2 cards ends the hand inside that turn:
-  the turn counts (it is in ``turns``) and has only its draw code.  The cap
+  the turn counts (it is in ``turns``).  With ``stock_end = stop`` it has only
+  its draw code; with ``stock_end = finish`` the player finishes it as any
+  other turn (keep, melding, the discard or going out, a pozzetto), then the
+  hand ends: ``closed`` if the player went out, else ``stock``.  The cap
   ends the hand after turn ``max_turns`` unless that turn ended it otherwise.
 - ``pozzetto_turn_t`` is the number of the turn in which the team took its
   pozzetto (-1 never; 0 for a hand-written position in which it was taken
@@ -810,14 +814,16 @@ class Hand:
             taken = [self.stock.pop(0)]
         hands[seat].update(taken)
         self.events.append(("draw", source, tuple(taken)))
-        if source == STOCK and len(self.stock) == STOCK_END:
-            self.ended = STOCK_OUT                          # §5: play stops at once
-        else:
+        # §5: a draw that leaves two cards in the stock makes this turn the last
+        last = source == STOCK and len(self.stock) == STOCK_END
+        if not (last and self.rules.stock_end == "stop"):   # "stop": play stops at once
             # (2) melding
             self.fix_keep(seat)
             self.meld(seat)
-            # (3) the discard
+            # (3) the discard (or going out, which ends the hand as closed)
             self.discard(seat)
+        if last and not self.ended:
+            self.ended = STOCK_OUT                          # "finish": after the turn
         turn = Turn(seat, self.events)
         self.turns.append(turn)
         self.events = []
