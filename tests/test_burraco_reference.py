@@ -294,7 +294,11 @@ class Referee:
             want = {"melded": melded, "clean_burraco": clean, "dirty_burraco": dirty,
                     "burraco_bonus": 200 * clean + 100 * dirty, "hand_penalty": hand,
                     "closing_bonus": closing, "pozzetto_penalty": pozzetto,
-                    "pozzetto_turn": self.when[t], "melds": len(self.melds[t])}
+                    "pozzetto_turn": self.when[t], "melds": len(self.melds[t]),
+                    # §8 counts: every 2 and joker on the table is a wild card here
+                    "sets": sum(1 for m in self.melds[t] if m.kind == "set"),
+                    "sequences": sum(1 for m in self.melds[t] if m.kind == "sequence"),
+                    "wilds": sum(1 for m in self.melds[t] for c in m.cards if wild(c))}
             for key, value in want.items():
                 assert rec[f"{key}_{t}"] == value, (key, t, rec[f"{key}_{t}"], value)
             assert rec[f"score_{t}"] == melded + 200 * clean + 100 * dirty + hand + closing \
@@ -434,7 +438,8 @@ def test_every_hand_follows_the_rule_book(seed, index, table_, dealer):
     assert set(rec) == {"dealer", "turns", "ended", "closer"} | {
         f"{k}_{t}" for t in (0, 1) for k in (
             "score", "melded", "hand_penalty", "clean_burraco", "dirty_burraco",
-            "burraco_bonus", "closing_bonus", "pozzetto_penalty", "pozzetto_turn", "melds")}
+            "burraco_bonus", "closing_bonus", "pozzetto_penalty", "pozzetto_turn", "melds",
+            "sets", "sequences", "wilds")}
     # the same (seed, index) replays the same hand
     again = R.play_hand(seed, index, rules, policies, dealer)
     assert again.decision_codes() == log.decision_codes() and again.record() == rec
@@ -675,6 +680,9 @@ def test_going_out(preset, pozzetto_1):
     assert [rec[k + "_0"] for k in ("melded", "clean_burraco", "dirty_burraco", "burraco_bonus",
                                    "closing_bonus", "hand_penalty", "pozzetto_penalty",
                                    "score", "melds")] == [105, 1, 0, 200, 100, -5, 0, 400, 3]
+    # the hearts sequence, the Ks and the Qs: 2 sets, 1 sequence, no wild card
+    assert [rec[k + "_0"] for k in ("sets", "sequences", "wilds")] == [2, 1, 0]
+    assert [rec[k + "_1"] for k in ("melds", "sets", "sequences", "wilds")] == [0, 0, 0, 0]
     # Team 1: nothing melded; AS JK 8D in hand: -55; no pozzetto: -100 flat,
     # or (cards) the second pozzetto's 95 points.
     assert [rec[k + "_1"] for k in ("melded", "hand_penalty", "closing_bonus",
@@ -727,6 +735,22 @@ def test_the_stock_running_down_to_two_and_the_score_of_a_known_position():
                                    "hand_penalty", "pozzetto_penalty", "score")] \
         == [90, 1, 200, -40, -100, 150]
     assert rec["closing_bonus_0"] == rec["closing_bonus_1"] == 0
+    # §8 counts: team 0 one sequence holding the joker, team 1 a set and a sequence
+    assert [rec[k + "_0"] for k in ("melds", "sets", "sequences", "wilds")] == [1, 0, 1, 1]
+    assert [rec[k + "_1"] for k in ("melds", "sets", "sequences", "wilds")] == [2, 1, 1, 0]
+
+
+def test_wild_cards_on_the_table_count_every_2():
+    # §8 wilds: the jokers and every 2 on the team's table, a 2 in its own
+    # place in a sequence of its suit (read as natural, the meld clean) too.
+    h = position(hands=["4H 9S", "QD", "10C", "JK'"], stock="KH 10D 10H", pile="7C",
+                 melds=("AS 2S 3S 4S | 5D 6D 7D 2C | 8C 8D 8H JK", "9H 9D 9C 2H"))
+    log = h.run()
+    assert log.ended == "stock" and log.melds[0][0].clean
+    rec = log.record()
+    assert [rec[k + "_0"] for k in ("melds", "sets", "sequences", "wilds")] == [3, 1, 2, 3]
+    assert [rec[k + "_1"] for k in ("melds", "sets", "sequences", "wilds")] == [1, 1, 0, 1]
+    assert "1 sets, 2 sequences, 3 wild cards" in R.format_log(log)
 
 
 def test_taking_the_pile_does_not_run_the_stock_down():

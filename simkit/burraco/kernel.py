@@ -44,8 +44,8 @@ GAME_BLOCK = 4       # whole games per prange task
 # hand record columns
 H_DEALER, H_TURNS, H_ENDED, H_CLOSER = range(4)
 H_SCORE, H_MELDED, H_PENALTY, H_CLEAN, H_DIRTY, H_BONUS, H_CLOSE_BONUS, H_POZZ_PEN, \
-    H_POZZ_TURN, H_MELDS = (4 + 2 * i for i in range(10))
-N_HCOLS = 24
+    H_POZZ_TURN, H_MELDS, H_SETS, H_SEQUENCES, H_WILDS = (4 + 2 * i for i in range(13))
+N_HCOLS = 30
 ENDED_CLOSED, ENDED_STOCK, ENDED_CAP = range(3)
 # game record columns
 G_FIRST_DEALER, G_HANDS, G_SCORE, G_WINNER, G_SHARED, G_UNFINISHED = 0, 1, 2, 4, 5, 6
@@ -688,15 +688,25 @@ def _deal(st, dealer, deck, hand, hn, pile, z):
 @kernel(inline=True)
 def _score_team(t, dealer, closer, rules, deck, hand, mcards, mn, mkind, mcount, pozz,
                 pozz_which, buf, rec):
-    """Team ``t``'s score and its parts (section 6) into ``rec``."""
+    """Team ``t``'s score and its parts (section 6) into ``rec``, and what its
+    table holds (section 8): sets, sequences, wild cards (every 2 and joker)."""
     melded = 0
     clean = 0
     dirty = 0
+    sets = 0
+    sequences = 0
+    wilds = 0
     for m in range(mcount[t]):
         n = mn[t, m]
+        if mkind[t, m] == MELD_SET:
+            sets += 1
+        else:
+            sequences += 1
         for i in range(n):
             melded += POINTS[mcards[t, m, i]]
             buf[i] = mcards[t, m, i]
+            if _wild(mcards[t, m, i]):
+                wilds += 1
         if n >= 7:
             _, cl = _valid(buf, n, mkind[t, m], rules)
             if cl:
@@ -731,6 +741,9 @@ def _score_team(t, dealer, closer, rules, deck, hand, mcards, mn, mkind, mcount,
     rec[H_POZZ_PEN + t] = pen
     rec[H_POZZ_TURN + t] = pozz[t]
     rec[H_MELDS + t] = mcount[t]
+    rec[H_SETS + t] = sets
+    rec[H_SEQUENCES + t] = sequences
+    rec[H_WILDS + t] = wilds
     rec[H_SCORE + t] = melded + penalty + bonus + close + pen
 
 

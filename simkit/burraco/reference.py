@@ -294,7 +294,8 @@ class HandLog:
         """The §8 hand record as plain Python values (the hand number is the caller's).
 
         Per team ``t``: ``score_t`` = ``melded_t + hand_penalty_t +
-        burraco_bonus_t + closing_bonus_t + pozzetto_penalty_t`` (asserted).
+        burraco_bonus_t + closing_bonus_t + pozzetto_penalty_t`` (asserted);
+        ``sets_t + sequences_t`` = ``melds_t`` (asserted).
         """
         rec: dict = {"dealer": int(self.dealer), "turns": self.first_turn - 1 + len(self.turns),
                      "ended": self.ended, "closer": int(self.closer)}
@@ -312,6 +313,10 @@ class HandLog:
             rec[f"pozzetto_penalty_{t}"] = int(p["pozzetto_penalty"])
             rec[f"pozzetto_turn_{t}"] = int(self.pozzetto_turn[t])
             rec[f"melds_{t}"] = len(self.melds[t])
+            assert p["sets"] + p["sequences"] == len(self.melds[t]), p
+            rec[f"sets_{t}"] = int(p["sets"])
+            rec[f"sequences_{t}"] = int(p["sequences"])
+            rec[f"wilds_{t}"] = int(p["wilds"])
         return rec
 
 
@@ -379,11 +384,15 @@ def deal(stream: Stream, dealer: int) -> Deal:
 
 def score_team(rules: BurracoRules, melds: Sequence[Meld], left: Sequence[int], closed: bool,
                took_pozzetto: bool, untaken: Sequence[int]) -> dict:
-    """A team's score for the hand and its parts (§6).
+    """A team's score for the hand and its parts (§6), with the counts of §8.
 
     ``melds``: the team's melds; ``left``: the cards in its players' hands;
     ``closed``: it went out; ``took_pozzetto``: it took its pozzetto, else
-    ``untaken`` are the cards of the pozzetto it did not take.
+    ``untaken`` are the cards of the pozzetto it did not take.  Besides the
+    score parts (:data:`PARTS`, which sum to ``score``) and the burraco
+    counts: ``sets`` and ``sequences`` on the team's table, and ``wilds``, the
+    jokers and 2s melded (every 2, as the policies see it, even one the meld
+    module reads as natural).
     """
     table = table_score(melds)
     if took_pozzetto:
@@ -398,7 +407,10 @@ def score_team(rules: BurracoRules, melds: Sequence[Meld], left: Sequence[int], 
              "dirty_burraco": table["dirty_burraco"],
              "burraco_bonus": table["burraco_bonus"],
              "closing_bonus": rules.closing_bonus if closed else 0,
-             "pozzetto_penalty": pozzetto}
+             "pozzetto_penalty": pozzetto,
+             "sets": sum(1 for m in melds if m.kind == SET),
+             "sequences": sum(1 for m in melds if m.kind == SEQUENCE),
+             "wilds": sum(1 for m in melds for c in m.cards if is_wild(c))}
     parts["score"] = sum(parts[k] for k in PARTS)
     return parts
 
@@ -1014,7 +1026,8 @@ def _hand_lines(log: HandLog) -> list[str]:
         lines.append(f"team {t}: {p['score']} = melded {p['melded']} "
                      f"+ hands {p['hand_penalty']} + burracos {p['burraco_bonus']} "
                      f"({p['clean_burraco']} clean, {p['dirty_burraco']} dirty) "
-                     f"+ closing {p['closing_bonus']} + pozzetto {p['pozzetto_penalty']}; {took}")
+                     f"+ closing {p['closing_bonus']} + pozzetto {p['pozzetto_penalty']}; {took}; "
+                     f"{p['sets']} sets, {p['sequences']} sequences, {p['wilds']} wild cards")
     for s in range(PLAYERS):
         lines.append(f"seat {s} holds: {cards_text(log.hands[s]) or '-'}")
     return lines
