@@ -10,7 +10,7 @@ games (to ``target``, 2000).  The study plays these tables, in this order
 - ``base``: the seed's rules, ``heuristic`` at every seat (parts 1-3, and the
   baselines of parts 5 and 6);
 - ``policy``: the seed's rules with ``patient`` and with ``random`` at every
-  seat (part 5);
+  seat (part 5, with the ``play`` table);
 - ``mixed``: heuristic on seats 0 and 2 against patient on 1 and 3, and the
   seats swapped, as hand tables and as game tables (part 5);
 - ``games``: whole games, heuristic at every seat (part 4);
@@ -25,7 +25,7 @@ samples, as the intervals and tests assume.
 Units.  Team 0 holds seats 0 and 2; the seat left of the dealer starts, so
 the *starting* team of a hand is team ``(dealer + 1) % 2`` and the other is
 the *dealing* team.  Per-team estimates have one observation per hand.
-Where a table speaks of a *team-hand* (the policy and variant tables) the
+Where a table speaks of a *team-hand* (the policy, play and variant tables) the
 observation is the average of the two teams of a hand, so that n is the
 number of hands and the observations are independent; its mean is the mean
 over team-hands.
@@ -33,7 +33,9 @@ over team-hands.
 Tables (``ci_low``/``ci_high`` are 95% intervals: t intervals for means,
 Clopper-Pearson for proportions, order-statistic intervals for quantiles,
 Welch for differences of means, Newcombe for differences of proportions;
-every row has its sample size):
+for a share of melds or burracos, whose units are clustered in hands,
+Clopper-Pearson at the effective sample size (:func:`_ratio`); every row has
+its sample size):
 
 - ``scores``: hand score per side (team 0, team 1, starting, dealing): mean,
   standard deviation, the 5/25/50/75/95% quantiles, min and max.
@@ -51,6 +53,9 @@ every row has its sample size):
   first hand.
 - ``policies``: heuristic, patient and random at every seat: mean score,
   burracos and closing rate per team-hand, with differences from heuristic.
+- ``play``: how the same three tables play: sets and sequences laid, the
+  share of sequences among the melds, wild cards melded, clean and dirty
+  burracos and the clean share of the burracos, per team-hand.
 - ``mixed``: a heuristic team against a patient team: the score difference per
   hand and the heuristic team's win rate in games.
 - ``variants``: each preset: mean score, clean and dirty burracos and closing
@@ -78,7 +83,7 @@ from simkit.report import StudyResult
 
 NAME = "burraco-scoring"
 TITLE = "Burraco: scoring distributions"
-#: Hands per simulated hand table (11 hand tables; game tables play hands // 10 games).
+#: Hands per simulated hand table (12 hand tables; game tables play hands // 10 games).
 DEFAULT_HANDS = 30_000
 
 BASE = "heuristic"
@@ -93,6 +98,15 @@ COUNTS = ("0", "1", "2", "3+")
 QUANTILES = ((0.05, "q05"), (0.25, "q25"), (0.5, "median"), (0.75, "q75"), (0.95, "q95"))
 BIN = 50                              # points per bin of score_histogram
 MIN_GAMES = 20
+#: The play table's measures: (name, what the row counts, the numerator's column
+#: stems, the denominator's: None for a mean per team-hand, else a share of them).
+PLAY = (("sets", "team-hand", ("sets",), None),
+        ("sequences", "team-hand", ("sequences",), None),
+        ("sequence_share", "meld", ("sequences",), ("melds",)),
+        ("wilds", "team-hand", ("wilds",), None),
+        ("clean_burracos", "team-hand", ("clean_burraco",), None),
+        ("dirty_burracos", "team-hand", ("dirty_burraco",), None),
+        ("clean_share", "burraco", ("clean_burraco",), ("clean_burraco", "dirty_burraco")))
 
 
 def games_per_table(hands: int) -> int:
@@ -193,6 +207,36 @@ def _prop_cols(k, n, prefix="") -> dict:
             f"{prefix}ci_high" if prefix else "ci_high": float(hi)}
 
 
+def _hand_total(df: pd.DataFrame, stems) -> np.ndarray:
+    """Per hand: the sum of the columns ``<stem>_<team>`` over the stems and both teams."""
+    return sum(df[f"{s}_{t}"].to_numpy(np.int64) for s in stems for t in range(2))
+
+
+def _ratio(y, x) -> tuple[float, float, float]:
+    """A share of units clustered in hands: ``sum(y) / sum(x)`` with a 95% interval.
+
+    ``y`` and ``x`` are per-hand counts (e.g. sequences and melds).  The units
+    of one hand are not independent, so the Clopper-Pearson interval is taken
+    at the effective sample size (Korn and Graubard 1998): ``n* = r (1 - r) /
+    v`` where ``v`` is the ratio's linearised variance, with hands as the
+    independent units (the sample variance of ``(y - r x) / mean(x)`` over
+    ``n`` hands, divided by ``n``), capped at ``sum(x)``; ``n* = sum(x)`` when
+    ``r`` is 0 or 1.  NaN when ``sum(x)`` is 0.
+    """
+    y, x = np.asarray(y, float), np.asarray(x, float)
+    total = float(x.sum())
+    if total == 0:
+        return math.nan, math.nan, math.nan
+    r = float(y.sum()) / total
+    n_eff = total
+    if 0 < r < 1 and len(x) > 1:
+        v = float(np.var((y - r * x) / x.mean(), ddof=1)) / len(x)
+        if v > 0:
+            n_eff = min(total, r * (1 - r) / v)
+    lo, hi = stats.proportion_ci(r * n_eff, n_eff)
+    return r, float(lo), float(hi)
+
+
 # ---------------------------------------------------------------- tables
 
 def _score_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -290,6 +334,28 @@ def _team_hand_row(df: pd.DataFrame, base: pd.DataFrame | None) -> dict:
     return row
 
 
+def _play_rows(policy: str, df: pd.DataFrame) -> list[dict]:
+    """The play table's rows of one table (:data:`PLAY`): ``estimate`` is
+    ``total / of``; a mean per team-hand has the t interval of the per-hand
+    average of the two teams, a share the interval of :func:`_ratio`."""
+    n = len(df)
+    rows = []
+    for name, per, num, den in PLAY:
+        y = _hand_total(df, num)
+        if den is None:
+            of = 2 * n
+            m = _mean(y / 2)
+            est, lo, hi = m["mean"], m["ci_low"], m["ci_high"]
+        else:
+            x = _hand_total(df, den)
+            of = int(x.sum())
+            est, lo, hi = _ratio(y, x)
+        rows.append({"policy": policy, "measure": name, "per": per, "hands": n,
+                     "total": int(y.sum()), "of": of, "estimate": est, "ci_low": lo,
+                     "ci_high": hi})
+    return rows
+
+
 def _mixed_table(hand_tabs: dict, game_tabs: dict) -> pd.DataFrame:
     rows = []
     diffs, closes, n_all = [], 0, 0
@@ -361,6 +427,8 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
         pol.append({"policy": p, "spec": _spec_text(p),
                     **_team_hand_row(df, None if p == BASE else base)})
     out["policies"] = pd.DataFrame(pol)
+    out["play"] = pd.DataFrame([r for p in POLICIES for r in _play_rows(
+        p, base if p == BASE else frames[("policy", p)])])
     out["mixed"] = _mixed_table({lab: frames[("mixed", lab)] for lab, _, _ in MIXED},
                                 {lab: frames[("mixed_games", lab)] for lab, _, _ in MIXED})
     var = [{"preset": SEED_PRESET, "rules": "(the seed's)", **_team_hand_row(base, None)}]
@@ -453,6 +521,29 @@ def _policy_line(po: pd.DataFrame, mx: pd.DataFrame) -> str:
             f"{_rate(both, 'heuristic_win_', both['games'])} of the games.")
 
 
+def _play_line(pl: pd.DataFrame) -> str:
+    """5b. How each policy melds: sets, sequences, wild cards, clean burracos."""
+    t = pl.set_index(["policy", "measure"])
+
+    def mean(p, m, k=2):
+        r = t.loc[(p, m)]
+        return _ci(r["estimate"], r["ci_low"], r["ci_high"], k)
+
+    def share(p, m):
+        r = t.loc[(p, m)]
+        return percent(r["estimate"], r["ci_low"], r["ci_high"])
+
+    others = "; ".join(f"{p} players {mean(p, 'sets')} sets, {mean(p, 'sequences')} "
+                       f"sequences, a sequence share of {share(p, 'sequence_share')} and a "
+                       f"clean share of {share(p, 'clean_share')}"
+                       for p in POLICIES if p != BASE)
+    return (f"Per team-hand, heuristic players lay {mean(BASE, 'sets')} sets and "
+            f"{mean(BASE, 'sequences')} sequences, so {share(BASE, 'sequence_share')} of "
+            f"their melds are sequences, meld {mean(BASE, 'wilds')} wild cards, and make "
+            f"{share(BASE, 'clean_share')} of their burracos clean "
+            f"(n={int(t.loc[(BASE, 'sets'), 'hands']):,} hands); {others}.")
+
+
 def _variant_line(va: pd.DataFrame) -> str | None:
     """6. The rule variant that changes the mean score most, and how many change it."""
     v = va[va["preset"] != SEED_PRESET].dropna(subset=["score_diff"])
@@ -475,7 +566,8 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
     t = tables
     lines = (_score_line(t["scores"], t["score_parts"]), _burraco_line(t["burracos"]),
              _ending_line(t["endings"], t["closing"], t["turns"]), _game_line(t["games"]),
-             _policy_line(t["policies"], t["mixed"]), _variant_line(t["variants"]))
+             _policy_line(t["policies"], t["mixed"]), _play_line(t["play"]),
+             _variant_line(t["variants"]))
     return [line for line in lines if line is not None]
 
 
@@ -603,6 +695,40 @@ def _game_length(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     return fig
 
 
+POLICY_COLORS = {"heuristic": "tab:blue", "patient": "tab:green", "random": "tab:grey"}
+PLAY_LABELS = {"sets": "sets", "sequences": "sequences", "wilds": "wild cards",
+               "clean_burracos": "clean burracos", "dirty_burracos": "dirty burracos",
+               "sequence_share": "sequences\namong melds", "clean_share": "clean among\nburracos"}
+
+
+def _play_figure(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    """Per policy: what a team lays down in a hand (left) and the shares (right)."""
+    pl = tables["play"]
+    means = [name for name, _, _, den in PLAY if den is None]
+    shares = [name for name, _, _, den in PLAY if den is not None]
+    fig, axes = plt.subplots(1, 2, figsize=(14, 4.5), gridspec_kw={"width_ratios": [1.6, 1]})
+    width = 0.8 / len(POLICIES)
+    for ax, names in ((axes[0], means), (axes[1], shares)):
+        for i, pol in enumerate(POLICIES):
+            d = pl[pl["policy"] == pol].set_index("measure").loc[names]
+            y = np.arange(len(names)) + (i - (len(POLICIES) - 1) / 2) * width
+            m = d["estimate"].to_numpy(float)
+            ax.barh(y, m, height=width, color=POLICY_COLORS.get(pol, f"C{i}"), label=pol,
+                    xerr=np.nan_to_num(np.vstack([m - d["ci_low"], d["ci_high"] - m])),
+                    capsize=2)
+        ax.set_yticks(np.arange(len(names)), [PLAY_LABELS[n] for n in names])
+        ax.invert_yaxis()
+        ax.grid(alpha=0.3, axis="x")
+        ax.legend(fontsize=8)
+    axes[0].set_xlabel("mean per team-hand (95% intervals)")
+    axes[0].set_title("What a team lays down in a hand")
+    axes[1].xaxis.set_major_formatter(PercentFormatter(1.0))
+    axes[1].set_xlabel("share (95% intervals)")
+    axes[1].set_title("Sequences among melds, clean among burracos")
+    fig.tight_layout()
+    return fig
+
+
 def _differences(tables: dict[str, pd.DataFrame], key: str, label_col: str, base: str,
                  what: str) -> plt.Figure:
     """The rows of table ``key`` other than ``base`` against ``base`` (``what``)."""
@@ -632,6 +758,11 @@ FIGURES = (
          "differences per team-hand with 95% intervals (red: p < 0.05).",
          partial(_differences, key="policies", label_col="policy", base=BASE,
                  what="heuristic players")),
+    Plot("play", "How the simulated players meld, the seed's rules, the same policy at every "
+         "seat. Left: sets, sequences, wild cards and clean and dirty burracos a team has on "
+         "the table at the end of a hand (mean per team-hand). Right: the share of sequences "
+         "among the melds and of clean burracos among the burracos. 95% intervals.",
+         _play_figure),
     Plot("variants", "Each preset against the seed's rules, heuristic players: differences "
          "per team-hand with 95% intervals (red: p < 0.05).",
          partial(_differences, key="variants", label_col="preset", base=SEED_PRESET,
@@ -657,7 +788,13 @@ def _notes(hands: int, seed: int) -> list[str]:
         "variant tables use the average of the two teams per hand as the observation.",
         "A closed hand earns the closer's team the closing bonus; hands ended by the stock or "
         "the cap score both teams without it (seeds/burraco.md section 5).",
-        "Policies: " + "; ".join(f"{p} = {_spec_text(p)}" for p in POLICIES) + ".",
+        "Who plays: every number here comes from simulated, rule-based players, not from "
+        "people. Each follows a fixed procedure (seeds/burraco.md section 9) with the "
+        "parameters given: " + "; ".join(f"{p} = {_spec_text(p)}" for p in POLICIES)
+        + " (random makes its choices at random). The play table and figure show how these "
+        "players meld: the sets and sequences they lay, the wild cards they use and how "
+        "many of their burracos are clean. Real players may choose differently, so their "
+        "melds, burracos and scores may differ from these figures.",
     ]
 
 
@@ -704,6 +841,18 @@ def _descriptions(hands: int, seed: int) -> dict[str, str]:
                     "going out (Clopper-Pearson 95%); mean_turns. *_diff: the policy minus "
                     "heuristic (Welch 95% intervals and p-values for means, Newcombe and "
                     "chi-square for the closing rate). spec: the policy's full parameters.",
+        "play": "How the policies table's players meld (the same tables as policies): one "
+                "row per policy and measure, from what each team has on the table at the "
+                "end of a hand. per: what the measure counts. For a mean (sets, sequences, "
+                "wilds: jokers and 2s melded, every 2 counted; clean_burracos, "
+                "dirty_burracos) per = team-hand: total over the table's team-hands, of = "
+                "2 x hands, estimate = total / of with the 95% t interval of the per-hand "
+                "average of the two teams. For a share (sequence_share: sequences among "
+                "melds; clean_share: clean burracos among burracos) per = meld or burraco: "
+                "total of the of units, estimate = total / of, and a Clopper-Pearson 95% "
+                "interval at the effective sample size (Korn-Graubard: of divided by the "
+                "design effect of the hands, at most of), as the units of one hand are not "
+                "independent; empty when of is 0.",
         "mixed": "A heuristic team against a patient team, the seed's rules: one row per "
                  "seating and both pooled. score_diff: the heuristic team's hand score minus "
                  "the patient team's (mean per hand, 95% t); heuristic/patient closing rate: "

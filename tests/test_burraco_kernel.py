@@ -59,6 +59,13 @@ def test_hand_records_add_up(preset):
             assert (df[f"burraco_bonus_{t}"] == 200 * df[f"clean_burraco_{t}"]
                     + 100 * df[f"dirty_burraco_{t}"]).all()
             assert (df[f"hand_penalty_{t}"] <= 0).all() and (df[f"melded_{t}"] >= 0).all()
+            # what the table holds: sets and sequences make the melds; at most the
+            # 12 wild cards of the deck (4 jokers, 8 twos), each burraco a meld
+            assert (df[f"sets_{t}"] + df[f"sequences_{t}"] == df[f"melds_{t}"]).all()
+            assert (df[f"sets_{t}"] >= 0).all() and (df[f"sequences_{t}"] >= 0).all()
+            assert (df[f"clean_burraco_{t}"] + df[f"dirty_burraco_{t}"]
+                    <= df[f"melds_{t}"]).all()
+            assert df[f"wilds_{t}"].between(0, 12).all()
             untaken = df[f"pozzetto_turn_{t}"] < 0
             assert (df.loc[~untaken, f"pozzetto_penalty_{t}"] == 0).all()
             if rules.untaken_pozzetto == "flat":
@@ -72,6 +79,7 @@ def test_hand_records_add_up(preset):
                     > 0).all()
             assert (df.loc[closed, f"closing_bonus_{t}"] == rules.closing_bonus).all()
             assert (df.loc[~closed, f"closing_bonus_{t}"] == 0).all()
+        assert (df["wilds_0"] + df["wilds_1"] <= 12).all()
         assert ((df["ended"] == "closed") == (df["closer"] >= 0)).all()
         assert (df.loc[df["ended"] == "cap", "turns"] == rules.max_turns).all()
 
@@ -136,7 +144,7 @@ def test_cli_simulate_and_rules(tmp_path, monkeypatch, capsys):
     code, out, err = _run(capsys, "simulate", "burraco", "--hands", "2000", "--no-progress",
                           "--out", "h")
     assert code == 0, err
-    assert "2,000 hands" in out and "closed" in out
+    assert "2,000 hands" in out and "closed" in out and "sets / sequences per hand" in out
     from simkit.store import read_run
     df, man = read_run(tmp_path / "h")
     assert man["game"] == "burraco" and len(df) == 2_000
@@ -145,6 +153,17 @@ def test_cli_simulate_and_rules(tmp_path, monkeypatch, capsys):
     assert code == 0 and "100 games" in out and "win rate" in out
     code, out, err = _run(capsys, "rules", "burraco")
     assert code == 0
-    for key in ("twos_set", "sequence_wilds", "pozzetto", "untaken_pozzetto", "max_turns",
-                "target", "tie", "take_at", "open_at", "wild_at", "patient", *PRESETS):
+    for key in ("twos_set", "sequence_wilds", "pozzetto", "untaken_pozzetto", "stock_end",
+                "max_turns", "target", "tie", "take_at", "open_at", "wild_at", "patient",
+                *PRESETS):
         assert key in out, key
+    for column in ("sets_<team>", "sequences_<team>", "wilds_<team>"):
+        assert column in out, column
+
+
+def test_compare_measures_count_sets_sequences_and_wild_cards():
+    from simkit.burraco.summary import measures
+    hands = next(s for s in measures(make_rules()) if s.name == "hands")
+    names = {m.metric for m in hands.measures}
+    for label in ("sets per hand", "sequences per hand", "wild cards melded per hand"):
+        assert {f"{label}, team {t}" for t in (0, 1)} <= names, label

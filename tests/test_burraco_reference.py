@@ -259,7 +259,11 @@ class Referee:
         assert log.ended in ("closed", "stock", "cap")
         last = turns[-1].codes()
         if log.ended == "stock":
-            assert len(self.stock) == 2 and last == [turns[-1].seat * SEAT + 1000]
+            assert len(self.stock) == 2 and last[0] == turns[-1].seat * SEAT + 1000
+            if rules.stock_end == "stop":                            # play stops at the draw
+                assert last == [turns[-1].seat * SEAT + 1000]
+            else:                                                    # the turn is finished
+                assert 6000 <= last[-1] % SEAT < 7000 or last[-1] % SEAT in (2010, 2011)
         elif log.ended == "closed":
             assert log.closer == turns[-1].seat and 7000 <= last[-1] % SEAT < 7108
         else:
@@ -290,7 +294,11 @@ class Referee:
             want = {"melded": melded, "clean_burraco": clean, "dirty_burraco": dirty,
                     "burraco_bonus": 200 * clean + 100 * dirty, "hand_penalty": hand,
                     "closing_bonus": closing, "pozzetto_penalty": pozzetto,
-                    "pozzetto_turn": self.when[t], "melds": len(self.melds[t])}
+                    "pozzetto_turn": self.when[t], "melds": len(self.melds[t]),
+                    # §8 counts: every 2 and joker on the table is a wild card here
+                    "sets": sum(1 for m in self.melds[t] if m.kind == "set"),
+                    "sequences": sum(1 for m in self.melds[t] if m.kind == "sequence"),
+                    "wilds": sum(1 for m in self.melds[t] for c in m.cards if wild(c))}
             for key, value in want.items():
                 assert rec[f"{key}_{t}"] == value, (key, t, rec[f"{key}_{t}"], value)
             assert rec[f"score_{t}"] == melded + 200 * clean + 100 * dirty + hand + closing \
@@ -317,9 +325,11 @@ class Referee:
             self.pile = []
         else:
             hand.add(self.stock.pop(0))
-            if len(self.stock) == 2:                                 # §5: play stops
-                assert codes == [1000] and last
-                return
+            if len(self.stock) == 2:                                 # §5: the last turn
+                assert last
+                if self.rules.stock_end == "stop":                   # play stops at once
+                    assert codes == [1000]
+                    return
         # (2) melding
         keep, going_out = self.keep(seat)
         assert codes[1] == 3000 + keep
@@ -411,7 +421,8 @@ def tables(draw):
             "pozzetto": draw(st.sampled_from(["both", "direct", "discard"])),
             "untaken_pozzetto": draw(st.sampled_from(["flat", "cards"])),
             "closing_bonus": draw(st.sampled_from([0, 100, 300])),
-            "max_turns": draw(st.sampled_from([10, 25, 60, 500]))})
+            "max_turns": draw(st.sampled_from([10, 25, 60, 500])),
+            "stock_end": draw(st.sampled_from(["stop", "finish"]))})
     specs = [draw(st.sampled_from(POLICY_SPECS)) for _ in range(4)]
     return rules, make_policies(specs)
 
@@ -427,7 +438,8 @@ def test_every_hand_follows_the_rule_book(seed, index, table_, dealer):
     assert set(rec) == {"dealer", "turns", "ended", "closer"} | {
         f"{k}_{t}" for t in (0, 1) for k in (
             "score", "melded", "hand_penalty", "clean_burraco", "dirty_burraco",
-            "burraco_bonus", "closing_bonus", "pozzetto_penalty", "pozzetto_turn", "melds")}
+            "burraco_bonus", "closing_bonus", "pozzetto_penalty", "pozzetto_turn", "melds",
+            "sets", "sequences", "wilds")}
     # the same (seed, index) replays the same hand
     again = R.play_hand(seed, index, rules, policies, dealer)
     assert again.decision_codes() == log.decision_codes() and again.record() == rec
@@ -668,6 +680,9 @@ def test_going_out(preset, pozzetto_1):
     assert [rec[k + "_0"] for k in ("melded", "clean_burraco", "dirty_burraco", "burraco_bonus",
                                    "closing_bonus", "hand_penalty", "pozzetto_penalty",
                                    "score", "melds")] == [105, 1, 0, 200, 100, -5, 0, 400, 3]
+    # the hearts sequence, the Ks and the Qs: 2 sets, 1 sequence, no wild card
+    assert [rec[k + "_0"] for k in ("sets", "sequences", "wilds")] == [2, 1, 0]
+    assert [rec[k + "_1"] for k in ("melds", "sets", "sequences", "wilds")] == [0, 0, 0, 0]
     # Team 1: nothing melded; AS JK 8D in hand: -55; no pozzetto: -100 flat,
     # or (cards) the second pozzetto's 95 points.
     assert [rec[k + "_1"] for k in ("melded", "hand_penalty", "closing_bonus",
@@ -720,6 +735,22 @@ def test_the_stock_running_down_to_two_and_the_score_of_a_known_position():
                                    "hand_penalty", "pozzetto_penalty", "score")] \
         == [90, 1, 200, -40, -100, 150]
     assert rec["closing_bonus_0"] == rec["closing_bonus_1"] == 0
+    # §8 counts: team 0 one sequence holding the joker, team 1 a set and a sequence
+    assert [rec[k + "_0"] for k in ("melds", "sets", "sequences", "wilds")] == [1, 0, 1, 1]
+    assert [rec[k + "_1"] for k in ("melds", "sets", "sequences", "wilds")] == [2, 1, 1, 0]
+
+
+def test_wild_cards_on_the_table_count_every_2():
+    # §8 wilds: the jokers and every 2 on the team's table, a 2 in its own
+    # place in a sequence of its suit (read as natural, the meld clean) too.
+    h = position(hands=["4H 9S", "QD", "10C", "JK'"], stock="KH 10D 10H", pile="7C",
+                 melds=("AS 2S 3S 4S | 5D 6D 7D 2C | 8C 8D 8H JK", "9H 9D 9C 2H"))
+    log = h.run()
+    assert log.ended == "stock" and log.melds[0][0].clean
+    rec = log.record()
+    assert [rec[k + "_0"] for k in ("melds", "sets", "sequences", "wilds")] == [3, 1, 2, 3]
+    assert [rec[k + "_1"] for k in ("melds", "sets", "sequences", "wilds")] == [1, 1, 0, 1]
+    assert "1 sets, 2 sequences, 3 wild cards" in R.format_log(log)
 
 
 def test_taking_the_pile_does_not_run_the_stock_down():
@@ -728,6 +759,90 @@ def test_taking_the_pile_does_not_run_the_stock_down():
     h = position(hands=["4H 9S", "QD", "2C", "JK'"], stock="KH 10C 10H", pile="7C 3C 4C 3S 4S",
                  pozzetti=("", POZ2), taken=(0, -1), melds=("5S 6S 7S 8S JK 10S JS", ""))
     assert h.play_turn().codes()[0] == 1001 and len(h.stock) == 3 and not h.ended
+
+
+# §5 stock_end: the turn whose draw leaves two cards in the stock.  The
+# positions pin the parameters the outcome depends on (open_at, close_margin).
+
+def _last_draw(preset, **kw):
+    """Seat 0 (dealer 3) draws from a stock of 3 and leaves 2; the hand, run to its end."""
+    return position(stock=kw.pop("stock", "5H 10S 10H"), rules=make_rules(preset),
+                    **kw).run()
+
+
+@pytest.mark.parametrize("preset", ["seed", "stock-finish"])
+def test_the_last_draw_from_the_stock_melds_and_discards_only_with_finish(preset):
+    # Team 0 has its pozzetto and no burraco: keep 2.  The pile is empty, so
+    # seat 0 draws 5H from the stock, leaving 2.  stop (the seed's): the turn
+    # is the draw alone and seat 0 keeps 5C 5D 5H 9S KD.  finish: the set
+    # 5C 5D 5H goes down (9S KD left, as keep 2 allows), one of 9S KD is
+    # discarded (the heuristic's: KD, the same use and points, the lower id),
+    # and the hand ends by the stock all the same.
+    log = _last_draw(preset, hands=["5C 5D 9S KD", "3S", "3D", "3H"], pozzetti=("", SECOND),
+                     taken=(0, -1), policies="heuristic:open_at=3")
+    assert len(log.turns) == 1 and log.turns[0].seat == 0
+    codes = log.turns[0].codes()
+    rec = log.record()
+    assert rec["ended"] == "stock" and rec["closer"] == -1 and rec["turns"] == 1
+    if preset == "seed":
+        assert codes == [1000]
+        assert log.hands[0] == sorted(ids("5C 5D 5H 9S KD"))
+        # seat 0 holds 35 points, seat 2 the 3D: -35 - 5
+        assert [rec[k + "_0"] for k in ("melded", "hand_penalty", "melds", "score")] \
+            == [0, -40, 0, -40]
+        return
+    assert codes[:-1] == [1000, 3002, 4003] + [5000 + c for c in ids("5C 5D 5H")]
+    discarded = codes[-1] - 6000
+    assert discarded in ids("9S KD")
+    assert log.hands[0] == sorted(set(ids("9S KD")) - {discarded})
+    # 15 melded; one 10-point card left with seat 0 and the 3D with seat 2
+    assert [rec[k + "_0"] for k in ("melded", "hand_penalty", "melds", "closing_bonus",
+                                   "score")] == [15, -15, 1, 0, 0]
+
+
+def test_the_last_draw_from_the_stock_may_go_out_with_finish():
+    # The going-out position above with a stock of 3: QH leaves 2.  stop: the
+    # hand ends at the draw, team 0 keeps QC QD 6S QH (-35) and seat 2 the 4C
+    # (-5): 75 melded + 200 clean burraco - 40 = 235, no closing bonus.
+    # finish: seat 0 lays QC QD QH and goes out with 6S: closed, 400 as in
+    # test_going_out (closing bonus included).
+    kw = dict(hands=["QC QD 6S", "AS JK'", "4C", "8D"], stock="QH 10S 10H", pile="7S",
+              pozzetti=("", SECOND), melds=OUT_MELDS, taken=(0, -1),
+              policies="heuristic:open_at=3,close_margin=0")
+    stop = _last_draw("seed", **kw)
+    assert [t.codes() for t in stop.turns] == [[1000]]
+    rec = stop.record()
+    assert rec["ended"] == "stock" and rec["closer"] == -1
+    assert (rec["score_0"], rec["closing_bonus_0"], rec["hand_penalty_0"]) == (235, 0, -40)
+    finish = _last_draw("stock-finish", **kw)
+    assert [t.codes() for t in finish.turns] == [
+        [1000, 3001, 4003] + [5000 + c for c in ids("QC QD QH")] + [7000 + cid("6S")]]
+    rec = finish.record()
+    assert rec["ended"] == "closed" and rec["closer"] == 0 and rec["turns"] == 1
+    assert (rec["score_0"], rec["closing_bonus_0"], rec["hand_penalty_0"]) == (400, 100, -5)
+    assert rec["closing_bonus_1"] == 0
+
+
+def test_the_last_draw_from_the_stock_takes_a_pozzetto_with_finish():
+    # The pozzetto-on-the-discard position with a stock of 3: 5S leaves 2.
+    # finish: the four 5s go down, 9S is discarded and the first pozzetto
+    # comes in as usual (turn 1); then the hand ends.  Seat 0 now holds the
+    # pozzetto's 85 points, seat 2 the 3D: 20 - 90 = -70, no pozzetto penalty.
+    # stop: nothing of it; team 0 holds 5C 5D 5H 9S 5S and 3D (-35) and pays
+    # the flat 100 for its pozzetto: -135.
+    kw = dict(hands=["5C 5D 5H 9S", "3S", "3D", "3H"], stock="5S 10S 10H", pile="7C",
+              pozzetti=DIRECT_POZZETTI, policies="heuristic:open_at=3")
+    finish = _last_draw("stock-finish", **kw)
+    assert finish.turns[0].codes() == [1000, 3000, 4004] \
+        + [5000 + c for c in ids("5C 5D 5H 5S")] + [6000 + cid("9S"), 2010]
+    rec = finish.record()
+    assert rec["ended"] == "stock" and rec["pozzetto_turn_0"] == 1
+    assert [rec[k + "_0"] for k in ("melded", "hand_penalty", "pozzetto_penalty", "score")] \
+        == [20, -90, 0, -70]
+    rec = _last_draw("seed", **kw).record()
+    assert rec["ended"] == "stock" and rec["pozzetto_turn_0"] == -1
+    assert [rec[k + "_0"] for k in ("melded", "hand_penalty", "pozzetto_penalty", "score")] \
+        == [0, -35, -100, -135]
 
 
 def test_the_cap():

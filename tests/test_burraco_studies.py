@@ -15,7 +15,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from analyses import burraco_scoring as bs
-from simkit import report
+from simkit import report, stats
 from simkit.burraco.api import simulate, simulate_games
 from simkit.errors import InputError
 from simkit.runner import max_threads
@@ -24,8 +24,8 @@ SEED = 5
 HANDS = 400
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 TABLES = {"scores", "score_parts", "score_histogram", "burracos", "endings", "closing", "turns",
-          "game_length", "games", "policies", "mixed", "variants"}
-FIGURES = {"scores", "burracos", "endings", "game_length", "policies", "variants"}
+          "game_length", "games", "policies", "play", "mixed", "variants"}
+FIGURES = {"scores", "burracos", "endings", "game_length", "policies", "play", "variants"}
 Q = [name for _, name in bs.QUANTILES]
 DIFFS = [(f"{m}_diff", f"{m}_diff_ci_low", f"{m}_diff_ci_high")
          for m in ("score", "clean", "dirty", "closing")]
@@ -47,6 +47,7 @@ INTERVALS = {
     "games": DIST + [("starter_win_rate", "starter_win_ci_low", "starter_win_ci_high"),
                      ("unfinished_rate", "unfinished_ci_low", "unfinished_ci_high")],
     "policies": TEAM_HAND + DIFFS,
+    "play": [("estimate", "ci_low", "ci_high")],
     "mixed": [("score_diff", "score_diff_ci_low", "score_diff_ci_high"),
               ("heuristic_closing_rate", "heuristic_closing_ci_low", "heuristic_closing_ci_high"),
               ("patient_closing_rate", "patient_closing_ci_low", "patient_closing_ci_high"),
@@ -55,8 +56,8 @@ INTERVALS = {
 }
 N_COLUMN = {"scores": "hands", "score_parts": "hands", "score_histogram": "hands",
             "burracos": "hands", "endings": "hands", "closing": "hands", "turns": "hands",
-            "game_length": "games", "games": "games", "policies": "hands", "mixed": "hands",
-            "variants": "hands"}
+            "game_length": "games", "games": "games", "policies": "hands", "play": "hands",
+            "mixed": "hands", "variants": "hands"}
 
 
 @pytest.fixture(scope="module")
@@ -198,6 +199,27 @@ def test_exact_identities(tables):
         assert mx.loc["both", col] == rows[col].sum()
     assert np.allclose(mx["score_diff"], mx["heuristic_score"] - mx["patient_score"])
 
+    pl = tables["play"]
+    assert list(pl["policy"].unique()) == list(bs.POLICIES)
+    means = [name for name, _, _, den in bs.PLAY if den is None]
+    for pol, d in pl.groupby("policy", sort=False):
+        d = d.set_index("measure")
+        assert list(d.index) == [name for name, *_ in bs.PLAY]
+        assert (d["hands"] == HANDS).all()
+        assert np.allclose(d["estimate"], d["total"] / d["of"])
+        assert (d.loc[means, "of"] == 2 * HANDS).all()
+        # the shares are of the melds (sets + sequences) and of the burracos
+        assert d.loc["sequence_share", "total"] == d.loc["sequences", "total"]
+        assert d.loc["sequence_share", "of"] == d.loc[["sets", "sequences"], "total"].sum()
+        assert d.loc["clean_share", "total"] == d.loc["clean_burracos", "total"]
+        assert d.loc["clean_share", "of"] == d.loc[["clean_burracos", "dirty_burracos"],
+                                                    "total"].sum()
+        assert d.loc[["sequence_share", "clean_share"], ["ci_low", "ci_high"]].stack() \
+            .between(0, 1).all()
+        # the same tables as the policies table: the same burracos per team-hand
+        for m, col in (("clean_burracos", "clean_mean"), ("dirty_burracos", "dirty_mean")):
+            assert d.loc[m, "estimate"] == pytest.approx(po.loc[pol, col], rel=1e-12)
+
 
 def test_bookkeeping_matches_frames(tables):
     """The study's numbers agree with the engine's records of the same streams."""
@@ -225,6 +247,12 @@ def test_bookkeeping_matches_frames(tables):
     lab, pols, hteam = bs.MIXED[1]
     r = next(r for r in runs if r[0] == "mixed" and r[1] == lab)
     m = simulate(r[5], policy=pols, seed=SEED, start=r[6])
+    pl = tables["play"].set_index(["policy", "measure"])
+    for measure, col in (("sets", "sets"), ("sequences", "sequences"), ("wilds", "wilds"),
+                         ("clean_burracos", "clean_burraco")):
+        assert pl.loc[(bs.BASE, measure), "total"] == (df[f"{col}_0"] + df[f"{col}_1"]).sum()
+    assert pl.loc[(bs.BASE, "sequence_share"), "of"] == (df["melds_0"] + df["melds_1"]).sum()
+
     row = tables["mixed"].set_index("seating").loc[lab]
     assert row["score_diff"] == pytest.approx((m[f"score_{hteam}"]
                                                - m[f"score_{1 - hteam}"]).mean(), rel=1e-12)
@@ -256,7 +284,7 @@ def test_two_threads_give_the_same_tables(result):
 def test_summary_comes_from_tables(result):
     tables = result.tables
     assert result.summary == bs.findings(tables)
-    assert 4 <= len(result.summary) <= 6
+    assert 4 <= len(result.summary) <= 7
     s = tables["scores"].set_index("side").loc["team 0"]
     assert f"{s['mean']:.1f} (95% CI {s['ci_low']:.1f}-{s['ci_high']:.1f})" in result.summary[0]
     assert f"median {s['median']:.0f}" in result.summary[0]
@@ -265,6 +293,10 @@ def test_summary_comes_from_tables(result):
     g = tables["games"].iloc[0]
     assert bs.percent(g["starter_win_rate"], g["starter_win_ci_low"],
                       g["starter_win_ci_high"]) in result.summary[3]
+    play = next(line for line in result.summary if line.startswith("Per team-hand"))
+    for pol in bs.POLICIES:
+        r = tables["play"].set_index(["policy", "measure"]).loc[(pol, "sequence_share")]
+        assert bs.percent(r["estimate"], r["ci_low"], r["ci_high"]) in play, pol
     # change a table and its sentence follows, the others stay
     changed = copy.deepcopy(tables)
     sc = changed["scores"]
@@ -302,6 +334,21 @@ def test_renders(result, tmp_path):
 def test_bad_arguments(kwargs):
     with pytest.raises(InputError):
         bs.run(**{"hands": 100, **kwargs})
+
+
+def test_shares_of_units_clustered_in_hands():
+    """bs._ratio: one unit per hand is about Clopper-Pearson on the units; units
+    counted twice per hand give the same interval (no extra information); no
+    unit gives NaN, no success an interval from 0."""
+    b = np.random.default_rng(1).random(500) < 0.3
+    r, lo, hi = bs._ratio(b, np.ones(500))
+    clo, chi = stats.proportion_ci(int(b.sum()), 500)
+    assert r == b.mean() and lo == pytest.approx(clo, abs=2e-3)
+    assert hi == pytest.approx(chi, abs=2e-3)
+    assert bs._ratio(2 * b, np.full(500, 2)) == pytest.approx((r, lo, hi), rel=1e-12)
+    assert all(np.isnan(bs._ratio([0, 0], [0, 0])))
+    r, lo, hi = bs._ratio([0, 0, 0], [1, 2, 3])
+    assert (r, lo) == (0, 0) and hi == pytest.approx(stats.proportion_ci(0, 6)[1])
 
 
 def test_tiny_run_works():

@@ -25,8 +25,9 @@ HAND_COLUMNS = (
     dealer_column(K.H_DEALER),
     policy_column(),
     Column("turns", "int16", "turns played", K.H_TURNS),
-    Column("ended", "category", "closed (a player went out), stock (two cards left in the "
-           "stock) or cap (max_turns)", K.H_ENDED, labels=ENDED),
+    Column("ended", "category", "closed (a player went out), stock (a draw left two cards "
+           "in the stock; stock_end says if that turn is played out) or cap (max_turns)",
+           K.H_ENDED, labels=ENDED),
     Column("closer", "int8", "the seat that went out (-1: none)", K.H_CLOSER),
     Each("team", (
         Column("score_{team}", "int32", "the team's score for the hand: the sum of its "
@@ -43,7 +44,14 @@ HAND_COLUMNS = (
                K.H_POZZ_PEN),
         Column("pozzetto_turn_{team}", "int32", "the turn the team took its pozzetto (-1: "
                "not taken)", K.H_POZZ_TURN),
-        Column("melds_{team}", "int32", "melds on the table at the end", K.H_MELDS),
+        Column("melds_{team}", "int32", "melds on the team's table at the end (sets plus "
+               "sequences)", K.H_MELDS),
+        Column("sets_{team}", "int32", "sets on the team's table at the end", K.H_SETS),
+        Column("sequences_{team}", "int32", "sequences on the team's table at the end",
+               K.H_SEQUENCES),
+        Column("wilds_{team}", "int32", "wild cards on the team's table at the end: jokers "
+               "and 2s, every 2 counted (also one melded in its own place in a sequence of "
+               "its suit, or in a set of 2s: the policies treat every 2 as wild)", K.H_WILDS),
     )),
 )
 

@@ -26,7 +26,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.bits import high_bit, low_bit
 from simkit.burraco.policies import PARAM, Order
-from simkit.burraco.rules import R, Pozzetto, Tie, UntakenPozzetto
+from simkit.burraco.rules import R, Pozzetto, StockEnd, Tie, UntakenPozzetto
 from simkit.jit import block, blocks, kernel
 from simkit.policy import RANDOM
 from simkit.rng import bounded, shuffle, start_stream
@@ -44,8 +44,8 @@ GAME_BLOCK = 4       # whole games per prange task
 # hand record columns
 H_DEALER, H_TURNS, H_ENDED, H_CLOSER = range(4)
 H_SCORE, H_MELDED, H_PENALTY, H_CLEAN, H_DIRTY, H_BONUS, H_CLOSE_BONUS, H_POZZ_PEN, \
-    H_POZZ_TURN, H_MELDS = (4 + 2 * i for i in range(10))
-N_HCOLS = 24
+    H_POZZ_TURN, H_MELDS, H_SETS, H_SEQUENCES, H_WILDS = (4 + 2 * i for i in range(13))
+N_HCOLS = 30
 ENDED_CLOSED, ENDED_STOCK, ENDED_CAP = range(3)
 # game record columns
 G_FIRST_DEALER, G_HANDS, G_SCORE, G_WINNER, G_SHARED, G_UNFINISHED = 0, 1, 2, 4, 5, 6
@@ -829,15 +829,25 @@ def _deal(st, dealer, deck, hand, hn, pile, z):
 @kernel(inline=True)
 def _score_team(t, dealer, closer, rules, deck, hand, mcards, mn, mkind, mcount, pozz,
                 pozz_which, buf, rec):
-    """Team ``t``'s score and its parts (section 6) into ``rec``."""
+    """Team ``t``'s score and its parts (section 6) into ``rec``, and what its
+    table holds (section 8): sets, sequences, wild cards (every 2 and joker)."""
     melded = 0
     clean = 0
     dirty = 0
+    sets = 0
+    sequences = 0
+    wilds = 0
     for m in range(mcount[t]):
         n = mn[t, m]
+        if mkind[t, m] == MELD_SET:
+            sets += 1
+        else:
+            sequences += 1
         for i in range(n):
             melded += POINTS[mcards[t, m, i]]
             buf[i] = mcards[t, m, i]
+            if _wild(mcards[t, m, i]):
+                wilds += 1
         if n >= 7:
             _, cl = _valid(buf, n, mkind[t, m], rules)
             if cl:
@@ -872,6 +882,9 @@ def _score_team(t, dealer, closer, rules, deck, hand, mcards, mn, mkind, mcount,
     rec[H_POZZ_PEN + t] = pen
     rec[H_POZZ_TURN + t] = pozz[t]
     rec[H_MELDS + t] = mcount[t]
+    rec[H_SETS + t] = sets
+    rec[H_SEQUENCES + t] = sequences
+    rec[H_WILDS + t] = wilds
     rec[H_SCORE + t] = melded + penalty + bonus + close + pen
 
 
@@ -902,6 +915,7 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
         tr[c] = -1
     ended = ENDED_CAP
     closer = -1
+    last = False                              # this turn's draw left two cards in the stock
     p = (dealer + 1) % 4
     while z[Z_TURNS] < rules[R.MAX_TURNS]:
         z[Z_TURNS] += 1
@@ -922,9 +936,11 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
             _give(hand, p, deck[z[Z_SP]])
             hn[p] += 1
             z[Z_SP] += 1
-            if N_CARDS - z[Z_SP] == 2:
+            if N_CARDS - z[Z_SP] == 2:        # section 5: the stock is down to two
                 ended = ENDED_STOCK
-                break
+                if rules[R.STOCK_END] == StockEnd.STOP:
+                    break                     # play stops at once
+                last = True                   # finish: the hand ends after this turn
         # --- meld
         _keep_for(p, kind, prm, z, pozz, rules, mcards, mn, mkind, mcount, st, buf, tr)
         _meld(p, hand, hn, z, pozz, deck, kind, prm, rules, mcards, mn, mkind, mcount, st,
@@ -967,6 +983,8 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
                 _give(hand, p, deck[first + i])
             hn[p] = 11
             _trace(tr, z, p * 1_000_000 + 2_000 + 10 + pozz_which[team])
+        if last:
+            break
         p = (p + 1) % 4
     # --- scoring (section 6)
     for c in range(N_HCOLS):

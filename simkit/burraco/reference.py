@@ -36,10 +36,11 @@ One int per event of a turn, in the order it happens, each
 ``7_000 + id``                 going out: the last card ``id`` discarded (§5)
 =============================  ==========================================================
 
-A turn is therefore: the draw; then (unless the draw ended the hand) a keep
-code, the melding codes (a direct pozzetto code followed by its new keep code
-where it happens), and the discard (or going-out) code, followed by a pozzetto
-code when the discard emptied the hand.
+A turn is therefore: the draw; then (unless the draw ended the hand: §5,
+``stock_end = stop``) a keep code, the melding codes (a direct pozzetto code
+followed by its new keep code where it happens), and the discard (or
+going-out) code, followed by a pozzetto code when the discard emptied the
+hand.
 
 Points the rule book leaves open, settled here
 ----------------------------------------------
@@ -79,7 +80,10 @@ Points the rule book leaves open, settled here
   ``random`` draws ``below(hand size)`` even when the hand holds one card (on
   the discard way); going out discards the last card without a draw.
 - §7 a draw from the stock that leaves 2 cards ends the hand inside that turn:
-  the turn counts (it is in ``turns``) and has only its draw code.  The cap
+  the turn counts (it is in ``turns``).  With ``stock_end = stop`` it has only
+  its draw code; with ``stock_end = finish`` the player finishes it as any
+  other turn (keep, melding, the discard or going out, a pozzetto), then the
+  hand ends: ``closed`` if the player went out, else ``stock``.  The cap
   ends the hand after turn ``max_turns`` unless that turn ended it otherwise.
 - ``pozzetto_turn_t`` is the number of the turn in which the team took its
   pozzetto (-1 never; 0 for a hand-written position in which it was taken
@@ -290,7 +294,8 @@ class HandLog:
         """The §8 hand record as plain Python values (the hand number is the caller's).
 
         Per team ``t``: ``score_t`` = ``melded_t + hand_penalty_t +
-        burraco_bonus_t + closing_bonus_t + pozzetto_penalty_t`` (asserted).
+        burraco_bonus_t + closing_bonus_t + pozzetto_penalty_t`` (asserted);
+        ``sets_t + sequences_t`` = ``melds_t`` (asserted).
         """
         rec: dict = {"dealer": int(self.dealer), "turns": self.first_turn - 1 + len(self.turns),
                      "ended": self.ended, "closer": int(self.closer)}
@@ -308,6 +313,10 @@ class HandLog:
             rec[f"pozzetto_penalty_{t}"] = int(p["pozzetto_penalty"])
             rec[f"pozzetto_turn_{t}"] = int(self.pozzetto_turn[t])
             rec[f"melds_{t}"] = len(self.melds[t])
+            assert p["sets"] + p["sequences"] == len(self.melds[t]), p
+            rec[f"sets_{t}"] = int(p["sets"])
+            rec[f"sequences_{t}"] = int(p["sequences"])
+            rec[f"wilds_{t}"] = int(p["wilds"])
         return rec
 
 
@@ -375,11 +384,15 @@ def deal(stream: Stream, dealer: int) -> Deal:
 
 def score_team(rules: BurracoRules, melds: Sequence[Meld], left: Sequence[int], closed: bool,
                took_pozzetto: bool, untaken: Sequence[int]) -> dict:
-    """A team's score for the hand and its parts (§6).
+    """A team's score for the hand and its parts (§6), with the counts of §8.
 
     ``melds``: the team's melds; ``left``: the cards in its players' hands;
     ``closed``: it went out; ``took_pozzetto``: it took its pozzetto, else
-    ``untaken`` are the cards of the pozzetto it did not take.
+    ``untaken`` are the cards of the pozzetto it did not take.  Besides the
+    score parts (:data:`PARTS`, which sum to ``score``) and the burraco
+    counts: ``sets`` and ``sequences`` on the team's table, and ``wilds``, the
+    jokers and 2s melded (every 2, as the policies see it, even one the meld
+    module reads as natural).
     """
     table = table_score(melds)
     if took_pozzetto:
@@ -394,7 +407,10 @@ def score_team(rules: BurracoRules, melds: Sequence[Meld], left: Sequence[int], 
              "dirty_burraco": table["dirty_burraco"],
              "burraco_bonus": table["burraco_bonus"],
              "closing_bonus": rules.closing_bonus if closed else 0,
-             "pozzetto_penalty": pozzetto}
+             "pozzetto_penalty": pozzetto,
+             "sets": sum(1 for m in melds if m.kind == SET),
+             "sequences": sum(1 for m in melds if m.kind == SEQUENCE),
+             "wilds": sum(1 for m in melds for c in m.cards if is_wild(c))}
     parts["score"] = sum(parts[k] for k in PARTS)
     return parts
 
@@ -923,15 +939,17 @@ class Hand:
             taken = [self.stock.pop(0)]
         hands[seat].update(taken)
         self.events.append(("draw", source, tuple(taken)))
-        if source == STOCK and len(self.stock) == STOCK_END:
-            self.ended = STOCK_OUT                          # §5: play stops at once
-        else:
+        # §5: a draw that leaves two cards in the stock makes this turn the last
+        last = source == STOCK and len(self.stock) == STOCK_END
+        if not (last and self.rules.stock_end == "stop"):   # "stop": play stops at once
             # (2) melding
             self.fix_keep(seat)
             self.meld(seat)
             self.close_after_melding(seat)
-            # (3) the discard
+            # (3) the discard (or going out, which ends the hand as closed)
             self.discard(seat)
+        if last and not self.ended:
+            self.ended = STOCK_OUT                          # "finish": after the turn
         turn = Turn(seat, self.events)
         self.turns.append(turn)
         self.events = []
@@ -1126,7 +1144,8 @@ def _hand_lines(log: HandLog) -> list[str]:
         lines.append(f"team {t}: {p['score']} = melded {p['melded']} "
                      f"+ hands {p['hand_penalty']} + burracos {p['burraco_bonus']} "
                      f"({p['clean_burraco']} clean, {p['dirty_burraco']} dirty) "
-                     f"+ closing {p['closing_bonus']} + pozzetto {p['pozzetto_penalty']}; {took}")
+                     f"+ closing {p['closing_bonus']} + pozzetto {p['pozzetto_penalty']}; {took}; "
+                     f"{p['sets']} sets, {p['sequences']} sequences, {p['wilds']} wild cards")
     for s in range(PLAYERS):
         lines.append(f"seat {s} holds: {cards_text(log.hands[s]) or '-'}")
     return lines

@@ -37,6 +37,10 @@ class BurracoRules(Config):
                                    "(flat) or the points of its cards (cards)",
                                    choices=("flat", "cards"))
     closing_bonus: int = option(100, "points for going out", lo=0, hi=1000)
+    stock_end: str = option("stop", "a draw from the stock that leaves two cards in it: play "
+                            "stops at once (stop), or the player who drew finishes the turn "
+                            "(melds, discards or goes out) and then the hand ends (finish)",
+                            choices=("stop", "finish"))
     max_turns: int = option(500, "turns after which a hand ends as a stalemate (the cap)",
                             lo=10, hi=100_000)
     target: int = option(2000, "a game ends after the hand in which a team reaches this",
@@ -59,14 +63,15 @@ PRESETS: dict[str, dict] = {
     "pozzetto-discard": {"pozzetto": "discard"},
     "pozzetto-cards": {"untaken_pozzetto": "cards"},
     "shared-ties": {"tie": "shared"},
+    "stock-finish": {"stock_end": "finish"},
 }
 
 
 make_rules = config.rules_maker(BurracoRules, PRESETS, "Burraco")
 
 #: The kernels' names of the options' values (both engines may use them).
-Pozzetto, UntakenPozzetto, Tie = config.choices(BurracoRules, "pozzetto", "untaken_pozzetto",
-                                                "tie")
+Pozzetto, UntakenPozzetto, StockEnd, Tie = config.choices(
+    BurracoRules, "pozzetto", "untaken_pozzetto", "stock_end", "tie")
 
 #: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`).
 R = config.layout(BurracoRules, "R")

@@ -16,7 +16,8 @@ ENDED = ("closed", "stock", "cap")
 
 
 class HandSummary(Summary):
-    """Per team: score per hand, clean and dirty burracos; how hands end."""
+    """Per team: score per hand, clean and dirty burracos, sets and sequences;
+    how hands end."""
 
     def part(self, df: pd.DataFrame) -> pd.DataFrame:
         row = {"n": len(df)}
@@ -25,6 +26,8 @@ class HandSummary(Summary):
             row[f"s{t}"], row[f"q{t}"] = int(x.sum()), int((x * x).sum())
             row[f"clean{t}"] = int(df[f"clean_burraco_{t}"].sum())
             row[f"dirty{t}"] = int(df[f"dirty_burraco_{t}"].sum())
+            row[f"sets{t}"] = int(df[f"sets_{t}"].sum())
+            row[f"sequences{t}"] = int(df[f"sequences_{t}"].sum())
         for e in ENDED:
             row[e] = int((df["ended"] == e).sum())
         return pd.DataFrame([row])
@@ -38,6 +41,12 @@ class HandSummary(Summary):
             m, lo, hi = stats.mean_ci(n, t[f"s{k}"], t[f"q{k}"])
             lines.append(f"{k:<6}{n:>10,}   {m:8.1f} [{lo:.1f}, {hi:.1f}]".ljust(47)
                          + f"{t[f'clean{k}'] / n:>8.3f}{t[f'dirty{k}'] / n:>8.3f}")
+        melds = []
+        for k in range(2):
+            sets, seqs = int(t[f"sets{k}"]), int(t[f"sequences{k}"])
+            share = f"{seqs / (sets + seqs):.1%}" if sets + seqs else "n/a"
+            melds.append(f"team {k} {sets / n:.2f} / {seqs / n:.2f} ({share} sequences)")
+        lines.append("sets / sequences per hand: " + "; ".join(melds))
         ends = ", ".join(f"{e} {int(t[e]) / n:.1%}" for e in ENDED)
         lines.append(f"hands ended: {ends} (team 0 = seats 0 and 2; the seat left of "
                      f"the dealer starts)")
@@ -67,15 +76,17 @@ class GameSummary(Summary):
         return "\n".join(lines)
 
 
-#: Score parts per team, in the order of the hand records.
+#: The per-team columns' stems, in the order of the hand records (score parts, then
+#: pozzetto turn and counts).
 PARTS = ("score", "melded", "hand_penalty", "clean_burraco", "dirty_burraco",
-         "burraco_bonus", "closing_bonus", "pozzetto_penalty", "pozzetto_turn", "melds")
+         "burraco_bonus", "closing_bonus", "pozzetto_penalty", "pozzetto_turn", "melds",
+         "sets", "sequences", "wilds")
 
 
 def measures(rules) -> list:
     """What ``simkit compare burraco`` compares (:mod:`simkit.compare`): each
-    team's score per hand and its parts, burracos, how hands end; games won,
-    their length."""
+    team's score per hand and its parts, burracos, sets, sequences and wild
+    cards melded, how hands end; games won, their length."""
     from simkit.compare import Mean, Rate, Section
 
     def per_team(part, label):
@@ -88,7 +99,9 @@ def measures(rules) -> list:
                         ("burraco_bonus", "burraco bonus per hand"),
                         ("clean_burraco", "clean burracos per hand"),
                         ("dirty_burraco", "dirty burracos per hand"),
-                        ("pozzetto_penalty", "pozzetto penalty per hand")):
+                        ("pozzetto_penalty", "pozzetto penalty per hand"),
+                        ("sets", "sets per hand"), ("sequences", "sequences per hand"),
+                        ("wilds", "wild cards melded per hand")):
         hand_measures += per_team(part, label)
     hand_measures += [Rate(f"hands ended: {e}", lambda df, e=e: (df["ended"] == e).to_numpy())
                       for e in ENDED]
