@@ -166,15 +166,26 @@ def cannot_extend(meld: Meld, card: int) -> bool:
     A set's natural cards share one rank and there are at most 9 cards; a
     set without a natural card (a set of 2s, ``twos_set``) would read a natural
     newcomer with its 2s as wild cards, more than one.  A sequence holding a
-    natural card is of that card's suit, and two naturals of one face would
-    need one place.
+    natural card is of that card's suit, two naturals of one face would need
+    one place, and (without aces, whose place can change) a natural card more
+    places beyond the naturals than the meld has wild cards, plus one, would
+    leave a gap.
     """
     naturals = [c for c in meld.cards if not WILD[c]]
     if meld.kind == SET:
         return len(meld.cards) >= 9 or not naturals or POSITION[naturals[0]] != POSITION[card]
     if naturals and SUIT[naturals[0]] != SUIT[card]:
         return True
-    return any(c % 52 == card % 52 for c in naturals)
+    if any(c % 52 == card % 52 for c in naturals):
+        return True
+    if not naturals or POSITION[card] == 0 or any(POSITION[c] == 0 for c in naturals):
+        return False                    # an ace may sit at either end: ask the meld module
+    # without aces every natural has one place (position + 1); the new reading's run
+    # covers them all with the meld's wild cards (at most one each) in the gaps
+    places = [POSITION[c] + 1 for c in naturals]
+    wilds = len(meld.cards) - len(naturals)
+    q = POSITION[card] + 1
+    return q > max(places) + 1 + wilds or q < min(places) - 1 - wilds
 
 
 @lru_cache(maxsize=1 << 18)
