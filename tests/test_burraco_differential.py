@@ -8,9 +8,9 @@ exactly: every decision of every turn (draw, keep, each meld and addition
 with its cards, pozzetti, discards, going out) and every column of the hand
 record; whole games agree too.
 
-Sizes: 1,200 hands under every rule set (the seed's and each preset), half
-with heuristic tables, half with tables mixing random, heuristic and patient
-players with other parameters.
+Sizes: 2,000 hands under every rule set (the seed's and each preset), half
+with heuristic tables, half with tables mixing random, classic, heuristic
+and patient players with other parameters; 500 whole games.
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ from simkit.burraco.rules import PRESETS, make_rules
 
 SEED = 0x5EED_B0CC
 OTHER_SEED = 2
-HANDS = 400                    # per policy mix: 800 hands per rule set
-MIXED = ["random", "heuristic:take_at=3,close_margin=100", "patient", "heuristic:open_at=4,wild_at=3"]
+HANDS = 1_000                  # per policy mix: 2,000 hands per rule set
+GAMES = 250                    # per rule set below: 500 whole games
+MIXED = ["random", "heuristic:take_at=3,close_margin=100,end_threat=true", "patient",
+         "classic:open_at=4,wild_at=3"]
 #: Rule sets: every preset (a rule variant each), and the game-level ones as well.
 RULE_SETS = list(PRESETS)
 
@@ -56,18 +58,21 @@ def assert_same_hands(rules, policies, seed: int, start: int, count: int) -> Non
 
 
 @pytest.mark.parametrize("preset", RULE_SETS)
-def test_hands_agree(preset):
-    rules = make_rules(preset)
-    assert_same_hands(rules, make_policies("heuristic"), SEED, 0, HANDS)
-    assert_same_hands(rules, make_policies(MIXED), OTHER_SEED, 10**9, HANDS)
+def test_heuristic_hands_agree(preset):
+    assert_same_hands(make_rules(preset), make_policies("heuristic"), SEED, 0, HANDS)
+
+
+@pytest.mark.parametrize("preset", RULE_SETS)
+def test_mixed_hands_agree(preset):
+    assert_same_hands(make_rules(preset), make_policies(MIXED), OTHER_SEED, 10**9, HANDS)
 
 
 @pytest.mark.parametrize("preset", ["seed", "shared-ties"])
 def test_games_agree(preset):
     rules = make_rules(preset, overrides={"target": 1500})
     pols = make_policies(MIXED)
-    kern = simulate_games(60, rules=rules, policy=pols, seed=SEED)
-    for j in range(60):
+    kern = simulate_games(GAMES, rules=rules, policy=pols, seed=SEED)
+    for j in range(GAMES):
         ref = R.play_game(SEED, j, rules, pols).record()
         row = kern.iloc[j]
         for key, value in ref.items():
