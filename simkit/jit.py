@@ -6,13 +6,57 @@ compiled machine code on disk between runs (first call: seconds; later: ms).
 Recursive functions are avoided: caching them has crashed numba here.
 
 numba checks a cached kernel only against its own source file, but a kernel
-reads constants of other modules (policy parameter layouts, rule codes) when
-it is compiled: after editing those modules alone, delete the cached machine
-code (``find simkit -name '*.nb*' -delete``).  A fresh install or checkout
-always compiles anew.
+inlines functions and reads constants of other modules (a game's solver,
+policy parameter layouts, rule codes, the shared bit and stream helpers):
+edited alone, those would leave stale machine code in use.  So simkit's
+kernels are cached with :class:`_PackageLocator`, whose stamp covers every
+source file of the kernel's package and the shared modules kernels read
+(:data:`SHARED`): editing any of them compiles that package's kernels anew.
 """
 
+import functools
+import hashlib
+import os
+
 import numba
+from numba.core import caching
+
+#: The modules outside a game's package that kernels read when compiled.
+SHARED = ("bits.py", "jit.py", "rng.py", "policy.py", "config.py")
+_ROOT = os.path.dirname(os.path.abspath(__file__))
+
+
+@functools.lru_cache(maxsize=None)
+def _package_stamp(folder: str) -> bytes:
+    """One hash of every ``.py`` file in ``folder`` and of :data:`SHARED`."""
+    paths = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".py"))
+    paths += [os.path.join(_ROOT, f) for f in SHARED]
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.encode())
+        with open(path, "rb") as f:
+            digest.update(hashlib.sha256(f.read()).digest())
+    return digest.digest()
+
+
+class _PackageLocator(caching.InTreeCacheLocator):
+    """numba's in-tree cache (beside the source), stamped with the whole package."""
+
+    def get_source_stamp(self):
+        return _package_stamp(os.path.dirname(os.path.abspath(self._py_file)))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        # only simkit's own kernels, and not when the user chose a cache directory
+        inside = os.path.abspath(py_file).startswith(_ROOT + os.sep)
+        if numba.config.CACHE_DIR or not inside:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+_LOCATORS = (getattr(caching, "CacheImpl", None) or caching._CacheImpl)._locator_classes
+if _PackageLocator not in _LOCATORS:
+    _LOCATORS.insert(0, _PackageLocator)
 
 _OPTIONS = dict(cache=True, error_model="numpy", nogil=True)
 

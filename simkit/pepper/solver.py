@@ -1,0 +1,796 @@
+"""Pepper with every card visible: the kernel's double-dummy solver (seeds/pepper.md 10).
+
+For a position (the hands that still play, the trump option, the current
+trick, the seat to play) and a side R (a set of seats), the *double-dummy
+value* is the number of tricks R wins from the position on, the current
+trick included, when every seat sees every card, R's seats maximising and
+every other seat minimising.  The readable twin is
+``reference_solver.py``; the two share no code.
+
+How: a boolean search "can R take at least n tricks" (:func:`_at_least`),
+an alpha-beta over single card plays written as a loop over an explicit
+stack (numba's cache has crashed on recursive functions), with
+
+- a transposition table of lower and upper bounds on the value of the
+  positions at the start of tricks, keyed by the whole position (hands,
+  leader, trump, side, players), so entries stay true across searches,
+  targets and deals and a thread keeps one table for all its searches;
+- equivalent cards tried once: cards of one effective suit in one hand
+  with no card still in play ranked between them (cards of completed tricks
+  are out of play; the current trick's cards are not);
+- promising cards first: a leader's bosses from the top, then low cards; a
+  follower's cheapest winning card when the trick is the other side's,
+  its lowest cards when its own side wins it;
+- cut-offs as soon as R has its n tricks or can no longer reach them, so
+  "every trick" stops at the first trick lost.
+
+The most tricks (:func:`dd_value`) is a binary search of such searches,
+the table carrying what each one learnt to the next.
+
+Cards are the kernel's "play bits" for the trump option (``kernel.py``):
+within an effective suit a higher bit is a higher card and the trumps are on
+top, so "cards that beat the winning card" is one mask.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from simkit.bits import high_bit, low_bit, next_seat, popcount
+from simkit.jit import block, blocks, kernel
+from simkit.pepper.kernel import (BIT_OF, CARD_OF, EFF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS,
+                                  _to_play_bits, deal, deal_fixed)
+from simkit.pepper.rules import R
+from simkit.rng import shuffle, start_stream
+
+#: Plies of a search: 8 tricks of 4 cards, and the root.
+MAXPLY = 33
+#: Cards a seat may try at one ply (at most 8 in hand).
+MAXMOVES = 8
+#: Entries of a transposition table (a power of two).
+TT_BITS = 16
+TT_SIZE = 1 << TT_BITS
+
+# Per-ply fields of the search stack (a row of ``stack`` per ply).
+F_H = 0              # .. 3: the hands (play bits)
+F_SEAT = 4           # the seat to play
+F_K = 5              # cards already played to the current trick
+F_LED = 6            # mask of the led effective suit (0 at a trick's start)
+F_BEAT = 7           # cards that beat the card winning the trick so far
+F_WSEAT = 8          # the seat winning it so far
+F_TABLE = 9          # the current trick's cards
+F_NEED = 10          # tricks R still needs from here
+F_LEFT = 11          # tricks left, the current one included
+F_N = 12             # candidate cards at this ply
+F_I = 13             # the next candidate to try
+F_SLOT = 14          # transposition-table slot (-1: none)
+F_K1 = 15            # the position's key
+F_K2 = 16
+F_MOVES = 17         # .. 17 + MAXMOVES - 1: the candidates in the order tried
+N_FIELDS = F_MOVES + MAXMOVES
+
+#: Odd 64-bit constants mixing a key into a slot (golden ratio; murmur's).
+_MIX1 = np.uint64(0x9E3779B97F4A7C15)
+_MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+def new_table() -> np.ndarray:
+    """An empty transposition table: rows (key 1, key 2, bounds), key 1 = -1 empty."""
+    tt = np.zeros((TT_SIZE, 3), np.int64)
+    tt[:, 0] = -1
+    return tt
+
+
+def new_stack() -> np.ndarray:
+    """The search's working rows, one per ply."""
+    return np.zeros((MAXPLY, N_FIELDS), np.int64)
+
+
+@kernel(inline=True)
+def _slot(k1, k2):
+    """The table slot of a position's key (a 64-bit mix of both words)."""
+    x = np.uint64(k1) * _MIX1 ^ np.uint64(k2) * _MIX2
+    x ^= x >> np.uint64(29)
+    return np.int64(x & np.uint64(TT_SIZE - 1))
+
+
+@kernel(inline=True)
+def _candidates(h, legal, live, o):
+    """The cards of ``legal`` worth trying: of each run of ``h``'s cards in an
+    effective suit with no other live card between them, the highest."""
+    out = 0
+    for e in range(4):
+        own = legal & SUIT_BITS[o, e]
+        if own == 0:
+            continue
+        suit_live = live & SUIT_BITS[o, e]
+        prev = False
+        m = suit_live
+        while m:
+            b = high_bit(m)
+            m &= ~(np.int64(1) << b)
+            if (h >> b) & 1:
+                if not prev and (own >> b) & 1:
+                    out |= np.int64(1) << b
+                prev = True
+            else:
+                prev = False
+    return out
+
+
+@kernel(inline=True)
+def _order(stack, d, cands, h, live, o, leading, own_wins, beat):
+    """Write ``cands`` into ply ``d``'s move list, the promising first."""
+    n = 0
+    if leading:
+        # bosses (the top live card of their suit), highest first; then the rest, lowest first
+        bosses = 0
+        for e in range(4):
+            s = live & SUIT_BITS[o, e]
+            if s:
+                top = high_bit(s)
+                if (cands >> top) & 1:
+                    bosses |= np.int64(1) << top
+        m = bosses
+        while m:
+            b = high_bit(m)
+            m &= ~(np.int64(1) << b)
+            stack[d, F_MOVES + n] = b
+            n += 1
+        m = cands & ~bosses
+        while m:
+            b = low_bit(m)
+            m &= m - 1
+            stack[d, F_MOVES + n] = b
+            n += 1
+    else:
+        winners = cands & beat
+        first = (cands & ~winners) if own_wins else winners
+        m = first
+        while m:
+            b = low_bit(m)
+            m &= m - 1
+            stack[d, F_MOVES + n] = b
+            n += 1
+        m = cands & ~first
+        while m:
+            b = low_bit(m)
+            m &= m - 1
+            stack[d, F_MOVES + n] = b
+            n += 1
+    stack[d, F_N] = n
+    stack[d, F_I] = 0
+
+
+@kernel(inline=True)
+def _key(stack, d, P, o, key_tag):
+    """The table key of the trick start at ply ``d``: for each effective suit,
+    from its highest card down, the seat holding each card still in play (2
+    bits a card), the suits' lengths, the leader and ``key_tag``.  Which cards
+    are gone does not matter, only the order of those left, so positions that
+    differ only in which cards were played share an entry."""
+    owners = np.int64(0)
+    lengths = np.int64(0)
+    for e in range(4):
+        n = 0
+        for s in range(P):
+            m = stack[d, F_H + s] & SUIT_BITS[o, e]
+            n += popcount(m)
+        lengths |= np.int64(n) << (3 * e)
+        live = np.int64(0)
+        for s in range(P):
+            live |= stack[d, F_H + s]
+        m = live & SUIT_BITS[o, e]
+        while m:
+            b = high_bit(m)
+            m &= ~(np.int64(1) << b)
+            for s in range(P):
+                if (stack[d, F_H + s] >> b) & 1:
+                    owners = (owners << 2) | s
+                    break
+    return owners, lengths | (stack[d, F_SEAT] << 12) | key_tag
+
+
+@kernel(inline=True)
+def _last_winner(stack, d, P, o, trumps):
+    """The winner of the last trick from ply ``d``: each seat still to play has one
+    card left, which it must play."""
+    seat = stack[d, F_SEAT]
+    led = stack[d, F_LED]
+    beat = stack[d, F_BEAT]
+    wseat = stack[d, F_WSEAT]
+    for i in range(stack[d, F_K], P):
+        b = low_bit(stack[d, F_H + seat])
+        if i == 0:
+            led = SUIT_BITS[o, SUIT_OF_BIT[o, b]]
+        if i == 0 or (beat >> b) & 1:
+            beat = (led | trumps) & -(np.int64(2) << b)
+            wseat = seat
+        seat = next_seat(seat, P)
+    return wseat
+
+
+@kernel
+def _at_least(stack, P, o, side, target, tt, key_tag):
+    """Can side R (seat mask ``side``) take at least ``target`` tricks from the
+    position in ply 0 of ``stack`` (hands, seat, trick state, ``F_LEFT``)?
+
+    ``key_tag`` (trump, side, players) goes into every table key."""
+    trumps = TRUMP_BITS[o]
+    stack[0, F_NEED] = target
+    d = 0
+    fresh = True          # ply d was just entered
+    res = False
+    while True:
+        if fresh:
+            fresh = False
+            resolved = False
+            need = stack[d, F_NEED]
+            left = stack[d, F_LEFT]
+            stack[d, F_SLOT] = -1
+            if need <= 0:
+                res, resolved = True, True
+            elif need > left:
+                res, resolved = False, True
+            elif left == 1:
+                # the last trick: every card left is forced
+                res, resolved = (side >> _last_winner(stack, d, P, o, trumps)) & 1 == 1, True
+            elif stack[d, F_K] == 0:
+                k1, k2 = _key(stack, d, P, o, key_tag)
+                slot = _slot(k1, k2)
+                if tt[slot, 0] == k1 and tt[slot, 1] == k2:
+                    lb = tt[slot, 2] & 255
+                    ub = tt[slot, 2] >> 8
+                    if lb >= need:
+                        res, resolved = True, True
+                    elif ub < need:
+                        res, resolved = False, True
+                stack[d, F_SLOT] = slot
+                stack[d, F_K1] = k1
+                stack[d, F_K2] = k2
+            if not resolved:
+                seat = stack[d, F_SEAT]
+                h = stack[d, F_H + seat]
+                led = stack[d, F_LED]
+                legal = h & led
+                if legal == 0:
+                    legal = h
+                live = stack[d, F_TABLE]
+                for s in range(P):
+                    live |= stack[d, F_H + s]
+                cands = _candidates(h, legal, live, o)
+                k = stack[d, F_K]
+                ours = ((side >> seat) & 1) == ((side >> stack[d, F_WSEAT]) & 1)
+                _order(stack, d, cands, h, live, o, k == 0, k > 0 and ours, stack[d, F_BEAT])
+        else:
+            resolved = False
+        if not resolved:
+            i = stack[d, F_I]
+            if i < stack[d, F_N]:
+                # play the next candidate: ply d + 1
+                stack[d, F_I] = i + 1
+                b = stack[d, F_MOVES + i]
+                seat = stack[d, F_SEAT]
+                c = d + 1
+                for s in range(4):
+                    stack[c, F_H + s] = stack[d, F_H + s]
+                stack[c, F_H + seat] &= ~(np.int64(1) << b)
+                k = stack[d, F_K]
+                if k == 0:
+                    led = SUIT_BITS[o, SUIT_OF_BIT[o, b]]
+                    stack[c, F_LED] = led
+                    stack[c, F_BEAT] = (led | trumps) & -(np.int64(2) << b)
+                    stack[c, F_WSEAT] = seat
+                    stack[c, F_TABLE] = np.int64(1) << b
+                else:
+                    stack[c, F_LED] = stack[d, F_LED]
+                    stack[c, F_TABLE] = stack[d, F_TABLE] | (np.int64(1) << b)
+                    if (stack[d, F_BEAT] >> b) & 1:
+                        stack[c, F_BEAT] = (stack[d, F_LED] | trumps) & -(np.int64(2) << b)
+                        stack[c, F_WSEAT] = seat
+                    else:
+                        stack[c, F_BEAT] = stack[d, F_BEAT]
+                        stack[c, F_WSEAT] = stack[d, F_WSEAT]
+                if k + 1 == P:
+                    w = stack[c, F_WSEAT]
+                    stack[c, F_NEED] = stack[d, F_NEED] - ((side >> w) & 1)
+                    stack[c, F_LEFT] = stack[d, F_LEFT] - 1
+                    stack[c, F_K] = 0
+                    stack[c, F_SEAT] = w
+                    stack[c, F_LED] = 0
+                    stack[c, F_BEAT] = 0
+                    stack[c, F_TABLE] = 0
+                else:
+                    stack[c, F_NEED] = stack[d, F_NEED]
+                    stack[c, F_LEFT] = stack[d, F_LEFT]
+                    stack[c, F_K] = k + 1
+                    stack[c, F_SEAT] = next_seat(seat, P)
+                d = c
+                fresh = True
+                continue
+            # every candidate tried without a cut-off
+            res = ((side >> stack[d, F_SEAT]) & 1) == 0
+        # ply d is decided: res; record it, then hand it to the ply above
+        while True:
+            slot = stack[d, F_SLOT]
+            if slot >= 0:
+                if tt[slot, 0] == stack[d, F_K1] and tt[slot, 1] == stack[d, F_K2]:
+                    lb = tt[slot, 2] & 255
+                    ub = tt[slot, 2] >> 8
+                else:
+                    tt[slot, 0] = stack[d, F_K1]
+                    tt[slot, 1] = stack[d, F_K2]
+                    lb = 0
+                    ub = 255
+                need = stack[d, F_NEED]
+                if res:
+                    lb = max(lb, need)
+                else:
+                    ub = min(ub, need - 1)
+                tt[slot, 2] = lb | (ub << 8)
+            if d == 0:
+                return res
+            d -= 1
+            maximising = (side >> stack[d, F_SEAT]) & 1 == 1
+            if maximising == res:
+                continue          # a cut-off: ply d is decided the same way
+            break                 # try ply d's next candidate
+
+
+@kernel
+def _root(stack, hands, P, o, trick_cards, n_trick, to_play):
+    """Ply 0 from card-id masks: ``hands[s]`` the cards seat ``s`` holds, the
+    current trick's ``n_trick`` cards (ids, in play order, led by the seat
+    ``n_trick`` places before ``to_play``).  Returns the tricks left."""
+    for s in range(4):
+        stack[0, F_H + s] = _to_play_bits(hands[s], o) if s < P else 0
+    trumps = TRUMP_BITS[o]
+    stack[0, F_K] = n_trick
+    stack[0, F_SEAT] = to_play
+    stack[0, F_LED] = 0
+    stack[0, F_BEAT] = 0
+    stack[0, F_WSEAT] = to_play
+    stack[0, F_TABLE] = 0
+    seat = (to_play - n_trick) % P
+    for k in range(n_trick):
+        b = BIT_OF[o, trick_cards[k]]
+        if k == 0:
+            led = SUIT_BITS[o, SUIT_OF_BIT[o, b]]
+            stack[0, F_LED] = led
+            stack[0, F_BEAT] = (led | trumps) & -(np.int64(2) << b)
+            stack[0, F_WSEAT] = seat
+        elif (stack[0, F_BEAT] >> b) & 1:
+            stack[0, F_BEAT] = (stack[0, F_LED] | trumps) & -(np.int64(2) << b)
+            stack[0, F_WSEAT] = seat
+        stack[0, F_TABLE] |= np.int64(1) << b
+        seat = next_seat(seat, P)
+    left = popcount(hands[to_play])
+    stack[0, F_LEFT] = left
+    return left
+
+
+@kernel(inline=True)
+def _tag(P, o, side):
+    """The part of a table key naming the search: trump, side and players."""
+    return (o << 51) | (side << 54) | (P << 58)
+
+
+@kernel
+def dd_at_least(hands, P, o, trick_cards, n_trick, to_play, side, n, tt, stack):
+    """Can side ``side`` (a seat mask) take at least ``n`` tricks from the
+    position (see :func:`_root`) with every card visible?"""
+    left = _root(stack, hands, P, o, trick_cards, n_trick, to_play)
+    if n <= 0:
+        return True
+    if n > left:
+        return False
+    return _at_least(stack, P, o, side, n, tt, _tag(P, o, side))
+
+
+@kernel
+def dd_value(hands, P, o, trick_cards, n_trick, to_play, side, tt, stack, guess=-1):
+    """The double-dummy value: the most tricks side ``side`` (a seat mask) takes
+    from the position (see :func:`_root`), the current trick included.
+
+    A binary search of :func:`_at_least`; with a ``guess`` (0 or more) it
+    searches from there up or down a trick at a time, two searches when the
+    guess is right."""
+    left = _root(stack, hands, P, o, trick_cards, n_trick, to_play)
+    tag = _tag(P, o, side)
+    if guess >= 0:
+        v = min(guess, left)
+        if v == 0 or _at_least(stack, P, o, side, v, tt, tag):
+            while v < left and _at_least(stack, P, o, side, v + 1, tt, tag):
+                v += 1
+            return v
+        v -= 1
+        while v > 0 and not _at_least(stack, P, o, side, v, tt, tag):
+            v -= 1
+        return v
+    lo = 0
+    hi = left
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _at_least(stack, P, o, side, mid, tt, tag):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+#: Deals per parallel task of :func:`solve_deals` (each task clears a table).
+SOLVE_BLOCK = 512
+
+
+@kernel(parallel=True)
+def solve_deals(hands, P, o, leader, side, target, out):
+    """Row ``i``: ``hands[i, s]`` the card-id mask of seat ``s``, the trump option
+    ``o[i]``, ``leader[i]`` to lead the first trick, ``side[i]`` a seat mask.
+    ``out[i]``: with ``target[i]`` < 0 the double-dummy value, else 1 if the
+    side can take at least ``target[i]`` tricks and 0 if not.  Blocks of rows
+    run in parallel, each with its own table."""
+    n = hands.shape[0]
+    for blk in numba.prange(blocks(n, SOLVE_BLOCK)):
+        tt = np.zeros((TT_SIZE, 3), np.int64)
+        tt[:, 0] = -1
+        stack = np.zeros((MAXPLY, N_FIELDS), np.int64)
+        no = np.zeros(4, np.int64)
+        for i in block(blk, n, SOLVE_BLOCK):
+            if target[i] < 0:
+                out[i] = dd_value(hands[i], P, o[i], no, 0, leader[i], side[i], tt, stack)
+            else:
+                out[i] = 1 if dd_at_least(hands[i], P, o[i], no, 0, leader[i], side[i],
+                                          target[i], tt, stack) else 0
+
+
+# ---------------------------------------------------------------------------
+# The expert policy (seeds/pepper.md 7.3): perfect-information Monte Carlo
+# ---------------------------------------------------------------------------
+
+#: Deals of the unseen cards tried for a world before the constrained deal.
+WORLD_TRIES = 20
+#: Tables the expert keeps per hand in play (entries; a power of two).
+EXPERT_TT = TT_SIZE
+
+
+@kernel(inline=True)
+def _dealable(room, allowed, cnt, n_holders):
+    """Whether the cards left (``cnt`` per effective suit) fit the holders'
+    ``room``, each taking only its ``allowed`` suits: for every set of suits,
+    its cards are no more than the room of the holders that may take one."""
+    for S in range(1, 16):
+        need = 0
+        for e in range(4):
+            if (S >> e) & 1:
+                need += cnt[e]
+        cap = 0
+        for x in range(n_holders):
+            if allowed[x] & S:
+                cap += room[x]
+        if need > cap:
+            return False
+    return True
+
+
+@kernel
+def _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, out):
+    """Deal the ``n_u`` unseen card ids to the holders (7.3 Worlds) into
+    ``out[seat]`` (card-id masks), drawing from ``st``."""
+    for t in range(WORLD_TRIES):
+        for i in range(n_u):
+            arr[i] = unseen[i]
+        shuffle(st, arr[:n_u])
+        ok = True
+        p = 0
+        for x in range(n_holders):
+            for _ in range(size[x]):
+                if (allowed[x] >> EFF[o, arr[p]]) & 1 == 0:
+                    ok = False
+                p += 1
+        if ok:
+            p = 0
+            for x in range(n_holders):
+                out[holder[x]] = 0
+                for _ in range(size[x]):
+                    out[holder[x]] |= np.int64(1) << arr[p]
+                    p += 1
+            return
+    # the last shuffle's order, each card to the first holder that can take it
+    # and leave the rest dealable
+    room = np.empty(4, np.int64)
+    cnt = np.zeros(4, np.int64)
+    for x in range(n_holders):
+        room[x] = size[x]
+        out[holder[x]] = 0
+    for i in range(n_u):
+        cnt[EFF[o, arr[i]]] += 1
+    for i in range(n_u):
+        c = arr[i]
+        e = EFF[o, c]
+        cnt[e] -= 1
+        for x in range(n_holders):
+            if room[x] > 0 and (allowed[x] >> e) & 1:
+                room[x] -= 1
+                if _dealable(room, allowed, cnt, n_holders):
+                    out[holder[x]] |= np.int64(1) << c
+                    break
+                room[x] += 1
+
+
+@kernel(inline=True)
+def _side_of(seat, P):
+    """A seat's side as a seat mask: its partnership with 4 players."""
+    if P == 4:
+        return (np.int64(1) << seat) | (np.int64(1) << (seat ^ 2))
+    return np.int64(1) << seat
+
+
+@kernel
+def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, bidder,
+                contract, worlds, st, tt, stack, hint):
+    """The expert's card (seeds/pepper.md 7.3), as a play bit; ``hint`` is the
+    card the heuristic would play there (its tie-break).
+
+    ``hands``: every seat's cards in play bits (``hands[3]`` the dead hand with
+    2 players); ``tbits[:n_trick]`` the current trick's cards in play order;
+    ``unplayed``: the cards not yet on the table; ``voids``: 4 bits per seat,
+    the effective suits it has shown out of; ``tricks``: tricks won per seat.
+    Only what the seat may see is used: its own hand, the table, the counts of
+    the others' cards and their voids."""
+    h = hands[seat]
+    trumps = TRUMP_BITS[o]
+    led = SUIT_BITS[o, SUIT_OF_BIT[o, tbits[0]]] if n_trick > 0 else np.int64(0)
+    legal = h & led
+    if legal == 0:
+        legal = h
+    table = np.int64(0)
+    for k in range(n_trick):
+        table |= np.int64(1) << tbits[k]
+    live = unplayed | table              # cards not in a completed trick
+    cands = np.int64(0)
+    for e in range(4):
+        own = legal & SUIT_BITS[o, e]
+        if own == 0:
+            continue
+        prev = False
+        m = live & SUIT_BITS[o, e]
+        while m:
+            b = low_bit(m)
+            m &= m - 1
+            if (own >> b) & 1:
+                if not prev:
+                    cands |= np.int64(1) << b
+                prev = True
+            else:
+                prev = False
+    if popcount(cands) == 1:
+        return low_bit(cands)
+    # -- the worlds, all drawn before any solve
+    unseen_bits = unplayed & ~h
+    unseen = np.empty(24, np.int64)
+    n_u = 0
+    for c in range(24):
+        if (unseen_bits >> BIT_OF[o, c]) & 1:
+            unseen[n_u] = c
+            n_u += 1
+    holder = np.empty(4, np.int64)
+    size = np.empty(4, np.int64)
+    allowed = np.empty(4, np.int64)
+    n_holders = 0
+    x = seat
+    for _ in range(P - 1):
+        x = next_seat(x, P)
+        holder[n_holders] = x
+        size[n_holders] = popcount(hands[x])
+        allowed[n_holders] = 15 & ~((voids >> (4 * x)) & 15)
+        n_holders += 1
+    if P == 2:
+        holder[n_holders] = 3
+        size[n_holders] = popcount(hands[3])
+        allowed[n_holders] = 15
+        n_holders += 1
+    own_ids = np.int64(0)
+    m = h
+    while m:
+        b = low_bit(m)
+        m &= m - 1
+        own_ids |= np.int64(1) << CARD_OF[o, b]
+    arr = np.empty(24, np.int64)
+    if worlds == 0:
+        # the oracle: one world, the real deal (for measuring, never a real player)
+        worlds = 1
+        world = np.zeros((1, 4), np.int64)
+        for s in range(4):
+            mm = hands[s]
+            while mm:
+                b = low_bit(mm)
+                mm &= mm - 1
+                world[0, s] |= np.int64(1) << CARD_OF[o, b]
+    else:
+        world = np.zeros((worlds, 4), np.int64)
+        for w in range(worlds):
+            _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, world[w])
+            world[w, seat] = own_ids
+    # -- the goal
+    decl = _side_of(bidder, P)
+    need = contract if contract < T else T
+    won = 0
+    done = 0
+    for s in range(P):
+        done += tricks[s]
+        if (decl >> s) & 1:
+            won += tricks[s]
+    open_ = won < need and done - won <= T - need
+    ours = (decl >> seat) & 1 == 1
+    side = decl if open_ else _side_of(seat, P)
+    # -- the candidates, lowest first (ties keep the lowest)
+    n_c = 0
+    cand = np.empty(MAXMOVES, np.int64)
+    m = cands
+    while m:
+        cand[n_c] = low_bit(m)
+        m &= m - 1
+        n_c += 1
+    # The choice needs, while the contract is open, each candidate's count of
+    # worlds that reach the goal (one "at least" search each), and the total
+    # value only for candidates tied on the best count; once it is decided,
+    # every total.  Counting stops as soon as the leader cannot be caught:
+    # the card chosen is the one 7.3 defines.
+    succ = np.zeros(MAXMOVES, np.int64)
+    ids = np.empty(4, np.int64)
+    trick_ids = np.zeros(4, np.int64)
+    for k in range(n_trick):
+        trick_ids[k] = CARD_OF[o, tbits[k]]
+    if open_:
+        goal = need - won                    # the declaring side's tricks still needed
+        for w in range(worlds):
+            for i in range(n_c):
+                v = _after(cand[i], seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led,
+                           trumps, side, tt, stack, goal)
+                if (v >= goal) == ours:
+                    succ[i] += 1
+            top = 0
+            second = -1
+            for i in range(n_c):
+                if succ[i] > top:
+                    second = top
+                    top = succ[i]
+                elif succ[i] > second:
+                    second = succ[i]
+            if top > second + worlds - 1 - w:
+                break
+        top = 0
+        for i in range(n_c):
+            top = max(top, succ[i])
+        tied = 0
+        for i in range(n_c):
+            if succ[i] == top:
+                tied += 1
+        if tied == 1:
+            for i in range(n_c):
+                if succ[i] == top:
+                    return cand[i]
+        # ties: the heuristic's card (7.2) if it is one of them
+        for i in range(n_c):
+            if succ[i] == top and _same_group(cand[i], hint, h, live, o):
+                return cand[i]
+    best = -1
+    best_t = 0
+    heuristic = False
+    for i in range(n_c):
+        if open_ and succ[i] != top:
+            continue
+        t = 0
+        for w in range(worlds):
+            t += _after(cand[i], seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led,
+                        trumps, side, tt, stack, -1)
+        if open_ and not ours:
+            t = -t
+        mine = not open_ and _same_group(cand[i], hint, h, live, o)
+        if best < 0 or t > best_t or (t == best_t and mine and not heuristic):
+            best = cand[i]
+            best_t = t
+            heuristic = mine
+    return best
+
+
+@kernel(inline=True)
+def _same_group(c, x, h, live, o):
+    """Whether the player's cards ``c`` and ``x`` (play bits) are equivalent for it
+    (7.3 Candidates): one effective suit, no live card between them but its own."""
+    if x < 0 or SUIT_OF_BIT[o, c] != SUIT_OF_BIT[o, x]:
+        return False
+    lo = min(c, x)
+    hi = max(c, x)
+    between = live & SUIT_BITS[o, SUIT_OF_BIT[o, c]] & ~h
+    mask = (-(np.int64(2) << lo)) & ((np.int64(1) << hi) - 1)
+    return (between & mask) == 0
+
+
+@kernel
+def _after(b, seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led, trumps, side, tt,
+           stack, goal):
+    """World ``w`` after ``seat`` plays the play bit ``b``: with ``goal`` < 0 the
+    double-dummy value of ``side`` from there, the current trick included; else
+    that value if it is below ``goal``, and ``goal`` if it is at least ``goal``
+    (one "at least" search)."""
+    c = CARD_OF[o, b]
+    for s in range(4):
+        ids[s] = world[w, s]
+    ids[seat] &= ~(np.int64(1) << c)
+    if n_trick + 1 == P:
+        # the card completes the trick: its winner leads next
+        win = tbits[0]
+        wseat = (seat - n_trick) % P
+        s_ = wseat
+        for k in range(1, P):
+            s_ = next_seat(s_, P)
+            bb = tbits[k] if k < n_trick else b
+            if (((led | trumps) & -(np.int64(2) << win)) >> bb) & 1:
+                win = bb
+                wseat = s_
+        took = (side >> wseat) & 1
+        if goal >= 0:
+            return goal if took >= goal or dd_at_least(ids, P, o, trick_ids, 0, wseat, side,
+                                                        goal - took, tt, stack) else 0
+        return took + dd_value(ids, P, o, trick_ids, 0, wseat, side, tt, stack)
+    trick_ids[n_trick] = c
+    if goal >= 0:
+        return goal if dd_at_least(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side,
+                                   goal, tt, stack) else 0
+    return dd_value(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side, tt, stack)
+
+
+# ---------------------------------------------------------------------------
+# The perfect-information bound (seeds/pepper.md 9.4)
+# ---------------------------------------------------------------------------
+
+#: Deals per parallel task of the bound's runs (each task clears a table).
+BOUND_BLOCK = 256
+
+
+@kernel(parallel=True)
+def bound_fixed(count, key, rules, seat, dealer, fixed, out):
+    """Samples ``0 .. count-1`` of a fixed hand (9.1: ``seat`` holds the mask
+    ``fixed``, the rest dealt from stream ``(key, sample)`` by
+    :func:`kernel.deal_fixed`): ``out[j, o]`` the double-dummy value of
+    ``seat``'s side leading the first trick with trump option ``o`` (0..4)."""
+    P = rules[R.PLAYERS]
+    H = rules[R.HANDS_DEALT]
+    side = _side_of(seat, P)
+    for blk in numba.prange(blocks(count, BOUND_BLOCK)):
+        st = np.empty(2, np.uint64)
+        hands = np.zeros(4, np.int64)
+        rest = np.empty(24 - 24 // H, np.int64)
+        tt = np.zeros((TT_SIZE, 3), np.int64)
+        tt[:, 0] = -1
+        stack = np.zeros((MAXPLY, N_FIELDS), np.int64)
+        no = np.zeros(4, np.int64)
+        for j in block(blk, count, BOUND_BLOCK):
+            start_stream(st, key, j)
+            deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
+            for o in range(5):
+                out[j, o] = dd_value(hands, P, o, no, 0, seat, side, tt, stack)
+
+
+@kernel(parallel=True)
+def bound_first(start, count, key, rules, trump, out):
+    """Hands ``start .. start+count-1`` dealt as ``run_hands`` deals them: ``out[j]``
+    the double-dummy value of the first speaker's side (the seat left of the
+    dealer) leading the first trick with trump option ``trump[j]``."""
+    P = rules[R.PLAYERS]
+    for blk in numba.prange(blocks(count, BOUND_BLOCK)):
+        st = np.empty(2, np.uint64)
+        deck = np.empty(24, np.int64)
+        hands = np.zeros(4, np.int64)
+        tt = np.zeros((TT_SIZE, 3), np.int64)
+        tt[:, 0] = -1
+        stack = np.zeros((MAXPLY, N_FIELDS), np.int64)
+        no = np.zeros(4, np.int64)
+        for j in block(blk, count, BOUND_BLOCK):
+            start_stream(st, key, start + j)
+            dealer = (start + j) % P
+            deal(st, dealer, rules, deck, hands)
+            seat = next_seat(dealer, P)
+            out[j] = dd_value(hands, P, trump[j], no, 0, seat, _side_of(seat, P), tt, stack)
