@@ -9,9 +9,11 @@ numba checks a cached kernel only against its own source file, but a kernel
 inlines functions and reads constants of other modules (a game's solver,
 policy parameter layouts, rule codes, the shared bit and stream helpers):
 edited alone, those would leave stale machine code in use.  So simkit's
-kernels are cached with :class:`_PackageLocator`, whose stamp covers every
-source file of the kernel's package and the shared modules kernels read
-(:data:`SHARED`): editing any of them compiles that package's kernels anew.
+kernels are cached with :class:`_PackageLocator`, whose stamp covers the
+modules of the kernel's package that kernels read (:data:`KERNEL_SIDE`, the
+same file names in every game folder) and the shared modules they read
+(:data:`SHARED`): editing any of them compiles that package's kernels anew,
+while editing a reference engine, an advisor or an ``api.py`` does not.
 """
 
 import functools
@@ -21,15 +23,17 @@ import os
 import numba
 from numba.core import caching
 
-#: The modules outside a game's package that kernels read when compiled.
-SHARED = ("bits.py", "jit.py", "rng.py", "policy.py", "config.py")
+#: The modules of a game's package that its kernels import or read constants from.
+KERNEL_SIDE = ("kernel.py", "solver.py", "policies.py", "rules.py")
+#: The modules outside a game's package that kernels (or the modules above) read.
+SHARED = ("bits.py", "jit.py", "rng.py", "policy.py", "config.py", "cards.py", "errors.py")
 _ROOT = os.path.dirname(os.path.abspath(__file__))
 
 
 @functools.lru_cache(maxsize=None)
 def _package_stamp(folder: str) -> bytes:
-    """One hash of every ``.py`` file in ``folder`` and of :data:`SHARED`."""
-    paths = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".py"))
+    """One hash of ``folder``'s :data:`KERNEL_SIDE` modules and of :data:`SHARED`."""
+    paths = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f in KERNEL_SIDE)
     paths += [os.path.join(_ROOT, f) for f in SHARED]
     digest = hashlib.sha256()
     for path in paths:

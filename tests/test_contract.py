@@ -203,3 +203,34 @@ def test_a_named_setting_with_a_change():
     assert p.params.aggression == 1.0 and p.params.draw_trumps is False
     with pytest.raises(InputError, match="expected one of heuristic, random, old"):
         parse_policy("nope", POLICIES, named)
+
+
+@pytest.mark.parametrize("game", SPECS, ids=IDS)
+def test_kernel_cache_stamp_covers_what_kernels_read(game):
+    """numba's cache is stamped with a package's KERNEL_SIDE modules and the
+    SHARED ones (simkit/jit.py): those modules import nothing else of simkit,
+    so that no edit a kernel depends on can leave stale machine code."""
+    import ast
+
+    from simkit import jit
+
+    folder = ROOT / "simkit" / game.name
+    mods = [folder / m for m in jit.KERNEL_SIDE if (folder / m).exists()]
+    mods += [ROOT / "simkit" / m for m in jit.SHARED]
+    assert (folder / "kernel.py") in mods
+    for path in mods:
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [f"{node.module}.{a.name}" for a in node.names]
+                     if isinstance(node, ast.ImportFrom) and node.module in ("simkit",
+                                                                              f"simkit.{game.name}")
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                parts = name.split(".")
+                if parts[0] != "simkit" or len(parts) == 1:
+                    continue
+                if len(parts) == 3:
+                    assert parts[1] == game.name and parts[2] + ".py" in jit.KERNEL_SIDE, \
+                        f"{path.name} imports {name}"
+                else:
+                    assert parts[1] + ".py" in jit.SHARED, f"{path.name} imports {name}"
