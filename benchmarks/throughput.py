@@ -26,7 +26,7 @@ def main():
         for players in game.bench_players:
             ref = reference_rate(game, players, a.reference_hands)
             one = next(r for r in records if r["game"] == game.name and r["players"] == players
-                       and r["threads"] == 1 and "engine" not in r)
+                       and r["threads"] == 1 and r.get("case") == "heuristic")
             records.append({"game": game.name, "players": players, "threads": 1,
                             "unit": game.bench_unit,
                             "engine": "reference", "rate": ref, "ns_per_unit": 1e9 / ref,

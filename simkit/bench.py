@@ -46,27 +46,33 @@ def reference_rate(game, players: int, units: int) -> float:
 
 
 def run_bench(names, hands: int = 2_000_000) -> list[dict]:
-    """One record per (game, players, threads): 1 thread and all threads.
+    """One record per (game, case, players, threads): 1 thread and all threads.
 
     A game measures ``hands // bench_scale`` of its bench unit for each of its
     ``bench_players`` counts (its spec says which: a Shiesta game or a Burraco
-    hand is many Pepper hands' worth of work)."""
+    hand is many Pepper hands' worth of work), case ``heuristic``; then its
+    further cases (``GameSpec.bench_cases``: Pepper's double-dummy solver and
+    its searching player), sized from ``hands`` by the game."""
     from simkit import games
+    from simkit.engine import BenchCase
     records = []
     top = max_threads()
     for name in names:
         game = games.get(name)
         units = max(1, hands // game.bench_scale)
-        for players in game.bench_players:
-            run = kernel_run(game, players, units)
+        cases = [BenchCase("heuristic", players, game.bench_unit, units,
+                           kernel_run(game, players, units))
+                 for players in game.bench_players]
+        cases += game.bench_cases(hands) if game.bench_cases else []
+        for c in cases:
             one = None
             for threads in sorted({1, top}):
                 set_threads(threads)
-                rate = best_rate(run, units)
+                rate = best_rate(c.run, c.units)
                 one = one or rate
-                records.append({"game": game.name, "players": players, "threads": threads,
-                                "unit": game.bench_unit, "rate": rate,
-                                "ns_per_unit": 1e9 / rate, "policy": "heuristic",
-                                "units": units, "speedup_vs_1_thread": rate / one})
+                records.append({"game": game.name, "case": c.case, "players": c.players,
+                                "threads": threads, "unit": c.unit, "rate": rate,
+                                "ns_per_unit": 1e9 / rate, "units": c.units,
+                                "speedup_vs_1_thread": rate / one})
     set_threads(None)
     return records

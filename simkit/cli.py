@@ -154,6 +154,9 @@ def _advise_parser(sub) -> None:
     p.add_argument("--declarer", action="store_true",
                    help="the older figures: each contract played by this hand's side with no "
                         "auction (what the hand is worth if it plays it)")
+    p.add_argument("--bound", action="store_true",
+                   help="add each contract's perfect-information bound: made as declarer "
+                        "with every card visible, the best single trump (pepper)")
     _run_options(p, progress=False, json_out=True)
 
 
@@ -305,8 +308,8 @@ def _cmd_bench(a) -> int:
         print(json.dumps(records, indent=1))
     else:
         for r in records:
-            print(f"{r['game']:<8} {r['players']}p {r['threads']} thread(s): "
-                  f"{r['rate']:>13,.0f} {r['unit']}s/s  ({r['ns_per_unit']:.0f} ns/{r['unit']})")
+            print(f"{r['game']:<8} {r['case']:<32} {r['players']}p {r['threads']} thread(s): "
+                  f"{r['rate']:>13,.0f} {r['unit']}s/s  ({r['ns_per_unit']:,.0f} ns/{r['unit']})")
     return 0
 
 
@@ -336,12 +339,17 @@ def _cmd_advise(a) -> int:
         bidding = [s.name for s in games.specs() if s.advise is not None]
         raise InputError(f"simkit advise is for games with bids ({', '.join(bidding)}), "
                          f"not {a.game}")
+    if a.bound and not g.bound:
+        bounded = [s.name for s in games.specs() if s.bound]
+        raise InputError(f"--bound (the perfect-information bound) needs a double-dummy "
+                         f"solver: {', '.join(bounded)}, not {a.game}")
     rules, pols = _rules_and_policies(a)
     mod = importlib.import_module(g.advise)
+    extra = {"bound": True} if a.bound else {}
     advice = mod.advise(a.hand, players=rules.players, seat=a.seat, dealer=a.dealer,
                         samples=a.samples, score=a.score, rules=rules, policy=pols,
                         seed=a.seed, threads=a.threads, games=a.games, declarer=a.declarer,
-                        plans=a.plans)
+                        plans=a.plans, **extra)
     print(json.dumps(mod.advice_json(advice), indent=1) if a.json else mod.format_advice(advice))
     return 0
 

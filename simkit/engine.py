@@ -298,6 +298,19 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class BenchCase:
+    """A further ``simkit bench`` case of a game: ``run()`` processes ``units``
+    of ``unit`` (deals solved, hands played by a searching policy) for a table
+    of ``players``; ``case`` names it in the output."""
+
+    case: str
+    players: int
+    unit: str
+    units: int
+    run: Callable[[], object]
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the shared layer needs to know about a game (see the module notes).
 
@@ -307,9 +320,12 @@ class GameSpec:
     ``seat``; ``reference(rules, policies, seed, index)`` plays unit ``index``
     of ``bench_unit`` with the readable reference engine (``simkit bench``
     and the contract tests); ``advise`` names the module of ``simkit
-    advise`` (games with bids), ``example_hand`` a hand it can be asked
-    about; ``measures(rules)`` lists what ``simkit compare`` compares
-    (:mod:`simkit.compare`).
+    advise`` (games with bids), ``bound`` says whether that advisor can add
+    the perfect-information bound (``--bound``: a double-dummy solver),
+    ``example_hand`` a hand it can be asked about; ``measures(rules)`` lists
+    what ``simkit compare`` compares (:mod:`simkit.compare`); ``bench_cases(hands)``
+    gives the game's further ``simkit bench`` cases (:class:`BenchCase`: a
+    solver, a searching policy) beside the kernel's hands.
     """
 
     name: str
@@ -331,8 +347,10 @@ class GameSpec:
     bench_players: tuple[int, ...] = ()
     bench_scale: int = 1
     advise: str | None = None
+    bound: bool = False
     example_hand: str = ""
     measures: Callable | None = None
+    bench_cases: Callable[[int], list["BenchCase"]] | None = None
     players_text: str = ""
 
     def __post_init__(self):

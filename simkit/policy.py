@@ -5,7 +5,7 @@ class is a :class:`~simkit.config.Config` of the policy's parameters (an empty
 one for ``random``).  A table takes one spec for every seat or one per seat.
 
 A params class says which decision code its policy runs in the kernels
-(``KIND``: 0 random, 1 the heuristic); :func:`vectors` turns a table's
+(``KIND``: 0 random, 1 the heuristic, 2 a searching policy); :func:`vectors` turns a table's
 policies into the kinds and the parameter matrix the kernels read.
 """
 
@@ -20,8 +20,9 @@ import numpy as np
 from simkit.config import Config, parse_assignments, vector
 from simkit.errors import InputError
 
-#: The decision codes the kernels switch on (a params class's ``KIND``).
-RANDOM, HEURISTIC = 0, 1
+#: The decision codes the kernels switch on (a params class's ``KIND``):
+#: uniform random, a game's heuristic, a policy that searches (Pepper's expert).
+RANDOM, HEURISTIC, EXPERT = 0, 1, 2
 
 
 @dataclasses.dataclass(frozen=True)

@@ -292,9 +292,15 @@ def test_bench_json(capsys):
     records = json.loads(out)
     assert isinstance(records, list) and records
     for r in records:
-        assert {"game", "players", "threads", "unit", "rate"} <= set(r)
-        assert r["game"] == "pepper" and r["unit"] == "hand" and r["rate"] > 0
+        assert {"game", "case", "players", "threads", "unit", "rate"} <= set(r)
+        assert r["game"] == "pepper" and r["rate"] > 0
         assert 1 <= r["threads"] <= max_threads()
+    # the kernel's hands, then the double-dummy solver's deals and the expert's hands
+    cases = {(r["case"], r["unit"]) for r in records}
+    assert cases == {("heuristic", "hand"), ("double dummy: every trick, 5 trumps", "deal"),
+                     ("double dummy: most tricks, 5 trumps", "deal"),
+                     ("expert (16 worlds) at every seat", "hand")}
+    records = [r for r in records if r["case"] == "heuristic"]
     assert {r["players"] for r in records} == {2, 3, 4}
     assert any(r["threads"] == 1 for r in records)
     assert {(r["players"], r["threads"]) for r in records} == \

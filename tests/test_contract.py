@@ -17,7 +17,7 @@ from simkit import bench, chunks, config, engine, games
 from simkit.cli import main
 from simkit.config import Config
 from simkit.errors import InputError
-from simkit.policy import HEURISTIC, RANDOM
+from simkit.policy import EXPERT, HEURISTIC, RANDOM
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SPECS = [games.get(g) for g in games.GAMES]
@@ -62,7 +62,7 @@ def test_spec_is_complete(game):
     assert "random" in game.policies and game.default_policy in game.policies
     assert game.policy_layout in game.policies.values()
     for name, cls in game.policies.items():
-        assert cls.KIND in (RANDOM, HEURISTIC), name
+        assert cls.KIND in (RANDOM, HEURISTIC, EXPERT), name
         assert set(cls.keys()) <= set(game.policy_layout.keys()) or name == "random"
     assert game.units and set(game.units) <= {"hand", "game"}
     assert game.bench_unit in game.units and game.bench_players
@@ -201,7 +201,7 @@ def test_a_named_setting_with_a_change():
     named = {"old": "heuristic:draw_trumps=false,aggression=-1"}
     p = parse_policy("OLD:aggression=1", POLICIES, named)
     assert p.params.aggression == 1.0 and p.params.draw_trumps is False
-    with pytest.raises(InputError, match="expected one of heuristic, random, old"):
+    with pytest.raises(InputError, match="expected one of heuristic, expert, random, old"):
         parse_policy("nope", POLICIES, named)
 
 

@@ -24,6 +24,13 @@ recommendation is the plan with the highest ``p_win``.
 (:func:`simkit.pepper.api.evaluate_hand`): each contract played by the
 hand's side with no auction, passing as the reference point (EV 0): what
 the hand is worth if it plays a contract, not what bidding it brings.
+
+``bound=True`` adds, for every contract level, the perfect-information bound
+(seeds/pepper.md 9.4): the chance of making it as declarer, leading, when
+every card is visible, with the best single trump over the same deals
+(``p_make_bound``, its 95% interval ``bound_low``-``bound_high`` and that
+trump, ``bound_trump``): no declaring side does better against defenders who see
+every card too (weaker defenders may give more).
 """
 
 from __future__ import annotations
@@ -67,6 +74,7 @@ class Advice(FixedHand):
     start: tuple[int, ...] | None = None
     games: int | None = None
     declarer: bool = False
+    bound: bool = False
 
     @property
     def why(self) -> str:
@@ -196,15 +204,16 @@ def _declarer_table(ev) -> pd.DataFrame:
 def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
            samples: int = 100_000, score=None, rules=None, policy=None, seed: int = 0,
            threads: int | None = None, games: int = 10_000, declarer: bool = False,
-           plans=None) -> Advice:
+           plans=None, bound: bool = False) -> Advice:
     """Rank every bidding plan for ``hand`` and recommend one (see the module notes).
 
     ``seat`` defaults to the seat left of ``dealer`` (the first to bid; the
     dealer speaks last).  ``score``: ``"US:THEM"`` or a tuple, the hand's
     side first; adds p_win per plan, each position after the hand played out
     ``games`` times.  ``plans``: the plans to play (names or levels; default
-    every plan).  ``declarer``: the no-auction figures instead.  Bad input
-    raises :class:`~simkit.errors.InputError` before any simulation.
+    every plan).  ``declarer``: the no-auction figures instead.  ``bound``:
+    add the perfect-information bound per contract level.  Bad input raises
+    :class:`~simkit.errors.InputError` before any simulation.
     """
     if isinstance(players, bool) or players not in (2, 3, 4):
         raise InputError(f"bad player count {players!r}: Pepper is played by 2, 3 or 4 players")
@@ -231,8 +240,10 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
         ev = api.evaluate_hand(hand, samples=samples, **common)
         table = _declarer_table(ev)
         recommended, reason = _declarer_choice(table, samples)
+        if bound:
+            _add_bound(table, hand, samples, r, seat, dealer, seed, threads)
         return Advice(cards, r.players, seat, dealer, samples, table, recommended, reason, r,
-                      dict(ev.trump), texts, declarer=True)
+                      dict(ev.trump), texts, declarer=True, bound=bound)
 
     side = r.side_of(seat)
     plans, deltas, trump = {}, {}, {}
@@ -249,8 +260,24 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
         table["p_win"] = [p_win[name] for name in table["bid"]]
         by = "p_win"
     recommended, reason = advice.choose(table, by)
+    if bound:
+        _add_bound(table, hand, samples, r, seat, dealer, seed, threads)
     return Advice(cards, r.players, seat, dealer, samples, table, recommended, reason, r,
-                  trump, texts, values, start, games if start is not None else None)
+                  trump, texts, values, start, games if start is not None else None,
+                  bound=bound)
+
+
+def _add_bound(table: pd.DataFrame, hand, samples: int, r: PepperRules, seat: int,
+               dealer: int, seed: int, threads) -> None:
+    """The bound columns (module notes) for the rows that are contract levels;
+    ``pass`` and ``policy`` get NaN and ''."""
+    values = api.bound_hands(hand, samples, players=r.players, seat=seat, dealer=dealer,
+                             rules=r, seed=seed, threads=threads)
+    rows = [api.make_bound(values, int(level), r) if level >= 1 else
+            {"p_make_bound": np.nan, "bound_low": np.nan, "bound_high": np.nan,
+             "bound_trump": ""} for level in table["level"]]
+    for key in ("p_make_bound", "bound_low", "bound_high", "bound_trump"):
+        table[key] = [row[key] for row in rows]
 
 
 # -- output ----------------------------------------------------------------------
@@ -281,30 +308,63 @@ def format_advice(advice_: Advice) -> str:
     a = advice_
     lines = _head(a)
     if a.declarer:
-        lines.append(f"{'bid':<7}{'made [95% CI]':<30}{'EV':>8}")
+        bound = f"{'bound [95% CI]':>26}" if a.bound else ""
+        lines.append(f"{'bid':<7}{'made [95% CI]':<30}{'EV':>8}{bound}")
         for row in a.bids.itertuples():
             made = "(reference)" if row.level == 0 else stats.format_estimate(
                 row.p_make, row.ci_low, row.ci_high, a.samples).split(" (")[0]
             mark = "  <" if row.bid == a.recommended else ""
-            lines.append(f"{row.bid:<7}{made:<30}{row.ev:>+8.2f}{mark}")
+            extra = f"{_bound_text(row._asdict()):>26}" if a.bound else ""
+            lines.append(f"{row.bid:<7}{made:<30}{row.ev:>+8.2f}{extra}{mark}")
         lines.append("EV: points for this hand's side minus points for an opponent side, "
                      "per hand; passing is the reference, 0.")
     else:
-        lines += advice.format_rows(a.bids, a.recommended, unit="points (us minus them)",
-                                    with_win="p_win" in a.bids.columns)
+        rows = advice.format_rows(a.bids, a.recommended, unit="points (us minus them)",
+                                  with_win="p_win" in a.bids.columns)
+        if a.bound:
+            head, body, foot = rows[0], rows[1:-1], rows[-1]
+            marks = [line.endswith("  <") for line in body]
+            body = [line[:-3] if m else line for line, m in zip(body, marks)]
+            rows = [head + f"{'bound [95% CI]':>26}"]
+            for line, m, r in zip(body, marks, a.bids.to_dict("records")):
+                rows.append(line + f"{_bound_text(r):>26}" + ("  <" if m else ""))
+            rows.append(foot)
+        lines += rows
+    if a.bound:
+        lines.append("bound: made as declarer, leading, with every card visible and the best "
+                     "single trump over these deals (the perfect-information bound, no "
+                     "policy playing): no declaring side does better against defenders who see "
+                     "every card.")
     lines.append(f"recommended: {a.recommended} \u2014 {a.reason}")
     return "\n".join(lines)
+
+
+def _bound_text(row: dict) -> str:
+    """``61.2% [60.9, 61.5] H``: the bound of a row, '-' for pass and policy."""
+    p = row["p_make_bound"]
+    if not p == p:                      # NaN
+        return "-"
+    return (f"{100 * p:.1f}% [{100 * row['bound_low']:.1f}, {100 * row['bound_high']:.1f}] "
+            f"{row['bound_trump']}")
 
 
 def advice_json(advice_: Advice) -> dict:
     """The advice as JSON-ready data (plain str, int, float and None values)."""
     a = advice_
     extra = ("p_win",) if "p_win" in a.bids.columns else ()
+    if a.bound:
+        extra += ("p_make_bound", "bound_low", "bound_high")
     if a.declarer:
-        bids = [{"bid": str(r.bid), "p_make": float(r.p_make), "ci_low": float(r.ci_low),
-                 "ci_high": float(r.ci_high), "ev": float(r.ev)} for r in a.bids.itertuples()]
+        bids = [{"bid": str(r["bid"]), "p_make": float(r["p_make"]),
+                 "ci_low": float(r["ci_low"]), "ci_high": float(r["ci_high"]),
+                 "ev": float(r["ev"]),
+                 **{k: (None if r[k] != r[k] else float(r[k])) for k in extra}}
+                for r in a.bids.to_dict("records")]
     else:
         bids = advice.table_json(a.bids, extra)
+    if a.bound:
+        for row, r in zip(bids, a.bids.to_dict("records")):
+            row["bound_trump"] = r["bound_trump"] or None
     return {"game": "pepper", "players": int(a.players), "hand": list(a.hand),
             "seat": int(a.seat), "dealer": int(a.dealer), "samples": int(a.samples),
             "bids": bids, "recommended": a.recommended,

@@ -21,7 +21,8 @@ from simkit.engine import (Column, FixedHand, GameSpec, Unit, dealer_column, ind
                            policy_column, seat_measure, unfinished_column)
 from simkit.errors import InputError
 from simkit.pepper import kernel as K
-from simkit.pepper.policies import NAMED, POLICIES, HeuristicParams, make_policies
+from simkit.pepper import solver
+from simkit.pepper.policies import NAMED, POLICIES, ExpertParams, make_policies
 from simkit.pepper.rules import (BOOK, DECK, PLAN_POLICY, PRESETS, TITLE, TRUMP_TEXT,
                                  PepperRules, make_rules)
 from simkit.pepper.summary import GameSummary, HandSummary, measures
@@ -123,11 +124,41 @@ def _reference_hand(rules, policies, seed, index):
     return reference.simulate_hand(rules, policies, seed, index)
 
 
+def _bench_cases(hands: int) -> list[engine.BenchCase]:
+    """``simkit bench``'s further Pepper cases: the double-dummy solver on random
+    4-player deals, "every trick" and "most tricks" for the side of the leader
+    (seat 0) over all five trump options (a deal: five solves), and whole hands
+    at a table of ``expert`` players (seeds/pepper.md 7.3, 10)."""
+    deals = max(1, hands // 4_000)
+    rng = np.random.default_rng(1)
+    masks = np.zeros((deals * 5, 4), np.int64)
+    for i in range(deals):
+        order = rng.permutation(DECK.size)
+        for s in range(4):
+            masks[5 * i:5 * i + 5, s] = sum(1 << int(c) for c in order[6 * s:6 * s + 6])
+    trump = np.tile(np.arange(5, dtype=np.int64), deals)
+    leader = np.zeros(deals * 5, np.int64)
+    side = np.full(deals * 5, 0b0101, np.int64)
+    out = np.empty(deals * 5, np.int64)
+
+    def solve(target):
+        targets = np.full(deals * 5, target, np.int64)
+        return lambda: solver.solve_deals(masks, 4, trump, leader, side, targets, out)
+
+    from simkit.bench import kernel_run
+    expert = max(1, hands // 4_000)         # 500 by default: two kernel blocks
+    return [engine.BenchCase("double dummy: every trick, 5 trumps", 4, "deal", deals, solve(6)),
+            engine.BenchCase("double dummy: most tricks, 5 trumps", 4, "deal", deals,
+                             solve(-1)),
+            engine.BenchCase("expert (16 worlds) at every seat", 4, "hand", expert,
+                             kernel_run(SPEC, 4, expert, "expert"))]
+
+
 SPEC = GameSpec(
     name="pepper", title=TITLE, book=BOOK,
     players=(2, 3, 4),
     rules=PepperRules, presets=PRESETS, make_rules=make_rules,
-    policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,
+    policies=POLICIES, policy_layout=ExpertParams, make_policies=make_policies,
     named_policies=NAMED,
     axes={"side": lambda r: range(r.sides)},
     units={
@@ -141,7 +172,8 @@ SPEC = GameSpec(
                      measure=seat_measure("wins", "wins per game", "win_{side}", _side)),
     },
     reference=_reference_hand, bench_players=(4, 3, 2), bench_scale=1,
-    advise="simkit.pepper.advise", example_hand="JH JD AH KH QH 9S", measures=measures,
+    advise="simkit.pepper.advise", bound=True, example_hand="JH JD AH KH QH 9S",
+    measures=measures, bench_cases=_bench_cases,
 )
 
 
@@ -201,9 +233,12 @@ def aggregate_hands(hands: int, players: int | None = None, rules=None, policy=N
     return engine.aggregate(SPEC, hands, players, rules, policy, seed, start, threads)
 
 
-def _frame(t, rec, start=0) -> pd.DataFrame:
-    return engine.frame(HAND_COLUMNS, rec, engine.FrameContext(
-        t, np.arange(start, start + len(rec), dtype=np.int64)), SPEC.axis_values(t.rules))
+def _frame(t, rec, start=0, numbers=None) -> pd.DataFrame:
+    """Hand records of hands ``start ..`` (or of the hand ``numbers`` given)."""
+    if numbers is None:
+        numbers = np.arange(start, start + len(rec), dtype=np.int64)
+    return engine.frame(HAND_COLUMNS, rec, engine.FrameContext(t, numbers),
+                        SPEC.axis_values(t.rules))
 
 
 def trace_hands(rules: PepperRules, policies, seed: int, start: int, count: int) -> dict:
@@ -231,32 +266,37 @@ def _contract(r: PepperRules, contract) -> int:
 
 def declare_hands(hands: int, contract: int | str, players: int | None = None, rules=None,
                   policy=None, seed: int = 0, start: int = 0,
-                  threads: int | None = None) -> pd.DataFrame:
+                  threads: int | None = None, numbers=None) -> pd.DataFrame:
     """Deal hands as :func:`simulate` does (same seed, same deals) but skip the
     auction: the seat left of the dealer plays ``contract`` (a level or a bid
-    name such as ``"kubwa"``) on every deal.
+    name such as ``"kubwa"``) on every deal.  ``numbers`` (an array of hand
+    numbers) plays those deals instead of ``start .. start+hands-1``.
 
     For studies of what a hand is worth whatever would have been bid.  The
     ``bid_<seat>`` column of a heuristic declarer holds the level it would
     have wanted; the other auction columns are 0.
     """
     return _first_speaker(_contract, contract, hands, players, rules, policy, seed, start,
-                          threads)
+                          threads, numbers)
 
 
 def _first_speaker(parse, value, hands, players, rules, policy, seed, start,
-                   threads) -> pd.DataFrame:
-    """Hands ``start ..`` dealt as :func:`simulate` deals them, with the seat
-    left of the dealer held to ``parse(rules, value)``: a declared contract
-    (:func:`_contract`) or a plan (:func:`parse_plan`), by kernel ``run_first``."""
-    check_count(hands, "hands")
+                   threads, numbers=None) -> pd.DataFrame:
+    """Hands ``start ..`` (or the hand ``numbers``) dealt as :func:`simulate` deals
+    them, with the seat left of the dealer held to ``parse(rules, value)``: a
+    declared contract (:func:`_contract`) or a plan (:func:`parse_plan`), by
+    kernel ``run_first``."""
+    if numbers is None:
+        check_count(hands, "hands")
+        numbers = np.arange(start, start + hands, dtype=np.int64)
+    numbers = np.ascontiguousarray(numbers, dtype=np.int64)
     t = engine.setup(SPEC, players, rules, policy, seed)
     code = parse(t.rules, value)
     set_threads(threads)
-    rec = np.empty((hands, K.N_COLS), np.int16)
+    rec = np.empty((len(numbers), K.N_COLS), np.int16)
     plan, contract = (PLAN_POLICY, code) if parse is _contract else (code, 0)
-    K.run_first(start, hands, t.key, t.rv, t.kinds, t.params, plan, contract, rec)
-    return _frame(t, rec, start)
+    K.run_first(numbers, t.key, t.rv, t.kinds, t.params, plan, contract, rec)
+    return _frame(t, rec, numbers=numbers)
 
 
 def parse_hand(hand, players: int) -> list[int]:
@@ -300,6 +340,55 @@ def _fixed_table(samples, players, seat, dealer, rules, policy, seed):
     seat = (dealer + 1) % t.rules.players if seat is None else \
         engine.check_seat(seat, "seat", t.rules.players)
     return t, seat, dealer
+
+
+# --- the perfect-information bound (seeds/pepper.md 9.4, 10) ----------------------
+
+def bound_hands(hand, samples: int, players: int | None = None, seat: int | None = None,
+                dealer: int = 0, rules=None, seed: int = 0,
+                threads: int | None = None) -> np.ndarray:
+    """``(samples, 5)``: on the deals of :func:`fixed_hands` (the same seed, the
+    same deals), the double-dummy value of ``seat``'s side leading the first
+    trick, for each trump option C, D, H, S, NT (section 10): the most tricks
+    it takes with every card visible."""
+    t, seat, dealer = _fixed_table(samples, players, seat, dealer, rules, None, seed)
+    fixed = mask_of(parse_hand(hand, t.rules.players))
+    set_threads(threads)
+    out = np.empty((samples, 5), np.int64)
+    solver.bound_fixed(samples, t.key, t.rv, seat, dealer, fixed, out)
+    return out
+
+
+def bound_first(numbers, trump, players: int | None = None, rules=None, seed: int = 0,
+                threads: int | None = None, target: int = 0) -> np.ndarray:
+    """On the deals of :func:`simulate` / :func:`declare_hands` (the hand
+    ``numbers``): the double-dummy value of the first speaker's side leading the
+    first trick with trump option ``trump[i]`` (0..4, one per hand); with a
+    ``target`` > 0, 1 where it can take that many tricks and 0 where not."""
+    numbers = np.ascontiguousarray(numbers, dtype=np.int64)
+    t = engine.setup(SPEC, players, rules, None, seed)
+    trump = np.ascontiguousarray(trump, dtype=np.int64)
+    if trump.shape != numbers.shape or trump.min(initial=0) < 0 or trump.max(initial=0) > 4:
+        raise InputError(f"bad trump options: expected {len(numbers)} values 0 to 4 "
+                         f"(C D H S NT)")
+    set_threads(threads)
+    out = np.empty(len(numbers), np.int64)
+    solver.bound_first(numbers, t.key, t.rv, trump, target, out)
+    return out
+
+
+def make_bound(values: np.ndarray, level: int, rules: PepperRules) -> dict:
+    """The bound on making contract ``level`` (9.4) from :func:`bound_hands`'s
+    values: the best single trump option (allowed by the rules) and the share
+    of deals in which it takes the contract's tricks, with its 95% interval."""
+    need = min(level, rules.tricks)
+    options = range(5 if rules.no_trump else 4)
+    # ties: the trump with the most tricks on average, then the first option
+    made = [(int((values[:, o] >= need).sum()), int(values[:, o].sum()), -o) for o in options]
+    k, _, o = max(made)
+    lo, hi = stats.proportion_ci(k, len(values))
+    return {"p_make_bound": k / len(values), "bound_low": lo, "bound_high": hi,
+            "bound_trump": TRUMP_TEXT[-o]}
 
 
 # --- bidding plans (seeds/pepper.md 9.3) -----------------------------------------
@@ -373,14 +462,15 @@ def plan_hands(hand, plan, samples: int, players: int | None = None, seat: int |
 
 
 def plan_deals(hands: int, plan, players: int | None = None, rules=None, policy=None,
-               seed: int = 0, start: int = 0, threads: int | None = None) -> pd.DataFrame:
+               seed: int = 0, start: int = 0, threads: int | None = None,
+               numbers=None) -> pd.DataFrame:
     """Hand records of the deals :func:`simulate` deals (same seed, same deals),
     each played with the seat left of the dealer, the first to speak, bidding
     by ``plan`` (:func:`parse_plan`) while the other seats bid by their
     policies (seeds/pepper.md 9.3).  Every plan on the same deals: the Kubwa
-    study's paired comparisons."""
+    study's paired comparisons.  ``numbers``: those hands instead of a range."""
     return _first_speaker(parse_plan, plan, hands, players, rules, policy, seed, start,
-                          threads)
+                          threads, numbers)
 
 
 def trace_plan(hand, plan, samples: int, players: int | None = None, seat: int | None = None,

@@ -32,7 +32,7 @@ from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
 from simkit.pepper.policies import PARAM, SlamPlay
 from simkit.pepper.rules import PLAN_PASS, PLAN_POLICY, R, AllPass, Auction, Fail, Tie
-from simkit.policy import RANDOM
+from simkit.policy import EXPERT, RANDOM
 from simkit.rng import bounded, shuffle, start_stream
 
 # --- record columns ---------------------------------------------------------
@@ -61,7 +61,7 @@ G_UNFINISHED = 6
 N_GCOLS = 7
 
 MAX_CALLS = 64       # trace length for auctions
-BLOCK = 4096         # hands per prange task
+BLOCK = 256          # hands per prange task (few enough that an expert table keeps both threads busy)
 GAME_BLOCK = 256     # whole games per prange task
 
 
@@ -600,6 +600,17 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
     lost = 0
     plan_seats = 0  # seats of the declaring side that play the all-tricks plan
     cover_seats = 0
+    # the expert (7.3) needs every seat's voids and the current trick's cards,
+    # and keeps a transposition table for the hand
+    expert = False
+    for s in range(P):
+        if kinds[s] == EXPERT:
+            expert = True
+    track = four or expert
+    tbits = np.zeros(4, np.int64)
+    tt = np.zeros((EXPERT_TT if expert else 1, 3), np.int64)
+    tt[:, 0] = -1
+    stack = np.zeros((MAXPLY if expert else 1, N_FIELDS), np.int64)
     if four:
         for s in range(4):
             if kinds[s] != RANDOM:
@@ -642,15 +653,20 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
                     if k < P - 1 and (cover_seats >> seat) & 1 and win_seat == seat ^ 2:
                         b = _cover(b, legal, beat, o, h, unplayed, led_e, voids, seat, leader,
                                    k, P, win_bit)
+                if kinds[seat] == EXPERT:
+                    b = expert_card(seat, hands, P, T, o, tbits, k, unplayed, voids, tricks,
+                                    bidder, contract, params[seat, PARAM.WORLDS], st, tt, stack,
+                                    b)
             hands[seat] = h & ~(1 << b)
             unplayed &= ~(1 << b)
+            tbits[k] = b
             if trace:
                 tr_plays[j, n_played] = CARD_OF[o, b]
                 n_played += 1
             if k == 0:
                 led_e = SUIT_OF_BIT[o, b]
                 led_bits = SUIT_BITS[o, led_e]
-            elif four and SUIT_OF_BIT[o, b] != led_e:
+            elif track and SUIT_OF_BIT[o, b] != led_e:
                 voids |= 1 << (4 * seat + led_e)
                 if (trumps >> b) & 1 == 0:
                     thrown |= 1 << (4 * seat + SUIT_OF_BIT[o, b])
@@ -904,9 +920,10 @@ def run_plan(count, key, rules, kinds, params, seat, dealer, fixed, plan, contra
 
 
 @kernel(parallel=True)
-def run_first(start, count, key, rules, kinds, params, plan, contract, rec):
-    """Deal hands ``start .. start+count-1`` as :func:`run_hands` does; the seat
-    left of the dealer, the first to speak, is held to ``contract`` or ``plan``.
+def run_first(numbers, key, rules, kinds, params, plan, contract, rec):
+    """Deal hands ``numbers[j]`` (any hand numbers: a run's range, or the deals a
+    study picked) as :func:`run_hands` deals them, into ``rec[j]``; the seat left
+    of the dealer, the first to speak, is held to ``contract`` or ``plan``.
 
     With ``contract`` > 0 the auction is skipped and that seat plays it (9.2):
     every deal is played whatever its strength, so rates by hand class are not
@@ -915,11 +932,12 @@ def run_first(start, count, key, rules, kinds, params, plan, contract, rec):
     auction included, with that seat calling by ``plan`` (9.3).
     """
     P = rules[R.PLAYERS]
+    count = numbers.shape[0]
     for b in numba.prange(blocks(count, BLOCK)):
         st, deck, hands, desired, tricks, _, no_trace = _scratch()
-        dealer = (start + b * BLOCK) % P
         for j in block(b, count, BLOCK):
-            start_stream(st, key, start + j)
+            start_stream(st, key, numbers[j])
+            dealer = numbers[j] % P
             deal(st, dealer, rules, deck, hands)
             seat = next_seat(dealer, P)
             if contract > 0:
@@ -933,7 +951,6 @@ def run_first(start, count, key, rules, kinds, params, plan, contract, rec):
             else:
                 play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
                           seat, plan, False, no_trace, no_trace)
-            dealer = next_seat(dealer, P)
 
 
 # --- streaming aggregates ----------------------------------------------------
@@ -997,3 +1014,8 @@ def run_hands_agg(start, count, key, rules, kinds, params, agg):
                           -1, PLAN_POLICY, False, no_trace, no_trace)
                 _agg_add(rec, dealer, P, S, agg, lane)
                 dealer = next_seat(dealer, P)
+
+
+# The expert's search lives in solver.py, which reads this module's card tables:
+# imported last, once they exist.
+from simkit.pepper.solver import EXPERT_TT, MAXPLY, N_FIELDS, expert_card  # noqa: E402

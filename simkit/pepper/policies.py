@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from simkit.config import Config, choices, layout, option
-from simkit.policy import HEURISTIC, RandomParams, policies_maker
+from simkit.policy import EXPERT, HEURISTIC, RandomParams, policies_maker
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,7 +42,24 @@ class HeuristicParams(Config):
                             choices=("plan", "simple"))
 
 
-POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParams}
+@dataclasses.dataclass(frozen=True)
+class ExpertParams(HeuristicParams):
+    """Parameters of the ``expert`` policy (seeds/pepper.md 7.3): it bids and
+    names the trump as the heuristic, with the heuristic's parameters, and
+    plays by perfect-information Monte Carlo over ``worlds`` deals of the
+    cards it cannot see."""
+
+    what = "expert parameter"
+    KIND = EXPERT
+
+    worlds: int = option(16, "deals of the unseen cards, consistent with what the seat has "
+                         "seen, solved with every card visible for each card it may play "
+                         "(0: the oracle, which sees the real deal: for measuring only)",
+                         lo=0, hi=64)
+
+
+POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "expert": ExpertParams,
+                             "random": RandomParams}
 #: Named settings (``--policy NAME``): ``classic`` is the heuristic as it was
 #: before cover_third, ndogo_lower and slam_play (seeds/pepper.md 7.2).
 NAMED: dict[str, str] = {
@@ -50,8 +67,9 @@ NAMED: dict[str, str] = {
 }
 make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
 
-#: Where each heuristic parameter sits in a kernel's params row.
-PARAM = layout(HeuristicParams, "PARAM")
+#: Where each parameter sits in a kernel's params row (the expert's are the
+#: heuristic's and ``worlds``).
+PARAM = layout(ExpertParams, "PARAM")
 (SlamPlay,) = choices(HeuristicParams, "slam_play")
 
 

@@ -775,11 +775,13 @@ def bound_fixed(count, key, rules, seat, dealer, fixed, out):
 
 
 @kernel(parallel=True)
-def bound_first(start, count, key, rules, trump, out):
-    """Hands ``start .. start+count-1`` dealt as ``run_hands`` deals them: ``out[j]``
-    the double-dummy value of the first speaker's side (the seat left of the
-    dealer) leading the first trick with trump option ``trump[j]``."""
+def bound_first(numbers, key, rules, trump, target, out):
+    """Hands ``numbers[j]`` dealt as ``run_hands`` deals them: ``out[j]`` the
+    double-dummy value of the first speaker's side (the seat left of the
+    dealer) leading the first trick with trump option ``trump[j]``; with
+    ``target`` > 0 instead 1 if it can take ``target`` tricks, else 0."""
     P = rules[R.PLAYERS]
+    count = numbers.shape[0]
     for blk in numba.prange(blocks(count, BOUND_BLOCK)):
         st = np.empty(2, np.uint64)
         deck = np.empty(24, np.int64)
@@ -789,8 +791,13 @@ def bound_first(start, count, key, rules, trump, out):
         stack = np.zeros((MAXPLY, N_FIELDS), np.int64)
         no = np.zeros(4, np.int64)
         for j in block(blk, count, BOUND_BLOCK):
-            start_stream(st, key, start + j)
-            dealer = (start + j) % P
+            start_stream(st, key, numbers[j])
+            dealer = numbers[j] % P
             deal(st, dealer, rules, deck, hands)
             seat = next_seat(dealer, P)
-            out[j] = dd_value(hands, P, trump[j], no, 0, seat, _side_of(seat, P), tt, stack)
+            if target > 0:
+                out[j] = 1 if dd_at_least(hands, P, trump[j], no, 0, seat, _side_of(seat, P),
+                                          target, tt, stack) else 0
+            else:
+                out[j] = dd_value(hands, P, trump[j], no, 0, seat, _side_of(seat, P), tt,
+                                  stack)
