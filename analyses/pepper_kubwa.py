@@ -22,6 +22,16 @@ opponents, and what that cost against bidding Kubwa on the same deal.  Win
 chances: from four scores, the rest of each game played out from the score
 each plan's deal leaves (strong hands only).
 
+All tricks, three ways (seeds/pepper.md 7.3, 9.4): per hand class, the
+chance that the first speaker's side takes every trick in Kubwa when it plays
+by the heuristic, when it plays by the ``expert`` (on the strong hands: two
+bowers and three or more trumps), the other seats playing the heuristic
+both times, and the perfect-information bound on the same deals (every card
+visible, the trump the heuristic named: no declaring side does better
+against defenders who see every card, though weaker defenders may give
+more); the ratios to the bound say how much of what the cards allow each
+player gets.
+
 Break-even without an auction: against Ndogo, Kubwa wins ``(k - n) T`` more
 when it is made and loses as much more when it fails, so it pays when P(all
 tricks) > 1/2; against the top number bid (T - 1) on a hand sure of T - 1
@@ -52,6 +62,12 @@ PLAYERS = (4, 3, 2)
 OWN = "policy"
 #: Strong hands: the heuristic wanted at least T - STRONG (pre-emption, win chances).
 STRONG = 2
+#: Deals per player count given the perfect-information bound, and the most strong
+#: deals (two bowers, three or more trumps) the expert plays: it searches, so it is
+#: slow (seeds/pepper.md 7.3).
+BOUND_DEALS = 100_000
+EXPERT_DEALS = 2_000
+EXPERT = "expert"
 
 #: Score states for the win-chance comparison: (label, our score, the leading
 #: opponent's score; other opponents at 0).
@@ -103,7 +119,11 @@ def _plan_runs(rules, hands: int, seed: int, threads) -> tuple[dict, pd.DataFram
                       np.take_along_axis(scores, order, axis=1))
         if name == "kubwa":
             deals = pd.DataFrame({"hand_class": _hand_class(df),
-                                  "all_tricks": df["made"].to_numpy(bool)})
+                                  "all_tricks": df["made"].to_numpy(bool),
+                                  "number": df["hand"].to_numpy(np.int64),
+                                  "trump": df["trump"].cat.codes.to_numpy(np.int64),
+                                  "strong": ((df["bidder_bowers"] == 2)
+                                             & (df["bidder_trumps"] >= 3)).to_numpy()})
         if name == OWN:
             bids = df[[f"bid_{s}" for s in range(P)]].to_numpy()
             deals["wanted"] = bids[rows, seat]
@@ -143,6 +163,69 @@ def _by_class(runs, deals, players) -> pd.DataFrame:
     cls["ci_low"], cls["ci_high"] = stats.proportion_ci(cls["all_tricks"], cls["deals"])
     cls.insert(0, "players", players)
     return cls.sort_values("p_all", ascending=False)
+
+
+def _expert_made(rules, numbers: np.ndarray, seed: int, threads) -> np.ndarray:
+    """Whether Kubwa took every trick on deals ``numbers`` when the first speaker's
+    side plays ``expert`` and the other seats the heuristic, as in the heuristic's
+    runs (the first speaker's seat turns with the dealer: one run per seat)."""
+    P = rules.players
+    first = (numbers % P + 1) % P
+    made = np.zeros(len(numbers), bool)
+    for seat in range(P):
+        rows = np.flatnonzero(first == seat)
+        if not len(rows):
+            continue
+        pols = [EXPERT if rules.side_of(s) == rules.side_of(seat) else POLICY
+                for s in range(P)]
+        df = api.plan_deals(0, "kubwa", players=P, policy=pols, seed=seed, threads=threads,
+                            numbers=numbers[rows])
+        made[rows] = df["made"].to_numpy(bool)
+    return made
+
+
+def _three_ways(rules, deals: pd.DataFrame, seed: int,
+                threads) -> tuple[pd.DataFrame, dict]:
+    """P(every trick in Kubwa) on the first ``BOUND_DEALS`` deals with the
+    heuristic declaring, with the expert declaring (the strong deals, at most
+    ``EXPERT_DEALS``) and the perfect-information bound: per hand class (each
+    player's share of the bound taken on its own deals), and the strong deals
+    pooled, where both players played the same deals (paired)."""
+    deals = deals.iloc[:BOUND_DEALS].copy()
+    deals["bound"] = api.bound_first(deals["number"], deals["trump"], players=rules.players,
+                                     seed=seed, threads=threads,
+                                     target=rules.tricks).astype(bool)
+    strong = deals.index[deals["strong"]][:EXPERT_DEALS]
+    deals["expert"] = np.nan
+    deals.loc[strong, "expert"] = _expert_made(rules, deals.loc[strong, "number"].to_numpy(),
+                                               seed, threads).astype(float)
+    rows = []
+    for cls, g in deals.groupby("hand_class", sort=False):
+        if len(g) < MIN_CLASS:
+            continue
+        row = {"players": rules.players, "hand_class": cls, "strong": bool(g["strong"].all())}
+        played = g[g["expert"].notna()]
+        for name, x in (("heuristic", g["all_tricks"]), ("bound", g["bound"]),
+                        ("expert", played["expert"] == 1)):
+            n, k = len(x), int(x.sum())
+            lo, hi = stats.proportion_ci(k, n) if n else (np.nan, np.nan)
+            row.update({f"{name}_deals": n, f"p_{name}": k / n if n else np.nan,
+                        f"{name}_low": lo, f"{name}_high": hi})
+        for name, made, bound in (("heuristic", g["all_tricks"], g["bound"]),
+                                  ("expert", played["expert"] == 1, played["bound"])):
+            row[f"{name}_of_bound"] = made.sum() / bound.sum() if bound.sum() else np.nan
+        rows.append(row)
+    by_class = pd.DataFrame(rows).sort_values("p_bound", ascending=False)
+    same = deals.loc[strong]
+    h, e, b = (same["all_tricks"].to_numpy(float), same["expert"].to_numpy(float),
+               same["bound"].to_numpy(float))
+    gain, lo, hi = stats.mean_ci_of(e - h) if len(same) > 1 else (np.nan,) * 3
+    pooled = {"players": rules.players, "deals": len(same), "p_heuristic": h.mean(),
+              "p_expert": e.mean(), "p_bound": b.mean(), "expert_gain": gain,
+              "gain_low": lo, "gain_high": hi,
+              "heuristic_of_bound": h.sum() / b.sum() if b.sum() else np.nan,
+              "expert_of_bound": e.sum() / b.sum() if b.sum() else np.nan}
+    return by_class, pooled
 
 
 def _thumb_rows(cls: pd.DataFrame) -> list[dict]:
@@ -229,6 +312,8 @@ def _player_count(players: int, hands: int, seed: int, threads) -> dict[str, lis
                 "break_even_vs_top_number": be["vs_top_number"]}
     cls = _by_class(runs, deals, players)
     return {"overview": [overview], "plans": [plans], "by_hand_class": [cls],
+            **dict(zip(("all_tricks", "all_tricks_strong"),
+                       ([x] for x in _three_ways(rules, deals, seed, threads)))),
             "rule_of_thumb": _thumb_rows(cls), "preemption": _preemption(runs, strong, players),
             "win_chance_by_score": _win_chances(rules, runs, strong, seed, threads)}
 
@@ -245,6 +330,8 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
     return {"overview": pd.DataFrame(rows["overview"]),
             "plans": pd.concat(rows["plans"], ignore_index=True),
             "by_hand_class": pd.concat(rows["by_hand_class"], ignore_index=True),
+            "all_tricks": pd.concat(rows["all_tricks"], ignore_index=True),
+            "all_tricks_strong": pd.DataFrame(rows["all_tricks_strong"]),
             "rule_of_thumb": pd.DataFrame(rows["rule_of_thumb"], columns=THUMB_COLUMNS),
             "preemption": pd.DataFrame(rows["preemption"]),
             "win_chance_by_score": pd.DataFrame(rows["win_chance_by_score"])}
@@ -290,8 +377,32 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
             f"On strong hands the score matters: Kubwa instead of the heuristic's own bidding "
             f"changes the chance of winning the game by {best.d:+.1%} ({best.players} players, "
             f"{best.state}) down to {worst.d:+.1%} ({worst.players} players, {worst.state}).")
+    for r in tables["all_tricks_strong"].itertuples():
+        if not r.deals:
+            continue
+        verdict = ("the two make exactly the same deals, so the rule of thumb above holds for "
+                   "a player that searches too" if r.gain_low == r.gain_high == 0 else
+                   "the expert takes every trick more often, so the rule of thumb above, made "
+                   "with the heuristic, undersells strong hands to a player that searches"
+                   if r.gain_low > 0 else
+                   "the expert takes every trick less often" if r.gain_high < 0 else
+                   "the two are not told apart at this size, so the rule of thumb above holds "
+                   "for a player that searches too")
+        lines.append(
+            f"{r.players} players, Kubwa on {r.deals:,} strong hands (two bowers and three or "
+            f"more trumps), the same deals for both, the defenders playing the heuristic: the "
+            f"side takes every trick in {r.p_heuristic:.1%} playing the heuristic and "
+            f"{r.p_expert:.1%} playing the expert ({signed(100 * r.expert_gain, 1)} points, 95% "
+            f"CI {signed(100 * r.gain_low, 1)} to {signed(100 * r.gain_high, 1)}): {verdict}. "
+            f"With every card visible and perfect defence it would in {r.p_bound:.1%}"
+            + (f" (the heuristic makes {r.heuristic_of_bound:.2f} of that, the expert "
+               f"{r.expert_of_bound:.2f})" if r.p_bound > 0 else "")
+            + (": these defenders give away more than perfect ones would."
+               if max(r.p_heuristic, r.p_expert) > r.p_bound else "."))
     lines.append(f"Every other seat bid and played by the {POLICY} policy; the first "
-                 "speaker played its cards by it too.")
+                 f"speaker played its cards by it too, except in the all-tricks comparison's "
+                 f"{EXPERT} column, where the first speaker's side played by {EXPERT}; the "
+                 f"bound has no policy.")
     return lines
 
 
@@ -350,7 +461,32 @@ def _win_chance_panel(ax, players, w) -> None:
     ax.legend(fontsize=7)
 
 
+def _three_ways_figure(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    three = tables["all_tricks"]
+    fig, axes = plt.subplots(3, 1, figsize=(9, 14))
+    for ax, (players, c) in zip(axes, three.groupby("players", sort=False)):
+        c = c.head(12).iloc[::-1]
+        y = np.arange(len(c))
+        for i, (name, color) in enumerate((("heuristic", "tab:grey"), ("expert", "tab:green"),
+                                           ("bound", "tab:purple"))):
+            p = c[f"p_{name}"].to_numpy(float)
+            err = [p - c[f"{name}_low"], c[f"{name}_high"] - p]
+            ax.barh(y + (i - 1) * 0.27, p, height=0.27, color=color, label=name,
+                    xerr=err, error_kw={"lw": 0.8})
+        ax.set_yticks(y, c["hand_class"], fontsize=7)
+        ax.set_xlim(0, 1)
+        ax.set_title(f"{players} players: P(every trick in Kubwa) by the first speaker's hand")
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
 FIGURES = (
+    Plot("all_tricks",
+         "The chance of every trick in Kubwa by the first speaker's hand, its side playing by "
+         "the heuristic, by the expert (strong hands only), the defenders by the heuristic, and "
+         "the perfect-information bound on the same deals (every card visible, the trump the "
+         "heuristic named), with 95% intervals.", _three_ways_figure),
     Plot("value_by_hand_class",
          "Points a hand for the first speaker's side (minus an average opponent side), by its "
          "hand (trumps, bowers and aces outside trumps with the trump it names for Kubwa): "
@@ -381,7 +517,8 @@ def _provenance(hands: int) -> dict:
     plans = sum(len(api.plan_names(make_rules(players=p))) + 1 for p in PLAYERS)
     return dict(hands=hands * plans,
                 rules={p: make_rules(players=p).as_dict() for p in PLAYERS},
-                policies=[POLICY], deals_per_player_count=hands,
+                policies=[POLICY, EXPERT], deals_per_player_count=hands,
+                bound_deals=min(hands, BOUND_DEALS), expert_strong_deals=EXPERT_DEALS,
                 plan_seat="left of the dealer (the first to speak)",
                 games_per_score=GAMES_PER_STATE)
 

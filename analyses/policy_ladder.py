@@ -18,7 +18,11 @@ first minus second, with t intervals and p-values):
 
 - ``ratings`` / ``pairs``: the ladder of hands (Shiesta: of games);
 - ``game_ratings`` / ``game_pairs``: the ladder of whole games, measured in
-  wins (Pitch: dollars per money session), for games played in hands.
+  wins (Pitch: dollars per money session), for games played in hands;
+- ``search_ratings`` / ``search_pairs``: for a game with a policy that
+  searches (Pepper's ``expert``, thousands of times slower than the
+  heuristic), a ladder of hands of those policies, the default heuristic and
+  ``classic``, on ``hands // SEARCH_SHARE`` duplicate deals per table.
 """
 
 from __future__ import annotations
@@ -31,6 +35,10 @@ from scipy.stats import binomtest
 
 from analyses.common import Plot, Study, signed
 from simkit import games, tournament
+from simkit.policy import EXPERT
+
+#: A searching policy's ladder plays this fraction of the main ladder's deals.
+SEARCH_SHARE = 50
 
 
 @dataclass(frozen=True)
@@ -56,12 +64,26 @@ SETUPS = {
 }
 
 
+def searchers(game: str) -> list[str]:
+    """The game's policies that search (params ``KIND`` EXPERT): too slow for the
+    main ladder's size, they play a ladder of their own."""
+    return [p for p, cls in games.get(game).policies.items() if cls.KIND == EXPERT]
+
+
 def entrants(game: str, setup: Setup) -> list[str]:
-    """The default heuristic, the named settings, the other policies, the extra
-    specs and random, in that order."""
+    """The default heuristic, the named settings, the other policies but those
+    that search, the extra specs and random, in that order."""
     g = games.get(game)
-    others = [p for p in g.policies if p not in (g.default_policy, "random")]
+    others = [p for p in g.policies
+              if p not in (g.default_policy, "random", *searchers(game))]
     return [g.default_policy, *g.named_policies, *others, *setup.extra, "random"]
+
+
+def search_entrants(game: str) -> list[str]:
+    """The searching policies' ladder: them, the default heuristic and classic."""
+    g = games.get(game)
+    named = ["classic"] if "classic" in g.named_policies else []
+    return [*searchers(game), g.default_policy, *named]
 
 
 def _ranked(ratings: pd.DataFrame) -> str:
@@ -148,18 +170,26 @@ class Ladder:
                            self.findings, self._plots(), self._provenance,
                            self._descriptions, self._notes)
 
-    # the units of the hand ladder and, for games played in hands, of whole games
+    # the units of the hand ladder and, for games played in hands, of whole games;
+    # the searching policies' ladder of hands
     def _sizes(self, hands: int) -> list[tuple[str, dict]]:
         if "hand" not in games.get(self.game).units:
             return [("", dict(games=hands))]
-        return [("", dict(hands=hands)),
-                ("game_", dict(games=max(50, hands // self.setup.per_game)))]
+        sizes = [("", dict(hands=hands)),
+                 ("game_", dict(games=max(50, hands // self.setup.per_game)))]
+        if searchers(self.game):
+            sizes.append(("search_", dict(hands=max(50, hands // SEARCH_SHARE))))
+        return sizes
+
+    def _entrants(self, prefix: str) -> list[str]:
+        return search_entrants(self.game) if prefix == "search_" else \
+            entrants(self.game, self.setup)
 
     def simulate_tables(self, hands: int, seed: int, progress: bool,
                         threads: int | None) -> dict[str, pd.DataFrame]:
         tables = {}
         for prefix, size in self._sizes(hands):
-            res = tournament.run(self.game, entrants(self.game, self.setup),
+            res = tournament.run(self.game, self._entrants(prefix),
                                  players=self.setup.players, seed=seed, threads=threads,
                                  progress=progress, **size)
             ratings = res.ratings.assign(spec=[dict(zip(res.entrants.given,
@@ -173,16 +203,21 @@ class Ladder:
 
     def findings(self, tables) -> list[str]:
         out = []
-        for prefix in ("", "game_"):
+        for prefix in ("", "game_", "search_"):
             if f"{prefix}ratings" not in tables:
                 continue
             ratings, pairs = tables[f"{prefix}ratings"], tables[f"{prefix}pairs"]
             units = ratings["measure"].iloc[0]
             n, unit = int(ratings["deals"].iloc[0]), ratings["unit"].iloc[0]
-            out.append(f"{'Whole games' if prefix else unit.capitalize() + 's'}, "
-                       f"{self.setup.players} players, {n:,} duplicate {unit}s per table: "
-                       f"the ladder from the top (Elo-scale rating, 95% CI): "
+            what = {"": unit.capitalize() + "s", "game_": "Whole games",
+                    "search_": "The policies that search, hands"}[prefix]
+            out.append(f"{what}, {self.setup.players} players, {n:,} duplicate {unit}s per "
+                       f"table: the ladder from the top (Elo-scale rating, 95% CI): "
                        + _ranked(ratings) + ".")
+            if prefix == "search_":
+                out += [_against(pairs, s, games.get(self.game).default_policy, units, unit)
+                        + "." for s in searchers(self.game)]
+                continue
             named = games.get(self.game).named_policies
             if "classic" in named:
                 out.append(_against(pairs, "heuristic", "classic", units, unit)
@@ -196,7 +231,8 @@ class Ladder:
     def _plots(self):
         plots = []
         for prefix, size in self._sizes(self.DEFAULT_HANDS):
-            what = "whole games" if prefix or "games" in size else "hands"
+            what = {"game_": "whole games", "search_": "hands of the policies that search"
+                    }.get(prefix, "games" if "games" in size else "hands")
             plots.append(Plot(f"{prefix}ladder", f"The ladder of {what}: each policy's rating "
                               "with its 95% interval (left) and each pair's difference in the "
                               "game's measure, first minus second, with its interval (right).",
@@ -206,7 +242,8 @@ class Ladder:
     def _drawer(self, prefix: str):
         def draw(tables):
             r, p = tables[f"{prefix}ratings"], tables[f"{prefix}pairs"]
-            what = "whole games" if r["unit"].iloc[0] == "game" else "hands"
+            what = "whole games" if r["unit"].iloc[0] == "game" else \
+                "hands, the policies that search" if prefix == "search_" else "hands"
             return tournament.figure(r, p, f"{games.get(self.game).title}, "
                                      f"{self.setup.players} players, {what}",
                                      r["measure"].iloc[0], int(r["deals"].iloc[0]))
@@ -215,10 +252,13 @@ class Ladder:
     def _provenance(self, hands: int) -> dict:
         g = games.get(self.game)
         sizes = dict(self._sizes(hands))
-        pols = {e: g.make_policies(e, 1)[0].text() for e in entrants(self.game, self.setup)}
+        everyone = dict.fromkeys(entrants(self.game, self.setup)
+                                 + (search_entrants(self.game) if "search_" in sizes else []))
+        pols = {e: g.make_policies(e, 1)[0].text() for e in everyone}
+        extra = {"search_hands": sizes["search_"]["hands"]} if "search_" in sizes else {}
         return dict(hands=sizes[""].get("hands"), games=(sizes.get("game_") or sizes[""])
                     .get("games"), rules=g.resolve_rules(None, self.setup.players).as_dict(),
-                    policies=pols, players=self.setup.players, per_table=True)
+                    policies=pols, players=self.setup.players, per_table=True, **extra)
 
     def _descriptions(self, hands: int, seed: int) -> dict:
         ratings = ("One row per policy, best first: its Bradley-Terry rating on the Elo "
@@ -231,6 +271,12 @@ class Ladder:
         if "hand" in games.get(self.game).units:
             out.update({"game_ratings": ratings.replace("deal", "game"),
                         "game_pairs": pairs.replace("deal", "game")})
+        if searchers(self.game):
+            out.update({"search_ratings": ratings.replace("One row per policy",
+                                                          "The policies that search, the "
+                                                          "default heuristic and classic: "
+                                                          "one row per policy"),
+                        "search_pairs": pairs})
         return out
 
     def _notes(self, hands: int, seed: int) -> list[str]:
@@ -245,6 +291,10 @@ class Ladder:
             "difference says by how much on average. They can disagree when a policy "
             "wins small and loses big.",
             f"Named settings: {named}." if named else "The game has no named settings.",
+            *([f"Policies that search ({', '.join(searchers(self.game))}) play a ladder of "
+               f"their own against the default heuristic and classic, on 1/{SEARCH_SHARE} of "
+               "the deals (they are thousands of times slower), in hands only."]
+              if searchers(self.game) else []),
             "Rerun any pair: simkit tournament " + self.game + " --policy A --policy B "
             f"--players {self.setup.players} --seed {seed}.",
         ]

@@ -51,8 +51,8 @@ def test_break_even_is_the_closed_form(players, kubwa_stake, expected):
 
 def test_kubwa_tables(kubwa):
     t = kubwa.tables
-    assert list(t) == ["overview", "plans", "by_hand_class", "rule_of_thumb", "preemption",
-                       "win_chance_by_score"]
+    assert list(t) == ["overview", "plans", "by_hand_class", "all_tricks", "all_tricks_strong",
+                       "rule_of_thumb", "preemption", "win_chance_by_score"]
     ov = t["overview"]
     assert list(ov["players"]) == [4, 3, 2]
     assert ov["p_all_tricks"].between(0, 1).all()
@@ -92,6 +92,30 @@ def test_kubwa_tables(kubwa):
     assert set(wins["state"]) == {s[0] for s in pepper_kubwa.STATES}
     assert "policy" in set(wins["plan"]) and "kubwa" in set(wins["plan"])
     assert any("heuristic policy" in line for line in kubwa.summary)
+
+
+def test_kubwa_all_tricks_three_ways(kubwa):
+    """Heuristic, expert and the perfect-information bound: rates with their
+    intervals, on the same deals."""
+    t = kubwa.tables["all_tricks"]
+    assert set(t["players"]) == {4, 3, 2}
+    for name in ("heuristic", "bound", "expert"):
+        ok = t[f"{name}_deals"] > 0
+        assert t.loc[ok, f"p_{name}"].between(0, 1).all()
+        assert_intervals(t[ok], f"p_{name}", f"{name}_low", f"{name}_high")
+    # heuristic and bound on the same deals of each class; the expert on the strong ones
+    assert (t["heuristic_deals"] == t["bound_deals"]).all()
+    assert (t["bound_deals"] <= pepper_kubwa.BOUND_DEALS).all()
+    assert (t.loc[~t["strong"], "expert_deals"] == 0).all()
+    assert (t.loc[t["strong"], "expert_deals"] > 0).all()
+    pooled = kubwa.tables["all_tricks_strong"].set_index("players")
+    assert list(pooled.index) == [4, 3, 2]
+    assert (pooled["deals"] <= pepper_kubwa.EXPERT_DEALS).all() and (pooled["deals"] > 0).all()
+    assert_intervals(pooled, "expert_gain", "gain_low", "gain_high")
+    assert np.allclose(pooled["p_expert"] - pooled["p_heuristic"], pooled["expert_gain"])
+    assert any("strong hands" in line and "playing the expert" in line
+               for line in kubwa.summary)
+    assert "expert" in kubwa.provenance["policies"]
 
 
 def test_kubwa_forced_hands_take_every_trick():

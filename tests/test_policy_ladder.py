@@ -16,9 +16,11 @@ def pepper():
 
 def test_tables_and_findings_come_from_the_tournament(pepper):
     t = pepper.tables
-    assert list(t) == ["ratings", "pairs", "game_ratings", "game_pairs"]
+    assert list(t) == ["ratings", "pairs", "game_ratings", "game_pairs", "search_ratings",
+                       "search_pairs"]
     entrants = policy_ladder.entrants("pepper", policy_ladder.SETUPS["pepper"])
     assert set(t["ratings"]["policy"]) == set(entrants)
+    assert "expert" not in entrants                     # it searches: a ladder of its own
     assert entrants[0] == "heuristic" and entrants[-1] == "random"
     assert t["ratings"]["policy"].iloc[-1] == "random"          # last on the ladder
     assert len(t["pairs"]) == len(entrants) * (len(entrants) - 1) // 2
@@ -28,7 +30,21 @@ def test_tables_and_findings_come_from_the_tournament(pepper):
     assert f"{top.policy} +{top.rating:.0f}" in first.replace("\u2212", "-")
     assert any(s.startswith("heuristic against random") and "heuristic is stronger" in s
                for s in pepper.summary)
+    # the searching policy's ladder: on 1/SEARCH_SHARE of the deals, against the heuristic
+    # and classic
+    search = t["search_ratings"]
+    assert set(search["policy"]) == {"expert", "heuristic", "classic"}
+    assert (search["deals"] == 4_000 // policy_ladder.SEARCH_SHARE).all()
+    assert len(t["search_pairs"]) == 3
+    assert any(s.startswith("expert against heuristic: ") for s in pepper.summary)
+    assert pepper.provenance["search_hands"] == 4_000 // policy_ladder.SEARCH_SHARE
     pepper.close()
+
+
+def test_only_pepper_has_a_policy_that_searches():
+    assert policy_ladder.searchers("pepper") == ["expert"]
+    for game in ("pitch", "shiesta", "burraco"):
+        assert policy_ladder.searchers(game) == []
 
 
 def test_every_entrant_is_named_with_its_spec(pepper, tmp_path):
@@ -36,6 +52,7 @@ def test_every_entrant_is_named_with_its_spec(pepper, tmp_path):
     assert prov["random"] == "random" and prov["heuristic"].startswith("heuristic:")
     page = report.render(pepper, tmp_path).read_text()
     assert "Played by simulated players" in page and "heuristic:aggression=-1" in page
+    assert prov["expert"].startswith("expert:") and "worlds=16" in prov["expert"]
 
 
 def test_upsets_and_disagreements_are_found():
