@@ -243,25 +243,37 @@ def _choose_trump(h, contract, rules):
 
 
 @kernel(inline=True)
-def _lead(h, o, unplayed, draw_trumps):
-    """The heuristic's lead in play bits (seeds/pepper.md 7.2, leading)."""
-    trumps = TRUMP_BITS[o]
-    boss_trump = -1
-    left = trumps & unplayed
+def _held_boss(h, left):
+    """The boss of ``left`` (a suit's unplayed cards) if the hand holds it, else -1."""
     if left:
         b = high_bit(left)
         if (h >> b) & 1:
-            boss_trump = b
-            if draw_trumps and left & ~h:
-                return b
+            return b
+    return -1
+
+
+@kernel(inline=True)
+def _side_boss(h, o, unplayed):
+    """A card of the hand that is the boss (the highest unplayed card) of its
+    suit, trumps excepted, the suits in order; -1 if none."""
     for e in range(4):
-        if e == o:
-            continue
-        left = SUIT_BITS[o, e] & unplayed
-        if left:
-            b = high_bit(left)
-            if (h >> b) & 1:
+        if e != o:
+            b = _held_boss(h, SUIT_BITS[o, e] & unplayed)
+            if b >= 0:
                 return b
+    return -1
+
+
+@kernel(inline=True)
+def _lead(h, o, unplayed, draw_trumps):
+    """The heuristic's lead in play bits (seeds/pepper.md 7.2, leading)."""
+    trumps = TRUMP_BITS[o]
+    boss_trump = _held_boss(h, trumps & unplayed)
+    if boss_trump >= 0 and draw_trumps and trumps & unplayed & ~h:
+        return boss_trump
+    b = _side_boss(h, o, unplayed)
+    if b >= 0:
+        return b
     if boss_trump >= 0:
         return boss_trump
     side = h & ~trumps
@@ -345,22 +357,12 @@ def _slam_lead(h, o, unplayed, voids, thrown, seat, declarer):
     trumps_unseen = (trumps & unseen) != 0
     both_out = o < NT and ((voids >> (4 * o1 + o)) & 1) == 1 and ((voids >> (4 * o2 + o)) & 1) == 1
     opp_trumps = trumps_unseen and not both_out
-    boss_trump = -1
-    left = trumps & unplayed
-    if left:
-        b = high_bit(left)
-        if (h >> b) & 1:
-            boss_trump = b
+    boss_trump = _held_boss(h, trumps & unplayed)
     if opp_trumps and boss_trump >= 0:
         return boss_trump
-    for e in range(4):
-        if e == o:
-            continue
-        left = SUIT_BITS[o, e] & unplayed
-        if left:
-            b = high_bit(left)
-            if (h >> b) & 1:
-                return b
+    b = _side_boss(h, o, unplayed)
+    if b >= 0:
+        return b
     side = h & ~trumps
     if o < NT and not opp_trumps and trumps_unseen and ((voids >> (4 * partner + o)) & 1) == 0:
         ruff = 0
@@ -775,6 +777,16 @@ def deal(st, dealer, rules, deck, hands):
 
 
 @kernel(inline=True)
+def deal_number(st, key, number, rules, deck, hands):
+    """Hand ``number`` of a run as :func:`deal` deals it: stream ``(key, number)``,
+    the dealer seat ``number mod players``, which is returned."""
+    start_stream(st, key, number)
+    dealer = number % rules[R.PLAYERS]
+    deal(st, dealer, rules, deck, hands)
+    return dealer
+
+
+@kernel(inline=True)
 def deal_fixed(st, seat, dealer, fixed, rules, rest, hands):
     """A deal in which ``seat`` holds the cards of mask ``fixed``: the unseen cards
     in id order are shuffled, then each other hand in deal order (the dead hand
@@ -936,9 +948,7 @@ def run_first(numbers, key, rules, kinds, params, plan, contract, rec):
     for b in numba.prange(blocks(count, BLOCK)):
         st, deck, hands, desired, tricks, _, no_trace = _scratch()
         for j in block(b, count, BLOCK):
-            start_stream(st, key, numbers[j])
-            dealer = numbers[j] % P
-            deal(st, dealer, rules, deck, hands)
+            dealer = deal_number(st, key, numbers[j], rules, deck, hands)
             seat = next_seat(dealer, P)
             if contract > 0:
                 for s in range(C_TRUMP):

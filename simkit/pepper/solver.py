@@ -40,7 +40,7 @@ import numpy as np
 from simkit.bits import high_bit, low_bit, next_seat, popcount
 from simkit.jit import block, blocks, kernel
 from simkit.pepper.kernel import (BIT_OF, CARD_OF, EFF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS,
-                                  _to_play_bits, deal, deal_fixed)
+                                  _to_play_bits, deal_fixed, deal_number)
 from simkit.pepper.rules import R
 from simkit.rng import shuffle, start_stream
 
@@ -120,6 +120,18 @@ def _candidates(h, legal, live, o):
 
 
 @kernel(inline=True)
+def _push(stack, d, n, m, high_first):
+    """Append the play bits of mask ``m`` to ply ``d``'s move list after its first
+    ``n`` moves, lowest first (highest first with ``high_first``); the new count."""
+    while m:
+        b = high_bit(m) if high_first else low_bit(m)
+        m &= ~(np.int64(1) << b)
+        stack[d, F_MOVES + n] = b
+        n += 1
+    return n
+
+
+@kernel(inline=True)
 def _order(stack, d, cands, h, live, o, leading, own_wins, beat):
     """Write ``cands`` into ply ``d``'s move list, the promising first."""
     n = 0
@@ -132,33 +144,13 @@ def _order(stack, d, cands, h, live, o, leading, own_wins, beat):
                 top = high_bit(s)
                 if (cands >> top) & 1:
                     bosses |= np.int64(1) << top
-        m = bosses
-        while m:
-            b = high_bit(m)
-            m &= ~(np.int64(1) << b)
-            stack[d, F_MOVES + n] = b
-            n += 1
-        m = cands & ~bosses
-        while m:
-            b = low_bit(m)
-            m &= m - 1
-            stack[d, F_MOVES + n] = b
-            n += 1
+        n = _push(stack, d, n, bosses, True)
+        n = _push(stack, d, n, cands & ~bosses, False)
     else:
         winners = cands & beat
         first = (cands & ~winners) if own_wins else winners
-        m = first
-        while m:
-            b = low_bit(m)
-            m &= m - 1
-            stack[d, F_MOVES + n] = b
-            n += 1
-        m = cands & ~first
-        while m:
-            b = low_bit(m)
-            m &= m - 1
-            stack[d, F_MOVES + n] = b
-            n += 1
+        n = _push(stack, d, n, first, False)
+        n = _push(stack, d, n, cands & ~first, False)
     stack[d, F_N] = n
     stack[d, F_I] = 0
 
@@ -791,10 +783,7 @@ def bound_first(numbers, key, rules, trump, target, out):
         stack = np.zeros((MAXPLY, N_FIELDS), np.int64)
         no = np.zeros(4, np.int64)
         for j in block(blk, count, BOUND_BLOCK):
-            start_stream(st, key, numbers[j])
-            dealer = numbers[j] % P
-            deal(st, dealer, rules, deck, hands)
-            seat = next_seat(dealer, P)
+            seat = next_seat(deal_number(st, key, numbers[j], rules, deck, hands), P)
             if target > 0:
                 out[j] = 1 if dd_at_least(hands, P, trump[j], no, 0, seat, _side_of(seat, P),
                                           target, tt, stack) else 0
