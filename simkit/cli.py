@@ -22,14 +22,22 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{message} (see '{self.prog} --help')")
 
 
-def _positive(text: str) -> int:
+def _whole(text: str, lo: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of at least 1")
+    if value < lo:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of at least {lo}")
     return value
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1)
+
+
+def _index(text: str) -> int:
+    return _whole(text, 0)
 
 
 def _seed(text: str) -> int:
@@ -137,10 +145,13 @@ def _advise_parser(sub) -> None:
     p = sub.add_parser("advise", help="what to bid with a hand: each bidding plan played "
                        "through the whole auction, its EV and, with --score, chance to win")
     p.add_argument("game", type=_game)
-    p.add_argument("--hand", required=True, help='the hand, e.g. "JH JD AH KH QH 9S"')
+    p.add_argument("--hand", help='the hand, e.g. "JH JD AH KH QH 9S"')
+    p.add_argument("--from", dest="record", metavar="FILE",
+                   help="take the hand, seat, dealer, rules and score from a text record "
+                        "(its 'seat' line, else the seat left of the dealer; its 'score' line)")
     _rules_options(p)
     p.add_argument("--seat", type=int, help="the hand's seat (default: left of the dealer)")
-    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
+    p.add_argument("--dealer", type=int, help="the dealer's seat (default 0)")
     p.add_argument("--samples", type=_positive, default=100_000,
                    help="deals of the unseen cards (default 100000)")
     p.add_argument("--score", metavar="US:THEM",
@@ -176,6 +187,28 @@ def _compare_parser(sub) -> None:
     _run_options(p, json_out=True)
 
 
+def _record_parsers(sub) -> None:
+    p = sub.add_parser("show", help="one hand (Shiesta: game) as a run plays it, as a text "
+                       "record (seeds/records.md)")
+    p.add_argument("game", type=_game, nargs="?", help="the game (with --run: the run's)")
+    _rules_options(p)
+    p.add_argument("--seed", type=_seed, help="the run's seed (default 0)")
+    p.add_argument("--hand", type=_index, help="the hand's number in the run (Shiesta: the "
+                   "game's)")
+    p.add_argument("--run", metavar="DIR", help="take the game, rules, policies and seed from "
+                   "a finished run's manifest")
+    p.add_argument("--where", metavar="EXPR", help="with --run: the hands whose records "
+                   "match this pandas query, e.g. \"contract == 7 and not made\"")
+    p.add_argument("--limit", type=_positive, default=5,
+                   help="with --where: at most this many records (default 5)")
+    p = sub.add_parser("replay", help="replay a text record with the reference engine, "
+                       "checking every move and the score; print it completed")
+    p.add_argument("file", help="the record ('-': standard input)")
+    p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append",
+                   help="play the moves the record leaves out with this policy (every "
+                        "seat, or once per seat); default: the record's own policy lines")
+
+
 def build_parser() -> argparse.ArgumentParser:
     names = [g.capitalize() for g in games.GAMES]
     parser = _Parser(prog="simkit", description="Monte Carlo simulation of "
@@ -192,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     _advise_parser(sub)
     _compare_parser(sub)
     _tournament_parser(sub)
+    _record_parsers(sub)
     return parser
 
 
@@ -343,14 +377,74 @@ def _cmd_advise(a) -> int:
         bounded = [s.name for s in games.specs() if s.bound]
         raise InputError(f"--bound (the perfect-information bound) needs a double-dummy "
                          f"solver: {', '.join(bounded)}, not {a.game}")
+    if a.record is not None:
+        _from_record(a)
+    elif a.hand is None:
+        raise InputError("give the hand: --hand \"JH JD AH KH QH 9S\", or --from FILE (a record)")
     rules, pols = _rules_and_policies(a)
     mod = importlib.import_module(g.advise)
     extra = {"bound": True} if a.bound else {}
-    advice = mod.advise(a.hand, players=rules.players, seat=a.seat, dealer=a.dealer,
+    advice = mod.advise(a.hand, players=rules.players, seat=a.seat,
+                        dealer=0 if a.dealer is None else a.dealer,
                         samples=a.samples, score=a.score, rules=rules, policy=pols,
                         seed=a.seed, threads=a.threads, games=a.games, declarer=a.declarer,
                         plans=a.plans, **extra)
     print(json.dumps(mod.advice_json(advice), indent=1) if a.json else mod.format_advice(advice))
+    return 0
+
+
+def _from_record(a) -> None:
+    """``advise --from FILE``: the hand, seat, dealer, rules and score from a record,
+    into the command's arguments (given both ways, they are refused)."""
+    from simkit import record
+    given = [f"--{k}" for k in ("hand", "seat", "dealer", "score", "players", "rules")
+             if getattr(a, k) is not None] + (["--preset"] if a.preset != "seed" else []) \
+        + (["--set"] if a.set else [])
+    if given:
+        raise InputError(f"--from takes the hand, seat, dealer, rules and score from the "
+                         f"record: drop {', '.join(given)}")
+    rec = record.parse(record.read_file(a.record))
+    if rec.game != a.game:
+        raise InputError(f"--from {a.record!r} is a record of {rec.game}, not {a.game}")
+    dealer, hands = record.module(rec.game).deal(list(rec.lines), rec.rules)
+    P = rec.rules.players
+    a.seat = (dealer + 1) % P if rec.seat is None else rec.seat
+    a.dealer, a.score, a.players = dealer, rec.score, P
+    a.hand = hands[a.seat]
+    a.set = [f"{k}={v}" for k, v in rec.rules.as_dict().items() if k != "players"]
+    a.preset = rec.preset or "seed"
+
+
+def _cmd_show(a) -> int:
+    from simkit import record
+    if a.run is None:
+        if a.game is None:
+            raise InputError("give the game (simkit show pepper --hand 12) or --run DIR")
+        if a.where is not None:
+            raise InputError("--where reads a run's records: give --run DIR")
+        if a.hand is None:
+            raise InputError("give --hand I: the hand's number in the run (Shiesta: the game's)")
+        rules, pols = _rules_and_policies(a)
+        preset = a.preset if (a.preset != "seed" or not (a.set or a.rules)) else None
+        print(record.show(a.game, rules, [p.text() for p in pols], a.seed or 0, a.hand,
+                          preset), end="")
+        return 0
+    given = [f"--{k}" for k in ("seed", "players", "rules", "policy")
+             if getattr(a, k) not in (None, [])] + (["--preset"] if a.preset != "seed" else []) \
+        + (["--set"] if a.set else [])
+    if given:
+        raise InputError(f"--run takes the rules, policies and seed from the run: "
+                         f"drop {', '.join(given)}")
+    game, rules, pols, seed, numbers = record.run_units(a.run, a.hand, a.where, a.limit)
+    if a.game is not None and a.game != game:
+        raise InputError(f"run '{a.run}' is a run of {game}, not {a.game}")
+    print("\n".join(record.show(game, rules, pols, seed, n) for n in numbers), end="")
+    return 0
+
+
+def _cmd_replay(a) -> int:
+    from simkit import record
+    print(record.replay(record.read_file(a.file), a.policy), end="")
     return 0
 
 
@@ -397,7 +491,8 @@ def main(argv=None) -> int:
         args = build_parser().parse_args(argv)
         return {"simulate": _cmd_simulate, "rules": _cmd_rules, "bench": _cmd_bench,
                 "advise": _cmd_advise, "compare": _cmd_compare,
-                "tournament": _cmd_tournament, "report": _cmd_report}[args.command](args)
+                "tournament": _cmd_tournament, "report": _cmd_report, "show": _cmd_show,
+                "replay": _cmd_replay}[args.command](args)
     except InputError as e:
         print(f"simkit: error: {e}", file=sys.stderr)
         return 2

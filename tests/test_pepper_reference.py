@@ -420,7 +420,7 @@ def test_replay_rejects_bad_logs():
     actions = "\n".join(l for l in text.splitlines()
                         if not l.startswith(("tricks by", "score", "made", "bidder hand")))
     assert R.replay(actions) == log
-    with pytest.raises(InputError, match="the log has no 'tricks by seat' line"):
+    with pytest.raises(InputError, match="the record has no 'tricks by seat' line"):
         R.parse_log(actions)
 
     bad = {

@@ -33,6 +33,7 @@ from simkit.pepper.policies import ExpertParams, HeuristicParams, hundredths, ma
 from simkit.pepper.rules import (ACE, DECK, JACK, KING, NINE, NO_TRUMP, PLAN_PASS, PLAN_POLICY,
                                  QUEEN, TEN, TRUMP_TEXT, PepperRules)
 from simkit.policy import Policy
+from simkit.text import key_values
 from simkit.rng import Stream
 
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades", "no trump")
@@ -1226,17 +1227,31 @@ class PolicyDecider:
 
 
 class ScriptDecider:
-    """Decisions read from a log, checked to come from the seat whose turn it is."""
+    """Decisions read from a log, checked to come from the seat whose turn it is.
 
-    def __init__(self, calls: Sequence[Bid], trump: int, plays: Sequence[Play]):
+    Where the log stops (a record of the deal alone, or of part of the hand),
+    ``rest`` (a :class:`PolicyDecider`) makes the remaining decisions; without
+    it, running out is an error.  ``rest`` is asked for every recorded
+    decision too, and its answer dropped, so that its random draws stay in
+    step with a run's: a run's hand cut anywhere is played out as the run
+    played it."""
+
+    def __init__(self, calls: Sequence[Bid], trump: int, plays: Sequence[Play],
+                 rest: PolicyDecider | None = None):
         self.calls, self.trump_choice, self.plays = list(calls), trump, list(plays)
+        self.rest = rest
         self.next_call = 0
         self.next_play = 0
 
+    def _stops(self, where: str):
+        raise InputError(f"the record stops {where}: give --policy to play it out")
+
     def bid(self, seat, hand, calls, high):
+        shadow = self.rest.bid(seat, hand, calls, high) if self.rest is not None else None
         if self.next_call >= len(self.calls):
-            raise InputError(f"the auction is not finished: seat {seat} is to speak "
-                             f"after call {len(calls)}")
+            if self.rest is not None:
+                return shadow
+            self._stops(f"in the auction, seat {seat} to speak after call {len(calls)}")
         b = self.calls[self.next_call]
         self.next_call += 1
         if b.seat != seat:
@@ -1245,14 +1260,22 @@ class ScriptDecider:
         return b.level
 
     def trump(self, seat, hand, contract):
+        shadow = self.rest.trump(seat, hand, contract) if self.rest is not None else None
         if self.trump_choice < 0:
-            raise InputError(f"seat {seat} won the bid but the log names no trump")
+            if self.plays:
+                raise InputError(f"seat {seat} won the bid but the record names no trump")
+            if self.rest is not None:
+                return shadow
+            self._stops(f"at the trump, which seat {seat} names")
         return self.trump_choice
 
     def play(self, seat, hand, trick, view, trump):
+        shadow = self.rest.play(seat, hand, trick, view, trump) if self.rest is not None \
+            else None
         if self.next_play >= len(self.plays):
-            raise InputError(f"the play is not finished: seat {seat} is to play "
-                             f"card {len(view.plays) + 1}")
+            if self.rest is not None:
+                return shadow
+            self._stops(f"at card {len(view.plays) + 1}, seat {seat} to play")
         p = self.plays[self.next_play]
         self.next_play += 1
         if p.seat != seat:
@@ -1311,10 +1334,11 @@ def _play_tricks(rules, hands, bidder, trump, decide, contract=0) -> tuple[list[
             card = decide.play(seat, holding[seat], trick, view, trump)
             if card not in holding[seat]:
                 raise InputError(f"trick {number}: seat {seat} plays {DECK.text(card)}, "
-                                 f"which it does not hold")
+                                 f"which it does not hold (seeds/pepper.md 4)")
             if card not in legal:
                 raise InputError(f"trick {number}: seat {seat} plays {DECK.text(card)} but must "
-                                 f"follow {SUIT_WORDS[led]} with one of {DECK.format_hand(legal)}")
+                                 f"follow {SUIT_WORDS[led]} with one of {DECK.format_hand(legal)} "
+                                 f"(seeds/pepper.md 4)")
             holding[seat].remove(card)
             trick.append(Play(seat, card))
             plays.append(Play(seat, card))
@@ -1683,11 +1707,15 @@ def tricks_of(plays: Sequence[Play], players: int) -> list[list[Play]]:
     return [list(plays[i:i + players]) for i in range(0, len(plays), players)]
 
 
+def rules_line(rules: PepperRules) -> str:
+    """The log's ``rules:`` line: every rule as key=value."""
+    return "rules: " + " ".join(f"{k}={_value_text(v)}" for k, v in rules.as_dict().items())
+
+
 def format_log(log: HandLog) -> str:
     """The whole hand as readable text; :func:`parse_log` and :func:`replay` read it back."""
     r = log.rules
-    lines = ["# Pepper hand (simkit reference log, seeds/pepper.md)",
-             "rules: " + " ".join(f"{k}={_value_text(v)}" for k, v in r.as_dict().items()),
+    lines = ["# Pepper hand (simkit reference log, seeds/pepper.md)", rules_line(r),
              f"dealer: {log.dealer}"]
     for seat in range(r.players):
         lines.append(f"seat {seat}: {DECK.format_hand(log.hands[seat])}")
@@ -1747,26 +1775,19 @@ def _read_lines(text: str) -> tuple[dict[str, str], list[tuple[int, str]]]:
     """Split a log into its ``key: value`` lines and its numbered trick lines."""
     fields: dict[str, str] = {}
     tricks: list[tuple[int, str]] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, sep, value = line.partition(":")
-        key = " ".join(key.lower().split())
-        if not sep:
-            raise InputError(f"bad log line {line!r}: expected 'key: value'")
+    for key, value, _ in key_values(text.splitlines()):
         if key.startswith("trick "):
-            tricks.append((_int(key[6:], "trick number"), value.strip()))
+            tricks.append((_int(key[6:], "trick number"), value))
             continue
         if key in fields:
-            raise InputError(f"the log has two {key!r} lines")
-        fields[key] = value.strip()
+            raise InputError(f"the record has two {key!r} lines")
+        fields[key] = value
     return fields, tricks
 
 
 def _need(fields: dict[str, str], key: str) -> str:
     if key not in fields:
-        raise InputError(f"the log has no {key!r} line")
+        raise InputError(f"the record has no {key!r} line")
     return fields[key]
 
 
@@ -1790,13 +1811,15 @@ def _read_actions(fields, trick_lines):
              *(f"seat {s}" for s in range(rules.players))}
     for key in fields:
         if key not in known:
-            raise InputError(f"unknown log line {key!r}")
-    dead_text = _need(fields, "dead")
+            raise InputError(f"unknown record line {key!r}")
+    # a record written by hand may leave out the dead hand of a 3- or 4-player
+    # game and, to be played out by policies, everything after the deal
+    dead_text = fields.get("dead", "-") if rules.players > 2 else _need(fields, "dead")
     dead = [] if dead_text in ("-", "") else DECK.parse_hand(dead_text)
     _check_deal(rules, hands, dead)
 
     calls = []
-    auction_text = _need(fields, "auction")
+    auction_text = fields.get("auction", "")
     if auction_text not in ("-", ""):
         for item in auction_text.split():
             seat, sep, bid = item.partition(":")
@@ -1804,9 +1827,9 @@ def _read_actions(fields, trick_lines):
                 raise InputError(f"bad auction call {item!r}: "
                                  f"expected seat:call, e.g. 2:pass or 3:kubwa")
             calls.append(Bid(_seat(seat, rules, "auction seat"), rules.parse_bid(bid)))
-    stuck = _yes_no(_need(fields, "stuck"), "stuck flag")
+    stuck = _yes_no(fields["stuck"], "stuck flag") if "stuck" in fields else None
 
-    trump_text = _need(fields, "trump").upper()
+    trump_text = fields.get("trump", "-").upper()
     if trump_text in ("-", ""):
         trump = -1
     elif trump_text in TRUMP_TEXT:
@@ -1879,6 +1902,14 @@ def _read_results(fields, rules) -> dict:
     return out
 
 
+def read_deal(text: str) -> tuple[PepperRules, int, list[list[int]], list[int]]:
+    """A log's rules, dealer, hands and dead hand, the deal checked (§1);
+    nothing is replayed."""
+    fields, trick_lines = _read_lines(text)
+    rules, dealer, hands, dead, *_ = _read_actions(fields, trick_lines)
+    return rules, dealer, hands, dead
+
+
 def parse_log(text: str) -> HandLog:
     """Read a log written by :func:`format_log` back into a HandLog, as recorded.
 
@@ -1887,7 +1918,7 @@ def parse_log(text: str) -> HandLog:
     """
     fields, trick_lines = _read_lines(text)
     rules, dealer, hands, dead, calls, stuck, trump, plays, _ = _read_actions(fields, trick_lines)
-    for key in _RESULT_KEYS:
+    for key in ("dead", "auction", "stuck", "trump", *_RESULT_KEYS):
         _need(fields, key)
     res = _read_results(fields, rules)
     contract, bidder = res["contract"]
@@ -1895,7 +1926,8 @@ def parse_log(text: str) -> HandLog:
                    res["tricks"], res["side_tricks"], res["score"], res["made"], *res["features"])
 
 
-def replay(text: str) -> HandLog:
+def replay(text: str, policies: Sequence[Policy] | None = None, seed: int = 0,
+           index: int = 0) -> HandLog:
     """Re-apply a log's recorded actions under its rules and return the HandLog.
 
     The deal is checked (full hands, each card once), then every call, the
@@ -1903,34 +1935,45 @@ def replay(text: str) -> HandLog:
     auction and play must be complete with nothing left over.  Contract,
     tricks, scores and features are recomputed; the results the log records
     (all optional here) must agree.  Any problem raises InputError.
+
+    With ``policies`` the decisions the log leaves out (it may stop after the
+    deal, or anywhere in the auction or play) are made by them, drawing from
+    stream ``(seed, index)`` after a deal from it, as hand ``index`` of a run
+    (:func:`simulate_hand`) would: a run's hand cut short and played out by
+    the same policies comes out the same.
     """
     fields, trick_lines = _read_lines(text)
     rules, dealer, hands, dead, calls, stuck, trump, plays, winners = \
         _read_actions(fields, trick_lines)
-    script = ScriptDecider(calls, trump, plays)
+    rest = None
+    if policies is not None:
+        stream = Stream(seed, index)
+        deal(stream, rules, index % rules.players)          # the run's draws before play
+        rest = PolicyDecider(rules, policies, stream)
+    script = ScriptDecider(calls, trump, plays, rest)
     calls, contract, bidder, log_stuck = _auction(rules, dealer, hands, script)
     if script.next_call < len(script.calls):
         raise InputError(f"the auction is over after call {script.next_call}, "
-                         f"but the log has {len(script.calls)} calls")
-    if log_stuck != stuck:
-        raise InputError(f"the log says stuck: {'yes' if stuck else 'no'}, "
+                         f"but the record has {len(script.calls)} calls")
+    if stuck is not None and log_stuck != stuck:
+        raise InputError(f"the record says stuck: {'yes' if stuck else 'no'}, "
                          f"but the auction gives stuck: {'yes' if log_stuck else 'no'}")
     if bidder < 0:
         if trump >= 0 or plays:
             raise InputError("everyone passed and the hand is thrown in, "
-                             "but the log names a trump or has plays")
+                             "but the record names a trump or has plays")
         log = _thrown_in(rules, dealer, hands, dead, calls)
     else:
         trump = _name_trump(rules, bidder, hands[bidder], contract, script)
         played, tricks = _play_tricks(rules, hands, bidder, trump, script, contract)
         if script.next_play < len(plays):
             raise InputError(f"all {rules.tricks} tricks are over after play {script.next_play}, "
-                             f"but the log has {len(plays)} plays")
+                             f"but the record has {len(plays)} plays")
         log = _played_hand(rules, dealer, hands, dead, calls, log_stuck, contract, bidder,
                            trump, played, tricks)
     for k, (trick, w) in enumerate(zip(tricks_of(log.plays, rules.players), winners), start=1):
         if w is not None and w != trick_winner(trick, log.trump):
-            raise InputError(f"trick {k}: the log says seat {w} wins, "
+            raise InputError(f"trick {k}: the record says seat {w} wins, "
                              f"but seat {trick_winner(trick, log.trump)} does")
     recorded = _read_results(fields, rules)
     actual = {"contract": (log.contract, log.bidder), "tricks": log.tricks,
@@ -1938,6 +1981,10 @@ def replay(text: str) -> HandLog:
               "features": log.features()}
     for key, value in recorded.items():
         if value != actual[key]:
-            raise InputError(f"the log records {key.replace('_', ' ')} {value}, "
-                             f"but replaying gives {actual[key]}")
+            line = {"contract": "contract", "tricks": "tricks by seat",
+                    "side_tricks": "tricks by side", "score": "score by side",
+                    "made": "made", "features": "bidder hand"}[key]
+            want = [ln for ln in format_log(log).splitlines() if ln.startswith(line + ":")][0]
+            raise InputError(f"the record says {line}: {fields[line]}, but the replay gives "
+                             f"{want[len(line) + 2:]}")
     return log

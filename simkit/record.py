@@ -1,0 +1,235 @@
+"""Plain-text records of single hands (Shiesta: whole games): ``simkit show``
+and ``simkit replay`` (seeds/records.md).
+
+A record is text with one fact per ``key: value`` line, easy to read and to
+write by hand: a header shared by every game, then the game's own lines
+(``simkit/<game>/record.py``, documented in each game's rule book), which
+give the deal, the auction, every play and the score::
+
+    # simkit record (seeds/records.md)
+    game: pepper
+    rules: preset=seed players=4 auction=open ...
+    seed: 7
+    index: 12
+    policy 0: heuristic:aggression=0.0,...
+    ...
+
+``rules`` holds every rule key (``preset=NAME`` first when a preset was
+named); ``seed`` and ``index`` say which unit of which run it is, when it
+came from one; ``policy N`` who played seat N. ``seat`` and ``score`` are
+optional lines for ``simkit advise --from``: whose hand it is and the game
+score before it (as ``--score`` takes it, the seat's side first).
+
+Each game's ``record`` module provides ``UNIT`` (``"hand"`` or ``"game"``),
+``play(rules, policies, seed, index)`` (the reference engine's unit exactly
+as a run plays it), ``body(log)`` (its lines) and ``replay(lines, rules,
+policies, seed, index)`` (the reference engine replays the lines, checking
+every move and every result they state, the policies making any moves
+missing; a problem is one :class:`InputError` line naming the move).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pathlib
+from dataclasses import dataclass
+from types import ModuleType
+
+from simkit import games
+from simkit.errors import InputError
+from simkit.text import key_values
+
+TITLE = "# simkit record (seeds/records.md)"
+#: The header's keys; ``policy N`` lines besides.
+HEADER = ("game", "rules", "seed", "index", "seat", "score")
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record as read: the header's values (None where a line is absent) and
+    the game's own lines, untouched."""
+
+    game: str
+    rules: object
+    preset: str | None
+    seed: int | None
+    index: int | None
+    policies: tuple[str, ...] | None
+    seat: int | None
+    score: str | None
+    lines: tuple[str, ...]
+
+
+def module(game: str) -> ModuleType:
+    """A game's record module (``simkit/<game>/record.py``)."""
+    return importlib.import_module(f"simkit.{games.check(game)}.record")
+
+
+def _value(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def render(rec: Record, log) -> str:
+    """The record's text: the header from ``rec``, the game's lines from ``log``."""
+    rules = rec.rules
+    items = ([f"preset={rec.preset}"] if rec.preset else []) + \
+        [f"{k}={_value(v)}" for k, v in rules.as_dict().items()]
+    lines = [TITLE, f"game: {rec.game}", "rules: " + " ".join(items)]
+    for key in ("seed", "index", "seat", "score"):
+        if getattr(rec, key) is not None:
+            lines.append(f"{key}: {getattr(rec, key)}")
+    for seat, spec in enumerate(rec.policies or ()):
+        lines.append(f"policy {seat}: {spec}")
+    return "\n".join(lines + module(rec.game).body(log)) + "\n"
+
+
+def show(game: str, rules, policies, seed: int, index: int, preset: str | None = None) -> str:
+    """Unit ``index`` of a run (rules, policies, seed) as a record: the reference
+    engine plays it exactly as ``simulate`` does."""
+    g = games.get(game)
+    pols = g.make_policies(policies, rules.players)
+    log = module(game).play(rules, pols, seed, index)
+    rec = Record(g.name, rules, preset, seed, index, tuple(p.text() for p in pols), None,
+                 None, ())
+    return render(rec, log)
+
+
+def _int(text: str, what: str, lo: int = 0) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < lo:
+        raise InputError(f"bad {what} {text!r} in the record: expected a whole number "
+                         f"of at least {lo}")
+    return value
+
+
+def _rules(g, text: str | None):
+    """The header's rules line: ``preset=NAME`` (optional) and ``key=value`` items."""
+    if text is None:
+        return g.make_rules(), None
+    values, preset = {}, None
+    for item in text.split():
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise InputError(f"bad rules item {item!r} in the record: expected key=value")
+        if key in values or (key == "preset" and preset is not None):
+            raise InputError(f"the record's rules name {key!r} twice")
+        if key == "preset":
+            preset = value
+        else:
+            values[key] = value
+    players = values.pop("players", None)
+    if players is not None:
+        players = _int(players, "player count", 1)
+        g.check_players(players)
+    return g.make_rules(preset or "seed", None, values, players), preset
+
+
+def parse(text: str) -> Record:
+    """Split a record into its header (checked: a known game, valid rules and
+    policies) and the game's lines.  Blank lines and ``#`` comments are
+    dropped; keys are case-insensitive."""
+    head: dict[str, str] = {}
+    pols: dict[int, str] = {}
+    body: list[str] = []
+    for key, value, line in key_values(text.splitlines()):
+        if key in HEADER:
+            if key in head:
+                raise InputError(f"the record has two {key!r} lines")
+            head[key] = value
+        elif key.startswith("policy "):
+            seat = _int(key[7:], "policy seat")
+            if seat in pols:
+                raise InputError(f"the record has two 'policy {seat}' lines")
+            pols[seat] = value
+        else:
+            body.append(line)
+    if "game" not in head:
+        raise InputError("the record has no 'game' line: expected e.g. 'game: pepper' first")
+    g = games.get(games.check(head["game"].lower()))
+    rules, preset = _rules(g, head.get("rules"))
+    policies = None
+    if pols:
+        if sorted(pols) != list(range(rules.players)):
+            raise InputError(f"the record names policies for seats {sorted(pols)}: expected "
+                             f"one 'policy N' line for each seat 0 to {rules.players - 1}")
+        policies = tuple(pols[s] for s in range(rules.players))
+        g.make_policies(list(policies), rules.players)          # checked now
+    seed = _int(head["seed"], "seed") if "seed" in head else None
+    index = _int(head["index"], "index") if "index" in head else None
+    seat = _int(head["seat"], "seat") if "seat" in head else None
+    if seat is not None and seat >= rules.players:
+        raise InputError(f"bad seat {seat} in the record: seats are 0 to {rules.players - 1}")
+    return Record(g.name, rules, preset, seed, index, policies, seat, head.get("score"),
+                  tuple(body))
+
+
+def replay(text: str, policies=None) -> str:
+    """Replay a record with the reference engine and return it completed: every
+    move checked, every result it states checked, results it leaves out
+    written in.  ``policies`` (specs, one or one per seat) play any moves the
+    record leaves out; by default the record's own ``policy`` lines do."""
+    rec = parse(text)
+    g = games.get(rec.game)
+    specs = policies or (list(rec.policies) if rec.policies else None)
+    pols = g.make_policies(specs, rec.rules.players) if specs else None
+    log = module(rec.game).replay(list(rec.lines), rec.rules, pols,
+                                  rec.seed or 0, rec.index or 0)
+    if pols is not None:
+        rec = dataclasses.replace(rec, policies=tuple(p.text() for p in pols))
+    return render(rec, log)
+
+
+def read_file(path: str) -> str:
+    """A record file's text ('-': standard input); an unreadable file is an InputError."""
+    import sys
+    if path == "-":
+        return sys.stdin.read()
+    p = pathlib.Path(path)
+    try:
+        return p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"cannot read record {path!r}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"cannot read record {path!r}: it is a directory") from None
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read record {path!r}: not UTF-8 text") from None
+    except OSError as e:
+        raise InputError(f"cannot read record {path!r}: {e.strerror}") from None
+
+
+def run_units(path: str, index: int | None, where: str | None, limit: int):
+    """The units of a finished run to show: ``(game, rules, policy specs, seed,
+    numbers)``, the unit ``index`` or the first ``limit`` whose records match
+    the pandas query ``where``."""
+    from simkit.store import read_run
+    df, manifest = read_run(path)
+    game = manifest["game"]
+    g = games.get(game)
+    unit = module(game).UNIT
+    if manifest.get("kind") != "records" or manifest.get("unit") != unit:
+        raise InputError(f"run '{path}' holds {manifest.get('kind')} of "
+                         f"{manifest.get('unit')}s: simkit show reads runs of {g.name} "
+                         f"{unit} records")
+    spec = manifest["spec"]
+    rules = g.make_rules(overrides=spec["rules"])
+    count = len(df)
+    if where is None:
+        if index is None:
+            raise InputError("give --hand I (the unit's number) or --where EXPR with --run")
+        if not 0 <= index < count:
+            raise InputError(f"bad --hand {index}: run '{path}' has {unit}s 0 to {count - 1}")
+        return game, rules, spec["policies"], spec["seed"], [index]
+    try:
+        hit = df.query(where)
+    except Exception as e:              # pandas raises many kinds for a bad expression
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise InputError(f"bad --where {where!r}: {first} (columns: "
+                         f"{', '.join(map(str, df.columns))})") from None
+    if not len(hit):
+        raise InputError(f"no {unit} of run '{path}' matches --where {where!r}")
+    return game, rules, spec["policies"], spec["seed"], \
+        [int(n) for n in hit[unit].iloc[:limit]]
