@@ -444,18 +444,20 @@ class Game:
     ``must_pick_up`` (a 3 was just played), ``exchanged`` and ``opened`` let
     a test start in the middle of a game; by default the game starts before
     the exchange.  Play with :meth:`exchange`, :meth:`play_turn` or
-    :meth:`run`; :meth:`log` gives the record so far.
+    :meth:`run`; :meth:`log` gives the record so far.  ``decider`` replaces
+    the policies' :class:`Decider` (a record's replay: ``simkit/shiesta/record.py``).
     """
 
     def __init__(self, rules: ShiestaRules, policies: Sequence[Policy], stream: Stream,
                  down, up, hands, draw=(), starter: int = 0, *, pile=(),
                  to_move: int | None = None, direction: int = 1, must_pick_up: bool = False,
-                 exchanged: bool = False, opened: bool = False, check: bool = False):
+                 exchanged: bool = False, opened: bool = False, check: bool = False,
+                 decider=None):
         n = rules.players
         if not (len(down) == len(up) == len(hands) == n):
             raise InputError(f"a Shiesta position has {n} seats")
         self.rules, self.n, self.check = rules, n, check
-        self.decide = Decider(rules, policies, stream)
+        self.decide = Decider(rules, policies, stream) if decider is None else decider
         self.dealt = ([list(r) for r in down], [list(r) for r in up], [list(h) for h in hands],
                       list(draw))
         self.down = [[rank_of(c) for c in row] for row in down]    # first card turned first
@@ -516,6 +518,19 @@ class Game:
             return UP
         return DOWN
 
+    def opener_seat(self) -> int:
+        """§4.3: the starter, or the first player clockwise from it holding a
+        regular card other than 7 in hand; the starter if nobody does."""
+        for i in range(self.n):
+            seat = (self.starter + i) % self.n
+            if opening_rank(self.hand[seat]) is not None:
+                return seat
+        return self.starter
+
+    def player(self) -> int:
+        """Who plays the next turn: the opener (§4.3), then ``to_move`` (§4.4)."""
+        return self.to_move if self.opened else self.opener_seat()
+
     def finished(self) -> bool:
         """A winner, or the turn cap reached (§4.5, §4.6)."""
         return self.winner >= 0 or len(self.moves) >= self.rules.max_turns
@@ -560,16 +575,13 @@ class Game:
         lowest regular rank other than 7 in hand (the count is the policy's);
         if nobody holds one the starter opens with any legal play."""
         self.opened = True
-        for i in range(self.n):
-            seat = (self.starter + i) % self.n
-            rank = opening_rank(self.hand[seat])
-            if rank is not None:
-                self.opener = seat
-                count = self.decide.opening(seat, self.hand[seat][rank])
-                assert 1 <= count <= self.hand[seat][rank], (count, rank)
-                return self._play(seat, HAND, rank, count)
-        self.opener = self.starter
-        return self._choose(self.starter, HAND)
+        seat = self.opener = self.opener_seat()
+        rank = opening_rank(self.hand[seat])
+        if rank is None:
+            return self._choose(seat, HAND)
+        count = self.decide.opening(seat, self.hand[seat][rank])
+        assert 1 <= count <= self.hand[seat][rank], (count, rank)
+        return self._play(seat, HAND, rank, count)
 
     def _choose(self, seat: int, source: int) -> Move:
         """§4.4, from the hand or the face-up row: a legal set, or the pickup
