@@ -136,32 +136,37 @@ class Job:
         return store.make_manifest(self.game, s.get("rules", {}), s.get("policies", []),
                                    s.get("seed", 0), self.unit, self.count,
                                    layout=store.LAYOUT, kind=self.kind, chunk=self.chunk,
-                                   chunks=self.chunks, spec=self.spec, complete=False, **extra)
+                                   chunks=self.chunks, spec=self.spec, complete=False,
+                                   parts={}, **extra)
 
 
 def compute_chunk(job: Job, index: int, out: str | None = None,
                   reduce: Callable[[pd.DataFrame], Any] | None = None,
-                  threads: int | None = None) -> tuple[int, int, Any]:
+                  threads: int | None = None) -> tuple[int, int, Any, dict | None]:
     """Compute chunk ``index`` of ``job``: the unit of work of every backend.
 
     Writes the part into the run directory ``out`` (if given) and returns
-    ``(index, rows, value)``: ``value`` is the chunk's aggregate table for
-    kind ``"aggregate"``, otherwise ``reduce(records)`` (None without
-    ``reduce``), so that records never have to travel back.  ``threads`` sets
-    numba's thread count first.
+    ``(index, rows, value, digest)``: ``value`` is the chunk's aggregate table
+    for kind ``"aggregate"``, otherwise ``reduce(records)`` (None without
+    ``reduce``), so that records never have to travel back; ``digest`` the
+    part's rows, size and checksum as written (:func:`store.file_digest`),
+    which the manifest records.  ``threads`` sets numba's thread count first.
     """
     if threads is not None:
         import numba
         numba.set_num_threads(threads)
     start, count = job.bounds(index)
     df = job.compute(start, count)
+    digest = None
     if out is not None:
         store.write_part(out, index, df)
+        # hashed where it was written: the bytes a later check will read
+        digest = store.part_record(out, index)
     if job.kind == "aggregate":
         value = df
     else:
         value = reduce(df) if reduce is not None else None
-    return index, len(df), value
+    return index, len(df), value, digest
 
 
 def merge_aggregates(total: pd.DataFrame | None, part: pd.DataFrame,
@@ -193,7 +198,8 @@ class RunResult:
 
     ``computed``: chunks computed in this call; ``resumed``: chunks found
     finished in ``out``; ``complete_before``: the run was already complete,
-    nothing was computed.  ``values``: for records, ``reduce`` of every
+    nothing was computed; ``repaired``: chunks whose parts were damaged (not
+    as the manifest recorded them), computed again, with why.  ``values``: for records, ``reduce`` of every
     chunk's records in chunk order (None without ``reduce``); ``aggregate``:
     for aggregates, the merged table.  ``units_computed`` counts the hands or
     games computed in this call.
@@ -210,6 +216,7 @@ class RunResult:
     aggregate: pd.DataFrame | None
     units_computed: int
     seconds: float
+    repaired: dict = dataclasses.field(default_factory=dict)
 
 
 # --- the output directory ------------------------------------------------------------
@@ -310,13 +317,14 @@ def _create(job: Job, out: pathlib.Path) -> dict:
 
 def _finish(job: Job, out: pathlib.Path, manifest: dict, rows: int,
             aggregate: pd.DataFrame | None) -> dict:
-    if aggregate is not None:
-        store.write_parquet_atomic(out / store.AGGREGATE_FILE, aggregate)
     manifest = dict(manifest, complete=True, rows=int(rows),
                     finished_utc=datetime.datetime.now(datetime.timezone.utc)
                                          .isoformat(timespec="seconds"))
     if aggregate is not None:
+        store.write_parquet_atomic(out / store.AGGREGATE_FILE, aggregate)
         manifest["groups"] = int(len(aggregate))
+        manifest["aggregate_file"] = store.file_digest(out / store.AGGREGATE_FILE)
+        manifest["parts"] = {}              # the parts go once the aggregate is written
     store.write_json_atomic(out / store.RUN_MANIFEST, manifest)
     if aggregate is not None:
         _remove_parts(out)
@@ -375,20 +383,29 @@ def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = N
         out = pathlib.Path(out).absolute()
     keys = job.agg_keys() if job.kind == "aggregate" else None
 
+    repaired: dict[int, str] = {}
     if manifest is not None and manifest.get("complete"):
-        if _finished_files_present(job, out):
+        if not store.verify(out, manifest):
             return _complete_result(job, out, manifest, reduce, t0)
-        manifest = dict(manifest, complete=False)   # files deleted since: redo what is missing
+        # files deleted or damaged since: redo what is missing or not as written
+        if job.kind == "aggregate":
+            store.remove_file(out / store.AGGREGATE_FILE)
+            manifest = dict(manifest, parts={})
+        manifest = dict(manifest, complete=False)
 
-    manifest, done = _open(job, out, manifest)
+    manifest, done, repaired = _open(job, out, manifest)
     todo = [i for i in range(job.chunks) if i not in done]
 
     values: dict[int, Any] = {}
     rows = 0
     total: pd.DataFrame | None = None
 
-    def take(index: int, n_rows: int, value) -> None:
-        nonlocal rows, total
+    def take(index: int, n_rows: int, value, digest=None) -> None:
+        nonlocal rows, total, manifest
+        if digest is not None:
+            # recorded as soon as the part is there: a later run trusts exactly these
+            manifest = dict(manifest, parts={**manifest["parts"], str(index): digest})
+            store.write_json_atomic(out / store.RUN_MANIFEST, manifest)
         rows += n_rows
         if job.kind == "aggregate":
             total = merge_aggregates(total, value, keys)
@@ -403,9 +420,9 @@ def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = N
     finished_now = 0
     try:
         with bar:
-            def step(index, n_rows, value):
+            def step(index, n_rows, value, digest):
                 nonlocal finished_now
-                take(index, n_rows, value)
+                take(index, n_rows, value, digest)
                 finished_now += 1
                 bar.update(job.bounds(index)[1])
 
@@ -435,26 +452,37 @@ def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = N
         values=[values[i] for i in range(job.chunks)] if job.kind != "aggregate"
         and reduce is not None else None,
         aggregate=total, units_computed=sum(job.bounds(i)[1] for i in todo),
-        seconds=time.perf_counter() - t0)
+        seconds=time.perf_counter() - t0, repaired=repaired)
 
 
 def _open(job: Job, out: pathlib.Path | None, manifest: dict | None
-          ) -> tuple[dict | None, set[int]]:
+          ) -> tuple[dict | None, set[int], dict[int, str]]:
     """Create the run directory (or tidy the one being resumed); returns its
-    manifest and the chunks already finished there."""
+    manifest, the chunks already finished there, and the damaged parts
+    (removed, to be computed again) with why."""
     if out is None:
-        return None, set()
+        return None, set(), {}
     if manifest is None:
-        manifest = _create(job, out)
-    else:
-        store.remove_temporaries(out)
-    return manifest, store.part_indices(out) & set(range(job.chunks))
-
-
-def _finished_files_present(job: Job, out: pathlib.Path) -> bool:
-    if job.kind == "aggregate":
-        return (out / store.AGGREGATE_FILE).is_file()
-    return store.part_indices(out) >= set(range(job.chunks))
+        return _create(job, out), set(), {}
+    store.remove_temporaries(out)
+    present = store.part_indices(out) & set(range(job.chunks))
+    damaged = store.damaged_parts(out, manifest, present)
+    # parts written but not recorded (the run stopped in between, or it is from
+    # before parts were recorded) are kept if they read whole, and recorded now
+    parts = dict(manifest.get("parts") or {})
+    for i in store.unrecorded_parts(manifest, present):
+        record = store.whole_part(out, i, job.bounds(i)[1])
+        if record is None:
+            damaged[i] = "not a whole part (the run stopped before recording it)"
+        else:
+            parts[str(i)] = record
+    for i in damaged:
+        store.remove_file(out / store.part_name(i))
+        parts.pop(str(i), None)
+    if parts != manifest.get("parts"):
+        manifest = dict(manifest, parts=parts)
+        store.write_json_atomic(out / store.RUN_MANIFEST, manifest)
+    return manifest, present - set(damaged), damaged
 
 
 def _complete_result(job, out, manifest, reduce, t0) -> RunResult:

@@ -226,6 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     _compare_parser(sub)
     _tournament_parser(sub)
     _record_parsers(sub)
+    p = sub.add_parser("verify", help="check a run directory's parts against the sizes and "
+                       "checksums its manifest recorded; nothing is changed")
+    p.add_argument("run", metavar="RUN", help="the run directory (simulate or tournament --out)")
     return parser
 
 
@@ -266,6 +269,7 @@ def _cmd_simulate(a) -> int:
     except chunks.Interrupted as e:
         print(f"simkit: {e}", file=sys.stderr)
         return 130
+    _say_repaired(result.repaired)
     summary = g.unit(unit).summary(rules)
     if a.aggregate:
         summary.add_aggregate(result.aggregate)
@@ -276,6 +280,39 @@ def _cmd_simulate(a) -> int:
     print(summary.text())
     print(_run_line(a, g.unit(unit).label, count, job, result))
     return 0
+
+
+def _say_repaired(repaired: dict) -> None:
+    """On stderr: the damaged parts a rerun found and computed again."""
+    from simkit import store
+    for i, why in sorted(repaired.items()):
+        print(f"simkit: {store.part_name(i)} was damaged ({why}): computed again",
+              file=sys.stderr)
+
+
+def _cmd_verify(a) -> int:
+    from simkit import store
+    path = a.run
+    manifest = store.read_manifest(path) if store.is_run_dir(path) else None
+    if manifest is None:
+        raise InputError(f"cannot verify '{path}': not a simkit run directory "
+                         f"(no {store.RUN_MANIFEST})")
+    problems = store.verify(path, manifest)
+    chunks = int(manifest.get("chunks", 0))
+    written = len(store.part_indices(path) & set(range(chunks)))
+    state = ("complete" if manifest.get("complete") else
+             f"not finished, {written} of {chunks} chunks written")
+    what = (f"{path}: {manifest.get('game')} {manifest.get('kind')}, "
+            f"{int(manifest.get('count', 0)):,} {manifest.get('unit')}s, {state}")
+    if not problems:
+        checked = "no checksums recorded (an older run)" if "parts" not in manifest else "intact"
+        print(f"{what}: {checked}")
+        return 0
+    print(f"{what}: damaged")
+    for line in problems:
+        print(f"  {line}")
+    print("run the same command again to repair it: the damaged chunks are computed again")
+    return 1
 
 
 def _run_line(a, label: str, count: int, job, result) -> str:
@@ -477,6 +514,7 @@ def _cmd_tournament(a) -> int:
     except chunks.Interrupted as e:
         print(f"simkit: {e}", file=sys.stderr)
         return 130
+    _say_repaired(res.repaired)
     if a.json:
         print(json.dumps(result_json(res), indent=1))
         return 0
@@ -492,7 +530,7 @@ def main(argv=None) -> int:
         return {"simulate": _cmd_simulate, "rules": _cmd_rules, "bench": _cmd_bench,
                 "advise": _cmd_advise, "compare": _cmd_compare,
                 "tournament": _cmd_tournament, "report": _cmd_report, "show": _cmd_show,
-                "replay": _cmd_replay}[args.command](args)
+                "replay": _cmd_replay, "verify": _cmd_verify}[args.command](args)
     except InputError as e:
         print(f"simkit: error: {e}", file=sys.stderr)
         return 2

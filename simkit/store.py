@@ -5,7 +5,8 @@ see :mod:`simkit.chunks`, which writes it)::
 
     OUT/_manifest.json         game, unit, kind, spec (rules, policies, seed),
                                count, chunk size, versions, git commit, time;
-                               "complete": true and "rows" once finished
+                               "parts": each written part's rows, size and
+                               SHA-256; "complete": true and "rows" once finished
     OUT/part-000000.parquet    records of units [0, chunk), then [chunk, 2*chunk) ...
     OUT/aggregate.parquet      kind "aggregate": the merged aggregate (its
                                per-chunk parts are removed once it is written)
@@ -13,13 +14,17 @@ see :mod:`simkit.chunks`, which writes it)::
 Every file is written to a hidden temporary name in its directory and moved
 into place with ``os.replace``, so a file that exists is complete.
 ``pandas.read_parquet(OUT)`` reads a run (pyarrow skips the ``_`` and ``.``
-files); :func:`read_run` reads it with its manifest and refuses unfinished runs.
+files); :func:`read_run` reads it with its manifest and refuses unfinished
+runs and damaged ones: a part whose size or checksum is not the one the
+manifest recorded when it was written (:func:`damaged_parts`, and
+:func:`verify` for ``simkit verify``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import hashlib
 import importlib.metadata
 import json
 import os
@@ -142,7 +147,8 @@ def _fsync(path: pathlib.Path) -> None:
         os.fsync(f.fileno())
 
 
-def _remove(path: pathlib.Path) -> None:
+def remove_file(path: pathlib.Path) -> None:
+    """Remove a file if it is there."""
     try:
         path.unlink()
     except FileNotFoundError:
@@ -187,7 +193,7 @@ def write_json_atomic(path, obj) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        _remove(tmp)
+        remove_file(tmp)
         raise
 
 
@@ -208,7 +214,7 @@ def write_parquet_atomic(path, data: pd.DataFrame | pa.Table,
         _fsync(tmp)
         os.replace(tmp, path)
     except BaseException:
-        _remove(tmp)
+        remove_file(tmp)
         raise
     return table.num_rows
 
@@ -216,6 +222,69 @@ def write_parquet_atomic(path, data: pd.DataFrame | pa.Table,
 def write_part(directory, index: int, data: pd.DataFrame | pa.Table) -> int:
     """Write chunk ``index``'s part into the run directory, atomically."""
     return write_parquet_atomic(pathlib.Path(directory) / part_name(index), data)
+
+
+def file_digest(path) -> dict:
+    """A file's size and SHA-256: what the manifest records of each part."""
+    digest = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+            size += len(block)
+    return {"bytes": size, "sha256": digest.hexdigest()}
+
+
+def part_record(directory, index: int) -> dict:
+    """What the manifest records of a part: its rows, size and checksum."""
+    path = pathlib.Path(directory) / part_name(index)
+    return {"rows": pq.read_metadata(path).num_rows, **file_digest(path)}
+
+
+def _damage(path: pathlib.Path, want: Mapping) -> str | None:
+    """Why the file ``path`` is not the one recorded as ``want``, or None."""
+    if not path.is_file():
+        return "missing"
+    got = file_digest(path)
+    if got["bytes"] != want["bytes"]:
+        return f"{got['bytes']:,} bytes where {want['bytes']:,} were written"
+    if got["sha256"] != want["sha256"]:
+        return "its checksum is not the one written"
+    return None
+
+
+def damaged_parts(directory, manifest: Mapping, indices) -> dict[int, str]:
+    """Of the parts ``indices`` the manifest has a record of, those that are not
+    as written, with why (a size or checksum other than the record's)."""
+    recorded = manifest.get("parts") or {}
+    directory = pathlib.Path(directory)
+    out = {}
+    for i in sorted(indices):
+        if str(i) in recorded:
+            why = _damage(directory / part_name(i), recorded[str(i)])
+            if why is not None:
+                out[i] = why
+    return out
+
+
+def unrecorded_parts(manifest: Mapping, indices) -> list[int]:
+    """Of the parts ``indices``, those the manifest has no record of: written by a
+    run that stopped before recording them, or by one from before parts were
+    recorded (no ``"parts"`` at all)."""
+    recorded = manifest.get("parts") or {}
+    return [i for i in sorted(indices) if str(i) not in recorded]
+
+
+def whole_part(directory, index: int, rows: int) -> dict | None:
+    """The record of an unrecorded part if it reads whole as Parquet with ``rows``
+    rows (a rerun then keeps it), else None."""
+    path = pathlib.Path(directory) / part_name(index)
+    try:
+        if pq.read_table(path).num_rows != rows:
+            return None
+    except (OSError, pa.ArrowException):
+        return None
+    return part_record(directory, index)
 
 
 def part_indices(directory) -> set[int]:
@@ -235,7 +304,7 @@ def remove_temporaries(directory) -> int:
     with os.scandir(directory) as it:
         names = [e.name for e in it if is_temporary(e.name)]
     for name in names:
-        _remove(pathlib.Path(directory) / name)
+        remove_file(pathlib.Path(directory) / name)
         n += 1
     return n
 
@@ -297,7 +366,12 @@ def read_run(path, columns: list[str] | None = None) -> tuple[pd.DataFrame, dict
         files = [path / part_name(i) for i in range(int(manifest["chunks"]))]
     missing = [f.name for f in files if not f.is_file()]
     if missing:
-        fail(f"{', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''} missing")
+        fail(f"{', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''} missing; run "
+             f"the same command again to write {'them' if len(missing) > 1 else 'it'}")
+    problems = verify(path, manifest)
+    if problems:
+        fail(f"{problems[0]}{f' (and {len(problems) - 1} more)' if len(problems) > 1 else ''}"
+             f"; run the same command again to repair it")
     try:
         names = pq.read_schema(files[0]).names
     except (OSError, pa.ArrowException) as e:
@@ -311,6 +385,29 @@ def read_run(path, columns: list[str] | None = None) -> tuple[pd.DataFrame, dict
     except (OSError, pa.ArrowException) as e:
         fail(f"not readable Parquet ({_one_line(e)})")
     return table.to_pandas(), manifest
+
+
+def verify(path, manifest: Mapping | None = None) -> list[str]:
+    """What is wrong with the finished files of the run at ``path``, one line each
+    (nothing: the run is whole): parts, or a finished aggregate, missing or not
+    as written.  Changes nothing."""
+    path = pathlib.Path(path)
+    manifest = manifest if manifest is not None else read_manifest(path) or {}
+    if manifest.get("kind") == "aggregate" and manifest.get("complete"):
+        if "aggregate_file" not in manifest:
+            return []                     # written before the file was recorded
+        why = _damage(path / AGGREGATE_FILE, manifest["aggregate_file"])
+        return [f"{AGGREGATE_FILE} is damaged: {why}"] if why else []
+    chunks = int(manifest.get("chunks", 0))
+    present = part_indices(path) & set(range(chunks))
+    out = [f"{part_name(i)} is damaged: {why}"
+           for i, why in damaged_parts(path, manifest, present).items()]
+    if manifest.get("complete"):
+        out += [f"{part_name(i)} is missing" for i in sorted(set(range(chunks)) - present)]
+        if "parts" in manifest:
+            out += [f"{part_name(i)} is not in the manifest"
+                    for i in unrecorded_parts(manifest, present)]
+    return out
 
 
 def _one_line(e: BaseException) -> str:

@@ -172,6 +172,7 @@ class Result:
     pairs: pd.DataFrame
     seconds: float = 0.0
     complete_before: bool = False
+    repaired: dict = dataclasses.field(default_factory=dict)
 
 
 def results(ent: Entrants, sums: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -245,7 +246,8 @@ def run(game: str, policies: Sequence[str], *, players: int | None = None, rules
     ratings, pairs = results(ent, pd.concat(result.values, ignore_index=True))
     measure = g.unit(unit).measure
     res = Result(g.name, r.players, unit, measure.name, measure.units, count, seed, r, ent,
-                 ratings, pairs, time.perf_counter() - t0, result.complete_before)
+                 ratings, pairs, time.perf_counter() - t0, result.complete_before,
+                 result.repaired)
     if out is not None:
         write(res, pathlib.Path(out))
     return res

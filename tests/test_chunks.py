@@ -411,3 +411,123 @@ def test_chunk_functions_keep_the_thread_count(unit, kind):
     set_threads(1)
     engine.chunk("pepper", unit, kind, spec(), 0, 50)
     assert numba.get_num_threads() == 1
+
+
+# --- damaged parts: found, reported, repaired ------------------------------------------
+
+def _damage(path, how: str) -> None:
+    data = bytearray(path.read_bytes())
+    if how == "half":
+        data = data[:len(data) // 2]
+    elif how == "empty":
+        data = bytearray()
+    else:                                   # three bytes flipped inside the file
+        for k in (len(data) // 3, len(data) // 2, 2 * len(data) // 3):
+            data[k] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def _pepper_run(capsys, out, *extra):
+    code, _, err = run_cli(capsys, "simulate", "pepper", "--hands", "4000", "--chunk", "1000",
+                           "--seed", str(SEED), "--out", str(out), "--no-progress", *extra)
+    assert code == 0, err
+    return err
+
+
+@pytest.mark.parametrize("how", ["half", "empty", "flipped"])
+def test_a_damaged_part_is_found_and_repaired(capsys, tmp_path, how):
+    """A finished part truncated to half, emptied or with three bytes flipped:
+    verify names it (exit code 1), read_run refuses the run in one line, and
+    the same command again computes that chunk anew, saying so; the run ends
+    byte for byte as an undamaged one."""
+    ref, run = tmp_path / "ref", tmp_path / "run"
+    _pepper_run(capsys, ref)
+    _pepper_run(capsys, run)
+    manifest = store.read_manifest(run)
+    assert set(manifest["parts"]) == {"0", "1", "2", "3"}
+    assert manifest["parts"]["2"] == store.part_record(run, 2)
+    _damage(run / store.part_name(2), how)
+    code, out, _ = run_cli(capsys, "verify", str(run))
+    assert code == 1 and "part-000002.parquet is damaged" in out
+    assert "part-000001" not in out
+    with pytest.raises(InputError, match="part-000002.parquet is damaged.*same command again"):
+        store.read_run(run)
+    before = snapshot(run)
+    assert run_cli(capsys, "verify", str(run))[0] == 1 and snapshot(run) == before  # unchanged
+    err = _pepper_run(capsys, run)
+    assert err.count("\n") == 1 and "part-000002.parquet was damaged" in err
+    assert contents(run) == contents(ref)
+    same_run(run, ref)
+    code, out, _ = run_cli(capsys, "verify", str(run))
+    assert code == 0 and out.strip().endswith("complete: intact")
+
+
+def test_an_interrupted_run_with_a_damaged_part_finishes(capsys, tmp_path):
+    """An unfinished run (chunk 3 never written) whose chunk 1 was damaged and
+    whose chunks 0 and 2 are not in the manifest (killed between writing a part
+    and recording it), 0 cut to half: the rerun computes 0, 1 and 3, keeps 2
+    (it reads whole), and ends as an uninterrupted run."""
+    ref, run = tmp_path / "ref", tmp_path / "run"
+    _pepper_run(capsys, ref)
+    _pepper_run(capsys, run)
+    manifest = store.read_manifest(run)
+    manifest["complete"] = False
+    manifest.pop("rows"), manifest.pop("finished_utc")
+    del manifest["parts"]["0"], manifest["parts"]["2"], manifest["parts"]["3"]
+    store.write_json_atomic(run / store.RUN_MANIFEST, manifest)
+    (run / store.part_name(3)).unlink()
+    _damage(run / store.part_name(1), "flipped")
+    _damage(run / store.part_name(0), "half")
+    kept = (run / store.part_name(2)).stat().st_mtime_ns
+    code, out, _ = run_cli(capsys, "verify", str(run))
+    assert code == 1 and "not finished, 3 of 4 chunks written" in out
+    assert "part-000001.parquet is damaged" in out and "part-000000" not in out
+    with pytest.raises(InputError, match="not finished"):
+        store.read_run(run)
+    err = _pepper_run(capsys, run)
+    assert "part-000000.parquet was damaged" in err and "part-000001.parquet was damaged" in err
+    assert "part-000002" not in err and "part-000003" not in err
+    assert (run / store.part_name(2)).stat().st_mtime_ns == kept
+    same_run(run, ref)
+
+
+def test_runs_from_before_checksums_are_taken_as_they_are(capsys, tmp_path):
+    run = tmp_path / "old"
+    _pepper_run(capsys, run)
+    manifest = store.read_manifest(run)
+    del manifest["parts"]
+    store.write_json_atomic(run / store.RUN_MANIFEST, manifest)
+    code, out, _ = run_cli(capsys, "verify", str(run))
+    assert code == 0 and "no checksums recorded" in out
+    assert len(store.read_run(run)[0]) == 4000
+
+
+def test_a_damaged_aggregate_is_computed_again(capsys, tmp_path):
+    ref, run = tmp_path / "ref", tmp_path / "run"
+    _pepper_run(capsys, ref, "--aggregate")
+    _pepper_run(capsys, run, "--aggregate")
+    assert store.read_manifest(run)["parts"] == {}
+    _damage(run / store.AGGREGATE_FILE, "half")
+    code, out, _ = run_cli(capsys, "verify", str(run))
+    assert code == 1 and "aggregate.parquet is damaged" in out
+    _pepper_run(capsys, run, "--aggregate")
+    assert contents(run) == contents(ref)
+
+
+def test_a_damaged_tournament_part_is_repaired(capsys, tmp_path):
+    ref, run = tmp_path / "ref", tmp_path / "run"
+    argv = ["tournament", "pepper", "--policy", "heuristic", "--policy", "random", "--hands",
+            "3000", "--chunk", "1000", "--no-progress", "--json"]
+    assert run_cli(capsys, *argv, "--out", str(ref))[0] == 0
+    assert run_cli(capsys, *argv, "--out", str(run))[0] == 0
+    _damage(run / store.part_name(1), "flipped")
+    code, out, err = run_cli(capsys, *argv, "--out", str(run))
+    assert code == 0 and "part-000001.parquet was damaged" in err
+    for i in range(3):
+        name = store.part_name(i)
+        assert (run / name).read_bytes() == (ref / name).read_bytes()
+
+
+def test_verify_needs_a_run(capsys, tmp_path):
+    code, out, err = run_cli(capsys, "verify", str(tmp_path / "nothing"))
+    assert code == 2 and err.count("\n") == 1 and "not a simkit run directory" in err
