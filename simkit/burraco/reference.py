@@ -625,7 +625,11 @@ class Hand:
     -1 none; the first team to take one takes number 0), ``pozzetto_turn``
     and ``turns`` (turns already played, for the cap) give the state.
     ``stream`` serves the random policies.  Play with :meth:`play_turn` or
-    :meth:`run`; :meth:`log` gives the record.
+    :meth:`run`; :meth:`log` gives the record.  A turn's steps (:meth:`take_draw`,
+    :meth:`plan_keep`, :meth:`lay`, :meth:`add`, :meth:`put_discard`,
+    :meth:`close_with`, :meth:`end_turn`) also serve a text record's replay,
+    which makes the recorded moves instead of the policies
+    (``simkit/burraco/record.py``).
     """
 
     def __init__(self, rules: BurracoRules, policies, stream: Stream, hands, pozzetti=((), ()),
@@ -742,29 +746,37 @@ class Hand:
 
     # -- §9 keep -------------------------------------------------------------
 
-    def fix_keep(self, seat: int) -> None:
-        """§9: the fewest cards the player may hold after melding."""
+    def plan_keep(self, seat: int) -> tuple[int, bool]:
+        """§9: ``(keep, going_out)``, the fewest cards the player may hold after
+        melding and whether it means to go out, as its policy decides them now."""
         team = team_of(seat)
-        self.going_out = False
         if self.taken[team] < 0:
             way = self.rules.pozzetto
             direct = way == "direct" or (way == "both" and self.decide.direct(seat))
-            self.keep = 0 if direct else 1
-        elif has_burraco(self.melds[team]) and not self.decide.melding[seat].close_after and \
+            return (0 if direct else 1), False
+        if has_burraco(self.melds[team]) and not self.decide.melding[seat].close_after and \
                 self.decide.go_out(seat, self.melds[team], self.melds[1 - team]):
-            self.keep, self.going_out = 1, True
-        else:
-            self.keep = 2
+            return 1, True
+        return 2, False
+
+    def fix_keep(self, seat: int) -> None:
+        """§9: the fewest cards the player may hold after melding."""
+        self.keep, self.going_out = self.plan_keep(seat)
         self.events.append(("keep", self.keep))
+
+    def closes_after(self, seat: int, keep: int) -> bool:
+        """§9.1 ``close_after``: does the player, holding to ``keep`` with the table
+        as it is after melding, choose to go out?"""
+        team = team_of(seat)
+        return self.decide.melding[seat].close_after and keep == 2 \
+            and has_burraco(self.melds[team]) \
+            and self.decide.go_out(seat, self.melds[team], self.melds[1 - team])
 
     def close_after_melding(self, seat: int) -> None:
         """§9.1 ``close_after``: with the pozzetto taken and a burraco on the table
         after melding, the player decides to go out on the table as it now is;
         if so, ``keep`` becomes 1 and melding goes on."""
-        team = team_of(seat)
-        if self.decide.melding[seat].close_after and self.keep == 2 \
-                and has_burraco(self.melds[team]) \
-                and self.decide.go_out(seat, self.melds[team], self.melds[1 - team]):
+        if self.closes_after(seat, self.keep):
             self.keep, self.going_out = 1, True
             self.events.append(("keep", self.keep))
             self.meld(seat)
@@ -938,27 +950,39 @@ class Hand:
         """Play one turn (§7): draw, meld, discard."""
         assert not self.ended, "the hand is over"
         seat = self.to_move
-        team = team_of(seat)
-        hands = self.hands
         self.events = []
         # (1) the draw
-        source = self.decide.draw(seat, hands[seat], self.pile, self.melds[team])
-        if source == PILE:
-            assert self.pile, "an empty pile cannot be taken"
-            taken, self.pile = self.pile, []
-        else:
-            taken = [self.stock.pop(0)]
-        hands[seat].update(taken)
-        self.events.append(("draw", source, tuple(taken)))
-        # §5: a draw that leaves two cards in the stock makes this turn the last
-        last = source == STOCK and len(self.stock) == STOCK_END
-        if not (last and self.rules.stock_end == "stop"):   # "stop": play stops at once
+        source = self.decide.draw(seat, self.hands[seat], self.pile, self.melds[team_of(seat)])
+        last = self.take_draw(seat, source)
+        if self.plays_on(last):
             # (2) melding
             self.fix_keep(seat)
             self.meld(seat)
             self.close_after_melding(seat)
             # (3) the discard (or going out, which ends the hand as closed)
             self.discard(seat)
+        return self.end_turn(seat, last)
+
+    def take_draw(self, seat: int, source: int) -> bool:
+        """§7 (1): the seat draws the stock's top card or takes the whole pile; True
+        if the draw leaves two cards in the stock, which makes this turn the last (§5)."""
+        if source == PILE:
+            assert self.pile, "an empty pile cannot be taken"
+            taken, self.pile = self.pile, []
+        else:
+            taken = [self.stock.pop(0)]
+        self.hands[seat].update(taken)
+        self.events.append(("draw", source, tuple(taken)))
+        return source == STOCK and len(self.stock) == STOCK_END
+
+    def plays_on(self, last: bool) -> bool:
+        """§5, §7: does the turn go on after its draw (``last``: the draw left the
+        stock at two)?  With ``stock_end = stop`` the last draw ends play at once."""
+        return not (last and self.rules.stock_end == "stop")
+
+    def end_turn(self, seat: int, last: bool) -> Turn:
+        """After the turn of ``seat``: the hand ends on the stock (``last``) or the
+        cap unless it ended otherwise; play passes left."""
         if last and not self.ended:
             self.ended = STOCK_OUT                          # "finish": after the turn
         turn = Turn(seat, self.events)
@@ -979,21 +1003,30 @@ class Hand:
         if self.going_out and len(hand) == 1:
             (card,) = hand
             assert is_natural(card) and self.taken[team] >= 0 and has_burraco(self.melds[team])
-            hand.clear()
-            self.pile.append(card)
-            self.events.append(("out", card))
-            self.ended, self.closer = CLOSED, seat
+            self.close_with(seat, card)
             return
         unseen = None
         if not self.decide.is_random(seat) and \
                 len(self.pile) >= self.decide.policies[seat].params.guard_pile:
             unseen = self.unseen(seat)
-        card = self.decide.discard(seat, hand, self.melds[1 - team], unseen)
+        self.put_discard(seat, self.decide.discard(seat, hand, self.melds[1 - team], unseen))
+
+    def put_discard(self, seat: int, card: int) -> None:
+        """§7 (3): ``card`` from the hand onto the discard pile; a discard that
+        empties the hand takes the pozzetto (§4)."""
+        hand = self.hands[seat]
         hand.remove(card)
         self.pile.append(card)
         self.events.append(("discard", card))
         if not hand:
             self.take_pozzetto(seat, ON_DISCARD)
+
+    def close_with(self, seat: int, card: int) -> None:
+        """§5: the seat goes out, discarding its last card; the hand is closed."""
+        self.hands[seat].clear()
+        self.pile.append(card)
+        self.events.append(("out", card))
+        self.ended, self.closer = CLOSED, seat
 
     # -- the whole hand ------------------------------------------------------
 
