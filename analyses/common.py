@@ -73,7 +73,8 @@ class Study:
     of each figure, in page order; ``provenance(hands)`` the keywords of
     :func:`simkit.report.provenance` other than ``seed``, ``started`` and
     ``threads`` (sizes, rules, policies, extras); ``descriptions`` (table
-    name -> text) and ``notes`` are constants or functions of (hands, seed).
+    name -> text) and ``notes`` are constants or functions of (hands, seed);
+    ``size`` says what ``hands`` counts (``simkit report --list``).
     """
 
     name: str
@@ -86,6 +87,7 @@ class Study:
     descriptions: Mapping[str, str] | Callable[[int, int], Mapping[str, str]] = field(
         default_factory=dict)
     notes: Sequence[str] | Callable[[int, int], Sequence[str]] = ()
+    size: str = "hands per table"
 
     def run(self, hands: int | None = None, seed: int = 0, progress: bool = False,
             threads: int | None = None) -> StudyResult:

@@ -523,7 +523,8 @@ def _provenance(hands: int) -> dict:
                 games_per_score=GAMES_PER_STATE)
 
 
-STUDY = Study(NAME, TITLE, DEFAULT_HANDS, simulate=simulate_tables, findings=findings,
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS, size="deals per player count, each played with "
+              "every plan", simulate=simulate_tables, findings=findings,
               figures=FIGURES, provenance=_provenance, notes=NOTES)
 
 

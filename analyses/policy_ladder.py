@@ -166,9 +166,11 @@ class Ladder:
         self.NAME = f"{self.game}-policy-ladder"
         self.TITLE = f"{g.title}: the policy ladder, on duplicate deals"
         self.DEFAULT_HANDS = self.setup.default
+        unit = "hands" if "hand" in g.units else "games"
         self.STUDY = Study(self.NAME, self.TITLE, self.DEFAULT_HANDS, self.simulate_tables,
                            self.findings, self._plots(), self._provenance,
-                           self._descriptions, self._notes)
+                           self._descriptions, self._notes,
+                           size=f"duplicate {unit} per table")
 
     # the units of the hand ladder and, for games played in hands, of whole games;
     # the searching policies' ladder of hands

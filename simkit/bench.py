@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from simkit.runner import max_threads, set_threads
+from simkit.runner import MAX_HELD, check_count, max_threads, set_threads
 
 
 def best_rate(fn, units: int, repeats: int = 3) -> float:
@@ -55,6 +55,7 @@ def run_bench(names, hands: int = 2_000_000) -> list[dict]:
     its searching player), sized from ``hands`` by the game."""
     from simkit import games
     from simkit.engine import BenchCase
+    check_count(hands, "--hands", MAX_HELD)
     records = []
     top = max_threads()
     for name in names:

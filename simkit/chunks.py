@@ -57,9 +57,12 @@ import pandas as pd
 
 from simkit import engine, games, store
 from simkit.errors import InputError
+from simkit.runner import MAX_HELD, check_count
 
 KINDS = ("records", "aggregate", "tournament")
 BACKENDS = ("threads", "dask")
+#: More local Dask workers than this per core only thrash (each is a process).
+WORKERS_PER_CORE = 4
 _IDENTITY = ("game", "unit", "kind", "count", "chunk")
 
 
@@ -101,10 +104,9 @@ class Job:
                 raise InputError(f"--aggregate is not offered for {game}: its runs keep one "
                                  f"record per {u.label}")
             raise InputError("--aggregate works with --hands only (aggregates of hands)")
-        for value, what in ((count, f"number of {unit}s"), (chunk, "--chunk")):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                      or value < 1):
-                raise InputError(f"bad {what} {value!r}: expected a whole number of at least 1")
+        check_count(count, f"number of {unit}s")
+        if chunk is not None:
+            check_count(chunk, "--chunk", MAX_HELD)     # a chunk is held in memory
         chunk = chunk or (u.agg_chunk if kind == "aggregate" else u.chunk)
         n = -(-count // chunk)
         if n > store.MAX_PARTS:
@@ -224,7 +226,7 @@ class RunResult:
 def _describe(value) -> str:
     if isinstance(value, (list, tuple)):
         if len(value) > 1 and all(v == value[0] for v in value):
-            return f"{value[0]} at every seat"
+            return f"{value[0]} at all {len(value)} seats"
         return "[" + ", ".join(map(str, value)) + "]"
     return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
@@ -249,9 +251,9 @@ def _differences(there: Mapping, here: Mapping) -> list[str]:
             diffs.append(f"{key} {_describe(a.get(key))} there, {_describe(b.get(key))} here")
     for key, word in (("count", f"{here['unit']}s"), ("chunk", "chunk size")):
         if there.get(key) != here[key]:
-            if key == "count":
-                diffs.append(f"{_describe(there.get(key))} {word} there, "
-                             f"{_describe(here[key])} here")
+            if key == "count":        # each side in its own unit
+                diffs.append(f"{_describe(there.get(key))} {there.get('unit')}s there, "
+                             f"{_describe(here[key])} {word} here")
             else:
                 diffs.append(f"{word} {_describe(there.get(key))} there, "
                              f"{_describe(here[key])} here")
@@ -266,20 +268,12 @@ def check_out(job: Job, out) -> dict | None:
     Raises :class:`InputError` if ``out`` is a file, a directory that is not a
     simkit run, or a run of a different job (naming what differs).
     """
-    out = pathlib.Path(out)
-    label = f"--out '{out}'"
-    parent = out.parent
-    if not out.exists():
-        if not parent.exists():
-            raise InputError(f"cannot write {label}: directory '{parent}' does not exist")
-        if not parent.is_dir():
-            raise InputError(f"cannot write {label}: '{parent}' is not a directory")
-        if not os.access(parent, os.W_OK | os.X_OK):
-            raise InputError(f"cannot write {label}: directory '{parent}' is not writable")
-        return None
-    if not out.is_dir():
+    if out is not None and pathlib.Path(out).exists() and not pathlib.Path(out).is_dir():
         raise InputError(f"{out} exists and is a file, not a simkit run directory; "
                          f"choose another --out or delete it")
+    out = store.check_place(out)
+    if not out.exists():
+        return None
     manifest = store.read_manifest(out)
     if manifest is None or manifest.get("layout") != store.LAYOUT:
         raise InputError(f"{out} exists and is not a simkit run (no {store.RUN_MANIFEST}); "
@@ -290,8 +284,6 @@ def check_out(job: Job, out) -> dict | None:
     if diffs:
         raise InputError(f"{out} holds a different run: {'; '.join(diffs)}; "
                          f"choose another --out or delete it")
-    if not os.access(out, os.W_OK | os.X_OK):
-        raise InputError(f"cannot write {label}: directory '{out}' is not writable")
     return manifest
 
 
@@ -358,9 +350,11 @@ def _check_backend(backend: str, threads, workers, scheduler) -> int | None:
     if workers is not None and scheduler is not None:
         raise InputError("--workers starts a local cluster; with --scheduler the "
                          "cluster's own workers are used: give one or the other")
+    most = WORKERS_PER_CORE * cores()
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or workers < 1):
-        raise InputError(f"bad --workers {workers!r}: expected a whole number of at least 1")
+                                or not 1 <= workers <= most):
+        raise InputError(f"bad --workers {workers!r}: expected a whole number from 1 to "
+                         f"{most} ({WORKERS_PER_CORE} local worker processes per core)")
     return None
 
 
@@ -393,58 +387,60 @@ def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = N
             manifest = dict(manifest, parts={})
         manifest = dict(manifest, complete=False)
 
-    manifest, done, repaired = _open(job, out, manifest)
-    todo = [i for i in range(job.chunks) if i not in done]
+    # a cluster that does not answer leaves nothing behind: it is reached first
+    with _session(backend, job, workers, scheduler) as client:
+        manifest, done, repaired = _open(job, out, manifest)
+        todo = [i for i in range(job.chunks) if i not in done]
 
-    values: dict[int, Any] = {}
-    rows = 0
-    total: pd.DataFrame | None = None
+        values: dict[int, Any] = {}
+        rows = 0
+        total: pd.DataFrame | None = None
 
-    def take(index: int, n_rows: int, value, digest=None) -> None:
-        nonlocal rows, total, manifest
-        if digest is not None:
-            # recorded as soon as the part is there: a later run trusts exactly these
-            manifest = dict(manifest, parts={**manifest["parts"], str(index): digest})
-            store.write_json_atomic(out / store.RUN_MANIFEST, manifest)
-        rows += n_rows
-        if job.kind == "aggregate":
-            total = merge_aggregates(total, value, keys)
-        elif reduce is not None:
-            values[index] = value
+        def take(index: int, n_rows: int, value, digest=None) -> None:
+            nonlocal rows, total, manifest
+            if digest is not None:
+                # recorded as soon as the part is there: a later run trusts exactly these
+                manifest = dict(manifest, parts={**manifest["parts"], str(index): digest})
+                store.write_json_atomic(out / store.RUN_MANIFEST, manifest)
+            rows += n_rows
+            if job.kind == "aggregate":
+                total = merge_aggregates(total, value, keys)
+            elif reduce is not None:
+                values[index] = value
 
-    from tqdm import tqdm
-    bar = tqdm(total=job.count, initial=sum(job.bounds(i)[1] for i in done), unit=job.unit,
-               unit_scale=True, delay=2.0, disable=not progress, leave=False,
-               dynamic_ncols=True, desc=f"{job.game} {job.kind}", file=sys.stderr)
-    out_text = None if out is None else str(out)
-    finished_now = 0
-    try:
-        with bar:
-            def step(index, n_rows, value, digest):
-                nonlocal finished_now
-                take(index, n_rows, value, digest)
-                finished_now += 1
-                bar.update(job.bounds(index)[1])
+        from tqdm import tqdm
+        bar = tqdm(total=job.count, initial=sum(job.bounds(i)[1] for i in done), unit=job.unit,
+                   unit_scale=True, delay=2.0, disable=not progress, leave=False,
+                   dynamic_ncols=True, desc=f"{job.game} {job.kind}", file=sys.stderr)
+        out_text = None if out is None else str(out)
+        finished_now = 0
+        try:
+            with bar:
+                def step(index, n_rows, value, digest):
+                    nonlocal finished_now
+                    take(index, n_rows, value, digest)
+                    finished_now += 1
+                    bar.update(job.bounds(index)[1])
 
-            if backend == "threads":
-                for i in todo:
-                    step(*compute_chunk(job, i, out_text, reduce, threads))
+                if backend == "threads":
+                    for i in todo:
+                        step(*compute_chunk(job, i, out_text, reduce, threads))
+                else:
+                    _run_dask(client, job, todo, out_text, reduce, step)
+            if out is not None:
+                _wait_visible(out, todo)
+                for i in sorted(done):          # finished by an earlier run: read back
+                    df = pd.read_parquet(out / store.part_name(i))
+                    take(i, len(df), df if job.kind == "aggregate" else
+                         reduce(df) if reduce is not None else None)
+                manifest = _finish(job, out, manifest, rows if total is None else len(total), total)
+        except KeyboardInterrupt:
+            if out is not None:
+                store.remove_temporaries(out)
+                finished = len(store.part_indices(out) & set(range(job.chunks)))
             else:
-                _run_dask(job, todo, out_text, reduce, workers, scheduler, step)
-        if out is not None:
-            _wait_visible(out, todo)
-            for i in sorted(done):          # finished by an earlier run: read back
-                df = pd.read_parquet(out / store.part_name(i))
-                take(i, len(df), df if job.kind == "aggregate" else
-                     reduce(df) if reduce is not None else None)
-            manifest = _finish(job, out, manifest, rows if total is None else len(total), total)
-    except KeyboardInterrupt:
-        if out is not None:
-            store.remove_temporaries(out)
-            finished = len(store.part_indices(out) & set(range(job.chunks)))
-        else:
-            finished = finished_now
-        raise Interrupted(finished, job.chunks, out) from None
+                finished = finished_now
+            raise Interrupted(finished, job.chunks, out) from None
 
     return RunResult(
         job, out, manifest, computed=len(todo), resumed=len(done), complete_before=False,
@@ -563,17 +559,21 @@ def _workers_ignore_ctrl_c():
         signal.signal(signal.SIGINT, old)
 
 
-def _run_dask(job: Job, todo: list[int], out: str | None, reduce, workers: int | None,
-              scheduler: str | None, step) -> None:
-    """Run the chunks ``todo`` as tasks on a local or existing Dask cluster."""
+@contextlib.contextmanager
+def _session(backend: str, job: Job, workers: int | None, scheduler: str | None):
+    """The Dask client a run's chunks go to (None on the threads backend): a
+    local cluster of ``workers`` processes, or the cluster at ``scheduler``;
+    closed when the run ends."""
+    if backend != "dask":
+        yield None
+        return
     try:
         import dask
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import Client, LocalCluster
     except ImportError as e:
         raise InputError(f"--backend dask needs dask.distributed ({e}); "
                          f"pip install 'dask[distributed]'") from None
     cluster = client = None
-    futures = []
     try:
         if scheduler is not None:
             try:
@@ -592,21 +592,28 @@ def _run_dask(job: Job, todo: list[int], out: str | None, reduce, workers: int |
                                        processes=True, dashboard_address=None,
                                        silence_logs=logging.ERROR)
             client = Client(cluster)
-        token = uuid.uuid4().hex[:12]
-        futures = [client.submit(compute_chunk, job, i, out, reduce, 1, pure=False,
-                                 key=f"simkit-{job.game}-{token}-{i:06d}")
-                   for i in todo]
+        yield client
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _run_dask(client, job: Job, todo: list[int], out: str | None, reduce, step) -> None:
+    """Run the chunks ``todo`` as tasks on the cluster of ``client``."""
+    from dask.distributed import as_completed
+    token = uuid.uuid4().hex[:12]
+    futures = [client.submit(compute_chunk, job, i, out, reduce, 1, pure=False,
+                             key=f"simkit-{job.game}-{token}-{i:06d}")
+               for i in todo]
+    try:
         for fut in as_completed(futures):
             result = fut.result()
             fut.release()
             step(*result)
     finally:
-        if client is not None:
-            try:
-                if futures:
-                    client.cancel(futures)
-            except Exception:
-                pass
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        try:
+            client.cancel(futures)
+        except Exception:
+            pass

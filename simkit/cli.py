@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 
@@ -22,11 +23,16 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{message} (see '{self.prog} --help')")
 
 
+def _integer(text: str) -> int:
+    """A whole number as typed: ASCII digits, a sign allowed (``int`` would also
+    take other scripts' digits, ``"１０"``, and underscores)."""
+    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(text)
+
+
 def _whole(text: str, lo: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = _integer(text)
     if value < lo:
         raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of at least {lo}")
     return value
@@ -41,10 +47,7 @@ def _index(text: str) -> int:
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = _integer(text)
     if not 0 <= value < 2**64:
         raise argparse.ArgumentTypeError(f"{text!r}: expected 0 to 2**64-1")
     return value
@@ -59,7 +62,7 @@ def _game(text: str) -> str:
 
 def _rules_options(p: argparse.ArgumentParser,
                    policy_help: str = "policy for every seat, or repeat once per seat") -> None:
-    p.add_argument("--players", type=int, help="number of players")
+    p.add_argument("--players", type=_integer, help="number of players")
     p.add_argument("--preset", default="seed", help="named rule set (see 'simkit rules GAME')")
     p.add_argument("--rules", metavar="FILE.toml", help="rule values from a TOML file")
     p.add_argument("--set", metavar="KEY=VALUE", action="append", default=[],
@@ -150,8 +153,8 @@ def _advise_parser(sub) -> None:
                    help="take the hand, seat, dealer, rules and score from a text record "
                         "(its 'seat' line, else the seat left of the dealer; its 'score' line)")
     _rules_options(p)
-    p.add_argument("--seat", type=int, help="the hand's seat (default: left of the dealer)")
-    p.add_argument("--dealer", type=int, help="the dealer's seat (default 0)")
+    p.add_argument("--seat", type=_integer, help="the hand's seat (default: left of the dealer)")
+    p.add_argument("--dealer", type=_integer, help="the dealer's seat (default 0)")
     p.add_argument("--samples", type=_positive, default=100_000,
                    help="deals of the unseen cards (default 100000)")
     p.add_argument("--score", metavar="US:THEM",
@@ -177,7 +180,8 @@ def _compare_parser(sub) -> None:
     p.add_argument("game", type=_game)
     p.add_argument("--variant", metavar="LABEL:key=value[,...]", action="append", default=[],
                    help="a rule variant; exactly two, e.g. --variant A: --variant B:all_pass=stick")
-    p.add_argument("--players", type=int, help="number of players (default: the rules' own, 4)")
+    p.add_argument("--players", type=_integer,
+                   help="number of players (default: the rules' own, 4)")
     p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append",
                    help="policy for every seat, or repeat once per seat")
     p.add_argument("--hands", type=_positive, default=1_000_000,
@@ -391,7 +395,7 @@ def _cmd_report(a) -> int:
     if a.list:
         for name in STUDIES:
             mod = load_study(name)
-            print(f"{name:<18} {mod.TITLE} (default {mod.DEFAULT_HANDS:,} hands per table)")
+            print(f"{name:<21} {mod.TITLE} (default {mod.DEFAULT_HANDS:,} {mod.STUDY.size})")
         return 0
     t0 = time.perf_counter()
     pages = run_studies(a.studies or ["all"], hands=a.hands, seed=a.seed, out=a.out,

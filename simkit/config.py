@@ -153,6 +153,8 @@ class Config:
         values = dict(values or {})
         unknown = [k for k in values if k not in cls.keys()]
         if unknown:
+            if not cls.keys():
+                raise InputError(f"{unknown[0]!r} is not a {cls.what}: there are none")
             raise InputError(f"unknown {cls.what} {unknown[0]!r}: accepted keys are "
                              + ", ".join(cls.keys()))
         start = dataclasses.asdict(base) if base is not None else {}
@@ -215,17 +217,25 @@ def parse_assignments(items: list[str] | None, what: str = "--set") -> dict[str,
             key, sep, value = part.partition("=")
             if not sep or not key.strip():
                 raise InputError(f"bad {what} item {part!r}: expected key=value")
-            out[key.strip()] = value.strip()
+            key = key.strip()
+            if key in out:
+                raise InputError(f"{what} {key!r} is given twice ({key}={out[key]} and "
+                                 f"{key}={value.strip()}): give it once")
+            out[key] = value.strip()
     return out
 
 
 def load_toml(path: str) -> dict[str, Any]:
     """Read a TOML file; an unreadable or malformed file is an InputError."""
+    if not str(path).strip():
+        raise InputError("--rules '' names no file: give the path of a TOML rules file")
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
     except OSError as e:
         raise InputError(f"cannot read rules file {path!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"rules file {path!r} is not UTF-8 text, as TOML must be") from None
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"rules file {path!r} is not valid TOML: {e}") from None
 
@@ -235,15 +245,21 @@ def make_rules(cls: type, presets: dict[str, dict], game: str, preset: str = "se
                players: int | None = None) -> Config:
     """A game's rules from a named preset, then a TOML file (its ``[rules]`` table or
     top level), then ``key=value`` overrides, then ``players``."""
+    if preset not in presets and str(preset).strip().lower() in presets:
+        preset = str(preset).strip().lower()          # case is forgiven in names
     if preset not in presets:
         raise InputError(f"unknown {game} preset {preset!r}: expected one of " + ", ".join(presets))
     values = dict(presets[preset])
-    if file:
+    if file is not None:
         data = load_toml(file)
         section = data.get("rules", data)
         if not isinstance(section, dict):
             raise InputError(f"rules file {file!r}: 'rules' must be a table of rule values "
                              f"([rules] with key = value lines), got {section!r}")
+        outside = [k for k in data if k != "rules"] if "rules" in data else []
+        if outside:
+            raise InputError(f"rules file {file!r} has rule values both under [rules] and "
+                             f"at the top level ({', '.join(outside)}): put them in one place")
         values.update(section)
     values.update(overrides or {})
     if players is not None:

@@ -45,8 +45,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 import simkit
+from simkit import store
 from simkit.errors import InputError
-from simkit.runner import check_count, max_threads
+from simkit.runner import MAX_HELD, check_count, max_threads
 from simkit.store import json_default, library_versions
 
 #: Rows of a table shown on the page; the CSV always holds all of them.
@@ -80,7 +81,7 @@ def check_args(hands: int | None, seed: int, threads: int | None = None) -> None
     count is only checked here and applied by the game's engine.
     """
     if hands is not None:
-        check_count(hands, "--hands")
+        check_count(hands, "--hands", MAX_HELD)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise InputError(f"bad --seed {seed!r}: expected a whole number from 0 to 2**64-1")
     if threads is not None:
@@ -468,20 +469,10 @@ def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
 
 
 def _check_out(out) -> pathlib.Path:
-    out = pathlib.Path(out)
-    if out.exists():
-        if not out.is_dir():
-            raise InputError(f"cannot write reports to --out '{out}': it is not a directory")
-        if not os.access(out, os.W_OK | os.X_OK):
-            raise InputError(f"cannot write reports to --out '{out}': directory is not writable")
-        return out
-    parent = out.parent
-    if not parent.is_dir():
-        raise InputError(f"cannot write reports to --out '{out}': directory '{parent}' "
-                         f"does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise InputError(f"cannot write reports to --out '{out}': directory '{parent}' "
-                         f"is not writable")
+    out = store.check_place(out)
+    if store.is_run_dir(out):
+        raise InputError(f"--out '{out}' is a simkit run directory: reports written into it "
+                         f"would spoil the run; choose another --out")
     return out
 
 

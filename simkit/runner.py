@@ -42,10 +42,22 @@ def set_threads(threads: int | None) -> int:
     return threads
 
 
-def check_count(n: int, what: str = "--hands") -> int:
-    """A positive number of hands, games or samples, or an InputError naming it."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise InputError(f"bad {what} {n!r}: expected a whole number of at least 1")
+#: The most hands, games or samples any command plays: a run directory holds at
+#: most 1,000,000 parts of a 1,000,000-unit chunk.
+MAX_COUNT = 10 ** 12
+#: The most a command that holds every unit in memory at once takes (the
+#: advisor's samples, a benchmark's hands, a study's tables): about 5 GB of
+#: records at Pepper's 50 bytes a hand.
+MAX_HELD = 10 ** 8
+
+
+def check_count(n: int, what: str = "--hands", most: int = MAX_COUNT) -> int:
+    """A number of hands, games or samples from 1 to ``most``, or an InputError
+    naming it: every command checks its counts here, before any work."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= most:
+        shown = f"{n:,}" if isinstance(n, int) and not isinstance(n, bool) else repr(n)
+        raise InputError(f"bad {what} {shown}: expected a whole number from 1 to {most:,}"
+                         + ("" if most == MAX_COUNT else " (it is held in memory at once)"))
     return n
 
 

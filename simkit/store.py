@@ -32,6 +32,7 @@ import pathlib
 import platform
 import re
 import subprocess
+import tempfile
 import uuid
 from typing import Any, Mapping
 
@@ -145,6 +146,32 @@ def json_default(obj):
 def _fsync(path: pathlib.Path) -> None:
     with open(path, "rb") as f:
         os.fsync(f.fileno())
+
+
+def check_place(path, what: str = "--out") -> pathlib.Path:
+    """The directory ``path`` an output goes into, checked before any work: it is a
+    writable directory, or it can be created (its parent exists and takes a new
+    directory: tried, not guessed, so that /proc or a read-only mount is caught).
+    Nothing is left behind; a problem is an InputError naming ``what``."""
+    if not str(path).strip():
+        raise InputError(f"{what} '' names no directory: give a path such as runs/x")
+    path = pathlib.Path(path)
+    where = path if path.exists() else path.parent
+    if path.exists() and not path.is_dir():
+        raise InputError(f"cannot write {what} '{path}': it is a file, not a directory")
+    if not where.is_dir():
+        raise InputError(f"cannot write {what} '{path}': directory '{where}' does not exist")
+    if where is path:               # there already: asked, not tried, so it stays untouched
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise InputError(f"cannot write {what} '{path}': the directory is not writable")
+        return path
+    try:
+        probe = tempfile.mkdtemp(prefix=".simkit-probe-", dir=where)
+        os.rmdir(probe)
+    except OSError as e:
+        raise InputError(f"cannot write {what} '{path}': directory '{where}' takes no new "
+                         f"files ({e.strerror})") from None
+    return path
 
 
 def remove_file(path: pathlib.Path) -> None:

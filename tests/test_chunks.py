@@ -234,8 +234,9 @@ def test_a_different_run_into_the_same_output_is_refused(tmp_path, capsys, monke
         (["--seed", "7", "--set", "auction=one_lap"], "rule auction open there, one_lap here"),
         (["--seed", "7", "--policy", "random"],
          f"policies {pepper_policies('heuristic', 1)[0].text()} "
-         "at every seat there, random at every seat here"),
+         "at all 4 seats there, random at all 4 seats here"),
         (["--seed", "7", "--players", "3"], "rule players 4 there, 3 here"),
+        (["--seed", "7", "--players", "3"], "at all 4 seats there, heuristic"),
         (["--seed", "7", "--chunk", "500"], "chunk size 1,000 there, 500 here"),
         (["--seed", "7", "--aggregate"], "kind records there, aggregate here"),
     ]:
@@ -247,7 +248,11 @@ def test_a_different_run_into_the_same_output_is_refused(tmp_path, capsys, monke
         assert snapshot(tmp_path / "x.parquet") == before
     code, out, err = run_cli(capsys, "simulate", "pepper", "--hands", "5000", "--chunk", "1000",
                              "--no-progress", "--out", "x.parquet", "--seed", "7")
-    assert code == 2 and "4,000 hands there, 5,000 here" in err
+    assert code == 2 and "4,000 hands there, 5,000 hands here" in err
+    # each side's count in its own unit
+    code, out, err = run_cli(capsys, "simulate", "pepper", "--games", "3000", "--chunk", "1000",
+                             "--no-progress", "--out", "x.parquet", "--seed", "7")
+    assert code == 2 and "4,000 hands there, 3,000 games here" in err
     # in a real process: exit code 2 and one line
     res = subprocess.run(CLI + base + ["--seed", "9"], capture_output=True, text=True,
                          timeout=300)

@@ -44,7 +44,7 @@ from simkit import advice, engine, stats
 from simkit.advice import PlanOutcome, pct
 from simkit.engine import FixedHand
 from simkit.errors import InputError
-from simkit.runner import check_count
+from simkit.runner import MAX_HELD, check_count
 from simkit.pepper import api
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import DECK, PepperRules
@@ -83,6 +83,10 @@ class Advice(FixedHand):
 
 # -- input checks ----------------------------------------------------------------
 
+#: The largest game score ``--score`` takes either way (a game is to 30 or so).
+MAX_SCORE = 1_000_000
+
+
 def parse_score(score, players: int = 4) -> tuple[int, ...]:
     """A game score ``"US:THEM"`` (e.g. ``"24:10"``, ``"-3:12"``) as a tuple of ints.
 
@@ -98,10 +102,9 @@ def parse_score(score, players: int = 4) -> tuple[int, ...]:
         parts = [p.strip() for p in score.split(":")]
         if len(parts) not in (2, n_sides) or any(not p for p in parts):
             raise bad
-        try:
-            values = tuple(int(p) for p in parts)
-        except ValueError:
-            raise bad from None
+        if not all(p.lstrip("+-").isascii() and p.lstrip("+-").isdigit() for p in parts):
+            raise bad                   # int() would take other scripts' digits too
+        values = tuple(int(p) for p in parts)
     elif isinstance(score, (tuple, list)):
         if len(score) not in (2, n_sides) or any(
                 isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in score):
@@ -109,6 +112,8 @@ def parse_score(score, players: int = 4) -> tuple[int, ...]:
         values = tuple(int(v) for v in score)
     else:
         raise bad
+    if any(abs(v) > MAX_SCORE for v in values):
+        raise InputError(f"bad --score {score!r}: scores are at most {MAX_SCORE:,} either way")
     return values
 
 
@@ -220,7 +225,7 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
     r = api.resolve_rules(rules, players)
     dealer = engine.check_seat(dealer, "dealer", r.players)
     seat = (dealer + 1) % r.players if seat is None else engine.check_seat(seat, "seat", r.players)
-    check_count(samples, "--samples")
+    check_count(samples, "--samples", MAX_HELD)
     cards = tuple(DECK.text(c) for c in api.parse_hand(hand, r.players))
     pols = make_policies(policy, r.players)
     texts = tuple(p.label() for p in pols)

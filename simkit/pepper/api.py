@@ -26,7 +26,7 @@ from simkit.pepper.policies import NAMED, POLICIES, ExpertParams, make_policies
 from simkit.pepper.rules import (BOOK, DECK, PLAN_POLICY, PRESETS, TITLE, TRUMP_TEXT,
                                  PepperRules, make_rules)
 from simkit.pepper.summary import GameSummary, HandSummary, measures
-from simkit.runner import BATCH, check_count, set_threads
+from simkit.runner import BATCH, MAX_HELD, check_count, set_threads
 
 # --- record schemas (README "Hand records", seeds/pepper.md 8) ---------------------
 
@@ -334,7 +334,7 @@ def fixed_hands(hand, contract: int | str, samples: int, players: int | None = N
 def _fixed_table(samples, players, seat, dealer, rules, policy, seed):
     """The checked ``(table, seat, dealer)`` of a fixed-hand run (seat default:
     left of the dealer)."""
-    check_count(samples, "--samples")
+    check_count(samples, "--samples", MAX_HELD)
     t = engine.setup(SPEC, players, rules, policy, seed)
     dealer = engine.check_seat(dealer, "dealer", t.rules.players)
     seat = (dealer + 1) % t.rules.players if seat is None else \

@@ -31,7 +31,7 @@ from simkit.errors import InputError
 from simkit.pitch import api
 from simkit.pitch.policies import make_policies
 from simkit.pitch.rules import DECK, PitchRules
-from simkit.runner import check_count
+from simkit.runner import MAX_HELD, check_count
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def advise(hand, players: int | None = None, seat: int | None = None, dealer: in
     N = r.players
     dealer = engine.check_seat(dealer, "dealer", N)
     seat = (dealer + 1) % N if seat is None else engine.check_seat(seat, "seat", N)
-    check_count(samples, "--samples")
+    check_count(samples, "--samples", MAX_HELD)
     cards = tuple(DECK.text(c) for c in api.parse_hand(hand))
     names = advice.plan_list(plans, api.plan_names(r), lambda p: api.parse_plan(r, p),
                              declarer)

@@ -28,7 +28,7 @@ from simkit.pitch.rules import (BIDS, BOOK, DECK, HAND_SIZE, LEVELS, MAX_PLAYERS
                                 make_rules)
 from simkit.pitch.summary import (AGG_KEYS, HandSummary, SessionSummary, aggregate_frame,
                                   measures)
-from simkit.runner import BATCH, check_count, set_threads
+from simkit.runner import BATCH, MAX_HELD, check_count, set_threads
 
 #: Money units (1/840 cent) per dollar.
 UNITS_PER_DOLLAR = 100 * MONEY_UNITS_PER_CENT
@@ -294,7 +294,7 @@ def _fixed(t, cards, samples, seat, dealer, plan=PLAN_POLICY, contract=PASS,
 
 def _fixed_table(hand, samples, players, seat, dealer, rules, policy, seed):
     """The checked arguments of a fixed-hand run: ``(table, cards, seat, dealer)``."""
-    check_count(samples, "--samples")
+    check_count(samples, "--samples", MAX_HELD)
     t = engine.setup(SPEC, players, rules, policy, seed)
     N = t.rules.players
     dealer = engine.check_seat(dealer, "dealer", N)

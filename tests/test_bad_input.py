@@ -1,0 +1,229 @@
+"""Bad input, as a careless or unlucky user gives it, to every subcommand and
+game: one line on stderr naming the value, exit code 2, no traceback, nothing
+written, within seconds.  First the cases found by hand (each one crashed,
+hung, was accepted silently or left a file behind before it was fixed), then
+a property test (hypothesis) that injects one generated bad argument into a
+valid command line."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from simkit import games
+from simkit.cli import main
+
+HUGE = str(2 ** 70)
+
+
+def call(argv: list[str]) -> tuple[int, str, str, float]:
+    out, err = io.StringIO(), io.StringIO()
+    t0 = time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue(), time.perf_counter() - t0
+
+
+def assert_refused(argv, workdir, *names, seconds: float = 5.0) -> str:
+    before = sorted(os.listdir(workdir))
+    code, out, err, took = call(argv)
+    assert code == 2, (argv, code, out, err)
+    assert err.startswith("simkit: error: ") and err.count("\n") == 1, (argv, err)
+    assert "Traceback" not in err and out == "", (argv, out)
+    assert sorted(os.listdir(workdir)) == before, (argv, "left files behind")
+    assert took < seconds, (argv, took)
+    for name in names:
+        assert name in err, (argv, name, err)
+    return err
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+HAND = ["--hand", "JH JD AH KH QH 9S"]
+FOUND = [
+    # counts: every command checks them the same way, before any work
+    (["advise", "pepper", *HAND, "--samples", "1180591620717411303424"], ["--samples"]),
+    (["advise", "pepper", *HAND, "--samples", "1000000000000"], ["--samples", "100,000,000"]),
+    (["advise", "pitch", "--hand", "AS KS QS JS 10S 9S", "--samples", "1000000000000"],
+     ["--samples"]),
+    (["bench", "pepper", "--hands", HUGE], ["--hands"]),
+    (["bench", "burraco", "--hands", str(10 ** 13)], ["--hands"]),
+    (["compare", "pepper", "--variant", "a:", "--variant", "b:all_pass=stick", "--hands", HUGE],
+     ["--hands"]),
+    (["compare", "pepper", "--variant", "a:", "--variant", "b:all_pass=stick", "--games", HUGE],
+     ["--games"]),
+    (["advise", "pepper", *HAND, "--score", "1:2", "--games", HUGE], ["games"]),
+    (["report", "burraco-scoring", "--hands", HUGE, "--out", "reports"], ["--hands"]),
+    (["simulate", "pepper", "--hands", "100", "--chunk", HUGE], ["--chunk"]),
+    (["tournament", "pepper", "--policy", "heuristic", "--policy", "random", "--hands", HUGE],
+     ["hands"]),
+    # workers, bounded
+    (["simulate", "pepper", "--hands", "100", "--backend", "dask", "--workers",
+      "1180591620717411303424"], ["--workers"]),
+    # paths that cannot be created
+    (["simulate", "pepper", "--hands", "100", "--out", "/proc/x"], ["/proc/x"]),
+    (["simulate", "pepper", "--hands", "100", "--out", "/sys/x"], ["/sys/x"]),
+    (["report", "pepper-kubwa", "--hands", "100", "--out", "/proc/x"], ["/proc/x"]),
+    (["report", "pepper-kubwa", "--hands", "100", "--out", "/sys/x"], ["/sys/x"]),
+    (["simulate", "pepper", "--hands", "100", "--out", ""], ["--out ''"]),
+    (["report", "pepper-kubwa", "--hands", "100", "--out", ""], ["--out ''"]),
+    # scores
+    (["advise", "pepper", *HAND, "--score=-99999999999999999999:0"], ["--score"]),
+    (["advise", "pepper", *HAND, "--score", "\uff12\uff14:\uff11\uff10"], ["--score"]),
+    # accepted silently before
+    (["simulate", "pepper", "--hands", "10", "--rules", ""], ["--rules ''"]),
+    (["simulate", "pepper", "--hands", "10", "--policy", "heuristic:aggression=1,aggression=2"],
+     ["aggression", "twice"]),
+    (["simulate", "pepper", "--hands", "10", "--policy", "random:aggression=1"],
+     ["aggression", "there are none"]),
+]
+
+
+@pytest.mark.parametrize("argv, names", FOUND, ids=[" ".join(a)[:60] for a, _ in FOUND])
+def test_the_cases_found_by_hand(workdir, argv, names):
+    assert_refused(argv, workdir, *names)
+
+
+def test_rules_files(workdir):
+    (workdir / "binary.toml").write_bytes(b"\xff\xfe\x00\x01target = 3")
+    (workdir / "latin1.toml").write_bytes("# r\xe8gles\ntarget = 20\n".encode("latin-1"))
+    (workdir / "both.toml").write_text("target = 20\n[rules]\ntarget = 25\n")
+    base = ["simulate", "pepper", "--hands", "10", "--rules"]
+    assert_refused(base + ["binary.toml"], workdir, "binary.toml", "UTF-8")
+    assert_refused(base + ["latin1.toml"], workdir, "latin1.toml", "UTF-8")
+    assert_refused(base + ["both.toml"], workdir, "both.toml", "target")
+    assert_refused(["show", "pepper", "--hand", "1", "--rules", "binary.toml"], workdir, "UTF-8")
+
+
+def test_a_report_into_a_run_directory_is_refused(workdir):
+    code, _, err, _ = call(["simulate", "pepper", "--hands", "200", "--out", "run",
+                            "--no-progress"])
+    assert code == 0, err
+    before = sorted(os.listdir(workdir / "run"))
+    assert_refused(["report", "pepper-kubwa", "--hands", "100", "--out", "run"], workdir,
+                   "run directory")
+    assert sorted(os.listdir(workdir / "run")) == before
+
+
+def test_an_unreachable_scheduler_creates_nothing(workdir):
+    """The cluster is asked first: a scheduler that does not answer leaves no
+    run directory (within its connection timeout, 15 s)."""
+    assert_refused(["simulate", "pepper", "--hands", "100", "--backend", "dask", "--scheduler",
+                    "tcp://127.0.0.1:9", "--out", "new"], workdir, "--scheduler",
+                   seconds=30)
+
+
+def test_messages_that_no_longer_mislead(workdir):
+    code, _, err, _ = call(["simulate", "pepper", "--hands", "3000", "--out", "r",
+                            "--no-progress"])
+    assert code == 0, err
+    err = assert_refused(["simulate", "pepper", "--hands", "3000", "--players", "3",
+                          "--out", "r", "--no-progress"], workdir, "at all 4 seats there")
+    assert "at all 3 seats here" in err
+    assert_refused(["simulate", "pepper", "--games", "30", "--out", "r", "--no-progress"],
+                   workdir, "3,000 hands there, 30 games here")
+
+
+# --- the property test ---------------------------------------------------------------
+
+#: A valid command per subcommand and game (fast to refuse, slow to run): one
+#: argument of each is replaced by a generated bad value.
+def _valid(command: str, game: str) -> list[str] | None:
+    g = games.get(game)
+    players = str(g.players[0])
+    if command == "simulate":
+        return ["simulate", game, "--players", players, "--seed", "1", "--no-progress"]
+    if command == "tournament":
+        return ["tournament", game, "--players", players, "--policy", "heuristic",
+                "--policy", "random", "--no-progress"]
+    if command == "compare":
+        return ["compare", game, "--variant", "a:", "--variant", "b:", "--players", players,
+                "--no-progress"]
+    if command == "show":
+        return ["show", game, "--hand", "3", "--players", players]
+    if command == "advise" and g.advise is not None:
+        return ["advise", game, "--hand", g.example_hand]
+    if command == "bench":
+        return ["bench", game]
+    if command == "report":
+        return ["report", "pepper-kubwa", "--out", "reports"]
+    if command in ("replay", "verify"):
+        return [command]
+    return None
+
+
+#: Bad values by the option they go to.
+BAD = {
+    "--hands": st.sampled_from(["0", "-5", "1.5", "ten", "", HUGE, "\uff11\uff10", "1e6"]),
+    "--games": st.sampled_from(["0", "-1", "x", HUGE]),
+    "--seed": st.sampled_from(["-1", str(2 ** 64), "seed", "1.0", ""]),
+    "--players": st.sampled_from(["0", "1", "9", "-4", "four", "99999999999999999999"]),
+    "--threads": st.sampled_from(["0", "-2", "999999", "x"]),
+    "--chunk": st.sampled_from(["0", "-1", HUGE, "big"]),
+    "--policy": st.sampled_from(["psychic", "heuristic:nope=1", "heuristic:aggression=x",
+                                 "random:aggression=1", ":", "heuristic:aggression",
+                                 "heuristic:aggression=1,aggression=2"]),
+    "--set": st.sampled_from(["colour=red", "auction=sideways", "target", "=3", "target=-1x"]),
+    "--preset": st.sampled_from(["nope", "", "SEED!"]),
+    "--rules": st.sampled_from(["missing.toml", "", "/proc/nothing.toml", "."]),
+    "--out": st.sampled_from(["/proc/x", "/sys/x", "", "no/such/dir/x", "afile"]),
+    "--workers": st.sampled_from(["0", "-1", HUGE]),
+    # the positional argument of replay (a record file) and verify (a run)
+    "FILE": st.sampled_from(["missing.txt", ".", "/proc/none", "afile", "binary"]),
+}
+COMMANDS = ["simulate", "tournament", "compare", "show", "advise", "bench", "report", "replay",
+            "verify"]
+#: Options each command takes.
+TAKES = {
+    "simulate": ["--hands", "--games", "--seed", "--players", "--threads", "--chunk", "--policy",
+                 "--set", "--preset", "--rules", "--out", "--workers"],
+    "tournament": ["--hands", "--seed", "--players", "--threads", "--chunk", "--set",
+                   "--preset", "--rules", "--out"],
+    "compare": ["--hands", "--games", "--seed", "--players", "--threads", "--policy"],
+    "show": ["--seed", "--players", "--policy", "--set", "--preset", "--rules"],
+    "advise": ["--seed", "--players", "--threads", "--policy", "--set", "--preset", "--rules"],
+    "bench": ["--hands"],
+    "report": ["--hands", "--seed", "--threads", "--out"],
+    "replay": ["FILE"],
+    "verify": ["FILE"],
+}
+
+
+@settings(max_examples=160, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_one_bad_argument_is_one_line_and_exit_2(workdir, data):
+    command = data.draw(st.sampled_from(COMMANDS), label="command")
+    game = data.draw(st.sampled_from(list(games.GAMES)), label="game")
+    argv = _valid(command, game)
+    if argv is None:                    # a game without bids has no advisor
+        argv = ["advise", game, *HAND]
+        assert_refused(argv, workdir, "advise")
+        return
+    option = data.draw(st.sampled_from(TAKES[command]), label="option")
+    value = data.draw(BAD[option], label="value")
+    if value == "afile":
+        (workdir / "afile").write_text("mine")
+    if value == "binary":
+        (workdir / "binary").write_bytes(b"\xff\xfe\x00game: pepper")
+    if option == "FILE":                 # a file that is no record, or no run
+        assert_refused(argv + [value], workdir)
+        return
+    if option == "--workers":
+        argv = argv + ["--backend", "dask"]
+    if option in argv:
+        i = argv.index(option)
+        argv = argv[:i] + argv[i + 2:]
+    if option == "--games" and command in ("simulate",):
+        argv = [a for a in argv if a != "--hands"]
+    assert_refused(argv + [option, value], workdir)
