@@ -408,26 +408,37 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
 
 # ---------------------------------------------------------------- figures
 
-def _value_by_hand_class(tables: dict[str, pd.DataFrame]) -> plt.Figure:
-    classes = tables["by_hand_class"]
-    fig, axes = plt.subplots(3, 1, figsize=(9, 15))
-    for ax, (players, c) in zip(axes, classes.groupby("players", sort=False)):
-        c = c.head(15).iloc[::-1]
+def _by_class_panels(table: pd.DataFrame, top: int, title: str, height: float, draw
+                     ) -> plt.Figure:
+    """One panel per player count, stacked: the first ``top`` hand classes as rows
+    (best at the top), ``draw(ax, y, rows)`` drawing the bars."""
+    fig, axes = plt.subplots(3, 1, figsize=(9, height))
+    for ax, (players, c) in zip(axes, table.groupby("players", sort=False)):
+        c = c.head(top).iloc[::-1]
         y = np.arange(len(c))
-        for i, (col, label, color) in enumerate((
-                ("ev_kubwa", "Kubwa", "tab:red"), ("ev_best_other", "best other plan", "tab:blue"),
-                ("ev_policy", "heuristic's own bidding", "tab:grey"))):
-            ax.barh(y + (i - 1) * 0.27, c[col], height=0.27, color=color, label=label)
-        d = c["kubwa_vs_best"].to_numpy()
-        err = [d - c["kubwa_vs_best_low"], c["kubwa_vs_best_high"] - d]
-        ax.errorbar(d, y, xerr=err, fmt="k.", ms=4, capsize=2,
-                    label="Kubwa minus best other (95% CI)")
-        ax.axvline(0, color="k", lw=0.8)
+        draw(ax, y, c)
         ax.set_yticks(y, c["hand_class"], fontsize=7)
-        ax.set_title(f"{players} players: points a hand by the first speaker's hand")
+        ax.set_title(f"{players} players: {title}")
         ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
+
+
+def _value_bars(ax, y, c) -> None:
+    for i, (col, label, color) in enumerate((
+            ("ev_kubwa", "Kubwa", "tab:red"), ("ev_best_other", "best other plan", "tab:blue"),
+            ("ev_policy", "heuristic's own bidding", "tab:grey"))):
+        ax.barh(y + (i - 1) * 0.27, c[col], height=0.27, color=color, label=label)
+    d = c["kubwa_vs_best"].to_numpy()
+    err = [d - c["kubwa_vs_best_low"], c["kubwa_vs_best_high"] - d]
+    ax.errorbar(d, y, xerr=err, fmt="k.", ms=4, capsize=2,
+                label="Kubwa minus best other (95% CI)")
+    ax.axvline(0, color="k", lw=0.8)
+
+
+def _value_by_hand_class(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    return _by_class_panels(tables["by_hand_class"], 15,
+                            "points a hand by the first speaker's hand", 15, _value_bars)
 
 
 def _per_player_count(table: pd.DataFrame, draw) -> plt.Figure:
@@ -461,24 +472,20 @@ def _win_chance_panel(ax, players, w) -> None:
     ax.legend(fontsize=7)
 
 
+def _three_ways_bars(ax, y, c) -> None:
+    for i, (name, color) in enumerate((("heuristic", "tab:grey"), ("expert", "tab:green"),
+                                       ("bound", "tab:purple"))):
+        p = c[f"p_{name}"].to_numpy(float)
+        err = [p - c[f"{name}_low"], c[f"{name}_high"] - p]
+        ax.barh(y + (i - 1) * 0.27, p, height=0.27, color=color, label=name,
+                xerr=err, error_kw={"lw": 0.8})
+    ax.set_xlim(0, 1)
+
+
 def _three_ways_figure(tables: dict[str, pd.DataFrame]) -> plt.Figure:
-    three = tables["all_tricks"]
-    fig, axes = plt.subplots(3, 1, figsize=(9, 14))
-    for ax, (players, c) in zip(axes, three.groupby("players", sort=False)):
-        c = c.head(12).iloc[::-1]
-        y = np.arange(len(c))
-        for i, (name, color) in enumerate((("heuristic", "tab:grey"), ("expert", "tab:green"),
-                                           ("bound", "tab:purple"))):
-            p = c[f"p_{name}"].to_numpy(float)
-            err = [p - c[f"{name}_low"], c[f"{name}_high"] - p]
-            ax.barh(y + (i - 1) * 0.27, p, height=0.27, color=color, label=name,
-                    xerr=err, error_kw={"lw": 0.8})
-        ax.set_yticks(y, c["hand_class"], fontsize=7)
-        ax.set_xlim(0, 1)
-        ax.set_title(f"{players} players: P(every trick in Kubwa) by the first speaker's hand")
-        ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    return fig
+    return _by_class_panels(tables["all_tricks"], 12,
+                            "P(every trick in Kubwa) by the first speaker's hand", 14,
+                            _three_ways_bars)
 
 
 FIGURES = (

@@ -33,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import pathlib
+import sys
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -185,7 +186,6 @@ def replay(text: str, policies=None) -> str:
 
 def read_file(path: str) -> str:
     """A record file's text ('-': standard input); an unreadable file is an InputError."""
-    import sys
     if path == "-":
         return sys.stdin.read()
     p = pathlib.Path(path)
