@@ -1,24 +1,36 @@
-"""The one place that holds numba's jit options.
+"""The one place that holds numba's jit options, and where compiled kernels are kept.
 
 Every kernel in simkit is compiled through :func:`kernel` so that caching,
 the error model and parallelism are set consistently.  ``cache=True`` keeps
 compiled machine code on disk between runs (first call: seconds; later: ms).
 Recursive functions are avoided: caching them has crashed numba here.
 
+The machine code is kept in the user's cache directory (:func:`cache_root`:
+``$SIMKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/simkit``, else
+``~/.cache/simkit``), never beside the package: files written into an
+installed package outlive it (``pip`` removes only what it installed), and
+a ``simkit/`` folder left in ``site-packages`` would shadow the next install.
+
 numba checks a cached kernel only against its own source file, but a kernel
 inlines functions and reads constants of other modules (a game's solver,
 policy parameter layouts, rule codes, the shared bit and stream helpers):
 edited alone, those would leave stale machine code in use.  So simkit's
-kernels are cached with :class:`_PackageLocator`, whose stamp covers the
-modules of the kernel's package that kernels read (:data:`KERNEL_SIDE`, the
-same file names in every game folder) and the shared modules they read
+kernels are cached with :class:`_PackageLocator`, whose stamp is a hash of
+the modules of the kernel's package that kernels read (:data:`KERNEL_SIDE`,
+the same file names in every game folder) and the shared modules they read
 (:data:`SHARED`): editing any of them compiles that package's kernels anew,
-while editing a reference engine, an advisor or an ``api.py`` does not.
+while editing a reference engine, an advisor or an ``api.py`` does not.  The
+cache directory is named by that stamp, so two installs of the same code (a
+``pip install .`` and an editable checkout) share one compiled copy, and
+installs of different code never overwrite each other's.  Copies unused for
+:data:`KEEP_DAYS` days are removed when a new one is made.
 """
 
 import functools
 import hashlib
 import os
+import shutil
+import time
 
 import numba
 from numba.core import caching
@@ -27,27 +39,79 @@ from numba.core import caching
 KERNEL_SIDE = ("kernel.py", "solver.py", "policies.py", "rules.py")
 #: The modules outside a game's package that kernels (or the modules above) read.
 SHARED = ("bits.py", "jit.py", "rng.py", "policy.py", "config.py", "cards.py", "errors.py")
+#: A compiled copy not used for this many days is removed when another is made.
+KEEP_DAYS = 30
 _ROOT = os.path.dirname(os.path.abspath(__file__))
+_USED = ".last-used"
+
+
+def cache_root() -> str:
+    """The directory under which simkit keeps compiled kernels."""
+    if os.environ.get("SIMKIT_CACHE_DIR"):
+        return os.environ["SIMKIT_CACHE_DIR"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "simkit")
 
 
 @functools.lru_cache(maxsize=None)
 def _package_stamp(folder: str) -> bytes:
-    """One hash of ``folder``'s :data:`KERNEL_SIDE` modules and of :data:`SHARED`."""
+    """One hash of ``folder``'s :data:`KERNEL_SIDE` modules and of :data:`SHARED`
+    (their contents, not their paths: the same code anywhere has one stamp)."""
     paths = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f in KERNEL_SIDE)
     paths += [os.path.join(_ROOT, f) for f in SHARED]
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(numba.__version__.encode())
     for path in paths:
-        digest.update(path.encode())
+        digest.update(os.path.basename(path).encode())
         with open(path, "rb") as f:
             digest.update(hashlib.sha256(f.read()).digest())
     return digest.digest()
 
 
-class _PackageLocator(caching.InTreeCacheLocator):
-    """numba's in-tree cache (beside the source), stamped with the whole package."""
+@functools.lru_cache(maxsize=None)
+def _cache_dir(folder: str) -> str:
+    """The compiled copy of ``folder``'s kernels: created, marked as used now,
+    and the stale copies beside it removed."""
+    name = os.path.basename(folder) if folder != _ROOT else "simkit"
+    top = cache_root()
+    path = os.path.join(top, f"{name}-{_package_stamp(folder).hex()[:20]}")
+    new = not os.path.isdir(path)
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, _USED), "w"):
+        pass                        # its time is the copy's last use
+    if new:
+        _remove_stale(top, keep=path)
+    return path
+
+
+def _remove_stale(top: str, keep: str) -> None:
+    """Remove the compiled copies under ``top`` unused for :data:`KEEP_DAYS` days."""
+    old = time.time() - KEEP_DAYS * 86400
+    for entry in os.scandir(top):
+        marker = os.path.join(entry.path, _USED)
+        try:
+            if entry.path != keep and entry.is_dir() and os.path.getmtime(marker) < old:
+                shutil.rmtree(entry.path, ignore_errors=True)
+        except OSError:             # another process removed it, or no marker
+            pass
+
+
+class _PackageLocator(caching._CacheLocator):
+    """numba's cache for simkit's kernels: in :func:`cache_root`, stamped with
+    the whole package (see the module notes)."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._folder = os.path.dirname(os.path.abspath(py_file))
+
+    def get_cache_path(self):
+        return _cache_dir(self._folder)
 
     def get_source_stamp(self):
-        return _package_stamp(os.path.dirname(os.path.abspath(self._py_file)))
+        return _package_stamp(self._folder)
+
+    def get_disambiguator(self):
+        return str(self._lineno)
 
     @classmethod
     def from_function(cls, py_func, py_file):
@@ -55,7 +119,12 @@ class _PackageLocator(caching.InTreeCacheLocator):
         inside = os.path.abspath(py_file).startswith(_ROOT + os.sep)
         if numba.config.CACHE_DIR or not inside:
             return None
-        return super().from_function(py_func, py_file)
+        self = cls(py_func, py_file)
+        try:
+            self.ensure_cache_path()
+        except OSError:             # no writable cache directory: numba's own choice
+            return None
+        return self
 
 
 _LOCATORS = (getattr(caching, "CacheImpl", None) or caching._CacheImpl)._locator_classes
