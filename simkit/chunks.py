@@ -1,14 +1,20 @@
-"""Resumable chunked runs, shared by every game: threads or Dask, with progress.
+"""Resumable chunked runs: a map over index ranges, with threads or Dask and progress.
 
-A run of ``count`` hands (or games) is cut into chunks of fixed index ranges:
-chunk ``i`` covers indices ``[i*chunk, min((i+1)*chunk, count))``.  A chunk
-is computed by :func:`simkit.engine.chunk` from the game's spec
-(:mod:`simkit.games`): per-hand or per-game (Pitch: per-session) records,
-or per-group counts and sums (group columns: the unit's ``agg_keys``) that
-add up across chunks.  Every hand's random stream depends only on (seed,
-index), so a chunk's result depends only on (spec, start, count): never on
-the backend, the thread count, the worker or the order in which chunks
-finish.
+A :class:`Job` is ``count`` units (hands, games, deals) cut into chunks of
+fixed index ranges: chunk ``i`` covers indices ``[i*chunk, min((i+1)*chunk,
+count))``.  Its ``compute(start, count)``, a picklable function, makes one
+chunk's table; nothing here knows what it computes.  The job's identity
+(``game``, ``unit``, ``kind`` and ``spec``: what the run is, as JSON) goes
+into the run's manifest and is compared on resume.  The callers hand their
+own compute functions: :mod:`simkit.runs` for a game's records and
+aggregates, :mod:`simkit.tournament` for its tables of duplicate deals.  Every
+unit's random stream depends only on (seed, index), so a chunk's result
+depends only on (job, start, count): never on the backend, the thread count,
+the worker or the order in which chunks finish.
+
+A job with ``merge`` keys (kind ``"aggregate"``) makes tables of counts and
+sums per group that add up across chunks: they are merged as they come
+(groupby-sum), and the run ends with one merged table.
 
 With an output directory ``OUT`` (layout in :mod:`simkit.store`) the manifest
 is written first, then each finished chunk's part, atomically.  Running the
@@ -55,11 +61,10 @@ from typing import Any, Callable, Mapping
 
 import pandas as pd
 
-from simkit import engine, games, store
+from simkit import store
 from simkit.errors import InputError
-from simkit.runner import MAX_HELD, check_count
+from simkit.runner import MAX_HELD, check_count, set_threads
 
-KINDS = ("records", "aggregate", "tournament")
 BACKENDS = ("threads", "dask")
 #: More local Dask workers than this per core only thrash (each is a process).
 WORKERS_PER_CORE = 4
@@ -76,12 +81,22 @@ def cores() -> int:
 
 @dataclasses.dataclass(frozen=True)
 class Job:
-    """What a run computes: ``count`` units of one game with one spec, in chunks.
+    """What a run computes: ``count`` units in chunks of ``chunk``, each made by
+    ``compute(start, count)``.
 
-    ``spec`` is what :func:`simkit.engine.chunk` reads (``{"rules": rule
-    values, "policies": one text per seat, "seed": int}``); it must be
-    JSON-serialisable, as it is stored in the manifest and compared on resume.
-    Build with :meth:`make`, which validates.
+    ``game``, ``unit``, ``kind`` and ``spec`` say what the run is: they are
+    stored in the manifest and compared on resume, so ``spec`` must be
+    JSON-serialisable (``{"rules": rule values, "policies": one text per seat,
+    "seed": int}``, and whatever else the compute function reads).
+    ``compute`` must be picklable for the Dask backend (a module-level
+    function, or a :func:`functools.partial` of one); it is not part of the
+    identity.  ``merge`` (kind ``"aggregate"``) are the group keys by which
+    chunks' tables add up; ``preload`` the modules a local Dask worker imports
+    once, before any task.  Build with :meth:`make`, which validates.
+
+    >>> job = Job.make("demo", "hand", 25, {"seed": 1}, lambda s, c: None, chunk=10)
+    >>> job.chunks, [job.bounds(i) for i in range(job.chunks)]
+    (3, [(0, 10), (10, 10), (20, 5)])
     """
 
     game: str
@@ -90,31 +105,30 @@ class Job:
     spec: Mapping[str, Any]
     count: int
     chunk: int
+    compute: Callable[[int, int], pd.DataFrame] = dataclasses.field(compare=False, repr=False)
+    merge: tuple[str, ...] = ()
+    preload: tuple[str, ...] = ()
 
     @classmethod
-    def make(cls, game: str, unit: str, count: int, spec: Mapping[str, Any], *,
-             kind: str = "records", chunk: int | None = None) -> "Job":
-        g = games.get(game)
-        game = g.name
-        if kind not in KINDS:
-            raise InputError(f"bad kind {kind!r}: expected one of {', '.join(KINDS)}")
-        u = g.unit(unit)
-        if kind == "aggregate" and u.aggregate is None:
-            if unit == "hand":
-                raise InputError(f"--aggregate is not offered for {game}: its runs keep one "
-                                 f"record per {u.label}")
-            raise InputError("--aggregate works with --hands only (aggregates of hands)")
+    def make(cls, game: str, unit: str, count: int, spec: Mapping[str, Any],
+             compute: Callable[[int, int], pd.DataFrame], *, chunk: int,
+             kind: str = "records", merge=(), preload=()) -> "Job":
+        """A checked job: ``count`` and ``chunk`` in range (a chunk is held in
+        memory), no more parts than a run directory takes, ``merge`` keys
+        exactly for kind ``"aggregate"``."""
+        if (kind == "aggregate") != bool(merge):
+            raise ValueError(f"kind {kind!r} with merge keys {tuple(merge)}: aggregate jobs, "
+                             f"and only they, merge their chunks")
         check_count(count, f"number of {unit}s")
-        if chunk is not None:
-            check_count(chunk, "--chunk", MAX_HELD)     # a chunk is held in memory
-        chunk = chunk or (u.agg_chunk if kind == "aggregate" else u.chunk)
+        check_count(chunk, "--chunk", MAX_HELD)
         n = -(-count // chunk)
         if n > store.MAX_PARTS:
             raise InputError(f"--chunk {chunk} makes {n:,} chunks of {count:,} {unit}s, more "
                              f"than {store.MAX_PARTS:,}: choose a larger --chunk")
         # the spec as it reads back from the manifest (tuples -> lists, numpy -> int)
         spec = json.loads(json.dumps(dict(spec), default=store.json_default))
-        return cls(game, unit, kind, spec, int(count), int(chunk))
+        return cls(game, unit, kind, spec, int(count), int(chunk), compute, tuple(merge),
+                   tuple(preload))
 
     @property
     def chunks(self) -> int:
@@ -125,12 +139,10 @@ class Job:
         start = index * self.chunk
         return start, min(self.chunk, self.count - start)
 
-    def compute(self, start: int, count: int) -> pd.DataFrame:
-        """Records (or the aggregate) of units ``start .. start+count-1``."""
-        return engine.chunk(self.game, self.unit, self.kind, self.spec, start, count)
-
-    def agg_keys(self) -> list[str]:
-        return list(games.get(self.game).unit(self.unit).agg_keys)
+    def identity(self) -> dict:
+        """What a manifest on disk must match for this job to resume it."""
+        return {"game": self.game, "unit": self.unit, "kind": self.kind, "spec": self.spec,
+                "count": self.count, "chunk": self.chunk}
 
     def manifest(self, **extra) -> dict:
         """A new manifest for this job (``"complete": false``)."""
@@ -148,15 +160,14 @@ def compute_chunk(job: Job, index: int, out: str | None = None,
     """Compute chunk ``index`` of ``job``: the unit of work of every backend.
 
     Writes the part into the run directory ``out`` (if given) and returns
-    ``(index, rows, value, digest)``: ``value`` is the chunk's aggregate table
-    for kind ``"aggregate"``, otherwise ``reduce(records)`` (None without
-    ``reduce``), so that records never have to travel back; ``digest`` the
-    part's rows, size and checksum as written (:func:`store.file_digest`),
-    which the manifest records.  ``threads`` sets numba's thread count first.
+    ``(index, rows, value, digest)``: ``value`` is the chunk's table for an
+    aggregate job, otherwise ``reduce(records)`` (None without ``reduce``), so
+    that records never have to travel back; ``digest`` the part's rows, size
+    and checksum as written (:func:`store.file_digest`), which the manifest
+    records.  ``threads`` sets numba's thread count first.
     """
     if threads is not None:
-        import numba
-        numba.set_num_threads(threads)
+        set_threads(threads)
     start, count = job.bounds(index)
     df = job.compute(start, count)
     digest = None
@@ -164,7 +175,7 @@ def compute_chunk(job: Job, index: int, out: str | None = None,
         store.write_part(out, index, df)
         # hashed where it was written: the bytes a later check will read
         digest = store.part_record(out, index)
-    if job.kind == "aggregate":
+    if job.merge:
         value = df
     else:
         value = reduce(df) if reduce is not None else None
@@ -172,10 +183,17 @@ def compute_chunk(job: Job, index: int, out: str | None = None,
 
 
 def merge_aggregates(total: pd.DataFrame | None, part: pd.DataFrame,
-                     keys: list[str]) -> pd.DataFrame:
-    """Add an aggregate table to a running total (groupby-sum, sorted by the keys)."""
+                     keys) -> pd.DataFrame:
+    """Add an aggregate table to a running total (groupby-sum, sorted by the keys).
+
+    >>> a = pd.DataFrame({"bid": [1, 2], "hands": [3, 4]})
+    >>> merge_aggregates(a, pd.DataFrame({"bid": [2], "hands": [1]}), ["bid"])
+       bid  hands
+    0    1      3
+    1    2      5
+    """
     both = part if total is None else pd.concat([total, part], ignore_index=True)
-    return both.groupby(keys, sort=True, observed=True).sum().reset_index()
+    return both.groupby(list(keys), sort=True, observed=True).sum().reset_index()
 
 
 class Interrupted(KeyboardInterrupt):
@@ -278,9 +296,7 @@ def check_out(job: Job, out) -> dict | None:
     if manifest is None or manifest.get("layout") != store.LAYOUT:
         raise InputError(f"{out} exists and is not a simkit run (no {store.RUN_MANIFEST}); "
                          f"choose another --out or delete it")
-    here = {"game": job.game, "unit": job.unit, "kind": job.kind, "spec": job.spec,
-            "count": job.count, "chunk": job.chunk}
-    diffs = _differences(manifest, here)
+    diffs = _differences(manifest, job.identity())
     if diffs:
         raise InputError(f"{out} holds a different run: {'; '.join(diffs)}; "
                          f"choose another --out or delete it")
@@ -336,8 +352,6 @@ def _remove_parts(out: pathlib.Path) -> None:
 def _check_backend(backend: str, threads, workers, scheduler) -> int | None:
     """Check the backend options together; returns the thread count to use
     (threads backend: set now; Dask: None, each worker runs one thread)."""
-    from simkit.runner import set_threads
-
     if backend not in BACKENDS:
         raise InputError(f"bad backend {backend!r}: expected one of {', '.join(BACKENDS)}")
     if backend == "threads":
@@ -375,14 +389,11 @@ def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = N
     if out is not None:
         manifest = check_out(job, out)      # messages name the path as given
         out = pathlib.Path(out).absolute()
-    keys = job.agg_keys() if job.kind == "aggregate" else None
-
-    repaired: dict[int, str] = {}
     if manifest is not None and manifest.get("complete"):
         if not store.verify(out, manifest):
             return _complete_result(job, out, manifest, reduce, t0)
         # files deleted or damaged since: redo what is missing or not as written
-        if job.kind == "aggregate":
+        if job.merge:
             store.remove_file(out / store.AGGREGATE_FILE)
             manifest = dict(manifest, parts={})
         manifest = dict(manifest, complete=False)
@@ -391,64 +402,86 @@ def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = N
     with _session(backend, job, workers, scheduler) as client:
         manifest, done, repaired = _open(job, out, manifest)
         todo = [i for i in range(job.chunks) if i not in done]
-
-        values: dict[int, Any] = {}
-        rows = 0
-        total: pd.DataFrame | None = None
-
-        def take(index: int, n_rows: int, value, digest=None) -> None:
-            nonlocal rows, total, manifest
-            if digest is not None:
-                # recorded as soon as the part is there: a later run trusts exactly these
-                manifest = dict(manifest, parts={**manifest["parts"], str(index): digest})
-                store.write_json_atomic(out / store.RUN_MANIFEST, manifest)
-            rows += n_rows
-            if job.kind == "aggregate":
-                total = merge_aggregates(total, value, keys)
-            elif reduce is not None:
-                values[index] = value
-
-        from tqdm import tqdm
-        bar = tqdm(total=job.count, initial=sum(job.bounds(i)[1] for i in done), unit=job.unit,
-                   unit_scale=True, delay=2.0, disable=not progress, leave=False,
-                   dynamic_ncols=True, desc=f"{job.game} {job.kind}", file=sys.stderr)
-        out_text = None if out is None else str(out)
-        finished_now = 0
+        got = _Results(job, out, manifest, reduce)
         try:
-            with bar:
-                def step(index, n_rows, value, digest):
-                    nonlocal finished_now
-                    take(index, n_rows, value, digest)
-                    finished_now += 1
-                    bar.update(job.bounds(index)[1])
-
-                if backend == "threads":
-                    for i in todo:
-                        step(*compute_chunk(job, i, out_text, reduce, threads))
-                else:
-                    _run_dask(client, job, todo, out_text, reduce, step)
+            _compute(job, todo, done, got, client, threads, progress)
             if out is not None:
                 _wait_visible(out, todo)
-                for i in sorted(done):          # finished by an earlier run: read back
-                    df = pd.read_parquet(out / store.part_name(i))
-                    take(i, len(df), df if job.kind == "aggregate" else
-                         reduce(df) if reduce is not None else None)
-                manifest = _finish(job, out, manifest, rows if total is None else len(total), total)
+                got.read_back(done)
+                got.manifest = _finish(job, out, got.manifest, got.row_count(), got.total)
         except KeyboardInterrupt:
             if out is not None:
                 store.remove_temporaries(out)
                 finished = len(store.part_indices(out) & set(range(job.chunks)))
             else:
-                finished = finished_now
+                finished = got.finished_now
             raise Interrupted(finished, job.chunks, out) from None
 
     return RunResult(
-        job, out, manifest, computed=len(todo), resumed=len(done), complete_before=False,
-        rows=rows if total is None else len(total),
-        values=[values[i] for i in range(job.chunks)] if job.kind != "aggregate"
-        and reduce is not None else None,
-        aggregate=total, units_computed=sum(job.bounds(i)[1] for i in todo),
+        job, out, got.manifest, computed=len(todo), resumed=len(done), complete_before=False,
+        rows=got.row_count(), values=got.in_order(), aggregate=got.total,
+        units_computed=sum(job.bounds(i)[1] for i in todo),
         seconds=time.perf_counter() - t0, repaired=repaired)
+
+
+class _Results:
+    """What a run's chunks return, gathered as they finish: the rows, the
+    merged aggregate or each chunk's reduction, and the manifest, which records
+    each part as soon as it is written (a later run trusts exactly these)."""
+
+    def __init__(self, job: Job, out: pathlib.Path | None, manifest: dict | None, reduce):
+        self.job, self.out, self.manifest, self.reduce = job, out, manifest, reduce
+        self.rows, self.finished_now = 0, 0
+        self.total: pd.DataFrame | None = None
+        self.values: dict[int, Any] = {}
+
+    def take(self, index: int, n_rows: int, value, digest=None) -> None:
+        if digest is not None:
+            self.manifest = dict(self.manifest, parts={**self.manifest["parts"],
+                                                       str(index): digest})
+            store.write_json_atomic(self.out / store.RUN_MANIFEST, self.manifest)
+        self.rows += n_rows
+        if self.job.merge:
+            self.total = merge_aggregates(self.total, value, self.job.merge)
+        elif self.reduce is not None:
+            self.values[index] = value
+
+    def read_back(self, done) -> None:
+        """The chunks an earlier run finished, read from their parts."""
+        for i in sorted(done):
+            df = pd.read_parquet(self.out / store.part_name(i))
+            self.take(i, len(df), df if self.job.merge else
+                      self.reduce(df) if self.reduce is not None else None)
+
+    def row_count(self) -> int:
+        return self.rows if self.total is None else len(self.total)
+
+    def in_order(self) -> list | None:
+        if self.job.merge or self.reduce is None:
+            return None
+        return [self.values[i] for i in range(self.job.chunks)]
+
+
+def _compute(job: Job, todo: list[int], done: set[int], got: _Results, client,
+             threads: int | None, progress: bool) -> None:
+    """Compute the chunks ``todo`` (in this process, or on the Dask cluster of
+    ``client``) into ``got``, with a progress bar over the whole run."""
+    from tqdm import tqdm
+    bar = tqdm(total=job.count, initial=sum(job.bounds(i)[1] for i in done), unit=job.unit,
+               unit_scale=True, delay=2.0, disable=not progress, leave=False,
+               dynamic_ncols=True, desc=f"{job.game} {job.kind}", file=sys.stderr)
+    out = None if got.out is None else str(got.out)
+    with bar:
+        def step(index, n_rows, value, digest):
+            got.take(index, n_rows, value, digest)
+            got.finished_now += 1
+            bar.update(job.bounds(index)[1])
+
+        if client is None:
+            for i in todo:
+                step(*compute_chunk(job, i, out, got.reduce, threads))
+        else:
+            _run_dask(client, job, todo, out, got.reduce, step)
 
 
 def _open(job: Job, out: pathlib.Path | None, manifest: dict | None
@@ -485,7 +518,7 @@ def _complete_result(job, out, manifest, reduce, t0) -> RunResult:
     """A complete run: nothing to compute; values read back from disk."""
     store.remove_temporaries(out)
     aggregate, values = None, None
-    if job.kind == "aggregate":
+    if job.merge:
         aggregate = pd.read_parquet(out / store.AGGREGATE_FILE)
         _remove_parts(out)            # left if a run died between its last two steps
     elif reduce is not None:
@@ -529,7 +562,7 @@ def _environ(**values):
 def _preload_forkserver(job: Job) -> None:
     """Local workers fork from multiprocessing's fork server, a clean process
     started for them (unlike a fork of this one, safe with threads).  Have it
-    import the libraries and the game's module once, so that no worker pays for
+    import the libraries and the job's modules once, so that no worker pays for
     the imports: numba and the kernels are imported there, never run.  With
     ``NUMBA_NUM_THREADS=1`` set (see :func:`_environ`), numba in every worker
     has one thread.  Best effort: on failure the workers import for themselves.
@@ -538,7 +571,7 @@ def _preload_forkserver(job: Job) -> None:
         from distributed.utils import get_mp_context
         ctx = get_mp_context()      # distributed sets its own preload list here, once
         ctx.set_forkserver_preload(["distributed", "numpy", "pandas", "pyarrow",
-                                    "simkit.chunks", games.REGISTRY[job.game]])
+                                    "simkit.chunks", *job.preload])
     except Exception:               # pragma: no cover - depends on distributed's internals
         pass
 

@@ -27,7 +27,7 @@ are +-1.96 standard errors from the inverse Fisher information (a
 pseudo-inverse, for the centred ratings).
 
 A tournament is a resumable chunked run (:mod:`simkit.chunks`) of kind
-``"tournament"``: a chunk plays its deals at every table, and its records
+``"tournament"``: a chunk (:func:`chunk`) plays its deals at every table, and its records
 (one row per table and deal: ``table``, the unit's number, ``value_<slot>``)
 are what ``--out`` keeps, with the tables of results beside them.
 """
@@ -38,13 +38,14 @@ import dataclasses
 import functools
 import math
 import pathlib
-from typing import Any, Sequence
+import time
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import scipy.stats as st
 
-from simkit import engine, store
+from simkit import chunks, engine, runs, store
 from simkit import games as registry
 from simkit.errors import InputError
 
@@ -85,17 +86,20 @@ def entrants(game: engine.GameSpec, specs: Sequence[str], players: int) -> Entra
     return Entrants(given, texts, tuple(tables), tuple(pairs))
 
 
-def chunk(game: engine.GameSpec, unit: str, rules, run: dict, start: int, count: int,
-          threads: int) -> pd.DataFrame:
+def chunk(game: str, unit: str, run: Mapping[str, Any], start: int, count: int) -> pd.DataFrame:
     """Units ``start ..`` at every table of the run: one row per (table, unit)
-    with each slot's measure (see the module notes)."""
-    measure = game.unit(unit).measure
+    with each slot's measure (see the module notes).  The chunk function of a
+    tournament's job, on this process's thread count (a Dask worker sets its own)."""
+    import numba
+    g = registry.get(game)
+    rules = g.make_rules(overrides=run["rules"])
+    measure = g.unit(unit).measure
     policies = run["policies"]
     frames = []
     for t, table in enumerate(run["tables"]):
-        df = engine.simulate(game, unit, count, rules=rules, seed=int(run["seed"]),
+        df = engine.simulate(g, unit, count, rules=rules, seed=int(run["seed"]),
                              policy=[policies[e] for e in table], start=start,
-                             threads=threads, columns=measure.reads)
+                             threads=numba.get_num_threads(), columns=measure.reads)
         values = measure.values(df, rules, start, count, len(table))
         cols = {"table": np.full(count, t, np.int16),
                 unit: np.arange(start, start + count, dtype=np.int64)}
@@ -227,10 +231,6 @@ def run(game: str, policies: Sequence[str], *, players: int | None = None, rules
     20,000 games for games played in whole games).  With ``out`` the run is
     kept (and resumed) there, with the result tables and the figure.
     """
-    import time
-
-    from simkit import chunks
-
     t0 = time.perf_counter()
     g = registry.get(game)
     r = g.resolve_rules(rules, players)
@@ -238,8 +238,9 @@ def run(game: str, policies: Sequence[str], *, players: int | None = None, rules
     ent = entrants(g, policies, r.players)
     spec = {"rules": r.as_dict(), "policies": list(ent.texts),
             "tables": [list(t) for t in ent.tables], "seed": seed}
-    size = chunk_size or max(1_000, g.unit(unit).chunk // len(ent.tables))
-    job = chunks.Job.make(g.name, unit, count, spec, kind="tournament", chunk=size)
+    job = runs.job(g.name, unit, count, spec, kind="tournament", chunk=chunk_size,
+                   compute=chunk,
+                   chunk_size=lambda u: max(1_000, u.chunk // len(ent.tables)))
     reduce = functools.partial(pair_sums, ent.tables, ent.pairs, unit)
     result = chunks.run(job, out, backend=backend, threads=threads, workers=workers,
                         scheduler=scheduler, progress=progress, reduce=reduce)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit import chunks, engine, store
+from simkit import chunks, runs, store
 from simkit.cli import main
 from simkit.errors import InputError
 from simkit.pepper import api
@@ -186,7 +186,7 @@ def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(tmp_path):
 
 
 def test_interrupted_aggregate_run_resumes_to_the_same_aggregate(tmp_path, monkeypatch):
-    job = chunks.Job.make("pepper", "hand", 90_000, spec(players=3), kind="aggregate",
+    job = runs.job("pepper", "hand", 90_000, spec(players=3), kind="aggregate",
                           chunk=10_000)
     real, calls = chunks.compute_chunk, []
 
@@ -306,9 +306,9 @@ def test_bad_run_options(tmp_path, capsys, monkeypatch, extra, says):
 def test_threads_and_dask_give_identical_results(tmp_path):
     from dask.distributed import LocalCluster
 
-    records = chunks.Job.make("pepper", "hand", 120_000, spec(), chunk=25_000)
-    games = chunks.Job.make("pepper", "game", 3_000, spec(players=3), chunk=700)
-    agg = chunks.Job.make("pepper", "hand", 120_000, spec(players=2), kind="aggregate",
+    records = runs.job("pepper", "hand", 120_000, spec(), chunk=25_000)
+    games = runs.job("pepper", "game", 3_000, spec(players=3), chunk=700)
+    agg = runs.job("pepper", "hand", 120_000, spec(players=2), kind="aggregate",
                           chunk=25_000)
     jobs = {"records": records, "games": games, "agg": agg}
     for threads in (1, 2):
@@ -377,8 +377,8 @@ def aggregate_records(df: pd.DataFrame, players: int) -> pd.DataFrame:
 @pytest.mark.parametrize("players", [4, 3, 2])
 def test_aggregate_totals_equal_aggregated_records(tmp_path, players):
     s = spec(players=players, seed=players)
-    rec = chunks.Job.make("pepper", "hand", 50_000, s, chunk=12_000)
-    agg = chunks.Job.make("pepper", "hand", 50_000, s, kind="aggregate", chunk=12_000)
+    rec = runs.job("pepper", "hand", 50_000, s, chunk=12_000)
+    agg = runs.job("pepper", "hand", 50_000, s, kind="aggregate", chunk=12_000)
     chunks.run(rec, tmp_path / "rec")
     result = chunks.run(agg, tmp_path / "agg")
     df, _ = store.read_run(tmp_path / "rec")
@@ -414,7 +414,8 @@ def test_chunk_functions_keep_the_thread_count(unit, kind):
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("one thread only")
     set_threads(1)
-    engine.chunk("pepper", unit, kind, spec(), 0, 50)
+    job = runs.job("pepper", unit, 100, spec(), kind=kind)
+    job.compute(0, 50)
     assert numba.get_num_threads() == 1
 
 

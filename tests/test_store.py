@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import simkit
-from simkit import store
+from simkit import runs, store
 from simkit.errors import InputError
 from simkit.store import make_manifest, read_run
 
@@ -61,11 +61,10 @@ def test_manifest_content():
 
 def test_a_run_of_an_unknown_unit_is_refused_before_its_manifest():
     """The game's spec says what a run may count (store keeps no unit list)."""
-    from simkit import chunks
     with pytest.raises(InputError, match="bad unit 'deal': pepper records hands or games"):
-        chunks.Job.make("pepper", "deal", 10, {})
+        runs.job("pepper", "deal", 10, {})
     with pytest.raises(InputError, match="shiesta is played in whole games"):
-        chunks.Job.make("shiesta", "hand", 10, {})
+        runs.job("shiesta", "hand", 10, {})
 
 
 def test_git_commit_none_outside_checkout_or_without_git(tmp_path, monkeypatch):
