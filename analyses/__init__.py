@@ -5,8 +5,11 @@ figures and plain-language findings.
 name ``simkit report`` accepts) to its module, or to ``module:object`` for a
 study made once per game (the policy ladders: the object has the attributes
 a study module has).  Modules are imported only when
-their study is run (:func:`simkit.report.run_studies`), so listing a study
-costs nothing.
+their study is loaded (:func:`load_study`), so listing a study's name costs
+nothing.  :func:`run_studies` runs studies by name and renders their reports
+(:func:`simkit.report.render`): it is what ``simkit report`` calls.  This
+package is the studies' layer: it imports the library, and nothing in
+``simkit/`` imports it back.
 
 The contract of a study module::
 
@@ -48,6 +51,15 @@ and its ``run`` is ``STUDY.run(hands, seed, progress, threads)``, which
 ``run`` writes no files: :func:`simkit.report.render` does.
 """
 
+from __future__ import annotations
+
+import importlib
+import pathlib
+from typing import Iterable
+
+from simkit import report
+from simkit.errors import InputError
+
 STUDIES: dict[str, str] = {
     "pepper-bids": "analyses.pepper_bids",
     "pepper-kubwa": "analyses.pepper_kubwa",
@@ -60,3 +72,87 @@ STUDIES: dict[str, str] = {
     "shiesta-policy-ladder": "analyses.policy_ladder:shiesta",
     "burraco-policy-ladder": "analyses.policy_ladder:burraco",
 }
+
+
+def load_study(name: str):
+    """The study ``name``: its module, or for an entry ``module:attr`` of
+    :data:`STUDIES` that module's object (a study made per game)."""
+    module, _, attr = STUDIES[name].partition(":")
+    obj = importlib.import_module(module)
+    return getattr(obj, attr) if attr else obj
+
+
+def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
+    """Study names in order, without repeats; ``"all"`` (or none given) is every study,
+    and a game's name (``"pitch"``) is every study of that game (``pitch-*``).
+
+    An unknown name is an :class:`InputError` naming it and the accepted names.
+
+    >>> resolve_studies(["pitch", "pepper-bids", "PITCH-payouts"])
+    ['pitch-payouts', 'pitch-policy-ladder', 'pepper-bids']
+    """
+    if names is None or isinstance(names, str):
+        names = [] if names is None else [names]
+    names = [str(n).strip().lower() for n in names] or ["all"]
+    out: list[str] = []
+    for n in names:
+        of_game = [m for m in STUDIES if m.startswith(n + "-")]
+        if n not in STUDIES and n != "all" and not of_game:
+            games = sorted({m.split("-")[0] for m in STUDIES})
+            raise InputError(f"unknown study {n!r}: expected {', '.join(STUDIES)}, a game "
+                             f"({', '.join(games)}) or all")
+        for m in (STUDIES if n == "all" else of_game if n not in STUDIES else [n]):
+            if m not in out:
+                out.append(m)
+    return out
+
+
+def run_studies(names: str | Iterable[str] | None, hands: int | None = None, seed: int = 0,
+                out="reports", progress: bool = True,
+                threads: int | None = None) -> list[pathlib.Path]:
+    """Run studies by name, render each to ``<out>/<name>/`` and the index
+    ``<out>/index.html``; return the paths of the study pages.
+
+    ``names``: study names from :data:`STUDIES`, or ``"all"`` (also the
+    meaning of None or an empty list).  ``hands`` overrides each study's
+    ``DEFAULT_HANDS``.  All arguments are checked before any work: an unknown
+    study, ``hands < 1``, a bad seed or thread count, or an ``out`` that
+    cannot be created is an :class:`InputError`.  ``out`` itself is created
+    if its parent exists.  If a study fails, its previous report stays as it
+    was; the studies finished before it are rendered and indexed.
+    """
+    from tqdm import tqdm
+
+    todo = resolve_studies(names)
+    report.check_args(hands, seed, threads)
+    out = report.check_out(out)
+    modules = {n: load_study(n) for n in todo}
+    for n, mod in modules.items():
+        if getattr(mod, "NAME", None) != n:
+            raise RuntimeError(f"study {STUDIES[n]} has NAME "
+                               f"{getattr(mod, 'NAME', None)!r}, expected {n!r}")
+    out.mkdir(exist_ok=True)
+
+    pages: list[pathlib.Path] = []
+    try:
+        with tqdm(todo, desc="studies", unit="study", disable=not progress,
+                  dynamic_ncols=True) as bar:
+            for n in bar:
+                mod = modules[n]
+                size = hands if hands is not None else mod.DEFAULT_HANDS
+                bar.set_description(f"study {n}")
+                if progress:
+                    bar.write(f"{n}: {mod.TITLE} (hands={size:,}, seed={seed})")
+                result = mod.run(hands=hands, seed=seed, progress=progress, threads=threads)
+                pages.append(report.render(result, out))
+                if progress:
+                    bar.write(f"{n}: written to {pages[-1]}")
+    except BaseException:
+        if pages:
+            try:
+                report.render_index(out)
+            except Exception:
+                pass
+        raise
+    report.render_index(out)
+    return pages

@@ -257,15 +257,15 @@ def _run_unit(g, a) -> tuple[str, int]:
 def _cmd_simulate(a) -> int:
     import functools
 
-    from simkit import chunks
+    from simkit import chunks, runs
 
     g = games.get(a.game)
     rules, pols = _rules_and_policies(a)
     unit, count = _run_unit(g, a)
     backend = a.backend or ("dask" if a.scheduler else "threads")
     spec = {"rules": rules.as_dict(), "policies": [p.text() for p in pols], "seed": a.seed}
-    job = chunks.Job.make(a.game, unit, count, spec,
-                          kind="aggregate" if a.aggregate else "records", chunk=a.chunk)
+    job = runs.job(a.game, unit, count, spec,
+                   kind="aggregate" if a.aggregate else "records", chunk=a.chunk)
     reduce = None if a.aggregate else functools.partial(_summary_part, a.game, rules, unit)
     try:
         result = chunks.run(job, a.out, backend=backend, threads=a.threads, workers=a.workers,
@@ -388,17 +388,27 @@ def _cmd_bench(a) -> int:
     return 0
 
 
-def _cmd_report(a) -> int:
-    from analyses import STUDIES
-    from simkit.report import load_study, run_studies
+def _studies():
+    """The studies package (installed beside simkit)."""
+    try:
+        import analyses
+    except ModuleNotFoundError as e:
+        if e.name != "analyses":
+            raise
+        raise InputError("the studies package 'analyses' is not importable: run from the "
+                         "simkit source tree or install simkit with its analyses") from None
+    return analyses
 
+
+def _cmd_report(a) -> int:
+    analyses = _studies()
     if a.list:
-        for name in STUDIES:
-            mod = load_study(name)
+        for name in analyses.STUDIES:
+            mod = analyses.load_study(name)
             print(f"{name:<21} {mod.TITLE} (default {mod.DEFAULT_HANDS:,} {mod.STUDY.size})")
         return 0
     t0 = time.perf_counter()
-    pages = run_studies(a.studies or ["all"], hands=a.hands, seed=a.seed, out=a.out,
+    pages = analyses.run_studies(a.studies or ["all"], hands=a.hands, seed=a.seed, out=a.out,
                         progress=not a.no_progress, threads=a.threads)
     for page in pages:
         print(page)

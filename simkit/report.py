@@ -11,10 +11,12 @@ simulates, aggregates with pandas and returns a :class:`StudyResult`.
     <table>.csv    one per table, complete (the page shows at most 60 rows)
 
 :func:`render_index` writes ``<out>/index.html`` linking every study found
-under ``<out>``; :func:`run_studies` runs studies by name and does both (it is
-what ``simkit report`` calls).  :func:`check_args` is the argument check
-every study and ``run_studies`` share; :func:`use_file_backend` selects
-matplotlib's Agg backend when a study draws (importing this module does not).
+under ``<out>``; :func:`analyses.run_studies` runs studies by name and does
+both (it is what ``simkit report`` calls: the library never imports the
+studies).  :func:`check_args` is the argument check every study and
+``run_studies`` share; :func:`check_out` the check of a reports directory;
+:func:`use_file_backend` selects matplotlib's Agg backend when a study draws
+(importing this module does not).
 
 A report is replaced as a whole: everything is written into a hidden
 temporary directory beside the target and swapped in only when complete, so
@@ -344,7 +346,7 @@ def render(result: StudyResult, out_dir) -> pathlib.Path:
     try:
         _check_result(result)
         result.provenance = _completed(result.provenance)
-        out_dir = _check_out(out_dir)
+        out_dir = check_out(out_dir)
         out_dir.mkdir(exist_ok=True)
         target = out_dir / result.name
         tmp = pathlib.Path(tempfile.mkdtemp(prefix=f".{result.name}.", suffix=".partial",
@@ -422,106 +424,11 @@ def render_index(out_dir) -> pathlib.Path:
     return path
 
 
-# ---------------------------------------------------------------- running
-
-def _studies() -> dict[str, str]:
-    try:
-        from analyses import STUDIES
-    except ModuleNotFoundError as e:
-        if e.name != "analyses":
-            raise
-        raise InputError("the studies package 'analyses' is not importable: run from the "
-                         "simkit source tree or install simkit with its analyses") from None
-    return STUDIES
-
-
-def load_study(name: str):
-    """The study ``name``: its module, or for an entry ``module:attr`` of
-    ``analyses.STUDIES`` that module's object (a study made per game)."""
-    module, _, attr = _studies()[name].partition(":")
-    obj = importlib.import_module(module)
-    return getattr(obj, attr) if attr else obj
-
-
-def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
-    """Study names in order, without repeats; ``"all"`` (or none given) is every study,
-    and a game's name (``"pitch"``) is every study of that game (``pitch-*``).
-
-    An unknown name is an :class:`InputError` naming it and the accepted names.
-    """
-    studies = _studies()
-    if names is None or isinstance(names, str):
-        names = [] if names is None else [names]
-    names = [str(n).strip().lower() for n in names]
-    if not names:
-        names = ["all"]
-    out: list[str] = []
-    for n in names:
-        of_game = [m for m in studies if m.startswith(n + "-")]
-        if n not in studies and n != "all" and not of_game:
-            games = sorted({m.split("-")[0] for m in studies})
-            raise InputError(f"unknown study {n!r}: expected {', '.join(studies)}, a game "
-                             f"({', '.join(games)}) or all")
-        for m in (studies if n == "all" else of_game if n not in studies else [n]):
-            if m not in out:
-                out.append(m)
-    return out
-
-
-def _check_out(out) -> pathlib.Path:
+def check_out(out) -> pathlib.Path:
+    """The reports directory ``out``, checked: it may be created here, and it is
+    not a simkit run directory (reports written into one would spoil the run)."""
     out = store.check_place(out)
     if store.is_run_dir(out):
         raise InputError(f"--out '{out}' is a simkit run directory: reports written into it "
                          f"would spoil the run; choose another --out")
     return out
-
-
-def run_studies(names: str | Iterable[str] | None, hands: int | None = None, seed: int = 0,
-                out="reports", progress: bool = True,
-                threads: int | None = None) -> list[pathlib.Path]:
-    """Run studies by name, render each to ``<out>/<name>/`` and the index
-    ``<out>/index.html``; return the paths of the study pages.
-
-    ``names``: study names from ``analyses.STUDIES``, or ``"all"`` (also the
-    meaning of None or an empty list).  ``hands`` overrides each study's
-    ``DEFAULT_HANDS``.  All arguments are checked before any work: an unknown
-    study, ``hands < 1``, a bad seed or thread count, or an ``out`` that
-    cannot be created is an :class:`InputError`.  ``out`` itself is created
-    if its parent exists.  If a study fails, its previous report stays as it
-    was; the studies finished before it are rendered and indexed.
-    """
-    from tqdm import tqdm
-
-    todo = resolve_studies(names)
-    check_args(hands, seed, threads)
-    out = _check_out(out)
-    modules = {n: load_study(n) for n in todo}
-    for n, mod in modules.items():
-        if getattr(mod, "NAME", None) != n:
-            raise RuntimeError(f"study {_studies()[n]} has NAME "
-                               f"{getattr(mod, 'NAME', None)!r}, expected {n!r}")
-    out.mkdir(exist_ok=True)
-
-    pages: list[pathlib.Path] = []
-    try:
-        with tqdm(todo, desc="studies", unit="study", disable=not progress,
-                  dynamic_ncols=True) as bar:
-            for n in bar:
-                mod = modules[n]
-                size = hands if hands is not None else mod.DEFAULT_HANDS
-                bar.set_description(f"study {n}")
-                if progress:
-                    bar.write(f"{n}: {mod.TITLE} (hands={size:,}, seed={seed})")
-                result = mod.run(hands=hands, seed=seed, progress=progress, threads=threads)
-                pages.append(render(result, out))
-                if progress:
-                    bar.write(f"{n}: written to {pages[-1]}")
-    except BaseException:
-        if pages:
-            try:
-                render_index(out)
-            except Exception:
-                pass
-        raise
-    render_index(out)
-    return pages

@@ -268,7 +268,7 @@ def test_a_failing_render_leaves_the_previous_report(tmp_path):
 
 def test_run_studies_end_to_end(tmp_path):
     out = tmp_path / "reports"                     # created: its parent exists
-    pages = report.run_studies(["pepper-bids"], hands=2_000, seed=3, out=out, progress=False)
+    pages = analyses.run_studies(["pepper-bids"], hands=2_000, seed=3, out=out, progress=False)
     assert pages == [out / "pepper-bids" / "index.html"]
     assert pages[0].is_file()
     assert 'href="pepper-bids/index.html"' in (out / "index.html").read_text()
@@ -287,17 +287,17 @@ def test_a_failing_study_leaves_the_previous_report(rendered, tmp_path, monkeypa
 
     monkeypatch.setattr(pepper_bids, "run", broken)
     with pytest.raises(RuntimeError, match="study broke"):
-        report.run_studies(["pepper-bids"], hands=1_000, out=out, progress=False)
+        analyses.run_studies(["pepper-bids"], hands=1_000, out=out, progress=False)
     assert _snapshot(out) == before
     assert not _hidden(out)
 
 
 def test_study_names():
-    assert report.resolve_studies("all") == list(analyses.STUDIES)
-    assert report.resolve_studies(None) == list(analyses.STUDIES)
-    assert report.resolve_studies(["pepper-bids", "all", "PEPPER-BIDS"]) == list(analyses.STUDIES)
+    assert analyses.resolve_studies("all") == list(analyses.STUDIES)
+    assert analyses.resolve_studies(None) == list(analyses.STUDIES)
+    assert analyses.resolve_studies(["pepper-bids", "all", "PEPPER-BIDS"]) == list(analyses.STUDIES)
     for name in analyses.STUDIES:
-        mod = report.load_study(name)
+        mod = analyses.load_study(name)
         assert mod.NAME == name and isinstance(mod.DEFAULT_HANDS, int) and mod.TITLE
 
 
@@ -313,7 +313,7 @@ BAD_ARGUMENTS = [
 
 @pytest.mark.parametrize("name", list(analyses.STUDIES))
 def test_every_study_follows_the_skeleton(name):
-    mod = report.load_study(name)
+    mod = analyses.load_study(name)
     study = mod.STUDY
     assert isinstance(study, common.Study)
     assert (study.name, study.title, study.default_hands) == (mod.NAME, mod.TITLE,
@@ -328,7 +328,7 @@ def test_every_study_follows_the_skeleton(name):
 
 @pytest.mark.parametrize("name", list(analyses.STUDIES))
 def test_every_study_refuses_bad_arguments_before_any_work(name):
-    mod = report.load_study(name)
+    mod = analyses.load_study(name)
 
     def must_not_run(*args):
         raise AssertionError("the study simulated")
@@ -387,7 +387,7 @@ def test_bad_input_is_refused_before_any_work(kwargs, match, tmp_path, monkeypat
 
     monkeypatch.setattr(pepper_bids, "run", must_not_run)
     with pytest.raises(InputError, match=match):
-        report.run_studies(out=tmp_path / "r", progress=False, **kwargs)
+        analyses.run_studies(out=tmp_path / "r", progress=False, **kwargs)
     assert not (tmp_path / "r").exists()
 
 
@@ -397,13 +397,13 @@ def test_unwritable_out_is_refused_before_any_work(tmp_path, monkeypatch):
 
     monkeypatch.setattr(pepper_bids, "run", must_not_run)
     with pytest.raises(InputError, match="does not exist"):
-        report.run_studies(["pepper-bids"], out=tmp_path / "missing" / "reports", progress=False)
+        analyses.run_studies(["pepper-bids"], out=tmp_path / "missing" / "reports", progress=False)
     assert not (tmp_path / "missing").exists()
     (tmp_path / "file").write_text("x")
     with pytest.raises(InputError, match="not a directory"):
-        report.run_studies(["pepper-bids"], out=tmp_path / "file", progress=False)
+        analyses.run_studies(["pepper-bids"], out=tmp_path / "file", progress=False)
     with pytest.raises(InputError, match="bad --hands 1.5"):
-        report.run_studies("pepper-bids", hands=1.5, out=tmp_path, progress=False)
+        analyses.run_studies("pepper-bids", hands=1.5, out=tmp_path, progress=False)
 
 
 def test_the_study_refuses_bad_sizes():
