@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+from simkit import games
+from simkit.engine import BenchCase, kernel_run
 from simkit.runner import MAX_HELD, check_count, max_threads, set_threads
 
 
@@ -22,16 +24,6 @@ def best_rate(fn, units: int, repeats: int = 3) -> float:
         fn()
         best = min(best, time.perf_counter() - t0)
     return units / best
-
-
-def kernel_run(game, players: int, units: int, policy: str = "heuristic"):
-    """A closure playing ``units`` of the game's bench unit (full hands, or whole
-    games) into arrays allocated once: what :func:`run_bench` times."""
-    from simkit import engine
-    table = engine.setup(game, players, None, policy, seed=1)
-    unit = game.unit(game.bench_unit)
-    arrays = unit.arrays(table, units)
-    return lambda: unit.fill(table, 0, arrays)
 
 
 def reference_rate(game, players: int, units: int) -> float:
@@ -53,8 +45,6 @@ def run_bench(names, hands: int = 2_000_000) -> list[dict]:
     hand is many Pepper hands' worth of work), case ``heuristic``; then its
     further cases (``GameSpec.bench_cases``: Pepper's double-dummy solver and
     its searching player), sized from ``hands`` by the game."""
-    from simkit import games
-    from simkit.engine import BenchCase
     check_count(hands, "--hands", MAX_HELD)
     records = []
     top = max_threads()

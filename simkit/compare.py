@@ -3,9 +3,10 @@
 Both variants play the same deals (the same seed, so hand or game ``i`` is
 dealt from the same stream, by the same dealer, under both) with the same
 policies.  What is compared is each game's own: its spec's ``measures(rules)``
-returns :class:`Section`\\ s of :class:`Rate` and :class:`Mean` measures (and,
-for games with bids, one :class:`BidShares` table of each contract's share
-and success rate).  Each difference is **B - A** with a 95% interval and a
+returns :class:`~simkit.engine.Section`\\ s of :class:`~simkit.engine.Rate`
+and :class:`~simkit.engine.Mean` measures (and, for games with bids, one
+:class:`~simkit.engine.BidShares` table of each contract's share and success
+rate).  Each difference is **B - A** with a 95% interval and a
 two-sided p-value (:func:`simkit.stats.compare_proportions`: chi-square or
 Fisher for rates; :func:`simkit.stats.compare_means`: Welch for means).
 
@@ -26,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from simkit import engine, rng, stats
+from simkit.engine import BidShares, Rate, Section
 from simkit import games as registry
 from simkit.errors import InputError
 from simkit.runner import check_count
@@ -33,47 +35,6 @@ from simkit.runner import check_count
 ALPHA = 0.05
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
 _FORM = "LABEL or LABEL:key=value[,key=value...], e.g. A: or B:all_pass=stick,auction=one_lap"
-
-
-# --- what a game compares -------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Rate:
-    """The share of counted rows where ``hit(df)`` is true (``of(df)``: which rows
-    count; default every row)."""
-
-    metric: str
-    hit: Callable[[pd.DataFrame], np.ndarray]
-    of: Callable[[pd.DataFrame], np.ndarray] | None = None
-
-
-@dataclass(frozen=True)
-class Mean:
-    """The mean of ``value(df)`` over the counted rows (``of(df)``, default all)."""
-
-    metric: str
-    value: Callable[[pd.DataFrame], np.ndarray]
-    of: Callable[[pd.DataFrame], np.ndarray] | None = None
-
-
-@dataclass(frozen=True)
-class BidShares:
-    """Per contract level: its share of the hands (level 0: thrown in) and how
-    often it is made."""
-
-    levels: int                      # levels 0 .. levels-1
-    text: Callable[[int], str]       # a level's name ("3", "kubwa")
-
-
-@dataclass(frozen=True)
-class Section:
-    """One table of the comparison, fed by the run of ``unit``s; ``heading`` may
-    use ``{n}``, the number of units per variant."""
-
-    name: str
-    heading: str
-    unit: str
-    measures: tuple
 
 
 def _mask(of, df) -> np.ndarray:

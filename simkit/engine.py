@@ -14,8 +14,6 @@ module does once what every game needs:
 - :func:`iterate` / :func:`simulate` play a run in batches on the game's
   kernel and turn each batch into a typed DataFrame with :func:`frame`,
   which reads the schema;
-- :func:`chunk` computes one chunk of a resumable run
-  (:mod:`simkit.chunks`) from the run's JSON description;
 - the command line, chunked runs, ``simkit bench``, ``simkit rules`` and
   ``simkit compare`` read only the spec.
 
@@ -241,6 +239,47 @@ def winner_measure(units: str, column: str, side_of: Callable | None = None,
     return Measure("wins", units, values, (column, shared) if shared else (column,))
 
 
+# --- what simkit compare compares (a spec's measures) --------------------------------
+
+@dataclass(frozen=True)
+class Rate:
+    """The share of counted rows where ``hit(df)`` is true (``of(df)``: which rows
+    count; default every row)."""
+
+    metric: str
+    hit: Callable[[pd.DataFrame], np.ndarray]
+    of: Callable[[pd.DataFrame], np.ndarray] | None = None
+
+
+@dataclass(frozen=True)
+class Mean:
+    """The mean of ``value(df)`` over the counted rows (``of(df)``, default all)."""
+
+    metric: str
+    value: Callable[[pd.DataFrame], np.ndarray]
+    of: Callable[[pd.DataFrame], np.ndarray] | None = None
+
+
+@dataclass(frozen=True)
+class BidShares:
+    """Per contract level: its share of the hands (level 0: thrown in) and how
+    often it is made."""
+
+    levels: int                      # levels 0 .. levels-1
+    text: Callable[[int], str]       # a level's name ("3", "kubwa")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One table of the comparison, fed by the run of ``unit``s; ``heading`` may
+    use ``{n}``, the number of units per variant."""
+
+    name: str
+    heading: str
+    unit: str
+    measures: tuple
+
+
 @dataclass(frozen=True)
 class Unit:
     """One kind of record a game makes.
@@ -346,6 +385,7 @@ class GameSpec:
     bench_unit: str = "hand"
     bench_players: tuple[int, ...] = ()
     bench_scale: int = 1
+    record: str = ""
     advise: str | None = None
     bound: bool = False
     example_hand: str = ""
@@ -354,6 +394,8 @@ class GameSpec:
     players_text: str = ""
 
     def __post_init__(self):
+        if not self.record:
+            raise ValueError(f"the spec of {self.name} names no record module")
         if not self.players_text:        # "2, 3 or 4 players", "2 to 8 players"
             p = self.players
             text = (f"exactly {p[0]}" if len(p) == 1 else
@@ -501,25 +543,13 @@ def aggregate(game: GameSpec, count: int, players=None, rules=None, policy=None,
     return unit.aggregate(table, start, count)
 
 
-def chunk(game_name: str, unit_name: str, kind: str, run: Mapping[str, Any], start: int,
-          count: int) -> pd.DataFrame:
-    """Chunk ``start .. start+count-1`` of the run described by ``run``
-    (``{"rules": rule values, "policies": one text per seat, "seed": int}``;
-    a tournament's policies are its entrants, with ``"tables"``):
-    the unit of work of :mod:`simkit.chunks`, on this process's thread count."""
-    import numba
-
-    from simkit import games
-    game = games.get(game_name)
-    rules = game.make_rules(overrides=run["rules"])
-    args = dict(rules=rules, policy=list(run["policies"]), seed=int(run["seed"]),
-                start=start, threads=numba.get_num_threads())
-    if kind == "aggregate":
-        return aggregate(game, count, **args)
-    if kind == "tournament":
-        from simkit import tournament
-        return tournament.chunk(game, unit_name, rules, run, start, count, args["threads"])
-    return simulate(game, unit_name, count, **args)
+def kernel_run(game: GameSpec, players: int, units: int, policy: str = "heuristic"):
+    """A closure playing ``units`` of the game's bench unit (full hands, or whole
+    games) into arrays allocated once: what ``simkit bench`` times."""
+    table = setup(game, players, None, policy, seed=1)
+    unit = game.unit(game.bench_unit)
+    arrays = unit.arrays(table, units)
+    return lambda: unit.fill(table, 0, arrays)
 
 
 # --- summaries ------------------------------------------------------------------------

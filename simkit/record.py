@@ -63,8 +63,8 @@ class Record:
 
 
 def module(game: str) -> ModuleType:
-    """A game's record module (``simkit/<game>/record.py``)."""
-    return importlib.import_module(f"simkit.{games.check(game)}.record")
+    """A game's record module, as its spec names it (``simkit/<game>/record.py``)."""
+    return importlib.import_module(games.get(game).record)
 
 
 def _value(v) -> str:

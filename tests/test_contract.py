@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit import bench, chunks, config, engine, games
+from simkit import config, engine, games, runs
 from simkit.cli import main
 from simkit.config import Config
 from simkit.errors import InputError
@@ -123,12 +123,12 @@ def test_chunks_equal_simulate(game):
         rules = game.make_rules()
         pols = game.make_policies(None, rules.players)
         run = {"rules": rules.as_dict(), "policies": [p.text() for p in pols], "seed": 9}
-        job = chunks.Job.make(game.name, unit_name, 30, run)
+        job = runs.job(game.name, unit_name, 30, run)
         got = job.compute(10, 20)
         want = engine.simulate(game, unit_name, 20, rules=rules, seed=9, start=10)
         pd.testing.assert_frame_equal(got, want)
         if unit.aggregate is not None:
-            agg = engine.chunk(game.name, unit_name, "aggregate", run, 0, 200)
+            agg = runs.job(game.name, unit_name, 300, run, kind="aggregate").compute(0, 200)
             assert list(agg.columns[:len(unit.agg_keys)]) == list(unit.agg_keys)
             assert agg["hands"].sum() == 200
 
@@ -138,7 +138,7 @@ def test_reference_and_bench_entry_points_run(game):
     rules = game.make_rules(players=game.bench_players[0])
     pols = game.make_policies("heuristic", rules.players)
     assert game.reference(rules, pols, 1, 0) is not None
-    run = bench.kernel_run(game, game.bench_players[0], 3)
+    run = engine.kernel_run(game, game.bench_players[0], 3)
     run()
 
 

@@ -84,7 +84,8 @@ def _reference_hand(rules, policies, seed, index):
 
 
 SPEC = GameSpec(
-    name="burraco", title=TITLE, book=BOOK, players=(4,),
+    name="burraco", title=TITLE, book=BOOK, record="simkit.burraco.record",
+    players=(4,),
     players_text="exactly 4 players in two partnerships",
     rules=BurracoRules, presets=PRESETS, make_rules=make_rules,
     policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,

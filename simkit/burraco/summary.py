@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from simkit import stats
-from simkit.engine import Summary
+from simkit.engine import Mean, Rate, Section, Summary
 
 ENDED = ("closed", "stock", "cap")
 
@@ -87,7 +87,6 @@ def measures(rules) -> list:
     """What ``simkit compare burraco`` compares (:mod:`simkit.compare`): each
     team's score per hand and its parts, burracos, sets, sequences and wild
     cards melded, how hands end; games won, their length."""
-    from simkit.compare import Mean, Rate, Section
 
     def per_team(part, label):
         return [Mean(f"{label}, team {t}", lambda df, t=t: df[f"{part}_{t}"].to_numpy())

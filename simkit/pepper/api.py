@@ -145,17 +145,16 @@ def _bench_cases(hands: int) -> list[engine.BenchCase]:
         targets = np.full(deals * 5, target, np.int64)
         return lambda: solver.solve_deals(masks, 4, trump, leader, side, targets, out)
 
-    from simkit.bench import kernel_run
     expert = max(1, hands // 4_000)         # 500 by default: two kernel blocks
     return [engine.BenchCase("double dummy: every trick, 5 trumps", 4, "deal", deals, solve(6)),
             engine.BenchCase("double dummy: most tricks, 5 trumps", 4, "deal", deals,
                              solve(-1)),
             engine.BenchCase("expert (16 worlds) at every seat", 4, "hand", expert,
-                             kernel_run(SPEC, 4, expert, "expert"))]
+                             engine.kernel_run(SPEC, 4, expert, "expert"))]
 
 
 SPEC = GameSpec(
-    name="pepper", title=TITLE, book=BOOK,
+    name="pepper", title=TITLE, book=BOOK, record="simkit.pepper.record",
     players=(2, 3, 4),
     rules=PepperRules, presets=PRESETS, make_rules=make_rules,
     policies=POLICIES, policy_layout=ExpertParams, make_policies=make_policies,

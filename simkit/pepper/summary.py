@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from simkit import stats
-from simkit.engine import Summary, bid_table
+from simkit.engine import BidShares, Mean, Rate, Section, Summary, bid_table
 
 
 class HandSummary(Summary):
@@ -95,7 +95,6 @@ def _bidder_and_others(df: pd.DataFrame, rules) -> tuple[np.ndarray, np.ndarray]
 
 def measures(rules) -> list:
     """What ``simkit compare pepper`` compares (:mod:`simkit.compare`)."""
-    from simkit.compare import BidShares, Mean, Rate, Section
 
     def played(df):
         return df["contract"].to_numpy() > 0

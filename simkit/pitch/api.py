@@ -181,7 +181,7 @@ def _reference_hand(rules, policies, seed, index):
 
 
 SPEC = GameSpec(
-    name="pitch", title=TITLE, book=BOOK,
+    name="pitch", title=TITLE, book=BOOK, record="simkit.pitch.record",
     players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
     rules=PitchRules, presets=PRESETS, make_rules=make_rules,
     policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,

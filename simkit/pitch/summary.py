@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from simkit import stats
-from simkit.engine import Summary, bid_table
+from simkit.engine import BidShares, Mean, Rate, Section, Summary, bid_table
 
 #: Group columns of :func:`aggregate_frame` and the totals summed per group.
 AGG_KEYS = ("contract", "made", "pitcher_trumps", "pitcher_seat")
@@ -105,7 +105,6 @@ def measures(rules) -> list:
     """What ``simkit compare pitch`` compares (:mod:`simkit.compare`): bids, the
     pitcher's points and money per hand, moons; money per session by starting
     seat, session length."""
-    from simkit.compare import BidShares, Mean, Rate, Section
     N = rules.players
 
     def pitched(df):

@@ -51,7 +51,7 @@ def _reference_game(rules, policies, seed, index):
 
 
 SPEC = GameSpec(
-    name="shiesta", title=TITLE, book=BOOK,
+    name="shiesta", title=TITLE, book=BOOK, record="simkit.shiesta.record",
     players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
     rules=ShiestaRules, presets=PRESETS, make_rules=make_rules,
     policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,

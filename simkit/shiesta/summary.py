@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from simkit import stats
-from simkit.engine import Summary
+from simkit.engine import Mean, Rate, Section, Summary
 
 
 class GameSummary(Summary):
@@ -51,7 +51,6 @@ def seat_name(k: int) -> str:
 def measures(rules) -> list:
     """What ``simkit compare shiesta`` compares (:mod:`simkit.compare`): each
     seat's win rate counted from the starter, game length, unfinished games."""
-    from simkit.compare import Mean, Rate, Section
     return [Section("games", "Games ({n:,} whole games)", "game", (
         *(Rate(f"win rate, {seat_name(k)}", lambda df, k=k: df["winner_seat"].to_numpy() == k)
           for k in range(rules.players)),
