@@ -63,6 +63,10 @@ def proportion_ci(k, n, level: float = 0.95):
     probability at least ``level``.
 
     ``k`` and ``n`` may be scalars, arrays or Series; they broadcast.
+
+    >>> lo, hi = proportion_ci(3, 10)
+    >>> round(float(lo), 4), round(float(hi), 4)
+    (0.0667, 0.6525)
     """
     level = _check_level(level)
     k_in, n_in = k, n
@@ -139,6 +143,10 @@ def mean_ci_of(values, level: float = 0.95):
     The same interval as :func:`mean_ci` (and as ``scipy.stats.t.interval``),
     computed from the values with a two-pass variance.  NaNs are not dropped:
     they make the result NaN.
+
+    >>> mean, lo, hi = mean_ci_of([1.0, 2.0, 3.0, 4.0])
+    >>> mean, round(lo, 3), round(hi, 3)
+    (2.5, 0.446, 4.554)
     """
     level = _check_level(level)
     x = np.asarray(values, dtype=float)
@@ -251,6 +259,11 @@ def format_estimate(p, lo, hi, n, percent: bool = True, digits: int | None = Non
     digit of it, and at least one decimal for percentages); ``digits`` fixes
     it.  NaN shows as ``n/a``.  For array or Series arguments a list (or a
     Series) of strings is returned.
+
+    >>> format_estimate(0.812, 0.809, 0.815, 200_000)
+    '81.2% [80.9%, 81.5%] (n=200,000)'
+    >>> format_estimate(0.123, 0.119, 0.127, 50_000, percent=False)
+    '0.123 [0.119, 0.127] (n=50,000)'
     """
     inputs = (p, lo, hi, n)
     arrays = _floats(*inputs)

@@ -185,14 +185,22 @@ def remove_file(path: pathlib.Path) -> None:
 # --- run directories ------------------------------------------------------------
 
 def part_name(index: int) -> str:
-    """File name of chunk ``index``'s part: ``part-000042.parquet``."""
+    """File name of chunk ``index``'s part.
+
+    >>> part_name(42)
+    'part-000042.parquet'
+    """
     if not 0 <= index < MAX_PARTS:
         raise ValueError(f"part index {index} out of range 0..{MAX_PARTS - 1}")
     return f"part-{index:0{PART_DIGITS}d}.parquet"
 
 
 def part_index(name: str) -> int | None:
-    """The chunk index of a part file name, or None for any other name."""
+    """The chunk index of a part file name, or None for any other name.
+
+    >>> part_index("part-000042.parquet"), part_index("_manifest.json")
+    (42, None)
+    """
     m = _PART_RE.fullmatch(name)
     return int(m.group(1)) if m else None
 

@@ -1,0 +1,172 @@
+"""The structure the code promises (README, "What is in the box"): layers that
+read top-down, with no import loop anywhere in ``simkit/`` and ``analyses/``.
+
+Imports are read from the source (every ``import``, at the top of a module
+or inside a function, and every module a registry names for
+``importlib.import_module``), so a lazy import that closes a loop is caught
+as surely as a top-level one.
+"""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import pytest
+
+import simkit
+from simkit import games, jit
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PACKAGES = ("simkit", "analyses")
+
+
+def _modules() -> dict[str, pathlib.Path]:
+    out = {}
+    for pkg in PACKAGES:
+        for path in (ROOT / pkg).rglob("*.py"):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            out[name.removesuffix(".__init__")] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _named(name: str) -> set[str]:
+    """Modules named by string constants in module ``name`` (registries:
+    games.REGISTRY, a spec's ``record`` and ``advise``, analyses.STUDIES)."""
+    tree = ast.parse(MODULES[name].read_text())
+    return {node.value.partition(":")[0] for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and node.value.partition(":")[0] in MODULES} - {name}
+
+
+def _static(name: str) -> tuple[set[str], bool]:
+    """The modules of simkit and analyses that module ``name`` imports by name,
+    anywhere in it, and whether it calls ``importlib.import_module``."""
+    path = MODULES[name]
+    here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    out, dynamic = set(), False
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(here[:len(here) - node.level + 1] + ([base] if base else []))
+            out |= {f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base
+                    for a in node.names}
+        elif isinstance(node, ast.Attribute) and node.attr == "import_module":
+            dynamic = True
+    return {m for m in out if m in MODULES and m != name}, dynamic
+
+
+def _graph() -> dict[str, set[str]]:
+    """Every module's imports; a module that calls ``importlib.import_module``
+    may import any module named by a string in the modules it reaches (a
+    registry's entries), found by iterating to a fixed point."""
+    static = {m: _static(m) for m in MODULES}
+    graph = {m: set(imports) for m, (imports, _) in static.items()}
+    changed = True
+    while changed:
+        changed = False
+        for m, (_, dynamic) in static.items():
+            if not dynamic:
+                continue
+            named = set().union(*(_named(n) for n in _reaches(graph, m) | {m})) - {m}
+            if not named <= graph[m]:
+                graph[m] |= named
+                changed = True
+    return graph
+
+
+def _reaches(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for n in graph[todo.pop()] - seen:
+            seen.add(n)
+            todo.append(n)
+    return seen
+
+
+GRAPH = _graph()
+
+
+def _cycle() -> list[str] | None:
+    """One import loop, as the modules around it, or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(GRAPH[m]):
+            if state.get(n) == 1:
+                return stack[stack.index(n):] + [n]
+            if n not in state and (found := visit(n)):
+                return found
+        state[m] = 2
+        stack.pop()
+        return None
+
+    for m in sorted(GRAPH):
+        if m not in state and (found := visit(m)):
+            return found
+    return None
+
+
+def test_no_import_loop():
+    loop = _cycle()
+    assert loop is None, "import loop: " + " -> ".join(loop)
+
+
+def test_the_library_never_imports_the_studies():
+    """Only the command line (the top layer) imports the studies' package."""
+    for m in MODULES:
+        if m.startswith("simkit") and m != "simkit.cli":
+            assert not any(n.startswith("analyses") for n in _reaches(GRAPH, m)), m
+
+
+#: What each shared module may not reach, directly or through others: the
+#: layers from the command line down (cli; studies; compare, tournament,
+#: record, bench, runs; games and the engine; chunks; the base modules).
+BELOW = {
+    "simkit.chunks": ("simkit.engine", "simkit.games", "simkit.runs", "simkit.tournament"),
+    "simkit.engine": ("simkit.games", "simkit.chunks", "simkit.runs", "simkit.tournament",
+                      "simkit.compare", "simkit.report", "simkit.record", "simkit.bench",
+                      "simkit.cli"),
+    "simkit.report": ("simkit.engine", "simkit.games", "simkit.tournament", "simkit.cli"),
+    "simkit.store": ("simkit.engine", "simkit.games", "simkit.chunks"),
+}
+
+
+@pytest.mark.parametrize("module", sorted(BELOW))
+def test_a_lower_layer_never_reaches_a_higher_one(module):
+    reached = _reaches(GRAPH, module)
+    assert not [m for m in BELOW[module] if m in reached], module
+
+
+@pytest.mark.parametrize("game", games.GAMES)
+def test_the_two_engines_of_a_game_are_written_independently(game):
+    """The reference side (reference engine, its solver and expert, records)
+    never reaches the numba side (kernel and what only kernels import), nor
+    the other way round; rules and policy layouts are the shared ground."""
+    numba_side = {f"simkit.{game}.{f.removesuffix('.py')}" for f in jit.KERNEL_SIDE} \
+        - {f"simkit.{game}.rules", f"simkit.{game}.policies"}
+    reference_side = {m for m in MODULES if m.startswith(f"simkit.{game}.reference")
+                      or m == f"simkit.{game}.record"}
+    for m in reference_side:
+        assert not (_reaches(GRAPH, m) & numba_side), m
+    for m in numba_side & set(MODULES):
+        assert not (_reaches(GRAPH, m) & reference_side), m
+
+
+def test_compiled_kernels_are_kept_outside_the_package():
+    """numba's cache goes to the user's cache directory (simkit/jit.py), so that
+    an install leaves nothing in site-packages that would outlive it."""
+    from simkit.pepper import api
+    api.simulate(hands=10)
+    package = pathlib.Path(simkit.__file__).parent
+    assert not list(package.rglob("*.nbi"))
+    assert list(pathlib.Path(jit.cache_root()).rglob("*.nbi"))
