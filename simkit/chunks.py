@@ -111,7 +111,7 @@ class Job:
 
     @classmethod
     def make(cls, game: str, unit: str, count: int, spec: Mapping[str, Any],
-             compute: Callable[[int, int], pd.DataFrame], *, chunk: int,
+             compute: Callable[..., pd.DataFrame], *, chunk: int,
              kind: str = "records", merge=(), preload=()) -> "Job":
         """A checked job: ``count`` and ``chunk`` in range (a chunk is held in
         memory), no more parts than a run directory takes, ``merge`` keys
@@ -406,6 +406,7 @@ def run(job: Job, out=None, *, backend: str = "threads", threads: int | None = N
         try:
             _compute(job, todo, done, got, client, threads, progress)
             if out is not None:
+                assert got.manifest is not None
                 _wait_visible(out, todo)
                 got.read_back(done)
                 got.manifest = _finish(job, out, got.manifest, got.row_count(), got.total)
@@ -436,7 +437,8 @@ class _Results:
         self.values: dict[int, Any] = {}
 
     def take(self, index: int, n_rows: int, value, digest=None) -> None:
-        if digest is not None:
+        if digest is not None:          # a part written into the run directory
+            assert self.out is not None and self.manifest is not None
             self.manifest = dict(self.manifest, parts={**self.manifest["parts"],
                                                        str(index): digest})
             store.write_json_atomic(self.out / store.RUN_MANIFEST, self.manifest)
@@ -448,6 +450,7 @@ class _Results:
 
     def read_back(self, done) -> None:
         """The chunks an earlier run finished, read from their parts."""
+        assert self.out is not None
         for i in sorted(done):
             df = pd.read_parquet(self.out / store.part_name(i))
             self.take(i, len(df), df if self.job.merge else

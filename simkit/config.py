@@ -14,7 +14,7 @@ import dataclasses
 import enum
 import math
 import tomllib
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -37,16 +37,17 @@ class Choice(enum.IntEnum):
         return self.name.lower()
 
 
-def choices(cls: type, *names: str) -> tuple[type[Choice], ...]:
+def choices(cls: type[Config], *names: str) -> tuple[type[Choice], ...]:
     """One :class:`Choice` enum per named option of the config class ``cls``,
     named after the option in CamelCase (``all_pass`` -> ``AllPass``), with a
     member per accepted text: ``Auction, Tie = choices(PepperRules, "auction", "tie")``."""
     fields = {f.name: f for f in dataclasses.fields(cls)}
-    out = []
+    out: list[type[Choice]] = []
     for name in names:
         texts = fields[name].metadata["choices"]
         camel = "".join(part.capitalize() for part in name.split("_"))
-        out.append(Choice(camel, [t.upper() for t in texts], start=0))
+        # the functional enum API, which type checkers cannot follow
+        out.append(Choice(camel, [t.upper() for t in texts], start=0))  # type: ignore
     return tuple(out)
 
 
@@ -118,7 +119,7 @@ class Config:
     what = "setting"   # used in messages: "rule", "heuristic parameter", ...
     #: Properties appended, in this order, to the fields in :func:`vector`
     #: (values the kernels need that follow from the fields, e.g. tricks per hand).
-    DERIVED = ()
+    DERIVED: tuple[str, ...] = ()
 
     def __post_init__(self):
         for f in dataclasses.fields(self):
@@ -199,12 +200,12 @@ def vector(cfg: Config) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
-def layout(cls: type, name: str) -> type[enum.IntEnum]:
+def layout(cls: type[Config], name: str) -> type[enum.IntEnum]:
     """An IntEnum naming each index of :func:`vector` for configs of ``cls``:
     ``R.AUCTION`` is where the auction option sits in a rules vector.  numba
     reads the members as constants, so ``rules[R.AUCTION]`` costs nothing."""
     names = [f.name.upper() for f in dataclasses.fields(cls)] + [d.upper() for d in cls.DERIVED]
-    return enum.IntEnum(name, names, start=0)
+    return enum.IntEnum(name, names, start=0)  # type: ignore[return-value]
 
 
 def parse_assignments(items: list[str] | None, what: str = "--set") -> dict[str, str]:
@@ -240,7 +241,7 @@ def load_toml(path: str) -> dict[str, Any]:
         raise InputError(f"rules file {path!r} is not valid TOML: {e}") from None
 
 
-def make_rules(cls: type, presets: dict[str, dict], game: str, preset: str = "seed",
+def make_rules(cls: type[Config], presets: dict[str, dict], game: str, preset: str = "seed",
                file: str | None = None, overrides: dict | None = None,
                players: int | None = None) -> Config:
     """A game's rules from a named preset, then a TOML file (its ``[rules]`` table or
@@ -267,7 +268,7 @@ def make_rules(cls: type, presets: dict[str, dict], game: str, preset: str = "se
     return cls.build(values)
 
 
-def rules_maker(cls: type, presets: dict[str, dict], game: str):
+def rules_maker(cls: type[Config], presets: dict[str, dict], game: str):
     """A game's ``make_rules(preset="seed", file=None, overrides=None, players=None)``:
     :func:`make_rules` for ``cls`` and its presets."""
     def make(preset: str = "seed", file: str | None = None, overrides: dict | None = None,
@@ -278,11 +279,13 @@ def rules_maker(cls: type, presets: dict[str, dict], game: str):
     return make
 
 
-def resolve_rules(rules, players: int | None, cls: type, make, presets: dict, game: str):
+def resolve_rules(rules: Any, players: int | None, cls: type, make, presets: Mapping,
+                  game: str) -> Any:
     """Rules from a ``cls`` instance, a preset name, a dict of rule values or None
     (the seed's), with ``players`` (if given) replacing the count."""
     if isinstance(rules, cls):
-        return rules if players is None or players == rules.players else rules.replace(players=players)
+        given: Any = rules              # a game's rules: every one has ``players``
+        return given if players in (None, given.players) else given.replace(players=players)
     if rules is None or isinstance(rules, str):
         return make(rules or "seed", players=players)
     if isinstance(rules, dict):

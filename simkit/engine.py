@@ -332,6 +332,7 @@ class Unit:
             self.play(table, start, arrays)
             return
         out = arrays[0]
+        assert self.kernel is not None, f"unit {self.name} has neither kernel nor play"
         self.kernel(start, len(out), table.key, table.rv, table.kinds, table.params, out,
                     *self.extra(table))
 

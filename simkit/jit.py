@@ -127,7 +127,8 @@ class _PackageLocator(caching._CacheLocator):
         return self
 
 
-_LOCATORS = (getattr(caching, "CacheImpl", None) or caching._CacheImpl)._locator_classes
+_LOCATORS = (getattr(caching, "CacheImpl", None)
+             or getattr(caching, "_CacheImpl"))._locator_classes     # its name by version
 if _PackageLocator not in _LOCATORS:
     _LOCATORS.insert(0, _PackageLocator)
 

@@ -54,7 +54,7 @@ class Policy:
         return self.name + (":" + vals if vals else "")
 
 
-def parse_policy(spec: "str | Policy", registry: dict[str, type],
+def parse_policy(spec: "str | Policy", registry: Mapping[str, type[Config]],
                  named: Mapping[str, str] | None = None) -> Policy:
     """``"heuristic:aggression=0.5"`` -> Policy; unknown names and keys are InputErrors.
 
@@ -78,7 +78,7 @@ def parse_policy(spec: "str | Policy", registry: dict[str, type],
     return Policy(name, registry[name].build(values))
 
 
-def seat_policies(specs, players: int, registry: dict[str, type], default: str,
+def seat_policies(specs, players: int, registry: Mapping[str, type[Config]], default: str,
                   named: Mapping[str, str] | None = None) -> tuple[Policy, ...]:
     """One Policy per seat from ``None``, one spec (every seat) or one spec per seat."""
     if specs is None or (not isinstance(specs, str) and len(specs) == 0):
@@ -94,7 +94,7 @@ def seat_policies(specs, players: int, registry: dict[str, type], default: str,
     return tuple(parse_policy(s, registry, named) for s in specs)
 
 
-def policies_maker(registry: dict[str, type], default: str, players: int | None = None,
+def policies_maker(registry: Mapping[str, type[Config]], default: str, players: int | None = None,
                    named: Mapping[str, str] | None = None):
     """A game's ``make_policies(specs, players)``: :func:`seat_policies` over its
     registry and named settings, ``default`` at every seat when no spec is
@@ -102,12 +102,14 @@ def policies_maker(registry: dict[str, type], default: str, players: int | None 
     fixed = players
 
     def make(specs, players: int | None = fixed) -> tuple[Policy, ...]:
+        if players is None:
+            raise TypeError("make_policies needs the number of players")
         return seat_policies(specs, players, registry, default, named)
     make.__doc__ = f"One validated Policy per seat (default: {default} at every seat)."
     return make
 
 
-def vectors(policies, layout_cls: type) -> tuple[np.ndarray, np.ndarray]:
+def vectors(policies, layout_cls: type[Config]) -> tuple[np.ndarray, np.ndarray]:
     """``(kinds, params)`` for the kernels: each seat's decision code (its params
     class's ``KIND``) and a row of ``layout_cls``'s fields as integers
     (:func:`simkit.config.vector`).  A policy fills the fields it has; the

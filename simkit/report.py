@@ -220,9 +220,10 @@ def _cell(v: Any) -> str:
     if isinstance(v, (int, np.integer)):
         return f"{int(v):,}"
     if isinstance(v, (float, np.floating)):
-        if math.isnan(v):
+        x = float(v)
+        if math.isnan(x):
             return ""
-        return f"{v:,.0f}" if v.is_integer() and abs(v) >= 1000 else f"{v:.4f}"
+        return f"{x:,.0f}" if x.is_integer() and abs(x) >= 1000 else f"{x:.4f}"
     return str(v)
 
 
@@ -398,8 +399,9 @@ def render_index(out_dir) -> pathlib.Path:
                     if p.is_dir() and not p.name.startswith(".") and (p / PAGE_FILE).is_file()):
         rec = _read_study(d)
         title = rec.get("title") or d.name
-        prov = rec.get("provenance") if isinstance(rec.get("provenance"), dict) else {}
-        summary = rec.get("summary") if isinstance(rec.get("summary"), list) else []
+        prov, summary = rec.get("provenance"), rec.get("summary")
+        prov = prov if isinstance(prov, dict) else {}
+        summary = summary if isinstance(summary, list) else []
         items.append(f"<li><a href=\"{_esc(d.name)}/{PAGE_FILE}\"><b>{_esc(title)}</b></a> "
                      f"<span class=\"muted\">{_meta(d.name, prov)}</span>"
                      + ("<ul>" + "".join(f"<li>{_esc(s)}</li>" for s in summary) + "</ul>"

@@ -68,7 +68,7 @@ class Stream:
         if not 0 <= index < MAX_STREAMS:
             raise ValueError(f"stream index {index} outside [0, 2**44)")
         self.state = (seed_key(seed) + (index << STREAM_BITS) * GAMMA) & MASK64
-        self.spare = None   # the low half of the last draw, not yet used
+        self.spare: int | None = None   # the low half of the last draw, not yet used
 
     def next(self) -> int:
         """The next 64-bit draw (drops a pending 32-bit half)."""

@@ -22,7 +22,7 @@ T = TypeVar("T")
 
 def max_threads() -> int:
     import numba
-    return numba.config.NUMBA_NUM_THREADS
+    return int(getattr(numba.config, "NUMBA_NUM_THREADS"))
 
 
 def set_threads(threads: int | None) -> int:

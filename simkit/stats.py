@@ -49,7 +49,7 @@ def _like(values: np.ndarray, *inputs):
     return values
 
 
-def _floats(*xs) -> list[np.ndarray]:
+def _floats(*xs) -> tuple[np.ndarray, ...]:
     return np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in xs))
 
 
@@ -268,7 +268,8 @@ def format_estimate(p, lo, hi, n, percent: bool = True, digits: int | None = Non
     inputs = (p, lo, hi, n)
     arrays = _floats(*inputs)
     if arrays[0].ndim == 0:
-        return _format_one(*(float(a) for a in arrays), percent, digits)
+        one, low, high, size = (float(a) for a in arrays)
+        return _format_one(one, low, high, size, percent, digits)
     flat = [_format_one(float(a), float(b), float(c), float(d), percent, digits)
             for a, b, c, d in zip(*(a.ravel() for a in arrays))]
     for x in inputs:

@@ -34,7 +34,7 @@ import re
 import subprocess
 import tempfile
 import uuid
-from typing import Any, Mapping
+from typing import Any, Mapping, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -379,7 +379,7 @@ def read_run(path, columns: list[str] | None = None) -> tuple[pd.DataFrame, dict
     """
     path = pathlib.Path(path)
 
-    def fail(reason: str):
+    def fail(reason: str) -> NoReturn:
         raise InputError(f"cannot read run '{path}': {reason}")
 
     if not path.exists():
@@ -390,6 +390,8 @@ def read_run(path, columns: list[str] | None = None) -> tuple[pd.DataFrame, dict
         manifest = read_manifest(path)
     except InputError as e:
         fail(str(e))
+    if manifest is None:
+        fail(f"no {RUN_MANIFEST}")
     if not manifest.get("complete"):
         n = manifest.get("chunks", "?")
         k = len(part_indices(path))

@@ -124,6 +124,7 @@ def pair_sums(tables: Sequence[Sequence[int]], pairs: Sequence[tuple[int, int]],
             term = v @ sign
             diff = term if diff is None else diff + term
             seats += int((np.array(tables[t]) == a).sum())
+        assert diff is not None, f"pair {pair} has no table"
         d = np.round(diff / seats, 9)       # sums in another order: no float noise
         rows.append({"a": a, "b": b, "deals": len(d), "sum": float(d.sum()),
                      "sum_sq": float((d * d).sum()), "wins": int((d > 0).sum()),
@@ -190,7 +191,7 @@ def results(ent: Entrants, sums: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFra
             var = 0.0
         se = math.sqrt(var / n) if n > 1 else math.nan
         if se == 0.0:
-            lo = hi = mean
+            lo = hi = float(mean)
             p = 1.0 if mean == 0 else 0.0
         else:
             half = float(st.t.ppf(0.975, n - 1)) * se
@@ -199,10 +200,10 @@ def results(ent: Entrants, sums: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFra
         rows.append({"a": ent.given[r.a], "b": ent.given[r.b], "diff": mean, "ci_low": lo,
                      "ci_high": hi, "p_value": p, "deals": int(n), "a_better": int(r.wins),
                      "level": int(r.draws), "b_better": int(r.losses)})
-    theta, se = bradley_terry(len(ent.given), sums)
+    theta, theta_se = bradley_terry(len(ent.given), sums)
     ratings = pd.DataFrame({"policy": list(ent.given), "rating": theta * ELO,
-                            "ci_low": (theta - Z95 * se) * ELO,
-                            "ci_high": (theta + Z95 * se) * ELO})
+                            "ci_low": (theta - Z95 * theta_se) * ELO,
+                            "ci_high": (theta + Z95 * theta_se) * ELO})
     ratings = ratings.sort_values("rating", ascending=False, kind="stable")
     return ratings.reset_index(drop=True), pd.DataFrame(rows)
 
