@@ -126,8 +126,8 @@ def cases(tmp: pathlib.Path):
         argv = ["advise", "pitch", "--hand", "AS KS QS 2S 5H 9D", "--players", str(players),
                 "--samples", "3000", "--seed", "2", "--json"]
         yield " ".join(argv), _command(argv).encode()
-    for g, variants in (("pepper", ["auction=one_lap"]), ("pitch", ["players=5"]),
-                        ("shiesta", ["players=3"]), ("burraco", ["stock_end=finish"])):
+    for g, variants in (("pepper", ["auction=one_lap"]), ("pitch", ["low=dealt"]),
+                        ("shiesta", ["higher=equal"]), ("burraco", ["stock_end=finish"])):
         n = {"pepper": "20000", "pitch": "20000", "shiesta": "2000", "burraco": "200"}[g]
         unit = "--games" if g == "shiesta" else "--hands"
         argv = ["compare", g, "--variant", "A:", "--variant", "B:" + variants[0], unit, n,
