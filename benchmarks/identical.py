@@ -113,21 +113,21 @@ def cases(tmp: pathlib.Path):
                     path = tmp / "record.txt"
                     path.write_text(record)
                     yield "replay of " + " ".join(argv), _command(["replay", str(path)]).encode()
-    hand = "JH JD AH KH 9C 9S"
+    hand = {4: "JH JD AH KH 9C 9S", 3: "JH JD AH KH 9C 9S QH 10H", 2: "JH JD AH KH 9C 9S QH 10H"}
     for players, extra in ((4, ["--bound"]), (3, []), (2, []),
                            (4, ["--policy", "expert:worlds=4", "--samples", "300"])):
-        argv = ["advise", "pepper", "--hand", hand, "--players", str(players),
+        argv = ["advise", "pepper", "--hand", hand[players], "--players", str(players),
                 "--samples", "3000", "--seed", "2", "--json", *extra]
         yield " ".join(argv), _command(argv).encode()
-    argv = ["advise", "pepper", "--hand", hand, "--samples", "2000", "--score", "7:3",
+    argv = ["advise", "pepper", "--hand", hand[4], "--samples", "2000", "--score", "7:3",
             "--games", "300", "--json"]
     yield " ".join(argv), _command(argv).encode()
     for players in (4, 6):
         argv = ["advise", "pitch", "--hand", "AS KS QS 2S 5H 9D", "--players", str(players),
                 "--samples", "3000", "--seed", "2", "--json"]
         yield " ".join(argv), _command(argv).encode()
-    for g, variants in (("pepper", ["auction=one_lap"]), ("pitch", ["players=5"]),
-                        ("shiesta", ["players=3"]), ("burraco", ["stock_end=finish"])):
+    for g, variants in (("pepper", ["auction=one_lap"]), ("pitch", ["low=dealt"]),
+                        ("shiesta", ["higher=equal"]), ("burraco", ["stock_end=finish"])):
         n = {"pepper": "20000", "pitch": "20000", "shiesta": "2000", "burraco": "200"}[g]
         unit = "--games" if g == "shiesta" else "--hands"
         argv = ["compare", g, "--variant", "A:", "--variant", "B:" + variants[0], unit, n,
