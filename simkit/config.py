@@ -14,7 +14,7 @@ import dataclasses
 import enum
 import math
 import tomllib
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 import numpy as np
 
@@ -119,7 +119,7 @@ class Config:
     what = "setting"   # used in messages: "rule", "heuristic parameter", ...
     #: Properties appended, in this order, to the fields in :func:`vector`
     #: (values the kernels need that follow from the fields, e.g. tricks per hand).
-    DERIVED: tuple[str, ...] = ()
+    DERIVED: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self):
         for f in dataclasses.fields(self):
