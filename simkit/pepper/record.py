@@ -309,15 +309,21 @@ class ScriptDecider:
         self.trumps = Script([rec.trump] if rec.trump >= 0 else [], policies)
         self.plays = Script(rec.plays, policies)
 
+    @staticmethod
+    def _take(script: Script, question, where: str, seat: int, name) -> tuple[bool, object]:
+        """:meth:`Script.take`, a recorded move checked to be by ``seat`` (``name(move)``
+        names it in the error)."""
+        recorded, move = script.take(question, where)
+        if recorded and move.seat != seat:
+            raise InputError(f"{name(move)} is by seat {move.seat}, but it is seat {seat}'s "
+                             f"turn")
+        return recorded, move
+
     def bid(self, seat: int, hand, calls, high) -> int:
-        recorded, b = self.calls.take(lambda p: p.bid(seat, hand, calls, high),
-                                      f"at auction call {len(calls) + 1}, seat {seat} to speak")
-        if not recorded:
-            return b
-        if b.seat != seat:
-            raise InputError(f"auction call {self.calls.taken} is by seat {b.seat}, "
-                             f"but it is seat {seat}'s turn")
-        return b.level
+        recorded, b = self._take(self.calls, lambda p: p.bid(seat, hand, calls, high),
+                                 f"at auction call {len(calls) + 1}, seat {seat} to speak",
+                                 seat, lambda _: f"auction call {self.calls.taken}")
+        return b.level if recorded else b
 
     def auction_done(self) -> None:
         """The auction is over: the record must have no call left."""
@@ -334,14 +340,10 @@ class ScriptDecider:
 
     def play(self, seat: int, hand, trick, view, trump: int) -> int:
         number = len(view.plays) // self.rules.players + 1
-        recorded, p = self.plays.take(lambda d: d.play(seat, hand, trick, view, trump),
-                                      f"at trick {number}, seat {seat} to play")
-        if not recorded:
-            return p
-        if p.seat != seat:
-            raise InputError(f"play {self.plays.taken} ({DECK.text(p.card)}) is by seat "
-                             f"{p.seat}, but it is seat {seat}'s turn")
-        return p.card
+        recorded, p = self._take(self.plays, lambda d: d.play(seat, hand, trick, view, trump),
+                                 f"at trick {number}, seat {seat} to play", seat,
+                                 lambda p: f"play {self.plays.taken} ({DECK.text(p.card)})")
+        return p.card if recorded else p
 
     def finish(self, log: HandLog) -> None:
         """The hand is over: the record must have nothing left."""
