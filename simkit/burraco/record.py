@@ -655,7 +655,7 @@ class Replay(Hand):
         # the policy's going-out choice (§9.1) and its discard
         self.script.ask(lambda d: d.closes_after(seat, self, self.planned[0]))
         if a.key == DISCARD:
-            self.script.ask(lambda d: d.discard(seat, hand, self.melds[1 - team]))
+            self.script.ask(lambda d: d.discard(seat, self))
         (card,) = self.from_hand(seat, a)
         if a.key == GO_OUT:
             why = ("it holds more cards: going out discards the last card" if len(hand) > 1

@@ -624,13 +624,16 @@ class Decider:
         margin = self.policies[seat].params.close_margin
         return table_points(own_melds) >= table_points(opp_melds) - margin
 
-    def discard(self, seat: int, hand, opp_melds, unseen=None) -> int:
-        """The card to discard (§9); ``unseen``: the natural cards the seat has
-        not seen, when the pile is big enough to guard (§9.1)."""
-        cards = sorted(hand)
+    def discard(self, seat: int, table: Hand) -> int:
+        """The card to discard (§9), from the seat's hand on ``table``; with a pile
+        of at least ``guard_pile`` cards the heuristic guards against the
+        natural cards the seat has not seen (§9.1)."""
+        cards = sorted(table.hands[seat])
         if self.is_random(seat):
             return cards[self.stream.below(len(cards))]
-        return heuristic_discard(cards, opp_melds, self.meld_rules, unseen)
+        guard = len(table.pile) >= self.policies[seat].params.guard_pile
+        return heuristic_discard(cards, table.melds[1 - team_of(seat)], self.meld_rules,
+                                 table.unseen(seat) if guard else None)
 
     # -- §9 keep: the plan for melding -----------------------------------------
 
@@ -1048,11 +1051,7 @@ class Hand:
             assert is_natural(card) and self.taken[team] >= 0 and has_burraco(self.melds[team])
             self.close_with(seat, card)
             return
-        unseen = None
-        if not self.decide.is_random(seat) and \
-                len(self.pile) >= self.decide.policies[seat].params.guard_pile:
-            unseen = self.unseen(seat)
-        self.put_discard(seat, self.decide.discard(seat, hand, self.melds[1 - team], unseen))
+        self.put_discard(seat, self.decide.discard(seat, self))
 
     def put_discard(self, seat: int, card: int) -> None:
         """§7 (3): ``card`` from the hand onto the discard pile; a discard that
