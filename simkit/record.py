@@ -36,6 +36,7 @@ import pathlib
 import sys
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 from simkit import games
 from simkit.errors import InputError
@@ -53,7 +54,7 @@ class Record:
     the game's own lines, untouched."""
 
     game: str
-    rules: object
+    rules: Any                  # the game's rules config
     preset: str | None
     seed: int | None
     index: int | None
@@ -112,9 +113,9 @@ def _rules(g, text: str | None):
             preset = value
         else:
             values[key] = value
-    players = values.pop("players", None)
+    count = values.pop("players", None)
+    players = None if count is None else whole(count, "player count", 1)
     if players is not None:
-        players = whole(players, "player count", 1)
         g.check_players(players)
     return g.make_rules(preset or "seed", None, values, players), preset
 

@@ -27,7 +27,7 @@ simkit.errors.InputError: the record stops at call 3, seat 1 to speak: give --po
 
 from __future__ import annotations
 
-from typing import Callable, Generic, Iterable, TypeVar
+from typing import Any, Callable, Generic, Iterable, TypeVar
 
 from simkit.errors import InputError
 
@@ -62,13 +62,13 @@ class Script(Generic[M]):
         """Is a recorded move left?"""
         return self.taken < len(self.moves)
 
-    def ask(self, question: Callable):
+    def ask(self, question: Callable) -> Any:
         """``question(policies)``: the policies' answer at a decision, or None
         without policies.  Asked at every decision, recorded or not, so that
         their random draws stay in step with the run's."""
         return None if self.policies is None else question(self.policies)
 
-    def rest(self, where: str):
+    def rest(self, where: str) -> Any:
         """The policies, to make what the record leaves out ``where``; without
         them, the error that the record stops there."""
         if self.policies is None:
@@ -84,7 +84,7 @@ class Script(Generic[M]):
         self.rest(where)
         return None
 
-    def take(self, question: Callable, where: str) -> tuple[bool, object]:
+    def take(self, question: Callable, where: str) -> tuple[bool, Any]:
         """A decision: ``(True, move)``, the next recorded move, or ``(False,
         answer)``, the policies' answer once the record has run out (the error
         of :meth:`rest` without policies).  The policies are asked either way

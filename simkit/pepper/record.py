@@ -34,7 +34,7 @@ advise --from`` the deal alone.  Anything wrong is an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from simkit.errors import InputError
 from simkit.pepper.reference import (Bid, HandLog, Play, PolicyDecider, _play_hand,
@@ -310,7 +310,7 @@ class ScriptDecider:
         self.plays = Script(rec.plays, policies)
 
     @staticmethod
-    def _take(script: Script, question, where: str, seat: int, name) -> tuple[bool, object]:
+    def _take(script: Script, question, where: str, seat: int, name) -> tuple[bool, Any]:
         """:meth:`Script.take`, a recorded move checked to be by ``seat`` (``name(move)``
         names it in the error)."""
         recorded, move = script.take(question, where)

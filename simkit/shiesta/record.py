@@ -12,9 +12,10 @@ a rank are the same card.
 :func:`replay` plays the recorded game again with the reference engine
 (:class:`reference.Game`), a :class:`ScriptDecider` making the recorded
 decisions and the policies, when given, what the record leaves out
-(:mod:`simkit.script`).  Before the engine plays a turn it is checked against the rule
-book (:func:`check_turn`); after, what the line says about it (cards drawn,
-cards picked up, the special cards' effects) against what the engine did.
+(:mod:`simkit.script`).  Before the engine plays a turn it is checked
+against the rule book (:func:`check_turn`); after, what the line says about
+it (cards drawn, cards picked up, the special cards' effects) against what
+the engine did.
 """
 
 from __future__ import annotations
