@@ -36,10 +36,12 @@ import pathlib
 import sys
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 from simkit import games
 from simkit.errors import InputError
-from simkit.text import key_values
+from simkit.rng import MAX_STREAMS
+from simkit.text import key_values, seat_number, whole
 
 TITLE = "# simkit record (seeds/records.md)"
 #: The header's keys; ``policy N`` lines besides.
@@ -52,7 +54,7 @@ class Record:
     the game's own lines, untouched."""
 
     game: str
-    rules: object
+    rules: Any                  # the game's rules config
     preset: str | None
     seed: int | None
     index: int | None
@@ -96,17 +98,6 @@ def show(game: str, rules, policies, seed: int, index: int, preset: str | None =
     return render(rec, log)
 
 
-def _int(text: str, what: str, lo: int = 0) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < lo:
-        raise InputError(f"bad {what} {text!r} in the record: expected a whole number "
-                         f"of at least {lo}")
-    return value
-
-
 def _rules(g, text: str | None):
     """The header's rules line: ``preset=NAME`` (optional) and ``key=value`` items."""
     if text is None:
@@ -122,9 +113,9 @@ def _rules(g, text: str | None):
             preset = value
         else:
             values[key] = value
-    players = values.pop("players", None)
+    count = values.pop("players", None)
+    players = None if count is None else whole(count, "player count", 1)
     if players is not None:
-        players = _int(players, "player count", 1)
         g.check_players(players)
     return g.make_rules(preset or "seed", None, values, players), preset
 
@@ -142,10 +133,10 @@ def parse(text: str) -> Record:
                 raise InputError(f"the record has two {key!r} lines")
             head[key] = value
         elif key.startswith("policy "):
-            seat = _int(key[7:], "policy seat")
-            if seat in pols:
-                raise InputError(f"the record has two 'policy {seat}' lines")
-            pols[seat] = value
+            number = whole(key[7:], "policy seat", 0)
+            if number in pols:
+                raise InputError(f"the record has two 'policy {number}' lines")
+            pols[number] = value
         else:
             body.append(line)
     if "game" not in head:
@@ -159,12 +150,10 @@ def parse(text: str) -> Record:
                              f"one 'policy N' line for each seat 0 to {rules.players - 1}")
         policies = tuple(pols[s] for s in range(rules.players))
         g.make_policies(list(policies), rules.players)          # checked now
-    seed = _int(head["seed"], "seed") if "seed" in head else None
-    index = _int(head["index"], "index") if "index" in head else None
-    seat = _int(head["seat"], "seat") if "seat" in head else None
-    if seat is not None and seat >= rules.players:
-        raise InputError(f"bad seat {seat} in the record: seats are 0 to {rules.players - 1}")
-    return Record(g.name, rules, preset, seed, index, policies, seat, head.get("score"),
+    seed = whole(head["seed"], "seed", 0, 2**64 - 1) if "seed" in head else None
+    index = whole(head["index"], "index", 0, MAX_STREAMS - 1) if "index" in head else None
+    own = seat_number(head["seat"], rules.players) if "seat" in head else None
+    return Record(g.name, rules, preset, seed, index, policies, own, head.get("score"),
                   tuple(body))
 
 

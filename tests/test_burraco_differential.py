@@ -18,6 +18,7 @@ from __future__ import annotations
 import pytest
 
 from simkit.burraco import reference as R
+from simkit.burraco.record import body
 from simkit.burraco.api import simulate_games, trace_hands
 from simkit.burraco.policies import make_policies
 from simkit.burraco.rules import PRESETS, make_rules
@@ -37,7 +38,7 @@ def assert_same_hands(rules, policies, seed: int, start: int, count: int) -> Non
     kern = tr["frame"]
     bad = []
     for j in range(count):
-        log = R.play_hand(seed, start + j, rules, policies, (start + j) % 4)
+        log = R.play_hand(rules, policies, seed, start + j, (start + j) % 4)
         ref_codes = log.decision_codes()
         ker_codes = [int(x) for x in tr["codes"][j] if x >= 0]
         rec = log.record()
@@ -54,7 +55,7 @@ def assert_same_hands(rules, policies, seed: int, start: int, count: int) -> Non
                 f"rules {rules.as_dict()}, policies {[p.text() for p in policies]})\n"
                 f"record differences (kernel, reference): {diff}\n"
                 f"first differing decision {i}: kernel {ker_codes[i - 3:i + 3]} reference "
-                f"{ref_codes[i - 3:i + 3]}\n--- reference ---\n" + R.format_log(log))
+                f"{ref_codes[i - 3:i + 3]}\n--- reference ---\n" + "\n".join(body(log)))
 
 
 @pytest.mark.parametrize("preset", RULE_SETS)
@@ -73,7 +74,7 @@ def test_games_agree(preset):
     pols = make_policies(MIXED)
     kern = simulate_games(GAMES, rules=rules, policy=pols, seed=SEED)
     for j in range(GAMES):
-        ref = R.play_game(SEED, j, rules, pols).record()
+        ref = R.play_game(rules, pols, SEED, j).record()
         row = kern.iloc[j]
         for key, value in ref.items():
             assert row[key] == value, (j, key, row[key], value)

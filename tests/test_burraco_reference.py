@@ -24,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from simkit.burraco import record as B
 from simkit.burraco import reference as R
 from simkit.burraco.melds import MeldRules, extend, read_meld
 from simkit.burraco.policies import HeuristicParams, make_policies
@@ -507,7 +508,7 @@ def tables(draw):
 @given(seeds, indices, tables(), st.integers(0, 3))
 def test_every_hand_follows_the_rule_book(seed, index, table_, dealer):
     rules, policies = table_
-    log = R.play_hand(seed, index, rules, policies, dealer, check=True)
+    log = R.play_hand(rules, policies, seed, index, dealer, check=True)
     rec = Referee(rules, policies, log, Stream(seed, index), dealer).run()
     assert set(rec) == {"dealer", "turns", "ended", "closer"} | {
         f"{k}_{t}" for t in (0, 1) for k in (
@@ -515,9 +516,9 @@ def test_every_hand_follows_the_rule_book(seed, index, table_, dealer):
             "burraco_bonus", "closing_bonus", "pozzetto_penalty", "pozzetto_turn", "melds",
             "sets", "sequences", "wilds")}
     # the same (seed, index) replays the same hand
-    again = R.play_hand(seed, index, rules, policies, dealer)
+    again = R.play_hand(rules, policies, seed, index, dealer)
     assert again.decision_codes() == log.decision_codes() and again.record() == rec
-    assert "end:" in R.format_log(log)
+    assert f"ended: {log.ended}" in B.body(log)
 
 
 @FEW
@@ -525,7 +526,7 @@ def test_every_hand_follows_the_rule_book(seed, index, table_, dealer):
 def test_games_follow_the_rule_book(seed, index, table_, target):
     rules, policies = table_
     rules = rules.replace(target=target, max_hands=6, tie=rules.tie)
-    game = R.play_game(seed, index, rules, policies, check=True)
+    game = R.play_game(rules, policies, seed, index, check=True)
     stream = Stream(seed, index)
     first = stream.below(4)                                      # §7: the first dealer
     assert game.first_dealer == first
@@ -553,7 +554,7 @@ def test_every_preset_and_policy_plays_checked_hands():
         rules = make_rules(preset)
         for spec in ("random", "heuristic", "patient"):
             for index in range(3):
-                log = R.play_hand(99, index, rules, make_policies(spec), index % 4, check=True)
+                log = R.play_hand(rules, make_policies(spec), 99, index, index % 4, check=True)
                 Referee(rules, make_policies(spec), log, Stream(99, index), index % 4).run()
 
 
@@ -564,7 +565,7 @@ def test_extended_is_the_meld_modules_answer():
         rules = make_rules(preset)
         mr = R.meld_rules_of(rules)
         for index in range(3):
-            log = R.play_hand(5, index, rules, make_policies("random"), 0)
+            log = R.play_hand(rules, make_policies("random"), 5, index, 0)
             for team in log.melds:
                 for m in team:
                     for c in range(108):
@@ -573,7 +574,7 @@ def test_extended_is_the_meld_modules_answer():
 
 
 def test_check_catches_a_lost_card():
-    hand = R.new_hand(Stream(1, 1), make_rules(), make_policies("heuristic"), 0, check=True)
+    hand = R.new_hand(make_rules(), make_policies("heuristic"), Stream(1, 1), 0, check=True)
     hand.play_turn()
     hand.stock.pop()
     with pytest.raises(AssertionError):
@@ -961,7 +962,7 @@ def test_wild_cards_on_the_table_count_every_2():
     rec = log.record()
     assert [rec[k + "_0"] for k in ("melds", "sets", "sequences", "wilds")] == [3, 1, 2, 3]
     assert [rec[k + "_1"] for k in ("melds", "sets", "sequences", "wilds")] == [1, 1, 0, 1]
-    assert "1 sets, 2 sequences, 3 wild cards" in R.format_log(log)
+    assert ("team 0 table", "sets 1, sequences 2, wild cards 3") in B.result_lines(log)
 
 
 def test_taking_the_pile_does_not_run_the_stock_down():
@@ -1064,7 +1065,7 @@ def test_the_cap():
     # a dealt hand with max_turns = 10 ends by the cap after turn 10
     rules = make_rules(overrides={"max_turns": 10})
     for index in range(5):
-        log = R.play_hand(8, index, rules, make_policies("heuristic"), index % 4, check=True)
+        log = R.play_hand(rules, make_policies("heuristic"), 8, index, index % 4, check=True)
         assert log.ended == "cap" and len(log.turns) == 10
         assert log.record()["score_0"] == sum(log.record()[f"{k}_0"] for k in R.PARTS)
 
@@ -1082,18 +1083,18 @@ def test_a_bad_position_is_an_input_error():
         position(hands=["4H", "QD", "2C", "JK"], taken=(1, -1))   # the first taken is number 0
 
 
-def test_the_log_reads():
-    log = R.play_hand(4, 2, make_rules(), make_policies(["heuristic", "random"] * 2), 1)
-    text = R.format_log(log)
-    assert text.startswith("# Burraco hand") and "turn 1: seat 2 " in text
-    assert f"after {len(log.turns)} turns" in text
+def test_the_record_reads():
+    log = R.play_hand(make_rules(), make_policies(["heuristic", "random"] * 2), 4, 2, 1)
+    lines = B.body(log)
+    assert lines[0] == "dealer: 1" and "turn 1: seat 2" in lines
+    assert f"turns: {len(log.turns)}" in lines
 
 
 # --- §6 the game ----------------------------------------------------------------
 
 def test_a_whole_game_reaches_the_target():
     rules, policies = make_rules(), make_policies("heuristic")
-    game = R.play_game(5, 0, rules, policies)
+    game = R.play_game(rules, policies, 5, 0)
     rec = game.record()
     assert rec["first_dealer"] == Stream(5, 0).below(4)
     assert [h.dealer for h in game.hands] == [(rec["first_dealer"] + k) % 4
@@ -1105,7 +1106,6 @@ def test_a_whole_game_reaches_the_target():
     # before the last hand nobody had reached the target
     before = [game.score[t] - game.hands[-1].score[t] for t in (0, 1)]
     assert max(before) < 2000
-    assert "result: team" in R.format_log(game)
 
 
 def test_the_tie_rule():
@@ -1113,11 +1113,11 @@ def test_the_tie_rule():
     # the classic heuristic, both at the target on the same score (found by
     # search).
     policies = make_policies("classic")
-    shared = R.play_game(11, 351, make_rules("shared-ties", overrides={"target": 1}), policies)
+    shared = R.play_game(make_rules("shared-ties", overrides={"target": 1}), policies, 11, 351)
     assert shared.record() == {"first_dealer": shared.first_dealer, "hands": 1, "score_0": 375,
                                "score_1": 375, "winner": -1, "shared": True,
                                "unfinished": False}
-    on = R.play_game(11, 351, make_rules(overrides={"target": 1}), policies)
+    on = R.play_game(make_rules(overrides={"target": 1}), policies, 11, 351)
     assert on.hands[0].decision_codes() == shared.hands[0].decision_codes()
     assert len(on.hands) > 1 and not on.shared and on.winner in (0, 1)
     assert on.score[on.winner] > on.score[1 - on.winner]
@@ -1131,5 +1131,5 @@ def test_the_tie_rule():
 
 def test_an_unfinished_game():
     rules = make_rules(overrides={"target": 100_000, "max_hands": 2})
-    game = R.play_game(2, 7, rules, make_policies("patient"))
+    game = R.play_game(rules, make_policies("patient"), 2, 7)
     assert game.record()["hands"] == 2 and game.unfinished and game.winner == -1

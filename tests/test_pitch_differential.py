@@ -28,6 +28,7 @@ from simkit.pitch import kernel as K
 from simkit.pitch import reference as R
 from simkit.pitch.api import simulate_sessions, trace_hands
 from simkit.pitch.policies import make_policies
+from simkit.pitch.record import body
 from simkit.pitch.rules import DECK, PRESETS, make_rules
 
 SEED = 0x5EED_D1FF
@@ -82,7 +83,7 @@ def reference_frame(rules, policies, seed: int, start: int, count: int):
     calls = np.full((count, K.MAX_CALLS), -1, np.int64)
     rows = []
     for j in range(count):
-        log = R.play_hand(seed, start + j, rules, policies, (start + j) % N)
+        log = R.play_hand(rules, policies, seed, start + j, (start + j) % N)
         for s in range(N):
             deal[j, s] = _mask(log.hands[s])
         if log.plays:
@@ -120,7 +121,7 @@ def assert_same_hands(rules, policies, seed: int, start: int, count: int) -> Non
     j = int(np.argmax(bad))
     diff = [f"{c}: kernel {kern[c].iloc[j]} reference {ref[c].iloc[j]}"
             for c in kern.columns if kern[c].iloc[j] != ref[c].iloc[j]]
-    log = R.play_hand(seed, start + j, rules, policies, (start + j) % rules.players)
+    log = R.play_hand(rules, policies, seed, start + j, (start + j) % rules.players)
     diff.append(f"calls: kernel {[int(c) for c in tr['calls'][j] if c >= 0]} "
                 f"reference {calls_of(log)}")
     pytest.fail(
@@ -128,7 +129,7 @@ def assert_same_hands(rules, policies, seed: int, start: int, count: int) -> Non
         f"rules {rules.as_dict()}, policies {[p.text() for p in policies]})\n"
         + "\n".join(diff) + "\n--- kernel ---\n"
         + _show(rules, tr["frame"], tr["plays"], tr["deal"], j)
-        + "\n--- reference ---\n" + R.format_log(log, rules))
+        + "\n--- reference ---\n" + "\n".join(body(log)))
 
 
 @pytest.mark.parametrize("variants", list(VARIANTS))
@@ -198,7 +199,7 @@ def test_sessions_agree(players, rules):
     kern = simulate_sessions(SESSIONS, rules=r, policy=pols, seed=SEED)
     kern["policy"] = kern["policy"].astype(str)
     ref = pd.DataFrame([row for k in range(SESSIONS)
-                        for row in R.play_session(SEED, k, r, pols).rows()])
+                        for row in R.play_session(r, pols, SEED, k).rows()])
     assert list(kern.columns) == list(ref.columns)
     for col in kern.columns:
         k, f = kern[col].to_numpy(), ref[col].to_numpy()
@@ -222,7 +223,7 @@ def test_fixed_hands_agree(players, seat, dealer, contract):
                        dealer=dealer, policy=mixed_specs(players), seed=SEED)
     kern = kern.drop(columns=[f"policy_{s}" for s in range(players)])
     kern["trump"] = kern["trump"].astype(str)
-    ref = pd.DataFrame([{"hand": j, **R.play_hand(SEED, j, r, pols, dealer, fixed=(seat, hand),
+    ref = pd.DataFrame([{"hand": j, **R.play_hand(r, pols, SEED, j, dealer, fixed=(seat, hand),
                                                   contract=contract).record()}
                         for j in range(n)])
     for col in kern.columns:

@@ -23,6 +23,7 @@ from simkit.pitch import api
 from simkit.pitch import kernel as K
 from simkit.pitch import reference as R
 from simkit.pitch.policies import make_policies
+from simkit.pitch.record import body
 from simkit.pitch.rules import (DECK, PLAN_CODES, PLAN_MOON, PLAN_NAMES, PLAN_PASS, PLAN_POLICY,
                                 make_rules)
 from simkit.rng import Stream
@@ -71,7 +72,7 @@ def reference_plans(rules, policies, cards, seat, dealer, plan, seed, count):
     plays = np.full((count, 48), -1, np.int64)
     rows = []
     for j in range(count):
-        log = R.plan_hand(seed, j, rules, policies, dealer, cards, seat, plan)
+        log = R.plan_hand(rules, policies, seed, j, dealer, cards, seat, plan)
         calls[j, :len(log.auction)] = calls_of(log)
         if log.plays:
             plays[j, :len(log.plays)] = [p.card for p in log.plays]
@@ -96,13 +97,13 @@ def assert_same_plans(rules, policies, hand, seat, dealer, plan, seed=SEED, coun
         bad |= kern[col].to_numpy() != ref[col].to_numpy()
     if bad.any():
         j = int(np.argmax(bad))
-        log = R.plan_hand(seed, j, rules, policies, dealer, cards, seat, plan)
+        log = R.plan_hand(rules, policies, seed, j, dealer, cards, seat, plan)
         diff = [f"{c}: kernel {kern[c].iloc[j]} reference {ref[c].iloc[j]}"
                 for c in kern.columns if kern[c].iloc[j] != ref[c].iloc[j]]
         pytest.fail(f"{int(bad.sum())} of {count} deals differ; first: sample {j}, plan {plan}, "
                     f"seat {seat}, dealer {dealer}, rules {rules.as_dict()}\n" + "\n".join(diff)
                     + f"\ncalls: kernel {[int(c) for c in kcalls[j] if c >= 0]} "
-                    f"reference {calls_of(log)}\n--- reference ---\n" + R.format_log(log))
+                    f"reference {calls_of(log)}\n--- reference ---\n" + "\n".join(body(log)))
     return kern, kcalls
 
 
@@ -158,7 +159,7 @@ def test_stuck_dealer_bids_exactly_two(preset, policy):
         # (the classic heuristic: the new one bids on more hands, so fewer are stuck)
         from simkit.pitch.policies import NAMED
         pols = make_policies(NAMED["classic"] if policy == "heuristic" else policy, players)
-        logs = [R.play_hand(SEED, j, rules, pols, j % players) for j in range(300)]
+        logs = [R.play_hand(rules, pols, SEED, j, j % players) for j in range(300)]
         stuck = [log for log in logs if log.stuck]
         assert len(stuck) > 5
         assert all(log.contract == 2 and log.pitcher == log.dealer for log in stuck)
@@ -261,7 +262,7 @@ def test_plan_seat_never_draws():
             log = R.play_from(hands, 3, rules, pols, stream, seat=1, plan=plan)
             others = sum(1 for b in log.auction if b.seat != 1)
             assert stream.draws == others + len(log.plays)
-            assert log == R.plan_hand(SEED, j, rules, pols, 3, cards, 1, plan)
+            assert log == R.plan_hand(rules, pols, SEED, j, 3, cards, 1, plan)
 
 
 # --- the API ---------------------------------------------------------------------------
@@ -274,7 +275,7 @@ def test_plan_hands_is_the_one_mechanism_of_a_pass():
     pd.testing.assert_frame_equal(a, b)
     c = api.plan_hands("AH 10H 4H KC 2S 9D", 0, 300, **kw)
     pd.testing.assert_frame_equal(a, c)
-    record = R.plan_hand(SEED, 0, make_rules(players=5), make_policies(mixed(5), 5), 4,
+    record = R.plan_hand(make_rules(players=5), make_policies(mixed(5), 5), SEED, 0, 4,
                          DECK.parse_hand("AH 10H 4H KC 2S 9D"), 2, PLAN_PASS).record()
     assert [c for c in a.columns if not c.startswith("policy_")] == ["hand", *record]
     assert [c for c in a.columns if c.startswith("policy_")] == [f"policy_{s}" for s in range(5)]

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from simkit.errors import InputError
 from simkit.pitch import reference as R
+from simkit.pitch.record import body
 from simkit.pitch.policies import NAMED, make_policies
 from simkit.pitch.rules import DECK, PRESETS, make_rules
 from simkit.rng import Stream
@@ -326,11 +327,11 @@ def check_hand(rules, log, fixed_seat=-1, fixed_contract=0):
 def test_hand_invariants(table, seed, index, dealer):
     rules, policies = table
     dealer %= rules.players
-    log = R.play_hand(seed, index, rules, policies, dealer)
+    log = R.play_hand(rules, policies, seed, index, dealer)
     assert log.dealer == dealer
     check_hand(rules, log)
-    assert R.play_hand(seed, index, rules, policies, dealer) == log       # deterministic
-    text = R.format_log(log, rules)
+    assert R.play_hand(rules, policies, seed, index, dealer) == log       # deterministic
+    text = "\n".join(body(log))
     assert f"dealer: {dealer}" in text
     assert sum(line.startswith("trick ") for line in text.splitlines()) == len(log.winners)
     for s in range(rules.players):
@@ -363,10 +364,10 @@ def test_fixed_hand_deals(table, seed, index, dealer, seat, contract, rnd):
     n = rules.players
     dealer, seat = dealer % n, seat % n
     fixed = rnd.sample(range(52), 6)
-    log = R.play_hand(seed, index, rules, policies, dealer, fixed=(seat, fixed), contract=contract)
+    log = R.play_hand(rules, policies, seed, index, dealer, fixed=(seat, fixed), contract=contract)
     assert log.hands[seat] == fixed
     if contract == 0:
-        assert log == R.plan_hand(seed, index, rules, policies, dealer, fixed, seat, 0)
+        assert log == R.plan_hand(rules, policies, seed, index, dealer, fixed, seat, 0)
     stream = Stream(seed, index)
     rest = [c for c in range(52) if c not in fixed]
     stream.sample(rest, 6 * (n - 1))
@@ -522,7 +523,7 @@ def test_ace_to_nine_moon_always_made(players):
     policies = make_policies(specs[:players], players)
     for i in range(200):
         seat, dealer = i % players, (i // players) % players
-        log = R.play_hand(99, i, rules, policies, dealer, fixed=(seat, ACE_TO_NINE), contract=5)
+        log = R.play_hand(rules, policies, 99, i, dealer, fixed=(seat, ACE_TO_NINE), contract=5)
         assert log.pitcher == seat and log.contract == 5 and log.trump == 3
         assert log.tricks[seat] == 6 and log.points[seat] == 4
         assert log.made and log.score[seat] == rules.moon_made
@@ -719,7 +720,7 @@ def test_forced_dealer_vs_redeal():
     assert (rec["pitcher"], rec["contract"], rec["trump"], rec["stuck"]) == (-1, 0, "-", False)
     assert rec["money_0"] == 0.0 and rec["made"] is False and rec["high"] == -1
     check_hand(make_rules("redeal", players=4), thrown)
-    assert "contract: none" in R.format_log(thrown, make_rules("redeal", players=4))
+    assert "contract: none" in body(thrown)
     # §8.4 plan pass: the seat passes, but bids 2 when it is the stuck dealer
     stuck_fixed = R.play_from(hands, 3, make_rules(players=4), passers, Stream(5, 6),
                               seat=3, plan=0)
@@ -774,10 +775,10 @@ def test_bad_inputs():
     with pytest.raises(InputError):
         R.deal(Stream(1, 1), 9, 0)
     with pytest.raises(InputError):
-        R.play_hand(1, 1, rules, make_policies("heuristic", 2), 0, fixed=(0, [1, 2, 3]),
+        R.play_hand(rules, make_policies("heuristic", 2), 1, 1, 0, fixed=(0, [1, 2, 3]),
                     contract=2)
     with pytest.raises(InputError):
-        R.play_hand(1, 1, rules, make_policies("heuristic", 2), 0, fixed=(0, ACE_TO_NINE),
+        R.play_hand(rules, make_policies("heuristic", 2), 1, 1, 0, fixed=(0, ACE_TO_NINE),
                     contract=1)
 
 
@@ -894,9 +895,9 @@ def test_session_invariants(table, seed, index, hands, leave, join, target, n_po
     rules = rules.replace(session_hands=hands, leave=leave, join=join, target=target,
                           join_score=join_score)
     policies = policies[:n_policies]
-    log = R.play_session(seed, index, rules, policies)
+    log = R.play_session(rules, policies, seed, index)
     check_session(rules, policies, log, seed, index)
-    assert R.play_session(seed, index, rules, policies).rows() == log.rows()
+    assert R.play_session(rules, policies, seed, index).rows() == log.rows()
 
 
 def independent_session(seed, index, rules, policies):
@@ -939,7 +940,7 @@ def test_session_draw_order(seed, index, players, leave, join):
     rules = make_rules(players=players, overrides={"session_hands": 8, "leave": leave,
                                                    "join": join})
     policies = make_policies(["random", "heuristic", "heuristic:aggression=1"], 3)
-    log = R.play_session(seed, index, rules, policies)
+    log = R.play_session(rules, policies, seed, index)
     seatings, dealers, logs = independent_session(seed, index, rules, policies)
     assert (log.seatings, log.dealers, log.hands) == (seatings, dealers, logs)
 
@@ -947,7 +948,7 @@ def test_session_draw_order(seed, index, players, leave, join):
 def test_session_without_churn_is_consecutive_hands():
     rules = make_rules(players=5, overrides={"session_hands": 7})
     policies = make_policies(["heuristic", "random"], 2)
-    log = R.play_session(3, 4, rules, policies)
+    log = R.play_session(rules, policies, 3, 4)
     stream = Stream(3, 4)
     dealer = stream.below(5)
     assert log.first_dealer == dealer
@@ -965,7 +966,7 @@ def test_session_without_churn_is_consecutive_hands():
 
 def find_session(rules, policies, want, tries=300):
     for i in range(tries):
-        log = R.play_session(17, i, rules, policies)
+        log = R.play_session(rules, policies, 17, i)
         if want(log):
             return i, log
     raise AssertionError("no such session")
@@ -999,7 +1000,7 @@ def test_join_score_average_vs_zero():
     policies = make_policies("heuristic", 1)
     i, avg = find_session(rules, policies, lambda lg: len(lg.rows()) > 3
                           and lg.rows()[3]["joined"] >= 3)
-    zero = R.play_session(17, i, rules.replace(join_score="zero"), policies)
+    zero = R.play_session(rules.replace(join_score="zero"), policies, 17, i)
     # the same draws and the same cards: only the starting score differs
     assert zero.seatings == avg.seatings
     assert [(h.hands, h.auction, h.plays, h.score) for h in zero.hands] == \
@@ -1019,12 +1020,12 @@ def test_target_ends_the_session():
     rules = make_rules("game-to-11", players=4)
     policies = make_policies("heuristic", 1)
     for i in range(5):
-        log = R.play_session(8, i, rules, policies)
+        log = R.play_session(rules, policies, 8, i)
         assert log.ended_by_target and len(log.hands) < 200
         assert max(r["score"] for r in log.rows()) >= 11
         check_session(rules, policies, log, 8, i)
     capped = rules.replace(session_hands=2)
-    log = R.play_session(8, 0, capped, policies)
+    log = R.play_session(capped, policies, 8, 0)
     assert len(log.hands) == 2 and not log.ended_by_target
     assert all(r["session_hands"] == 2 for r in log.rows())
 
@@ -1033,7 +1034,7 @@ def test_target_ends_the_session():
 @given(seeds, st.integers(0, 2**20), player_counts)
 def test_first_dealer_draw(seed, index, players):
     rules = make_rules(players=players, overrides={"session_hands": 1})
-    log = R.play_session(seed, index, rules, make_policies("random", 1))
+    log = R.play_session(rules, make_policies("random", 1), seed, index)
     fd = Stream(seed, index).below(players)
     assert log.first_dealer == fd and log.hands[0].dealer == fd
     seats = [r["seat"] for r in log.rows()]

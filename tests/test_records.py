@@ -6,6 +6,8 @@ tests/test_<game>_record.py."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from simkit import games, record
@@ -293,9 +295,26 @@ def test_header_errors():
     for bad, words in [(text.replace("index: 1", "index: x"), "index"),
                        (text.replace("policy 3:", "policy 7:"), "seats"),
                        (text + "seed: 4\n", "two 'seed' lines"),
+                       (text.replace("index: 1", "index: 1_0"), "index '1_0'"),
+                       (text.replace("seed: 1", "seed: ١"), "seed"),
                        (text.replace("rules: preset=seed", "rules: preset=seed preset=seed"),
                         "twice"),
                        (text.replace("rules: preset=seed", "rules: preset=nope"), "nope"),
                        (text + "seat: 9\n", "seat")]:
         with pytest.raises(InputError, match=words):
             record.replay(bad)
+
+
+@pytest.mark.parametrize("game, key", [("pepper", "dealer"), ("pitch", "dealer"),
+                                       ("shiesta", "starter"), ("burraco", "dealer")])
+def test_a_seat_is_written_either_way_in_every_game(game, key):
+    """``2`` or ``seat 2`` (seeds/records.md): the same record, in every game; a
+    seat off the table is one line naming it."""
+    rules = games.get(game).make_rules()
+    text = record.show(game, rules, ["heuristic"], SEED, 1)
+    line = re.compile(rf"^{key}: (\d+)$", re.MULTILINE)
+    assert line.search(text)
+    assert record.replay(line.sub(rf"{key}: Seat \1", text)) == text
+    with pytest.raises(InputError, match=rf"bad {key} 'seat 9': expected a seat from 0 to "
+                                         rf"{rules.players - 1}"):
+        record.replay(line.sub(f"{key}: seat 9", text))

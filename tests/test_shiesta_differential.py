@@ -26,6 +26,7 @@ import pytest
 from simkit.shiesta import reference as R
 from simkit.shiesta.api import trace_games
 from simkit.shiesta.policies import NAMED, make_policies
+from simkit.shiesta.record import body
 from simkit.shiesta.rules import PRESETS, make_rules
 
 SEED = 0x5EED_5E57
@@ -54,7 +55,7 @@ def reference_frame(rules, policies, seed: int, start: int, count: int):
     moves = np.full((count, width), -1, np.int64)
     rows = []
     for j in range(count):
-        log = R.play_game(seed, start + j, rules, policies)
+        log = R.play_game(rules, policies, seed, start + j)
         codes = log.move_codes()
         moves[j, :len(codes)] = codes
         rows.append({"game": start + j, **log.record()})
@@ -76,12 +77,12 @@ def assert_same_games(rules, policies, seed: int, start: int, count: int) -> Non
     diff = [f"{c}: kernel {kern[c].iloc[j]} reference {ref[c].iloc[j]}"
             for c in kern.columns if kern[c].iloc[j] != ref[c].iloc[j]]
     first = int(np.argmax(tr["moves"][j] != moves[j]))
-    log = R.play_game(seed, start + j, rules, policies)
+    log = R.play_game(rules, policies, seed, start + j)
     pytest.fail(
         f"{int(bad.sum())} of {count} games differ; first: game {start + j} (seed {seed}, "
         f"rules {rules.as_dict()}, policies {[p.text() for p in policies]})\n"
         + "\n".join(diff) + f"\nfirst differing move: {first} (kernel {tr['moves'][j, first]}, "
-        f"reference {moves[j, first]})\n--- reference ---\n" + R.format_log(log, rules))
+        f"reference {moves[j, first]})\n--- reference ---\n" + "\n".join(body(log)))
 
 
 @pytest.mark.parametrize("variants", ["seed", "all-variants"])

@@ -66,7 +66,7 @@ def test_play_is_the_reference_game_by_rank():
     rules = make_rules(players=5)
     policies = make_policies(mixed_specs(5), 5)
     for i in range(5):
-        ref = R.play_game(SEED, i, rules, policies)
+        ref = R.play_game(rules, policies, SEED, i)
         log = SR.play(rules, policies, SEED, i)
         assert log.moves == ref.moves and log.record() == ref.record()
         assert log.draw_pile == [c % 13 for c in ref.draw_pile]

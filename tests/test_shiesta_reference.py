@@ -24,6 +24,7 @@ from simkit.errors import InputError
 from simkit.rng import Stream
 from simkit.shiesta import reference as R
 from simkit.shiesta.policies import NAMED, make_policies
+from simkit.shiesta.record import body
 from simkit.shiesta.rules import PRESETS, make_rules
 
 SOME = settings(max_examples=300, deadline=None, database=None,
@@ -367,14 +368,14 @@ def test_game_follows_the_rule_book(table, seed, index):
     """Every card accounted for, only legal plays, the policies' decisions and
     draws, the win or the cap, the record."""
     rules, policies = table
-    game = R.new_game(seed, index, rules, policies, check=True)
+    game = R.new_game(rules, policies, seed, index, check=True)
     log = game.run()
     replay = replay_deal(seed, index, rules, log)
     referee(rules, log, policies, replay)
     # the policies drew exactly what the referee drew, in the same order
     assert (game.decide.stream.state, game.decide.stream.spare) == (replay.state, replay.spare)
-    assert R.play_game(seed, index, rules, policies) == log                # deterministic
-    text = R.format_log(log, rules)
+    assert R.play_game(rules, policies, seed, index) == log                # deterministic
+    text = "\n".join(body(log))
     assert sum(line.startswith("turn ") for line in text.splitlines()) == log.turns
     assert f"starter: {log.starter}" in text
 
@@ -385,7 +386,7 @@ def test_turn_cap(table, seed, index, cap):
     """§4.6: a game reaching max_turns stops unfinished with exactly that many turns."""
     rules, policies = table
     rules = rules.replace(max_turns=cap)
-    log = R.play_game(seed, index, rules, policies, check=True)
+    log = R.play_game(rules, policies, seed, index, check=True)
     referee(rules, log, policies, replay_deal(seed, index, rules, log))
     assert log.turns <= cap
     assert log.unfinished == (log.turns == cap and log.winner < 0)
@@ -545,7 +546,8 @@ def test_opening_first_vs_every():
     g = game(["2 7 10 3", "9 5 5 K 7", "4 8"], opened=False, starter=0)
     (m,) = play(g)
     assert m == R.Move(1, HAND, N5, 2) and g.opener == 1 and g.to_move == 2
-    assert R.format_log(g.log()).count("skipped") == 1
+    assert [x for x in body(g.log()) if x.startswith(("starter", "turn 1:"))] == \
+        ["starter: 0", "turn 1: seat 1 plays 5 5 from hand"]            # seat 0 skipped
     # random count: below(held) + 1
     s = Scripted([0])
     g = game(["6 6 6 4 4", "9", "8"], opened=False, policies="random", stream=s)
@@ -633,11 +635,11 @@ def test_turn_cap_tiny():
     """§4.6: with max_turns = 10 a long game stops unfinished after 10 turns."""
     rules = make_rules(players=4, overrides={"max_turns": 10})
     pols = make_policies("heuristic", 4)
-    log = R.play_game(3, 0, rules, pols, check=True)
+    log = R.play_game(rules, pols, 3, 0, check=True)
     assert log.unfinished and log.turns == 10 and log.winner == -1
     rec = log.record()
     assert (rec["winner"], rec["winner_seat"], rec["unfinished"]) == (-1, -1, True)
-    assert "unfinished after 10 turns" in R.format_log(log, rules)
+    assert {"unfinished: yes", "turns: 10", "winner: none"} <= set(body(log))
 
 
 def test_exchange_up_keep_and_random_subsets():
@@ -672,12 +674,12 @@ def test_exchange_up_keep_and_random_subsets():
 def test_five_players_two_decks_vs_five_one_deck():
     """§1: 5 players take two decks by default; five-one-deck: one deck, 4 in hand."""
     two = make_rules(players=5)
-    log = R.play_game(11, 4, two, make_policies("heuristic", 5), check=True)
+    log = R.play_game(two, make_policies("heuristic", 5), 11, 4, check=True)
     assert two.n_decks == 2 and len(log.draw_pile) == 104 - 55
     assert sorted(log.draw_pile + [c for s in range(5) for c in log.dealt_down[s]
                                    + log.dealt_up[s] + log.dealt_hand[s]]) == list(range(104))
     one = make_rules("five-one-deck", players=5)
-    log = R.play_game(11, 4, one, make_policies("random", 5), check=True)
+    log = R.play_game(one, make_policies("random", 5), 11, 4, check=True)
     assert one.n_decks == 1 and one.hand_size == 4 and len(log.draw_pile) == 2
     assert all(len(log.hand_after[s]) == 4 for s in range(5))
     # the random exchange of 7 cards draws below(35)
@@ -704,8 +706,8 @@ def test_deal_positions():
     assert d.hands == [deck[18:27:3], deck[19:27:3], deck[20:27:3]]
     assert d.draw == deck[27:]
     pols = make_policies("random", 3)
-    assert R.play_game(5, 9, rules, pols).starter == stream.below(3)     # right after the shuffle
-    assert R.play_game(5, 9, rules.replace(starter="fixed"), pols).starter == 0
+    assert R.play_game(rules, pols, 5, 9).starter == stream.below(3)     # right after the shuffle
+    assert R.play_game(rules.replace(starter="fixed"), pols, 5, 9).starter == 0
 
 
 def test_move_codes_and_format():

@@ -80,7 +80,7 @@ def _team(rules, seat: int) -> int:
 
 def _reference_hand(rules, policies, seed, index):
     from simkit.burraco import reference
-    return reference.play_hand(seed, index, rules, policies, index % 4)
+    return reference.play_hand(rules, policies, seed, index, index % 4)
 
 
 SPEC = GameSpec(

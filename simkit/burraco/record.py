@@ -17,7 +17,8 @@ the stock's top card, the pile's).  The primes matter only to replay a run's
 hand exactly: the policies break ties by card id (§9).
 
 :func:`replay` plays the hand again with the reference engine
-(:class:`reference.Hand`): a :class:`Replay` applies each recorded action,
+(:class:`reference.Hand`): a :class:`Replay` takes the recorded turns in
+order (:class:`simkit.script.Script`) and applies each recorded action,
 checked against the rule book first, and the policies (when given) play
 whatever the record leaves out.
 """
@@ -39,7 +40,8 @@ from simkit.cards import CardError, is_joker_text, parse_card
 from simkit.errors import InputError
 from simkit.policy import Policy
 from simkit.rng import Stream
-from simkit.text import key_values
+from simkit.script import Script
+from simkit.text import key_values, seat_number, seat_or_nobody, whole
 
 UNIT = "hand"
 BOOK = "seeds/burraco.md"
@@ -194,21 +196,6 @@ class Written:
     results: tuple[tuple[str, str, dict], ...]
 
 
-def _int(value: str, what: str, lo: int, hi: int) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        n = lo - 1
-    if not lo <= n <= hi:
-        raise InputError(f"bad {what} {value!r}: expected a whole number from {lo} to {hi}")
-    return n
-
-
-def _seat(value: str, what: str) -> int:
-    v = value.strip().lower()
-    return _int(v[5:] if v.startswith("seat ") else v, what, 0, PLAYERS - 1)
-
-
 def _action(key: str, value: str, line: str, turn: int) -> Action:
     """An action line of turn ``turn`` (its key matched an action)."""
     try:
@@ -222,7 +209,7 @@ def _read_action(key: str, value: str, line: str) -> Action:
     words = value.split()
     m = _MELD_KEY.fullmatch(key)
     if m:
-        meld = (_int(m[2], "team", 0, TEAMS - 1), _int(m[3], "meld number", 1, DECK_SIZE))
+        meld = (whole(m[2], "team", 0, TEAMS - 1), whole(m[3], "meld number", 1, DECK_SIZE))
         kind = words[0].lower() if words and words[0].lower() in (SET, SEQUENCE) else None
         cards = read_cards(" ".join(words[1:] if kind else words), where)
         if not cards:
@@ -235,13 +222,13 @@ def _read_action(key: str, value: str, line: str) -> Action:
         return Action(key, line, read_cards(" ".join(words[1:]), where),
                       source=SOURCE_WORDS[words[0].lower()])
     if key == KEEP:
-        return Action(key, line, number=_int(value, "keep", 0, 2))
+        return Action(key, line, number=whole(value, "keep", 0, 2))
     if key == POZZETTO:
         way = " ".join(words[1:]).lower()
         if len(words) < 2 or way not in WAYS:
             raise InputError(f"bad pozzetto {where}: expected 'pozzetto: 1 directly' or "
                              f"'pozzetto: 2 on the discard' ({BOOK} 10)")
-        return Action(key, line, number=_int(words[0], "pozzetto", 1, POZZETTI),
+        return Action(key, line, number=whole(words[0], "pozzetto", 1, POZZETTI),
                       way=WAYS[way])
     cards = read_cards(value, where)                            # a discard, going out
     if len(cards) != 1:
@@ -255,7 +242,7 @@ def _deal(fields: dict[str, str]) -> tuple[list[list[int]], int]:
         if key not in fields:
             raise InputError(f"the record has no {key!r} line: a record starts with the "
                              f"deal ({BOOK} 10)")
-    dealer = _seat(fields["dealer"], "dealer")
+    dealer = seat_number(fields["dealer"], PLAYERS, "dealer")
     sizes = [HAND] * (PLAYERS + POZZETTI) + [1, STOCK_CARDS]
     groups = []
     for key, size in zip(_DEAL_KEYS[1:], sizes):
@@ -288,7 +275,7 @@ def read(lines: Sequence[str]) -> Written:
             if number != len(turns) + 1:
                 raise InputError(f"turn lines out of order: turn {number} where turn "
                                  f"{len(turns) + 1} belongs")
-            turns.append((number, _seat(value, f"seat of turn {number}"), []))
+            turns.append((number, seat_number(value, PLAYERS, f"seat of turn {number}"), []))
         elif key in (DRAW, KEEP, POZZETTO, DISCARD, GO_OUT) or _MELD_KEY.fullmatch(key):
             if not turns:
                 raise InputError(f"the line {line!r} comes before any turn: a turn starts "
@@ -332,8 +319,8 @@ def outcome(log: HandLog) -> dict:
     return out
 
 
-def _result_lines(log: HandLog) -> list[tuple[str, str]]:
-    """Every result line's key and value."""
+def result_lines(log: HandLog) -> list[tuple[str, str]]:
+    """Every result line's key and value (a hand from any position)."""
     res = outcome(log)
     closer = res["closer"]
     lines = [("ended", res["ended"]), ("closer", f"seat {closer}" if closer >= 0 else "none"),
@@ -357,7 +344,7 @@ def _parts(key: str, value: str, t: int, sep: str, names: dict) -> dict:
         if name not in names or names[name] + f"_{t}" in out:
             raise InputError(f"bad {key!r} line part {item!r}: expected each of "
                              f"{', '.join(names)} at most once, with its number")
-        out[f"{names[name]}_{t}"] = _int(number, f"{name} in {key!r}", -10**6, 10**6)
+        out[f"{names[name]}_{t}"] = whole(number, f"{name} in {key!r}", -10**6, 10**6)
     return out
 
 
@@ -369,23 +356,23 @@ def _read_result(key: str, value: str) -> dict:
             raise InputError(f"bad ended {value!r}: expected closed, stock or cap")
         return {"ended": v}
     if key == "closer":
-        return {"closer": -1 if v in ("none", "-1") else _seat(v, "closer")}
+        return {"closer": seat_or_nobody(v, PLAYERS, "closer")}
     if key == "turns":
-        return {"turns": _int(v, "turns", 1, 10**6)}
+        return {"turns": whole(v, "turns", 1, 10**6)}
     t, what = int(key[5]), key[7:]
     if what == "pozzetto":
         if v == "none":
             return {f"pozzetto_{t}": 0, f"pozzetto_turn_{t}": -1}
         n, _, turn = v.partition(" on turn ")
-        out = {f"pozzetto_{t}": _int(n, f"pozzetto in {key!r}", 1, POZZETTI)}
+        out = {f"pozzetto_{t}": whole(n, f"pozzetto in {key!r}", 1, POZZETTI)}
         if turn:
-            out[f"pozzetto_turn_{t}"] = _int(turn, f"turn in {key!r}", 1, 10**6)
+            out[f"pozzetto_turn_{t}"] = whole(turn, f"turn in {key!r}", 1, 10**6)
         return out
     sep, names = _PARTS[what]
     if what != "score":
         return _parts(key, v, t, sep, names)
     score, eq, rest = v.partition("=")
-    return {f"score_{t}": _int(score.strip(), key, -10**6, 10**6),
+    return {f"score_{t}": whole(score.strip(), key, -10**6, 10**6),
             **(_parts(key, rest, t, sep, names) if eq else {})}
 
 
@@ -400,7 +387,7 @@ def results(lines: Sequence[str]) -> dict:
 def check_results(stated, log: HandLog) -> None:
     """Every result the record states must be the replay's."""
     actual = outcome(log)
-    said = dict(_result_lines(log))
+    said = dict(result_lines(log))
     for key, value, values in stated:
         if any(actual[col] != v for col, v in values.items()):
             raise InputError(f"the record says {key}: {value}, but the replay gives "
@@ -417,20 +404,24 @@ class Replay(Hand):
     Each recorded turn's actions are checked against the rule book and
     applied in order; turns the record leaves out (and the rest of a turn cut
     short) are the policies' (``live``), or an error without them.  With
-    policies, every recorded decision of a ``random`` seat is asked of its
-    policy too, answer dropped (the others draw no random numbers), so that
-    the stream stays where the run had it; a turn cut short is played by the
-    policy from its start when the record's part of it is what the policy
-    plays: a run's hand cut anywhere comes out as the run played it.
+    policies, every recorded decision is asked of the seat's policy too,
+    answer dropped (:class:`simkit.script.Script`), so that the stream stays
+    where the run had it; a turn cut short is played by the policy from its
+    start when the record's part of it is what the policy plays: a run's
+    hand cut anywhere comes out as the run played it.
     """
 
     def __init__(self, rules: BurracoRules, policies, stream: Stream, rec: Written):
         super().__init__(rules, policies, stream, rec.hands, rec.pozzetti, rec.stock, rec.pile,
                          dealer=rec.dealer)
-        self.live = policies is not None
-        self.script, self.next_turn = rec.turns, 0
+        self.script = Script(rec.turns, None if policies is None else self.decide)
         self.where, self.recording = "", False
         self.planned, self.keep_fixed, self.took = (2, False), False, None
+
+    @property
+    def live(self) -> bool:
+        """Are there policies to play what the record leaves out?"""
+        return self.script.live
 
     def fail(self, message: str) -> InputError:
         return InputError(f"{self.where}: {message}")
@@ -439,17 +430,14 @@ class Replay(Hand):
 
     def play_turn(self) -> R.Turn:
         number, seat = len(self.turns) + 1, self.to_move
-        if self.next_turn >= len(self.script) or not self.script[self.next_turn].actions:
-            if self.next_turn < len(self.script):
-                self.check_seat(self.script[self.next_turn])
-                self.next_turn += 1
-            if not self.live:
-                raise InputError(f"the record stops at turn {number}, seat {seat} to play: "
-                                 f"give --policy to play it out")
+        where = f"at turn {number}, seat {seat} to play"
+        rec = self.script.next(where)
+        if rec is None:                                 # the policies' turn
             return super().play_turn()
-        rec = self.script[self.next_turn]
-        self.next_turn += 1
         self.check_seat(rec)
+        if not rec.actions:                             # a turn line alone: theirs too
+            self.script.rest(where)
+            return super().play_turn()
         cut = self.live and not any(a.key in ENDS for a in rec.actions)
         trial = copy.deepcopy(self) if cut else None
         turn, prefix = self.play_recorded(seat, list(rec.actions))
@@ -490,8 +478,7 @@ class Replay(Hand):
         """Apply a turn's actions after the draw; True if they stop before its end
         (the policy to finish it)."""
         self.keep_fixed, self.took, done = False, None, False
-        if self.live:
-            self.planned = self.plan_keep(seat)       # the policy's keep, drawn as it would be
+        self.planned = self.script.ask(lambda d: d.keep(seat, self))    # the policy's keep
         for a in actions:
             took, self.took = self.took, None
             if a.key == POZZETTO and (took or not done):
@@ -511,9 +498,8 @@ class Replay(Hand):
             else:
                 self.recorded_end(seat, a)
                 done = True
-        if not done and not self.live:
-            raise InputError(f"the record stops inside {self.where}, before seat {seat} "
-                             f"discards: give --policy to play it out")
+        if not done:
+            self.script.rest(f"inside {self.where}, before seat {seat} discards")
         return not done
 
     def finish(self, seat: int) -> None:
@@ -543,8 +529,7 @@ class Replay(Hand):
         elif not self.hands[seat]:
             self.take_pozzetto(seat, DIRECT)
             self.took, self.keep_fixed = self.events[-1], False
-            if self.live:
-                self.planned = self.plan_keep(seat)
+            self.planned = self.script.ask(lambda d: d.keep(seat, self))
 
     # -- the actions ---------------------------------------------------------
 
@@ -562,8 +547,8 @@ class Replay(Hand):
 
     def recorded_draw(self, seat: int, a: Action) -> int:
         """§2 (1), §7: the stock's top card, or the whole discard pile."""
-        if self.live and self.decide.is_random(seat):
-            self.decide.draw(seat, self.hands[seat], self.pile, self.melds[team_of(seat)])
+        self.script.ask(lambda d: d.draw(seat, self.hands[seat], self.pile,
+                                         self.melds[team_of(seat)]))
         if a.source == STOCK:
             top = self.stock[0]
             if len(a.cards) > 1 or (a.cards and not a.cards[0].matches(top)):
@@ -667,10 +652,10 @@ class Replay(Hand):
         """§2 (3), §4, §5: the discard (taking the pozzetto if it empties the
         hand), or going out."""
         team, hand = team_of(seat), self.hands[seat]
-        if self.live and self.decide.is_random(seat):       # what the policy would draw:
-            self.closes_after(seat, self.planned[0])        # its going-out choice (§9.1)
-            if a.key == DISCARD:                            # and its discard
-                self.decide.discard(seat, hand, self.melds[1 - team])
+        # the policy's going-out choice (§9.1) and its discard
+        self.script.ask(lambda d: d.closes_after(seat, self, self.planned[0]))
+        if a.key == DISCARD:
+            self.script.ask(lambda d: d.discard(seat, self))
         (card,) = self.from_hand(seat, a)
         if a.key == GO_OUT:
             why = ("it holds more cards: going out discards the last card" if len(hand) > 1
@@ -696,13 +681,11 @@ class Replay(Hand):
 
     def check_over(self) -> None:
         """Turns recorded after the hand is over are an error."""
-        if self.next_turn < len(self.script):
-            rec = self.script[self.next_turn]
-            how = {CLOSED: f"seat {self.closer} went out",
-                   STOCK_OUT: "the stock is down to two cards",
-                   CAP: f"the turn cap, max_turns = {self.rules.max_turns}"}[self.ended]
-            raise InputError(f"the hand is over after turn {len(self.turns)} ({how}), but the "
-                             f"record goes on with turn {rec.number}")
+        how = {CLOSED: f"seat {self.closer} went out",
+               STOCK_OUT: "the stock is down to two cards",
+               CAP: f"the turn cap, max_turns = {self.rules.max_turns}"}[self.ended]
+        self.script.done(lambda rec: f"the hand is over after turn {len(self.turns)} ({how}), "
+                                     f"but the record goes on with turn {rec.number}")
 
 
 def _verb(a: Action) -> str:
@@ -722,7 +705,7 @@ def _verb(a: Action) -> str:
 def play(rules: BurracoRules, policies: Sequence[Policy], seed: int, index: int) -> HandLog:
     """Hand ``index`` of a run with these rules, policies and seed, exactly as
     ``simkit simulate burraco`` plays it (§7: dealt by seat ``index mod 4``)."""
-    return R.play_hand(seed, index, rules, policies, index % PLAYERS)
+    return R.play_hand(rules, policies, seed, index, index % PLAYERS)
 
 
 def _event_line(event: tuple, team: int, rules) -> str:
@@ -752,7 +735,7 @@ def body(log: HandLog) -> list[str]:
     for number, turn in enumerate(log.turns, start=1):
         lines.append(f"turn {number}: seat {turn.seat}")
         lines += [_event_line(e, team_of(turn.seat), log.rules) for e in turn.events]
-    lines += [f"{key}: {value}" for key, value in _result_lines(log)]
+    lines += [f"{key}: {value}" for key, value in result_lines(log)]
     return lines
 
 

@@ -90,19 +90,20 @@ Points the rule book leaves open, settled here
   before the position).
 
 Layout: constants; records (Turn, HandLog, GameLog); §1 the deal; §6 scoring;
-§9 policy helpers and the Decider; §2-§5, §7 the hand (:class:`Hand`);
-play_hand and play_game; the text log.
+§9 policy helpers and the Decider (every decision, melding included); §2-§5,
+§7 the hand (:class:`Hand`); play_hand and play_game.  A hand record's text
+and its replay are ``simkit/burraco/record.py``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Generator, Iterator, Sequence
 
 from simkit.burraco.melds import (BURRACO_SIZE, DECK_SIZE, SEQUENCE, SET, Meld, MeldRules,
-                                  card_text, cards_text, extend, is_wild, points, position,
-                                  read_meld, suit, table_score)
+                                  cards_text, extend, is_wild, points, position, read_meld,
+                                  suit, table_score)
 from simkit.burraco.policies import HeuristicParams, make_policies
 from simkit.burraco.rules import HAND, PLAYERS, POZZETTI, STOCK_END, BurracoRules
 from simkit.errors import InputError
@@ -558,6 +559,24 @@ def heuristic_discard(hand, opp_melds: Sequence[Meld], meld_rules: MeldRules,
     return min(hand, key=lambda c: discard_key(c, hand, opp_melds, meld_rules, unseen))
 
 
+@dataclass(frozen=True)
+class Lay:
+    """A melding decision (§9): lay ``cards`` from the hand as a new meld of ``kind``."""
+
+    cards: tuple[int, ...]
+    kind: str
+
+
+@dataclass(frozen=True)
+class Add:
+    """A melding decision (§9): add ``card`` from the hand to the team's meld
+    number ``meld`` (from 0), which then reads as ``new`` (§3)."""
+
+    meld: int
+    card: int
+    new: Meld
+
+
 class Decider:
     """Decisions by each seat's policy (§9).
 
@@ -567,6 +586,11 @@ class Decider:
     going out (only with the pozzetto taken and a burraco), the discard
     (``below(hand size)``, also for a single card; not when going out).
     ``heuristic`` and ``patient`` never draw.
+
+    The player's plan for melding (:meth:`keep`, :meth:`closes_after`) and its
+    melding itself (:meth:`melds`, §9 steps 1-4, the random policy melding as
+    the default heuristic) are decided here too, on the :class:`Hand` as it
+    stands; the hand applies each decision by the rules (§2-§4).
     """
 
     def __init__(self, rules: BurracoRules, policies, stream: Stream):
@@ -600,13 +624,166 @@ class Decider:
         margin = self.policies[seat].params.close_margin
         return table_points(own_melds) >= table_points(opp_melds) - margin
 
-    def discard(self, seat: int, hand, opp_melds, unseen=None) -> int:
-        """The card to discard (§9); ``unseen``: the natural cards the seat has
-        not seen, when the pile is big enough to guard (§9.1)."""
-        cards = sorted(hand)
+    def discard(self, seat: int, table: Hand) -> int:
+        """The card to discard (§9), from the seat's hand on ``table``; with a pile
+        of at least ``guard_pile`` cards the heuristic guards against the
+        natural cards the seat has not seen (§9.1)."""
+        cards = sorted(table.hands[seat])
         if self.is_random(seat):
             return cards[self.stream.below(len(cards))]
-        return heuristic_discard(cards, opp_melds, self.meld_rules, unseen)
+        guard = len(table.pile) >= self.policies[seat].params.guard_pile
+        return heuristic_discard(cards, table.melds[1 - team_of(seat)], self.meld_rules,
+                                 table.unseen(seat) if guard else None)
+
+    # -- §9 keep: the plan for melding -----------------------------------------
+
+    def keep(self, seat: int, table: Hand) -> tuple[int, bool]:
+        """§9: ``(keep, going_out)``, the fewest cards the player means to hold
+        after melding and whether it means to go out, on ``table`` as it is."""
+        team = team_of(seat)
+        if table.taken[team] < 0:
+            way = self.rules.pozzetto
+            direct = way == "direct" or (way == "both" and self.direct(seat))
+            return (0 if direct else 1), False
+        if has_burraco(table.melds[team]) and not self.melding[seat].close_after and \
+                self.go_out(seat, table.melds[team], table.melds[1 - team]):
+            return 1, True
+        return 2, False
+
+    def closes_after(self, seat: int, table: Hand, keep: int) -> bool:
+        """§9.1 ``close_after``: does the player, holding to ``keep`` with the table
+        as it is after melding, choose to go out?"""
+        team = team_of(seat)
+        return self.melding[seat].close_after and keep == 2 \
+            and has_burraco(table.melds[team]) \
+            and self.go_out(seat, table.melds[team], table.melds[1 - team])
+
+    # -- §9 melding ------------------------------------------------------------
+
+    def melds(self, seat: int, table: Hand) -> Iterator[Lay | Add]:
+        """§9 melding, both policies: passes of steps 1-4 until one changes
+        nothing.  Each new meld or addition is yielded for ``table`` to apply
+        (which may take a pozzetto, §4) before the next is chosen from the
+        table as it then is; every move leaves the hand as ``table.allows``."""
+        params = self.melding[seat]
+        own = table.melds[team_of(seat)]
+        hands = table.hands                     # hands[seat] may be replaced by a pozzetto
+        changed = True
+        while changed:
+            changed = False
+            # 1. additions: each meld in order, the hand's natural cards by increasing id
+            for m in range(len(own)):
+                order = sorted(c for c in hands[seat] if is_natural(c))
+                i, takes = 0, table.takes
+                while i < len(order):
+                    c = order[i]
+                    i += 1
+                    new = extended(own[m], c, self.meld_rules)
+                    if new is not None and table.allows(seat, (c,)):
+                        yield Add(m, c, new)
+                        changed = True
+                        if table.takes != takes:          # a pozzetto: go on from it
+                            order = sorted(x for x in hands[seat] if is_natural(x) and x > c)
+                            i, takes = 0, table.takes
+            # 2-3. new melds: sets and sequences, in the policy's order
+            if params.order == "sets":
+                changed |= yield from self._sets(seat, table, params)
+                changed |= yield from self._sequences(seat, table, params)
+            else:
+                changed |= yield from self._sequences(seat, table, params)
+                changed |= yield from self._sets(seat, table, params)
+            # 3b. sequences started with a wild card (§9.1)
+            if params.wild_start > 0:
+                changed |= yield from self._wild_starts(seat, table, params)
+            # 4. wild cards: the lowest-id wild onto each meld without one
+            for m in range(len(own)):
+                if not self.wild_fits(seat, table, own[m], params):
+                    continue
+                wilds = [c for c in hands[seat] if WILD[c]]
+                if not wilds:
+                    break
+                w = min(wilds)
+                new = extended(own[m], w, self.meld_rules)
+                if new is not None and table.allows(seat, (w,)):
+                    yield Add(m, w, new)
+                    changed = True
+
+    def _sets(self, seat: int, table: Hand, params) -> Generator[Lay, None, bool]:
+        """§9 step 2: for each rank A, 3, ..., K, its natural cards as a new set."""
+        changed = False
+        for pos in SET_POSITIONS:
+            cards = set_cards(table.hands[seat], pos)
+            if len(cards) >= params.open_at and table.allows(seat, cards):
+                yield Lay(tuple(cards), SET)
+                changed = True
+        return changed
+
+    def _sequences(self, seat: int, table: Hand, params) -> Generator[Lay, None, bool]:
+        """§9 step 3: suits C D H S, the longest run again and again."""
+        changed = False
+        for s in range(4):
+            while True:
+                run = longest_run(table.hands[seat], s)
+                if len(run) < params.open_at or not table.allows(seat, run):
+                    break
+                yield Lay(tuple(run), SEQUENCE)
+                changed = True
+        return changed
+
+    def _wild_starts(self, seat: int, table: Hand, params) -> Generator[Lay, None, bool]:
+        """§9.1 step 3b: for each suit C D H S, while the hand holds at least
+        ``wild_start`` wild cards, two natural cards of the suit at most two
+        places apart (:func:`wild_pair`) and the lowest-id wild card make a
+        new sequence."""
+        changed = False
+        for s in range(4):
+            while True:
+                hand = table.hands[seat]
+                wilds = [c for c in hand if WILD[c]]
+                pair = wild_pair(hand, s)
+                if len(wilds) < params.wild_start or not pair:
+                    break
+                cards = pair + [min(wilds)]
+                if read_meld(cards, self.meld_rules, SEQUENCE) is None \
+                        or not table.allows(seat, cards):
+                    break
+                yield Lay(tuple(cards), SEQUENCE)
+                changed = True
+        return changed
+
+    def wild_fits(self, seat: int, table: Hand, meld: Meld, params) -> bool:
+        """§9 step 4 with the guard of §9.1: may a wild card go onto ``meld``?
+
+        Only onto a meld without one, of at least ``wild_at`` cards.  Onto one
+        of at least ``wild_guard`` cards (a clean burraco in the making) only
+        when the hand is ending (:meth:`ending`); when it makes the team's
+        first burraco once the team has its pozzetto and the player holds at
+        most three cards (the burraco it needs to go out); or when the player
+        is going out and the wild card leaves at most one card in hand (with
+        ``pozzetto_wild`` also to empty the hand for the pozzetto)."""
+        n = len(meld)
+        if holds_wild(meld) or n < params.wild_at:
+            return False
+        if n < params.wild_guard:
+            return True
+        team = team_of(seat)
+        hand = table.hands[seat]
+        if n == BURRACO_SIZE - 1 and len(hand) <= 3 and table.taken[team] >= 0 \
+                and not has_burraco(table.melds[team]):
+            return True
+        if self.ending(seat, table, params):
+            return True
+        if len(hand) > 2:
+            return False
+        return table.going_out or (params.pozzetto_wild and table.taken[team] < 0)
+
+    def ending(self, seat: int, table: Hand, params) -> bool:
+        """§9.1: the hand is ending: the stock holds at most ``end_stock`` cards, or
+        (``end_threat``) the opponents have their pozzetto and a burraco."""
+        if len(table.stock) <= params.end_stock:
+            return True
+        other = 1 - team_of(seat)
+        return params.end_threat and table.taken[other] >= 0 and has_burraco(table.melds[other])
 
 
 # ---------------------------------------------------------------------------
@@ -625,8 +802,10 @@ class Hand:
     -1 none; the first team to take one takes number 0), ``pozzetto_turn``
     and ``turns`` (turns already played, for the cap) give the state.
     ``stream`` serves the random policies.  Play with :meth:`play_turn` or
-    :meth:`run`; :meth:`log` gives the record.  A turn's steps (:meth:`take_draw`,
-    :meth:`plan_keep`, :meth:`lay`, :meth:`add`, :meth:`put_discard`,
+    :meth:`run`; :meth:`log` gives the record.  The hand applies the rules and
+    asks the policies' :class:`Decider` for every decision (the draw, the keep,
+    the melding, going out, the discard).  A turn's steps (:meth:`take_draw`,
+    :meth:`fix_keep`, :meth:`lay`, :meth:`add`, :meth:`put_discard`,
     :meth:`close_with`, :meth:`end_turn`) also serve a text record's replay,
     which makes the recorded moves instead of the policies
     (``simkit/burraco/record.py``).
@@ -746,37 +925,18 @@ class Hand:
 
     # -- §9 keep -------------------------------------------------------------
 
-    def plan_keep(self, seat: int) -> tuple[int, bool]:
-        """§9: ``(keep, going_out)``, the fewest cards the player may hold after
-        melding and whether it means to go out, as its policy decides them now."""
-        team = team_of(seat)
-        if self.taken[team] < 0:
-            way = self.rules.pozzetto
-            direct = way == "direct" or (way == "both" and self.decide.direct(seat))
-            return (0 if direct else 1), False
-        if has_burraco(self.melds[team]) and not self.decide.melding[seat].close_after and \
-                self.decide.go_out(seat, self.melds[team], self.melds[1 - team]):
-            return 1, True
-        return 2, False
-
     def fix_keep(self, seat: int) -> None:
-        """§9: the fewest cards the player may hold after melding."""
-        self.keep, self.going_out = self.plan_keep(seat)
+        """§9: the fewest cards the player may hold after melding, as its policy
+        plans it now (:meth:`Decider.keep`)."""
+        self.keep, self.going_out = self.decide.keep(seat, self)
         self.events.append(("keep", self.keep))
-
-    def closes_after(self, seat: int, keep: int) -> bool:
-        """§9.1 ``close_after``: does the player, holding to ``keep`` with the table
-        as it is after melding, choose to go out?"""
-        team = team_of(seat)
-        return self.decide.melding[seat].close_after and keep == 2 \
-            and has_burraco(self.melds[team]) \
-            and self.decide.go_out(seat, self.melds[team], self.melds[1 - team])
 
     def close_after_melding(self, seat: int) -> None:
         """§9.1 ``close_after``: with the pozzetto taken and a burraco on the table
-        after melding, the player decides to go out on the table as it now is;
-        if so, ``keep`` becomes 1 and melding goes on."""
-        if self.closes_after(seat, self.keep):
+        after melding, the player decides to go out on the table as it now is
+        (:meth:`Decider.closes_after`); if so, ``keep`` becomes 1 and melding
+        goes on."""
+        if self.decide.closes_after(seat, self, self.keep):
             self.keep, self.going_out = 1, True
             self.events.append(("keep", self.keep))
             self.meld(seat)
@@ -822,127 +982,13 @@ class Hand:
         self.after_melding(seat)
 
     def meld(self, seat: int) -> None:
-        """§9 melding, both policies: passes of steps 1-4 until one changes nothing."""
-        params = self.decide.melding[seat]
-        team = team_of(seat)
-        own = self.melds[team]
-        hands = self.hands                      # hands[seat] may be replaced by a pozzetto
-        changed = True
-        while changed:
-            changed = False
-            # 1. additions: each meld in order, the hand's natural cards by increasing id
-            for m in range(len(own)):
-                order = sorted(c for c in hands[seat] if is_natural(c))
-                i, takes = 0, self.takes
-                while i < len(order):
-                    c = order[i]
-                    i += 1
-                    new = extended(own[m], c, self.meld_rules)
-                    if new is not None and self.allows(seat, (c,)):
-                        self.add(seat, m, c, new)
-                        changed = True
-                        if self.takes != takes:          # a pozzetto: go on from it
-                            order = sorted(x for x in hands[seat] if is_natural(x) and x > c)
-                            i, takes = 0, self.takes
-            # 2-3. new melds: sets and sequences, in the policy's order
-            if params.order == "sets":
-                changed |= self.lay_sets(seat, params)
-                changed |= self.lay_sequences(seat, params)
+        """§2 melding: the new melds and additions the player's policy makes
+        (:meth:`Decider.melds`), each applied in turn."""
+        for move in self.decide.melds(seat, self):
+            if isinstance(move, Add):
+                self.add(seat, move.meld, move.card, move.new)
             else:
-                changed |= self.lay_sequences(seat, params)
-                changed |= self.lay_sets(seat, params)
-            # 3b. sequences started with a wild card (§9.1)
-            if params.wild_start > 0:
-                changed |= self.start_sequences(seat, params)
-            # 4. wild cards: the lowest-id wild onto each meld without one
-            for m in range(len(own)):
-                if not self.wild_fits(seat, own[m], params):
-                    continue
-                wilds = [c for c in hands[seat] if WILD[c]]
-                if not wilds:
-                    break
-                w = min(wilds)
-                new = extended(own[m], w, self.meld_rules)
-                if new is not None and self.allows(seat, (w,)):
-                    self.add(seat, m, w, new)
-                    changed = True
-
-    def lay_sets(self, seat: int, params) -> bool:
-        """§9 step 2: for each rank A, 3, ..., K, its natural cards as a new set."""
-        changed = False
-        for pos in SET_POSITIONS:
-            cards = set_cards(self.hands[seat], pos)
-            if len(cards) >= params.open_at and self.allows(seat, cards):
-                self.lay(seat, cards, SET)
-                changed = True
-        return changed
-
-    def lay_sequences(self, seat: int, params) -> bool:
-        """§9 step 3: suits C D H S, the longest run again and again."""
-        changed = False
-        for s in range(4):
-            while True:
-                run = longest_run(self.hands[seat], s)
-                if len(run) < params.open_at or not self.allows(seat, run):
-                    break
-                self.lay(seat, run, SEQUENCE)
-                changed = True
-        return changed
-
-    def start_sequences(self, seat: int, params) -> bool:
-        """§9.1 step 3b: for each suit C D H S, while the hand holds at least
-        ``wild_start`` wild cards, two natural cards of the suit at most two
-        places apart (:func:`wild_pair`) and the lowest-id wild card make a
-        new sequence."""
-        changed = False
-        for s in range(4):
-            while True:
-                hand = self.hands[seat]
-                wilds = [c for c in hand if WILD[c]]
-                pair = wild_pair(hand, s)
-                if len(wilds) < params.wild_start or not pair:
-                    break
-                cards = pair + [min(wilds)]
-                if read_meld(cards, self.meld_rules, SEQUENCE) is None \
-                        or not self.allows(seat, cards):
-                    break
-                self.lay(seat, cards, SEQUENCE)
-                changed = True
-        return changed
-
-    def wild_fits(self, seat: int, meld: Meld, params) -> bool:
-        """§9 step 4 with the guard of §9.1: may a wild card go onto ``meld``?
-
-        Only onto a meld without one, of at least ``wild_at`` cards.  Onto one
-        of at least ``wild_guard`` cards (a clean burraco in the making) only
-        when the hand is ending (:meth:`ending`); when it makes the team's
-        first burraco once the team has its pozzetto and the player holds at
-        most three cards (the burraco it needs to go out); or when the player
-        is going out and the wild card leaves at most one card in hand (with
-        ``pozzetto_wild`` also to empty the hand for the pozzetto)."""
-        n = len(meld)
-        if holds_wild(meld) or n < params.wild_at:
-            return False
-        if n < params.wild_guard:
-            return True
-        team = team_of(seat)
-        hand = self.hands[seat]
-        if n == BURRACO_SIZE - 1 and len(hand) <= 3 and self.taken[team] >= 0 \
-                and not has_burraco(self.melds[team]):
-            return True
-        if self.ending(seat, params):
-            return True
-        if len(hand) > 2:
-            return False
-        return self.going_out or (params.pozzetto_wild and self.taken[team] < 0)
-
-    def ending(self, seat: int, params) -> bool:
-        """§9.1: the hand is ending: the stock holds at most ``end_stock`` cards, or
-        (``end_threat``) the opponents have their pozzetto and a burraco."""
-        if len(self.stock) <= params.end_stock:
-            return True
-        other = 1 - team_of(seat)
-        return params.end_threat and self.taken[other] >= 0 and has_burraco(self.melds[other])
+                self.lay(seat, list(move.cards), move.kind)
 
     # -- §7 a turn -----------------------------------------------------------
 
@@ -1005,11 +1051,7 @@ class Hand:
             assert is_natural(card) and self.taken[team] >= 0 and has_burraco(self.melds[team])
             self.close_with(seat, card)
             return
-        unseen = None
-        if not self.decide.is_random(seat) and \
-                len(self.pile) >= self.decide.policies[seat].params.guard_pile:
-            unseen = self.unseen(seat)
-        self.put_discard(seat, self.decide.discard(seat, hand, self.melds[1 - team], unseen))
+        self.put_discard(seat, self.decide.discard(seat, self))
 
     def put_discard(self, seat: int, card: int) -> None:
         """§7 (3): ``card`` from the hand onto the discard pile; a discard that
@@ -1062,7 +1104,7 @@ class Hand:
 # Hands and games of a run
 # ---------------------------------------------------------------------------
 
-def new_hand(stream: Stream, rules: BurracoRules, policies, dealer: int,
+def new_hand(rules: BurracoRules, policies, stream: Stream, dealer: int,
              check: bool = False) -> Hand:
     """A freshly dealt hand (§1) on ``stream``; the starter is left of ``dealer``."""
     d = deal(stream, dealer)
@@ -1073,7 +1115,7 @@ def new_hand(stream: Stream, rules: BurracoRules, policies, dealer: int,
     return hand
 
 
-def play_hand(seed: int, index: int, rules: BurracoRules, policies: Sequence[Policy],
+def play_hand(rules: BurracoRules, policies: Sequence[Policy], seed: int, index: int,
               dealer: int, check: bool = False) -> HandLog:
     """Hand ``index`` of a run with seed ``seed``, dealt by ``dealer`` (§7: a
     run's hand ``i`` is dealt by seat ``i mod 4``), on the stream ``(seed, index)``.
@@ -1081,7 +1123,7 @@ def play_hand(seed: int, index: int, rules: BurracoRules, policies: Sequence[Pol
     With ``check`` every card is accounted for and every meld valid after the
     deal and after every turn.
     """
-    return new_hand(Stream(seed, index), rules, policies, dealer, check).run()
+    return new_hand(rules, policies, Stream(seed, index), dealer, check).run()
 
 
 def game_over(total: Sequence[int], rules: BurracoRules) -> tuple[bool, int, bool]:
@@ -1100,7 +1142,7 @@ def game_over(total: Sequence[int], rules: BurracoRules) -> tuple[bool, int, boo
     return False, -1, False
 
 
-def play_game(seed: int, index: int, rules: BurracoRules, policies: Sequence[Policy],
+def play_game(rules: BurracoRules, policies: Sequence[Policy], seed: int, index: int,
               check: bool = False) -> GameLog:
     """Game ``index`` of a run (§6, §7): the stream ``(seed, index)`` draws the first
     dealer (``below(4)``), then deals and plays hand after hand, the deal passing
@@ -1114,7 +1156,7 @@ def play_game(seed: int, index: int, rules: BurracoRules, policies: Sequence[Pol
     dealer, total, logs = first, [0, 0], []
     winner, shared, unfinished = -1, False, False
     while True:
-        log = new_hand(stream, rules, policies, dealer, check).run()
+        log = new_hand(rules, policies, stream, dealer, check).run()
         logs.append(log)
         total = [total[t] + log.score[t] for t in range(TEAMS)]
         over, winner, shared = game_over(total, rules)
@@ -1125,97 +1167,3 @@ def play_game(seed: int, index: int, rules: BurracoRules, policies: Sequence[Pol
             break
         dealer = (dealer + 1) % PLAYERS
     return GameLog(rules, first, logs, total, winner, shared, unfinished)
-
-
-# ---------------------------------------------------------------------------
-# The text log
-# ---------------------------------------------------------------------------
-#
-#   # Burraco hand (simkit reference log, seeds/burraco.md)
-#   rules: ...
-#   dealer: seat 3; seat 0 starts
-#   seat 0: 3C 7D ...
-#   turn 1: seat 0 draws 5C from the stock; keep 0; lays set 7C 7D 7H (meld 0);
-#           adds 8S to meld 1; discards KH
-#   ...
-
-def describe_turn(turn: Turn, number: int) -> str:
-    """One turn in words."""
-    words = []
-    for e in turn.events:
-        kind = e[0]
-        if kind == "draw":
-            words.append(f"draws {card_text(e[2][0])} from the stock" if e[1] == STOCK else
-                         f"takes the discard pile ({len(e[2])}: {cards_text(e[2])})")
-        elif kind == "keep":
-            words.append(f"keep {e[1]}")
-        elif kind == "meld":
-            words.append(f"lays {e[1]} {cards_text(e[2])} (meld {e[3]})")
-        elif kind == "add":
-            words.append(f"adds {card_text(e[2])} to meld {e[1]}")
-        elif kind == "pozzetto":
-            words.append(f"takes pozzetto {e[2] + 1} {WAY_TEXT[e[1]]}")
-        elif kind == "discard":
-            words.append(f"discards {card_text(e[1])}")
-        elif kind == "out":
-            words.append(f"goes out, discarding {card_text(e[1])}")
-    return f"turn {number}: seat {turn.seat} " + "; ".join(words)
-
-
-def _hand_lines(log: HandLog) -> list[str]:
-    lines = [f"dealer: seat {log.dealer}; seat {log.starter} starts",
-             "policies: " + "  ".join(f"seat {s} {p.text()}" for s, p in enumerate(log.policies))]
-    for s in range(PLAYERS):
-        lines.append(f"seat {s}: {cards_text(log.start_hands[s])}")
-    for n in range(POZZETTI):
-        lines.append(f"pozzetto {n + 1}: {cards_text(log.start_pozzetti[n]) or '-'}")
-    lines.append(f"discard pile: {cards_text(log.start_pile) or '-'}")
-    lines.append(f"stock ({len(log.start_stock)}): {cards_text(log.start_stock)}")
-    for t in range(TEAMS):
-        for cards in log.start_melds[t]:
-            lines.append(f"team {t} meld on the table: {cards_text(cards)}")
-    for k, turn in enumerate(log.turns):
-        lines.append(describe_turn(turn, log.first_turn + k))
-    how = {CLOSED: f"seat {log.closer} goes out", STOCK_OUT: "the stock is down to 2",
-           CAP: "the turn cap"}[log.ended]
-    lines.append(f"end: {how} after {log.first_turn - 1 + len(log.turns)} turns")
-    for t in range(TEAMS):
-        for i, m in enumerate(log.melds[t]):
-            lines.append(f"team {t} meld {i}: {m.describe()}")
-        p = log.parts[t]
-        took = (f"pozzetto {log.taken[t] + 1} taken on turn {log.pozzetto_turn[t]}"
-                if log.taken[t] >= 0 else "no pozzetto")
-        lines.append(f"team {t}: {p['score']} = melded {p['melded']} "
-                     f"+ hands {p['hand_penalty']} + burracos {p['burraco_bonus']} "
-                     f"({p['clean_burraco']} clean, {p['dirty_burraco']} dirty) "
-                     f"+ closing {p['closing_bonus']} + pozzetto {p['pozzetto_penalty']}; {took}; "
-                     f"{p['sets']} sets, {p['sequences']} sequences, {p['wilds']} wild cards")
-    for s in range(PLAYERS):
-        lines.append(f"seat {s} holds: {cards_text(log.hands[s]) or '-'}")
-    return lines
-
-
-def format_log(log: HandLog | GameLog) -> str:
-    """A readable text log of a hand or a whole game."""
-    r = log.rules
-    head = "rules: " + " ".join(f"{k}={v}" for k, v in r.as_dict().items())
-    if isinstance(log, HandLog):
-        lines = ["# Burraco hand (simkit reference log, seeds/burraco.md)", head]
-        lines += _hand_lines(log)
-        return "\n".join(lines) + "\n"
-    lines = ["# Burraco game (simkit reference log, seeds/burraco.md)", head,
-             f"first dealer: seat {log.first_dealer}"]
-    total = [0, 0]
-    for i, h in enumerate(log.hands, start=1):
-        lines.append(f"## hand {i}")
-        lines += _hand_lines(h)
-        total = [total[t] + h.score[t] for t in range(TEAMS)]
-        lines.append(f"game score: team 0 {total[0]}, team 1 {total[1]}")
-    if log.unfinished:
-        result = f"unfinished after {len(log.hands)} hands"
-    elif log.shared:
-        result = "shared: both teams on the same score at or above the target"
-    else:
-        result = f"team {log.winner} wins"
-    lines.append(f"result: {result} ({log.score[0]} to {log.score[1]})")
-    return "\n".join(lines) + "\n"

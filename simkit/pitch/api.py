@@ -177,7 +177,7 @@ def _aggregate(t, start, count) -> pd.DataFrame:
 
 def _reference_hand(rules, policies, seed, index):
     from simkit.pitch import reference
-    return reference.play_hand(seed, index, rules, policies, index % rules.players)
+    return reference.play_hand(rules, policies, seed, index, index % rules.players)
 
 
 SPEC = GameSpec(

@@ -1,5 +1,6 @@
 """Pitch hand records: one hand as plain text that people can read and write,
-replayed by the reference engine (seeds/pitch.md 9).
+replayed by the reference engine (seeds/pitch.md 9): its text, its reader and
+its replay.
 
 A record is the shared header (the game, the rules, the seed and hand index
 of a run, each seat's policy: written and read by ``simkit.record``) and a
@@ -21,9 +22,11 @@ body, one fact per ``key: value`` line (hand 3 of seed 7, four players)::
 
 This module writes and reads the body: :func:`play` plays hand ``index`` of
 a run, :func:`body` writes its lines, :func:`replay` reads lines (as written
-here or by hand) and replays them with the reference engine, every decision
-checked to be legal in turn and every result stated checked against the
-replay's; :func:`deal` gives ``simkit advise --from`` the deal alone.
+here or by hand) and replays them with the reference engine, a
+:class:`ScriptDecider` making the recorded decisions, each checked to be
+legal in turn, and the policies, when given, what the record leaves out
+(:mod:`simkit.script`); every result stated is checked against the
+replay's.  :func:`deal` gives ``simkit advise --from`` the deal alone.
 Anything wrong is an :class:`~simkit.errors.InputError` of one line.
 """
 
@@ -36,12 +39,14 @@ from typing import Callable, Sequence
 
 from simkit.errors import InputError
 from simkit.pitch.reference import (UNITS_PER_DOLLAR, Bid, HandLog, Play, PolicyDecider,
-                                    ScriptDecider, decided_hand, play_hand)
+                                    bid_refusal, decided_hand, play_hand, suit_of,
+                                    trick_winner)
 from simkit.pitch.reference import deal as deal_cards
 from simkit.pitch.rules import DECK, HAND_SIZE, PASS, TRUMP_TEXT, PitchRules
 from simkit.policy import Policy
 from simkit.rng import Stream
-from simkit.text import key_values
+from simkit.script import Script
+from simkit.text import key_values, numbers, seat_list, seat_number, seat_or_nobody, yes_no
 
 #: A record is one hand.
 UNIT = "hand"
@@ -54,6 +59,7 @@ PLAY_RESULTS = ("tricks by seat", "game points by seat", "high", "low", "jack",
 #: "trick N" stand for one line per seat and per trick).
 KEYS = ("dealer", "seat N", "auction", *AUCTION_RESULTS, "trick N", *PLAY_RESULTS)
 _CENT_HUNDREDTHS = Decimal("0.0001")          # money is written to 1/100 cent
+SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,7 @@ def play(rules: PitchRules, policies: Sequence[Policy], seed: int, index: int) -
     """Hand ``index`` of a run with these rules, policies (one per seat) and seed,
     as ``simkit simulate pitch`` plays it (dealt by seat ``index mod N``, §1),
     by the reference engine."""
-    return play_hand(seed, index, rules, policies, index % rules.players)
+    return play_hand(rules, policies, seed, index, index % rules.players)
 
 
 def dollars_text(units: int) -> str:
@@ -137,87 +143,70 @@ def body(log: HandLog) -> list[str]:
 
 
 # ---------------------------------------------------------------------------
-# Reading values (each raises InputError saying what is accepted)
+# Reading values (simkit.text's readers; each raises InputError saying what is accepted)
 # ---------------------------------------------------------------------------
 
-def _int(text: str, what: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise InputError(f"bad {what} {text.strip()!r}: expected a whole number") from None
-
-
-def _seat(text: str, rules: PitchRules, what: str = "seat") -> int:
-    seat = _int(text, what)
-    if not 0 <= seat < rules.players:
-        raise InputError(f"bad {what} {seat}: seats are 0 to {rules.players - 1}")
-    return seat
-
-
-def _seat_or_none(text: str, rules: PitchRules) -> int:
-    """A seat, or ``-`` (also ``none``) for nobody: -1."""
-    return -1 if text.strip().lower() in ("-", "none") else _seat(text, rules)
-
-
-def _flag(text: str, rules: PitchRules) -> bool:
-    t = text.strip().lower()
-    if t not in ("yes", "no"):
-        raise InputError(f"bad value {text.strip()!r}: expected yes or no")
-    return t == "yes"
-
-
-def _contract(text: str, rules: PitchRules) -> int:
+def _contract(text: str, rules: PitchRules, what: str) -> int:
     """A bid level; ``none`` (or ``-``) for a thrown-in hand: 0."""
     t = text.strip().lower()
-    return PASS if t in ("none", "-") else rules.parse_bid(t)
+    if t in ("none", "-"):
+        return PASS
+    try:
+        return rules.parse_bid(t)
+    except InputError as err:
+        raise InputError(f"{what}: {err}") from None
 
 
-def _trump(text: str, rules: PitchRules) -> int:
+def _trump(text: str, rules: PitchRules, what: str) -> int:
     t = text.strip().upper()
     if t not in TRUMP_TEXT:
-        raise InputError(f"bad trump {text.strip()!r}: expected C, D, H, S or - (thrown in)")
+        raise InputError(f"bad {what} {text.strip()!r}: expected C, D, H, S or - (thrown in)")
     return TRUMP_TEXT.index(t)
 
 
-def _per_seat(text: str, rules: PitchRules, read: Callable[[str], object], what: str) -> tuple:
-    """One value per seat, separated by spaces."""
-    items = text.split()
-    if len(items) != rules.players:
-        raise InputError(f"bad value {text.strip()!r}: expected {rules.players} {what}, "
-                         f"one per seat")
-    return tuple(read(item) for item in items)
-
-
-def _numbers(text: str, rules: PitchRules) -> tuple:
-    return _per_seat(text, rules, lambda t: _int(t, "number"), "whole numbers")
-
-
-def _amount(item: str) -> Decimal:
-    m = re.fullmatch(r"([+-]?)\$?(\d+(?:\.\d*)?|\.\d+)", item)
+def _amount(item: str, what: str) -> Decimal:
+    m = re.fullmatch(r"([+-]?)\$?([0-9]+(?:\.[0-9]*)?|\.[0-9]+)", item)
     if not m:
-        raise InputError(f"bad amount {item!r}: expected dollars, e.g. +$0.15 or -$1.0333")
+        raise InputError(f"bad {what} {item!r}: expected dollars, e.g. +$0.15 or -$1.0333")
     return -Decimal(m.group(2)) if m.group(1) == "-" else Decimal(m.group(2))
 
 
-def _amounts(text: str, rules: PitchRules) -> tuple:
-    return _per_seat(text, rules, _amount, "amounts of money")
+def _amounts(text: str, rules: PitchRules, what: str) -> tuple:
+    """One amount of money per seat, separated by spaces."""
+    items = text.split()
+    if len(items) != rules.players:
+        raise InputError(f"bad {what} {text.strip()!r}: expected {rules.players} amounts of "
+                         f"money, one per seat")
+    return tuple(_amount(item, what) for item in items)
 
 
-def _seats(text: str, rules: PitchRules) -> int:
+def _flag(text: str, rules: PitchRules, what: str) -> bool:
+    return yes_no(text, what)
+
+
+def _someone(text: str, rules: PitchRules, what: str) -> int:
+    """A seat, or ``-`` (also ``none``) for nobody: -1."""
+    return seat_or_nobody(text, rules.players, what)
+
+
+def _numbers(text: str, rules: PitchRules, what: str) -> tuple:
+    """One whole number per seat."""
+    return tuple(numbers(text, rules.players, what))
+
+
+def _seats(text: str, rules: PitchRules, what: str) -> int:
     """Seats separated by spaces, or ``-`` for nobody, as a bitmask."""
-    if text.strip().lower() in ("-", "none"):
-        return 0
     mask = 0
-    for item in text.split():
-        mask |= 1 << _seat(item, rules)
+    for s in seat_list(text, rules.players, what):
+        mask |= 1 << s
     return mask
 
 
 #: How each result line is read: two texts of a line mean the same when they read the same.
-READERS: dict[str, Callable[[str, PitchRules], object]] = {
-    "stuck": _flag, "pitcher": _seat_or_none, "contract": _contract, "trump": _trump,
-    "tricks by seat": _numbers, "game points by seat": _numbers, "high": _seat_or_none,
-    "low": _seat_or_none, "jack": _seat_or_none, "game won by": _seats,
+READERS: dict[str, Callable[[str, PitchRules, str], object]] = {
+    "stuck": _flag, "pitcher": _someone, "contract": _contract, "trump": _trump,
+    "tricks by seat": _numbers, "game points by seat": _numbers, "high": _someone,
+    "low": _someone, "jack": _someone, "game won by": _seats,
     "points by seat": _numbers,
     "score by seat": _numbers, "made": _flag, "money by seat": _amounts,
 }
@@ -262,10 +251,10 @@ def _reading(key: str, read: Callable, *args):
 
 
 def _call(item: str, rules: PitchRules) -> Bid:
-    seat, sep, call = item.partition(":")
+    who, sep, call = item.partition(":")
     if not sep:
         raise InputError(f"bad call {item!r}: expected seat:call, e.g. 1:pass, 2:3 or 3:moon")
-    return Bid(_seat(seat, rules), rules.parse_bid(call))
+    return Bid(seat_number(who, rules.players), rules.parse_bid(call))
 
 
 def _auction(text: str, rules: PitchRules) -> list[Bid]:
@@ -281,10 +270,10 @@ def _trick(text: str, rules: PitchRules, last: bool) -> tuple[list[Play], int | 
     cards, arrow, winner = text.partition("->")
     plays = []
     for item in cards.split():
-        seat, sep, card = item.partition(":")
+        who, sep, card = item.partition(":")
         if not sep:
             raise InputError(f"bad play {item!r}: expected seat:card, e.g. 2:JH or 0:10S")
-        plays.append(Play(_seat(seat, rules), DECK.parse(card)))
+        plays.append(Play(seat_number(who, rules.players), DECK.parse(card)))
     if len(plays) > n or (len(plays) < n and not last):
         raise InputError(f"{len(plays)} plays, but a trick is one card from each of the {n} "
                          f"seats (seeds/pitch.md 3)")
@@ -292,21 +281,21 @@ def _trick(text: str, rules: PitchRules, last: bool) -> tuple[list[Play], int | 
         return plays, None
     if len(plays) < n:
         raise InputError(f"it names a winner but has only {len(plays)} of its {n} plays")
-    return plays, _seat(winner, rules, "winner")
+    return plays, seat_number(winner, rules.players, "winner")
 
 
 def _check_deal(hands: Sequence[Sequence[int]]) -> None:
     """Six cards to each seat, no card twice (§1)."""
     holder: dict[int, int] = {}
-    for seat, hand in enumerate(hands):
+    for s, hand in enumerate(hands):
         if len(hand) != HAND_SIZE:
-            raise InputError(f"seat {seat} holds {len(hand)} cards: each seat is dealt "
+            raise InputError(f"seat {s} holds {len(hand)} cards: each seat is dealt "
                              f"{HAND_SIZE} (seeds/pitch.md 1)")
         for c in hand:
             if c in holder:
                 raise InputError(f"{DECK.text(c)} is dealt twice, to seat {holder[c]} and "
-                                 f"seat {seat} (seeds/pitch.md 1)")
-            holder[c] = seat
+                                 f"seat {s} (seeds/pitch.md 1)")
+            holder[c] = s
 
 
 def read(lines: Sequence[str], rules: PitchRules) -> Record:
@@ -317,7 +306,7 @@ def read(lines: Sequence[str], rules: PitchRules) -> Record:
         if key not in fields:
             raise InputError(f"the record has no {key!r} line: a record gives the dealer and "
                              f"every seat's hand")
-    dealer = _reading("dealer", _seat, fields["dealer"], rules)
+    dealer = seat_number(fields["dealer"], rules.players, "dealer")
     hands = [_reading(f"seat {s}", DECK.parse_hand, fields[f"seat {s}"])
              for s in range(rules.players)]
     _check_deal(hands)
@@ -328,7 +317,7 @@ def read(lines: Sequence[str], rules: PitchRules) -> Record:
         trick, winner = _reading(f"trick {k}", _trick, text, rules, k == len(trick_lines))
         plays += trick
         winners.append(winner)
-    results = {key: (fields[key], _reading(key, READERS[key], fields[key], rules))
+    results = {key: (fields[key], READERS[key](fields[key], rules, key))
                for key in READERS if key in fields}
     return Record(dealer, tuple(tuple(h) for h in hands), tuple(calls), tuple(plays),
                   tuple(winners), results)
@@ -337,6 +326,119 @@ def read(lines: Sequence[str], rules: PitchRules) -> Record:
 # ---------------------------------------------------------------------------
 # Replaying
 # ---------------------------------------------------------------------------
+
+def _a_suit(suit: int) -> str:
+    return "a " + SUIT_WORDS[suit][:-1]
+
+
+class ScriptDecider:
+    """The record's calls and cards, in the interface of the reference's
+    :class:`PolicyDecider`, each checked to be made in turn and to be legal
+    (§2, §3) before the hand goes on; at each lead the winner the record names
+    for the trick before is checked.  ``policies`` (a :class:`PolicyDecider`,
+    or None) make what the record leaves out and are asked at every recorded
+    decision too (:class:`simkit.script.Script`): a random seat's draw for a
+    recorded call or card is made and dropped (§8.1)."""
+
+    def __init__(self, rules: PitchRules, rec: Record, policies: PolicyDecider | None = None):
+        self.rules, self.hands, self.winners = rules, [list(h) for h in rec.hands], rec.winners
+        self.calls = Script(rec.calls, policies)
+        self.plays = Script(rec.plays, policies)
+        self.cut_auction = False               # the policies finished the auction
+
+    def _auction_done(self) -> None:
+        """The auction is over: the record has no call left, and no play after a cut auction."""
+        self.calls.done(lambda _: f"the auction is over after call {self.calls.taken}, but "
+                                  f"the record has {len(self.calls.moves)} calls "
+                                  f"(seeds/pitch.md 2)")
+        if self.cut_auction and self.plays.moves:
+            raise InputError(f"the record's auction stops after call {len(self.calls.moves)}, "
+                             f"before it ends, but the record has tricks")
+
+    def _check_winner(self, k: int, winner: int) -> None:
+        """Trick ``k`` was won by ``winner``: the record must not name another."""
+        said = self.winners[k - 1] if k <= len(self.winners) else None
+        if said is not None and said != winner:
+            raise InputError(f"trick {k}: the record says seat {said} wins it, but seat "
+                             f"{winner} does (seeds/pitch.md 3)")
+
+    def _whereabouts(self, card: int, plays: Sequence[Play]) -> str:
+        """Where a card that a seat does not hold is: played, dealt to another, not dealt."""
+        n = self.rules.players
+        for i, p in enumerate(plays):
+            if p.card == card:
+                return f"seat {p.seat} already played it in trick {i // n + 1}"
+        for s, hand in enumerate(self.hands):
+            if card in hand:
+                return f"it was dealt to seat {s}"
+        return "it was not dealt"
+
+    def bid(self, seat: int, hand: Sequence[int], options: Sequence[int],
+            is_dealer: bool = False, high: int = PASS) -> int:
+        """The next recorded call, checked to be by ``seat`` and among ``options`` (§2)."""
+        k = self.calls.taken + 1
+        recorded, b = self.calls.take(lambda p: p.bid(seat, hand, options, is_dealer, high),
+                                      f"at auction call {k}, seat {seat} to speak")
+        if not recorded:
+            self.cut_auction = True
+            return b
+        if b.seat != seat:
+            raise InputError(f"auction call {k} is by seat {b.seat}, but it is seat {seat}'s "
+                             f"turn (seeds/pitch.md 2)")
+        if b.level not in options:
+            call = "passes" if b.level == PASS else f"bids {self.rules.bid_text(b.level)}"
+            raise InputError(f"auction call {k}: seat {seat} {call}, but "
+                             f"{bid_refusal(self.rules, is_dealer, high, b.level)}")
+        return b.level
+
+    def play(self, seat: int, hand: Sequence[int], legal: Sequence[int], trick: Sequence[Play],
+             plays: Sequence[Play], trump: int | None, pitcher: int) -> int:
+        """The next recorded card, checked to be by ``seat``, held and legal (§3);
+        at each lead, the winner the record names for the trick before is checked."""
+        n = self.rules.players
+        t = len(plays) // n + 1                       # the trick being played
+        if not plays:
+            self._auction_done()
+        elif not trick:
+            self._check_winner(t - 1, trick_winner(plays[-n:], trump))
+        recorded, p = self.plays.take(
+            lambda d: d.play(seat, hand, legal, trick, plays, trump, pitcher),
+            f"at trick {t}, seat {seat} to play")
+        if not recorded:
+            return p
+        card = DECK.text(p.card)
+        if p.seat != seat:
+            why = ("the pitcher leads the first trick" if not plays else
+                   f"the winner of trick {t - 1} leads" if not trick else
+                   "play goes clockwise")
+            raise InputError(f"trick {t}: the record has seat {p.seat} play {card}, but it is "
+                             f"seat {seat}'s turn: {why} (seeds/pitch.md 3)")
+        if p.card not in hand:
+            raise InputError(f"trick {t}: seat {seat} plays {card}, but "
+                             f"{self._whereabouts(p.card, plays)}: a seat plays only the cards "
+                             f"it holds (seeds/pitch.md 3)")
+        if p.card not in legal:
+            led = suit_of(trick[0].card)
+            may = _a_suit(led) + ("" if led == trump else " or a trump")
+            raise InputError(f"trick {t}: seat {seat} plays {card} but holds {_a_suit(led)}, "
+                             f"the suit led: it must play {may} (seeds/pitch.md 3)")
+        return p.card
+
+    def finish(self, log: HandLog) -> None:
+        """The hand is over: the record must have nothing left, and the winner it
+        names for the last trick must be right."""
+        self._auction_done()
+        if log.thrown_in:
+            if self.plays.moves:
+                raise InputError("everyone passed and the hand is thrown in (all_pass = "
+                                 "redeal), but the record has tricks (seeds/pitch.md 2)")
+            return
+        self._check_winner(len(log.winners), log.winners[-1])
+        self.plays.done(lambda _: f"the hand is over after trick {len(log.winners)}, but the "
+                                  f"record goes on to trick "
+                                  f"{self.plays.taken // self.rules.players + 1} "
+                                  f"(seeds/pitch.md 3)")
+
 
 def replay(lines: Sequence[str], rules: PitchRules, policies: Sequence[Policy] | None,
            seed: int, index: int) -> HandLog:
@@ -352,17 +454,17 @@ def replay(lines: Sequence[str], rules: PitchRules, policies: Sequence[Policy] |
     Any problem is an InputError of one line naming the step.
     """
     rec = read(lines, rules)
-    fallback = None
+    own = None
     if policies is not None:
         stream = Stream(seed, index)
         deal_cards(stream, rules.players, rec.dealer)  # the run's deal draws first; unused
-        fallback = PolicyDecider(rules, policies, stream)
-    script = ScriptDecider(rules, rec.hands, rec.calls, rec.plays, rec.winners, fallback)
+        own = PolicyDecider(rules, policies, stream)
+    script = ScriptDecider(rules, rec, own)
     log = decided_hand(rec.hands, rec.dealer, rules, script)
     script.finish(log)
     said = outcome(log)
     for key, (text, value) in rec.results.items():
-        if READERS[key](said[key], rules) != value:
+        if READERS[key](said[key], rules, key) != value:
             raise InputError(f"the record says {key} {text}, but the replay gives {said[key]}")
     return log
 

@@ -20,8 +20,8 @@ Money is kept in whole units of 1/840 cent (``MONEY_UNITS_PER_CENT``);
 
 Layout: records; §1 deal (and §8.3 fixed-hand deals); §3 card play helpers;
 §2 auction (one lap or open, and §8.4 bidding plans); §4 points; §5 scoring;
-§7 money; §8 policies (random, heuristic) and the decider that replays a
-hand record; the hand loop; the session loop (§7); the text log.
+§7 money; §8 policies (random, heuristic); the hand loop; the session loop
+(§7).  A hand record's text and its replay are ``simkit/pitch/record.py``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from simkit.rng import Stream
 UNITS_PER_DOLLAR = 100 * MONEY_UNITS_PER_CENT
 #: Number bids and the moon, the levels a player may call (§2).
 BID_LEVELS = tuple(level for level in LEVELS if level != PASS)
-SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 
 # ---------------------------------------------------------------------------
@@ -925,145 +924,6 @@ class PolicyDecider:
                              self.rules.low)
         return follow_card(seat, legal, trick, trump, pitcher, params, hand, played, voids, n)
 
-    def skip(self, seat: int, options: int) -> None:
-        """A decision of ``seat`` among ``options`` was made elsewhere (a hand
-        record): a random seat still makes its draw, and drops it, so that the
-        stream stays where the policy would have left it (§8.1)."""
-        if self._random(seat):
-            self.stream.below(options)
-
-
-def _a_suit(suit: int) -> str:
-    return "a " + SUIT_WORDS[suit][:-1]
-
-
-class ScriptDecider:
-    """Decisions read from a hand record (``simkit.pitch.record``), each checked
-    to be made in turn and to be legal (§2, §3) before the hand goes on.
-
-    ``calls`` and ``plays`` are the recorded decisions in order, ``hands`` the
-    recorded deal, ``winners`` the winner the record names for each trick
-    (None where it names none; checked as each trick is taken).  Once the
-    record runs out, ``fallback`` (a :class:`PolicyDecider`) decides; without
-    one that is an InputError.  While the record lasts, the fallback's random
-    seats still draw for each recorded decision (:meth:`PolicyDecider.skip`),
-    so a cut record played out draws what the whole hand drew.
-    """
-
-    def __init__(self, rules: PitchRules, hands: Sequence[Sequence[int]], calls: Sequence[Bid],
-                 plays: Sequence[Play], winners: Sequence[int | None] = (),
-                 fallback: PolicyDecider | None = None):
-        self.rules, self.hands, self.fallback = rules, [list(h) for h in hands], fallback
-        self.calls, self.plays, self.winners = list(calls), list(plays), list(winners)
-        self.next_call = 0
-        self.next_play = 0
-        self.cut_auction = False               # the fallback finished the auction
-
-    def _stops(self, where: str) -> PolicyDecider:
-        """The fallback, for a decision the record does not make."""
-        if self.fallback is None:
-            raise InputError(f"the record stops at {where}: give --policy to play it out")
-        return self.fallback
-
-    def _auction_done(self) -> None:
-        """The auction is over: the record has no call left, and no play after a cut auction."""
-        if self.next_call < len(self.calls):
-            raise InputError(f"the auction is over after call {self.next_call}, but the record "
-                             f"has {len(self.calls)} calls (seeds/pitch.md 2)")
-        if self.cut_auction and self.plays:
-            raise InputError(f"the record's auction stops after call {len(self.calls)}, before "
-                             f"it ends, but the record has tricks")
-
-    def _check_winner(self, k: int, seat: int) -> None:
-        """Trick ``k`` was won by ``seat``: the record must not name another winner."""
-        said = self.winners[k - 1] if k <= len(self.winners) else None
-        if said is not None and said != seat:
-            raise InputError(f"trick {k}: the record says seat {said} wins it, but seat {seat} "
-                             f"does (seeds/pitch.md 3)")
-
-    def _whereabouts(self, card: int, plays: Sequence[Play]) -> str:
-        """Where a card that a seat does not hold is: played, dealt to another, not dealt."""
-        n = self.rules.players
-        for i, p in enumerate(plays):
-            if p.card == card:
-                return f"seat {p.seat} already played it in trick {i // n + 1}"
-        for s, hand in enumerate(self.hands):
-            if card in hand:
-                return f"it was dealt to seat {s}"
-        return "it was not dealt"
-
-    def bid(self, seat: int, hand: Sequence[int], options: Sequence[int],
-            is_dealer: bool = False, high: int = PASS) -> int:
-        """The next recorded call, checked to be by ``seat`` and among ``options`` (§2)."""
-        k = self.next_call + 1
-        if k > len(self.calls):
-            fallback = self._stops(f"auction call {k}, seat {seat} to speak")
-            self.cut_auction = True
-            return fallback.bid(seat, hand, options, is_dealer, high)
-        b = self.calls[k - 1]
-        if b.seat != seat:
-            raise InputError(f"auction call {k} is by seat {b.seat}, but it is seat {seat}'s "
-                             f"turn (seeds/pitch.md 2)")
-        if b.level not in options:
-            call = "passes" if b.level == PASS else f"bids {self.rules.bid_text(b.level)}"
-            raise InputError(f"auction call {k}: seat {seat} {call}, but "
-                             f"{bid_refusal(self.rules, is_dealer, high, b.level)}")
-        self.next_call = k
-        if self.fallback is not None:
-            self.fallback.skip(seat, len(options))
-        return b.level
-
-    def play(self, seat: int, hand: Sequence[int], legal: Sequence[int], trick: Sequence[Play],
-             plays: Sequence[Play], trump: int | None, pitcher: int) -> int:
-        """The next recorded card, checked to be by ``seat``, held and legal (§3);
-        at each lead, the winner the record names for the trick before is checked."""
-        n = self.rules.players
-        t = len(plays) // n + 1                       # the trick being played
-        if not plays:
-            self._auction_done()
-        elif not trick:
-            self._check_winner(t - 1, trick_winner(plays[-n:], trump))
-        i = self.next_play
-        if i >= len(self.plays):
-            fallback = self._stops(f"trick {t}, seat {seat} to play")
-            return fallback.play(seat, hand, legal, trick, plays, trump, pitcher)
-        p = self.plays[i]
-        card = DECK.text(p.card)
-        if p.seat != seat:
-            why = ("the pitcher leads the first trick" if not plays else
-                   f"the winner of trick {t - 1} leads" if not trick else
-                   "play goes clockwise")
-            raise InputError(f"trick {t}: the record has seat {p.seat} play {card}, but it is "
-                             f"seat {seat}'s turn: {why} (seeds/pitch.md 3)")
-        if p.card not in hand:
-            raise InputError(f"trick {t}: seat {seat} plays {card}, but "
-                             f"{self._whereabouts(p.card, plays)}: a seat plays only the cards "
-                             f"it holds (seeds/pitch.md 3)")
-        if p.card not in legal:
-            led = suit_of(trick[0].card)
-            may = _a_suit(led) + ("" if led == trump else " or a trump")
-            raise InputError(f"trick {t}: seat {seat} plays {card} but holds {_a_suit(led)}, "
-                             f"the suit led: it must play {may} (seeds/pitch.md 3)")
-        self.next_play = i + 1
-        if self.fallback is not None:
-            self.fallback.skip(seat, len(legal))
-        return p.card
-
-    def finish(self, log: HandLog) -> None:
-        """The hand is over: the record must have nothing left, and the winner it
-        names for the last trick must be right."""
-        self._auction_done()
-        if log.thrown_in:
-            if self.plays:
-                raise InputError("everyone passed and the hand is thrown in (all_pass = "
-                                 "redeal), but the record has tricks (seeds/pitch.md 2)")
-            return
-        self._check_winner(len(log.winners), log.winners[-1])
-        if self.next_play < len(self.plays):
-            raise InputError(f"the hand is over after trick {len(log.winners)}, but the record "
-                             f"goes on to trick {self.next_play // self.rules.players + 1} "
-                             f"(seeds/pitch.md 3)")
-
 
 # ---------------------------------------------------------------------------
 # The hand: auction, play, points, scoring
@@ -1163,11 +1023,11 @@ def play_from(hands: Sequence[Sequence[int]], dealer: int, rules: PitchRules,
 
 
 def decided_hand(hands: Sequence[Sequence[int]], dealer: int, rules: PitchRules,
-                 decide: PolicyDecider | ScriptDecider, seat: int = -1,
+                 decide: PolicyDecider, seat: int = -1,
                  plan: int = PLAN_POLICY, contract: int = PASS) -> HandLog:
     """:func:`play_from` with every decision asked of ``decide`` (the seat, plan
-    and contract unchecked): a :class:`PolicyDecider`, or a
-    :class:`ScriptDecider` replaying a hand record."""
+    and contract unchecked): a :class:`PolicyDecider`, or a decider of its
+    interface (a hand record's replay, ``simkit.pitch.record.ScriptDecider``)."""
     n = rules.players
     if seat >= 0 and contract != PASS:
         calls, pitcher, stuck = [Bid(seat, contract)], seat, False
@@ -1186,7 +1046,7 @@ def decided_hand(hands: Sequence[Sequence[int]], dealer: int, rules: PitchRules,
                    pts.game_winners, pts.points, score, made, money)
 
 
-def play_hand(seed: int, index: int, rules: PitchRules, policies: Sequence[Policy],
+def play_hand(rules: PitchRules, policies: Sequence[Policy], seed: int, index: int,
               dealer: int, fixed: tuple[int, Sequence[int]] | None = None,
               contract: int | None = None) -> HandLog:
     """Hand ``index`` of a run with seed ``seed``: stream ``(seed, index)``, the
@@ -1204,13 +1064,13 @@ def play_hand(seed: int, index: int, rules: PitchRules, policies: Sequence[Polic
         return play_from(hands, dealer, rules, policies, stream)
     seat, cards = fixed
     if contract in (None, PASS):
-        return plan_hand(seed, index, rules, policies, dealer, cards, seat, PLAN_PASS)
+        return plan_hand(rules, policies, seed, index, dealer, cards, seat, PLAN_PASS)
     stream = Stream(seed, index)
     hands = deal_fixed(stream, rules.players, dealer, seat, cards)
     return play_from(hands, dealer, rules, policies, stream, seat, contract=contract)
 
 
-def plan_hand(seed: int, index: int, rules: PitchRules, policies: Sequence[Policy],
+def plan_hand(rules: PitchRules, policies: Sequence[Policy], seed: int, index: int,
               dealer: int, cards: Sequence[int], seat: int, plan: int) -> HandLog:
     """Sample ``index`` of the advisor's bidding plans (§8.4): stream ``(seed, index)``,
     the deal with ``seat`` holding ``cards`` (§8.3), then the whole hand with the
@@ -1346,8 +1206,8 @@ def _next_dealer(before: list[int], dealer_id: int, seats: list[int]) -> int:
     raise AssertionError("nobody is seated")
 
 
-def play_session(seed: int, index: int, rules: PitchRules,
-                 policies: Sequence[Policy]) -> SessionLog:
+def play_session(rules: PitchRules, policies: Sequence[Policy], seed: int,
+                 index: int) -> SessionLog:
     """Session ``index`` of a run (§7), all from the stream ``(seed, index)``.
 
     Order of draws: the first dealer (``below(N)``), then each hand's deal and
@@ -1397,17 +1257,3 @@ def play_session(seed: int, index: int, rules: PitchRules,
     total = sum(p.units for p in players)
     assert total == 0, f"session money does not sum to zero: {total} units"
     return log
-
-
-# ---------------------------------------------------------------------------
-# The text log
-# ---------------------------------------------------------------------------
-
-def format_log(log: HandLog, rules: PitchRules | None = None) -> str:
-    """A readable text log of one hand: its rules, then its hand record
-    (:func:`simkit.pitch.record.body`, seeds/pitch.md 9)."""
-    from simkit.pitch.record import body          # record.py builds on this module
-    r = rules if rules is not None else log.rules
-    lines = ["# Pitch hand (simkit reference log, seeds/pitch.md)",
-             "rules: " + " ".join(f"{k}={v}" for k, v in r.as_dict().items()), *body(log)]
-    return "\n".join(lines) + "\n"

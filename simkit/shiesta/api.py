@@ -47,7 +47,7 @@ def _untraced(table) -> tuple:
 
 def _reference_game(rules, policies, seed, index):
     from simkit.shiesta import reference
-    return reference.play_game(seed, index, rules, policies)
+    return reference.play_game(rules, policies, seed, index)
 
 
 SPEC = GameSpec(

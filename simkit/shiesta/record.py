@@ -11,9 +11,11 @@ a rank are the same card.
 
 :func:`replay` plays the recorded game again with the reference engine
 (:class:`reference.Game`), a :class:`ScriptDecider` making the recorded
-decisions.  Before the engine plays a turn it is checked against the rule
-book (:func:`check_turn`); after, what the line says about it (cards drawn,
-cards picked up, the special cards' effects) against what the engine did.
+decisions and the policies, when given, what the record leaves out
+(:mod:`simkit.script`).  Before the engine plays a turn it is checked
+against the rule book (:func:`check_turn`); after, what the line says about
+it (cards drawn, cards picked up, the special cards' effects) against what
+the engine did.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ from typing import Callable, Sequence
 from simkit.errors import InputError
 from simkit.policy import Policy
 from simkit.rng import Stream
+from simkit.script import Script
 from simkit.shiesta import reference as R
 from simkit.shiesta.reference import DOWN, HAND, PICKED, PICKUP, UP, GameLog, Move
 from simkit.shiesta.rules import (RANK_TEXT, REGULAR, ROW, SEVEN, TEN, THREE, TWO,
                                   ShiestaRules)
-from simkit.text import key_values
+from simkit.text import key_values, numbers, seat_number, seat_or_nobody, whole, yes_no
 
 UNIT = "game"
 BOOK = "seeds/shiesta.md"
@@ -99,23 +102,9 @@ class Record:
 # Reading values
 # ---------------------------------------------------------------------------
 
-def _int(text: str, what: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise InputError(f"bad {what} {text!r}: expected a whole number of at least 0")
-    return value
-
-
 def _seat(text: str, rules: ShiestaRules, what: str = "seat") -> int:
     """``2`` or ``seat 2``: a seat of the table."""
-    words = text.split()
-    seat = _int(words[1] if len(words) == 2 and words[0].lower() == "seat" else text, what)
-    if seat >= rules.players:
-        raise InputError(f"bad {what} {seat}: seats are 0 to {rules.players - 1}")
-    return seat
+    return seat_number(text, rules.players, what)
 
 
 def _rank(word: str) -> int:
@@ -133,23 +122,9 @@ def _ranks(words: Sequence[str]) -> list[int]:
     return [] if list(words) == ["-"] else [_rank(w) for w in words]
 
 
-def _ints(text: str, rules: ShiestaRules) -> list[int]:
-    items = text.split()
-    if len(items) != rules.players:
-        raise InputError(f"bad value {text!r}: expected {rules.players} whole numbers, "
-                         f"one per seat")
-    return [_int(t, "number") for t in items]
-
-
-def _winner(text: str, rules: ShiestaRules) -> int:
-    return -1 if text.strip().lower() == "none" else _seat(text, rules, "winner")
-
-
-def _yes_no(text: str, rules: ShiestaRules) -> bool:
-    t = text.strip().lower()
-    if t not in ("yes", "no"):
-        raise InputError(f"bad value {text!r}: expected yes or no")
-    return t == "yes"
+def _counts(text: str, rules: ShiestaRules, what: str) -> list[int]:
+    """One count per seat."""
+    return numbers(text, rules.players, what, 0)
 
 
 # ---------------------------------------------------------------------------
@@ -158,27 +133,33 @@ def _yes_no(text: str, rules: ShiestaRules) -> bool:
 
 @dataclass(frozen=True)
 class Result:
-    """A result line: ``value`` from the log, written by ``write``, read by ``read``."""
+    """A result line: ``value`` from the log, written by ``write``, read by
+    ``read(text, rules, key)``."""
 
     key: str
     value: Callable[[GameLog], object]
     write: Callable[[object], str]
-    read: Callable[[str, ShiestaRules], object]
+    read: Callable[[str, ShiestaRules, str], object]
 
 
 def _spaced(values) -> str:
     return " ".join(str(v) for v in values)
 
 
+def _count(text: str, rules: ShiestaRules, what: str) -> int:
+    return whole(text, what, 0)
+
+
 RESULTS = (
-    Result("turns", lambda log: log.turns, str, lambda t, r: _int(t, "turn count")),
+    Result("turns", lambda log: log.turns, str, _count),
     Result("winner", lambda log: log.winner, lambda w: f"seat {w}" if w >= 0 else "none",
-           _winner),
-    Result("unfinished", lambda log: log.unfinished, lambda u: "yes" if u else "no", _yes_no),
-    Result("pickups", lambda log: list(log.pickups), _spaced, _ints),
-    Result("cards left", lambda log: list(log.cards_left), _spaced, _ints),
-    *(Result(f"{text}s played", lambda log, rank=rank: log.played[rank], str,
-             lambda t, r: _int(t, "count")) for rank, text in R.RECORDED),
+           lambda t, r, what: seat_or_nobody(t, r.players, what)),
+    Result("unfinished", lambda log: log.unfinished, lambda u: "yes" if u else "no",
+           lambda t, r, what: yes_no(t, what)),
+    Result("pickups", lambda log: list(log.pickups), _spaced, _counts),
+    Result("cards left", lambda log: list(log.cards_left), _spaced, _counts),
+    *(Result(f"{text}s played", lambda log, rank=rank: log.played[rank], str, _count)
+      for rank, text in R.RECORDED),
 )
 _RESULT = {res.key: res for res in RESULTS}
 
@@ -235,7 +216,7 @@ def _picked(words: list[str]) -> int | None:
         words = words[:-1]
     if len(words) > 1:
         raise InputError(f"bad pickup {' '.join(words)!r}: expected 'picks up N cards'")
-    return _int(words[0], "card count") if words else None
+    return whole(words[0], "card count", 0) if words else None
 
 
 def read_turn(number: int, text: str, rules: ShiestaRules) -> Step:
@@ -279,7 +260,7 @@ def read_turn(number: int, text: str, rules: ShiestaRules) -> Step:
         if clause in (BURNS, NEXT_PICKS_UP, REVERSES) and not step["pickup"]:
             said.add(clause)
         elif clause.startswith("draws ") and len(words) == 2 and not step["pickup"]:
-            step["drawn"] = _int(words[1], "number of cards drawn")
+            step["drawn"] = whole(words[1], "number of cards drawn", 0)
         else:
             raise InputError(f"bad part {' '.join(words)!r} of turn {text!r}: expected "
                              f"'draws N', '{BURNS}', '{NEXT_PICKS_UP}' or '{REVERSES}' "
@@ -324,7 +305,7 @@ def read(lines: Sequence[str], rules: ShiestaRules) -> Record:
                 seat = _seat(seat_key.group(1), rules)
                 rows[seat_key.group(2)][seat] = _ranks(value.split())
             elif key in _RESULT:
-                results[key] = (value, _RESULT[key].read(value, rules))
+                results[key] = (value, _RESULT[key].read(value, rules, key))
         except InputError as e:
             raise InputError(f"{key}: {e}") from None
     for what in ("down", "up", "hand"):
@@ -384,25 +365,27 @@ class ScriptDecider:
     """The recorded decisions, in the interface of :class:`reference.Decider`.
 
     ``ups`` holds the face-up rows the record gives for the exchange, by seat;
-    :attr:`step` is the turn being replayed (set before each turn).
-    ``policies`` (a :class:`reference.Decider`, or None) is asked at every
-    decision too, so that its random draws keep in step with the game the
-    policies would play; its answer is used only for an exchange the record
-    leaves out.
+    ``turns`` the recorded turns, taken in order by :func:`replay`, which
+    checks each before the engine plays it and sets :attr:`step`, the turn
+    being replayed.  ``policies`` (a :class:`reference.Decider`, or None)
+    choose an exchange the record leaves out and are asked at every decision
+    too (:class:`simkit.script.Script`): their answer to a recorded one is
+    dropped, their random draws kept in step.
     """
 
-    def __init__(self, ups: dict, policies: R.Decider | None):
-        self.ups, self.policies = ups, policies
+    def __init__(self, rec: Record, policies: R.Decider | None):
+        self.ups = {s: Script([up], policies) for s, up in rec.ups.items()}
+        self.turns = Script(rec.steps, policies)
+        self.policies = policies
         self.step: Step | None = None
 
     def exchange(self, seat: int, cards: Sequence[int]) -> tuple[list[int], list[int]]:
-        own = self.policies.exchange(seat, cards) if self.policies else None
-        if seat not in self.ups:
-            if own is None:
-                raise InputError(f"the record stops at the exchange, seat {seat} to choose "
-                                 f"its face-up cards: give --policy to play it out")
-            return own
-        up, hand = list(self.ups[seat]), list(cards)
+        script = self.ups.get(seat, Script([], self.policies))
+        recorded, up = script.take(lambda p: p.exchange(seat, cards),
+                                   f"at the exchange, seat {seat} to choose its face-up cards")
+        if not recorded:
+            return up
+        up, hand = list(up), list(cards)
         if len(up) != ROW:
             raise InputError(f"seat {seat} puts face up {len(up)} cards: the face-up row "
                              f"holds {ROW} ({BOOK} 4.2)")
@@ -415,13 +398,11 @@ class ScriptDecider:
         return sorted(up), sorted(hand)
 
     def opening(self, seat: int, held: int) -> int:
-        if self.policies:
-            self.policies.opening(seat, held)
+        self.turns.ask(lambda p: p.opening(seat, held))
         return self.step.count
 
     def play(self, seat, counts, legal, pile_size, next_cards, draw_empty=False):
-        if self.policies:
-            self.policies.play(seat, counts, legal, pile_size, next_cards, draw_empty)
+        self.turns.ask(lambda p: p.play(seat, counts, legal, pile_size, next_cards, draw_empty))
         return None if self.step.pickup else (self.step.rank, self.step.count)
 
 
@@ -455,15 +436,20 @@ def _takes(top: int, rules: ShiestaRules) -> str:
     return _either([r for r in (*REGULAR, TWO, THREE, TEN) if R.may_follow(r, top, rules)])
 
 
+def over(game: R.Game, step: Step) -> str:
+    """The error of a turn recorded after the game is over (§4.5, §4.6)."""
+    why = (f"seat {game.winner} went out ({BOOK} 4.5)" if game.winner >= 0 else
+           f"the turn cap max_turns = {game.rules.max_turns} is reached ({BOOK} 4.6)")
+    return f"turn {step.number}: the game is over after turn {len(game.moves)}: {why}"
+
+
 def check_turn(game: R.Game, step: Step) -> None:
     """Raise InputError if ``step`` is not a legal next turn of ``game`` (§2-§4):
     whose turn it is, a pickup forced by a 3, the source played from, the
     face-down card turned, cards held, the opening and the rank on the pile."""
-    rules, k, doing = game.rules, step.number, step.doing()
+    k, doing = step.number, step.doing()
     if game.finished():
-        why = (f"seat {game.winner} went out ({BOOK} 4.5)" if game.winner >= 0 else
-               f"the turn cap max_turns = {rules.max_turns} is reached ({BOOK} 4.6)")
-        raise InputError(f"turn {k}: the game is over after turn {len(game.moves)}: {why}")
+        raise InputError(over(game, step))
     seat = game.player()
     if step.seat != seat:
         why = (f"seat {seat} opens: the starter, or the first seat clockwise from it with a "
@@ -572,7 +558,7 @@ def play(rules: ShiestaRules, policies: Sequence[Policy], seed: int, index: int)
     """Game ``index`` of a run with these rules, policies and seed, exactly as
     ``simkit simulate shiesta`` plays it (:func:`reference.play_game`), its
     dealt cards given as ranks (a card is only its rank once dealt, §1)."""
-    return _by_rank(R.play_game(seed, index, rules, policies))
+    return _by_rank(R.play_game(rules, policies, seed, index))
 
 
 def body(log: GameLog) -> list[str]:
@@ -609,19 +595,20 @@ def replay(lines: Sequence[str], rules: ShiestaRules, policies: Sequence[Policy]
     """
     rec = read(lines, rules)
     own = None if policies is None else _policy_decider(rules, policies, seed, index)
-    script = ScriptDecider(rec.ups, own)
+    script = ScriptDecider(rec, own)
     game = R.Game(rules, (), None, rec.down, rec.up, rec.hand, rec.draw, rec.starter,
                   decider=script)
     game.exchange()
-    for step in rec.steps:
+    while not game.finished():
+        step = script.turns.next(f"at turn {len(game.moves) + 1}, seat {game.player()} "
+                                 f"to play")
+        if step is None:                                    # the policies play the rest
+            game.decide = own
+            break
         check_turn(game, step)
         script.step = step
         check_facts(step, game.play_turn(), rules)
-    if not game.finished():
-        if own is None:
-            raise InputError(f"the record stops at turn {len(game.moves) + 1}, seat "
-                             f"{game.player()} to play: give --policy to play it out")
-        game.decide = own
+    script.turns.done(lambda step: over(game, step))
     log = game.run()
     for key, (text, said) in rec.results.items():
         res = _RESULT[key]

@@ -20,8 +20,8 @@ A turn is recorded as a :class:`Move`; its :meth:`Move.code` is
 ``HAND``, ``UP``, ``DOWN`` (a play) and ``PICKUP``.
 
 Layout: constants; records (Move, GameLog); §1 the deal and the starter;
-§2 legality; §6 policies; §3-§5 the game (:class:`Game`); play_game; the
-text log.
+§2 legality; §6 policies; §3-§5 the game (:class:`Game`); play_game.  A game
+record's text and its replay are ``simkit/shiesta/record.py``.
 """
 
 from __future__ import annotations
@@ -689,7 +689,7 @@ class Game:
 # A game of a run
 # ---------------------------------------------------------------------------
 
-def new_game(seed: int, index: int, rules: ShiestaRules, policies: Sequence[Policy],
+def new_game(rules: ShiestaRules, policies: Sequence[Policy], seed: int, index: int,
              check: bool = False) -> Game:
     """Game ``index`` of a run with seed ``seed``, dealt and ready for the exchange:
     the stream ``(seed, index)`` shuffles, then draws the starter (§1, §5)."""
@@ -702,77 +702,11 @@ def new_game(seed: int, index: int, rules: ShiestaRules, policies: Sequence[Poli
     return game
 
 
-def play_game(seed: int, index: int, rules: ShiestaRules, policies: Sequence[Policy],
+def play_game(rules: ShiestaRules, policies: Sequence[Policy], seed: int, index: int,
               check: bool = False) -> GameLog:
     """Play game ``index`` of a run with seed ``seed`` to the end (§1-§5).
 
     With ``check`` every card is accounted for after the deal, the exchange
     and every turn, and every play is asserted legal.
     """
-    return new_game(seed, index, rules, policies, check).run()
-
-
-# ---------------------------------------------------------------------------
-# The text log
-# ---------------------------------------------------------------------------
-#
-#   # Shiesta game (simkit reference log, seeds/shiesta.md)
-#   rules: players=4 decks=auto ...
-#   seat 0: down 4 9 K | up 2 5 Q | hand 3 3 8 J A
-#   draw pile (19): ...
-#   starter: 2
-#   exchange: seat 2 up 10 2 A | hand 3 4 ...
-#   turn 1: seat 2 opens with 4 4 from hand, draws 2
-#   turn 2: seat 3 picks up 3 cards
-#   ...
-#   winner: seat 1 (seat 3 clockwise from the starter) after 57 turns
-
-def describe(move: Move, opening: bool = False) -> str:
-    """One turn in words."""
-    if move.source == PICKUP:
-        if move.rank == PICKED:
-            return f"seat {move.seat} picks up {move.count} card(s)"
-        return (f"seat {move.seat} turns a face-down {RANK_TEXT[move.rank]}, illegal: "
-                f"picks it up with the pile, {move.count} card(s)")
-    verb = "opens with" if opening else "plays"
-    text = f"seat {move.seat} {verb} {format_ranks([move.rank] * move.count)} " \
-           f"from {SOURCE_TEXT[move.source]}"
-    if move.drawn:
-        text += f", draws {move.drawn}"
-    if move.rank == TEN:
-        text += " (burns the pile)"
-    elif move.rank == THREE:
-        text += " (the next player picks up)"
-    return text
-
-
-def format_log(log: GameLog, rules: ShiestaRules | None = None) -> str:
-    """A readable text log of one game: deal, starter, exchange, each turn, the result."""
-    r = rules if rules is not None else log.rules
-    n = r.players
-    lines = ["# Shiesta game (simkit reference log, seeds/shiesta.md)",
-             "rules: " + " ".join(f"{k}={v}" for k, v in r.as_dict().items())]
-    for s in range(n):
-        lines.append(f"seat {s}: down {format_ranks(log.dealt_down[s])} | "
-                     f"up {format_ranks(log.dealt_up[s])} | hand {format_ranks(log.dealt_hand[s])}")
-    lines.append(f"draw pile ({len(log.draw_pile)}): {format_ranks(log.draw_pile)}")
-    lines.append(f"starter: {log.starter}")
-    for i in range(n):
-        s = (log.starter + i) % n
-        lines.append(f"exchange: seat {s} up {format_ranks(log.up_after[s])} | "
-                     f"hand {format_ranks(log.hand_after[s])}")
-    if log.opener >= 0 and log.opener != log.starter:
-        skipped = [(log.starter + i) % n for i in range((log.opener - log.starter) % n)]
-        lines.append("skipped (no regular card other than 7): "
-                     + " ".join(f"seat {s}" for s in skipped))
-    for k, move in enumerate(log.moves, start=1):
-        lines.append(f"turn {k}: {describe(move, opening=k == 1 and log.opener >= 0)}")
-    if log.unfinished:
-        lines.append(f"unfinished after {log.turns} turns (max_turns = {r.max_turns})")
-    else:
-        lines.append(f"winner: seat {log.winner} (seat {log.winner_seat} clockwise from "
-                     f"the starter) after {log.turns} turns")
-    lines.append("pickups by seat: " + " ".join(str(p) for p in log.pickups))
-    lines.append("cards left by seat: " + " ".join(str(c) for c in log.cards_left))
-    lines.append("played: " + "  ".join(f"{t}: {log.played[rank]}" for rank, t in RECORDED))
-    return "\n".join(lines) + "\n"
+    return new_game(rules, policies, seed, index, check).run()
