@@ -18,6 +18,7 @@ import pytest
 
 from simkit.pepper import kernel as K
 from simkit.pepper import reference as R
+from simkit.pepper import record as PR
 from simkit.pepper.api import declare_hands, fixed_hands, simulate_games, trace_hands
 from simkit.pepper.policies import NAMED, make_policies
 from simkit.pepper.rules import DECK, PRESETS, TRUMP_TEXT, make_rules
@@ -139,7 +140,7 @@ def assert_same_hands(rules, policies, seed: int, start: int, count: int) -> Non
         f"policies {[p.text() for p in policies]})\n"
         f"differing parts: {', '.join(parts)}\n" + "\n".join(diff) +
         "\n--- kernel ---\n" + kernel_text(rules, tr, j, cols) +
-        "\n--- reference (format_log) ---\n" + R.format_log(log))
+        "\n--- reference (record) ---\n" + "\n".join(PR.body(log)))
 
 
 @pytest.mark.parametrize("preset", HAND_PRESETS)
@@ -359,7 +360,7 @@ def assert_same_records(df, logs, rules, policies, first: int, what: str) -> Non
         f"rules {rules.as_dict()}, policies {[p.text() for p in policies]})\n"
         + "\n".join(diff)
         + "\n--- kernel record ---\n" + " ".join(f"{n}={v}" for n, v in zip(names, kern[j]))
-        + "\n--- reference (format_log) ---\n" + R.format_log(logs[j]))
+        + "\n--- reference (record) ---\n" + "\n".join(PR.body(logs[j])))
 
 
 @pytest.mark.parametrize("case", FIXED_CASES, ids=_case_id)
@@ -411,7 +412,7 @@ def test_declared_hands_agree(case):
             rec[j, K.C_TRUMP] == log.trump, \
             (f"hand {start + j}: declared play differs from the traced auction hand\n"
              + kernel_text(rules, tr, j, record_columns(rules))
-             + "\n--- reference (format_log) ---\n" + R.format_log(log))
+             + "\n--- reference (record) ---\n" + "\n".join(PR.body(log)))
 
 
 def test_no_auction_cases_cover_the_modes():

@@ -28,6 +28,7 @@ import pytest
 
 from simkit.errors import InputError
 from simkit.pepper import reference as R
+from simkit.pepper import record as PR
 from simkit.pepper import reference_solver
 from simkit.pepper.api import declare_hands, fixed_hands, trace_hands
 from simkit.pepper.policies import ExpertParams, make_policies
@@ -430,7 +431,7 @@ def test_oracle_tables_make_what_double_dummy_allows(players, hands):
         side = {s for s in range(players) if R.same_side(s, log.bidder, rules)}
         bound = reference_solver.value(log.hands, log.trump, [], log.bidder, side)
         need = min(log.contract, rules.tricks)
-        assert log.made == (bound >= need), (i, bound, need, R.format_log(log))
+        assert log.made == (bound >= need), (i, bound, need, "\n".join(PR.body(log)))
 
 
 # --- worlds (7.3 "Worlds") -------------------------------------------------------

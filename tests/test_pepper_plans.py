@@ -23,6 +23,7 @@ import pytest
 from simkit.errors import InputError
 from simkit.pepper import kernel as K
 from simkit.pepper import reference as R
+from simkit.pepper import record as PR
 from simkit.pepper.api import (fixed_hands, parse_plan, plan_deals, plan_hands, plan_names,
                                simulate, trace_plan)
 from simkit.pepper.policies import make_policies
@@ -144,7 +145,7 @@ def assert_same(rules, kern: dict, ref: dict, logs, what: str) -> None:
     trace = f"\n--- kernel ---\n{kernel_text(rules, kern, j)}" if "calls" in kern else ""
     pytest.fail(f"{int(bad.sum())} of {len(logs)} deals differ; first: sample {j} ({what})\n"
                 f"differing: {', '.join(parts)}\n" + "\n".join(diff) + trace
-                + "\n--- reference (format_log) ---\n" + R.format_log(logs[j]))
+                + "\n--- reference (record) ---\n" + "\n".join(PR.body(logs[j])))
 
 
 def frame_records(df, rules) -> np.ndarray:
@@ -262,8 +263,8 @@ def test_plan_hands_replay():
     for k in range(60):
         for plan in (PLAN_PASS, 3, rules.ndogo):
             log = R.plan_hand(rules, pols, SEED, k, cards, plan, seat=2, dealer=3)
-            again = R.replay(R.format_log(log))
-            assert R.format_log(again) == R.format_log(log)
+            lines = PR.body(log)
+            assert PR.body(PR.replay(lines, rules, None, 0, 0)) == lines
     kw = dict(rules=rules, policy=pols, seat=2, dealer=3, seed=SEED)
     one = plan_hands(HANDS[4][2], "2", 10_000, threads=1, **kw)
     two = plan_hands(HANDS[4][2], "2", 10_000, threads=2, **kw)
