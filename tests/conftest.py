@@ -8,7 +8,7 @@
   follows.
 - ``run_study``: a study's result for given arguments, run once per test
   process and shared by the study contract (test_studies.py) and the study's
-  own tests.
+  own tests; ``assert_intervals`` for the intervals of their tables.
 """
 
 from __future__ import annotations
@@ -135,3 +135,20 @@ def run_study():
         return done[key]
 
     return run
+
+
+def _assert_intervals(df, est: str, lo: str = "ci_low", hi: str = "ci_high",
+                      tol: float = 1e-12) -> None:
+    ok = df[lo].notna()
+    assert ok.any(), (est, "no interval")
+    assert df.loc[ok, hi].notna().all(), (est, hi)
+    assert (df.loc[ok, lo] <= df.loc[ok, est] + tol).all(), (est, lo)
+    assert (df.loc[ok, est] <= df.loc[ok, hi] + tol).all(), (est, hi)
+
+
+@pytest.fixture(scope="session")
+def assert_intervals():
+    """``assert_intervals(df, est, lo="ci_low", hi="ci_high", tol=1e-12)``: the
+    table gives some interval ``[lo, hi]`` of column ``est``, both ends or
+    neither, and each holds its estimate (up to ``tol``)."""
+    return _assert_intervals

@@ -53,12 +53,6 @@ def variants(run_study):
     return run_study(pepper_variants.NAME, VARIANTS_HANDS, SEED)
 
 
-def assert_intervals(df, est, lo="ci_low", hi="ci_high"):
-    ok = df[lo].notna()
-    assert (df.loc[ok, lo] <= df.loc[ok, est] + 1e-12).all()
-    assert (df.loc[ok, est] <= df.loc[ok, hi] + 1e-12).all()
-
-
 # ---------------------------------------------------------------- the bid study
 
 def test_tables_have_the_documented_columns(bids):
@@ -163,7 +157,7 @@ def test_break_even_is_the_closed_form(players, kubwa_stake, expected):
     assert k * T * (2 * p - 1) == pytest.approx(T - 1 + p)
 
 
-def test_kubwa_tables(kubwa):
+def test_kubwa_tables(kubwa, assert_intervals):
     t = kubwa.tables
     assert list(t) == ["overview", "plans", "by_hand_class", "all_tricks", "all_tricks_strong",
                        "rule_of_thumb", "preemption", "win_chance_by_score"]
@@ -208,7 +202,7 @@ def test_kubwa_tables(kubwa):
     assert any("heuristic policy" in line for line in kubwa.summary)
 
 
-def test_kubwa_all_tricks_three_ways(kubwa):
+def test_kubwa_all_tricks_three_ways(kubwa, assert_intervals):
     """Heuristic, expert and the perfect-information bound: rates with their
     intervals, on the same deals."""
     t = kubwa.tables["all_tricks"]
@@ -242,7 +236,7 @@ def test_kubwa_forced_hands_take_every_trick():
     assert len(six) > 0 and six["made"].all()
 
 
-def test_variant_tables(variants):
+def test_variant_tables(variants, assert_intervals):
     diffs = variants.tables["differences"]
     for col in ("comparison", "policy", "metric", "a", "b", "diff", "ci_low", "ci_high",
                 "p_value", "significant"):

@@ -75,14 +75,9 @@ def test_shape(result):
 
 
 @pytest.mark.parametrize("table", sorted(INTERVALS))
-def test_intervals_contain_estimates(tables, table):
-    df = tables[table]
+def test_intervals_contain_estimates(tables, table, assert_intervals):
     for est, lo, hi in INTERVALS[table]:
-        ok = df[lo].notna()
-        assert ok.any(), (table, est)
-        assert (df.loc[ok, hi].notna()).all(), (table, est)
-        assert (df.loc[ok, lo] <= df.loc[ok, est] + 1e-12).all(), (table, est)
-        assert (df.loc[ok, est] <= df.loc[ok, hi] + 1e-12).all(), (table, est)
+        assert_intervals(tables[table], est, lo, hi)
 
 
 def test_sizes(tables):
