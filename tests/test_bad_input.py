@@ -7,46 +7,17 @@ valid command line."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simkit import games
-from simkit.cli import main
 
 HUGE = str(2 ** 70)
-
-
-def call(argv: list[str]) -> tuple[int, str, str, float]:
-    out, err = io.StringIO(), io.StringIO()
-    t0 = time.perf_counter()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
-    return code, out.getvalue(), err.getvalue(), time.perf_counter() - t0
-
-
-def assert_refused(argv, workdir, *names, seconds: float = 5.0) -> str:
-    before = sorted(os.listdir(workdir))
-    code, out, err, took = call(argv)
-    assert code == 2, (argv, code, out, err)
-    assert err.startswith("simkit: error: ") and err.count("\n") == 1, (argv, err)
-    assert "Traceback" not in err and out == "", (argv, out)
-    assert sorted(os.listdir(workdir)) == before, (argv, "left files behind")
-    assert took < seconds, (argv, took)
-    for name in names:
-        assert name in err, (argv, name, err)
-    return err
-
-
-@pytest.fixture
-def workdir(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+#: Every refusal comes within seconds (conftest.Cli.refused checks the rest).
+SECONDS = 5.0
 
 
 HAND = ["--hand", "JH JD AH KH QH 9S"]
@@ -90,48 +61,46 @@ FOUND = [
 
 
 @pytest.mark.parametrize("argv, names", FOUND, ids=[" ".join(a)[:60] for a, _ in FOUND])
-def test_the_cases_found_by_hand(workdir, argv, names):
-    assert_refused(argv, workdir, *names)
+def test_the_cases_found_by_hand(workdir, cli, argv, names):
+    cli.refused(*argv, names=names, seconds=SECONDS)
 
 
-def test_rules_files(workdir):
+def test_rules_files(workdir, cli):
     (workdir / "binary.toml").write_bytes(b"\xff\xfe\x00\x01target = 3")
     (workdir / "latin1.toml").write_bytes("# r\xe8gles\ntarget = 20\n".encode("latin-1"))
     (workdir / "both.toml").write_text("target = 20\n[rules]\ntarget = 25\n")
     base = ["simulate", "pepper", "--hands", "10", "--rules"]
-    assert_refused(base + ["binary.toml"], workdir, "binary.toml", "UTF-8")
-    assert_refused(base + ["latin1.toml"], workdir, "latin1.toml", "UTF-8")
-    assert_refused(base + ["both.toml"], workdir, "both.toml", "target")
-    assert_refused(["show", "pepper", "--hand", "1", "--rules", "binary.toml"], workdir, "UTF-8")
+    cli.refused(*base, "binary.toml", names=["binary.toml", "UTF-8"], seconds=SECONDS)
+    cli.refused(*base, "latin1.toml", names=["latin1.toml", "UTF-8"], seconds=SECONDS)
+    cli.refused(*base, "both.toml", names=["both.toml", "target"], seconds=SECONDS)
+    cli.refused("show", "pepper", "--hand", "1", "--rules", "binary.toml", names=["UTF-8"],
+                seconds=SECONDS)
 
 
-def test_a_report_into_a_run_directory_is_refused(workdir):
-    code, _, err, _ = call(["simulate", "pepper", "--hands", "200", "--out", "run",
-                            "--no-progress"])
+def test_a_report_into_a_run_directory_is_refused(workdir, cli):
+    code, _, err = cli("simulate", "pepper", "--hands", "200", "--out", "run", "--no-progress")
     assert code == 0, err
     before = sorted(os.listdir(workdir / "run"))
-    assert_refused(["report", "pepper-kubwa", "--hands", "100", "--out", "run"], workdir,
-                   "run directory")
+    cli.refused("report", "pepper-kubwa", "--hands", "100", "--out", "run",
+                names=["run directory"], seconds=SECONDS)
     assert sorted(os.listdir(workdir / "run")) == before
 
 
-def test_an_unreachable_scheduler_creates_nothing(workdir):
+def test_an_unreachable_scheduler_creates_nothing(workdir, cli):
     """The cluster is asked first: a scheduler that does not answer leaves no
     run directory (within its connection timeout, 15 s)."""
-    assert_refused(["simulate", "pepper", "--hands", "100", "--backend", "dask", "--scheduler",
-                    "tcp://127.0.0.1:9", "--out", "new"], workdir, "--scheduler",
-                   seconds=30)
+    cli.refused("simulate", "pepper", "--hands", "100", "--backend", "dask", "--scheduler",
+                "tcp://127.0.0.1:9", "--out", "new", names=["--scheduler"], seconds=30)
 
 
-def test_messages_that_no_longer_mislead(workdir):
-    code, _, err, _ = call(["simulate", "pepper", "--hands", "3000", "--out", "r",
-                            "--no-progress"])
+def test_messages_that_no_longer_mislead(workdir, cli):
+    code, _, err = cli("simulate", "pepper", "--hands", "3000", "--out", "r", "--no-progress")
     assert code == 0, err
-    err = assert_refused(["simulate", "pepper", "--hands", "3000", "--players", "3",
-                          "--out", "r", "--no-progress"], workdir, "at all 4 seats there")
+    err = cli.refused("simulate", "pepper", "--hands", "3000", "--players", "3", "--out", "r",
+                      "--no-progress", names=["at all 4 seats there"], seconds=SECONDS)
     assert "at all 3 seats here" in err
-    assert_refused(["simulate", "pepper", "--games", "30", "--out", "r", "--no-progress"],
-                   workdir, "3,000 hands there, 30 games here")
+    cli.refused("simulate", "pepper", "--games", "30", "--out", "r", "--no-progress",
+                names=["3,000 hands there, 30 games here"], seconds=SECONDS)
 
 
 # --- the property test ---------------------------------------------------------------
@@ -202,13 +171,12 @@ TAKES = {
 @settings(max_examples=160, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_any_one_bad_argument_is_one_line_and_exit_2(workdir, data):
+def test_any_one_bad_argument_is_one_line_and_exit_2(workdir, cli, data):
     command = data.draw(st.sampled_from(COMMANDS), label="command")
     game = data.draw(st.sampled_from(list(games.GAMES)), label="game")
     argv = _valid(command, game)
     if argv is None:                    # a game without bids has no advisor
-        argv = ["advise", game, *HAND]
-        assert_refused(argv, workdir, "advise")
+        cli.refused("advise", game, *HAND, names=["advise"], seconds=SECONDS)
         return
     option = data.draw(st.sampled_from(TAKES[command]), label="option")
     value = data.draw(BAD[option], label="value")
@@ -217,7 +185,7 @@ def test_any_one_bad_argument_is_one_line_and_exit_2(workdir, data):
     if value == "binary":
         (workdir / "binary").write_bytes(b"\xff\xfe\x00game: pepper")
     if option == "FILE":                 # a file that is no record, or no run
-        assert_refused(argv + [value], workdir)
+        cli.refused(*argv, value, seconds=SECONDS)
         return
     if option == "--workers":
         argv = argv + ["--backend", "dask"]
@@ -226,4 +194,4 @@ def test_any_one_bad_argument_is_one_line_and_exit_2(workdir, data):
         argv = argv[:i] + argv[i + 2:]
     if option == "--games" and command in ("simulate",):
         argv = [a for a in argv if a != "--hands"]
-    assert_refused(argv + [option, value], workdir)
+    cli.refused(*argv, option, value, seconds=SECONDS)

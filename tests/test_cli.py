@@ -18,10 +18,9 @@ import pandas as pd
 import pytest
 
 from simkit import __version__
-from simkit.cli import main
 from simkit.pepper.policies import HeuristicParams
 from simkit.pepper.rules import PRESETS, PepperRules
-from simkit.runner import max_threads, set_threads
+from simkit.runner import max_threads
 
 SEED = 7
 
@@ -34,35 +33,12 @@ GAME_COLUMNS_3P = (["game", "first_dealer", "rounds", "score_0", "score_1", "sco
                     "winners", "win_0", "win_1", "win_2", "unfinished"])
 
 
-@pytest.fixture(autouse=True)
-def _all_threads_after():
-    yield
-    set_threads(None)
-
-
 @pytest.fixture
-def workdir(tmp_path, monkeypatch):
-    """An empty working directory holding a few rule files."""
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "bad.toml").write_text('[rules\nauction = "open"\n')
-    (tmp_path / "badvalue.toml").write_text('[rules]\nauction = "sideways"\n')
-    return tmp_path
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(code, out, err, *names):
-    assert code == 2, (out, err)
-    assert err.endswith("\n") and err.count("\n") == 1, repr(err)
-    assert err.startswith("simkit: error: "), repr(err)
-    assert "Traceback" not in err
-    for name in names:
-        assert name in err, (name, err)
-    assert out == ""
+def workdir(workdir):
+    """The empty working directory (conftest.py) with a few rule files."""
+    (workdir / "bad.toml").write_text('[rules\nauction = "open"\n')
+    (workdir / "badvalue.toml").write_text('[rules]\nauction = "sideways"\n')
+    return workdir
 
 
 BAD_INPUT = [
@@ -93,27 +69,37 @@ BAD_INPUT = [
 
 
 @pytest.mark.parametrize("extra,names", BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
-def test_bad_input_is_one_line_and_exit_2(workdir, capsys, extra, names):
-    before = sorted(os.listdir(workdir))
-    code, out, err = run(capsys, "simulate", "pepper", "--no-progress",
-                         "--out", "x.parquet", *extra)
-    assert_one_line_error(code, out, err, *names)
-    assert sorted(os.listdir(workdir)) == before        # nothing written, no partial file
+def test_bad_input_is_one_line_and_exit_2(workdir, cli, extra, names):
+    cli.refused("simulate", "pepper", "--no-progress", "--out", "x.parquet", *extra,
+                names=names)                    # and nothing written, no partial file
 
 
-def test_out_into_a_missing_directory(workdir, capsys):
-    code, out, err = run(capsys, "simulate", "pepper", "--hands", "100", "--no-progress",
-                         "--out", "nodir/x.parquet")
-    assert_one_line_error(code, out, err, "nodir")
-    assert not (workdir / "nodir").exists()
+@pytest.mark.parametrize("argv, names", [
+    (["report", "nosuch"], ["nosuch"]),
+    (["report", "all", "--hands", "0"], ["0"]),
+    (["report", "pepper-kubwa", "--out", "missing/dir/x"], ["missing"]),
+    (["advise", "pepper", "--hand", "JH JD AH KH QH 8H"], ["8H"]),
+    (["advise", "pepper", "--hand", "JH JD AH KH QH"], ["6 cards"]),
+    (["advise", "pepper", "--hand", "JH JD AH KH QH JH"], ["duplicate"]),
+    (["advise", "pepper", "--hand", "JH JD AH KH QH 9S", "--score", "x:y"], ["x:y"]),
+    (["compare", "pepper", "--variant", "A:"], ["two"]),
+    (["compare", "pepper", "--variant", "A:", "--variant", "B:auction=sideways"], ["sideways"]),
+    (["compare", "pepper", "--variant", "A:", "--variant", "B:nokey=1"], ["nokey"]),
+])
+def test_bad_input_to_other_commands(workdir, cli, argv, names):
+    cli.refused(*argv, names=names)
+
+
+def test_out_into_a_missing_directory(workdir, cli):
+    cli.refused("simulate", "pepper", "--hands", "100", "--no-progress",
+                "--out", "nodir/x.parquet", names=["nodir"])
     assert sorted(os.listdir(workdir)) == ["bad.toml", "badvalue.toml"]
 
 
-def test_out_is_a_directory(workdir, capsys):
+def test_out_is_a_directory(workdir, cli):
     (workdir / "d.parquet").mkdir()
-    code, out, err = run(capsys, "simulate", "pepper", "--hands", "100", "--no-progress",
-                         "--out", "d.parquet")
-    assert_one_line_error(code, out, err, "d.parquet")
+    cli.refused("simulate", "pepper", "--hands", "100", "--no-progress", "--out", "d.parquet",
+                names=["d.parquet"])
 
 
 @pytest.mark.parametrize("argv,names", [
@@ -123,8 +109,8 @@ def test_out_is_a_directory(workdir, capsys):
     (["frobnicate"], ["frobnicate"]),
     ([], []),
 ])
-def test_unknown_game_or_command(workdir, capsys, argv, names):
-    assert_one_line_error(*run(capsys, *argv), *names)
+def test_unknown_game_or_command(workdir, cli, argv, names):
+    cli.refused(*argv, names=names)
 
 
 @pytest.mark.parametrize("game, hand, names", [
@@ -133,26 +119,23 @@ def test_unknown_game_or_command(workdir, capsys, argv, names):
     ("pitch", "JH JD AH KH QH 1H", ["unknown card '1H'"]),
     ("pitch", "JH JD AH KH QH XS", ["unknown card 'XS'"]),
 ])
-def test_advise_unknown_card(workdir, capsys, game, hand, names):
+def test_advise_unknown_card(workdir, cli, game, hand, names):
     """simkit advise rejects a card that is not in the game's deck with exit 2 and
     one line naming it, before any simulation, and writes nothing."""
-    before = sorted(os.listdir(workdir))
-    assert_one_line_error(*run(capsys, "advise", game, "--hand", hand, "--samples", "1000"),
-                          *names)
-    assert sorted(os.listdir(workdir)) == before
+    cli.refused("advise", game, "--hand", hand, "--samples", "1000", names=names)
 
 
 @pytest.mark.parametrize("text", ["rules = 5\n", 'rules = "one_lap"\n'])
-def test_rules_file_with_a_non_table_rules_key(workdir, capsys, text):
+def test_rules_file_with_a_non_table_rules_key(workdir, cli, text):
     (workdir / "r.toml").write_text(text)
-    assert_one_line_error(*run(capsys, "simulate", "pepper", "--hands", "100",
-                               "--no-progress", "--rules", "r.toml"), "r.toml")
+    cli.refused("simulate", "pepper", "--hands", "100", "--no-progress", "--rules", "r.toml",
+                names=["r.toml"])
 
 
 @pytest.mark.parametrize("key", ["aggression", "partner_help"])
-def test_policy_parameter_nan(workdir, capsys, key):
-    assert_one_line_error(*run(capsys, "simulate", "pepper", "--hands", "100", "--no-progress",
-                               "--policy", f"heuristic:{key}=nan"), "nan")
+def test_policy_parameter_nan(workdir, cli, key):
+    cli.refused("simulate", "pepper", "--hands", "100", "--no-progress",
+                "--policy", f"heuristic:{key}=nan", names=["nan"])
 
 
 def test_real_process_exit_code_and_stderr(tmp_path):
@@ -184,10 +167,10 @@ REPRODUCIBLE_KEYS = ("game", "rules", "policies", "seed", "unit", "count", "rows
                      "simkit_version", "versions")
 
 
-def test_simulate_hands_writes_parquet_and_manifest(workdir, capsys):
+def test_simulate_hands_writes_parquet_and_manifest(workdir, cli):
     argv = ["simulate", "pepper", "--hands", "20000", "--seed", str(SEED), "--no-progress"]
     (workdir / "tmp").mkdir()
-    code, out, err = run(capsys, *argv, "--out", "tmp/x.parquet", "--chunk", "7000")
+    code, out, err = cli(*argv, "--out", "tmp/x.parquet", "--chunk", "7000")
     assert code == 0, err
     assert sorted(os.listdir(workdir / "tmp")) == ["x.parquet"]
     assert sorted(os.listdir(workdir / "tmp" / "x.parquet")) == [
@@ -198,7 +181,8 @@ def test_simulate_hands_writes_parquet_and_manifest(workdir, capsys):
     assert (df["hand"].to_numpy() == np.arange(20_000)).all()
     assert man["game"] == "pepper" and man["unit"] == "hand"
     assert man["count"] == 20_000 and man["rows"] == 20_000 and man["seed"] == SEED
-    assert man["complete"] is True and (man["kind"], man["chunk"], man["chunks"]) == ("records", 7000, 3)
+    assert man["complete"] is True
+    assert (man["kind"], man["chunk"], man["chunks"]) == ("records", 7000, 3)
     assert man["spec"] == {"rules": man["rules"], "policies": man["policies"], "seed": SEED}
     assert man["rules"] == PepperRules().as_dict()
     assert len(man["policies"]) == 4 and all(p.startswith("heuristic") for p in man["policies"])
@@ -209,7 +193,7 @@ def test_simulate_hands_writes_parquet_and_manifest(workdir, capsys):
 
     # the same command again gives the same records and manifest (bar the clock),
     # whatever the chunk size
-    code, out2, err = run(capsys, *argv, "--out", "tmp/y.parquet")
+    code, out2, err = cli(*argv, "--out", "tmp/y.parquet")
     assert code == 0, err
     df2, man2 = read_run(workdir / "tmp" / "y.parquet")
     pd.testing.assert_frame_equal(df, df2)
@@ -217,7 +201,7 @@ def test_simulate_hands_writes_parquet_and_manifest(workdir, capsys):
     assert out2.split("\n\n")[0] == out.split("\n\n")[0]       # the same summary table
     # and the same command into the finished run does nothing and says so
     before = {p: os.stat(p).st_mtime_ns for p in (workdir / "tmp" / "x.parquet").iterdir()}
-    code, out3, err = run(capsys, *argv, "--out", "tmp/x.parquet", "--chunk", "7000")
+    code, out3, err = cli(*argv, "--out", "tmp/x.parquet", "--chunk", "7000")
     assert code == 0, err
     assert "already holds this run" in out3 and "20,000 hands" in out3
     assert out3.split("\n\n")[1] == out.split("\n\n")[0]
@@ -234,16 +218,16 @@ def test_simulate_hands_writes_parquet_and_manifest(workdir, capsys):
     pd.testing.assert_frame_equal(df, api.simulate(20_000, seed=SEED), check_categorical=False)
 
 
-def test_simulate_without_out_prints_summary_only(workdir, capsys):
-    code, out, err = run(capsys, "simulate", "pepper", "--hands", "5000", "--players", "2",
+def test_simulate_without_out_prints_summary_only(workdir, cli):
+    code, out, err = cli("simulate", "pepper", "--hands", "5000", "--players", "2",
                          "--no-progress")
     assert code == 0, err
     assert "5,000 hands" in out and "written" not in out
     assert sorted(os.listdir(workdir)) == ["bad.toml", "badvalue.toml"]
 
 
-def test_simulate_games(workdir, capsys):
-    code, out, err = run(capsys, "simulate", "pepper", "--games", "300", "--players", "3",
+def test_simulate_games(workdir, cli):
+    code, out, err = cli("simulate", "pepper", "--games", "300", "--players", "3",
                          "--seed", str(SEED), "--no-progress", "--out", "g.parquet")
     assert code == 0, err
     df, man = read_run(workdir / "g.parquet")
@@ -253,16 +237,16 @@ def test_simulate_games(workdir, capsys):
     assert "300 games" in out and "win rate" in out
 
 
-def test_rules_file_is_applied(workdir, capsys):
+def test_rules_file_is_applied(workdir, cli):
     (workdir / "file.toml").write_text('[rules]\nauction = "one_lap"\n')
-    code, out, err = run(capsys, "simulate", "pepper", "--hands", "3000", "--no-progress",
+    code, out, err = cli("simulate", "pepper", "--hands", "3000", "--no-progress",
                          "--rules", "file.toml", "--out", "r.parquet")
     assert code == 0, err
     df, man = read_run(workdir / "r.parquet")
     assert man["rules"]["auction"] == "one_lap"
     assert (df["calls"] <= 4).all()               # one lap: each player speaks once
     # --set overrides the file, --players overrides both, the preset comes first
-    code, out, err = run(capsys, "simulate", "pepper", "--hands", "3000", "--no-progress",
+    code, out, err = cli("simulate", "pepper", "--hands", "3000", "--no-progress",
                          "--preset", "kubwa-triple", "--rules", "file.toml",
                          "--set", "auction=reentry,fail=bid", "--players", "3",
                          "--policy", "random", "--policy", "heuristic:aggression=1",
@@ -271,11 +255,12 @@ def test_rules_file_is_applied(workdir, capsys):
     _, man = read_run(workdir / "s.parquet")
     r = man["rules"]
     assert (r["auction"], r["fail"], r["kubwa_stake"], r["players"]) == ("reentry", "bid", 3, 3)
-    assert man["policies"][0] == "random" and man["policies"][1].startswith("heuristic:aggression=1")
+    assert man["policies"][0] == "random"
+    assert man["policies"][1].startswith("heuristic:aggression=1")
 
 
-def test_rules_command_lists_every_key_and_preset(capsys):
-    code, out, err = run(capsys, "rules", "pepper")
+def test_rules_command_lists_every_key_and_preset(cli):
+    code, out, err = cli("rules", "pepper")
     assert code == 0 and err == ""
     for key in PepperRules.keys():
         assert key in out, key
@@ -286,8 +271,8 @@ def test_rules_command_lists_every_key_and_preset(capsys):
     assert "random" in out and "heuristic" in out
 
 
-def test_bench_json(capsys):
-    code, out, err = run(capsys, "bench", "pepper", "--json", "--hands", "20000")
+def test_bench_json(cli):
+    code, out, err = cli("bench", "pepper", "--json", "--hands", "20000")
     assert code == 0, err
     records = json.loads(out)
     assert isinstance(records, list) and records

@@ -7,8 +7,8 @@ call, every card played, and every column of the hand record, for every player
 count and every preset that changes a single hand; the outcome of whole
 games; and the hands played without an auction (seeds/pepper.md section 9:
 ``api.fixed_hands`` around a fixed hand, ``api.declare_hands`` with a declared
-contract), every record column on 10,000 deals per player count and mode.
-A mismatch reports the first differing hand with both versions.
+contract), every record column on 10,000 deals or more per player count and
+mode.  A mismatch reports the first differing hand with both versions.
 """
 
 from __future__ import annotations
@@ -252,7 +252,7 @@ def test_games_from_a_score_in_progress_agree(players, scores):
 # auction was won by the seat left of the dealer with a contract of the same
 # kind (a number, or Ndogo/Kubwa: the kind is all the trump choice looks at).
 
-NO_AUCTION_DEALS = 2_000          # per case; five cases per player count and mode
+NO_AUCTION_DEALS = 2_000          # per case; five or more cases per player count and mode
 
 #: Fixed hands, by player count: strong and weak, 6 cards for 4 players, 8 for 2 and 3.
 #: The strong hands make Kubwa for an all-heuristic table on some deals only

@@ -1,39 +1,147 @@
-"""The Kubwa and rule-variant studies on small seeded runs, their rendered
-reports, and bad input to `report`, `advise` and `compare` on the command line."""
+"""The Pepper studies on small seeded runs: the bid study's tables (documented
+columns, rates in [0, 1], every interval around its estimate, totals that
+agree) and findings, the Kubwa study's break-even and tables, and the rule
+variants' differences (what every study satisfies, determinism and the report
+among it, is checked in test_studies.py)."""
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from analyses import pepper_kubwa, pepper_variants
-from simkit import report
-from simkit.cli import main
+from analyses import pepper_bids, pepper_kubwa, pepper_variants
 from simkit.pepper.rules import make_rules
 
 SEED = 5
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+KUBWA_HANDS = 30_000
+VARIANTS_HANDS = 20_000
+BIDS_HANDS, BIDS_SEED = 20_000, 11
+
+COLUMNS = {
+    "overview": ["players", "policy", "hands", "thrown_in", "contracts", "no_trump", "made",
+                 "rate", "ci_low", "ci_high"],
+    "success_by_bid": ["players", "policy", "bid", "level", "hands", "share", "made", "rate",
+                       "ci_low", "ci_high", "bidders_points", "bidders_ci_low",
+                       "bidders_ci_high", "opponents_points", "opponents_ci_low",
+                       "opponents_ci_high"],
+    "success_by_feature": ["players", "policy", "feature", "value", "bid", "level", "hands",
+                           "made", "rate", "ci_low", "ci_high"],
+    "success_by_seat": ["players", "policy", "seat", "bid", "level", "hands", "made", "rate",
+                        "ci_low", "ci_high"],
+    "heatmap_trumps_bowers": ["players", "policy", "trumps", "bowers", "hands", "made", "rate",
+                              "ci_low", "ci_high"],
+}
+BIDS = {str(i) for i in range(1, 8)} | {"ndogo", "kubwa"}
 
 
 @pytest.fixture(scope="module")
-def kubwa():
-    return pepper_kubwa.run(hands=30_000, seed=SEED)
+def bids(run_study):
+    """A copy of the bid study's tables, and its findings."""
+    result = run_study(pepper_bids.NAME, BIDS_HANDS, BIDS_SEED)
+    return {k: v.copy() for k, v in result.tables.items()}, result.summary
 
 
 @pytest.fixture(scope="module")
-def variants():
-    return pepper_variants.run(hands=20_000, seed=SEED)
+def kubwa(run_study):
+    return run_study(pepper_kubwa.NAME, KUBWA_HANDS, SEED)
 
 
-def assert_intervals(df, est, lo="ci_low", hi="ci_high"):
-    ok = df[lo].notna()
-    assert (df.loc[ok, lo] <= df.loc[ok, est] + 1e-12).all()
-    assert (df.loc[ok, est] <= df.loc[ok, hi] + 1e-12).all()
+@pytest.fixture(scope="module")
+def variants(run_study):
+    return run_study(pepper_variants.NAME, VARIANTS_HANDS, SEED)
 
+
+# ---------------------------------------------------------------- the bid study
+
+def test_tables_have_the_documented_columns(bids):
+    tables, _ = bids
+    assert list(tables) == list(COLUMNS)
+    for name, cols in COLUMNS.items():
+        assert list(tables[name].columns) == cols, name
+        assert len(tables[name]) > 0, name
+        for col in cols:
+            assert f"{col}" in pepper_bids.__doc__, f"column {col} of {name} is not documented"
+    for name in COLUMNS:
+        t = tables[name]
+        assert set(t["players"]) == {2, 3, 4}
+        assert set(t["policy"]) == set(pepper_bids.POLICIES)
+
+
+def test_rates_are_proportions_inside_their_intervals(bids):
+    tables, _ = bids
+    for name, t in tables.items():
+        assert (t["made"] <= t[("contracts" if name == "overview" else "hands")]).all()
+        assert t["rate"].between(0, 1).all(), name
+        assert (t["ci_low"] <= t["rate"]).all() and (t["rate"] <= t["ci_high"]).all(), name
+        assert (t["ci_low"] >= 0).all() and (t["ci_high"] <= 1).all(), name
+        np.testing.assert_allclose(
+            t["rate"], t["made"] / t["contracts" if name == "overview" else "hands"])
+    sb = tables["success_by_bid"]
+    for who in ("bidders", "opponents"):
+        ok = sb[f"{who}_ci_low"].notna()
+        assert (sb.loc[ok, f"{who}_ci_low"] <= sb.loc[ok, f"{who}_points"] + 1e-12).all()
+        assert (sb.loc[ok, f"{who}_points"] <= sb.loc[ok, f"{who}_ci_high"] + 1e-12).all()
+    assert sb["share"].between(0, 1).all()
+
+
+def test_tables_add_up(bids):
+    tables, _ = bids
+    ov = tables["overview"].set_index(["players", "policy"])
+    assert (ov["hands"] == BIDS_HANDS).all()
+    assert (ov["thrown_in"] + ov["contracts"] == ov["hands"]).all()
+    sb = tables["success_by_bid"]
+    by_bid = sb.groupby(["players", "policy"])[["hands", "made"]].sum()
+    assert (by_bid["hands"] == ov["contracts"].reindex(by_bid.index)).all()
+    assert (by_bid["made"] == ov["made"].reindex(by_bid.index)).all()
+    shares = sb.groupby(["players", "policy"])["share"].sum()
+    np.testing.assert_allclose(shares, (ov["contracts"] / ov["hands"]).reindex(shares.index))
+    seats = tables["success_by_seat"].groupby(["players", "policy", "level"])["hands"].sum()
+    assert seats.equals(sb.set_index(["players", "policy", "level"])["hands"].reindex(seats.index))
+    suit = ov["contracts"] - ov["no_trump"]
+    heat = tables["heatmap_trumps_bowers"].groupby(["players", "policy"])["hands"].sum()
+    assert (heat == suit.reindex(heat.index)).all()
+    sf = tables["success_by_feature"]
+    assert (sf["hands"] >= pepper_bids.MIN_CELL).all()
+    per_feature = sf.groupby(["players", "policy", "feature"])["hands"].sum()
+    assert (per_feature <= suit.reindex(per_feature.droplevel("feature").index).to_numpy()).all()
+
+
+def test_table_values_are_in_range(bids):
+    tables, _ = bids
+    for name in ("success_by_bid", "success_by_feature", "success_by_seat"):
+        t = tables[name]
+        assert set(t["bid"]) <= BIDS, name
+    seat = tables["success_by_seat"]
+    assert ((seat["seat"] >= 1) & (seat["seat"] <= seat["players"])).all()
+    sf = tables["success_by_feature"]
+    assert set(sf["feature"]) <= set(pepper_bids.FEATURES)
+    limits = {"trumps": 7, "bowers": 2, "aces": 4, "voids": 3}
+    assert (sf["value"] <= sf["feature"].map(limits)).all()
+    heat = tables["heatmap_trumps_bowers"]
+    assert (heat["bowers"] <= heat["trumps"]).all() and (heat["trumps"] >= 1).all()
+
+
+def test_summary_is_computed_from_the_tables(bids):
+    tables, summary = bids
+    assert 3 <= len(summary) <= 6
+    sb = tables["success_by_bid"]
+    top = sb[(sb["players"] == 4) & (sb["policy"] == pepper_bids.POLICIES[0])]
+    top = top.loc[top["hands"].idxmax()]
+    assert pepper_bids._pct(top["rate"], top["ci_low"], top["ci_high"], top["hands"],
+                            " of the time") in summary[0]
+    assert f"n={int(top['hands']):,}" in summary[0]
+
+
+def test_provenance(run_study):
+    prov = run_study(pepper_bids.NAME, BIDS_HANDS, BIDS_SEED).provenance
+    assert prov["hands"] == 6 * BIDS_HANDS and prov["hands_per_table"] == BIDS_HANDS
+    assert set(prov["policies"]) == set(pepper_bids.POLICIES)
+    assert set(prov["rules"]) == {2, 3, 4}
+
+
+# ---------------------------------------------------------------- Kubwa and the variants
 
 @pytest.mark.parametrize("players, kubwa_stake, expected", [
     (4, 2, Fraction(17, 23)), (3, 2, Fraction(23, 31)), (2, 2, Fraction(23, 31)),
@@ -49,7 +157,7 @@ def test_break_even_is_the_closed_form(players, kubwa_stake, expected):
     assert k * T * (2 * p - 1) == pytest.approx(T - 1 + p)
 
 
-def test_kubwa_tables(kubwa):
+def test_kubwa_tables(kubwa, assert_intervals):
     t = kubwa.tables
     assert list(t) == ["overview", "plans", "by_hand_class", "all_tricks", "all_tricks_strong",
                        "rule_of_thumb", "preemption", "win_chance_by_score"]
@@ -57,7 +165,7 @@ def test_kubwa_tables(kubwa):
     assert list(ov["players"]) == [4, 3, 2]
     assert ov["p_all_tricks"].between(0, 1).all()
     assert_intervals(ov, "p_all_tricks")
-    assert (ov["deals"] == 30_000).all() and (ov["strong_hands"] > 0).all()
+    assert (ov["deals"] == KUBWA_HANDS).all() and (ov["strong_hands"] > 0).all()
     plans = t["plans"]
     for players in (4, 3, 2):
         p = plans[plans["players"] == players].set_index("bid")
@@ -94,7 +202,7 @@ def test_kubwa_tables(kubwa):
     assert any("heuristic policy" in line for line in kubwa.summary)
 
 
-def test_kubwa_all_tricks_three_ways(kubwa):
+def test_kubwa_all_tricks_three_ways(kubwa, assert_intervals):
     """Heuristic, expert and the perfect-information bound: rates with their
     intervals, on the same deals."""
     t = kubwa.tables["all_tricks"]
@@ -128,7 +236,7 @@ def test_kubwa_forced_hands_take_every_trick():
     assert len(six) > 0 and six["made"].all()
 
 
-def test_variant_tables(variants):
+def test_variant_tables(variants, assert_intervals):
     diffs = variants.tables["differences"]
     for col in ("comparison", "policy", "metric", "a", "b", "diff", "ci_low", "ci_high",
                 "p_value", "significant"):
@@ -142,48 +250,6 @@ def test_variant_tables(variants):
     cautious = diffs[(diffs["comparison"] == "stick the dealer vs redeal (cautious heuristic)")
                      & (diffs["metric"] == "thrown-in rate")].iloc[0]
     assert cautious["a"] > 0 and cautious["b"] == 0 and cautious["significant"]
-
-
-@pytest.mark.parametrize("which", ["kubwa", "variants"])
-def test_reports_render(which, kubwa, variants, tmp_path):
-    result = {"kubwa": kubwa, "variants": variants}[which]
-    page = report.render(result, tmp_path)
-    html = page.read_text()
-    images = re.findall(r'<img src="([^"]+)"', html)
-    assert len(images) == len(result.figures) > 0
-    for src in images:
-        data = (page.parent / src).read_bytes()
-        assert data.startswith(PNG_MAGIC) and len(data) > 1000
-    for name, table in result.tables.items():
-        back = pd.read_csv(page.parent / f"{name}.csv")
-        assert list(back.columns) == [str(c) for c in table.columns]
-        assert len(back) == len(table)
-    for line in result.summary:
-        assert line.split(":")[0][:20] in html.replace("&#x27;", "'")
-
-
-@pytest.mark.parametrize("argv, names", [
-    (["report", "nosuch"], ["nosuch"]),
-    (["report", "all", "--hands", "0"], ["0"]),
-    (["report", "pepper-kubwa", "--out", "missing/dir/x"], ["missing"]),
-    (["advise", "pepper", "--hand", "JH JD AH KH QH 8H"], ["8H"]),
-    (["advise", "pepper", "--hand", "JH JD AH KH QH"], ["6 cards"]),
-    (["advise", "pepper", "--hand", "JH JD AH KH QH JH"], ["duplicate"]),
-    (["advise", "pepper", "--hand", "JH JD AH KH QH 9S", "--score", "x:y"], ["x:y"]),
-    (["compare", "pepper", "--variant", "A:"], ["two"]),
-    (["compare", "pepper", "--variant", "A:", "--variant", "B:auction=sideways"], ["sideways"]),
-    (["compare", "pepper", "--variant", "A:", "--variant", "B:nokey=1"], ["nokey"]),
-])
-def test_bad_input_is_one_line_and_exit_2(argv, names, capsys, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    code = main(argv)
-    out, err = capsys.readouterr()
-    assert code == 2
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("simkit: error:")
-    for n in names:
-        assert n in lines[0]
-    assert not any(tmp_path.iterdir())
 
 
 def test_rules_used_are_the_seed_defaults(kubwa):

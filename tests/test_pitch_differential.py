@@ -6,16 +6,16 @@ the order of random draws, so they must agree exactly: the deal, every card
 played and every column of the hand record, for every player count 2 to 8;
 sessions agree player by player; fixed-hand deals (the advisor) agree too.
 
-Sizes: for each player count, 6,000 deals under the seed's rules and 6,000
+Sizes: for each player count, 3,000 deals under the seed's rules and 3,000
 under ``ALL_VARIANTS``, a rule set in which every hand-level variant differs
-from its default at once (so each variant's code runs on 6,000 deals per
+from its default at once (so each variant's code runs on 3,000 deals per
 player count), and 2,000 under ``STUCK_VARIANTS`` (the same, but with the
 forced dealer free to bid any level: ``stuck_bid`` only matters under
-``all_pass = forced``, in the hands everyone else passes), half with heuristic tables and half with tables
-mixing random players and heuristics with non-default parameters; plus 600
-deals under each named preset alone.  Every call of the auction, every card
-and every record column is compared.  A mismatch reports the first differing
-hand with both versions.
+``all_pass = forced``, in the hands everyone else passes), half with
+heuristic tables and half with tables mixing random players and heuristics
+with non-default parameters; plus 600 deals under each named preset alone.
+Every call of the auction, every card and every record column is compared.
+A mismatch reports the first differing hand with both versions.
 """
 
 from __future__ import annotations

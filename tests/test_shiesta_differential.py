@@ -6,9 +6,9 @@ including the order of random draws, so they must agree exactly: every move
 of every game (who played which rank how many times from where, every
 pickup) and every column of the game record.
 
-Sizes: for each player count 3, 4 and 5, 7,000 games under the seed's rules
-and 7,000 under ``ALL_VARIANTS``, a rule set in which every variant differs
-from its default at once (so each variant's code runs in 7,000 games per
+Sizes: for each player count 3, 4 and 5, 4,000 games under the seed's rules
+and 4,000 under ``ALL_VARIANTS``, a rule set in which every variant differs
+from its default at once (so each variant's code runs in 4,000 games per
 player count), half with heuristic tables and half with tables mixing random
 players and heuristics with other parameters; plus 500 games per player count
 under each named preset alone; and 300 games per player count and rule set

@@ -1,31 +1,26 @@
 """The Shiesta strategy study on small seeded runs: its tables, exact identities
 (win rates and the unfinished rate sum to 1, round-robin shares of the same
 tables sum to 1, one winner per finished game), the bookkeeping against the
-engine's frames, determinism, findings computed from the tables, and its report."""
+engine's frames, and its findings (what every study satisfies, determinism and
+the report among it, is checked in test_studies.py)."""
 
 from __future__ import annotations
 
 import copy
 import itertools
-import json
 import math
 import re
 
 import numpy as np
-import pandas as pd
 import pytest
-from matplotlib.figure import Figure
 
 from analyses import shiesta_strategy as ss
-from simkit import report
-from simkit.errors import InputError
-from simkit.runner import max_threads
 from simkit.shiesta.api import simulate_games
 from simkit.shiesta.rules import PRESETS
 
 SEED = 11
 HANDS = 2000
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+TINY = 20                      # the study contract's run far too small (test_studies.py)
 TABLES = {"seats", "round_robin", "policy_scores", "specials", "game_length", "turns_histogram",
           "variants"}
 FIGURES = {"seats", "round_robin", "specials", "game_length", "variants"}
@@ -57,10 +52,8 @@ N_COLUMN = {"seats": "games", "round_robin": "decisive", "policy_scores": "decis
 
 
 @pytest.fixture(scope="module")
-def result():
-    res = ss.run(hands=HANDS, seed=SEED)
-    yield res
-    res.close()
+def result(run_study):
+    return run_study(ss.NAME, HANDS, SEED)
 
 
 @pytest.fixture(scope="module")
@@ -69,36 +62,22 @@ def tables(result):
 
 
 def test_shape(result):
-    assert result.name == ss.NAME == "shiesta-strategy"
-    assert result.title == ss.TITLE
+    assert ss.NAME == "shiesta-strategy"
     assert set(result.tables) == TABLES
     for name, df in result.tables.items():
-        assert isinstance(df, pd.DataFrame) and len(df) > 0, name
-        assert result.descriptions.get(name), name
         assert N_COLUMN[name] in df.columns, name
     assert set(result.figures) == FIGURES
-    for name, fig in result.figures.items():
-        assert isinstance(fig, Figure) and fig.axes
-        assert result.captions.get(name)
-    assert result.notes
     prov = result.provenance
-    assert prov["seed"] == SEED
     assert prov["games_per_table"] == HANDS
     assert prov["tables"] == len(ss.plan()) == 6 + 2 * math.comb(N_POL, 2) + len(ss.VARIANTS)
     assert prov["games"] == HANDS * prov["tables"]
-    assert "run_time_s" in prov and "git_commit" in prov
     assert "games" in ss.__doc__.split("\n\n")[1]         # the docstring says what hands counts
 
 
 @pytest.mark.parametrize("table", sorted(INTERVALS))
-def test_intervals_contain_estimates(tables, table):
-    df = tables[table]
+def test_intervals_contain_estimates(tables, table, assert_intervals):
     for est, lo, hi in INTERVALS[table]:
-        ok = df[lo].notna()
-        assert ok.any(), (table, est)
-        assert (df.loc[ok, hi].notna()).all(), (table, est)
-        assert (df.loc[ok, lo] <= df.loc[ok, est] + 1e-12).all(), (table, est)
-        assert (df.loc[ok, est] <= df.loc[ok, hi] + 1e-12).all(), (table, est)
+        assert_intervals(tables[table], est, lo, hi)
 
 
 def test_sizes(tables):
@@ -240,32 +219,8 @@ def test_streams_are_disjoint():
     assert kinds == sorted(kinds, key=["base", "random", "pair", "variant"].index)
 
 
-def test_determinism(result):
-    """The same seed gives the same tables and sentences on one thread."""
-    again = ss.run(hands=HANDS, seed=SEED, threads=1)
-    try:
-        for name, df in result.tables.items():
-            pd.testing.assert_frame_equal(df, again.tables[name], check_exact=True)
-        assert again.summary == result.summary
-    finally:
-        again.close()
-
-
-def test_another_seed_gives_other_tables(result):
-    other = ss.simulate_tables(HANDS, SEED + 1)
-    assert not other["seats"]["wins"].equals(result.tables["seats"]["wins"])
-
-
-@pytest.mark.skipif(max_threads() < 2, reason="one thread only: threads=2 not available")
-def test_two_threads_give_the_same_tables(result):
-    tabs = ss.simulate_tables(HANDS, SEED, threads=2)
-    for name, df in result.tables.items():
-        pd.testing.assert_frame_equal(df, tabs[name], check_exact=True)
-
-
 def test_summary_comes_from_tables(result):
     tables = result.tables
-    assert result.summary == ss.findings(tables)
     assert 4 <= len(result.summary) <= 6
     # the seat sentence quotes every starter's win rate
     for r in tables["seats"].query("seat == 0").itertuples():
@@ -310,38 +265,8 @@ def test_summary_comes_from_tables(result):
     assert "every-pile changes game length most, +500.0 turns (95% CI +499.0 to +501.0)" in line
 
 
-def test_renders(result, tmp_path):
-    page = report.render(copy.copy(result), tmp_path)
-    html = page.read_text()
-    images = re.findall(r'<img src="([^"]+)"', html)
-    assert len(images) == len(result.figures) == len(FIGURES)
-    for src in images:
-        data = (page.parent / src).read_bytes()
-        assert data.startswith(PNG_MAGIC) and len(data) > 1000
-    for name, table in result.tables.items():
-        back = pd.read_csv(page.parent / f"{name}.csv")
-        assert list(back.columns) == [str(c) for c in table.columns]
-        assert len(back) == len(table)
-    assert "Provenance" in html and f"&quot;seed&quot;: {SEED}," in html
-    record = json.loads((page.parent / "study.json").read_text())
-    assert record["name"] == ss.NAME and record["provenance"]["seed"] == SEED
-    assert record["summary"] == result.summary
-    for line in result.summary:
-        assert line[:30].replace("'", "&#x27;") in html
-
-
-@pytest.mark.parametrize("kwargs", [{"hands": 0}, {"hands": 2.5}, {"hands": True}, {"seed": -1},
-                                    {"seed": "x"}])
-def test_bad_arguments(kwargs):
-    with pytest.raises(InputError):
-        ss.run(**{"hands": 100, **kwargs})
-
-
-def test_tiny_run_works():
-    """A run far too small for most estimates still gives every table and sentence."""
-    res = ss.run(hands=20, seed=SEED)
-    try:
-        assert set(res.tables) == TABLES and len(res.summary) >= 4
-        assert (res.tables["seats"]["games"] == 20).all()
-    finally:
-        res.close()
+def test_tiny_run_works(run_study):
+    """A run far too small for most estimates still gives every sentence."""
+    res = run_study(ss.NAME, TINY, SEED)
+    assert len(res.summary) >= 4
+    assert (res.tables["seats"]["games"] == TINY).all()
