@@ -17,7 +17,6 @@ from simkit.pepper import advise as A
 from simkit.pepper import api
 from simkit.pitch import advise as PA
 from simkit.pitch import api as pitch_api
-from simkit.runner import set_threads
 
 TOP_SIX = "JH JD AH KH QH 10H"        # both bowers, A K Q 10 of hearts: every trick
 NINES_TENS = "9C 9D 9H 9S 10C 10D"
@@ -31,12 +30,6 @@ BID_KEYS = ["bid", "p_make", "ci_low", "ci_high", "ev", "ev_low", "ev_high", "p_
 DECLARER_KEYS = ["bid", "p_make", "ci_low", "ci_high", "ev"]
 #: A heuristic that never bids a number (Kubwa only with every trick sure).
 SILENT = "heuristic:aggression=-6,partner_help=0"
-
-
-@pytest.fixture(autouse=True)
-def _all_threads_after():
-    yield
-    set_threads(None)
 
 
 @pytest.fixture(scope="module")

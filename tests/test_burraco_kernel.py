@@ -19,17 +19,10 @@ from simkit.burraco import api, melds
 from simkit.burraco import kernel as K
 from simkit.burraco.rules import PRESETS, make_rules
 from simkit.config import vector
-from simkit.cli import main
-from simkit.runner import max_threads, set_threads
+from simkit.runner import max_threads
 
 SEED = 20261129
 MIXED = ["random", "patient", "heuristic:take_at=2", "heuristic:close_margin=-200"]
-
-
-@pytest.fixture(autouse=True)
-def _all_threads_after():
-    yield
-    set_threads(None)
 
 
 @pytest.mark.skipif(max_threads() < 2, reason="numba's thread pool has a single thread")
@@ -112,12 +105,6 @@ def test_kernel_meld_checks_agree_with_the_meld_module():
                     assert clean == m.clean, (cards, name)
 
 
-def _run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.mark.parametrize("argv,words", [
     (["simulate", "burraco", "--players", "3"], ["3", "exactly 4"]),
     (["simulate", "burraco", "--set", "pozzetto=never"], ["never", "pozzetto"]),
@@ -128,30 +115,22 @@ def _run(capsys, *argv):
     (["simulate", "burraco", "--hands", "10", "--aggregate"], ["--aggregate"]),
     (["advise", "burraco", "--hand", "AS"], ["advise"]),
 ])
-def test_bad_burraco_input_is_one_line_exit_2_and_writes_nothing(tmp_path, monkeypatch, capsys,
-                                                                 argv, words):
-    monkeypatch.chdir(tmp_path)
-    code, out, err = _run(capsys, *argv, *(["--out", "x"] if argv[0] == "simulate" else []))
-    assert code == 2 and out == ""
-    assert err.startswith("simkit: error: ") and err.count("\n") == 1, err
-    for w in words:
-        assert w in err, (w, err)
-    assert list(tmp_path.iterdir()) == []
+def test_bad_burraco_input_is_one_line_exit_2_and_writes_nothing(workdir, cli, argv, words):
+    cli.refused(*argv, *(["--out", "x"] if argv[0] == "simulate" else []), names=words)
 
 
-def test_cli_simulate_and_rules(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    code, out, err = _run(capsys, "simulate", "burraco", "--hands", "2000", "--no-progress",
-                          "--out", "h")
+def test_cli_simulate_and_rules(workdir, cli):
+    code, out, err = cli("simulate", "burraco", "--hands", "2000", "--no-progress",
+                         "--out", "h")
     assert code == 0, err
     assert "2,000 hands" in out and "closed" in out and "sets / sequences per hand" in out
     from simkit.store import read_run
-    df, man = read_run(tmp_path / "h")
+    df, man = read_run(workdir / "h")
     assert man["game"] == "burraco" and len(df) == 2_000
     pd.testing.assert_frame_equal(df, api.simulate(2_000), check_categorical=False)
-    code, out, err = _run(capsys, "simulate", "burraco", "--games", "100", "--no-progress")
+    code, out, err = cli("simulate", "burraco", "--games", "100", "--no-progress")
     assert code == 0 and "100 games" in out and "win rate" in out
-    code, out, err = _run(capsys, "rules", "burraco")
+    code, out, err = cli("rules", "burraco")
     assert code == 0
     for key in ("twos_set", "sequence_wilds", "pozzetto", "untaken_pozzetto", "stock_end",
                 "max_turns", "target", "tie", "take_at", "open_at", "wild_at", "patient",

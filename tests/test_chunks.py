@@ -15,7 +15,6 @@ import pandas as pd
 import pytest
 
 from simkit import chunks, runs, store
-from simkit.cli import main
 from simkit.errors import InputError
 from simkit.pepper import api
 from simkit.pepper.policies import make_policies as pepper_policies
@@ -24,12 +23,6 @@ from simkit.runner import set_threads
 
 SEED = 7
 CLI = [sys.executable, "-m", "simkit.cli"]
-
-
-@pytest.fixture(autouse=True)
-def _all_threads_after():
-    yield
-    set_threads(None)
 
 
 def spec(players=4, seed=SEED, policies=None):
@@ -65,12 +58,6 @@ def same_run(a, b):
     return da
 
 
-def run_cli(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 # --- interruption ------------------------------------------------------------------------
 
 # The real CLI in a child process, held still once part HELD_PART is written: the
@@ -102,7 +89,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, capsys):
+def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, cli):
     """kill -9 of a run that has written parts 0..2 of 20 (and no more, by
     construction): the run is left unfinished, a rerun keeps those parts, removes a
     stray temporary, computes the rest and equals an uninterrupted run byte for byte."""
@@ -140,7 +127,7 @@ def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, capsys):
     stray.write_bytes(b"half a part")
     kept = {i: (killed / store.part_name(i)).stat().st_mtime_ns for i in parts}
 
-    code, out, err = run_cli(capsys, *argv, "--out", str(killed))
+    code, out, err = cli(*argv, "--out", str(killed))
     assert code == 0, err
     assert f"{len(parts)} of {chunks_} chunks were already done" in out
     assert not stray.exists()
@@ -148,7 +135,7 @@ def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, capsys):
     assert {i: (killed / store.part_name(i)).stat().st_mtime_ns for i in parts} == kept
 
     whole = tmp_path / "whole.parquet"
-    code, out2, err = run_cli(capsys, *argv, "--out", str(whole))
+    code, out2, err = cli(*argv, "--out", str(whole))
     assert code == 0, err
     df = same_run(killed, whole)
     assert (df["hand"].to_numpy() == np.arange(1000 * chunks_)).all()
@@ -222,11 +209,11 @@ def test_interrupted_aggregate_run_resumes_to_the_same_aggregate(tmp_path, monke
 
 # --- refusals ------------------------------------------------------------------------------
 
-def test_a_different_run_into_the_same_output_is_refused(tmp_path, capsys, monkeypatch):
+def test_a_different_run_into_the_same_output_is_refused(tmp_path, cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
     base = ["simulate", "pepper", "--hands", "4000", "--chunk", "1000", "--no-progress",
             "--out", "x.parquet"]
-    code, _, err = run_cli(capsys, *base, "--seed", "7")
+    code, _, err = cli(*base, "--seed", "7")
     assert code == 0, err
     before = snapshot(tmp_path / "x.parquet")
     for extra, says in [
@@ -240,18 +227,18 @@ def test_a_different_run_into_the_same_output_is_refused(tmp_path, capsys, monke
         (["--seed", "7", "--chunk", "500"], "chunk size 1,000 there, 500 here"),
         (["--seed", "7", "--aggregate"], "kind records there, aggregate here"),
     ]:
-        code, out, err = run_cli(capsys, *base, *extra)
+        code, out, err = cli(*base, *extra)
         assert code == 2 and out == "", (extra, out, err)
         assert err.startswith("simkit: error: x.parquet holds a different run: "), err
         assert err.endswith("; choose another --out or delete it\n") and says in err, err
         assert err.count("\n") == 1
         assert snapshot(tmp_path / "x.parquet") == before
-    code, out, err = run_cli(capsys, "simulate", "pepper", "--hands", "5000", "--chunk", "1000",
-                             "--no-progress", "--out", "x.parquet", "--seed", "7")
+    code, out, err = cli("simulate", "pepper", "--hands", "5000", "--chunk", "1000",
+                         "--no-progress", "--out", "x.parquet", "--seed", "7")
     assert code == 2 and "4,000 hands there, 5,000 hands here" in err
     # each side's count in its own unit
-    code, out, err = run_cli(capsys, "simulate", "pepper", "--games", "3000", "--chunk", "1000",
-                             "--no-progress", "--out", "x.parquet", "--seed", "7")
+    code, out, err = cli("simulate", "pepper", "--games", "3000", "--chunk", "1000",
+                         "--no-progress", "--out", "x.parquet", "--seed", "7")
     assert code == 2 and "4,000 hands there, 3,000 games here" in err
     # in a real process: exit code 2 and one line
     res = subprocess.run(CLI + base + ["--seed", "9"], capture_output=True, text=True,
@@ -263,7 +250,7 @@ def test_a_different_run_into_the_same_output_is_refused(tmp_path, capsys, monke
     assert sorted(os.listdir(tmp_path)) == ["x.parquet"]
 
 
-def test_an_output_that_is_not_a_run_is_refused(tmp_path, capsys, monkeypatch):
+def test_an_output_that_is_not_a_run_is_refused(tmp_path, cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "notes.txt").write_text("mine")
@@ -273,8 +260,8 @@ def test_an_output_that_is_not_a_run_is_refused(tmp_path, capsys, monkeypatch):
     for out, says in [("data", "is not a simkit run (no _manifest.json)"),
                       ("empty", "is not a simkit run"),
                       ("file.parquet", "is a file, not a simkit run directory")]:
-        code, stdout, err = run_cli(capsys, "simulate", "pepper", "--hands", "100",
-                                    "--no-progress", "--out", out)
+        code, stdout, err = cli("simulate", "pepper", "--hands", "100",
+                                "--no-progress", "--out", out)
         assert code == 2 and stdout == ""
         assert err.startswith(f"simkit: error: {out} exists and ") and says in err, err
         assert err.count("\n") == 1
@@ -293,10 +280,10 @@ def test_an_output_that_is_not_a_run_is_refused(tmp_path, capsys, monkeypatch):
     (["--hands", "2000000", "--chunk", "1"], "choose a larger --chunk"),
     (["--backend", "spark"], "spark"),
 ])
-def test_bad_run_options(tmp_path, capsys, monkeypatch, extra, says):
+def test_bad_run_options(tmp_path, cli, monkeypatch, extra, says):
     monkeypatch.chdir(tmp_path)
-    code, out, err = run_cli(capsys, "simulate", "pepper", "--no-progress", "--out", "x",
-                             *extra)
+    code, out, err = cli("simulate", "pepper", "--no-progress", "--out", "x",
+                         *extra)
     assert code == 2 and out == "" and says in err and err.count("\n") == 1, err
     assert os.listdir(tmp_path) == []
 
@@ -330,22 +317,22 @@ def test_threads_and_dask_give_identical_results(tmp_path):
                                   check_categorical=False)
 
 
-def test_dask_backend_from_the_command_line(tmp_path, capsys, monkeypatch):
+def test_dask_backend_from_the_command_line(tmp_path, cli, monkeypatch):
     """``--backend dask --workers 2`` starts its own local cluster; same summary and data
     as the threads backend, and a resume on threads of a run begun on Dask."""
     monkeypatch.chdir(tmp_path)
     argv = ["simulate", "pepper", "--hands", "60000", "--chunk", "10000", "--seed", "11",
             "--no-progress"]
-    code, out_d, err = run_cli(capsys, *argv, "--backend", "dask", "--workers", "2",
-                               "--out", "d.parquet")
+    code, out_d, err = cli(*argv, "--backend", "dask", "--workers", "2",
+                           "--out", "d.parquet")
     assert code == 0, err
-    code, out_t, err = run_cli(capsys, *argv, "--out", "t.parquet")
+    code, out_t, err = cli(*argv, "--out", "t.parquet")
     assert code == 0, err
     assert out_d.split("\n\n")[0] == out_t.split("\n\n")[0]
     same_run(tmp_path / "d.parquet", tmp_path / "t.parquet")
     # a run finished partly on each backend is the same run
     (tmp_path / "d.parquet" / "part-000003.parquet").unlink()
-    code, out, err = run_cli(capsys, *argv, "--out", "d.parquet")
+    code, out, err = cli(*argv, "--out", "d.parquet")
     assert code == 0 and "5 of 6 chunks were already done" in out, err
     same_run(tmp_path / "d.parquet", tmp_path / "t.parquet")
 
@@ -392,13 +379,13 @@ def test_aggregate_totals_equal_aggregated_records(tmp_path, players):
     pd.testing.assert_frame_equal(chunks.run(agg).aggregate, got)
 
 
-def test_aggregate_command_prints_the_records_summary(tmp_path, capsys, monkeypatch):
+def test_aggregate_command_prints_the_records_summary(tmp_path, cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
     argv = ["simulate", "pepper", "--hands", "40000", "--chunk", "15000", "--seed", "5",
             "--players", "3", "--no-progress"]
-    code, out_a, err = run_cli(capsys, *argv, "--aggregate", "--out", "a.parquet")
+    code, out_a, err = cli(*argv, "--aggregate", "--out", "a.parquet")
     assert code == 0, err
-    code, out_r, err = run_cli(capsys, *argv)
+    code, out_r, err = cli(*argv)
     assert code == 0, err
     assert out_a.split("\n\n")[0] == out_r.split("\n\n")[0]
     assert "40,000 aggregated hands" in out_a and "written to a.parquet" in out_a
@@ -433,49 +420,49 @@ def _damage(path, how: str) -> None:
     path.write_bytes(bytes(data))
 
 
-def _pepper_run(capsys, out, *extra):
-    code, _, err = run_cli(capsys, "simulate", "pepper", "--hands", "4000", "--chunk", "1000",
-                           "--seed", str(SEED), "--out", str(out), "--no-progress", *extra)
+def _pepper_run(cli, out, *extra):
+    code, _, err = cli("simulate", "pepper", "--hands", "4000", "--chunk", "1000",
+                       "--seed", str(SEED), "--out", str(out), "--no-progress", *extra)
     assert code == 0, err
     return err
 
 
 @pytest.mark.parametrize("how", ["half", "empty", "flipped"])
-def test_a_damaged_part_is_found_and_repaired(capsys, tmp_path, how):
+def test_a_damaged_part_is_found_and_repaired(cli, tmp_path, how):
     """A finished part truncated to half, emptied or with three bytes flipped:
     verify names it (exit code 1), read_run refuses the run in one line, and
     the same command again computes that chunk anew, saying so; the run ends
     byte for byte as an undamaged one."""
     ref, run = tmp_path / "ref", tmp_path / "run"
-    _pepper_run(capsys, ref)
-    _pepper_run(capsys, run)
+    _pepper_run(cli, ref)
+    _pepper_run(cli, run)
     manifest = store.read_manifest(run)
     assert set(manifest["parts"]) == {"0", "1", "2", "3"}
     assert manifest["parts"]["2"] == store.part_record(run, 2)
     _damage(run / store.part_name(2), how)
-    code, out, _ = run_cli(capsys, "verify", str(run))
+    code, out, _ = cli("verify", str(run))
     assert code == 1 and "part-000002.parquet is damaged" in out
     assert "part-000001" not in out
     with pytest.raises(InputError, match="part-000002.parquet is damaged.*same command again"):
         store.read_run(run)
     before = snapshot(run)
-    assert run_cli(capsys, "verify", str(run))[0] == 1 and snapshot(run) == before  # unchanged
-    err = _pepper_run(capsys, run)
+    assert cli("verify", str(run))[0] == 1 and snapshot(run) == before  # unchanged
+    err = _pepper_run(cli, run)
     assert err.count("\n") == 1 and "part-000002.parquet was damaged" in err
     assert contents(run) == contents(ref)
     same_run(run, ref)
-    code, out, _ = run_cli(capsys, "verify", str(run))
+    code, out, _ = cli("verify", str(run))
     assert code == 0 and out.strip().endswith("complete: intact")
 
 
-def test_an_interrupted_run_with_a_damaged_part_finishes(capsys, tmp_path):
+def test_an_interrupted_run_with_a_damaged_part_finishes(cli, tmp_path):
     """An unfinished run (chunk 3 never written) whose chunk 1 was damaged and
     whose chunks 0 and 2 are not in the manifest (killed between writing a part
     and recording it), 0 cut to half: the rerun computes 0, 1 and 3, keeps 2
     (it reads whole), and ends as an uninterrupted run."""
     ref, run = tmp_path / "ref", tmp_path / "run"
-    _pepper_run(capsys, ref)
-    _pepper_run(capsys, run)
+    _pepper_run(cli, ref)
+    _pepper_run(cli, run)
     manifest = store.read_manifest(run)
     manifest["complete"] = False
     manifest.pop("rows"), manifest.pop("finished_utc")
@@ -485,55 +472,55 @@ def test_an_interrupted_run_with_a_damaged_part_finishes(capsys, tmp_path):
     _damage(run / store.part_name(1), "flipped")
     _damage(run / store.part_name(0), "half")
     kept = (run / store.part_name(2)).stat().st_mtime_ns
-    code, out, _ = run_cli(capsys, "verify", str(run))
+    code, out, _ = cli("verify", str(run))
     assert code == 1 and "not finished, 3 of 4 chunks written" in out
     assert "part-000001.parquet is damaged" in out and "part-000000" not in out
     with pytest.raises(InputError, match="not finished"):
         store.read_run(run)
-    err = _pepper_run(capsys, run)
+    err = _pepper_run(cli, run)
     assert "part-000000.parquet was damaged" in err and "part-000001.parquet was damaged" in err
     assert "part-000002" not in err and "part-000003" not in err
     assert (run / store.part_name(2)).stat().st_mtime_ns == kept
     same_run(run, ref)
 
 
-def test_runs_from_before_checksums_are_taken_as_they_are(capsys, tmp_path):
+def test_runs_from_before_checksums_are_taken_as_they_are(cli, tmp_path):
     run = tmp_path / "old"
-    _pepper_run(capsys, run)
+    _pepper_run(cli, run)
     manifest = store.read_manifest(run)
     del manifest["parts"]
     store.write_json_atomic(run / store.RUN_MANIFEST, manifest)
-    code, out, _ = run_cli(capsys, "verify", str(run))
+    code, out, _ = cli("verify", str(run))
     assert code == 0 and "no checksums recorded" in out
     assert len(store.read_run(run)[0]) == 4000
 
 
-def test_a_damaged_aggregate_is_computed_again(capsys, tmp_path):
+def test_a_damaged_aggregate_is_computed_again(cli, tmp_path):
     ref, run = tmp_path / "ref", tmp_path / "run"
-    _pepper_run(capsys, ref, "--aggregate")
-    _pepper_run(capsys, run, "--aggregate")
+    _pepper_run(cli, ref, "--aggregate")
+    _pepper_run(cli, run, "--aggregate")
     assert store.read_manifest(run)["parts"] == {}
     _damage(run / store.AGGREGATE_FILE, "half")
-    code, out, _ = run_cli(capsys, "verify", str(run))
+    code, out, _ = cli("verify", str(run))
     assert code == 1 and "aggregate.parquet is damaged" in out
-    _pepper_run(capsys, run, "--aggregate")
+    _pepper_run(cli, run, "--aggregate")
     assert contents(run) == contents(ref)
 
 
-def test_a_damaged_tournament_part_is_repaired(capsys, tmp_path):
+def test_a_damaged_tournament_part_is_repaired(cli, tmp_path):
     ref, run = tmp_path / "ref", tmp_path / "run"
     argv = ["tournament", "pepper", "--policy", "heuristic", "--policy", "random", "--hands",
             "3000", "--chunk", "1000", "--no-progress", "--json"]
-    assert run_cli(capsys, *argv, "--out", str(ref))[0] == 0
-    assert run_cli(capsys, *argv, "--out", str(run))[0] == 0
+    assert cli(*argv, "--out", str(ref))[0] == 0
+    assert cli(*argv, "--out", str(run))[0] == 0
     _damage(run / store.part_name(1), "flipped")
-    code, out, err = run_cli(capsys, *argv, "--out", str(run))
+    code, out, err = cli(*argv, "--out", str(run))
     assert code == 0 and "part-000001.parquet was damaged" in err
     for i in range(3):
         name = store.part_name(i)
         assert (run / name).read_bytes() == (ref / name).read_bytes()
 
 
-def test_verify_needs_a_run(capsys, tmp_path):
-    code, out, err = run_cli(capsys, "verify", str(tmp_path / "nothing"))
+def test_verify_needs_a_run(cli, tmp_path):
+    code, out, err = cli("verify", str(tmp_path / "nothing"))
     assert code == 2 and err.count("\n") == 1 and "not a simkit run directory" in err

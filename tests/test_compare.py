@@ -12,7 +12,6 @@ import pytest
 from simkit.errors import InputError
 from simkit import compare as C
 from simkit import games
-from simkit.runner import set_threads
 
 SMALL = dict(hands=50_000, games=500, seed=5)
 # The default heuristic almost never passes a hand out (no thrown-in hand in
@@ -23,12 +22,6 @@ PEPPER = games.get("pepper")
 
 def compare(*args, **kwargs):
     return C.compare("pepper", *args, **kwargs)
-
-
-@pytest.fixture(autouse=True)
-def _all_threads_after():
-    yield
-    set_threads(None)
 
 
 @pytest.fixture(scope="module")

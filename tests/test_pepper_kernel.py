@@ -26,7 +26,7 @@ from simkit.pepper import api
 from simkit.pepper import reference as R
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import DECK, PRESETS, make_rules
-from simkit.runner import max_threads, set_threads
+from simkit.runner import max_threads
 from simkit.rng import Stream
 
 SEED = 20240616
@@ -34,13 +34,6 @@ SEED2 = 3
 
 PLAYERS = (2, 3, 4)
 MIXED = ["random", "heuristic:aggression=0.5", "heuristic", "random"]
-
-
-@pytest.fixture(autouse=True)
-def _all_threads_after():
-    """Tests below change numba's thread count; leave the default behind."""
-    yield
-    set_threads(None)
 
 
 def mixed(players):

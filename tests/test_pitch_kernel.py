@@ -19,23 +19,16 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from simkit.cli import main
 from simkit.errors import InputError
 from simkit.pitch import api
 from simkit.pitch.advise import advice_json, advise
 from simkit.pitch.rules import DECK, PRESETS
-from simkit.runner import max_threads, set_threads
+from simkit.runner import max_threads
 
 SEED = 20261129
 PLAYERS = tuple(range(2, 9))
 MIXED = ["random", "heuristic:aggression=1", "heuristic", "random",
          "heuristic:moon_trumps=4,moon_run=3", "heuristic", "random", "heuristic:aggression=-1"]
-
-
-@pytest.fixture(autouse=True)
-def _all_threads_after():
-    yield
-    set_threads(None)
 
 
 def mixed(players):
@@ -237,12 +230,6 @@ def test_evaluate_hand_rejects_bad_input(kwargs, words):
 
 # --- command line -------------------------------------------------------------------
 
-def _run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.mark.parametrize("argv,words", [
     (["simulate", "pitch", "--players", "9"], ["9", "players"]),
     (["simulate", "pitch", "--players", "1"], ["1", "players"]),
@@ -257,39 +244,31 @@ def _run(capsys, *argv):
     (["advise", "pitch", "--hand", "AS KS QS JS TS 9S", "--score", "3:4"], ["--score"]),
     (["compare", "pitch", "--variant", "A:", "--variant", "B:low=sideways"], ["sideways"]),
 ])
-def test_bad_pitch_input_is_one_line_exit_2_and_writes_nothing(tmp_path, monkeypatch, capsys,
-                                                               argv, words):
-    monkeypatch.chdir(tmp_path)
-    code, out, err = _run(capsys, *argv, *(["--out", "x"] if argv[0] == "simulate" else []))
-    assert code == 2 and out == ""
-    assert err.startswith("simkit: error: ") and err.count("\n") == 1, err
-    for w in words:
-        assert w in err, (w, err)
-    assert list(tmp_path.iterdir()) == []
+def test_bad_pitch_input_is_one_line_exit_2_and_writes_nothing(workdir, cli, argv, words):
+    cli.refused(*argv, *(["--out", "x"] if argv[0] == "simulate" else []), names=words)
 
 
-def test_cli_simulate_sessions_advise_and_rules(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    code, out, err = _run(capsys, "simulate", "pitch", "--hands", "30000", "--players", "5",
-                          "--no-progress", "--out", "h")
+def test_cli_simulate_sessions_advise_and_rules(workdir, cli):
+    code, out, err = cli("simulate", "pitch", "--hands", "30000", "--players", "5",
+                         "--no-progress", "--out", "h")
     assert code == 0, err
     assert "30,000 hands" in out and "moon" in out
     from simkit.store import read_run
-    df, man = read_run(tmp_path / "h")
+    df, man = read_run(workdir / "h")
     assert man["game"] == "pitch" and len(df) == 30_000
     pd.testing.assert_frame_equal(df, api.simulate(30_000, players=5), check_categorical=False)
-    code, out, err = _run(capsys, "simulate", "pitch", "--games", "500", "--preset", "drop-in",
-                          "--no-progress")
+    code, out, err = cli("simulate", "pitch", "--games", "500", "--preset", "drop-in",
+                         "--no-progress")
     assert code == 0, err
     assert "500 sessions" in out and "joined" in out
-    code, out, err = _run(capsys, "simulate", "pitch", "--hands", "20000", "--aggregate",
-                          "--no-progress")
+    code, out, err = cli("simulate", "pitch", "--hands", "20000", "--aggregate",
+                         "--no-progress")
     assert code == 0, err
-    code, out, err = _run(capsys, "advise", "pitch", "--hand", "AS KS QS JS TS 9S",
-                          "--samples", "2000", "--json")
+    code, out, err = cli("advise", "pitch", "--hand", "AS KS QS JS TS 9S",
+                         "--samples", "2000", "--json")
     assert code == 0, err
     assert json.loads(out)["recommended"] == "moon"
-    code, out, err = _run(capsys, "rules", "pitch")
+    code, out, err = cli("rules", "pitch")
     assert code == 0
     for key in ("low", "auction", "steal", "all_pass", "stuck_bid", "moon_needs", "moon_made",
                 "game_tie", "session_hands", "leave", "join", "moon_trumps", *PRESETS):

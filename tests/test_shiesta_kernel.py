@@ -17,21 +17,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from simkit.cli import main
 from simkit.shiesta import api
 from simkit.shiesta.rules import PRESETS, make_rules
-from simkit.runner import max_threads, set_threads
+from simkit.runner import max_threads
 
 SEED = 20261129
 PLAYERS = (3, 4, 5)
 MIXED = ["random", "heuristic:exchange=keep", "heuristic:save_specials=false", "random",
          "heuristic:burn_at=2,three_at=9"]
-
-
-@pytest.fixture(autouse=True)
-def _all_threads_after():
-    yield
-    set_threads(None)
 
 
 @pytest.mark.skipif(max_threads() < 2, reason="numba's thread pool has a single thread")
@@ -122,12 +115,6 @@ def test_dealt_special_counts_are_hypergeometric(players):
     assert stats.chisquare(np.bincount(df["starter"], minlength=players)).pvalue > 1e-4
 
 
-def _run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.mark.parametrize("argv,words", [
     (["simulate", "shiesta", "--players", "2"], ["2", "players"]),
     (["simulate", "shiesta", "--players", "6"], ["6", "players"]),
@@ -140,29 +127,21 @@ def _run(capsys, *argv):
     (["simulate", "shiesta", "--games", "10", "--aggregate"], ["--aggregate"]),
     (["advise", "shiesta", "--hand", "AS"], ["advise"]),
 ])
-def test_bad_shiesta_input_is_one_line_exit_2_and_writes_nothing(tmp_path, monkeypatch, capsys,
-                                                                 argv, words):
-    monkeypatch.chdir(tmp_path)
-    code, out, err = _run(capsys, *argv, *(["--out", "x"] if argv[0] == "simulate" else []))
-    assert code == 2 and out == ""
-    assert err.startswith("simkit: error: ") and err.count("\n") == 1, err
-    for w in words:
-        assert w in err, (w, err)
-    assert list(tmp_path.iterdir()) == []
+def test_bad_shiesta_input_is_one_line_exit_2_and_writes_nothing(workdir, cli, argv, words):
+    cli.refused(*argv, *(["--out", "x"] if argv[0] == "simulate" else []), names=words)
 
 
-def test_cli_simulate_and_rules(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    code, out, err = _run(capsys, "simulate", "shiesta", "--games", "20000", "--players", "3",
-                          "--no-progress", "--out", "g")
+def test_cli_simulate_and_rules(workdir, cli):
+    code, out, err = cli("simulate", "shiesta", "--games", "20000", "--players", "3",
+                         "--no-progress", "--out", "g")
     assert code == 0, err
     assert "20,000 games" in out and "the starter" in out and "unfinished" in out
     from simkit.store import read_run
-    df, man = read_run(tmp_path / "g")
+    df, man = read_run(workdir / "g")
     assert man["game"] == "shiesta" and man["unit"] == "game" and len(df) == 20_000
     pd.testing.assert_frame_equal(df, api.simulate_games(20_000, players=3),
                                   check_categorical=False)
-    code, out, err = _run(capsys, "rules", "shiesta")
+    code, out, err = cli("rules", "shiesta")
     assert code == 0
     for key in ("decks", "hand_size", "higher", "two", "seven_reverses", "after_burn",
                 "after_pickup", "opening", "starter", "max_turns", "exchange", "burn_at",
