@@ -27,7 +27,7 @@ stack (numba's cache has crashed on recursive functions), with
 The most tricks (:func:`dd_value`) is a binary search of such searches,
 the table carrying what each one learnt to the next.
 
-Cards are the kernel's "play bits" for the trump option (``kernel.py``):
+Cards are the "play bits" of the trump option (``tables.py``):
 within an effective suit a higher bit is a higher card and the trumps are on
 top, so "cards that beat the winning card" is one mask.
 """
@@ -39,9 +39,9 @@ import numpy as np
 
 from simkit.bits import high_bit, low_bit, next_seat, popcount
 from simkit.jit import block, blocks, kernel
-from simkit.pepper.kernel import (BIT_OF, CARD_OF, EFF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS,
-                                  _to_play_bits, deal_fixed, deal_number)
 from simkit.pepper.rules import R
+from simkit.pepper.tables import (BIT_OF, CARD_OF, EFF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS,
+                                  deal_fixed, deal_number, to_play_bits)
 from simkit.rng import shuffle, start_stream
 
 #: Plies of a search: 8 tricks of 4 cards, and the root.
@@ -336,7 +336,7 @@ def _root(stack, hands, P, o, trick_cards, n_trick, to_play):
     current trick's ``n_trick`` cards (ids, in play order, led by the seat
     ``n_trick`` places before ``to_play``).  Returns the tricks left."""
     for s in range(4):
-        stack[0, F_H + s] = _to_play_bits(hands[s], o) if s < P else 0
+        stack[0, F_H + s] = to_play_bits(hands[s], o) if s < P else 0
     trumps = TRUMP_BITS[o]
     stack[0, F_K] = n_trick
     stack[0, F_SEAT] = to_play
@@ -746,7 +746,7 @@ BOUND_BLOCK = 256
 def bound_fixed(count, key, rules, seat, dealer, fixed, out):
     """Samples ``0 .. count-1`` of a fixed hand (9.1: ``seat`` holds the mask
     ``fixed``, the rest dealt from stream ``(key, sample)`` by
-    :func:`kernel.deal_fixed`): ``out[j, o]`` the double-dummy value of
+    :func:`tables.deal_fixed`): ``out[j, o]`` the double-dummy value of
     ``seat``'s side leading the first trick with trump option ``o`` (0..4)."""
     P = rules[R.PLAYERS]
     H = rules[R.HANDS_DEALT]
