@@ -15,23 +15,31 @@ Encoding (``simkit.pepper.rules``):
 - a bid is a level: 0 pass, ``1 .. T-1`` numbers, ``T`` Ndogo, ``T+1`` Kubwa,
   where ``T = rules.tricks`` (6 with four players, else 8).
 
-Layout: records; §1 deal; §2 card ranking; §3 auction and trump; §4 play;
-§5 scoring; §7 policies (random, heuristic, expert); the hand loop; hands without an
+Layout: records; §1 deal; §3 auction and trump; §5 scoring; §7 policies
+(random, heuristic, expert); the hand loop with the play of §4; hands without an
 auction (§9: a fixed hand, a declared contract); bidding plans (§9.3: a
 fixed hand whose seat bids by a plan); the game loop (§6); and
-finally the text log (``format_log`` / ``parse_log`` / ``replay``).
+finally the text log (``format_log`` / ``parse_log`` / ``replay``).  The card
+ids and seats of §1, the card ranking of §2 and the trick primitives of §4
+(:class:`Play`, :func:`effective_suit`, :func:`trick_winner`,
+:func:`legal_cards`, ...) are in ``tricks.py``, which the reference solver
+(``reference_solver.py``) shares; they are imported here by name.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from simkit.errors import InputError
+from simkit.pepper import reference_solver
 from simkit.pepper.policies import ExpertParams, HeuristicParams, hundredths, make_policies
-from simkit.pepper.rules import (ACE, DECK, JACK, KING, NINE, NO_TRUMP, PLAN_PASS, PLAN_POLICY,
-                                 QUEEN, TEN, TRUMP_TEXT, PepperRules)
+from simkit.pepper.rules import (ACE, DECK, KING, NO_TRUMP, PLAN_PASS, PLAN_POLICY, QUEEN,
+                                 TRUMP_TEXT, PepperRules)
+from simkit.pepper.tricks import (Play, PlayView, beats, card_of, discard_value, effective_suit,
+                                  is_left_bower, is_right_bower, is_trump, legal_cards,
+                                  partner_of, rank_of, same_side, shown_out, suit_cards, suit_of,
+                                  trick_winner, trump_position, winning_play)
 from simkit.policy import Policy
 from simkit.text import key_values
 from simkit.rng import Stream
@@ -49,14 +57,6 @@ class Bid:
 
     seat: int
     level: int
-
-
-@dataclass(frozen=True)
-class Play:
-    """One card put on the table by ``seat`` (§4)."""
-
-    seat: int
-    card: int
 
 
 @dataclass
@@ -141,26 +141,6 @@ class GameResult:
 # §1 Players, deck and deal
 # ---------------------------------------------------------------------------
 
-def card_of(suit: int, rank: int) -> int:
-    """Card id of a suit (0..3) and rank position (9 10 J Q K A = 0..5), §1."""
-    return suit * 6 + rank
-
-
-def suit_of(card: int) -> int:
-    """Printed suit of a card (0..3)."""
-    return card // 6
-
-
-def rank_of(card: int) -> int:
-    """Rank position of a card: 9 = 0, 10 = 1, J = 2, Q = 3, K = 4, A = 5."""
-    return card % 6
-
-
-def partner_of(seat: int, rules: PepperRules) -> int:
-    """The partner, who sits opposite, with 4 players; -1 otherwise (§1)."""
-    return (seat + 2) % 4 if rules.players == 4 else -1
-
-
 def deal(stream: Stream, rules: PepperRules, dealer: int) -> tuple[list[list[int]], list[int]]:
     """Shuffle and deal (§1); returns ``(hands_by_seat, dead_hand)``.
 
@@ -182,98 +162,6 @@ def deal(stream: Stream, rules: PepperRules, dealer: int) -> tuple[list[list[int
         hands[(dealer + 1 + r) % rules.players] = dealt[r]
     dead = dealt[2] if rules.players == 2 else []
     return hands, dead
-
-
-# ---------------------------------------------------------------------------
-# §2 Card ranking
-# ---------------------------------------------------------------------------
-
-def is_right_bower(card: int, trump: int) -> bool:
-    """The jack of trumps (§2)."""
-    return trump != NO_TRUMP and card == card_of(trump, JACK)
-
-
-def is_left_bower(card: int, trump: int) -> bool:
-    """The jack of the other suit of the trump's colour, suit ``3 - trump`` (§2)."""
-    return trump != NO_TRUMP and card == card_of(3 - trump, JACK)
-
-
-def effective_suit(card: int, trump: int) -> int:
-    """The printed suit, except that the left bower belongs to trumps (§2)."""
-    return trump if is_left_bower(card, trump) else suit_of(card)
-
-
-def is_trump(card: int, trump: int) -> bool:
-    """True if the card's effective suit is the trump suit (never with no trump)."""
-    return trump != NO_TRUMP and effective_suit(card, trump) == trump
-
-
-@functools.cache          # 20 fixed orders, asked for at every decision
-def suit_cards(suit: int, trump: int) -> tuple[int, ...]:
-    """The cards of an effective suit, highest first (§2).
-
-    Trumps: right bower, left bower, A, K, Q, 10, 9.  Any other suit (every
-    suit with no trump): A, K, Q, J, 10, 9, without the left bower.
-    """
-    if trump != NO_TRUMP and suit == trump:
-        return (card_of(trump, JACK), card_of(3 - trump, JACK),
-                card_of(trump, ACE), card_of(trump, KING), card_of(trump, QUEEN),
-                card_of(trump, TEN), card_of(trump, NINE))
-    order = [card_of(suit, r) for r in (ACE, KING, QUEEN, JACK, TEN, NINE)]
-    return tuple(c for c in order if not is_left_bower(c, trump))
-
-
-def trump_position(card: int, trump: int) -> int:
-    """Position of a trump from the top, 0 (right bower) .. 6 (nine), §2 / §7.2."""
-    return suit_cards(trump, trump).index(card)
-
-
-def beats(card: int, best: int, trump: int) -> bool:
-    """Does ``card`` beat ``best``, the card winning the trick so far? (§4, §7.2)
-
-    It does if it is a trump and ``best`` is not, or if it is of ``best``'s
-    effective suit and ranks higher in it.
-    """
-    if is_trump(card, trump) and not is_trump(best, trump):
-        return True
-    suit = effective_suit(best, trump)
-    if effective_suit(card, trump) != suit:
-        return False
-    order = suit_cards(suit, trump)
-    return order.index(card) < order.index(best)
-
-
-def winning_play(trick: Sequence[Play], trump: int) -> Play:
-    """The play winning a (possibly unfinished) trick so far (§4).
-
-    The highest trump wins; with no trump played, the highest card of the led
-    effective suit.  Scanning in play order with :func:`beats` gives exactly
-    that, since a card off the led suit that is not a trump never beats.
-    """
-    best = trick[0]
-    for p in trick[1:]:
-        if beats(p.card, best.card, trump):
-            best = p
-    return best
-
-
-def trick_winner(trick: Sequence[Play], trump: int) -> int:
-    """The seat that wins a trick (§4)."""
-    return winning_play(trick, trump).seat
-
-
-def legal_cards(hand: Sequence[int], led: int | None, trump: int) -> list[int]:
-    """The cards the player may play, in increasing card id (§4).
-
-    ``led`` is the effective suit of the led card, or None when leading.  A
-    player must follow the led effective suit if able (the left bower is a
-    trump, not a card of its printed suit); otherwise any card is legal.
-    """
-    if led is not None:
-        follow = sorted(c for c in hand if effective_suit(c, trump) == led)
-        if follow:
-            return follow
-    return sorted(hand)
 
 
 # ---------------------------------------------------------------------------
@@ -538,19 +426,6 @@ def choose_trump(hand: Sequence[int], contract: int, rules: PepperRules,
     return best_option
 
 
-def discard_value(card: int, trump: int) -> int:
-    """A card's value for discarding (§7.2 "Play").
-
-    A non-trump: its rank position, 9 = 0 .. A = 5 (the deck's rank position,
-    also in the suit that lost its jack to the left bower).  A trump: 10 plus
-    its position from the bottom: 9 = 10, 10 = 11, Q = 12, K = 13, A = 14,
-    left bower = 15, right bower = 16.
-    """
-    if is_trump(card, trump):
-        return 16 - trump_position(card, trump)
-    return rank_of(card)
-
-
 def lowest(cards: Sequence[int], trump: int) -> int:
     """The card of smallest discard value, ties to the smaller card id (§7.2)."""
     return min(cards, key=lambda c: (discard_value(c, trump), c))
@@ -637,42 +512,6 @@ def follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trump: in
 
 # --- what a seat has seen, and the play for every trick (§7.2) ----------------
 
-@dataclass(frozen=True)
-class PlayView:
-    """What a seat knows while playing, besides its hand and the trick: every
-    play so far (the current trick included), the contract and its holder,
-    and the tricks won so far per seat.
-
-    ``holdings`` (every seat's cards now) is not something a player knows:
-    only the expert's oracle (§7.3, ``worlds = 0``), which sees every card,
-    reads it.  It may be empty where no oracle plays."""
-
-    plays: tuple[Play, ...]
-    bidder: int
-    contract: int
-    tricks: tuple[int, ...]
-    holdings: tuple[tuple[int, ...], ...] = ()
-
-    @property
-    def played(self) -> set[int]:
-        return {p.card for p in self.plays}
-
-
-def shown_out(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
-    """Per seat, the effective suits it has shown out of: in some trick (the
-    current one included) it played a card of another effective suit than
-    the one led (§7.2 "Play")."""
-    out: list[set[int]] = [set() for _ in range(rules.players)]
-    n = rules.players
-    for i in range(0, len(view.plays), n):
-        trick = view.plays[i:i + n]
-        led = effective_suit(trick[0].card, trump)
-        for p in trick[1:]:
-            if effective_suit(p.card, trump) != led:
-                out[p.seat].add(led)
-    return out
-
-
 def discarded(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
     """Per seat, the non-trump effective suits it has discarded from: it played a
     card of that suit on a trick led in another effective suit."""
@@ -692,11 +531,6 @@ def unseen(suit: int, trump: int, hand: Sequence[int], view: PlayView) -> list[i
     """The cards of an effective suit neither played nor in the seat's hand, highest first."""
     played = view.played
     return [c for c in suit_cards(suit, trump) if c not in played and c not in hand]
-
-
-def same_side(a: int, b: int, rules: PepperRules) -> bool:
-    """True if seats ``a`` and ``b`` score together (the same seat, or partners)."""
-    return a == b or (rules.players == 4 and (a - b) % 2 == 0)
 
 
 def threatened(card: int, seat: int, hand: Sequence[int], trick: Sequence[Play], trump: int,
@@ -1106,9 +940,6 @@ def candidate_value(seat: int, card: int, own: Sequence[int], world: Sequence[Se
     trick's winner to lead, and the completed trick adds 1 if its winner is
     on the side.
     """
-    # the solver imports this module's rule primitives, so it is imported when used
-    from simkit.pepper import reference_solver
-
     n = rules.players
     hands: list[list[int]] = [[] for _ in range(n)]
     for h, cards in zip(holders, world):

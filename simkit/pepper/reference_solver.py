@@ -10,9 +10,10 @@ let R win as few as it can, all tricks being played out under §4.
 
 This module is the readable twin of the kernel's solver
 (``simkit/pepper/solver.py``); the differential tests hold the two together.
-It shares nothing with it but the rule primitives of
-``simkit.pepper.reference`` (effective suits, card order, trick winners,
-legal cards).
+It shares no code with it.  It stands on the trick primitives of
+``simkit.pepper.tricks`` (effective suits, card order, trick winners, legal
+cards), which the reference engine uses too; the reference engine's expert
+calls it.
 
 How it is computed
 ------------------
@@ -58,8 +59,8 @@ import operator
 from collections.abc import Iterable, Sequence
 
 from simkit.errors import InputError
-from simkit.pepper.reference import (Play, beats, effective_suit, is_trump, legal_cards,
-                                     suit_cards, trick_winner, winning_play)
+from simkit.pepper.tricks import (Play, beats, effective_suit, is_trump, legal_cards, suit_cards,
+                                  trick_winner, winning_play)
 from simkit.pepper.rules import DECK, NO_TRUMP, TRUMP_TEXT
 
 __all__ = ["value", "can_take", "every_trick", "brute_force_value"]
@@ -147,7 +148,7 @@ def _minimax(hands: list[list[int]], trump: int, trick: list[Play], seat: int,
 
 
 # ---------------------------------------------------------------------------
-# Card facts for one trump option, from the rule primitives of the reference
+# Card facts for one trump option, from the trick primitives (tricks.py)
 # ---------------------------------------------------------------------------
 
 class _Facts:
