@@ -13,7 +13,7 @@ This module is the readable twin of the kernel's solver
 It shares no code with it.  It stands on the trick primitives of
 ``simkit.pepper.tricks`` (effective suits, card order, trick winners, legal
 cards), which the reference engine uses too; the reference engine's expert
-calls it.
+(``reference_expert.py``) calls it.
 
 How it is computed
 ------------------
