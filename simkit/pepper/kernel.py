@@ -4,7 +4,7 @@ Hands are 24-bit masks (bit = card id, see ``rules.DECK``).  Once the trump
 is named, the hands are relabelled into "play bits" ordered by rank within
 the trump option (0..3 = C D H S, 4 = no trump), trumps on top, so that the
 lowest card of a set, a suit's boss and the cards that beat the winning card
-are single bit operations.  The heuristic's hand estimates are per-suit table
+are single bit operations (``tables.py``).  The heuristic's hand estimates are per-suit table
 lookups.  All decisions are exactly those of seeds/pepper.md section 7.
 
 Entry points (all jitted through ``simkit.jit.kernel``):
@@ -19,7 +19,10 @@ Entry points (all jitted through ``simkit.jit.kernel``):
   speaker on the deals of :func:`run_hands` (the studies).
 * :func:`play_hand` / :func:`play_contract` are the single-hand core they use.
 
-The readable twin is ``reference.py``; the two never share code.
+The card tables, play bits and the deal are in ``tables.py``; an expert seat
+(7.3) plays by ``expert.py``, which searches with the double-dummy solver of
+``solver.py``.  The readable twin is ``reference.py``; the two never share
+code.
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
+from simkit.pepper.expert import EXPERT_TT, expert_card
 from simkit.pepper.policies import PARAM, SlamPlay
 from simkit.pepper.rules import PLAN_PASS, PLAN_POLICY, R, AllPass, Auction, Fail, Tie
-from simkit.pepper.solver import EXPERT_TT, MAXPLY, N_FIELDS, expert_card
+from simkit.pepper.solver import MAXPLY, N_FIELDS
 from simkit.pepper.tables import (BIT_OF, CARD_OF, NT, SUIT_BITS, SUIT_OF_BIT, SUITMASK,
                                   TRUMP_BITS, deal, deal_fixed, deal_number, to_play_bits)
 from simkit.policy import EXPERT, RANDOM

@@ -30,6 +30,10 @@ the table carrying what each one learnt to the next.
 Cards are the "play bits" of the trump option (``tables.py``):
 within an effective suit a higher bit is a higher card and the trumps are on
 top, so "cards that beat the winning card" is one mask.
+
+Its users: :func:`solve_deals` (whole deals, for the tests and the bench),
+the perfect-information bound of 9.4 (:func:`bound_fixed`,
+:func:`bound_first`) and the expert's search (``expert.py``).
 """
 
 from __future__ import annotations
@@ -40,9 +44,9 @@ import numpy as np
 from simkit.bits import high_bit, low_bit, next_seat, popcount
 from simkit.jit import block, blocks, kernel
 from simkit.pepper.rules import R
-from simkit.pepper.tables import (BIT_OF, CARD_OF, EFF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS,
-                                  deal_fixed, deal_number, to_play_bits)
-from simkit.rng import shuffle, start_stream
+from simkit.pepper.tables import (BIT_OF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS, deal_fixed,
+                                  deal_number, to_play_bits)
+from simkit.rng import start_stream
 
 #: Plies of a search: 8 tricks of 4 cards, and the root.
 MAXPLY = 33
@@ -436,302 +440,12 @@ def solve_deals(hands, P, o, leader, side, target, out):
                                           target[i], tt, stack) else 0
 
 
-# ---------------------------------------------------------------------------
-# The expert policy (seeds/pepper.md 7.3): perfect-information Monte Carlo
-# ---------------------------------------------------------------------------
-
-#: Deals of the unseen cards tried for a world before the constrained deal.
-WORLD_TRIES = 20
-#: Tables the expert keeps per hand in play (entries; a power of two).
-EXPERT_TT = TT_SIZE
-
-
 @kernel(inline=True)
-def _dealable(room, allowed, cnt, n_holders):
-    """Whether the cards left (``cnt`` per effective suit) fit the holders'
-    ``room``, each taking only its ``allowed`` suits: for every set of suits,
-    its cards are no more than the room of the holders that may take one."""
-    for S in range(1, 16):
-        need = 0
-        for e in range(4):
-            if (S >> e) & 1:
-                need += cnt[e]
-        cap = 0
-        for x in range(n_holders):
-            if allowed[x] & S:
-                cap += room[x]
-        if need > cap:
-            return False
-    return True
-
-
-@kernel
-def _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, out):
-    """Deal the ``n_u`` unseen card ids to the holders (7.3 Worlds) into
-    ``out[seat]`` (card-id masks), drawing from ``st``."""
-    for t in range(WORLD_TRIES):
-        for i in range(n_u):
-            arr[i] = unseen[i]
-        shuffle(st, arr[:n_u])
-        ok = True
-        p = 0
-        for x in range(n_holders):
-            for _ in range(size[x]):
-                if (allowed[x] >> EFF[o, arr[p]]) & 1 == 0:
-                    ok = False
-                p += 1
-        if ok:
-            p = 0
-            for x in range(n_holders):
-                out[holder[x]] = 0
-                for _ in range(size[x]):
-                    out[holder[x]] |= np.int64(1) << arr[p]
-                    p += 1
-            return
-    # the last shuffle's order, each card to the first holder that can take it
-    # and leave the rest dealable
-    room = np.empty(4, np.int64)
-    cnt = np.zeros(4, np.int64)
-    for x in range(n_holders):
-        room[x] = size[x]
-        out[holder[x]] = 0
-    for i in range(n_u):
-        cnt[EFF[o, arr[i]]] += 1
-    for i in range(n_u):
-        c = arr[i]
-        e = EFF[o, c]
-        cnt[e] -= 1
-        for x in range(n_holders):
-            if room[x] > 0 and (allowed[x] >> e) & 1:
-                room[x] -= 1
-                if _dealable(room, allowed, cnt, n_holders):
-                    out[holder[x]] |= np.int64(1) << c
-                    break
-                room[x] += 1
-
-
-@kernel(inline=True)
-def _side_of(seat, P):
+def side_of(seat, P):
     """A seat's side as a seat mask: its partnership with 4 players."""
     if P == 4:
         return (np.int64(1) << seat) | (np.int64(1) << (seat ^ 2))
     return np.int64(1) << seat
-
-
-@kernel
-def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, bidder,
-                contract, worlds, st, tt, stack, hint):
-    """The expert's card (seeds/pepper.md 7.3), as a play bit; ``hint`` is the
-    card the heuristic would play there (its tie-break).
-
-    ``hands``: every seat's cards in play bits (``hands[3]`` the dead hand with
-    2 players); ``tbits[:n_trick]`` the current trick's cards in play order;
-    ``unplayed``: the cards not yet on the table; ``voids``: 4 bits per seat,
-    the effective suits it has shown out of; ``tricks``: tricks won per seat.
-    Only what the seat may see is used: its own hand, the table, the counts of
-    the others' cards and their voids."""
-    h = hands[seat]
-    trumps = TRUMP_BITS[o]
-    led = SUIT_BITS[o, SUIT_OF_BIT[o, tbits[0]]] if n_trick > 0 else np.int64(0)
-    legal = h & led
-    if legal == 0:
-        legal = h
-    table = np.int64(0)
-    for k in range(n_trick):
-        table |= np.int64(1) << tbits[k]
-    live = unplayed | table              # cards not in a completed trick
-    cands = np.int64(0)
-    for e in range(4):
-        own = legal & SUIT_BITS[o, e]
-        if own == 0:
-            continue
-        prev = False
-        m = live & SUIT_BITS[o, e]
-        while m:
-            b = low_bit(m)
-            m &= m - 1
-            if (own >> b) & 1:
-                if not prev:
-                    cands |= np.int64(1) << b
-                prev = True
-            else:
-                prev = False
-    if popcount(cands) == 1:
-        return low_bit(cands)
-    # -- the worlds, all drawn before any solve
-    unseen_bits = unplayed & ~h
-    unseen = np.empty(24, np.int64)
-    n_u = 0
-    for c in range(24):
-        if (unseen_bits >> BIT_OF[o, c]) & 1:
-            unseen[n_u] = c
-            n_u += 1
-    holder = np.empty(4, np.int64)
-    size = np.empty(4, np.int64)
-    allowed = np.empty(4, np.int64)
-    n_holders = 0
-    x = seat
-    for _ in range(P - 1):
-        x = next_seat(x, P)
-        holder[n_holders] = x
-        size[n_holders] = popcount(hands[x])
-        allowed[n_holders] = 15 & ~((voids >> (4 * x)) & 15)
-        n_holders += 1
-    if P == 2:
-        holder[n_holders] = 3
-        size[n_holders] = popcount(hands[3])
-        allowed[n_holders] = 15
-        n_holders += 1
-    own_ids = np.int64(0)
-    m = h
-    while m:
-        b = low_bit(m)
-        m &= m - 1
-        own_ids |= np.int64(1) << CARD_OF[o, b]
-    arr = np.empty(24, np.int64)
-    if worlds == 0:
-        # the oracle: one world, the real deal (for measuring, never a real player)
-        worlds = 1
-        world = np.zeros((1, 4), np.int64)
-        for s in range(4):
-            mm = hands[s]
-            while mm:
-                b = low_bit(mm)
-                mm &= mm - 1
-                world[0, s] |= np.int64(1) << CARD_OF[o, b]
-    else:
-        world = np.zeros((worlds, 4), np.int64)
-        for w in range(worlds):
-            _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, world[w])
-            world[w, seat] = own_ids
-    # -- the goal
-    decl = _side_of(bidder, P)
-    need = contract if contract < T else T
-    won = 0
-    done = 0
-    for s in range(P):
-        done += tricks[s]
-        if (decl >> s) & 1:
-            won += tricks[s]
-    open_ = won < need and done - won <= T - need
-    ours = (decl >> seat) & 1 == 1
-    side = decl if open_ else _side_of(seat, P)
-    # -- the candidates, lowest first (ties keep the lowest)
-    n_c = 0
-    cand = np.empty(MAXMOVES, np.int64)
-    m = cands
-    while m:
-        cand[n_c] = low_bit(m)
-        m &= m - 1
-        n_c += 1
-    # The choice needs, while the contract is open, each candidate's count of
-    # worlds that reach the goal (one "at least" search each), and the total
-    # value only for candidates tied on the best count; once it is decided,
-    # every total.  Counting stops as soon as the leader cannot be caught:
-    # the card chosen is the one 7.3 defines.
-    succ = np.zeros(MAXMOVES, np.int64)
-    ids = np.empty(4, np.int64)
-    trick_ids = np.zeros(4, np.int64)
-    for k in range(n_trick):
-        trick_ids[k] = CARD_OF[o, tbits[k]]
-    if open_:
-        goal = need - won                    # the declaring side's tricks still needed
-        for w in range(worlds):
-            for i in range(n_c):
-                v = _after(cand[i], seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led,
-                           trumps, side, tt, stack, goal)
-                if (v >= goal) == ours:
-                    succ[i] += 1
-            top = 0
-            second = -1
-            for i in range(n_c):
-                if succ[i] > top:
-                    second = top
-                    top = succ[i]
-                elif succ[i] > second:
-                    second = succ[i]
-            if top > second + worlds - 1 - w:
-                break
-        top = 0
-        for i in range(n_c):
-            top = max(top, succ[i])
-        tied = 0
-        for i in range(n_c):
-            if succ[i] == top:
-                tied += 1
-        if tied == 1:
-            for i in range(n_c):
-                if succ[i] == top:
-                    return cand[i]
-        # ties: the heuristic's card (7.2) if it is one of them
-        for i in range(n_c):
-            if succ[i] == top and _same_group(cand[i], hint, h, live, o):
-                return cand[i]
-    best = -1
-    best_t = 0
-    heuristic = False
-    for i in range(n_c):
-        if open_ and succ[i] != top:
-            continue
-        t = 0
-        for w in range(worlds):
-            t += _after(cand[i], seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led,
-                        trumps, side, tt, stack, -1)
-        if open_ and not ours:
-            t = -t
-        mine = not open_ and _same_group(cand[i], hint, h, live, o)
-        if best < 0 or t > best_t or (t == best_t and mine and not heuristic):
-            best = cand[i]
-            best_t = t
-            heuristic = mine
-    return best
-
-
-@kernel(inline=True)
-def _same_group(c, x, h, live, o):
-    """Whether the player's cards ``c`` and ``x`` (play bits) are equivalent for it
-    (7.3 Candidates): one effective suit, no live card between them but its own."""
-    if x < 0 or SUIT_OF_BIT[o, c] != SUIT_OF_BIT[o, x]:
-        return False
-    lo = min(c, x)
-    hi = max(c, x)
-    between = live & SUIT_BITS[o, SUIT_OF_BIT[o, c]] & ~h
-    mask = (-(np.int64(2) << lo)) & ((np.int64(1) << hi) - 1)
-    return (between & mask) == 0
-
-
-@kernel
-def _after(b, seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led, trumps, side, tt,
-           stack, goal):
-    """World ``w`` after ``seat`` plays the play bit ``b``: with ``goal`` < 0 the
-    double-dummy value of ``side`` from there, the current trick included; else
-    that value if it is below ``goal``, and ``goal`` if it is at least ``goal``
-    (one "at least" search)."""
-    c = CARD_OF[o, b]
-    for s in range(4):
-        ids[s] = world[w, s]
-    ids[seat] &= ~(np.int64(1) << c)
-    if n_trick + 1 == P:
-        # the card completes the trick: its winner leads next
-        win = tbits[0]
-        wseat = (seat - n_trick) % P
-        s_ = wseat
-        for k in range(1, P):
-            s_ = next_seat(s_, P)
-            bb = tbits[k] if k < n_trick else b
-            if (((led | trumps) & -(np.int64(2) << win)) >> bb) & 1:
-                win = bb
-                wseat = s_
-        took = (side >> wseat) & 1
-        if goal >= 0:
-            return goal if took >= goal or dd_at_least(ids, P, o, trick_ids, 0, wseat, side,
-                                                        goal - took, tt, stack) else 0
-        return took + dd_value(ids, P, o, trick_ids, 0, wseat, side, tt, stack)
-    trick_ids[n_trick] = c
-    if goal >= 0:
-        return goal if dd_at_least(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side,
-                                   goal, tt, stack) else 0
-    return dd_value(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side, tt, stack)
 
 
 # ---------------------------------------------------------------------------
@@ -750,7 +464,7 @@ def bound_fixed(count, key, rules, seat, dealer, fixed, out):
     ``seat``'s side leading the first trick with trump option ``o`` (0..4)."""
     P = rules[R.PLAYERS]
     H = rules[R.HANDS_DEALT]
-    side = _side_of(seat, P)
+    side = side_of(seat, P)
     for blk in numba.prange(blocks(count, BOUND_BLOCK)):
         st = np.empty(2, np.uint64)
         hands = np.zeros(4, np.int64)
@@ -785,8 +499,8 @@ def bound_first(numbers, key, rules, trump, target, out):
         for j in block(blk, count, BOUND_BLOCK):
             seat = next_seat(deal_number(st, key, numbers[j], rules, deck, hands), P)
             if target > 0:
-                out[j] = 1 if dd_at_least(hands, P, trump[j], no, 0, seat, _side_of(seat, P),
+                out[j] = 1 if dd_at_least(hands, P, trump[j], no, 0, seat, side_of(seat, P),
                                           target, tt, stack) else 0
             else:
-                out[j] = dd_value(hands, P, trump[j], no, 0, seat, _side_of(seat, P), tt,
+                out[j] = dd_value(hands, P, trump[j], no, 0, seat, side_of(seat, P), tt,
                                   stack)

@@ -1,0 +1,308 @@
+"""The expert policy in numba (seeds/pepper.md 7.3): perfect-information Monte Carlo.
+
+At a card with more than one candidate, the expert deals the cards it cannot
+see into worlds that agree with what it has seen (each seat's card count,
+the suits it has shown out of), values every candidate in every world with
+the double-dummy solver (``solver.py``) and plays the card that does best
+over the worlds by the choice of 7.3.
+
+The kernel (``kernel.py``) calls :func:`expert_card` for the expert's seats,
+with the card its heuristic would play as the tie-break.  Cards are play bits
+(``tables.py``).  The readable twin is ``reference_expert.py``; the two share
+no code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.bits import low_bit, next_seat, popcount
+from simkit.jit import kernel
+from simkit.pepper.solver import MAXMOVES, TT_SIZE, dd_at_least, dd_value, side_of
+from simkit.pepper.tables import BIT_OF, CARD_OF, EFF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS
+from simkit.rng import shuffle
+
+#: Deals of the unseen cards tried for a world before the constrained deal.
+WORLD_TRIES = 20
+#: Tables the expert keeps per hand in play (entries; a power of two).
+EXPERT_TT = TT_SIZE
+
+
+@kernel(inline=True)
+def _dealable(room, allowed, cnt, n_holders):
+    """Whether the cards left (``cnt`` per effective suit) fit the holders'
+    ``room``, each taking only its ``allowed`` suits: for every set of suits,
+    its cards are no more than the room of the holders that may take one."""
+    for S in range(1, 16):
+        need = 0
+        for e in range(4):
+            if (S >> e) & 1:
+                need += cnt[e]
+        cap = 0
+        for x in range(n_holders):
+            if allowed[x] & S:
+                cap += room[x]
+        if need > cap:
+            return False
+    return True
+
+
+@kernel
+def _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, out):
+    """Deal the ``n_u`` unseen card ids to the holders (7.3 Worlds) into
+    ``out[seat]`` (card-id masks), drawing from ``st``."""
+    for t in range(WORLD_TRIES):
+        for i in range(n_u):
+            arr[i] = unseen[i]
+        shuffle(st, arr[:n_u])
+        ok = True
+        p = 0
+        for x in range(n_holders):
+            for _ in range(size[x]):
+                if (allowed[x] >> EFF[o, arr[p]]) & 1 == 0:
+                    ok = False
+                p += 1
+        if ok:
+            p = 0
+            for x in range(n_holders):
+                out[holder[x]] = 0
+                for _ in range(size[x]):
+                    out[holder[x]] |= np.int64(1) << arr[p]
+                    p += 1
+            return
+    # the last shuffle's order, each card to the first holder that can take it
+    # and leave the rest dealable
+    room = np.empty(4, np.int64)
+    cnt = np.zeros(4, np.int64)
+    for x in range(n_holders):
+        room[x] = size[x]
+        out[holder[x]] = 0
+    for i in range(n_u):
+        cnt[EFF[o, arr[i]]] += 1
+    for i in range(n_u):
+        c = arr[i]
+        e = EFF[o, c]
+        cnt[e] -= 1
+        for x in range(n_holders):
+            if room[x] > 0 and (allowed[x] >> e) & 1:
+                room[x] -= 1
+                if _dealable(room, allowed, cnt, n_holders):
+                    out[holder[x]] |= np.int64(1) << c
+                    break
+                room[x] += 1
+
+
+@kernel
+def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, bidder,
+                contract, worlds, st, tt, stack, hint):
+    """The expert's card (seeds/pepper.md 7.3), as a play bit; ``hint`` is the
+    card the heuristic would play there (its tie-break).
+
+    ``hands``: every seat's cards in play bits (``hands[3]`` the dead hand with
+    2 players); ``tbits[:n_trick]`` the current trick's cards in play order;
+    ``unplayed``: the cards not yet on the table; ``voids``: 4 bits per seat,
+    the effective suits it has shown out of; ``tricks``: tricks won per seat.
+    Only what the seat may see is used: its own hand, the table, the counts of
+    the others' cards and their voids."""
+    h = hands[seat]
+    trumps = TRUMP_BITS[o]
+    led = SUIT_BITS[o, SUIT_OF_BIT[o, tbits[0]]] if n_trick > 0 else np.int64(0)
+    legal = h & led
+    if legal == 0:
+        legal = h
+    table = np.int64(0)
+    for k in range(n_trick):
+        table |= np.int64(1) << tbits[k]
+    live = unplayed | table              # cards not in a completed trick
+    cands = np.int64(0)
+    for e in range(4):
+        own = legal & SUIT_BITS[o, e]
+        if own == 0:
+            continue
+        prev = False
+        m = live & SUIT_BITS[o, e]
+        while m:
+            b = low_bit(m)
+            m &= m - 1
+            if (own >> b) & 1:
+                if not prev:
+                    cands |= np.int64(1) << b
+                prev = True
+            else:
+                prev = False
+    if popcount(cands) == 1:
+        return low_bit(cands)
+    # -- the worlds, all drawn before any solve
+    unseen_bits = unplayed & ~h
+    unseen = np.empty(24, np.int64)
+    n_u = 0
+    for c in range(24):
+        if (unseen_bits >> BIT_OF[o, c]) & 1:
+            unseen[n_u] = c
+            n_u += 1
+    holder = np.empty(4, np.int64)
+    size = np.empty(4, np.int64)
+    allowed = np.empty(4, np.int64)
+    n_holders = 0
+    x = seat
+    for _ in range(P - 1):
+        x = next_seat(x, P)
+        holder[n_holders] = x
+        size[n_holders] = popcount(hands[x])
+        allowed[n_holders] = 15 & ~((voids >> (4 * x)) & 15)
+        n_holders += 1
+    if P == 2:
+        holder[n_holders] = 3
+        size[n_holders] = popcount(hands[3])
+        allowed[n_holders] = 15
+        n_holders += 1
+    own_ids = np.int64(0)
+    m = h
+    while m:
+        b = low_bit(m)
+        m &= m - 1
+        own_ids |= np.int64(1) << CARD_OF[o, b]
+    arr = np.empty(24, np.int64)
+    if worlds == 0:
+        # the oracle: one world, the real deal (for measuring, never a real player)
+        worlds = 1
+        world = np.zeros((1, 4), np.int64)
+        for s in range(4):
+            mm = hands[s]
+            while mm:
+                b = low_bit(mm)
+                mm &= mm - 1
+                world[0, s] |= np.int64(1) << CARD_OF[o, b]
+    else:
+        world = np.zeros((worlds, 4), np.int64)
+        for w in range(worlds):
+            _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, world[w])
+            world[w, seat] = own_ids
+    # -- the goal
+    decl = side_of(bidder, P)
+    need = contract if contract < T else T
+    won = 0
+    done = 0
+    for s in range(P):
+        done += tricks[s]
+        if (decl >> s) & 1:
+            won += tricks[s]
+    open_ = won < need and done - won <= T - need
+    ours = (decl >> seat) & 1 == 1
+    side = decl if open_ else side_of(seat, P)
+    # -- the candidates, lowest first (ties keep the lowest)
+    n_c = 0
+    cand = np.empty(MAXMOVES, np.int64)
+    m = cands
+    while m:
+        cand[n_c] = low_bit(m)
+        m &= m - 1
+        n_c += 1
+    # The choice needs, while the contract is open, each candidate's count of
+    # worlds that reach the goal (one "at least" search each), and the total
+    # value only for candidates tied on the best count; once it is decided,
+    # every total.  Counting stops as soon as the leader cannot be caught:
+    # the card chosen is the one 7.3 defines.
+    succ = np.zeros(MAXMOVES, np.int64)
+    ids = np.empty(4, np.int64)
+    trick_ids = np.zeros(4, np.int64)
+    for k in range(n_trick):
+        trick_ids[k] = CARD_OF[o, tbits[k]]
+    if open_:
+        goal = need - won                    # the declaring side's tricks still needed
+        for w in range(worlds):
+            for i in range(n_c):
+                v = _after(cand[i], seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led,
+                           trumps, side, tt, stack, goal)
+                if (v >= goal) == ours:
+                    succ[i] += 1
+            top = 0
+            second = -1
+            for i in range(n_c):
+                if succ[i] > top:
+                    second = top
+                    top = succ[i]
+                elif succ[i] > second:
+                    second = succ[i]
+            if top > second + worlds - 1 - w:
+                break
+        top = 0
+        for i in range(n_c):
+            top = max(top, succ[i])
+        tied = 0
+        for i in range(n_c):
+            if succ[i] == top:
+                tied += 1
+        if tied == 1:
+            for i in range(n_c):
+                if succ[i] == top:
+                    return cand[i]
+        # ties: the heuristic's card (7.2) if it is one of them
+        for i in range(n_c):
+            if succ[i] == top and _same_group(cand[i], hint, h, live, o):
+                return cand[i]
+    best = -1
+    best_t = 0
+    heuristic = False
+    for i in range(n_c):
+        if open_ and succ[i] != top:
+            continue
+        t = 0
+        for w in range(worlds):
+            t += _after(cand[i], seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led,
+                        trumps, side, tt, stack, -1)
+        if open_ and not ours:
+            t = -t
+        mine = not open_ and _same_group(cand[i], hint, h, live, o)
+        if best < 0 or t > best_t or (t == best_t and mine and not heuristic):
+            best = cand[i]
+            best_t = t
+            heuristic = mine
+    return best
+
+
+@kernel(inline=True)
+def _same_group(c, x, h, live, o):
+    """Whether the player's cards ``c`` and ``x`` (play bits) are equivalent for it
+    (7.3 Candidates): one effective suit, no live card between them but its own."""
+    if x < 0 or SUIT_OF_BIT[o, c] != SUIT_OF_BIT[o, x]:
+        return False
+    lo = min(c, x)
+    hi = max(c, x)
+    between = live & SUIT_BITS[o, SUIT_OF_BIT[o, c]] & ~h
+    mask = (-(np.int64(2) << lo)) & ((np.int64(1) << hi) - 1)
+    return (between & mask) == 0
+
+
+@kernel
+def _after(b, seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led, trumps, side, tt,
+           stack, goal):
+    """World ``w`` after ``seat`` plays the play bit ``b``: with ``goal`` < 0 the
+    double-dummy value of ``side`` from there, the current trick included; else
+    that value if it is below ``goal``, and ``goal`` if it is at least ``goal``
+    (one "at least" search)."""
+    c = CARD_OF[o, b]
+    for s in range(4):
+        ids[s] = world[w, s]
+    ids[seat] &= ~(np.int64(1) << c)
+    if n_trick + 1 == P:
+        # the card completes the trick: its winner leads next
+        win = tbits[0]
+        wseat = (seat - n_trick) % P
+        s_ = wseat
+        for k in range(1, P):
+            s_ = next_seat(s_, P)
+            bb = tbits[k] if k < n_trick else b
+            if (((led | trumps) & -(np.int64(2) << win)) >> bb) & 1:
+                win = bb
+                wseat = s_
+        took = (side >> wseat) & 1
+        if goal >= 0:
+            return goal if took >= goal or dd_at_least(ids, P, o, trick_ids, 0, wseat, side,
+                                                        goal - took, tt, stack) else 0
+        return took + dd_value(ids, P, o, trick_ids, 0, wseat, side, tt, stack)
+    trick_ids[n_trick] = c
+    if goal >= 0:
+        return goal if dd_at_least(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side,
+                                   goal, tt, stack) else 0
+    return dd_value(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side, tt, stack)
