@@ -136,22 +136,34 @@ def _push(stack, d, n, m, high_first):
 
 
 @kernel(inline=True)
-def _order(stack, d, cands, h, live, o, leading, own_wins, beat):
-    """Write ``cands`` into ply ``d``'s move list, the promising first."""
+def _order(stack, d, P, o, side):
+    """Ply ``d``'s move list: the candidates of the seat to play
+    (:func:`_candidates`), the promising first."""
+    seat = stack[d, F_SEAT]
+    h = stack[d, F_H + seat]
+    legal = h & stack[d, F_LED]
+    if legal == 0:
+        legal = h
+    live = stack[d, F_TABLE]
+    for s in range(P):
+        live |= stack[d, F_H + s]
+    cands = _candidates(h, legal, live, o)
     n = 0
-    if leading:
+    if stack[d, F_K] == 0:
         # bosses (the top live card of their suit), highest first; then the rest, lowest first
         bosses = 0
         for e in range(4):
-            s = live & SUIT_BITS[o, e]
-            if s:
-                top = high_bit(s)
+            suit = live & SUIT_BITS[o, e]
+            if suit:
+                top = high_bit(suit)
                 if (cands >> top) & 1:
                     bosses |= np.int64(1) << top
         n = _push(stack, d, n, bosses, True)
         n = _push(stack, d, n, cands & ~bosses, False)
     else:
-        winners = cands & beat
+        # the cheapest winners first when the other side wins the trick, else the low cards
+        own_wins = ((side >> seat) & 1) == ((side >> stack[d, F_WSEAT]) & 1)
+        winners = cands & stack[d, F_BEAT]
         first = (cands & ~winners) if own_wins else winners
         n = _push(stack, d, n, first, False)
         n = _push(stack, d, n, cands & ~first, False)
@@ -207,124 +219,130 @@ def _last_winner(stack, d, P, o, trumps):
     return wseat
 
 
+@kernel(inline=True)
+def _descend(stack, d, P, o, side, trumps):
+    """Play ply ``d``'s next candidate: ply ``d + 1`` is the position after it
+    (the hands, the trick so far, and once the trick is complete its
+    winner to lead and the tricks R still needs)."""
+    i = stack[d, F_I]
+    stack[d, F_I] = i + 1
+    b = stack[d, F_MOVES + i]
+    seat = stack[d, F_SEAT]
+    c = d + 1
+    for s in range(4):
+        stack[c, F_H + s] = stack[d, F_H + s]
+    stack[c, F_H + seat] &= ~(np.int64(1) << b)
+    k = stack[d, F_K]
+    if k == 0:
+        led = SUIT_BITS[o, SUIT_OF_BIT[o, b]]
+        stack[c, F_LED] = led
+        stack[c, F_BEAT] = (led | trumps) & -(np.int64(2) << b)
+        stack[c, F_WSEAT] = seat
+        stack[c, F_TABLE] = np.int64(1) << b
+    else:
+        stack[c, F_LED] = stack[d, F_LED]
+        stack[c, F_TABLE] = stack[d, F_TABLE] | (np.int64(1) << b)
+        if (stack[d, F_BEAT] >> b) & 1:
+            stack[c, F_BEAT] = (stack[d, F_LED] | trumps) & -(np.int64(2) << b)
+            stack[c, F_WSEAT] = seat
+        else:
+            stack[c, F_BEAT] = stack[d, F_BEAT]
+            stack[c, F_WSEAT] = stack[d, F_WSEAT]
+    if k + 1 == P:
+        w = stack[c, F_WSEAT]
+        stack[c, F_NEED] = stack[d, F_NEED] - ((side >> w) & 1)
+        stack[c, F_LEFT] = stack[d, F_LEFT] - 1
+        stack[c, F_K] = 0
+        stack[c, F_SEAT] = w
+        stack[c, F_LED] = 0
+        stack[c, F_BEAT] = 0
+        stack[c, F_TABLE] = 0
+    else:
+        stack[c, F_NEED] = stack[d, F_NEED]
+        stack[c, F_LEFT] = stack[d, F_LEFT]
+        stack[c, F_K] = k + 1
+        stack[c, F_SEAT] = next_seat(seat, P)
+
+
+@kernel(inline=True)
+def _tightened(bounds, need, res):
+    """A table entry's bounds (lower | upper << 8) on R's tricks from its
+    position, tightened by the answer ``res`` to "at least ``need``?"."""
+    lb = bounds & 255
+    ub = bounds >> 8
+    if res:
+        lb = max(lb, need)
+    else:
+        ub = min(ub, need - 1)
+    return lb | (ub << 8)
+
+
 @kernel
 def _at_least(stack, P, o, side, target, tt, key_tag):
     """Can side R (seat mask ``side``) take at least ``target`` tricks from the
     position in ply 0 of ``stack`` (hands, seat, trick state, ``F_LEFT``)?
 
-    ``key_tag`` (trump, side, players) goes into every table key."""
+    ``key_tag`` (trump, side, players) goes into every table key.  A ply is
+    entered (decided at once, or its candidates ordered: :func:`_order`), its
+    candidates are played one by one into the ply below (:func:`_descend`)
+    until one settles it, and its answer is recorded in the table (a trick
+    start) and handed to the ply above.  The phases are inlined helpers of
+    scalars or single-level ones: deeper, numba counts references to the
+    arrays at every ply."""
     trumps = TRUMP_BITS[o]
     stack[0, F_NEED] = target
     d = 0
     fresh = True          # ply d was just entered
     res = False
     while True:
+        resolved = False
         if fresh:
+            # -- enter ply d: decided at once, or its candidates ordered
             fresh = False
-            resolved = False
+            resolved = True
             need = stack[d, F_NEED]
             left = stack[d, F_LEFT]
             stack[d, F_SLOT] = -1
             if need <= 0:
-                res, resolved = True, True
+                res = True
             elif need > left:
-                res, resolved = False, True
+                res = False
             elif left == 1:
                 # the last trick: every card left is forced
-                res, resolved = (side >> _last_winner(stack, d, P, o, trumps)) & 1 == 1, True
-            elif stack[d, F_K] == 0:
-                k1, k2 = _key(stack, d, P, o, key_tag)
-                slot = _slot(k1, k2)
-                if tt[slot, 0] == k1 and tt[slot, 1] == k2:
-                    lb = tt[slot, 2] & 255
-                    ub = tt[slot, 2] >> 8
-                    if lb >= need:
-                        res, resolved = True, True
-                    elif ub < need:
-                        res, resolved = False, True
-                stack[d, F_SLOT] = slot
-                stack[d, F_K1] = k1
-                stack[d, F_K2] = k2
-            if not resolved:
-                seat = stack[d, F_SEAT]
-                h = stack[d, F_H + seat]
-                led = stack[d, F_LED]
-                legal = h & led
-                if legal == 0:
-                    legal = h
-                live = stack[d, F_TABLE]
-                for s in range(P):
-                    live |= stack[d, F_H + s]
-                cands = _candidates(h, legal, live, o)
-                k = stack[d, F_K]
-                ours = ((side >> seat) & 1) == ((side >> stack[d, F_WSEAT]) & 1)
-                _order(stack, d, cands, h, live, o, k == 0, k > 0 and ours, stack[d, F_BEAT])
-        else:
-            resolved = False
+                res = (side >> _last_winner(stack, d, P, o, trumps)) & 1 == 1
+            else:
+                resolved = False
+                if stack[d, F_K] == 0:
+                    k1, k2 = _key(stack, d, P, o, key_tag)
+                    slot = _slot(k1, k2)
+                    stack[d, F_SLOT] = slot
+                    stack[d, F_K1] = k1
+                    stack[d, F_K2] = k2
+                    if tt[slot, 0] == k1 and tt[slot, 1] == k2:
+                        if tt[slot, 2] & 255 >= need:          # the lower bound
+                            res, resolved = True, True
+                        elif tt[slot, 2] >> 8 < need:          # the upper bound
+                            res, resolved = False, True
+                if not resolved:
+                    _order(stack, d, P, o, side)
         if not resolved:
-            i = stack[d, F_I]
-            if i < stack[d, F_N]:
-                # play the next candidate: ply d + 1
-                stack[d, F_I] = i + 1
-                b = stack[d, F_MOVES + i]
-                seat = stack[d, F_SEAT]
-                c = d + 1
-                for s in range(4):
-                    stack[c, F_H + s] = stack[d, F_H + s]
-                stack[c, F_H + seat] &= ~(np.int64(1) << b)
-                k = stack[d, F_K]
-                if k == 0:
-                    led = SUIT_BITS[o, SUIT_OF_BIT[o, b]]
-                    stack[c, F_LED] = led
-                    stack[c, F_BEAT] = (led | trumps) & -(np.int64(2) << b)
-                    stack[c, F_WSEAT] = seat
-                    stack[c, F_TABLE] = np.int64(1) << b
-                else:
-                    stack[c, F_LED] = stack[d, F_LED]
-                    stack[c, F_TABLE] = stack[d, F_TABLE] | (np.int64(1) << b)
-                    if (stack[d, F_BEAT] >> b) & 1:
-                        stack[c, F_BEAT] = (stack[d, F_LED] | trumps) & -(np.int64(2) << b)
-                        stack[c, F_WSEAT] = seat
-                    else:
-                        stack[c, F_BEAT] = stack[d, F_BEAT]
-                        stack[c, F_WSEAT] = stack[d, F_WSEAT]
-                if k + 1 == P:
-                    w = stack[c, F_WSEAT]
-                    stack[c, F_NEED] = stack[d, F_NEED] - ((side >> w) & 1)
-                    stack[c, F_LEFT] = stack[d, F_LEFT] - 1
-                    stack[c, F_K] = 0
-                    stack[c, F_SEAT] = w
-                    stack[c, F_LED] = 0
-                    stack[c, F_BEAT] = 0
-                    stack[c, F_TABLE] = 0
-                else:
-                    stack[c, F_NEED] = stack[d, F_NEED]
-                    stack[c, F_LEFT] = stack[d, F_LEFT]
-                    stack[c, F_K] = k + 1
-                    stack[c, F_SEAT] = next_seat(seat, P)
-                d = c
+            if stack[d, F_I] < stack[d, F_N]:
+                # -- play the next candidate: ply d + 1
+                _descend(stack, d, P, o, side, trumps)
+                d += 1
                 fresh = True
                 continue
             # every candidate tried without a cut-off
             res = ((side >> stack[d, F_SEAT]) & 1) == 0
-        # ply d is decided: res; record it, then hand it to the ply above
+        # -- ply d is decided: res; record it, then hand it to the ply above
         while True:
             slot = stack[d, F_SLOT]
             if slot >= 0:
-                if tt[slot, 0] == stack[d, F_K1] and tt[slot, 1] == stack[d, F_K2]:
-                    lb = tt[slot, 2] & 255
-                    ub = tt[slot, 2] >> 8
-                else:
-                    tt[slot, 0] = stack[d, F_K1]
+                if tt[slot, 0] != stack[d, F_K1] or tt[slot, 1] != stack[d, F_K2]:
+                    tt[slot, 0] = stack[d, F_K1]           # a new entry: no bounds yet
                     tt[slot, 1] = stack[d, F_K2]
-                    lb = 0
-                    ub = 255
-                need = stack[d, F_NEED]
-                if res:
-                    lb = max(lb, need)
-                else:
-                    ub = min(ub, need - 1)
-                tt[slot, 2] = lb | (ub << 8)
+                    tt[slot, 2] = 255 << 8
+                tt[slot, 2] = _tightened(tt[slot, 2], stack[d, F_NEED], res)
             if d == 0:
                 return res
             d -= 1
