@@ -4,7 +4,16 @@ At a card with more than one candidate, the expert deals the cards it cannot
 see into worlds that agree with what it has seen (each seat's card count,
 the suits it has shown out of), values every candidate in every world with
 the double-dummy solver (``solver.py``) and plays the card that does best
-over the worlds by the choice of 7.3.
+over the worlds by the choice of 7.3.  :func:`expert_card` reads in phases:
+
+1. the candidates (:func:`_candidates`);
+2. the worlds, all drawn before any solve (:func:`_draw_worlds`);
+3. the goal: the declaring side's contract while it is open, else the
+   player's own side's tricks (:func:`_goal`);
+4. the choice: while the contract is open each candidate's count of worlds
+   that reach the goal (:func:`_successes`), then the total value of the
+   candidates tied on the best count (:func:`_totals`); once it is decided,
+   every candidate's total.
 
 The kernel (``kernel.py``) calls :func:`expert_card` for the expert's seats,
 with the card its heuristic would play as the tie-break.  Cards are play bits
@@ -18,7 +27,7 @@ import numpy as np
 
 from simkit.bits import low_bit, next_seat, popcount
 from simkit.jit import kernel
-from simkit.pepper.solver import MAXMOVES, TT_SIZE, dd_at_least, dd_value, side_of
+from simkit.pepper.solver import TT_SIZE, dd_at_least, dd_value, side_of
 from simkit.pepper.tables import BIT_OF, CARD_OF, EFF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS
 from simkit.rng import shuffle
 
@@ -26,6 +35,34 @@ from simkit.rng import shuffle
 WORLD_TRIES = 20
 #: Tables the expert keeps per hand in play (entries; a power of two).
 EXPERT_TT = TT_SIZE
+
+
+@kernel(inline=True)
+def _candidates(h, led, live, o):
+    """The expert's candidates (7.3 Candidates) as a mask of play bits: the legal
+    cards of hand ``h`` (``led``: the led suit's mask, 0 when leading), of each
+    group of cards equivalent for the player (one effective suit, no ``live``
+    card between them but its own) the lowest."""
+    legal = h & led
+    if legal == 0:
+        legal = h
+    cands = np.int64(0)
+    for e in range(4):
+        own = legal & SUIT_BITS[o, e]
+        if own == 0:
+            continue
+        prev = False
+        m = live & SUIT_BITS[o, e]
+        while m:
+            b = low_bit(m)
+            m &= m - 1
+            if (own >> b) & 1:
+                if not prev:
+                    cands |= np.int64(1) << b
+                prev = True
+            else:
+                prev = False
+    return cands
 
 
 @kernel(inline=True)
@@ -92,47 +129,30 @@ def _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, out):
                 room[x] += 1
 
 
-@kernel
-def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, bidder,
-                contract, worlds, st, tt, stack, hint):
-    """The expert's card (seeds/pepper.md 7.3), as a play bit; ``hint`` is the
-    card the heuristic would play there (its tie-break).
+@kernel(inline=True)
+def _card_ids(m, o):
+    """The card-id mask of the play bits ``m``."""
+    ids = np.int64(0)
+    while m:
+        b = low_bit(m)
+        m &= m - 1
+        ids |= np.int64(1) << CARD_OF[o, b]
+    return ids
 
-    ``hands``: every seat's cards in play bits (``hands[3]`` the dead hand with
-    2 players); ``tbits[:n_trick]`` the current trick's cards in play order;
-    ``unplayed``: the cards not yet on the table; ``voids``: 4 bits per seat,
-    the effective suits it has shown out of; ``tricks``: tricks won per seat.
-    Only what the seat may see is used: its own hand, the table, the counts of
-    the others' cards and their voids."""
+
+@kernel
+def _draw_worlds(seat, hands, P, o, unplayed, voids, worlds, st):
+    """The worlds (7.3 Worlds), all drawn before any solve: row ``w`` holds every
+    seat's card-id mask in world ``w``, the player's own hand and the cards it
+    cannot see dealt to the holders by :func:`_world`, drawing from ``st``.
+    ``worlds`` 0 is the oracle (for measuring, never a real player): one
+    world, the real deal, nothing drawn."""
+    if worlds == 0:
+        world = np.zeros((1, 4), np.int64)
+        for s in range(4):
+            world[0, s] = _card_ids(hands[s], o)
+        return world
     h = hands[seat]
-    trumps = TRUMP_BITS[o]
-    led = SUIT_BITS[o, SUIT_OF_BIT[o, tbits[0]]] if n_trick > 0 else np.int64(0)
-    legal = h & led
-    if legal == 0:
-        legal = h
-    table = np.int64(0)
-    for k in range(n_trick):
-        table |= np.int64(1) << tbits[k]
-    live = unplayed | table              # cards not in a completed trick
-    cands = np.int64(0)
-    for e in range(4):
-        own = legal & SUIT_BITS[o, e]
-        if own == 0:
-            continue
-        prev = False
-        m = live & SUIT_BITS[o, e]
-        while m:
-            b = low_bit(m)
-            m &= m - 1
-            if (own >> b) & 1:
-                if not prev:
-                    cands |= np.int64(1) << b
-                prev = True
-            else:
-                prev = False
-    if popcount(cands) == 1:
-        return low_bit(cands)
-    # -- the worlds, all drawn before any solve
     unseen_bits = unplayed & ~h
     unseen = np.empty(24, np.int64)
     n_u = 0
@@ -140,9 +160,10 @@ def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, b
         if (unseen_bits >> BIT_OF[o, c]) & 1:
             unseen[n_u] = c
             n_u += 1
+    # the holders: the other seats from the player's left, then the dead hand
     holder = np.empty(4, np.int64)
     size = np.empty(4, np.int64)
-    allowed = np.empty(4, np.int64)
+    allowed = np.empty(4, np.int64)      # the effective suits it has not shown out of
     n_holders = 0
     x = seat
     for _ in range(P - 1):
@@ -156,29 +177,22 @@ def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, b
         size[n_holders] = popcount(hands[3])
         allowed[n_holders] = 15
         n_holders += 1
-    own_ids = np.int64(0)
-    m = h
-    while m:
-        b = low_bit(m)
-        m &= m - 1
-        own_ids |= np.int64(1) << CARD_OF[o, b]
+    own_ids = _card_ids(h, o)
     arr = np.empty(24, np.int64)
-    if worlds == 0:
-        # the oracle: one world, the real deal (for measuring, never a real player)
-        worlds = 1
-        world = np.zeros((1, 4), np.int64)
-        for s in range(4):
-            mm = hands[s]
-            while mm:
-                b = low_bit(mm)
-                mm &= mm - 1
-                world[0, s] |= np.int64(1) << CARD_OF[o, b]
-    else:
-        world = np.zeros((worlds, 4), np.int64)
-        for w in range(worlds):
-            _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, world[w])
-            world[w, seat] = own_ids
-    # -- the goal
+    world = np.zeros((worlds, 4), np.int64)
+    for w in range(worlds):
+        _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, world[w])
+        world[w, seat] = own_ids
+    return world
+
+
+@kernel(inline=True)
+def _goal(seat, P, T, tricks, bidder, contract):
+    """What the player plays for (7.3 The value of a candidate): ``(open, ours,
+    side, goal)``.  ``open``: the contract is neither made nor beaten;
+    ``ours``: the player is on the declaring side; ``side``: the seat mask
+    whose tricks count (the declaring side while open, else the player's
+    own); ``goal``: the tricks the declaring side still needs."""
     decl = side_of(bidder, P)
     need = contract if contract < T else T
     won = 0
@@ -187,78 +201,99 @@ def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, b
         done += tricks[s]
         if (decl >> s) & 1:
             won += tricks[s]
-    open_ = won < need and done - won <= T - need
+    is_open = won < need and done - won <= T - need
     ours = (decl >> seat) & 1 == 1
-    side = decl if open_ else side_of(seat, P)
-    # -- the candidates, lowest first (ties keep the lowest)
-    n_c = 0
-    cand = np.empty(MAXMOVES, np.int64)
-    m = cands
-    while m:
-        cand[n_c] = low_bit(m)
-        m &= m - 1
-        n_c += 1
-    # The choice needs, while the contract is open, each candidate's count of
-    # worlds that reach the goal (one "at least" search each), and the total
-    # value only for candidates tied on the best count; once it is decided,
-    # every total.  Counting stops as soon as the leader cannot be caught:
-    # the card chosen is the one 7.3 defines.
-    succ = np.zeros(MAXMOVES, np.int64)
-    ids = np.empty(4, np.int64)
+    side = decl if is_open else side_of(seat, P)
+    return is_open, ours, side, need - won
+
+
+@kernel(inline=True)
+def _trick_ids(tbits, n_trick, o):
+    """The current trick's card ids in play order (room for the card to come)."""
     trick_ids = np.zeros(4, np.int64)
     for k in range(n_trick):
         trick_ids[k] = CARD_OF[o, tbits[k]]
-    if open_:
-        goal = need - won                    # the declaring side's tricks still needed
-        for w in range(worlds):
-            for i in range(n_c):
-                v = _after(cand[i], seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led,
-                           trumps, side, tt, stack, goal)
-                if (v >= goal) == ours:
-                    succ[i] += 1
-            top = 0
-            second = -1
-            for i in range(n_c):
-                if succ[i] > top:
-                    second = top
-                    top = succ[i]
-                elif succ[i] > second:
-                    second = succ[i]
-            if top > second + worlds - 1 - w:
-                break
+    return trick_ids
+
+
+@kernel
+def _after(b, seat, world, w, ids, trick_ids, n_trick, P, o, side, tt, stack, goal):
+    """World ``w`` after ``seat`` plays the play bit ``b`` to the trick of
+    ``trick_ids[:n_trick]``: with ``goal`` < 0 the double-dummy value of
+    ``side`` from there, the current trick included; else that value if it is
+    below ``goal``, and ``goal`` if it is at least ``goal`` (one "at least"
+    search).  ``ids`` is scratch for the hands."""
+    c = CARD_OF[o, b]
+    for s in range(4):
+        ids[s] = world[w, s]
+    ids[seat] &= ~(np.int64(1) << c)
+    if n_trick + 1 == P:
+        # the card completes the trick: its winner leads next
+        win = BIT_OF[o, trick_ids[0]]
+        led_or_trump = SUIT_BITS[o, SUIT_OF_BIT[o, win]] | TRUMP_BITS[o]
+        wseat = (seat - n_trick) % P
+        s_ = wseat
+        for k in range(1, P):
+            s_ = next_seat(s_, P)
+            bb = BIT_OF[o, trick_ids[k]] if k < n_trick else b
+            if ((led_or_trump & -(np.int64(2) << win)) >> bb) & 1:
+                win = bb
+                wseat = s_
+        took = (side >> wseat) & 1
+        if goal >= 0:
+            return goal if took >= goal or dd_at_least(ids, P, o, trick_ids, 0, wseat, side,
+                                                        goal - took, tt, stack) else 0
+        return took + dd_value(ids, P, o, trick_ids, 0, wseat, side, tt, stack)
+    trick_ids[n_trick] = c
+    if goal >= 0:
+        return goal if dd_at_least(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side,
+                                   goal, tt, stack) else 0
+    return dd_value(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side, tt, stack)
+
+
+@kernel
+def _successes(cand, seat, world, trick_ids, n_trick, P, o, side, goal, ours, tt, stack):
+    """Per candidate, the worlds in which the declaring side's tricks from here
+    reach ``goal`` (for a declaring-side player, ``ours``) or fall short (for a
+    defender): one "at least" search each, world by world.  The count stops
+    as soon as the leading candidate can no longer be caught: the card chosen
+    is the same."""
+    n_c = cand.shape[0]
+    n_w = world.shape[0]
+    succ = np.zeros(n_c, np.int64)
+    ids = np.empty(4, np.int64)
+    for w in range(n_w):
+        for i in range(n_c):
+            v = _after(cand[i], seat, world, w, ids, trick_ids, n_trick, P, o, side, tt, stack,
+                       goal)
+            if (v >= goal) == ours:
+                succ[i] += 1
         top = 0
+        second = -1
         for i in range(n_c):
-            top = max(top, succ[i])
-        tied = 0
-        for i in range(n_c):
-            if succ[i] == top:
-                tied += 1
-        if tied == 1:
-            for i in range(n_c):
-                if succ[i] == top:
-                    return cand[i]
-        # ties: the heuristic's card (7.2) if it is one of them
-        for i in range(n_c):
-            if succ[i] == top and _same_group(cand[i], hint, h, live, o):
-                return cand[i]
-    best = -1
-    best_t = 0
-    heuristic = False
+            if succ[i] > top:
+                second = top
+                top = succ[i]
+            elif succ[i] > second:
+                second = succ[i]
+        if top > second + n_w - 1 - w:
+            break
+    return succ
+
+
+@kernel
+def _totals(cand, keep, seat, world, trick_ids, n_trick, P, o, side, tt, stack):
+    """Per candidate of the mask ``keep`` (bit ``i``: ``cand[i]``), its
+    double-dummy value for ``side`` summed over the worlds; 0 for the others."""
+    n_c = cand.shape[0]
+    total = np.zeros(n_c, np.int64)
+    ids = np.empty(4, np.int64)
     for i in range(n_c):
-        if open_ and succ[i] != top:
-            continue
-        t = 0
-        for w in range(worlds):
-            t += _after(cand[i], seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led,
-                        trumps, side, tt, stack, -1)
-        if open_ and not ours:
-            t = -t
-        mine = not open_ and _same_group(cand[i], hint, h, live, o)
-        if best < 0 or t > best_t or (t == best_t and mine and not heuristic):
-            best = cand[i]
-            best_t = t
-            heuristic = mine
-    return best
+        if (keep >> i) & 1:
+            for w in range(world.shape[0]):
+                total[i] += _after(cand[i], seat, world, w, ids, trick_ids, n_trick, P, o, side,
+                                   tt, stack, -1)
+    return total
 
 
 @kernel(inline=True)
@@ -275,34 +310,66 @@ def _same_group(c, x, h, live, o):
 
 
 @kernel
-def _after(b, seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led, trumps, side, tt,
-           stack, goal):
-    """World ``w`` after ``seat`` plays the play bit ``b``: with ``goal`` < 0 the
-    double-dummy value of ``side`` from there, the current trick included; else
-    that value if it is below ``goal``, and ``goal`` if it is at least ``goal``
-    (one "at least" search)."""
-    c = CARD_OF[o, b]
-    for s in range(4):
-        ids[s] = world[w, s]
-    ids[seat] &= ~(np.int64(1) << c)
-    if n_trick + 1 == P:
-        # the card completes the trick: its winner leads next
-        win = tbits[0]
-        wseat = (seat - n_trick) % P
-        s_ = wseat
-        for k in range(1, P):
-            s_ = next_seat(s_, P)
-            bb = tbits[k] if k < n_trick else b
-            if (((led | trumps) & -(np.int64(2) << win)) >> bb) & 1:
-                win = bb
-                wseat = s_
-        took = (side >> wseat) & 1
-        if goal >= 0:
-            return goal if took >= goal or dd_at_least(ids, P, o, trick_ids, 0, wseat, side,
-                                                        goal - took, tt, stack) else 0
-        return took + dd_value(ids, P, o, trick_ids, 0, wseat, side, tt, stack)
-    trick_ids[n_trick] = c
-    if goal >= 0:
-        return goal if dd_at_least(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side,
-                                   goal, tt, stack) else 0
-    return dd_value(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side, tt, stack)
+def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, bidder,
+                contract, worlds, st, tt, stack, hint):
+    """The expert's card (seeds/pepper.md 7.3), as a play bit; ``hint`` is the
+    card the heuristic would play there (its tie-break).
+
+    ``hands``: every seat's cards in play bits (``hands[3]`` the dead hand with
+    2 players); ``tbits[:n_trick]`` the current trick's cards in play order;
+    ``unplayed``: the cards not yet on the table; ``voids``: 4 bits per seat,
+    the effective suits it has shown out of; ``tricks``: tricks won per seat.
+    Only what the seat may see is used: its own hand, the table, the counts of
+    the others' cards and their voids.  ``tt`` and ``stack`` are the solver's
+    table and stack (``solver.py``)."""
+    h = hands[seat]
+    led = SUIT_BITS[o, SUIT_OF_BIT[o, tbits[0]]] if n_trick > 0 else np.int64(0)
+    table = np.int64(0)
+    for k in range(n_trick):
+        table |= np.int64(1) << tbits[k]
+    live = unplayed | table              # cards not in a completed trick
+    cands = _candidates(h, led, live, o)
+    if popcount(cands) == 1:
+        return low_bit(cands)
+    world = _draw_worlds(seat, hands, P, o, unplayed, voids, worlds, st)
+    is_open, ours, side, goal = _goal(seat, P, T, tricks, bidder, contract)
+    # the candidates, lowest first (ties keep the lowest)
+    cand = np.empty(popcount(cands), np.int64)
+    m = cands
+    for i in range(cand.shape[0]):
+        cand[i] = low_bit(m)
+        m &= m - 1
+    n_c = cand.shape[0]
+    trick_ids = _trick_ids(tbits, n_trick, o)
+    # While the contract is open, each candidate's count of worlds that reach
+    # the goal decides, then the heuristic's card, then the total value (only
+    # of the candidates tied on the best count); once it is decided, the total
+    # value, then the heuristic's card.
+    keep = (np.int64(1) << n_c) - 1
+    if is_open:
+        succ = _successes(cand, seat, world, trick_ids, n_trick, P, o, side, goal, ours, tt,
+                          stack)
+        top = succ.max()
+        keep = 0
+        for i in range(n_c):
+            if succ[i] == top:
+                keep |= np.int64(1) << i
+        if popcount(keep) == 1:
+            return cand[low_bit(keep)]
+        for i in range(n_c):
+            if (keep >> i) & 1 and _same_group(cand[i], hint, h, live, o):
+                return cand[i]
+    total = _totals(cand, keep, seat, world, trick_ids, n_trick, P, o, side, tt, stack)
+    best = -1
+    best_t = 0
+    heuristic = False
+    for i in range(n_c):
+        if (keep >> i) & 1 == 0:
+            continue
+        t = -total[i] if is_open and not ours else total[i]
+        mine = not is_open and _same_group(cand[i], hint, h, live, o)
+        if best < 0 or t > best_t or (t == best_t and mine and not heuristic):
+            best = cand[i]
+            best_t = t
+            heuristic = mine
+    return best
