@@ -3,13 +3,14 @@ Monte Carlo over worlds of the unseen cards, each solved double dummy.
 
 Two kinds of test:
 
-- scenarios in the reference engine (``simkit/pepper/reference.py``): hand-
-  written positions, reached by legal play from hand-written deals, where the
-  right card is forced or can be read off the cards (the comment of each test
-  says why), and the pieces of 7.3 one by one: the candidates with equivalent
+- scenarios in the reference engine (``simkit/pepper/reference.py``, its
+  search in ``reference_expert.py``): hand-written positions, reached by
+  legal play from hand-written deals, where the right card is forced or can
+  be read off the cards (the comment of each test says why), and the
+  pieces of 7.3 one by one: the candidates with equivalent
   cards merged, the world sampling (20 shuffles, then the constrained deal),
   the goal, the draws taken from the stream;
-- the differential test: the kernel (``simkit/pepper/solver.py``'s
+- the differential test: the kernel (``simkit/pepper/expert.py``'s
   ``expert_card``, traced by ``api.trace_hands``) and the reference agree
   card for card on whole hands with expert players, for 2, 3 and 4 players,
   all-expert tables and tables mixing experts with heuristic and random
