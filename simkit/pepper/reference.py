@@ -47,10 +47,11 @@ from simkit.pepper.reference_expert import (DEAD, WORLD_TRIES, Holder,  # noqa: 
                                             world_holders)
 from simkit.pepper.rules import (ACE, DECK, KING, NO_TRUMP, PLAN_PASS, PLAN_POLICY, QUEEN,
                                  TRUMP_TEXT, PepperRules)
-from simkit.pepper.tricks import (Play, PlayView, beats, card_of, discard_value, effective_suit,
-                                  is_left_bower, is_right_bower, is_trump, legal_cards,
-                                  partner_of, rank_of, same_side, shown_out, suit_cards, suit_of,
-                                  trick_winner, trump_position, winning_play)
+from simkit.pepper.tricks import (Play, PlayView, beats, card_of, discard_value, discarded,
+                                  effective_suit, is_left_bower, is_right_bower, is_trump,
+                                  legal_cards, partner_of, rank_of, same_side, shown_out,
+                                  suit_cards, suit_of, trick_winner, trump_position,
+                                  winning_play)
 from simkit.policy import Policy
 from simkit.text import key_values
 from simkit.rng import Stream
@@ -522,21 +523,6 @@ def follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trump: in
 
 
 # --- what a seat has seen, and the play for every trick (§7.2) ----------------
-
-def discarded(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
-    """Per seat, the non-trump effective suits it has discarded from: it played a
-    card of that suit on a trick led in another effective suit."""
-    out: list[set[int]] = [set() for _ in range(rules.players)]
-    n = rules.players
-    for i in range(0, len(view.plays), n):
-        trick = view.plays[i:i + n]
-        led = effective_suit(trick[0].card, trump)
-        for p in trick[1:]:
-            e = effective_suit(p.card, trump)
-            if e != led and not is_trump(p.card, trump):
-                out[p.seat].add(e)
-    return out
-
 
 def unseen(suit: int, trump: int, hand: Sequence[int], view: PlayView) -> list[int]:
     """The cards of an effective suit neither played nor in the seat's hand, highest first."""

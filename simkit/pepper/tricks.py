@@ -11,7 +11,7 @@ a card is ``suit * 6 + rank position``, a trump option a suit 0..3 or
 Layout: a play (:class:`Play`); card ids and seats (§1); the ranking of the
 cards under a trump option (§2, and the discard value of §7.2); tricks and
 legal cards (§4); what a seat has seen of the play (:class:`PlayView`, the
-suits each seat has shown out of).
+suits each seat has shown out of or discarded from).
 """
 
 from __future__ import annotations
@@ -194,16 +194,33 @@ class PlayView:
         return {p.card for p in self.plays}
 
 
-def shown_out(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
-    """Per seat, the effective suits it has shown out of: in some trick (the
-    current one included) it played a card of another effective suit than
-    the one led (§7.2 "Play")."""
-    out: list[set[int]] = [set() for _ in range(rules.players)]
+def _off_suit(view: PlayView, rules: PepperRules, trump: int):
+    """Every play so far (the current trick included) of another effective suit
+    than the one led: ``(seat, led suit, card)``."""
     n = rules.players
     for i in range(0, len(view.plays), n):
         trick = view.plays[i:i + n]
         led = effective_suit(trick[0].card, trump)
         for p in trick[1:]:
             if effective_suit(p.card, trump) != led:
-                out[p.seat].add(led)
+                yield p.seat, led, p.card
+
+
+def shown_out(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
+    """Per seat, the effective suits it has shown out of: in some trick (the
+    current one included) it played a card of another effective suit than
+    the one led (§7.2 "Play")."""
+    out: list[set[int]] = [set() for _ in range(rules.players)]
+    for seat, led, _ in _off_suit(view, rules, trump):
+        out[seat].add(led)
+    return out
+
+
+def discarded(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
+    """Per seat, the non-trump effective suits it has discarded from: it played a
+    card of that suit on a trick led in another effective suit (§7.2 "All tricks")."""
+    out: list[set[int]] = [set() for _ in range(rules.players)]
+    for seat, _, card in _off_suit(view, rules, trump):
+        if not is_trump(card, trump):
+            out[seat].add(effective_suit(card, trump))
     return out
