@@ -6,7 +6,8 @@ the suits it has shown out of), values every candidate in every world with
 the double-dummy solver (``solver.py``) and plays the card that does best
 over the worlds by the choice of 7.3.  :func:`expert_card` reads in phases:
 
-1. the candidates (:func:`_candidates`);
+1. the candidates (the lowest of each group of equivalent cards,
+   :func:`solver.candidates`);
 2. the worlds, all drawn before any solve (:func:`_draw_worlds`);
 3. the goal: the declaring side's contract while it is open, else the
    player's own side's tricks (:func:`_goal`);
@@ -27,7 +28,7 @@ import numpy as np
 
 from simkit.bits import low_bit, next_seat, popcount
 from simkit.jit import kernel
-from simkit.pepper.solver import TT_SIZE, dd_at_least, dd_value, side_of
+from simkit.pepper.solver import TT_SIZE, candidates, dd_at_least, dd_value, side_of
 from simkit.pepper.tables import BIT_OF, CARD_OF, EFF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS
 from simkit.rng import shuffle
 
@@ -35,34 +36,6 @@ from simkit.rng import shuffle
 WORLD_TRIES = 20
 #: Tables the expert keeps per hand in play (entries; a power of two).
 EXPERT_TT = TT_SIZE
-
-
-@kernel(inline=True)
-def _candidates(h, led, live, o):
-    """The expert's candidates (7.3 Candidates) as a mask of play bits: the legal
-    cards of hand ``h`` (``led``: the led suit's mask, 0 when leading), of each
-    group of cards equivalent for the player (one effective suit, no ``live``
-    card between them but its own) the lowest."""
-    legal = h & led
-    if legal == 0:
-        legal = h
-    cands = np.int64(0)
-    for e in range(4):
-        own = legal & SUIT_BITS[o, e]
-        if own == 0:
-            continue
-        prev = False
-        m = live & SUIT_BITS[o, e]
-        while m:
-            b = low_bit(m)
-            m &= m - 1
-            if (own >> b) & 1:
-                if not prev:
-                    cands |= np.int64(1) << b
-                prev = True
-            else:
-                prev = False
-    return cands
 
 
 @kernel(inline=True)
@@ -328,7 +301,10 @@ def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, b
     for k in range(n_trick):
         table |= np.int64(1) << tbits[k]
     live = unplayed | table              # cards not in a completed trick
-    cands = _candidates(h, led, live, o)
+    legal = h & led
+    if legal == 0:
+        legal = h
+    cands = candidates(h, legal, live, o, True)      # 7.3 Candidates: each group's lowest
     if popcount(cands) == 1:
         return low_bit(cands)
     world = _draw_worlds(seat, hands, P, o, unplayed, voids, worlds, st)

@@ -100,19 +100,19 @@ def _slot(k1, k2):
 
 
 @kernel(inline=True)
-def _candidates(h, legal, live, o):
+def candidates(h, legal, live, o, lowest):
     """The cards of ``legal`` worth trying: of each run of ``h``'s cards in an
-    effective suit with no other live card between them, the highest."""
+    effective suit with no other ``live`` card between them (equivalent cards),
+    one: the highest, or with ``lowest`` the lowest (the expert's candidates)."""
     out = 0
     for e in range(4):
         own = legal & SUIT_BITS[o, e]
         if own == 0:
             continue
-        suit_live = live & SUIT_BITS[o, e]
         prev = False
-        m = suit_live
+        m = live & SUIT_BITS[o, e]
         while m:
-            b = high_bit(m)
+            b = low_bit(m) if lowest else high_bit(m)
             m &= ~(np.int64(1) << b)
             if (h >> b) & 1:
                 if not prev and (own >> b) & 1:
@@ -138,7 +138,7 @@ def _push(stack, d, n, m, high_first):
 @kernel(inline=True)
 def _order(stack, d, P, o, side):
     """Ply ``d``'s move list: the candidates of the seat to play
-    (:func:`_candidates`), the promising first."""
+    (:func:`candidates`), the promising first."""
     seat = stack[d, F_SEAT]
     h = stack[d, F_H + seat]
     legal = h & stack[d, F_LED]
@@ -147,7 +147,7 @@ def _order(stack, d, P, o, side):
     live = stack[d, F_TABLE]
     for s in range(P):
         live |= stack[d, F_H + s]
-    cands = _candidates(h, legal, live, o)
+    cands = candidates(h, legal, live, o, False)
     n = 0
     if stack[d, F_K] == 0:
         # bosses (the top live card of their suit), highest first; then the rest, lowest first
