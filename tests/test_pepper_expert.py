@@ -3,13 +3,14 @@ Monte Carlo over worlds of the unseen cards, each solved double dummy.
 
 Two kinds of test:
 
-- scenarios in the reference engine (``simkit/pepper/reference.py``): hand-
-  written positions, reached by legal play from hand-written deals, where the
-  right card is forced or can be read off the cards (the comment of each test
-  says why), and the pieces of 7.3 one by one: the candidates with equivalent
+- scenarios in the reference engine (``simkit/pepper/reference.py``, its
+  search in ``reference_expert.py``): hand-written positions, reached by
+  legal play from hand-written deals, where the right card is forced or can
+  be read off the cards (the comment of each test says why), and the
+  pieces of 7.3 one by one: the candidates with equivalent
   cards merged, the world sampling (20 shuffles, then the constrained deal),
   the goal, the draws taken from the stream;
-- the differential test: the kernel (``simkit/pepper/solver.py``'s
+- the differential test: the kernel (``simkit/pepper/expert.py``'s
   ``expert_card``, traced by ``api.trace_hands``) and the reference agree
   card for card on whole hands with expert players, for 2, 3 and 4 players,
   all-expert tables and tables mixing experts with heuristic and random
@@ -29,7 +30,7 @@ import pytest
 from simkit.errors import InputError
 from simkit.pepper import reference as R
 from simkit.pepper import record as PR
-from simkit.pepper import reference_solver
+from simkit.pepper import reference_expert, reference_solver
 from simkit.pepper.api import declare_hands, fixed_hands, trace_hands
 from simkit.pepper.policies import ExpertParams, make_policies
 from simkit.pepper.rules import DECK, NO_TRUMP, make_rules
@@ -358,7 +359,7 @@ def test_the_heuristics_card_counts_through_its_group(monkeypatch):
     assert p.heuristic() == card("JH")
     assert R.equivalent(card("JH"), card("AH"), p.hand, p.trick, p.view, HEARTS)
     assert not R.equivalent(card("JH"), card("10C"), p.hand, p.trick, p.view, HEARTS)
-    monkeypatch.setattr(R, "candidate_value", lambda *args: 0)
+    monkeypatch.setattr(reference_expert, "candidate_value", lambda *args: 0)
     assert R.expert_goal(0, p.rules, p.view).open
     assert p.expert() == card("AH")
     # decided (a contract of 1, made): the same tie-break on the totals
@@ -476,12 +477,12 @@ TIGHT2 = (2, {0: "AC AD KC KD QD AH KH AS", 1: "JH JD 10H 9H QS JS 10S 9S"},
 def fallbacks(monkeypatch):
     """Counts the uses of the constrained deal (7.3 Worlds, step 2)."""
     used = []
-    original = R.constrained_deal
+    original = reference_expert.constrained_deal
 
     def counted(*args):
         used.append(1)
         return original(*args)
-    monkeypatch.setattr(R, "constrained_deal", counted)
+    monkeypatch.setattr(reference_expert, "constrained_deal", counted)
     return used
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from simkit.errors import InputError
 from simkit.pepper import reference_solver as dd
-from simkit.pepper.reference import Play, effective_suit, legal_cards, suit_cards
+from simkit.pepper.tricks import Play, effective_suit, legal_cards, suit_cards
 from simkit.pepper.rules import DECK, NO_TRUMP
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)

@@ -4,7 +4,7 @@ Hands are 24-bit masks (bit = card id, see ``rules.DECK``).  Once the trump
 is named, the hands are relabelled into "play bits" ordered by rank within
 the trump option (0..3 = C D H S, 4 = no trump), trumps on top, so that the
 lowest card of a set, a suit's boss and the cards that beat the winning card
-are single bit operations.  The heuristic's hand estimates are per-suit table
+are single bit operations (``tables.py``).  The heuristic's hand estimates are per-suit table
 lookups.  All decisions are exactly those of seeds/pepper.md section 7.
 
 Entry points (all jitted through ``simkit.jit.kernel``):
@@ -19,7 +19,10 @@ Entry points (all jitted through ``simkit.jit.kernel``):
   speaker on the deals of :func:`run_hands` (the studies).
 * :func:`play_hand` / :func:`play_contract` are the single-hand core they use.
 
-The readable twin is ``reference.py``; the two never share code.
+The card tables, play bits and the deal are in ``tables.py``; an expert seat
+(7.3) plays by ``expert.py``, which searches with the double-dummy solver of
+``solver.py``.  The readable twin is ``reference.py``; the two never share
+code.
 """
 
 from __future__ import annotations
@@ -30,10 +33,14 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
+from simkit.pepper.expert import EXPERT_TT, expert_card
 from simkit.pepper.policies import PARAM, SlamPlay
 from simkit.pepper.rules import PLAN_PASS, PLAN_POLICY, R, AllPass, Auction, Fail, Tie
+from simkit.pepper.solver import MAXPLY, N_FIELDS
+from simkit.pepper.tables import (BIT_OF, CARD_OF, NT, SUIT_BITS, SUIT_OF_BIT, SUITMASK,
+                                  TRUMP_BITS, deal, deal_fixed, deal_number, to_play_bits)
 from simkit.policy import EXPERT, RANDOM
-from simkit.rng import bounded, shuffle, start_stream
+from simkit.rng import bounded, start_stream
 
 # --- record columns ---------------------------------------------------------
 C_DEALER = 0
@@ -63,62 +70,6 @@ N_GCOLS = 7
 MAX_CALLS = 64       # trace length for auctions
 BLOCK = 256          # hands per prange task (few enough that an expert table keeps both threads busy)
 GAME_BLOCK = 256     # whole games per prange task
-
-
-def _tables():
-    """EFF[o, c] (effective suit), VALUE[o, c] (rank within it; trumps 10..16 so
-    that any trump beats any other card) and SUITMASK[o, e] (cards of effective
-    suit e), for trump option o."""
-    eff = np.zeros((5, 24), np.int64)
-    value = np.zeros((5, 24), np.int64)
-    suitmask = np.zeros((5, 4), np.int64)
-    trump_value = {0: 10, 1: 11, 3: 12, 4: 13, 5: 14}   # 9 10 Q K A of trumps
-    for o in range(5):
-        for c in range(24):
-            s, r = divmod(c, 6)
-            if o < 4 and r == 2 and s in (o, 3 - o):
-                eff[o, c], value[o, c] = o, (16 if s == o else 15)
-            elif o < 4 and s == o:
-                eff[o, c], value[o, c] = o, trump_value[r]
-            else:
-                eff[o, c], value[o, c] = s, r
-            suitmask[o, eff[o, c]] |= 1 << c
-    return eff, value, suitmask
-
-
-EFF, VALUE, SUITMASK = _tables()
-NT = 4
-
-
-def _play_tables():
-    """Per trump option, a relabelling of the 24 cards as "play bits" sorted by
-    (value, id): the lowest set bit of a mask is then its lowest card, an
-    effective suit's highest set bit its boss, and the trumps (values >= 10)
-    occupy the top bits.  Masks are relabelled a byte at a time through RELABEL.
-    """
-    relabel = np.zeros((5, 3, 256), np.int64)
-    card_of = np.zeros((5, 24), np.int64)     # play bit -> card id
-    bit_of = np.zeros((5, 24), np.int64)      # card id -> play bit
-    suit_bits = np.zeros((5, 4), np.int64)    # effective suit -> play-bit mask
-    suit_of_bit = np.zeros((5, 24), np.int64)
-    trump_bits = np.zeros(5, np.int64)
-    for o in range(5):
-        cards = sorted(range(24), key=lambda c: (VALUE[o, c], c))
-        for b, c in enumerate(cards):
-            card_of[o, b], bit_of[o, c] = c, b
-            suit_bits[o, EFF[o, c]] |= 1 << b
-            suit_of_bit[o, b] = EFF[o, c]
-        if o < NT:
-            trump_bits[o] = suit_bits[o, o]
-        for k in range(3):
-            for byte in range(256):
-                for i in range(8):
-                    if byte >> i & 1:
-                        relabel[o, k, byte] |= 1 << bit_of[o, 8 * k + i]
-    return relabel, card_of, bit_of, suit_bits, suit_of_bit, trump_bits
-
-
-RELABEL, CARD_OF, BIT_OF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS = _play_tables()
 
 
 def _estimate_tables():
@@ -157,11 +108,6 @@ def _estimate_tables():
 
 
 T_EST, T_TOP, T_COUNT, S_EST, S_RUN, S_RUN_NJ, NT_EST = _estimate_tables()
-
-
-@kernel(inline=True)
-def _to_play_bits(h, o):
-    return RELABEL[o, 0, h & 255] | RELABEL[o, 1, (h >> 8) & 255] | RELABEL[o, 2, (h >> 16) & 255]
 
 
 @kernel(inline=True)
@@ -590,7 +536,7 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
     counts the tricks the declaring side has not won (the all-tricks plan
     applies while it is 0)."""
     for s in range(P):
-        hands[s] = _to_play_bits(hands[s], o)
+        hands[s] = to_play_bits(hands[s], o)
     trumps = TRUMP_BITS[o]
     unplayed = (1 << 24) - 1
     leader = bidder
@@ -749,69 +695,6 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
                            rules[R.KUBWA_STAKE])
     for s in range(rules[R.SIDES]):
         recs[j, C_SCORE + s] = delta if s == bs else recs[j, C_SIDE_TRICKS + s]
-
-
-@kernel(inline=True)
-def deal(st, dealer, rules, deck, hands):
-    """Shuffle and deal (seeds/pepper.md 1) into ``hands[seat]``; hands[3] gets the
-    dead hand with 2 players.  Returns nothing; masks are written in place."""
-    P = rules[R.PLAYERS]
-    H = rules[R.HANDS_DEALT]
-    for c in range(24):
-        deck[c] = c
-    shuffle(st, deck)
-    for s in range(4):
-        hands[s] = 0
-    r = 0
-    for p in range(24):   # card p to hand p mod H, hand r to seat dealer+1+r
-        if r < P:
-            seat = dealer + 1 + r
-            if seat >= P:
-                seat -= P
-        else:
-            seat = 3
-        hands[seat] |= 1 << deck[p]
-        r += 1
-        if r == H:
-            r = 0
-
-
-@kernel(inline=True)
-def deal_number(st, key, number, rules, deck, hands):
-    """Hand ``number`` of a run as :func:`deal` deals it: stream ``(key, number)``,
-    the dealer seat ``number mod players``, which is returned."""
-    start_stream(st, key, number)
-    dealer = number % rules[R.PLAYERS]
-    deal(st, dealer, rules, deck, hands)
-    return dealer
-
-
-@kernel(inline=True)
-def deal_fixed(st, seat, dealer, fixed, rules, rest, hands):
-    """A deal in which ``seat`` holds the cards of mask ``fixed``: the unseen cards
-    in id order are shuffled, then each other hand in deal order (the dead hand
-    last with 2 players) takes the next block of cards."""
-    P = rules[R.PLAYERS]
-    H = rules[R.HANDS_DEALT]
-    per_hand = 24 // H
-    own = (seat - dealer - 1) % P           # the fixed seat's place in the deal
-    n = 0
-    for c in range(24):
-        if not (fixed >> c) & 1:
-            rest[n] = c
-            n += 1
-    shuffle(st, rest)
-    for s in range(4):
-        hands[s] = 0
-    hands[seat] = fixed
-    p = 0
-    for r in range(H):
-        if r == own:
-            continue
-        s = (dealer + 1 + r) % P if r < P else 3
-        for _ in range(per_hand):
-            hands[s] |= 1 << rest[p]
-            p += 1
 
 
 @kernel(inline=True)
@@ -1024,8 +907,3 @@ def run_hands_agg(start, count, key, rules, kinds, params, agg):
                           -1, PLAN_POLICY, False, no_trace, no_trace)
                 _agg_add(rec, dealer, P, S, agg, lane)
                 dealer = next_seat(dealer, P)
-
-
-# The expert's search lives in solver.py, which reads this module's card tables:
-# imported last, once they exist.
-from simkit.pepper.solver import EXPERT_TT, MAXPLY, N_FIELDS, expert_card  # noqa: E402

@@ -15,23 +15,43 @@ Encoding (``simkit.pepper.rules``):
 - a bid is a level: 0 pass, ``1 .. T-1`` numbers, ``T`` Ndogo, ``T+1`` Kubwa,
   where ``T = rules.tricks`` (6 with four players, else 8).
 
-Layout: records; §1 deal; §2 card ranking; §3 auction and trump; §4 play;
-§5 scoring; §7 policies (random, heuristic, expert); the hand loop; hands without an
+Layout: records; §1 deal; §3 auction and trump; §5 scoring; §7 policies
+(random, heuristic, expert); the hand loop with the play of §4; hands without an
 auction (§9: a fixed hand, a declared contract); bidding plans (§9.3: a
 fixed hand whose seat bids by a plan); the game loop (§6); and
 finally the text log (``format_log`` / ``parse_log`` / ``replay``).
+
+Two lower modules hold parts of the rule book, and their names are imported
+here: ``tricks.py`` the card ids and seats of §1, the card ranking of §2 and
+the trick primitives of §4 (:class:`Play`, :func:`effective_suit`,
+:func:`trick_winner`, :func:`legal_cards`, ...), which the reference solver
+(``reference_solver.py``, §10) shares; ``reference_expert.py`` the expert's
+search (§7.3: its candidates, worlds, goal and choice), on that solver.
+:func:`expert_card` here gives it the heuristic's card as its tie-break.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from simkit.errors import InputError
+from simkit.pepper import reference_expert
 from simkit.pepper.policies import ExpertParams, HeuristicParams, hundredths, make_policies
-from simkit.pepper.rules import (ACE, DECK, JACK, KING, NINE, NO_TRUMP, PLAN_PASS, PLAN_POLICY,
-                                 QUEEN, TEN, TRUMP_TEXT, PepperRules)
+# §7.3's pieces, named here too so that every section of the rule book is
+# reachable from this module (the tests of §7.3 read them here)
+from simkit.pepper.reference_expert import (DEAD, WORLD_TRIES, Holder,  # noqa: F401
+                                            candidate_value, constrained_deal, dealable,
+                                            equivalent, expert_candidates, expert_goal,
+                                            real_world, sample_world, unseen_cards,
+                                            world_holders)
+from simkit.pepper.rules import (ACE, DECK, KING, NO_TRUMP, PLAN_PASS, PLAN_POLICY, QUEEN,
+                                 TRUMP_TEXT, PepperRules)
+from simkit.pepper.tricks import (Play, PlayView, beats, card_of, discard_value, discarded,
+                                  effective_suit, is_left_bower, is_right_bower, is_trump,
+                                  legal_cards, partner_of, rank_of, same_side, shown_out,
+                                  suit_cards, suit_of, trick_winner, trump_position,
+                                  winning_play)
 from simkit.policy import Policy
 from simkit.text import key_values
 from simkit.rng import Stream
@@ -49,14 +69,6 @@ class Bid:
 
     seat: int
     level: int
-
-
-@dataclass(frozen=True)
-class Play:
-    """One card put on the table by ``seat`` (§4)."""
-
-    seat: int
-    card: int
 
 
 @dataclass
@@ -141,26 +153,6 @@ class GameResult:
 # §1 Players, deck and deal
 # ---------------------------------------------------------------------------
 
-def card_of(suit: int, rank: int) -> int:
-    """Card id of a suit (0..3) and rank position (9 10 J Q K A = 0..5), §1."""
-    return suit * 6 + rank
-
-
-def suit_of(card: int) -> int:
-    """Printed suit of a card (0..3)."""
-    return card // 6
-
-
-def rank_of(card: int) -> int:
-    """Rank position of a card: 9 = 0, 10 = 1, J = 2, Q = 3, K = 4, A = 5."""
-    return card % 6
-
-
-def partner_of(seat: int, rules: PepperRules) -> int:
-    """The partner, who sits opposite, with 4 players; -1 otherwise (§1)."""
-    return (seat + 2) % 4 if rules.players == 4 else -1
-
-
 def deal(stream: Stream, rules: PepperRules, dealer: int) -> tuple[list[list[int]], list[int]]:
     """Shuffle and deal (§1); returns ``(hands_by_seat, dead_hand)``.
 
@@ -182,98 +174,6 @@ def deal(stream: Stream, rules: PepperRules, dealer: int) -> tuple[list[list[int
         hands[(dealer + 1 + r) % rules.players] = dealt[r]
     dead = dealt[2] if rules.players == 2 else []
     return hands, dead
-
-
-# ---------------------------------------------------------------------------
-# §2 Card ranking
-# ---------------------------------------------------------------------------
-
-def is_right_bower(card: int, trump: int) -> bool:
-    """The jack of trumps (§2)."""
-    return trump != NO_TRUMP and card == card_of(trump, JACK)
-
-
-def is_left_bower(card: int, trump: int) -> bool:
-    """The jack of the other suit of the trump's colour, suit ``3 - trump`` (§2)."""
-    return trump != NO_TRUMP and card == card_of(3 - trump, JACK)
-
-
-def effective_suit(card: int, trump: int) -> int:
-    """The printed suit, except that the left bower belongs to trumps (§2)."""
-    return trump if is_left_bower(card, trump) else suit_of(card)
-
-
-def is_trump(card: int, trump: int) -> bool:
-    """True if the card's effective suit is the trump suit (never with no trump)."""
-    return trump != NO_TRUMP and effective_suit(card, trump) == trump
-
-
-@functools.cache          # 20 fixed orders, asked for at every decision
-def suit_cards(suit: int, trump: int) -> tuple[int, ...]:
-    """The cards of an effective suit, highest first (§2).
-
-    Trumps: right bower, left bower, A, K, Q, 10, 9.  Any other suit (every
-    suit with no trump): A, K, Q, J, 10, 9, without the left bower.
-    """
-    if trump != NO_TRUMP and suit == trump:
-        return (card_of(trump, JACK), card_of(3 - trump, JACK),
-                card_of(trump, ACE), card_of(trump, KING), card_of(trump, QUEEN),
-                card_of(trump, TEN), card_of(trump, NINE))
-    order = [card_of(suit, r) for r in (ACE, KING, QUEEN, JACK, TEN, NINE)]
-    return tuple(c for c in order if not is_left_bower(c, trump))
-
-
-def trump_position(card: int, trump: int) -> int:
-    """Position of a trump from the top, 0 (right bower) .. 6 (nine), §2 / §7.2."""
-    return suit_cards(trump, trump).index(card)
-
-
-def beats(card: int, best: int, trump: int) -> bool:
-    """Does ``card`` beat ``best``, the card winning the trick so far? (§4, §7.2)
-
-    It does if it is a trump and ``best`` is not, or if it is of ``best``'s
-    effective suit and ranks higher in it.
-    """
-    if is_trump(card, trump) and not is_trump(best, trump):
-        return True
-    suit = effective_suit(best, trump)
-    if effective_suit(card, trump) != suit:
-        return False
-    order = suit_cards(suit, trump)
-    return order.index(card) < order.index(best)
-
-
-def winning_play(trick: Sequence[Play], trump: int) -> Play:
-    """The play winning a (possibly unfinished) trick so far (§4).
-
-    The highest trump wins; with no trump played, the highest card of the led
-    effective suit.  Scanning in play order with :func:`beats` gives exactly
-    that, since a card off the led suit that is not a trump never beats.
-    """
-    best = trick[0]
-    for p in trick[1:]:
-        if beats(p.card, best.card, trump):
-            best = p
-    return best
-
-
-def trick_winner(trick: Sequence[Play], trump: int) -> int:
-    """The seat that wins a trick (§4)."""
-    return winning_play(trick, trump).seat
-
-
-def legal_cards(hand: Sequence[int], led: int | None, trump: int) -> list[int]:
-    """The cards the player may play, in increasing card id (§4).
-
-    ``led`` is the effective suit of the led card, or None when leading.  A
-    player must follow the led effective suit if able (the left bower is a
-    trump, not a card of its printed suit); otherwise any card is legal.
-    """
-    if led is not None:
-        follow = sorted(c for c in hand if effective_suit(c, trump) == led)
-        if follow:
-            return follow
-    return sorted(hand)
 
 
 # ---------------------------------------------------------------------------
@@ -538,19 +438,6 @@ def choose_trump(hand: Sequence[int], contract: int, rules: PepperRules,
     return best_option
 
 
-def discard_value(card: int, trump: int) -> int:
-    """A card's value for discarding (§7.2 "Play").
-
-    A non-trump: its rank position, 9 = 0 .. A = 5 (the deck's rank position,
-    also in the suit that lost its jack to the left bower).  A trump: 10 plus
-    its position from the bottom: 9 = 10, 10 = 11, Q = 12, K = 13, A = 14,
-    left bower = 15, right bower = 16.
-    """
-    if is_trump(card, trump):
-        return 16 - trump_position(card, trump)
-    return rank_of(card)
-
-
 def lowest(cards: Sequence[int], trump: int) -> int:
     """The card of smallest discard value, ties to the smaller card id (§7.2)."""
     return min(cards, key=lambda c: (discard_value(c, trump), c))
@@ -637,66 +524,10 @@ def follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trump: in
 
 # --- what a seat has seen, and the play for every trick (§7.2) ----------------
 
-@dataclass(frozen=True)
-class PlayView:
-    """What a seat knows while playing, besides its hand and the trick: every
-    play so far (the current trick included), the contract and its holder,
-    and the tricks won so far per seat.
-
-    ``holdings`` (every seat's cards now) is not something a player knows:
-    only the expert's oracle (§7.3, ``worlds = 0``), which sees every card,
-    reads it.  It may be empty where no oracle plays."""
-
-    plays: tuple[Play, ...]
-    bidder: int
-    contract: int
-    tricks: tuple[int, ...]
-    holdings: tuple[tuple[int, ...], ...] = ()
-
-    @property
-    def played(self) -> set[int]:
-        return {p.card for p in self.plays}
-
-
-def shown_out(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
-    """Per seat, the effective suits it has shown out of: in some trick (the
-    current one included) it played a card of another effective suit than
-    the one led (§7.2 "Play")."""
-    out: list[set[int]] = [set() for _ in range(rules.players)]
-    n = rules.players
-    for i in range(0, len(view.plays), n):
-        trick = view.plays[i:i + n]
-        led = effective_suit(trick[0].card, trump)
-        for p in trick[1:]:
-            if effective_suit(p.card, trump) != led:
-                out[p.seat].add(led)
-    return out
-
-
-def discarded(view: PlayView, rules: PepperRules, trump: int) -> list[set[int]]:
-    """Per seat, the non-trump effective suits it has discarded from: it played a
-    card of that suit on a trick led in another effective suit."""
-    out: list[set[int]] = [set() for _ in range(rules.players)]
-    n = rules.players
-    for i in range(0, len(view.plays), n):
-        trick = view.plays[i:i + n]
-        led = effective_suit(trick[0].card, trump)
-        for p in trick[1:]:
-            e = effective_suit(p.card, trump)
-            if e != led and not is_trump(p.card, trump):
-                out[p.seat].add(e)
-    return out
-
-
 def unseen(suit: int, trump: int, hand: Sequence[int], view: PlayView) -> list[int]:
     """The cards of an effective suit neither played nor in the seat's hand, highest first."""
     played = view.played
     return [c for c in suit_cards(suit, trump) if c not in played and c not in hand]
-
-
-def same_side(a: int, b: int, rules: PepperRules) -> bool:
-    """True if seats ``a`` and ``b`` score together (the same seat, or partners)."""
-    return a == b or (rules.players == 4 and (a - b) % 2 == 0)
 
 
 def threatened(card: int, seat: int, hand: Sequence[int], trick: Sequence[Play], trump: int,
@@ -855,66 +686,6 @@ def slam_lead_card(seat: int, hand: Sequence[int], trump: int, rules: PepperRule
     return lowest(others if others else trumps_held, trump)
 
 
-# ---------------------------------------------------------------------------
-# §7.3 The expert policy: perfect-information Monte Carlo
-# ---------------------------------------------------------------------------
-
-#: Plain shuffles tried for a world before the constrained deal (§7.3 Worlds, step 1).
-WORLD_TRIES = 20
-
-#: The holder label of the two-player dead hand in a world (not a seat).
-DEAD = -1
-
-
-def cards_held(seat: int, rules: PepperRules, view: PlayView) -> int:
-    """How many cards ``seat`` holds now: the hand size less the cards it has
-    put on the table (§1, §4)."""
-    return rules.tricks - sum(1 for p in view.plays if p.seat == seat)
-
-
-def equivalent(a: int, b: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
-               trump: int) -> bool:
-    """Are the player's cards ``a`` and ``b`` *equivalent for it*? (§7.3
-    "Candidates"): of one effective suit, with every card of that suit ranked
-    between them either the player's own (then all three are one group) or
-    played in an *earlier* trick.  A card of the current trick, and any unseen
-    card (the two-player dead hand's included), separates them."""
-    suit = effective_suit(a, trump)
-    if effective_suit(b, trump) != suit:
-        return False
-    order = suit_cards(suit, trump)
-    lo, hi = sorted((order.index(a), order.index(b)))
-    earlier = {p.card for p in view.plays[:len(view.plays) - len(trick)]}
-    return all(c in hand or c in earlier for c in order[lo + 1:hi])
-
-
-def expert_candidates(hand: Sequence[int], trick: Sequence[Play], view: PlayView,
-                      trump: int) -> list[int]:
-    """The expert's candidates (§7.3 "Candidates"), lowest first (discard
-    value, then card id, as :func:`lowest`).
-
-    The legal cards (§4), with equivalent cards (:func:`equivalent`) merged:
-    walking each suit upwards, a held card starts a new group unless the
-    last card still in play below it (not played in an earlier trick) is also
-    held.  Of each group the candidate is the lowest card.
-    """
-    led = effective_suit(trick[0].card, trump) if trick else None
-    legal = legal_cards(hand, led, trump)
-    earlier = {p.card for p in view.plays[:len(view.plays) - len(trick)]}
-    held = set(hand)
-    candidates = []
-    for suit in sorted({effective_suit(c, trump) for c in legal}):
-        previous_held = False            # walking the suit upwards: the last card in play was ours
-        for c in reversed(suit_cards(suit, trump)):
-            if c in held:
-                if not previous_held:
-                    candidates.append(c)  # the lowest card of a new group
-                previous_held = True
-            elif c not in earlier:
-                previous_held = False     # a card still in play (unseen or in this trick)
-    return sorted(candidates, key=lambda c: (discard_value(c, trump), c))
-
-
 def heuristic_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
                    trump: int, rules: PepperRules, params: HeuristicParams) -> int:
     """The card the heuristic (§7.2, its all-tricks plan included) plays here
@@ -927,248 +698,18 @@ def heuristic_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: 
     return follow_card(seat, hand, trick, trump, rules, params, view)
 
 
-@dataclass(frozen=True)
-class Holder:
-    """A hand the expert deals unseen cards to (§7.3 "Worlds"): the seat
-    (:data:`DEAD` for the two-player dead hand), how many cards it receives,
-    and the effective suits it may not hold (those it has shown out of)."""
-
-    seat: int
-    size: int
-    barred: frozenset[int]
-
-    def may_hold(self, suit: int) -> bool:
-        return suit not in self.barred
-
-
-def world_holders(seat: int, rules: PepperRules, view: PlayView, trump: int) -> list[Holder]:
-    """The holders of §7.3 "Worlds", in holder order: the other seats that play,
-    starting left of ``seat``, each receiving as many cards as it now holds
-    and barred from the effective suits it has shown out of (§7.2, the
-    current trick included); with 2 players the dead hand last, receiving its
-    8 cards and barred from nothing."""
-    voids = shown_out(view, rules, trump)
-    n = rules.players
-    holders = [Holder(s, cards_held(s, rules, view), frozenset(voids[s]))
-               for s in ((seat + k) % n for k in range(1, n))]
-    if n == 2:
-        holders.append(Holder(DEAD, rules.tricks, frozenset()))
-    return holders
-
-
-def unseen_cards(hand: Sequence[int], view: PlayView) -> list[int]:
-    """U of §7.3: the cards neither in the hand nor played (the current trick
-    included), in increasing card id."""
-    played = view.played
-    return [c for c in range(DECK.size) if c not in played and c not in hand]
-
-
-def dealable(rest: Sequence[int], room: Sequence[int], holders: Sequence[Holder],
-             trump: int) -> bool:
-    """Can the cards ``rest`` still be dealt into the ``room`` left with each
-    holder, every holder taking only suits it may hold? (§7.3 Worlds, step 2)
-
-    For every set S of effective suits, the cards of ``rest`` in S must be no
-    more than the room left with the holders that may hold a suit of S.
-    """
-    per_suit = [0] * 4
-    for c in rest:
-        per_suit[effective_suit(c, trump)] += 1
-    for mask in range(1, 16):
-        suits = [e for e in range(4) if mask >> e & 1]
-        cards = sum(per_suit[e] for e in suits)
-        space = sum(r for r, h in zip(room, holders) if any(h.may_hold(e) for e in suits))
-        if cards > space:
-            return False
-    return True
-
-
-def fits(world: Sequence[Sequence[int]], holders: Sequence[Holder], trump: int) -> bool:
-    """No holder holds a card of a suit it has shown out of."""
-    return all(h.may_hold(effective_suit(c, trump)) for h, cards in zip(holders, world)
-               for c in cards)
-
-
-def constrained_deal(order: Sequence[int], holders: Sequence[Holder],
-                     trump: int) -> list[list[int]]:
-    """Step 2 of §7.3 "Worlds": the cards in ``order`` (the twentieth shuffle)
-    handed out in that order, each to the first holder, in holder order, that
-    has room, may hold its suit, and leaves the rest dealable (:func:`dealable`).
-
-    Such a holder always exists: the rest was dealable before this card (the
-    real deal shows it at the start), so some complete deal of it gives this
-    card to some holder, and giving it there leaves the rest dealable.
-    """
-    room = [h.size for h in holders]
-    world: list[list[int]] = [[] for _ in holders]
-    for i, c in enumerate(order):
-        suit = effective_suit(c, trump)
-        rest = order[i + 1:]
-        for x, h in enumerate(holders):
-            if room[x] == 0 or not h.may_hold(suit):
-                continue
-            room[x] -= 1
-            if dealable(rest, room, holders, trump):
-                world[x].append(c)
-                break
-            room[x] += 1
-        else:
-            raise AssertionError(f"{DECK.text(c)} fits no holder: the position is impossible")
-    return world
-
-
-def sample_world(stream: Stream, unseen: Sequence[int], holders: Sequence[Holder],
-                 trump: int) -> list[list[int]]:
-    """One world (§7.3 "Worlds"): the cards of ``unseen`` (in increasing card
-    id) dealt to the holders, one list per holder in holder order.
-
-    1. Up to :data:`WORLD_TRIES` times: shuffle a fresh copy of ``unseen``
-       (``stream.shuffle``, the Fisher-Yates of §1) and give the first cards
-       to the first holder, the next to the second, and so on; the first such
-       deal in which no holder holds a suit it has shown out of is the world.
-    2. Otherwise the twentieth shuffle's cards go out by
-       :func:`constrained_deal`.
-    """
-    order: list[int] = []
-    for _ in range(WORLD_TRIES):
-        order = list(unseen)
-        stream.shuffle(order)
-        world, start = [], 0
-        for h in holders:
-            world.append(order[start:start + h.size])
-            start += h.size
-        if fits(world, holders, trump):
-            return world
-    return constrained_deal(order, holders, trump)
-
-
-def real_world(unseen: Sequence[int], holders: Sequence[Holder],
-               view: PlayView) -> list[list[int]]:
-    """The oracle's one world (§7.3, ``worlds = 0``): the real deal, every
-    holder's cards as they are (``view.holdings``); the two-player dead hand
-    holds the rest of ``unseen``.  Nothing is drawn."""
-    if not view.holdings:
-        raise InputError("the expert's oracle (worlds=0) sees the real deal, "
-                         "but this play has none to show it")
-    world = [sorted(view.holdings[h.seat]) if h.seat != DEAD else [] for h in holders]
-    dealt = {c for cards in world for c in cards}
-    for h, cards in zip(holders, world):
-        if h.seat == DEAD:
-            cards.extend(c for c in unseen if c not in dealt)
-    return world
-
-
-@dataclass(frozen=True)
-class ExpertGoal:
-    """What the expert plays for (§7.3 "The value of a candidate").
-
-    ``open``: the contract is neither made nor beaten; ``side``: the seats
-    whose double-dummy value counts (the declaring side while open, the
-    player's own side once decided); ``declaring``: the player is on the
-    declaring side; ``won``: the declaring side's tricks so far; ``need``:
-    the contract level (T for Ndogo and Kubwa).
-    """
-
-    open: bool
-    side: frozenset[int]
-    declaring: bool
-    won: int
-    need: int
-
-
-def expert_goal(seat: int, rules: PepperRules, view: PlayView) -> ExpertGoal:
-    """The goal of §7.3.  The declaring side is the bidder's partnership with 4
-    players, the bidder alone otherwise; ``need`` is the contract, T for Ndogo
-    and Kubwa.  The contract is *decided* once the declaring side has won
-    ``need`` tricks or can no longer: the other seats have won more than
-    ``T - need`` tricks between them."""
-    T = rules.tricks
-    seats = range(rules.players)
-    declarers = frozenset(s for s in seats if same_side(s, view.bidder, rules))
-    need = min(view.contract, T)
-    won = sum(view.tricks[s] for s in declarers)
-    lost = sum(view.tricks) - won
-    is_open = won < need and lost <= T - need
-    own = frozenset(s for s in seats if same_side(s, seat, rules))
-    return ExpertGoal(is_open, declarers if is_open else own, seat in declarers, won, need)
-
-
-def candidate_value(seat: int, card: int, own: Sequence[int], world: Sequence[Sequence[int]],
-                    holders: Sequence[Holder], trick: Sequence[Play], trump: int,
-                    rules: PepperRules, side: frozenset[int]) -> int:
-    """The double-dummy value (§10) for ``side`` of the position after ``seat``
-    plays ``card`` in a world (§7.3 "The value of a candidate in a world").
-
-    The position has every hand that plays (the world's, and the player's own
-    ``own`` without ``card``; the dead hand takes no part) and the current
-    trick with ``card`` added, the current trick counted.  If ``card``
-    completes the trick, the position is the start of the next trick with the
-    trick's winner to lead, and the completed trick adds 1 if its winner is
-    on the side.
-    """
-    # the solver imports this module's rule primitives, so it is imported when used
-    from simkit.pepper import reference_solver
-
-    n = rules.players
-    hands: list[list[int]] = [[] for _ in range(n)]
-    for h, cards in zip(holders, world):
-        if h.seat != DEAD:
-            hands[h.seat] = list(cards)
-    hands[seat] = [c for c in own if c != card]
-    after = list(trick) + [Play(seat, card)]
-    if len(after) < n:
-        return reference_solver.value(hands, trump, after, (seat + 1) % n, side)
-    winner = trick_winner(after, trump)
-    took = 1 if winner in side else 0
-    return took + reference_solver.value(hands, trump, [], winner, side)
-
+# ---------------------------------------------------------------------------
+# §7.3 The expert policy: perfect-information Monte Carlo (reference_expert.py)
+# ---------------------------------------------------------------------------
 
 def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
                 trump: int, rules: PepperRules, params: ExpertParams, stream: Stream) -> int:
-    """The expert's card (§7.3).
-
-    With one candidate (:func:`expert_candidates`) it is played and nothing is
-    drawn.  Otherwise ``params.worlds`` worlds are drawn (:func:`sample_world`),
-    all of them before the first solve; with ``worlds = 0`` (the oracle) the
-    one world is the real deal (:func:`real_world`) and nothing is drawn.
-    Every candidate is valued in every world (:func:`candidate_value`).  The
-    choice (§7.3 "The choice"), where a candidate *is* the heuristic's card
-    (:func:`heuristic_card`) when the two are equivalent for the player:
-
-    - contract open: the most worlds in which the declaring side's tricks so
-      far plus the value reach ``need`` (for a declaring-side player) or do
-      not (for a defender); ties: the heuristic's card if it is among them;
-      then the most value in total over the worlds for a declaring-side
-      player, the least for a defender;
-    - contract decided: the most value in total; ties: the heuristic's card
-      if it is among them;
-    - remaining ties: the lowest candidate (discard value, then card id).
-    """
-    candidates = expert_candidates(hand, trick, view, trump)
-    if len(candidates) == 1:
-        return candidates[0]
-    holders = world_holders(seat, rules, view, trump)
-    unseen = unseen_cards(hand, view)
-    if params.worlds == 0:
-        deals = [real_world(unseen, holders, view)]
-    else:
-        deals = [sample_world(stream, unseen, holders, trump) for _ in range(params.worlds)]
-    goal = expert_goal(seat, rules, view)
+    """The expert's card (§7.3): the search of :func:`reference_expert.expert_card`
+    over ``params.worlds`` worlds, its tie-break the card the heuristic plays
+    here with the expert's parameters (:func:`heuristic_card`)."""
     hint = heuristic_card(seat, hand, trick, view, trump, rules, params)
-    best, best_key = -1, None
-    for card in candidates:                       # lowest first: strict ">" keeps the lowest
-        values = [candidate_value(seat, card, hand, world, holders, trick, trump, rules,
-                                  goal.side) for world in deals]
-        total = sum(values)
-        is_hint = equivalent(card, hint, hand, trick, view, trump)
-        if goal.open:
-            wanted = sum(1 for v in values if (goal.won + v >= goal.need) == goal.declaring)
-            key = (wanted, is_hint, total if goal.declaring else -total)
-        else:
-            key = (total, is_hint)
-        if best_key is None or key > best_key:
-            best, best_key = card, key
-    return best
+    return reference_expert.expert_card(seat, hand, trick, view, trump, rules, params.worlds,
+                                        stream, hint)
 
 
 # ---------------------------------------------------------------------------

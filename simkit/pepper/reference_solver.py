@@ -10,9 +10,10 @@ let R win as few as it can, all tricks being played out under §4.
 
 This module is the readable twin of the kernel's solver
 (``simkit/pepper/solver.py``); the differential tests hold the two together.
-It shares nothing with it but the rule primitives of
-``simkit.pepper.reference`` (effective suits, card order, trick winners,
-legal cards).
+It shares no code with it.  It stands on the trick primitives of
+``simkit.pepper.tricks`` (effective suits, card order, trick winners, legal
+cards), which the reference engine uses too; the reference engine's expert
+(``reference_expert.py``) calls it.
 
 How it is computed
 ------------------
@@ -58,8 +59,8 @@ import operator
 from collections.abc import Iterable, Sequence
 
 from simkit.errors import InputError
-from simkit.pepper.reference import (Play, beats, effective_suit, is_trump, legal_cards,
-                                     suit_cards, trick_winner, winning_play)
+from simkit.pepper.tricks import (Play, beats, effective_suit, is_trump, legal_cards, suit_cards,
+                                  trick_winner, winning_play)
 from simkit.pepper.rules import DECK, NO_TRUMP, TRUMP_TEXT
 
 __all__ = ["value", "can_take", "every_trick", "brute_force_value"]
@@ -147,7 +148,7 @@ def _minimax(hands: list[list[int]], trump: int, trick: list[Play], seat: int,
 
 
 # ---------------------------------------------------------------------------
-# Card facts for one trump option, from the rule primitives of the reference
+# Card facts for one trump option, from the trick primitives (tricks.py)
 # ---------------------------------------------------------------------------
 
 class _Facts:
@@ -390,10 +391,34 @@ def _whole(x) -> int | None:
 
 def _checked(hands, trump, trick, to_play, side):
     """Validate a position; returns ``(hands, trump, trick, to_play, side)`` as fresh
-    lists of plain ints, a list of Play and a frozenset.  Raises InputError."""
+    lists of plain ints, a list of Play and a frozenset.  Raises InputError.
+
+    In order: the trump option, the hands, the current trick (its plays in
+    turn and following suit), the seat to play, the hands' sizes, the side."""
     if _whole(trump) is None or not 0 <= trump <= NO_TRUMP:
         raise InputError(f"bad trump option {trump!r}: expected 0-3 (C D H S) or 4 (no trump)")
     trump = _whole(trump)
+    where: dict[int, str] = {}            # card id -> where it was given: each card once
+    hands = _checked_hands(hands, where)
+    plays = _checked_trick(trick, hands, trump, where)
+    to_play = _checked_to_play(to_play, plays, len(hands))
+    _check_sizes(hands, plays, to_play)
+    return hands, trump, plays, to_play, _checked_side(side, len(hands))
+
+
+def _card_id(c, place: str, where: dict[int, str]) -> int:
+    """``c`` as a card id seen in ``place``, once only over ``where``."""
+    if _whole(c) is None or not 0 <= c < CARDS:
+        raise InputError(f"bad card {c!r} in {place}: expected a card id 0..23")
+    c = _whole(c)
+    if c in where:
+        raise InputError(f"{_text(c)} (card {c}) appears twice: in {where[c]} and in {place}")
+    where[c] = place
+    return c
+
+
+def _checked_hands(hands, where: dict[int, str]) -> list[list[int]]:
+    """One list of card ids per seat that plays, 2 to 4 seats."""
     try:
         hands = [list(h) for h in hands]
     except TypeError:
@@ -401,19 +426,14 @@ def _checked(hands, trump, trick, to_play, side):
     players = len(hands)
     if not 2 <= players <= 4:
         raise InputError(f"{players} hands given: expected one per seat that plays, 2 to 4")
-    where: dict[int, str] = {}
+    return [[_card_id(c, f"seat {s}'s hand", where) for c in hand] for s, hand in enumerate(hands)]
 
-    def card_id(c, place: str) -> int:
-        if _whole(c) is None or not 0 <= c < CARDS:
-            raise InputError(f"bad card {c!r} in {place}: expected a card id 0..23")
-        c = _whole(c)
-        if c in where:
-            raise InputError(f"{_text(c)} (card {c}) appears twice: in {where[c]} and in {place}")
-        where[c] = place
-        return c
 
-    hands = [[card_id(c, f"seat {s}'s hand") for c in hand] for s, hand in enumerate(hands)]
-
+def _checked_trick(trick, hands: list[list[int]], trump: int,
+                   where: dict[int, str]) -> list[Play]:
+    """The current trick's plays: fewer than a whole trick, by the seats in
+    turn, each following the led suit if its hand could (§4)."""
+    players = len(hands)
     plays: list[Play] = []
     for i, p in enumerate(trick):
         if isinstance(p, Play):
@@ -426,7 +446,8 @@ def _checked(hands, trump, trick, to_play, side):
                                  f"expected Play(seat, card)") from None
         if _whole(seat) is None or not 0 <= seat < players:
             raise InputError(f"bad seat {seat!r} in the trick: expected 0..{players - 1}")
-        plays.append(Play(_whole(seat), card_id(card, f"the current trick (play {i + 1})")))
+        plays.append(Play(_whole(seat), _card_id(card, f"the current trick (play {i + 1})",
+                                                 where)))
     if len(plays) >= players:
         raise InputError(f"the current trick has {len(plays)} plays: a complete trick is over, "
                          f"at most {players - 1} with {players} players")
@@ -444,14 +465,24 @@ def _checked(hands, trump, trick, to_play, side):
                     raise InputError(
                         f"seat {p.seat} played {_text(p.card)} to the trick while holding "
                         f"{_text(held[0])}: it had to follow the led suit ({TRUMP_TEXT[led]})")
+    return plays
 
+
+def _checked_to_play(to_play, plays: list[Play], players: int) -> int:
+    """The seat to play: the one after the trick's last play."""
     if _whole(to_play) is None or not 0 <= to_play < players:
         raise InputError(f"bad seat to play {to_play!r}: expected 0..{players - 1}")
     to_play = _whole(to_play)
     if plays and to_play != (plays[-1].seat + 1) % players:
         raise InputError(f"seat {to_play} cannot be to play: seat {(plays[-1].seat + 1) % players} "
                          f"plays after seat {plays[-1].seat}")
+    return to_play
 
+
+def _check_sizes(hands: list[list[int]], plays: list[Play], to_play: int) -> None:
+    """Every hand as large as the seat to play's, less the card of a seat that
+    has played to the trick; no more than a hand's cards (§1)."""
+    players = len(hands)
     left = len(hands[to_play])
     if left > (6 if players == 4 else 8):
         raise InputError(f"seat {to_play} holds {left} cards: at most {6 if players == 4 else 8} "
@@ -466,6 +497,9 @@ def _checked(hands, trump, trick, to_play, side):
             raise InputError(f"seat {seat} holds {len(hand)} cards: it {state}, so it should "
                              f"hold {want} (seat {to_play}, to play, holds {left})")
 
+
+def _checked_side(side, players: int) -> frozenset[int]:
+    """The side R as a frozenset of seats that play."""
     try:
         seats = list(side)
     except TypeError:
@@ -474,4 +508,4 @@ def _checked(hands, trump, trick, to_play, side):
         if _whole(s) is None or not 0 <= s < players:
             raise InputError(f"bad seat {s!r} in the side: the seats that play are "
                              f"0..{players - 1}")
-    return hands, trump, plays, to_play, frozenset(_whole(s) for s in seats)
+    return frozenset(_whole(s) for s in seats)

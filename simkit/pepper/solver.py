@@ -27,9 +27,13 @@ stack (numba's cache has crashed on recursive functions), with
 The most tricks (:func:`dd_value`) is a binary search of such searches,
 the table carrying what each one learnt to the next.
 
-Cards are the kernel's "play bits" for the trump option (``kernel.py``):
+Cards are the "play bits" of the trump option (``tables.py``):
 within an effective suit a higher bit is a higher card and the trumps are on
 top, so "cards that beat the winning card" is one mask.
+
+Its users: :func:`solve_deals` (whole deals, for the tests and the bench),
+the perfect-information bound of 9.4 (:func:`bound_fixed`,
+:func:`bound_first`) and the expert's search (``expert.py``).
 """
 
 from __future__ import annotations
@@ -39,10 +43,10 @@ import numpy as np
 
 from simkit.bits import high_bit, low_bit, next_seat, popcount
 from simkit.jit import block, blocks, kernel
-from simkit.pepper.kernel import (BIT_OF, CARD_OF, EFF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS,
-                                  _to_play_bits, deal_fixed, deal_number)
 from simkit.pepper.rules import R
-from simkit.rng import shuffle, start_stream
+from simkit.pepper.tables import (BIT_OF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS, deal_fixed,
+                                  deal_number, to_play_bits)
+from simkit.rng import start_stream
 
 #: Plies of a search: 8 tricks of 4 cards, and the root.
 MAXPLY = 33
@@ -96,19 +100,19 @@ def _slot(k1, k2):
 
 
 @kernel(inline=True)
-def _candidates(h, legal, live, o):
+def candidates(h, legal, live, o, lowest):
     """The cards of ``legal`` worth trying: of each run of ``h``'s cards in an
-    effective suit with no other live card between them, the highest."""
+    effective suit with no other ``live`` card between them (equivalent cards),
+    one: the highest, or with ``lowest`` the lowest (the expert's candidates)."""
     out = 0
     for e in range(4):
         own = legal & SUIT_BITS[o, e]
         if own == 0:
             continue
-        suit_live = live & SUIT_BITS[o, e]
         prev = False
-        m = suit_live
+        m = live & SUIT_BITS[o, e]
         while m:
-            b = high_bit(m)
+            b = low_bit(m) if lowest else high_bit(m)
             m &= ~(np.int64(1) << b)
             if (h >> b) & 1:
                 if not prev and (own >> b) & 1:
@@ -132,22 +136,34 @@ def _push(stack, d, n, m, high_first):
 
 
 @kernel(inline=True)
-def _order(stack, d, cands, h, live, o, leading, own_wins, beat):
-    """Write ``cands`` into ply ``d``'s move list, the promising first."""
+def _order(stack, d, P, o, side):
+    """Ply ``d``'s move list: the candidates of the seat to play
+    (:func:`candidates`), the promising first."""
+    seat = stack[d, F_SEAT]
+    h = stack[d, F_H + seat]
+    legal = h & stack[d, F_LED]
+    if legal == 0:
+        legal = h
+    live = stack[d, F_TABLE]
+    for s in range(P):
+        live |= stack[d, F_H + s]
+    cands = candidates(h, legal, live, o, False)
     n = 0
-    if leading:
+    if stack[d, F_K] == 0:
         # bosses (the top live card of their suit), highest first; then the rest, lowest first
         bosses = 0
         for e in range(4):
-            s = live & SUIT_BITS[o, e]
-            if s:
-                top = high_bit(s)
+            suit = live & SUIT_BITS[o, e]
+            if suit:
+                top = high_bit(suit)
                 if (cands >> top) & 1:
                     bosses |= np.int64(1) << top
         n = _push(stack, d, n, bosses, True)
         n = _push(stack, d, n, cands & ~bosses, False)
     else:
-        winners = cands & beat
+        # the cheapest winners first when the other side wins the trick, else the low cards
+        own_wins = ((side >> seat) & 1) == ((side >> stack[d, F_WSEAT]) & 1)
+        winners = cands & stack[d, F_BEAT]
         first = (cands & ~winners) if own_wins else winners
         n = _push(stack, d, n, first, False)
         n = _push(stack, d, n, cands & ~first, False)
@@ -203,124 +219,130 @@ def _last_winner(stack, d, P, o, trumps):
     return wseat
 
 
+@kernel(inline=True)
+def _descend(stack, d, P, o, side, trumps):
+    """Play ply ``d``'s next candidate: ply ``d + 1`` is the position after it
+    (the hands, the trick so far, and once the trick is complete its
+    winner to lead and the tricks R still needs)."""
+    i = stack[d, F_I]
+    stack[d, F_I] = i + 1
+    b = stack[d, F_MOVES + i]
+    seat = stack[d, F_SEAT]
+    c = d + 1
+    for s in range(4):
+        stack[c, F_H + s] = stack[d, F_H + s]
+    stack[c, F_H + seat] &= ~(np.int64(1) << b)
+    k = stack[d, F_K]
+    if k == 0:
+        led = SUIT_BITS[o, SUIT_OF_BIT[o, b]]
+        stack[c, F_LED] = led
+        stack[c, F_BEAT] = (led | trumps) & -(np.int64(2) << b)
+        stack[c, F_WSEAT] = seat
+        stack[c, F_TABLE] = np.int64(1) << b
+    else:
+        stack[c, F_LED] = stack[d, F_LED]
+        stack[c, F_TABLE] = stack[d, F_TABLE] | (np.int64(1) << b)
+        if (stack[d, F_BEAT] >> b) & 1:
+            stack[c, F_BEAT] = (stack[d, F_LED] | trumps) & -(np.int64(2) << b)
+            stack[c, F_WSEAT] = seat
+        else:
+            stack[c, F_BEAT] = stack[d, F_BEAT]
+            stack[c, F_WSEAT] = stack[d, F_WSEAT]
+    if k + 1 == P:
+        w = stack[c, F_WSEAT]
+        stack[c, F_NEED] = stack[d, F_NEED] - ((side >> w) & 1)
+        stack[c, F_LEFT] = stack[d, F_LEFT] - 1
+        stack[c, F_K] = 0
+        stack[c, F_SEAT] = w
+        stack[c, F_LED] = 0
+        stack[c, F_BEAT] = 0
+        stack[c, F_TABLE] = 0
+    else:
+        stack[c, F_NEED] = stack[d, F_NEED]
+        stack[c, F_LEFT] = stack[d, F_LEFT]
+        stack[c, F_K] = k + 1
+        stack[c, F_SEAT] = next_seat(seat, P)
+
+
+@kernel(inline=True)
+def _tightened(bounds, need, res):
+    """A table entry's bounds (lower | upper << 8) on R's tricks from its
+    position, tightened by the answer ``res`` to "at least ``need``?"."""
+    lb = bounds & 255
+    ub = bounds >> 8
+    if res:
+        lb = max(lb, need)
+    else:
+        ub = min(ub, need - 1)
+    return lb | (ub << 8)
+
+
 @kernel
 def _at_least(stack, P, o, side, target, tt, key_tag):
     """Can side R (seat mask ``side``) take at least ``target`` tricks from the
     position in ply 0 of ``stack`` (hands, seat, trick state, ``F_LEFT``)?
 
-    ``key_tag`` (trump, side, players) goes into every table key."""
+    ``key_tag`` (trump, side, players) goes into every table key.  A ply is
+    entered (decided at once, or its candidates ordered: :func:`_order`), its
+    candidates are played one by one into the ply below (:func:`_descend`)
+    until one settles it, and its answer is recorded in the table (a trick
+    start) and handed to the ply above.  The phases are inlined helpers of
+    scalars or single-level ones: deeper, numba counts references to the
+    arrays at every ply."""
     trumps = TRUMP_BITS[o]
     stack[0, F_NEED] = target
     d = 0
     fresh = True          # ply d was just entered
     res = False
     while True:
+        resolved = False
         if fresh:
+            # -- enter ply d: decided at once, or its candidates ordered
             fresh = False
-            resolved = False
+            resolved = True
             need = stack[d, F_NEED]
             left = stack[d, F_LEFT]
             stack[d, F_SLOT] = -1
             if need <= 0:
-                res, resolved = True, True
+                res = True
             elif need > left:
-                res, resolved = False, True
+                res = False
             elif left == 1:
                 # the last trick: every card left is forced
-                res, resolved = (side >> _last_winner(stack, d, P, o, trumps)) & 1 == 1, True
-            elif stack[d, F_K] == 0:
-                k1, k2 = _key(stack, d, P, o, key_tag)
-                slot = _slot(k1, k2)
-                if tt[slot, 0] == k1 and tt[slot, 1] == k2:
-                    lb = tt[slot, 2] & 255
-                    ub = tt[slot, 2] >> 8
-                    if lb >= need:
-                        res, resolved = True, True
-                    elif ub < need:
-                        res, resolved = False, True
-                stack[d, F_SLOT] = slot
-                stack[d, F_K1] = k1
-                stack[d, F_K2] = k2
-            if not resolved:
-                seat = stack[d, F_SEAT]
-                h = stack[d, F_H + seat]
-                led = stack[d, F_LED]
-                legal = h & led
-                if legal == 0:
-                    legal = h
-                live = stack[d, F_TABLE]
-                for s in range(P):
-                    live |= stack[d, F_H + s]
-                cands = _candidates(h, legal, live, o)
-                k = stack[d, F_K]
-                ours = ((side >> seat) & 1) == ((side >> stack[d, F_WSEAT]) & 1)
-                _order(stack, d, cands, h, live, o, k == 0, k > 0 and ours, stack[d, F_BEAT])
-        else:
-            resolved = False
+                res = (side >> _last_winner(stack, d, P, o, trumps)) & 1 == 1
+            else:
+                resolved = False
+                if stack[d, F_K] == 0:
+                    k1, k2 = _key(stack, d, P, o, key_tag)
+                    slot = _slot(k1, k2)
+                    stack[d, F_SLOT] = slot
+                    stack[d, F_K1] = k1
+                    stack[d, F_K2] = k2
+                    if tt[slot, 0] == k1 and tt[slot, 1] == k2:
+                        if tt[slot, 2] & 255 >= need:          # the lower bound
+                            res, resolved = True, True
+                        elif tt[slot, 2] >> 8 < need:          # the upper bound
+                            res, resolved = False, True
+                if not resolved:
+                    _order(stack, d, P, o, side)
         if not resolved:
-            i = stack[d, F_I]
-            if i < stack[d, F_N]:
-                # play the next candidate: ply d + 1
-                stack[d, F_I] = i + 1
-                b = stack[d, F_MOVES + i]
-                seat = stack[d, F_SEAT]
-                c = d + 1
-                for s in range(4):
-                    stack[c, F_H + s] = stack[d, F_H + s]
-                stack[c, F_H + seat] &= ~(np.int64(1) << b)
-                k = stack[d, F_K]
-                if k == 0:
-                    led = SUIT_BITS[o, SUIT_OF_BIT[o, b]]
-                    stack[c, F_LED] = led
-                    stack[c, F_BEAT] = (led | trumps) & -(np.int64(2) << b)
-                    stack[c, F_WSEAT] = seat
-                    stack[c, F_TABLE] = np.int64(1) << b
-                else:
-                    stack[c, F_LED] = stack[d, F_LED]
-                    stack[c, F_TABLE] = stack[d, F_TABLE] | (np.int64(1) << b)
-                    if (stack[d, F_BEAT] >> b) & 1:
-                        stack[c, F_BEAT] = (stack[d, F_LED] | trumps) & -(np.int64(2) << b)
-                        stack[c, F_WSEAT] = seat
-                    else:
-                        stack[c, F_BEAT] = stack[d, F_BEAT]
-                        stack[c, F_WSEAT] = stack[d, F_WSEAT]
-                if k + 1 == P:
-                    w = stack[c, F_WSEAT]
-                    stack[c, F_NEED] = stack[d, F_NEED] - ((side >> w) & 1)
-                    stack[c, F_LEFT] = stack[d, F_LEFT] - 1
-                    stack[c, F_K] = 0
-                    stack[c, F_SEAT] = w
-                    stack[c, F_LED] = 0
-                    stack[c, F_BEAT] = 0
-                    stack[c, F_TABLE] = 0
-                else:
-                    stack[c, F_NEED] = stack[d, F_NEED]
-                    stack[c, F_LEFT] = stack[d, F_LEFT]
-                    stack[c, F_K] = k + 1
-                    stack[c, F_SEAT] = next_seat(seat, P)
-                d = c
+            if stack[d, F_I] < stack[d, F_N]:
+                # -- play the next candidate: ply d + 1
+                _descend(stack, d, P, o, side, trumps)
+                d += 1
                 fresh = True
                 continue
             # every candidate tried without a cut-off
             res = ((side >> stack[d, F_SEAT]) & 1) == 0
-        # ply d is decided: res; record it, then hand it to the ply above
+        # -- ply d is decided: res; record it, then hand it to the ply above
         while True:
             slot = stack[d, F_SLOT]
             if slot >= 0:
-                if tt[slot, 0] == stack[d, F_K1] and tt[slot, 1] == stack[d, F_K2]:
-                    lb = tt[slot, 2] & 255
-                    ub = tt[slot, 2] >> 8
-                else:
-                    tt[slot, 0] = stack[d, F_K1]
+                if tt[slot, 0] != stack[d, F_K1] or tt[slot, 1] != stack[d, F_K2]:
+                    tt[slot, 0] = stack[d, F_K1]           # a new entry: no bounds yet
                     tt[slot, 1] = stack[d, F_K2]
-                    lb = 0
-                    ub = 255
-                need = stack[d, F_NEED]
-                if res:
-                    lb = max(lb, need)
-                else:
-                    ub = min(ub, need - 1)
-                tt[slot, 2] = lb | (ub << 8)
+                    tt[slot, 2] = 255 << 8
+                tt[slot, 2] = _tightened(tt[slot, 2], stack[d, F_NEED], res)
             if d == 0:
                 return res
             d -= 1
@@ -336,7 +358,7 @@ def _root(stack, hands, P, o, trick_cards, n_trick, to_play):
     current trick's ``n_trick`` cards (ids, in play order, led by the seat
     ``n_trick`` places before ``to_play``).  Returns the tricks left."""
     for s in range(4):
-        stack[0, F_H + s] = _to_play_bits(hands[s], o) if s < P else 0
+        stack[0, F_H + s] = to_play_bits(hands[s], o) if s < P else 0
     trumps = TRUMP_BITS[o]
     stack[0, F_K] = n_trick
     stack[0, F_SEAT] = to_play
@@ -436,302 +458,12 @@ def solve_deals(hands, P, o, leader, side, target, out):
                                           target[i], tt, stack) else 0
 
 
-# ---------------------------------------------------------------------------
-# The expert policy (seeds/pepper.md 7.3): perfect-information Monte Carlo
-# ---------------------------------------------------------------------------
-
-#: Deals of the unseen cards tried for a world before the constrained deal.
-WORLD_TRIES = 20
-#: Tables the expert keeps per hand in play (entries; a power of two).
-EXPERT_TT = TT_SIZE
-
-
 @kernel(inline=True)
-def _dealable(room, allowed, cnt, n_holders):
-    """Whether the cards left (``cnt`` per effective suit) fit the holders'
-    ``room``, each taking only its ``allowed`` suits: for every set of suits,
-    its cards are no more than the room of the holders that may take one."""
-    for S in range(1, 16):
-        need = 0
-        for e in range(4):
-            if (S >> e) & 1:
-                need += cnt[e]
-        cap = 0
-        for x in range(n_holders):
-            if allowed[x] & S:
-                cap += room[x]
-        if need > cap:
-            return False
-    return True
-
-
-@kernel
-def _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, out):
-    """Deal the ``n_u`` unseen card ids to the holders (7.3 Worlds) into
-    ``out[seat]`` (card-id masks), drawing from ``st``."""
-    for t in range(WORLD_TRIES):
-        for i in range(n_u):
-            arr[i] = unseen[i]
-        shuffle(st, arr[:n_u])
-        ok = True
-        p = 0
-        for x in range(n_holders):
-            for _ in range(size[x]):
-                if (allowed[x] >> EFF[o, arr[p]]) & 1 == 0:
-                    ok = False
-                p += 1
-        if ok:
-            p = 0
-            for x in range(n_holders):
-                out[holder[x]] = 0
-                for _ in range(size[x]):
-                    out[holder[x]] |= np.int64(1) << arr[p]
-                    p += 1
-            return
-    # the last shuffle's order, each card to the first holder that can take it
-    # and leave the rest dealable
-    room = np.empty(4, np.int64)
-    cnt = np.zeros(4, np.int64)
-    for x in range(n_holders):
-        room[x] = size[x]
-        out[holder[x]] = 0
-    for i in range(n_u):
-        cnt[EFF[o, arr[i]]] += 1
-    for i in range(n_u):
-        c = arr[i]
-        e = EFF[o, c]
-        cnt[e] -= 1
-        for x in range(n_holders):
-            if room[x] > 0 and (allowed[x] >> e) & 1:
-                room[x] -= 1
-                if _dealable(room, allowed, cnt, n_holders):
-                    out[holder[x]] |= np.int64(1) << c
-                    break
-                room[x] += 1
-
-
-@kernel(inline=True)
-def _side_of(seat, P):
+def side_of(seat, P):
     """A seat's side as a seat mask: its partnership with 4 players."""
     if P == 4:
         return (np.int64(1) << seat) | (np.int64(1) << (seat ^ 2))
     return np.int64(1) << seat
-
-
-@kernel
-def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, bidder,
-                contract, worlds, st, tt, stack, hint):
-    """The expert's card (seeds/pepper.md 7.3), as a play bit; ``hint`` is the
-    card the heuristic would play there (its tie-break).
-
-    ``hands``: every seat's cards in play bits (``hands[3]`` the dead hand with
-    2 players); ``tbits[:n_trick]`` the current trick's cards in play order;
-    ``unplayed``: the cards not yet on the table; ``voids``: 4 bits per seat,
-    the effective suits it has shown out of; ``tricks``: tricks won per seat.
-    Only what the seat may see is used: its own hand, the table, the counts of
-    the others' cards and their voids."""
-    h = hands[seat]
-    trumps = TRUMP_BITS[o]
-    led = SUIT_BITS[o, SUIT_OF_BIT[o, tbits[0]]] if n_trick > 0 else np.int64(0)
-    legal = h & led
-    if legal == 0:
-        legal = h
-    table = np.int64(0)
-    for k in range(n_trick):
-        table |= np.int64(1) << tbits[k]
-    live = unplayed | table              # cards not in a completed trick
-    cands = np.int64(0)
-    for e in range(4):
-        own = legal & SUIT_BITS[o, e]
-        if own == 0:
-            continue
-        prev = False
-        m = live & SUIT_BITS[o, e]
-        while m:
-            b = low_bit(m)
-            m &= m - 1
-            if (own >> b) & 1:
-                if not prev:
-                    cands |= np.int64(1) << b
-                prev = True
-            else:
-                prev = False
-    if popcount(cands) == 1:
-        return low_bit(cands)
-    # -- the worlds, all drawn before any solve
-    unseen_bits = unplayed & ~h
-    unseen = np.empty(24, np.int64)
-    n_u = 0
-    for c in range(24):
-        if (unseen_bits >> BIT_OF[o, c]) & 1:
-            unseen[n_u] = c
-            n_u += 1
-    holder = np.empty(4, np.int64)
-    size = np.empty(4, np.int64)
-    allowed = np.empty(4, np.int64)
-    n_holders = 0
-    x = seat
-    for _ in range(P - 1):
-        x = next_seat(x, P)
-        holder[n_holders] = x
-        size[n_holders] = popcount(hands[x])
-        allowed[n_holders] = 15 & ~((voids >> (4 * x)) & 15)
-        n_holders += 1
-    if P == 2:
-        holder[n_holders] = 3
-        size[n_holders] = popcount(hands[3])
-        allowed[n_holders] = 15
-        n_holders += 1
-    own_ids = np.int64(0)
-    m = h
-    while m:
-        b = low_bit(m)
-        m &= m - 1
-        own_ids |= np.int64(1) << CARD_OF[o, b]
-    arr = np.empty(24, np.int64)
-    if worlds == 0:
-        # the oracle: one world, the real deal (for measuring, never a real player)
-        worlds = 1
-        world = np.zeros((1, 4), np.int64)
-        for s in range(4):
-            mm = hands[s]
-            while mm:
-                b = low_bit(mm)
-                mm &= mm - 1
-                world[0, s] |= np.int64(1) << CARD_OF[o, b]
-    else:
-        world = np.zeros((worlds, 4), np.int64)
-        for w in range(worlds):
-            _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, world[w])
-            world[w, seat] = own_ids
-    # -- the goal
-    decl = _side_of(bidder, P)
-    need = contract if contract < T else T
-    won = 0
-    done = 0
-    for s in range(P):
-        done += tricks[s]
-        if (decl >> s) & 1:
-            won += tricks[s]
-    open_ = won < need and done - won <= T - need
-    ours = (decl >> seat) & 1 == 1
-    side = decl if open_ else _side_of(seat, P)
-    # -- the candidates, lowest first (ties keep the lowest)
-    n_c = 0
-    cand = np.empty(MAXMOVES, np.int64)
-    m = cands
-    while m:
-        cand[n_c] = low_bit(m)
-        m &= m - 1
-        n_c += 1
-    # The choice needs, while the contract is open, each candidate's count of
-    # worlds that reach the goal (one "at least" search each), and the total
-    # value only for candidates tied on the best count; once it is decided,
-    # every total.  Counting stops as soon as the leader cannot be caught:
-    # the card chosen is the one 7.3 defines.
-    succ = np.zeros(MAXMOVES, np.int64)
-    ids = np.empty(4, np.int64)
-    trick_ids = np.zeros(4, np.int64)
-    for k in range(n_trick):
-        trick_ids[k] = CARD_OF[o, tbits[k]]
-    if open_:
-        goal = need - won                    # the declaring side's tricks still needed
-        for w in range(worlds):
-            for i in range(n_c):
-                v = _after(cand[i], seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led,
-                           trumps, side, tt, stack, goal)
-                if (v >= goal) == ours:
-                    succ[i] += 1
-            top = 0
-            second = -1
-            for i in range(n_c):
-                if succ[i] > top:
-                    second = top
-                    top = succ[i]
-                elif succ[i] > second:
-                    second = succ[i]
-            if top > second + worlds - 1 - w:
-                break
-        top = 0
-        for i in range(n_c):
-            top = max(top, succ[i])
-        tied = 0
-        for i in range(n_c):
-            if succ[i] == top:
-                tied += 1
-        if tied == 1:
-            for i in range(n_c):
-                if succ[i] == top:
-                    return cand[i]
-        # ties: the heuristic's card (7.2) if it is one of them
-        for i in range(n_c):
-            if succ[i] == top and _same_group(cand[i], hint, h, live, o):
-                return cand[i]
-    best = -1
-    best_t = 0
-    heuristic = False
-    for i in range(n_c):
-        if open_ and succ[i] != top:
-            continue
-        t = 0
-        for w in range(worlds):
-            t += _after(cand[i], seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led,
-                        trumps, side, tt, stack, -1)
-        if open_ and not ours:
-            t = -t
-        mine = not open_ and _same_group(cand[i], hint, h, live, o)
-        if best < 0 or t > best_t or (t == best_t and mine and not heuristic):
-            best = cand[i]
-            best_t = t
-            heuristic = mine
-    return best
-
-
-@kernel(inline=True)
-def _same_group(c, x, h, live, o):
-    """Whether the player's cards ``c`` and ``x`` (play bits) are equivalent for it
-    (7.3 Candidates): one effective suit, no live card between them but its own."""
-    if x < 0 or SUIT_OF_BIT[o, c] != SUIT_OF_BIT[o, x]:
-        return False
-    lo = min(c, x)
-    hi = max(c, x)
-    between = live & SUIT_BITS[o, SUIT_OF_BIT[o, c]] & ~h
-    mask = (-(np.int64(2) << lo)) & ((np.int64(1) << hi) - 1)
-    return (between & mask) == 0
-
-
-@kernel
-def _after(b, seat, world, w, ids, tbits, trick_ids, n_trick, P, o, led, trumps, side, tt,
-           stack, goal):
-    """World ``w`` after ``seat`` plays the play bit ``b``: with ``goal`` < 0 the
-    double-dummy value of ``side`` from there, the current trick included; else
-    that value if it is below ``goal``, and ``goal`` if it is at least ``goal``
-    (one "at least" search)."""
-    c = CARD_OF[o, b]
-    for s in range(4):
-        ids[s] = world[w, s]
-    ids[seat] &= ~(np.int64(1) << c)
-    if n_trick + 1 == P:
-        # the card completes the trick: its winner leads next
-        win = tbits[0]
-        wseat = (seat - n_trick) % P
-        s_ = wseat
-        for k in range(1, P):
-            s_ = next_seat(s_, P)
-            bb = tbits[k] if k < n_trick else b
-            if (((led | trumps) & -(np.int64(2) << win)) >> bb) & 1:
-                win = bb
-                wseat = s_
-        took = (side >> wseat) & 1
-        if goal >= 0:
-            return goal if took >= goal or dd_at_least(ids, P, o, trick_ids, 0, wseat, side,
-                                                        goal - took, tt, stack) else 0
-        return took + dd_value(ids, P, o, trick_ids, 0, wseat, side, tt, stack)
-    trick_ids[n_trick] = c
-    if goal >= 0:
-        return goal if dd_at_least(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side,
-                                   goal, tt, stack) else 0
-    return dd_value(ids, P, o, trick_ids, n_trick + 1, next_seat(seat, P), side, tt, stack)
 
 
 # ---------------------------------------------------------------------------
@@ -746,11 +478,11 @@ BOUND_BLOCK = 256
 def bound_fixed(count, key, rules, seat, dealer, fixed, out):
     """Samples ``0 .. count-1`` of a fixed hand (9.1: ``seat`` holds the mask
     ``fixed``, the rest dealt from stream ``(key, sample)`` by
-    :func:`kernel.deal_fixed`): ``out[j, o]`` the double-dummy value of
+    :func:`tables.deal_fixed`): ``out[j, o]`` the double-dummy value of
     ``seat``'s side leading the first trick with trump option ``o`` (0..4)."""
     P = rules[R.PLAYERS]
     H = rules[R.HANDS_DEALT]
-    side = _side_of(seat, P)
+    side = side_of(seat, P)
     for blk in numba.prange(blocks(count, BOUND_BLOCK)):
         st = np.empty(2, np.uint64)
         hands = np.zeros(4, np.int64)
@@ -785,8 +517,8 @@ def bound_first(numbers, key, rules, trump, target, out):
         for j in block(blk, count, BOUND_BLOCK):
             seat = next_seat(deal_number(st, key, numbers[j], rules, deck, hands), P)
             if target > 0:
-                out[j] = 1 if dd_at_least(hands, P, trump[j], no, 0, seat, _side_of(seat, P),
+                out[j] = 1 if dd_at_least(hands, P, trump[j], no, 0, seat, side_of(seat, P),
                                           target, tt, stack) else 0
             else:
-                out[j] = dd_value(hands, P, trump[j], no, 0, seat, _side_of(seat, P), tt,
+                out[j] = dd_value(hands, P, trump[j], no, 0, seat, side_of(seat, P), tt,
                                   stack)

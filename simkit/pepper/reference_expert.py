@@ -1,0 +1,328 @@
+"""Pepper's expert policy, the reference side: seeds/pepper.md §7.3 in plain Python.
+
+A player that searches: at a card with more than one candidate it deals the
+cards it cannot see into worlds that agree with what it has seen, values
+each candidate in each world with the double-dummy solver
+(``reference_solver.py``, §10) and plays the card that does best over the
+worlds.  The pieces, in the order of §7.3: the candidates
+(:func:`expert_candidates`), the worlds (:func:`world_holders`,
+:func:`sample_world`, :func:`constrained_deal`, the oracle's
+:func:`real_world`), the goal (:func:`expert_goal`), the value of a
+candidate in a world (:func:`candidate_value`) and the choice
+(:func:`expert_card`).
+
+The reference engine (``reference.py``) calls :func:`expert_card` for the
+expert's seats with the card its heuristic would play there (§7.2), the
+choice's tie-break.  This module uses the trick primitives of ``tricks.py``
+and nothing of the reference engine above it; its numba twin is
+``expert.py``, with which it shares no code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from simkit.errors import InputError
+from simkit.pepper import reference_solver
+from simkit.pepper.rules import DECK, PepperRules
+from simkit.pepper.tricks import (Play, PlayView, discard_value, effective_suit, legal_cards,
+                                  same_side, shown_out, suit_cards, trick_winner)
+from simkit.rng import Stream
+
+#: Plain shuffles tried for a world before the constrained deal (§7.3 Worlds, step 1).
+WORLD_TRIES = 20
+
+#: The holder label of the two-player dead hand in a world (not a seat).
+DEAD = -1
+
+
+def cards_held(seat: int, rules: PepperRules, view: PlayView) -> int:
+    """How many cards ``seat`` holds now: the hand size less the cards it has
+    put on the table (§1, §4)."""
+    return rules.tricks - sum(1 for p in view.plays if p.seat == seat)
+
+
+def equivalent(a: int, b: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
+               trump: int) -> bool:
+    """Are the player's cards ``a`` and ``b`` *equivalent for it*? (§7.3
+    "Candidates"): of one effective suit, with every card of that suit ranked
+    between them either the player's own (then all three are one group) or
+    played in an *earlier* trick.  A card of the current trick, and any unseen
+    card (the two-player dead hand's included), separates them."""
+    suit = effective_suit(a, trump)
+    if effective_suit(b, trump) != suit:
+        return False
+    order = suit_cards(suit, trump)
+    lo, hi = sorted((order.index(a), order.index(b)))
+    earlier = {p.card for p in view.plays[:len(view.plays) - len(trick)]}
+    return all(c in hand or c in earlier for c in order[lo + 1:hi])
+
+
+def expert_candidates(hand: Sequence[int], trick: Sequence[Play], view: PlayView,
+                      trump: int) -> list[int]:
+    """The expert's candidates (§7.3 "Candidates"), lowest first (discard
+    value, then card id, as :func:`lowest`).
+
+    The legal cards (§4), with equivalent cards (:func:`equivalent`) merged:
+    walking each suit upwards, a held card starts a new group unless the
+    last card still in play below it (not played in an earlier trick) is also
+    held.  Of each group the candidate is the lowest card.
+    """
+    led = effective_suit(trick[0].card, trump) if trick else None
+    legal = legal_cards(hand, led, trump)
+    earlier = {p.card for p in view.plays[:len(view.plays) - len(trick)]}
+    held = set(hand)
+    candidates = []
+    for suit in sorted({effective_suit(c, trump) for c in legal}):
+        previous_held = False            # walking the suit upwards: the last card in play was ours
+        for c in reversed(suit_cards(suit, trump)):
+            if c in held:
+                if not previous_held:
+                    candidates.append(c)  # the lowest card of a new group
+                previous_held = True
+            elif c not in earlier:
+                previous_held = False     # a card still in play (unseen or in this trick)
+    return sorted(candidates, key=lambda c: (discard_value(c, trump), c))
+
+
+@dataclass(frozen=True)
+class Holder:
+    """A hand the expert deals unseen cards to (§7.3 "Worlds"): the seat
+    (:data:`DEAD` for the two-player dead hand), how many cards it receives,
+    and the effective suits it may not hold (those it has shown out of)."""
+
+    seat: int
+    size: int
+    barred: frozenset[int]
+
+    def may_hold(self, suit: int) -> bool:
+        return suit not in self.barred
+
+
+def world_holders(seat: int, rules: PepperRules, view: PlayView, trump: int) -> list[Holder]:
+    """The holders of §7.3 "Worlds", in holder order: the other seats that play,
+    starting left of ``seat``, each receiving as many cards as it now holds
+    and barred from the effective suits it has shown out of (§7.2, the
+    current trick included); with 2 players the dead hand last, receiving its
+    8 cards and barred from nothing."""
+    voids = shown_out(view, rules, trump)
+    n = rules.players
+    holders = [Holder(s, cards_held(s, rules, view), frozenset(voids[s]))
+               for s in ((seat + k) % n for k in range(1, n))]
+    if n == 2:
+        holders.append(Holder(DEAD, rules.tricks, frozenset()))
+    return holders
+
+
+def unseen_cards(hand: Sequence[int], view: PlayView) -> list[int]:
+    """U of §7.3: the cards neither in the hand nor played (the current trick
+    included), in increasing card id."""
+    played = view.played
+    return [c for c in range(DECK.size) if c not in played and c not in hand]
+
+
+def dealable(rest: Sequence[int], room: Sequence[int], holders: Sequence[Holder],
+             trump: int) -> bool:
+    """Can the cards ``rest`` still be dealt into the ``room`` left with each
+    holder, every holder taking only suits it may hold? (§7.3 Worlds, step 2)
+
+    For every set S of effective suits, the cards of ``rest`` in S must be no
+    more than the room left with the holders that may hold a suit of S.
+    """
+    per_suit = [0] * 4
+    for c in rest:
+        per_suit[effective_suit(c, trump)] += 1
+    for mask in range(1, 16):
+        suits = [e for e in range(4) if mask >> e & 1]
+        cards = sum(per_suit[e] for e in suits)
+        space = sum(r for r, h in zip(room, holders) if any(h.may_hold(e) for e in suits))
+        if cards > space:
+            return False
+    return True
+
+
+def fits(world: Sequence[Sequence[int]], holders: Sequence[Holder], trump: int) -> bool:
+    """No holder holds a card of a suit it has shown out of."""
+    return all(h.may_hold(effective_suit(c, trump)) for h, cards in zip(holders, world)
+               for c in cards)
+
+
+def constrained_deal(order: Sequence[int], holders: Sequence[Holder],
+                     trump: int) -> list[list[int]]:
+    """Step 2 of §7.3 "Worlds": the cards in ``order`` (the twentieth shuffle)
+    handed out in that order, each to the first holder, in holder order, that
+    has room, may hold its suit, and leaves the rest dealable (:func:`dealable`).
+
+    Such a holder always exists: the rest was dealable before this card (the
+    real deal shows it at the start), so some complete deal of it gives this
+    card to some holder, and giving it there leaves the rest dealable.
+    """
+    room = [h.size for h in holders]
+    world: list[list[int]] = [[] for _ in holders]
+    for i, c in enumerate(order):
+        suit = effective_suit(c, trump)
+        rest = order[i + 1:]
+        for x, h in enumerate(holders):
+            if room[x] == 0 or not h.may_hold(suit):
+                continue
+            room[x] -= 1
+            if dealable(rest, room, holders, trump):
+                world[x].append(c)
+                break
+            room[x] += 1
+        else:
+            raise AssertionError(f"{DECK.text(c)} fits no holder: the position is impossible")
+    return world
+
+
+def sample_world(stream: Stream, unseen: Sequence[int], holders: Sequence[Holder],
+                 trump: int) -> list[list[int]]:
+    """One world (§7.3 "Worlds"): the cards of ``unseen`` (in increasing card
+    id) dealt to the holders, one list per holder in holder order.
+
+    1. Up to :data:`WORLD_TRIES` times: shuffle a fresh copy of ``unseen``
+       (``stream.shuffle``, the Fisher-Yates of §1) and give the first cards
+       to the first holder, the next to the second, and so on; the first such
+       deal in which no holder holds a suit it has shown out of is the world.
+    2. Otherwise the twentieth shuffle's cards go out by
+       :func:`constrained_deal`.
+    """
+    order: list[int] = []
+    for _ in range(WORLD_TRIES):
+        order = list(unseen)
+        stream.shuffle(order)
+        world, start = [], 0
+        for h in holders:
+            world.append(order[start:start + h.size])
+            start += h.size
+        if fits(world, holders, trump):
+            return world
+    return constrained_deal(order, holders, trump)
+
+
+def real_world(unseen: Sequence[int], holders: Sequence[Holder],
+               view: PlayView) -> list[list[int]]:
+    """The oracle's one world (§7.3, ``worlds = 0``): the real deal, every
+    holder's cards as they are (``view.holdings``); the two-player dead hand
+    holds the rest of ``unseen``.  Nothing is drawn."""
+    if not view.holdings:
+        raise InputError("the expert's oracle (worlds=0) sees the real deal, "
+                         "but this play has none to show it")
+    world = [sorted(view.holdings[h.seat]) if h.seat != DEAD else [] for h in holders]
+    dealt = {c for cards in world for c in cards}
+    for h, cards in zip(holders, world):
+        if h.seat == DEAD:
+            cards.extend(c for c in unseen if c not in dealt)
+    return world
+
+
+@dataclass(frozen=True)
+class ExpertGoal:
+    """What the expert plays for (§7.3 "The value of a candidate").
+
+    ``open``: the contract is neither made nor beaten; ``side``: the seats
+    whose double-dummy value counts (the declaring side while open, the
+    player's own side once decided); ``declaring``: the player is on the
+    declaring side; ``won``: the declaring side's tricks so far; ``need``:
+    the contract level (T for Ndogo and Kubwa).
+    """
+
+    open: bool
+    side: frozenset[int]
+    declaring: bool
+    won: int
+    need: int
+
+
+def expert_goal(seat: int, rules: PepperRules, view: PlayView) -> ExpertGoal:
+    """The goal of §7.3.  The declaring side is the bidder's partnership with 4
+    players, the bidder alone otherwise; ``need`` is the contract, T for Ndogo
+    and Kubwa.  The contract is *decided* once the declaring side has won
+    ``need`` tricks or can no longer: the other seats have won more than
+    ``T - need`` tricks between them."""
+    T = rules.tricks
+    seats = range(rules.players)
+    declarers = frozenset(s for s in seats if same_side(s, view.bidder, rules))
+    need = min(view.contract, T)
+    won = sum(view.tricks[s] for s in declarers)
+    lost = sum(view.tricks) - won
+    is_open = won < need and lost <= T - need
+    own = frozenset(s for s in seats if same_side(s, seat, rules))
+    return ExpertGoal(is_open, declarers if is_open else own, seat in declarers, won, need)
+
+
+def candidate_value(seat: int, card: int, own: Sequence[int], world: Sequence[Sequence[int]],
+                    holders: Sequence[Holder], trick: Sequence[Play], trump: int,
+                    rules: PepperRules, side: frozenset[int]) -> int:
+    """The double-dummy value (§10) for ``side`` of the position after ``seat``
+    plays ``card`` in a world (§7.3 "The value of a candidate in a world").
+
+    The position has every hand that plays (the world's, and the player's own
+    ``own`` without ``card``; the dead hand takes no part) and the current
+    trick with ``card`` added, the current trick counted.  If ``card``
+    completes the trick, the position is the start of the next trick with the
+    trick's winner to lead, and the completed trick adds 1 if its winner is
+    on the side.
+    """
+    n = rules.players
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for h, cards in zip(holders, world):
+        if h.seat != DEAD:
+            hands[h.seat] = list(cards)
+    hands[seat] = [c for c in own if c != card]
+    after = list(trick) + [Play(seat, card)]
+    if len(after) < n:
+        return reference_solver.value(hands, trump, after, (seat + 1) % n, side)
+    winner = trick_winner(after, trump)
+    took = 1 if winner in side else 0
+    return took + reference_solver.value(hands, trump, [], winner, side)
+
+
+def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
+                trump: int, rules: PepperRules, worlds: int, stream: Stream, hint: int) -> int:
+    """The expert's card (§7.3), with ``worlds`` worlds; ``hint`` is the card
+    the heuristic (§7.2, its all-tricks plan included) plays here with the
+    expert's parameters: the heuristic's card of "The choice".
+
+    With one candidate (:func:`expert_candidates`) it is played and nothing is
+    drawn.  Otherwise ``worlds`` worlds are drawn (:func:`sample_world`),
+    all of them before the first solve; with ``worlds = 0`` (the oracle) the
+    one world is the real deal (:func:`real_world`) and nothing is drawn.
+    Every candidate is valued in every world (:func:`candidate_value`).  The
+    choice (§7.3 "The choice"), where a candidate *is* the heuristic's card
+    ``hint`` when the two are equivalent for the player:
+
+    - contract open: the most worlds in which the declaring side's tricks so
+      far plus the value reach ``need`` (for a declaring-side player) or do
+      not (for a defender); ties: the heuristic's card if it is among them;
+      then the most value in total over the worlds for a declaring-side
+      player, the least for a defender;
+    - contract decided: the most value in total; ties: the heuristic's card
+      if it is among them;
+    - remaining ties: the lowest candidate (discard value, then card id).
+    """
+    candidates = expert_candidates(hand, trick, view, trump)
+    if len(candidates) == 1:
+        return candidates[0]
+    holders = world_holders(seat, rules, view, trump)
+    unseen = unseen_cards(hand, view)
+    if worlds == 0:
+        deals = [real_world(unseen, holders, view)]
+    else:
+        deals = [sample_world(stream, unseen, holders, trump) for _ in range(worlds)]
+    goal = expert_goal(seat, rules, view)
+    best, best_key = -1, None
+    for card in candidates:                       # lowest first: strict ">" keeps the lowest
+        values = [candidate_value(seat, card, hand, world, holders, trick, trump, rules,
+                                  goal.side) for world in deals]
+        total = sum(values)
+        is_hint = equivalent(card, hint, hand, trick, view, trump)
+        if goal.open:
+            wanted = sum(1 for v in values if (goal.won + v >= goal.need) == goal.declaring)
+            key = (wanted, is_hint, total if goal.declaring else -total)
+        else:
+            key = (total, is_hint)
+        if best_key is None or key > best_key:
+            best, best_key = card, key
+    return best
