@@ -73,8 +73,16 @@ import pandas as pd
 from matplotlib.ticker import PercentFormatter
 from scipy import stats as sst
 
-from analyses.common import (Plot, Study, diff_cols, difference_panels, errorbar, percent,
-                             proportion, signed)
+from analyses.common import (
+    Plot,
+    Study,
+    diff_cols,
+    difference_panels,
+    errorbar,
+    percent,
+    proportion,
+    signed,
+)
 from simkit import stats
 from simkit.burraco.api import ENDED, simulate, simulate_games
 from simkit.burraco.policies import make_policies

@@ -54,8 +54,17 @@ import pandas as pd
 from matplotlib.ticker import PercentFormatter
 from scipy import stats as sst
 
-from analyses.common import (Plot, Study, diff_cols, difference_panels, errorbar, percent,
-                             player_color, proportion, signed)
+from analyses.common import (
+    Plot,
+    Study,
+    diff_cols,
+    difference_panels,
+    errorbar,
+    percent,
+    player_color,
+    proportion,
+    signed,
+)
 from simkit import stats
 from simkit.report import StudyResult
 from simkit.shiesta.api import simulate_games

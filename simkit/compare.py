@@ -20,15 +20,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 from simkit import engine, rng, stats
-from simkit.engine import BidShares, Rate, Section
 from simkit import games as registry
+from simkit.engine import BidShares, Rate, Section
 from simkit.errors import InputError
 from simkit.runner import check_count
 

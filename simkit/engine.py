@@ -37,7 +37,6 @@ from simkit.errors import InputError
 from simkit.policy import Policy, vectors
 from simkit.runner import check_count, run_batches, set_threads
 
-
 # --- record schemas -------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import datetime
 import html
-import importlib
 import json
 import math
 import os
@@ -38,7 +37,7 @@ import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 import matplotlib
 import matplotlib.pyplot as plt

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from simkit.cli import main
 from analyses import load_study
+from simkit.cli import main
 from simkit.runner import max_threads, set_threads
 
 HERE = Path(__file__).resolve().parent

@@ -18,9 +18,9 @@ from __future__ import annotations
 import pytest
 
 from simkit.burraco import reference as R
-from simkit.burraco.record import body
 from simkit.burraco.api import simulate_games, trace_hands
 from simkit.burraco.policies import make_policies
+from simkit.burraco.record import body
 from simkit.burraco.rules import PRESETS, make_rules
 
 SEED = 0x5EED_B0CC

@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from simkit.errors import InputError
 from simkit import compare as C
 from simkit import games
+from simkit.errors import InputError
 
 SMALL = dict(hands=50_000, games=500, seed=5)
 # The default heuristic almost never passes a hand out (no thrown-in hand in

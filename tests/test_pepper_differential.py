@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from simkit.pepper import kernel as K
-from simkit.pepper import reference as R
 from simkit.pepper import record as PR
+from simkit.pepper import reference as R
 from simkit.pepper.api import declare_hands, fixed_hands, simulate_games, trace_hands
 from simkit.pepper.policies import NAMED, make_policies
 from simkit.pepper.rules import DECK, PRESETS, TRUMP_TEXT, make_rules

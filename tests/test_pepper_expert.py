@@ -28,8 +28,8 @@ import numpy as np
 import pytest
 
 from simkit.errors import InputError
-from simkit.pepper import reference as R
 from simkit.pepper import record as PR
+from simkit.pepper import reference as R
 from simkit.pepper import reference_expert, reference_solver
 from simkit.pepper.api import declare_hands, fixed_hands, trace_hands
 from simkit.pepper.policies import ExpertParams, make_policies
@@ -206,9 +206,9 @@ def test_cards_with_only_earlier_tricks_between_them_are_one_candidate():
     # run, candidate 9C.  Once JS has gone in trick 1, 10S and QS are one
     # group (candidate 10S).  Candidates come lowest first (discard value).
     p = Position(2, HEARTS, 0, "3", TWO_DEAL, [])
-    assert R.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("9C 10S QS AS")
+    assert reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("9C 10S QS AS")
     p = Position(2, HEARTS, 0, "3", TWO_DEAL, ["0:AS 1:JS"])
-    assert p.seat == 0 and R.expert_candidates(p.hand, p.trick, p.view, HEARTS) == \
+    assert p.seat == 0 and reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == \
         cards("9C 10S")
 
 
@@ -217,7 +217,7 @@ def test_a_card_of_the_current_trick_separates_candidates():
     # KS, lying in the current trick, separates them.
     deal = {1: "KS 10S JS 9C 10C JC QC KC", 0: "AS QS 9S 9D 10D 9H AH JH"}
     p = Position(2, HEARTS, 0, "3", deal, ["0:9S 1:10S"], "1:KS")
-    assert p.seat == 0 and R.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("QS AS")
+    assert p.seat == 0 and reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("QS AS")
 
 
 def test_candidates_use_the_trump_order():
@@ -226,9 +226,9 @@ def test_candidates_use_the_trump_order():
     # JD and leads 9H, seat 0 must follow trumps and JH AH are one group.
     deal = {0: "JH AH 9C 10C JC QC KC AC", 1: "JD 9H 9D 10D 9S 10S JS QS"}
     p = Position(2, HEARTS, 0, "3", deal, [])
-    assert R.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("9C AH JH")
+    assert reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("9C AH JH")
     p = Position(2, HEARTS, 0, "3", deal, ["0:9C 1:JD"], "1:9H")
-    assert p.seat == 0 and R.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("AH")
+    assert p.seat == 0 and reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("AH")
 
 
 def test_one_candidate_draws_nothing():
@@ -236,7 +236,7 @@ def test_one_candidate_draws_nothing():
     # three spades are equivalent (JS, between 10S and QS, went in trick 4):
     # one candidate, 9S, played without touching the stream.
     p = Position(3, HEARTS, 0, "kubwa", RUFF_DEAL, RUFF_TRICKS[:5], "0:QD 1:KC")
-    assert p.seat == 2 and R.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("9S")
+    assert p.seat == 2 and reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("9S")
     stream = Stream(SEED, 1)
     before = state(stream)
     assert R.expert_card(p.seat, p.hand, p.trick, p.view, HEARTS, p.rules, ExpertParams(),
@@ -258,10 +258,10 @@ def test_all_worlds_are_drawn_first_and_nothing_else():
         a, b = Stream(SEED, worlds), Stream(SEED, worlds)
         R.expert_card(p.seat, p.hand, p.trick, p.view, HEARTS, p.rules,
                       ExpertParams(worlds=worlds), a)
-        holders = R.world_holders(p.seat, p.rules, p.view, HEARTS)
-        unseen = R.unseen_cards(p.hand, p.view)
+        holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
+        unseen = reference_expert.unseen_cards(p.hand, p.view)
         for _ in range(worlds):
-            R.sample_world(b, unseen, holders, HEARTS)
+            reference_expert.sample_world(b, unseen, holders, HEARTS)
         assert state(a) == state(b) and state(a) != state(Stream(SEED, worlds))
 
 
@@ -275,7 +275,7 @@ def test_kubwa_declarer_draws_the_last_trump_before_cashing_its_ace():
     # AS takes the last trick.  AS is the lower candidate, so only the search
     # picks JH.
     p = Position(3, HEARTS, 0, "kubwa", RUFF_DEAL, RUFF_TRICKS)
-    assert R.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("AS JH")
+    assert reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("AS JH")
     assert p.expert() == card("JH")
 
 
@@ -286,8 +286,8 @@ def test_defender_beats_kubwa_with_its_only_winner():
     # hold no heart, so the world is forced (seat 2 10S QS, seat 0 JH).
     p = Position(3, HEARTS, 0, "kubwa", RUFF_DEAL, RUFF_TRICKS, "0:AS")
     assert p.seat == 1
-    assert R.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("9C 9H")
-    goal = R.expert_goal(p.seat, p.rules, p.view)
+    assert reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("9C 9H")
+    goal = reference_expert.expert_goal(p.seat, p.rules, p.view)
     assert goal.open and not goal.declaring and goal.side == {0} and goal.need == 8
     assert p.expert() == card("9H")
 
@@ -301,22 +301,22 @@ def test_decided_contract_plays_for_the_own_side():
     # and 2), 10S wins none.
     p = Position(3, HEARTS, 0, "kubwa", DUCK_DEAL, DUCK_TRICKS, "2:QS 0:9D")
     assert p.view.tricks == (5, 0, 1) and p.seat == 1
-    goal = R.expert_goal(p.seat, p.rules, p.view)
+    goal = reference_expert.expert_goal(p.seat, p.rules, p.view)
     assert not goal.open and goal.side == {1}
-    assert R.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("10S AS")
+    assert reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("10S AS")
     # the two worlds: seat 2 holds 9C or JH, seat 0 the other
-    holders = R.world_holders(p.seat, p.rules, p.view, HEARTS)
+    holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
     assert [h.seat for h in holders] == [2, 0]
     for world in ([cards("9C"), cards("JH")], [cards("JH"), cards("9C")]):
         def value(c, side, world=world):
-            return R.candidate_value(p.seat, card(c), p.hand, world, holders, p.trick, HEARTS,
+            return reference_expert.candidate_value(p.seat, card(c), p.hand, world, holders, p.trick, HEARTS,
                                      p.rules, frozenset(side))
         assert value("10S", {0}) == value("AS", {0})          # the declarer's: a tie
         assert (value("10S", {1}), value("AS", {1})) == (0, 1)  # seat 1's own: AS
     assert p.expert() == card("AS")
     # the same position under a contract already made (5): decided too
     q = Position(3, HEARTS, 0, "5", DUCK_DEAL, DUCK_TRICKS, "2:QS 0:9D")
-    assert not R.expert_goal(q.seat, q.rules, q.view).open
+    assert not reference_expert.expert_goal(q.seat, q.rules, q.view).open
     assert q.expert() == card("AS")
 
 
@@ -340,8 +340,8 @@ def test_ties_go_to_the_heuristics_card(contract):
     # declarer's totals tie.  The heuristic wins as cheaply as it can: KS, and
     # the tie goes to it rather than to the lower 9S.
     p = Position(3, NO_TRUMP, 0, contract, TIE_DEAL, TIE_TRICKS, "0:QS")
-    assert p.seat == 1 and R.expert_goal(1, p.rules, p.view).open == (contract == "kubwa")
-    assert R.expert_candidates(p.hand, p.trick, p.view, NO_TRUMP) == cards("9S KS")
+    assert p.seat == 1 and reference_expert.expert_goal(1, p.rules, p.view).open == (contract == "kubwa")
+    assert reference_expert.expert_candidates(p.hand, p.trick, p.view, NO_TRUMP) == cards("9S KS")
     assert p.heuristic() == card("KS")
     assert p.expert() == card("KS")
 
@@ -355,16 +355,16 @@ def test_the_heuristics_card_counts_through_its_group(monkeypatch):
     deal = {0: "JH AH KH 9C 10C JC QC KC", 1: "JD 9H 9D 10D 9S 10S JS QS"}
     p = Position(2, HEARTS, 0, "3", deal, ["0:9C 1:JD", "1:9H 0:KH"])
     assert p.seat == 0 and sorted(p.hand) == sorted(cards("JH AH 10C JC QC KC"))
-    assert R.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("10C AH")
+    assert reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("10C AH")
     assert p.heuristic() == card("JH")
-    assert R.equivalent(card("JH"), card("AH"), p.hand, p.trick, p.view, HEARTS)
-    assert not R.equivalent(card("JH"), card("10C"), p.hand, p.trick, p.view, HEARTS)
+    assert reference_expert.equivalent(card("JH"), card("AH"), p.hand, p.trick, p.view, HEARTS)
+    assert not reference_expert.equivalent(card("JH"), card("10C"), p.hand, p.trick, p.view, HEARTS)
     monkeypatch.setattr(reference_expert, "candidate_value", lambda *args: 0)
-    assert R.expert_goal(0, p.rules, p.view).open
+    assert reference_expert.expert_goal(0, p.rules, p.view).open
     assert p.expert() == card("AH")
     # decided (a contract of 1, made): the same tie-break on the totals
     q = Position(2, HEARTS, 0, "1", deal, ["0:9C 1:JD", "1:9H 0:KH"])
-    assert not R.expert_goal(0, q.rules, q.view).open
+    assert not reference_expert.expert_goal(0, q.rules, q.view).open
     assert q.expert() == card("AH")
     # without draw_trumps the heuristic's lead is still its boss trump, JH
     assert q.heuristic("heuristic:draw_trumps=false") == card("JH")
@@ -376,19 +376,19 @@ def test_goal_open_and_decided():
     partnership with 4 players."""
     rules = make_rules(players=4)
     view = R.PlayView((), 1, 3, (1, 1, 2, 1))          # bidder 1: side {1, 3} has 2 of 3
-    g = R.expert_goal(0, rules, view)
+    g = reference_expert.expert_goal(0, rules, view)
     assert g.open and g.side == {1, 3} and not g.declaring and g.won == 2 and g.need == 3
-    assert R.expert_goal(3, rules, view).declaring
-    g = R.expert_goal(0, rules, R.PlayView((), 1, 3, (2, 1, 2, 0)))   # others 4 > 6 - 3
+    assert reference_expert.expert_goal(3, rules, view).declaring
+    g = reference_expert.expert_goal(0, rules, R.PlayView((), 1, 3, (2, 1, 2, 0)))   # others 4 > 6 - 3
     assert not g.open and g.side == {0, 2}
-    g = R.expert_goal(2, rules, R.PlayView((), 0, rules.kubwa, (1, 1, 0, 0)))
+    g = reference_expert.expert_goal(2, rules, R.PlayView((), 0, rules.kubwa, (1, 1, 0, 0)))
     assert not g.open and g.need == 6
     rules3 = make_rules(players=3)
-    g = R.expert_goal(2, rules3, R.PlayView((), 0, rules3.ndogo, (3, 0, 0)))
+    g = reference_expert.expert_goal(2, rules3, R.PlayView((), 0, rules3.ndogo, (3, 0, 0)))
     assert g.open and g.side == {0} and g.need == 8
-    g = R.expert_goal(2, rules3, R.PlayView((), 0, 6, (4, 1, 1)))   # others 2 = 8 - 6
+    g = reference_expert.expert_goal(2, rules3, R.PlayView((), 0, 6, (4, 1, 1)))   # others 2 = 8 - 6
     assert g.open
-    g = R.expert_goal(2, rules3, R.PlayView((), 0, 6, (4, 2, 1)))   # others 3 > 8 - 6
+    g = reference_expert.expert_goal(2, rules3, R.PlayView((), 0, 6, (4, 2, 1)))   # others 3 > 8 - 6
     assert not g.open and g.side == {2}
 
 
@@ -398,10 +398,10 @@ def test_oracle_sees_the_real_deal_and_draws_nothing():
     # RUFF from seat 1, after seat 0 leads AS: the real deal has seat 2 10S QS,
     # seat 0 JH; the oracle values its candidates there, drawing nothing.
     p = Position(3, HEARTS, 0, "kubwa", RUFF_DEAL, RUFF_TRICKS, "0:AS")
-    holders = R.world_holders(p.seat, p.rules, p.view, HEARTS)
-    unseen = R.unseen_cards(p.hand, p.view)
+    holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
+    unseen = reference_expert.unseen_cards(p.hand, p.view)
     assert p.view.holdings == ((card("JH"),), tuple(cards("9H 9C")), tuple(cards("10S QS")))
-    assert R.real_world(unseen, holders, p.view) == [sorted(cards("10S QS")), [card("JH")]]
+    assert reference_expert.real_world(unseen, holders, p.view) == [sorted(cards("10S QS")), [card("JH")]]
     stream = Stream(SEED, 5)
     before = state(stream)
     assert R.expert_card(p.seat, p.hand, p.trick, p.view, HEARTS, p.rules,
@@ -409,10 +409,10 @@ def test_oracle_sees_the_real_deal_and_draws_nothing():
     assert state(stream) == before
     # two players: the dead hand holds the unseen cards no seat holds
     p = Position(2, HEARTS, 0, "3", TWO_DEAL, ["0:AS 1:JS"])
-    holders = R.world_holders(p.seat, p.rules, p.view, HEARTS)
-    world = R.real_world(R.unseen_cards(p.hand, p.view), holders, p.view)
+    holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
+    world = reference_expert.real_world(reference_expert.unseen_cards(p.hand, p.view), holders, p.view)
     assert world[0] == sorted(cards("9S KS 9D 10D 9H AH JH"))
-    assert world[1] == [c for c in R.unseen_cards(p.hand, p.view) if c not in world[0]]
+    assert world[1] == [c for c in reference_expert.unseen_cards(p.hand, p.view) if c not in world[0]]
     # a view without the real deal cannot serve an oracle
     blind = R.PlayView(p.view.plays, p.view.bidder, p.view.contract, p.view.tricks)
     with pytest.raises(InputError, match="oracle"):
@@ -448,14 +448,14 @@ def test_holders_and_unseen_cards():
     # Seat 1 to play in trick 7 of RUFF: holders left of it are seat 2 (2 cards,
     # no heart or diamond) then seat 0 (1 card, it has played AS).
     p = Position(3, HEARTS, 0, "kubwa", RUFF_DEAL, RUFF_TRICKS, "0:AS")
-    holders = R.world_holders(p.seat, p.rules, p.view, HEARTS)
-    assert holders == [R.Holder(2, 2, frozenset({HEARTS, DIAMONDS})), R.Holder(0, 1, frozenset())]
-    assert R.unseen_cards(p.hand, p.view) == sorted(cards("JH 10S QS"))
+    holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
+    assert holders == [reference_expert.Holder(2, 2, frozenset({HEARTS, DIAMONDS})), reference_expert.Holder(0, 1, frozenset())]
+    assert reference_expert.unseen_cards(p.hand, p.view) == sorted(cards("JH 10S QS"))
     # two players: the dead hand is the last holder, 8 cards, any suit
     p = Position(2, HEARTS, 0, "3", TWO_DEAL, ["0:AS 1:JS"])
-    holders = R.world_holders(p.seat, p.rules, p.view, HEARTS)
-    assert holders == [R.Holder(1, 7, frozenset()), R.Holder(R.DEAD, 8, frozenset())]
-    assert len(R.unseen_cards(p.hand, p.view)) == 15
+    holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
+    assert holders == [reference_expert.Holder(1, 7, frozenset()), reference_expert.Holder(reference_expert.DEAD, 8, frozenset())]
+    assert len(reference_expert.unseen_cards(p.hand, p.view)) == 15
 
 
 # Three players, hearts trumps: seat 0 leads AC and AD; seat 1, dealt only
@@ -490,11 +490,11 @@ def fallbacks(monkeypatch):
 def test_worlds_respect_shown_out_suits(case, fallbacks):
     players, deal, tricks = case
     p = Position(players, HEARTS, 0, "3", deal, tricks)
-    holders = R.world_holders(p.seat, p.rules, p.view, HEARTS)
-    assert holders[0] == R.Holder(1, 6, frozenset({CLUBS, DIAMONDS}))
-    unseen = R.unseen_cards(p.hand, p.view)
+    holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
+    assert holders[0] == reference_expert.Holder(1, 6, frozenset({CLUBS, DIAMONDS}))
+    unseen = reference_expert.unseen_cards(p.hand, p.view)
     n = 200
-    worlds = [R.sample_world(Stream(SEED, i), unseen, holders, HEARTS) for i in range(n)]
+    worlds = [reference_expert.sample_world(Stream(SEED, i), unseen, holders, HEARTS) for i in range(n)]
     for w in worlds:
         assert_legal_world(w, holders, unseen, HEARTS)
     if players == 3:
@@ -512,13 +512,13 @@ def test_world_is_the_first_shuffle_that_fits(fallbacks):
     # showed out of clubs in trick 2; the one unseen club, AC, must go to the
     # dead hand, which a shuffle does 8 times in 14.
     p = Position(2, HEARTS, 0, "3", TWO_DEAL, ["0:AS 1:JS", "0:9C 1:9D"])
-    holders = R.world_holders(p.seat, p.rules, p.view, HEARTS)
+    holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
     assert holders[0].barred == {CLUBS}
-    unseen = R.unseen_cards(p.hand, p.view)
+    unseen = reference_expert.unseen_cards(p.hand, p.view)
     for i in range(30):
-        got = R.sample_world(Stream(SEED, i), unseen, holders, HEARTS)
+        got = reference_expert.sample_world(Stream(SEED, i), unseen, holders, HEARTS)
         stream = Stream(SEED, i)
-        for _ in range(R.WORLD_TRIES):
+        for _ in range(reference_expert.WORLD_TRIES):
             order = list(unseen)
             stream.shuffle(order)
             first = order[:holders[0].size]
@@ -531,34 +531,34 @@ def test_world_is_the_first_shuffle_that_fits(fallbacks):
 def test_constrained_deal_by_hand():
     """Step 2 of 7.3 Worlds on small cases worked out by hand (no trump, so the
     effective suit is the printed suit)."""
-    A = R.Holder(0, 2, frozenset({CLUBS}))
-    B = R.Holder(1, 2, frozenset())
+    A = reference_expert.Holder(0, 2, frozenset({CLUBS}))
+    B = reference_expert.Holder(1, 2, frozenset())
     # 9C: A may not -> B.  10D: A (the rest JC QD still fits: JC to B, QD to A).
     # JC: A may not -> B.  QD: A.
-    assert R.constrained_deal(cards("9C 10D JC QD"), [A, B], NO_TRUMP) == \
+    assert reference_expert.constrained_deal(cards("9C 10D JC QD"), [A, B], NO_TRUMP) == \
         [cards("10D QD"), cards("9C JC")]
     # The first holder with room may hold 10D but must leave room for 9C,
     # which only it may hold: 10D goes to the second.
-    C = R.Holder(0, 1, frozenset())
-    D = R.Holder(1, 1, frozenset({CLUBS}))
-    assert R.constrained_deal(cards("10D 9C"), [C, D], NO_TRUMP) == [cards("9C"), cards("10D")]
+    C = reference_expert.Holder(0, 1, frozenset())
+    D = reference_expert.Holder(1, 1, frozenset({CLUBS}))
+    assert reference_expert.constrained_deal(cards("10D 9C"), [C, D], NO_TRUMP) == [cards("9C"), cards("10D")]
     # Sets of suits: E may hold only spades, F only hearts or spades, G anything;
     # the three hearts must go to F (2) and G (1).
-    E = R.Holder(0, 1, frozenset({CLUBS, DIAMONDS, HEARTS}))
-    F = R.Holder(1, 2, frozenset({CLUBS, DIAMONDS}))
-    G = R.Holder(2, 2, frozenset())
+    E = reference_expert.Holder(0, 1, frozenset({CLUBS, DIAMONDS, HEARTS}))
+    F = reference_expert.Holder(1, 2, frozenset({CLUBS, DIAMONDS}))
+    G = reference_expert.Holder(2, 2, frozenset())
     order = cards("9H 10H 9S JH 9C")
-    assert R.constrained_deal(order, [E, F, G], NO_TRUMP) == \
+    assert reference_expert.constrained_deal(order, [E, F, G], NO_TRUMP) == \
         [cards("9S"), cards("9H 10H"), cards("JH 9C")]
-    assert R.dealable(cards("9H 9S"), [1, 1, 0], [E, F, G], NO_TRUMP)
-    assert not R.dealable(cards("9H 10H"), [1, 1, 0], [E, F, G], NO_TRUMP)
+    assert reference_expert.dealable(cards("9H 9S"), [1, 1, 0], [E, F, G], NO_TRUMP)
+    assert not reference_expert.dealable(cards("9H 10H"), [1, 1, 0], [E, F, G], NO_TRUMP)
     # every suit fits alone but hearts and spades together do not: X may hold
     # hearts or spades, Y hearts, Z clubs only
-    X = R.Holder(0, 1, frozenset({CLUBS, DIAMONDS}))
-    Y = R.Holder(1, 1, frozenset({CLUBS, DIAMONDS, SPADES}))
-    Z = R.Holder(2, 1, frozenset({DIAMONDS, HEARTS, SPADES}))
-    assert not R.dealable(cards("9H 9S 10H"), [1, 1, 1], [X, Y, Z], NO_TRUMP)
-    assert R.dealable(cards("9H 9S 9C"), [1, 1, 1], [X, Y, Z], NO_TRUMP)
+    X = reference_expert.Holder(0, 1, frozenset({CLUBS, DIAMONDS}))
+    Y = reference_expert.Holder(1, 1, frozenset({CLUBS, DIAMONDS, SPADES}))
+    Z = reference_expert.Holder(2, 1, frozenset({DIAMONDS, HEARTS, SPADES}))
+    assert not reference_expert.dealable(cards("9H 9S 10H"), [1, 1, 1], [X, Y, Z], NO_TRUMP)
+    assert reference_expert.dealable(cards("9H 9S 9C"), [1, 1, 1], [X, Y, Z], NO_TRUMP)
 
 
 def test_constrained_deal_gives_legal_worlds_on_random_positions():
@@ -578,10 +578,10 @@ def test_constrained_deal_gives_legal_worlds_on_random_positions():
         for x, hand in enumerate(real):
             have = {R.effective_suit(c, trump) for c in hand}
             barred = frozenset(e for e in range(4) if e not in have and rng.random() < 0.7)
-            holders.append(R.Holder(x, len(hand), barred))
+            holders.append(reference_expert.Holder(x, len(hand), barred))
         order = [c for hand in real for c in hand]
         rng.shuffle(order)
-        world = R.constrained_deal(order, holders, trump)
+        world = reference_expert.constrained_deal(order, holders, trump)
         assert_legal_world(world, holders, order, trump)
 
 

@@ -26,8 +26,8 @@ from simkit.pepper import api
 from simkit.pepper import reference as R
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import DECK, PRESETS, make_rules
-from simkit.runner import max_threads
 from simkit.rng import Stream
+from simkit.runner import max_threads
 
 SEED = 20240616
 SEED2 = 3

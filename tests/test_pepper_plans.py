@@ -22,10 +22,17 @@ import pytest
 
 from simkit.errors import InputError
 from simkit.pepper import kernel as K
-from simkit.pepper import reference as R
 from simkit.pepper import record as PR
-from simkit.pepper.api import (fixed_hands, parse_plan, plan_deals, plan_hands, plan_names,
-                               simulate, trace_plan)
+from simkit.pepper import reference as R
+from simkit.pepper.api import (
+    fixed_hands,
+    parse_plan,
+    plan_deals,
+    plan_hands,
+    plan_names,
+    simulate,
+    trace_plan,
+)
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import DECK, PLAN_PASS, PLAN_POLICY, TRUMP_TEXT, make_rules
 

@@ -15,8 +15,8 @@ import pytest
 
 from simkit.errors import InputError
 from simkit.pepper import reference_solver as dd
-from simkit.pepper.tricks import Play, effective_suit, legal_cards, suit_cards
 from simkit.pepper.rules import DECK, NO_TRUMP
+from simkit.pepper.tricks import Play, effective_suit, legal_cards, suit_cards
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 

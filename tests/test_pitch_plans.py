@@ -24,8 +24,15 @@ from simkit.pitch import kernel as K
 from simkit.pitch import reference as R
 from simkit.pitch.policies import make_policies
 from simkit.pitch.record import body
-from simkit.pitch.rules import (DECK, PLAN_CODES, PLAN_MOON, PLAN_NAMES, PLAN_PASS, PLAN_POLICY,
-                                make_rules)
+from simkit.pitch.rules import (
+    DECK,
+    PLAN_CODES,
+    PLAN_MOON,
+    PLAN_NAMES,
+    PLAN_PASS,
+    PLAN_POLICY,
+    make_rules,
+)
 from simkit.rng import Stream
 
 SEED = 0x91A7

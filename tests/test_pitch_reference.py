@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from simkit.errors import InputError
 from simkit.pitch import reference as R
-from simkit.pitch.record import body
 from simkit.pitch.policies import NAMED, make_policies
+from simkit.pitch.record import body
 from simkit.pitch.rules import DECK, PRESETS, make_rules
 from simkit.rng import Stream
 

@@ -17,9 +17,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from simkit.runner import max_threads
 from simkit.shiesta import api
 from simkit.shiesta.rules import PRESETS, make_rules
-from simkit.runner import max_threads
 
 SEED = 20261129
 PLAYERS = (3, 4, 5)

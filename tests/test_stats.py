@@ -9,9 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from simkit.stats import (compare_means, compare_proportions, format_estimate,
-                          mean_ci, mean_ci_of, proportion_ci)
-
+from simkit.stats import (
+    compare_means,
+    compare_proportions,
+    format_estimate,
+    mean_ci,
+    mean_ci_of,
+    proportion_ci,
+)
 
 # --- proportion_ci -----------------------------------------------------------
 

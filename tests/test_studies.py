@@ -34,9 +34,8 @@ from matplotlib.figure import Figure
 from pandas.api.types import is_numeric_dtype
 
 import analyses
-from analyses import common, pepper_bids
+from analyses import common, load_study, pepper_bids, resolve_studies, run_studies
 from simkit.errors import InputError
-from analyses import load_study, resolve_studies, run_studies
 from simkit.report import render, render_index
 
 NAMES = list(analyses.STUDIES)

@@ -17,8 +17,18 @@ from simkit.burraco import kernel as K
 from simkit.burraco.policies import NAMED, POLICIES, HeuristicParams, make_policies
 from simkit.burraco.rules import BOOK, PRESETS, TITLE, BurracoRules, make_rules
 from simkit.burraco.summary import ENDED, GameSummary, HandSummary, measures
-from simkit.engine import (Column, Each, GameSpec, Unit, dealer_column, index_column,
-                           policy_column, seat_measure, unfinished_column, winner_measure)
+from simkit.engine import (
+    Column,
+    Each,
+    GameSpec,
+    Unit,
+    dealer_column,
+    index_column,
+    policy_column,
+    seat_measure,
+    unfinished_column,
+    winner_measure,
+)
 
 HAND_COLUMNS = (
     index_column("hand"),

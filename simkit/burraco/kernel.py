@@ -26,7 +26,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.bits import high_bit, low_bit, popcount
 from simkit.burraco.policies import PARAM, Order
-from simkit.burraco.rules import R, Pozzetto, StockEnd, Tie, UntakenPozzetto
+from simkit.burraco.rules import Pozzetto, R, StockEnd, Tie, UntakenPozzetto
 from simkit.jit import block, blocks, kernel
 from simkit.policy import RANDOM
 from simkit.rng import bounded, shuffle, start_stream

@@ -31,10 +31,33 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from simkit.burraco import reference as R
-from simkit.burraco.melds import (DECK_SIZE, FIRST_JOKER, JOKER_FACE, MIN_MELD, SEQUENCE, SET,
-                                  card_text, face, is_joker, read_meld)
-from simkit.burraco.reference import (CAP, CLOSED, DIRECT, PILE, STOCK, STOCK_OUT, TEAMS,
-                                      WAY_TEXT, WILD, Hand, HandLog, has_burraco, team_of)
+from simkit.burraco.melds import (
+    DECK_SIZE,
+    FIRST_JOKER,
+    JOKER_FACE,
+    MIN_MELD,
+    SEQUENCE,
+    SET,
+    card_text,
+    face,
+    is_joker,
+    read_meld,
+)
+from simkit.burraco.reference import (
+    CAP,
+    CLOSED,
+    DIRECT,
+    PILE,
+    STOCK,
+    STOCK_OUT,
+    TEAMS,
+    WAY_TEXT,
+    WILD,
+    Hand,
+    HandLog,
+    has_burraco,
+    team_of,
+)
 from simkit.burraco.rules import HAND, PLAYERS, POZZETTI, BurracoRules
 from simkit.cards import CardError, is_joker_text, parse_card
 from simkit.errors import InputError

@@ -101,9 +101,22 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Generator, Iterator, Sequence
 
-from simkit.burraco.melds import (BURRACO_SIZE, DECK_SIZE, SEQUENCE, SET, Meld, MeldRules,
-                                  cards_text, extend, is_wild, points, position, read_meld,
-                                  suit, table_score)
+from simkit.burraco.melds import (
+    BURRACO_SIZE,
+    DECK_SIZE,
+    SEQUENCE,
+    SET,
+    Meld,
+    MeldRules,
+    cards_text,
+    extend,
+    is_wild,
+    points,
+    position,
+    read_meld,
+    suit,
+    table_score,
+)
 from simkit.burraco.policies import HeuristicParams, make_policies
 from simkit.burraco.rules import HAND, PLAYERS, POZZETTI, STOCK_END, BurracoRules
 from simkit.errors import InputError

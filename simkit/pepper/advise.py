@@ -44,10 +44,10 @@ from simkit import advice, engine, stats
 from simkit.advice import PlanOutcome, pct
 from simkit.engine import FixedHand
 from simkit.errors import InputError
-from simkit.runner import MAX_HELD, check_count
 from simkit.pepper import api
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import DECK, PepperRules
+from simkit.runner import MAX_HELD, check_count
 
 
 @dataclass(frozen=True)

@@ -17,14 +17,31 @@ import pandas as pd
 
 from simkit import engine, stats
 from simkit.cards import mask_of
-from simkit.engine import (Column, FixedHand, GameSpec, Unit, dealer_column, index_column,
-                           policy_column, seat_measure, unfinished_column)
+from simkit.engine import (
+    Column,
+    FixedHand,
+    GameSpec,
+    Unit,
+    dealer_column,
+    index_column,
+    policy_column,
+    seat_measure,
+    unfinished_column,
+)
 from simkit.errors import InputError
 from simkit.pepper import kernel as K
 from simkit.pepper import solver
 from simkit.pepper.policies import NAMED, POLICIES, ExpertParams, make_policies
-from simkit.pepper.rules import (BOOK, DECK, PLAN_POLICY, PRESETS, TITLE, TRUMP_TEXT,
-                                 PepperRules, make_rules)
+from simkit.pepper.rules import (
+    BOOK,
+    DECK,
+    PLAN_POLICY,
+    PRESETS,
+    TITLE,
+    TRUMP_TEXT,
+    PepperRules,
+    make_rules,
+)
 from simkit.pepper.summary import GameSummary, HandSummary, measures
 from simkit.runner import BATCH, MAX_HELD, check_count, set_threads
 

@@ -35,10 +35,21 @@ from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
 from simkit.pepper.expert import EXPERT_TT, expert_card
 from simkit.pepper.policies import PARAM, SlamPlay
-from simkit.pepper.rules import PLAN_PASS, PLAN_POLICY, R, AllPass, Auction, Fail, Tie
+from simkit.pepper.rules import PLAN_PASS, PLAN_POLICY, AllPass, Auction, Fail, R, Tie
 from simkit.pepper.solver import MAXPLY, N_FIELDS
-from simkit.pepper.tables import (BIT_OF, CARD_OF, NT, SUIT_BITS, SUIT_OF_BIT, SUITMASK,
-                                  TRUMP_BITS, deal, deal_fixed, deal_number, to_play_bits)
+from simkit.pepper.tables import (
+    BIT_OF,
+    CARD_OF,
+    NT,
+    SUIT_BITS,
+    SUIT_OF_BIT,
+    SUITMASK,
+    TRUMP_BITS,
+    deal,
+    deal_fixed,
+    deal_number,
+    to_play_bits,
+)
 from simkit.policy import EXPERT, RANDOM
 from simkit.rng import bounded, start_stream
 

@@ -37,8 +37,15 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from simkit.errors import InputError
-from simkit.pepper.reference import (Bid, HandLog, Play, PolicyDecider, _play_hand,
-                                     simulate_hand, trick_winner)
+from simkit.pepper.reference import (
+    Bid,
+    HandLog,
+    Play,
+    PolicyDecider,
+    play_with_decider,
+    simulate_hand,
+    trick_winner,
+)
 from simkit.pepper.reference import deal as deal_cards
 from simkit.pepper.rules import DECK, TRUMP_TEXT, PepperRules
 from simkit.policy import Policy
@@ -379,7 +386,7 @@ def replay(lines: Sequence[str], rules: PepperRules, policies: Sequence[Policy] 
         deal_cards(stream, rules, index % rules.players)      # the run's draws before play
         own = PolicyDecider(rules, policies, stream)
     script = ScriptDecider(rules, rec, own)
-    log = _play_hand(rules, rec.dealer, [list(h) for h in rec.hands], list(rec.dead), script)
+    log = play_with_decider(rules, rec.dealer, [list(h) for h in rec.hands], list(rec.dead), script)
     script.finish(log)
     for k, (trick, w) in enumerate(zip(tricks_of(log.plays, rules.players), rec.winners),
                                    start=1):

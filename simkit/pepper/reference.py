@@ -18,8 +18,8 @@ Encoding (``simkit.pepper.rules``):
 Layout: records; §1 deal; §3 auction and trump; §5 scoring; §7 policies
 (random, heuristic, expert); the hand loop with the play of §4; hands without an
 auction (§9: a fixed hand, a declared contract); bidding plans (§9.3: a
-fixed hand whose seat bids by a plan); the game loop (§6); and
-finally the text log (``format_log`` / ``parse_log`` / ``replay``).
+fixed hand whose seat bids by a plan); and the game loop (§6).  A hand's
+text record, its reader and its replay are in ``record.py``.
 
 Two lower modules hold parts of the rule book, and their names are imported
 here: ``tricks.py`` the card ids and seats of §1, the card ranking of §2 and
@@ -38,22 +38,40 @@ from typing import Sequence
 from simkit.errors import InputError
 from simkit.pepper import reference_expert
 from simkit.pepper.policies import ExpertParams, HeuristicParams, hundredths, make_policies
-# §7.3's pieces, named here too so that every section of the rule book is
-# reachable from this module (the tests of §7.3 read them here)
-from simkit.pepper.reference_expert import (DEAD, WORLD_TRIES, Holder,  # noqa: F401
-                                            candidate_value, constrained_deal, dealable,
-                                            equivalent, expert_candidates, expert_goal,
-                                            real_world, sample_world, unseen_cards,
-                                            world_holders)
-from simkit.pepper.rules import (ACE, DECK, KING, NO_TRUMP, PLAN_PASS, PLAN_POLICY, QUEEN,
-                                 TRUMP_TEXT, PepperRules)
-from simkit.pepper.tricks import (Play, PlayView, beats, card_of, discard_value, discarded,
-                                  effective_suit, is_left_bower, is_right_bower, is_trump,
-                                  legal_cards, partner_of, rank_of, same_side, shown_out,
-                                  suit_cards, suit_of, trick_winner, trump_position,
-                                  winning_play)
+from simkit.pepper.rules import (
+    ACE,
+    DECK,
+    KING,
+    NO_TRUMP,
+    PLAN_PASS,
+    PLAN_POLICY,
+    QUEEN,
+    TRUMP_TEXT,
+    PepperRules,
+)
+from simkit.pepper.tricks import (
+    Play,
+    PlayView,
+    beats,
+    card_of,
+    discard_value,
+    discarded,
+    effective_suit,
+    is_left_bower,
+    is_right_bower,
+    is_trump,
+    legal_cards,
+    partner_of,
+    rank_of,
+    same_side,
+    shown_out,
+    suit_cards,
+    suit_of,
+    trick_winner,
+    trump_position,
+    winning_play,
+)
 from simkit.policy import Policy
-from simkit.text import key_values
 from simkit.rng import Stream
 
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades", "no trump")
@@ -846,8 +864,9 @@ def _played_hand(rules, dealer, hands, dead, calls, stuck, contract, bidder, tru
                    contract, bidder, trump, plays, tricks, side_tricks, score, made, *features)
 
 
-def _play_hand(rules, dealer, hands, dead, decide) -> HandLog:
-    """Auction, trump, play and scoring of one dealt hand (§3-§5)."""
+def play_with_decider(rules, dealer, hands, dead, decide) -> HandLog:
+    """Auction, trump, play and scoring of one dealt hand (§3-§5), every decision
+    asked of ``decide`` (the policies, a bidding plan or a record's script)."""
     calls, contract, bidder, stuck = _auction(rules, dealer, hands, decide)
     if bidder < 0:
         return _thrown_in(rules, dealer, hands, dead, calls)
@@ -891,7 +910,7 @@ def play_hand(rules: PepperRules, policies: Sequence[Policy], dealer: int,
     ``policies`` has one :class:`~simkit.policy.Policy` per seat.  Random
     decisions draw from ``stream`` in the order they are made.
     """
-    return _play_hand(rules, dealer, hands, dead, PolicyDecider(rules, policies, stream))
+    return play_with_decider(rules, dealer, hands, dead, PolicyDecider(rules, policies, stream))
 
 
 def simulate_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int) -> HandLog:
@@ -1089,7 +1108,7 @@ def plan_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, index: 
     stream = Stream(seed, index)
     hands, dead = deal_fixed(stream, rules, dealer, seat, cards)
     decide = PlanDecider(rules, policies, stream, seat, plan)
-    return _play_hand(rules, dealer, hands, dead, decide)
+    return play_with_decider(rules, dealer, hands, dead, decide)
 
 
 def plan_deal(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int,
@@ -1103,7 +1122,7 @@ def plan_deal(rules: PepperRules, policies: Sequence[Policy], seed: int, index: 
     dealer = index % rules.players
     hands, dead = deal(stream, rules, dealer)
     decide = PlanDecider(rules, policies, stream, (dealer + 1) % rules.players, plan)
-    return _play_hand(rules, dealer, hands, dead, decide)
+    return play_with_decider(rules, dealer, hands, dead, decide)
 
 
 # ---------------------------------------------------------------------------

@@ -26,8 +26,17 @@ from typing import Sequence
 from simkit.errors import InputError
 from simkit.pepper import reference_solver
 from simkit.pepper.rules import DECK, PepperRules
-from simkit.pepper.tricks import (Play, PlayView, discard_value, effective_suit, legal_cards,
-                                  same_side, shown_out, suit_cards, trick_winner)
+from simkit.pepper.tricks import (
+    Play,
+    PlayView,
+    discard_value,
+    effective_suit,
+    legal_cards,
+    same_side,
+    shown_out,
+    suit_cards,
+    trick_winner,
+)
 from simkit.rng import Stream
 
 #: Plain shuffles tried for a world before the constrained deal (§7.3 Worlds, step 1).

@@ -59,9 +59,17 @@ import operator
 from collections.abc import Iterable, Sequence
 
 from simkit.errors import InputError
-from simkit.pepper.tricks import (Play, beats, effective_suit, is_trump, legal_cards, suit_cards,
-                                  trick_winner, winning_play)
 from simkit.pepper.rules import DECK, NO_TRUMP, TRUMP_TEXT
+from simkit.pepper.tricks import (
+    Play,
+    beats,
+    effective_suit,
+    is_trump,
+    legal_cards,
+    suit_cards,
+    trick_winner,
+    winning_play,
+)
 
 __all__ = ["value", "can_take", "every_trick", "brute_force_value"]
 

@@ -44,8 +44,15 @@ import numpy as np
 from simkit.bits import high_bit, low_bit, next_seat, popcount
 from simkit.jit import block, blocks, kernel
 from simkit.pepper.rules import R
-from simkit.pepper.tables import (BIT_OF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS, deal_fixed,
-                                  deal_number, to_play_bits)
+from simkit.pepper.tables import (
+    BIT_OF,
+    SUIT_BITS,
+    SUIT_OF_BIT,
+    TRUMP_BITS,
+    deal_fixed,
+    deal_number,
+    to_play_bits,
+)
 from simkit.rng import start_stream
 
 #: Plies of a search: 8 tricks of 4 cards, and the root.

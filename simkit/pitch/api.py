@@ -17,17 +17,42 @@ import pandas as pd
 
 from simkit import engine, stats
 from simkit.cards import mask_of
-from simkit.engine import (Column, FixedHand, GameSpec, Measure, Unit, dealer_column,
-                           index_column, policy_column, seat_measure)
+from simkit.engine import (
+    Column,
+    FixedHand,
+    GameSpec,
+    Measure,
+    Unit,
+    dealer_column,
+    index_column,
+    policy_column,
+    seat_measure,
+)
 from simkit.errors import InputError
 from simkit.pitch import kernel as K
 from simkit.pitch.policies import NAMED, POLICIES, HeuristicParams, make_policies
-from simkit.pitch.rules import (BIDS, BOOK, DECK, HAND_SIZE, LEVELS, MAX_PLAYERS, MIN_PLAYERS,
-                                MONEY_UNITS_PER_CENT, MOON, PASS, PLAN_CODES, PLAN_NAMES,
-                                PLAN_PASS, PLAN_POLICY, PRESETS, TITLE, TRUMP_TEXT, PitchRules,
-                                make_rules)
-from simkit.pitch.summary import (AGG_KEYS, HandSummary, SessionSummary, aggregate_frame,
-                                  measures)
+from simkit.pitch.rules import (
+    BIDS,
+    BOOK,
+    DECK,
+    HAND_SIZE,
+    LEVELS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MONEY_UNITS_PER_CENT,
+    MOON,
+    PASS,
+    PLAN_CODES,
+    PLAN_NAMES,
+    PLAN_PASS,
+    PLAN_POLICY,
+    PRESETS,
+    TITLE,
+    TRUMP_TEXT,
+    PitchRules,
+    make_rules,
+)
+from simkit.pitch.summary import AGG_KEYS, HandSummary, SessionSummary, aggregate_frame, measures
 from simkit.runner import BATCH, MAX_HELD, check_count, set_threads
 
 #: Money units (1/840 cent) per dollar.

@@ -27,10 +27,29 @@ import numpy as np
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
 from simkit.pitch.policies import PARAM, HeuristicParams, unseen_table
-from simkit.pitch.rules import (ACE, GAME_POINTS, JACK, KING, MAX_SESSION_PLAYERS, MOON,
-                                MONEY_UNITS_PER_CENT, PLAN_MOON, PLAN_PASS, PLAN_POLICY, TEN,
-                                TWO, AllPass, Auction, GameTie, JoinScore, Low, MoonNeeds, R,
-                                Steal, StuckBid)
+from simkit.pitch.rules import (
+    ACE,
+    GAME_POINTS,
+    JACK,
+    KING,
+    MAX_SESSION_PLAYERS,
+    MONEY_UNITS_PER_CENT,
+    MOON,
+    PLAN_MOON,
+    PLAN_PASS,
+    PLAN_POLICY,
+    TEN,
+    TWO,
+    AllPass,
+    Auction,
+    GameTie,
+    JoinScore,
+    Low,
+    MoonNeeds,
+    R,
+    Steal,
+    StuckBid,
+)
 from simkit.policy import RANDOM
 from simkit.rng import bounded, sample, start_stream
 

@@ -14,8 +14,8 @@ from math import comb
 import numpy as np
 
 from simkit.config import Config, layout, option
-from simkit.policy import HEURISTIC, RandomParams, policies_maker
 from simkit.pitch.rules import HAND_SIZE, MAX_PLAYERS
+from simkit.policy import HEURISTIC, RandomParams, policies_maker
 
 
 @dataclasses.dataclass(frozen=True)

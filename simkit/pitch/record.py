@@ -38,9 +38,18 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Callable, Sequence
 
 from simkit.errors import InputError
-from simkit.pitch.reference import (UNITS_PER_DOLLAR, Bid, HandLog, Play, PolicyDecider,
-                                    bid_refusal, decided_hand, play_hand, suit_of,
-                                    trick_winner)
+from simkit.pitch.reference import (
+    UNITS_PER_DOLLAR,
+    Bid,
+    HandLog,
+    Play,
+    PolicyDecider,
+    bid_refusal,
+    decided_hand,
+    play_hand,
+    suit_of,
+    trick_winner,
+)
 from simkit.pitch.reference import deal as deal_cards
 from simkit.pitch.rules import DECK, HAND_SIZE, PASS, TRUMP_TEXT, PitchRules
 from simkit.policy import Policy

@@ -33,10 +33,30 @@ from typing import Sequence
 
 from simkit.errors import InputError
 from simkit.pitch.policies import HeuristicParams, make_policies
-from simkit.pitch.rules import (ACE, DECK, GAME_POINTS, HAND_SIZE, JACK, KING, LEVELS,
-                                MAX_PLAYERS, MAX_SESSION_PLAYERS, MIN_PLAYERS, MONEY_UNITS_PER_CENT,
-                                MOON, NO_TRUMP, PASS, PLAN_CODES, PLAN_MOON, PLAN_PASS,
-                                PLAN_POLICY, QUEEN, TRUMP_TEXT, TWO, PitchRules)
+from simkit.pitch.rules import (
+    ACE,
+    DECK,
+    GAME_POINTS,
+    HAND_SIZE,
+    JACK,
+    KING,
+    LEVELS,
+    MAX_PLAYERS,
+    MAX_SESSION_PLAYERS,
+    MIN_PLAYERS,
+    MONEY_UNITS_PER_CENT,
+    MOON,
+    NO_TRUMP,
+    PASS,
+    PLAN_CODES,
+    PLAN_MOON,
+    PLAN_PASS,
+    PLAN_POLICY,
+    QUEEN,
+    TRUMP_TEXT,
+    TWO,
+    PitchRules,
+)
 from simkit.policy import Policy
 from simkit.rng import Stream
 

@@ -12,12 +12,27 @@ import numpy as np
 import pandas as pd
 
 from simkit import engine
-from simkit.engine import (Column, GameSpec, Unit, index_column, policy_column, unfinished_column,
-                           winner_measure)
+from simkit.engine import (
+    Column,
+    GameSpec,
+    Unit,
+    index_column,
+    policy_column,
+    unfinished_column,
+    winner_measure,
+)
 from simkit.shiesta import kernel as K
 from simkit.shiesta.policies import NAMED, POLICIES, HeuristicParams, make_policies
-from simkit.shiesta.rules import (BOOK, MAX_PLAYERS, MIN_PLAYERS, PRESETS, SPECIAL_TEXT, TITLE,
-                                  ShiestaRules, make_rules)
+from simkit.shiesta.rules import (
+    BOOK,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PRESETS,
+    SPECIAL_TEXT,
+    TITLE,
+    ShiestaRules,
+    make_rules,
+)
 from simkit.shiesta.summary import GameSummary, measures
 
 GAME_COLUMNS = (

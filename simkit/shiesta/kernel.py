@@ -25,8 +25,19 @@ from simkit.jit import block, blocks, kernel
 from simkit.policy import RANDOM
 from simkit.rng import bounded, shuffle, start_stream
 from simkit.shiesta.policies import PARAM, Exchange, SpecialSets, ThreeSets
-from simkit.shiesta.rules import (ROW, SEVEN, TEN, THREE, TWO, AfterBurn, AfterPickup, Opening,
-                                  R, Starter, Two)
+from simkit.shiesta.rules import (
+    ROW,
+    SEVEN,
+    TEN,
+    THREE,
+    TWO,
+    AfterBurn,
+    AfterPickup,
+    Opening,
+    R,
+    Starter,
+    Two,
+)
 
 MAXP = 5
 BLOCK = 256            # games per prange task

@@ -31,8 +31,7 @@ from simkit.rng import Stream
 from simkit.script import Script
 from simkit.shiesta import reference as R
 from simkit.shiesta.reference import DOWN, HAND, PICKED, PICKUP, UP, GameLog, Move
-from simkit.shiesta.rules import (RANK_TEXT, REGULAR, ROW, SEVEN, TEN, THREE, TWO,
-                                  ShiestaRules)
+from simkit.shiesta.rules import RANK_TEXT, REGULAR, ROW, SEVEN, TEN, THREE, TWO, ShiestaRules
 from simkit.text import key_values, numbers, seat_number, seat_or_nobody, whole, yes_no
 
 UNIT = "game"

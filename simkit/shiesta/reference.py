@@ -35,8 +35,7 @@ from simkit.errors import InputError
 from simkit.policy import Policy
 from simkit.rng import Stream
 from simkit.shiesta.policies import make_policies
-from simkit.shiesta.rules import (RANK_TEXT, REGULAR, ROW, SEVEN, TEN, THREE, TWO,
-                                  ShiestaRules)
+from simkit.shiesta.rules import RANK_TEXT, REGULAR, ROW, SEVEN, TEN, THREE, TWO, ShiestaRules
 
 RANKS = 13
 #: Sources of a move (``Move.source``); the first three are plays.
