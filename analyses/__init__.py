@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import importlib
 import pathlib
-from typing import Iterable
+from collections.abc import Iterable
 
 from simkit import report
 from simkit.errors import InputError

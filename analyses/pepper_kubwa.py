@@ -501,7 +501,8 @@ FIGURES = (
          "through the whole auction; black: Kubwa minus the best other plan, 95% interval.",
          _value_by_hand_class),
     Plot("preemption",
-         "Pre-emption: on the strong hands (the heuristic wanted at least T - 2 tricks), the share of deals in which each lower plan lost the contract to the "
+         "Pre-emption: on the strong hands (the heuristic wanted at least T - 2 tricks), the "
+         "share of deals in which each lower plan lost the contract to the "
          "opponents, with 95% intervals. Kubwa is never outbid.",
          lambda t: _per_player_count(t["preemption"], _preemption_panel)),
     Plot("win_chance_by_score",

@@ -142,8 +142,11 @@ class _Table:
         self.seat_pitched += np.bincount(((p - dealer - 1) % N)[played], minlength=N)
         level = df["contract"].to_numpy().astype(np.int64)
         made = df["made"].to_numpy()
-        pick = lambda name: np.where(played, df[[f"{name}_{s}" for s in range(N)]]
-                                     .to_numpy()[rows, pc].astype(np.float64), 0.0)
+
+        def pick(name):
+            return np.where(played, df[[f"{name}_{s}" for s in range(N)]]
+                            .to_numpy()[rows, pc].astype(np.float64), 0.0)
+
         pts, score = pick("points"), pick("score")
         pmoney = np.where(played, money[rows, pc], 0.0)
         for key, w in (("hands", None), ("made", made.astype(np.float64)),

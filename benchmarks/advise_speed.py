@@ -53,7 +53,7 @@ def main():
               "threads": a.threads, "cores": os.cpu_count(), "repeats": a.repeats}
     for name, fn in cases.items():
         fn(1_000)           # warm-up: compile or load the kernels outside the timing
-        times = best_of(a.repeats, lambda: fn(a.samples))
+        times = best_of(a.repeats, lambda fn=fn: fn(a.samples))
         record[name] = {"best_seconds": times[0], "all_seconds": times,
                         "samples_per_second": a.samples / times[0]}
     # the target scales with --samples: 100,000 samples per TARGET_SECONDS

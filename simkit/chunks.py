@@ -57,7 +57,8 @@ import signal
 import sys
 import time
 import uuid
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pandas as pd
 
@@ -112,7 +113,7 @@ class Job:
     @classmethod
     def make(cls, game: str, unit: str, count: int, spec: Mapping[str, Any],
              compute: Callable[..., pd.DataFrame], *, chunk: int,
-             kind: str = "records", merge=(), preload=()) -> "Job":
+             kind: str = "records", merge=(), preload=()) -> Job:
         """A checked job: ``count`` and ``chunk`` in range (a chunk is held in
         memory), no more parts than a run directory takes, ``merge`` keys
         exactly for kind ``"aggregate"``."""
@@ -219,10 +220,10 @@ class RunResult:
     ``computed``: chunks computed in this call; ``resumed``: chunks found
     finished in ``out``; ``complete_before``: the run was already complete,
     nothing was computed; ``repaired``: chunks whose parts were damaged (not
-    as the manifest recorded them), computed again, with why.  ``values``: for records, ``reduce`` of every
-    chunk's records in chunk order (None without ``reduce``); ``aggregate``:
-    for aggregates, the merged table.  ``units_computed`` counts the hands or
-    games computed in this call.
+    as the manifest recorded them), computed again, with why.  ``values``:
+    for records, ``reduce`` of every chunk's records in chunk order (None
+    without ``reduce``); ``aggregate``: for aggregates, the merged table.
+    ``units_computed`` counts the hands or games computed in this call.
     """
 
     job: Job
@@ -326,7 +327,7 @@ def _create(job: Job, out: pathlib.Path) -> dict:
 def _finish(job: Job, out: pathlib.Path, manifest: dict, rows: int,
             aggregate: pd.DataFrame | None) -> dict:
     manifest = dict(manifest, complete=True, rows=int(rows),
-                    finished_utc=datetime.datetime.now(datetime.timezone.utc)
+                    finished_utc=datetime.datetime.now(datetime.UTC)
                                          .isoformat(timespec="seconds"))
     if aggregate is not None:
         store.write_parquet_atomic(out / store.AGGREGATE_FILE, aggregate)

@@ -1,4 +1,5 @@
-"""Two rule sets side by side, for any game: ``simkit compare GAME --variant A: --variant B:key=value``.
+"""Two rule sets side by side, for any game:
+``simkit compare GAME --variant A: --variant B:key=value``.
 
 Both variants play the same deals (the same seed, so hand or game ``i`` is
 dealt from the same stream, by the same dealer, under both) with the same

@@ -14,7 +14,8 @@ import dataclasses
 import enum
 import math
 import tomllib
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -146,7 +147,7 @@ class Config:
         return [f.name for f in dataclasses.fields(cls)]
 
     @classmethod
-    def build(cls, values: dict[str, Any] | None = None, base: "Config | None" = None):
+    def build(cls, values: dict[str, Any] | None = None, base: Config | None = None):
         """A config from ``base`` (or the defaults) with ``values`` applied.
 
         Unknown keys are rejected with the list of accepted keys.

@@ -26,8 +26,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import string
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -115,7 +116,7 @@ class FrameContext:
     """What a derived column may read besides the matrix: the table, each row's
     unit number (``index``) and a cache for values several columns share."""
 
-    table: "Table"
+    table: Table
     index: np.ndarray
     cache: dict = field(default_factory=dict)
 
@@ -319,13 +320,13 @@ class Unit:
     agg_chunk: int = 10_000_000
     measure: Measure | None = None
 
-    def arrays(self, table: "Table", count: int) -> tuple:
+    def arrays(self, table: Table, count: int) -> tuple:
         """The kernel's output arrays for ``count`` units."""
         if self.alloc is not None:
             return self.alloc(table, count)
         return (np.empty((count, self.width), self.dtype),)
 
-    def fill(self, table: "Table", start: int, arrays: tuple) -> None:
+    def fill(self, table: Table, start: int, arrays: tuple) -> None:
         """Play units ``start ..`` into ``arrays`` (from :meth:`arrays`)."""
         if self.play is not None:
             self.play(table, start, arrays)
@@ -390,7 +391,7 @@ class GameSpec:
     bound: bool = False
     example_hand: str = ""
     measures: Callable | None = None
-    bench_cases: Callable[[int], list["BenchCase"]] | None = None
+    bench_cases: Callable[[int], list[BenchCase]] | None = None
     players_text: str = ""
 
     def __post_init__(self):

@@ -53,7 +53,7 @@ def cache_root() -> str:
     return os.path.join(base, "simkit")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _package_stamp(folder: str) -> bytes:
     """One hash of ``folder``'s :data:`KERNEL_SIDE` modules and of :data:`SHARED`
     (their contents, not their paths: the same code anywhere has one stamp)."""
@@ -67,7 +67,7 @@ def _package_stamp(folder: str) -> bytes:
     return digest.digest()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cache_dir(folder: str) -> str:
     """The compiled copy of ``folder``'s kernels: created, marked as used now,
     and the stale copies beside it removed."""
@@ -127,8 +127,7 @@ class _PackageLocator(caching._CacheLocator):
         return self
 
 
-_LOCATORS = (getattr(caching, "CacheImpl", None)
-             or getattr(caching, "_CacheImpl"))._locator_classes     # its name by version
+_LOCATORS = (getattr(caching, "CacheImpl", None) or caching._CacheImpl)._locator_classes
 if _PackageLocator not in _LOCATORS:
     _LOCATORS.insert(0, _PackageLocator)
 

@@ -12,8 +12,8 @@ policies into the kinds and the parameter matrix the kernels read.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import numpy as np
 
@@ -54,7 +54,7 @@ class Policy:
         return self.name + (":" + vals if vals else "")
 
 
-def parse_policy(spec: "str | Policy", registry: Mapping[str, type[Config]],
+def parse_policy(spec: str | Policy, registry: Mapping[str, type[Config]],
                  named: Mapping[str, str] | None = None) -> Policy:
     """``"heuristic:aggression=0.5"`` -> Policy; unknown names and keys are InputErrors.
 

@@ -36,8 +36,9 @@ import re
 import shutil
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import matplotlib
 import matplotlib.pyplot as plt
@@ -153,7 +154,7 @@ def provenance(*, seed: int, hands: int | None = None, games: int | None = None,
     record["versions"] = library_versions("numpy", "numba", "pandas", "scipy", "matplotlib")
     if started is not None:
         record["run_time_s"] = round(time.perf_counter() - started, 2)
-    record["created_utc"] = (datetime.datetime.now(datetime.timezone.utc)
+    record["created_utc"] = (datetime.datetime.now(datetime.UTC)
                              .isoformat(timespec="seconds"))
     return record
 

@@ -12,7 +12,8 @@ can run on this process's threads or as tasks on a Dask cluster.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, TypeVar
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from simkit.errors import InputError
 
@@ -22,7 +23,7 @@ T = TypeVar("T")
 
 def max_threads() -> int:
     import numba
-    return int(getattr(numba.config, "NUMBA_NUM_THREADS"))
+    return numba.config.NUMBA_NUM_THREADS
 
 
 def set_threads(threads: int | None) -> int:

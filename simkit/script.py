@@ -27,7 +27,8 @@ simkit.errors.InputError: the record stops at call 3, seat 1 to speak: give --po
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, Iterable, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, Generic, TypeVar
 
 from simkit.errors import InputError
 

@@ -34,7 +34,8 @@ import re
 import subprocess
 import tempfile
 import uuid
-from typing import Any, Mapping, NoReturn
+from collections.abc import Mapping
+from typing import Any, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -52,10 +53,10 @@ RUN_MANIFEST = "_manifest.json"
 AGGREGATE_FILE = "aggregate.parquet"
 PART_DIGITS = 6
 MAX_PARTS = 10 ** PART_DIGITS
-_PART_RE = re.compile(r"part-(\d{%d})\.parquet" % PART_DIGITS)
+_PART_RE = re.compile(rf"part-(\d{{{PART_DIGITS}}})\.parquet")
 # temporaries: "." + final name + "." + pid-random + ".tmp"
-_TMP_RE = re.compile(r"\.(part-\d{%d}\.parquet|%s|%s)\.[0-9a-f-]+\.tmp"
-                     % (PART_DIGITS, re.escape(AGGREGATE_FILE), re.escape(RUN_MANIFEST)))
+_TMP_RE = re.compile(rf"\.(part-\d{{{PART_DIGITS}}}\.parquet|{re.escape(AGGREGATE_FILE)}"
+                     rf"|{re.escape(RUN_MANIFEST)})\.[0-9a-f-]+\.tmp")
 
 
 def _version(dist: str) -> str | None:
@@ -118,7 +119,7 @@ def make_manifest(game: str, rules: Mapping[str, Any], policies: list[str],
         "simkit_version": simkit.__version__,
         "git_commit": git_commit(),
         "versions": library_versions("numpy", "numba", "pandas", "pyarrow"),
-        "created_utc": datetime.datetime.now(datetime.timezone.utc)
+        "created_utc": datetime.datetime.now(datetime.UTC)
                                .isoformat(timespec="seconds"),
     }
     manifest.update(extra)

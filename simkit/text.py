@@ -12,14 +12,15 @@ and what would be accepted:
 Traceback (most recent call last):
 ...
 simkit.errors.InputError: bad turn '1.5': expected a whole number of at least 1
->>> seat_number("seat 2", 4, "dealer"), seat_number("3", 4, "dealer"), seat_or_nobody("-", 4, "pitcher")
+>>> (seat_number("seat 2", 4, "dealer"), seat_number("3", 4, "dealer"),
+...  seat_or_nobody("-", 4, "pitcher"))
 (2, 3, -1)
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from simkit.errors import InputError
 

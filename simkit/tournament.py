@@ -1,4 +1,5 @@
-"""Policies against each other on duplicate deals: ``simkit tournament GAME --policy A --policy B ...``.
+"""Policies against each other on duplicate deals:
+``simkit tournament GAME --policy A --policy B ...``.
 
 Every pair of entrants ``(a, b)`` meets at two tables: ``a`` at the even
 seats and ``b`` at the odd ones (with 4 Pepper players or in Burraco: ``a``
@@ -39,7 +40,8 @@ import functools
 import math
 import pathlib
 import time
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

@@ -208,7 +208,8 @@ def test_declarer_top_six_make_kubwa_surely(top_six_declarer):
     assert a.why.startswith("kubwa: as declarer with no auction, made in 100.0% of 20,000 deals")
     assert "passing is the reference, 0." in A.format_advice(a)
     p = a.bids.iloc[0]
-    assert (p["bid"], p["p_make"], p["ci_low"], p["ci_high"], p["ev"]) == ("pass", 1.0, 1.0, 1.0, 0.0)
+    assert ((p["bid"], p["p_make"], p["ci_low"], p["ci_high"], p["ev"])
+            == ("pass", 1.0, 1.0, 1.0, 0.0))
     d = A.advice_json(a)
     assert d["mode"] == "declarer" and [list(x) for x in d["bids"]] == [DECLARER_KEYS] * 8
 

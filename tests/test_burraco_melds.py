@@ -155,7 +155,8 @@ def test_rules_validate_themselves():
 def test_valid_sets(text, size, wilds, rank):
     m = read(text)
     assert m is not None and m.kind == "set"
-    assert (len(m), m.wilds, m.rank, m.suit, m.first, m.last) == (size, wilds, rank, None, None, None)
+    assert ((len(m), m.wilds, m.rank, m.suit, m.first, m.last)
+            == (size, wilds, rank, None, None, None))
     assert m.clean == (wilds == 0)
     assert m.burraco == (size >= 7)
     # Layout: the naturals in id order, then the wild card.
@@ -248,7 +249,8 @@ def test_kind_can_be_forced():
     ("9H 10H 2C QH KH", H, 9, 13, "9H 10H 2C QH KH", 1),
     # The 2 of the suit away from its own place is a wild card: dirty.
     ("2S 4S 5S", S, 4, 6, "4S 5S 2S", 1),            # on place 2 it would leave the 3 missing
-    ("2S 3S 5S", S, 3, 5, "3S 2S 5S", 1),            # natural 2 3 would leave 4 missing: 2S is the 4
+    ("2S 3S 5S", S, 3, 5, "3S 2S 5S", 1),            # natural 2 3 would leave 4 missing:
+                                                     # 2S is the 4
     ("2S 5S 6S", S, 5, 7, "5S 6S 2S", 1),
     # The 2 natural in its place beside a wild card.
     ("2S 3S 4S JK", S, 2, 5, "2S 3S 4S JK", 1),

@@ -13,7 +13,7 @@ line is one InputError line naming the turn (or the line) and the rule.
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -28,12 +28,12 @@ MIXED = ("random", "classic", "heuristic", "patient")
 TABLES = {"heuristic": ("heuristic",), "mixed": MIXED}
 
 
-@lru_cache(maxsize=None)
+@cache
 def rules_of(preset: str, max_turns: int | None = None):
     return make_rules(preset, overrides={"max_turns": max_turns} if max_turns else None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def hand(preset: str, table: str, index: int, max_turns: int | None = None):
     """``(log, lines)``: hand ``index`` of the run and its record's lines."""
     log = B.play(rules_of(preset, max_turns), make_policies(list(TABLES[table])), SEED, index)

@@ -104,9 +104,9 @@ def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, cli):
         ready, _, _ = select.select([proc.stdout], [], [], 120)
         line = proc.stdout.readline() if ready else ""
         assert line == f"held {HELD_PART}\n", (
-            "the run was not held at its part %d (does simkit.chunks still write parts "
-            "with store.write_part?): stdout %r, stderr %r"
-            % (HELD_PART, line, proc.stderr.read() if proc.poll() is not None else ""))
+            f"the run was not held at its part {HELD_PART} (does simkit.chunks still write "
+            f"parts with store.write_part?): stdout {line!r}, stderr "
+            f"{proc.stderr.read() if proc.poll() is not None else ''!r}")
         assert proc.poll() is None
         proc.send_signal(signal.SIGKILL)
     finally:

@@ -44,7 +44,8 @@ def test_parse_variant(text, want):
 
 
 @pytest.mark.parametrize("text, names", [
-    (":all_pass=stick", ["label"]), ("", ["label"]), ("all_pass=stick", ["label", "all_pass=stick"]),
+    (":all_pass=stick", ["label"]), ("", ["label"]),
+    ("all_pass=stick", ["label", "all_pass=stick"]),
     ("A B:all_pass=stick", ["label"]),
     ("A:nokey=1", ["nokey", "accepted keys"]), ("A:auction=sideways", ["sideways", "auction"]),
     ("A:auction", ["'auction'", "key=value"]), ("A:=3", ["key=value"]),

@@ -102,7 +102,7 @@ def test_cli_compare_json(game, variant, capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["game"] == game and d["labels"] == ["A", "B"] and d["seed"] == 3
     assert "variants" in d["tables"] and len(d["tables"]) >= 2
-    for name, rows in d["tables"].items():
+    for _name, rows in d["tables"].items():
         for row in rows:
             if "diff" in row and row["diff"] is not None:
                 assert np.isfinite(row["diff"])

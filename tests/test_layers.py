@@ -170,3 +170,20 @@ def test_compiled_kernels_are_kept_outside_the_package():
     package = pathlib.Path(simkit.__file__).parent
     assert not list(package.rglob("*.nbi"))
     assert list(pathlib.Path(jit.cache_root()).rglob("*.nbi"))
+
+
+def _too_long(path: pathlib.Path) -> list[str]:
+    """Functions longer than 80 lines (120 for a numba kernel) in ``path``."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            jitted = any("kernel" in ast.unparse(d) for d in node.decorator_list)
+            length = node.end_lineno - node.lineno + 1
+            if length > (120 if jitted else 80):
+                out.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({length} lines)")
+    return out
+
+
+def test_no_function_is_too_long_to_read():
+    long = [f for m in sorted(MODULES.values()) for f in _too_long(m)]
+    assert not long, "\n".join(long)

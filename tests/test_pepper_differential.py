@@ -384,7 +384,8 @@ def test_fixed_hands_agree(case):
 
 @pytest.mark.parametrize("case", DECLARE_CASES, ids=_case_id)
 def test_declared_hands_agree(case):
-    """api.declare_hands (kernel run_first with a contract) against reference.declare_hand (§9.2)."""
+    """api.declare_hands (kernel run_first with a contract) against
+    reference.declare_hand (§9.2)."""
     players, start, contract, table, overrides, seed = case
     rules = make_rules(overrides=overrides, players=players)
     pols = make_policies(_specs(table, players), players)

@@ -206,7 +206,8 @@ def test_cards_with_only_earlier_tricks_between_them_are_one_candidate():
     # run, candidate 9C.  Once JS has gone in trick 1, 10S and QS are one
     # group (candidate 10S).  Candidates come lowest first (discard value).
     p = Position(2, HEARTS, 0, "3", TWO_DEAL, [])
-    assert reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("9C 10S QS AS")
+    assert (reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS)
+            == cards("9C 10S QS AS"))
     p = Position(2, HEARTS, 0, "3", TWO_DEAL, ["0:AS 1:JS"])
     assert p.seat == 0 and reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == \
         cards("9C 10S")
@@ -217,7 +218,8 @@ def test_a_card_of_the_current_trick_separates_candidates():
     # KS, lying in the current trick, separates them.
     deal = {1: "KS 10S JS 9C 10C JC QC KC", 0: "AS QS 9S 9D 10D 9H AH JH"}
     p = Position(2, HEARTS, 0, "3", deal, ["0:9S 1:10S"], "1:KS")
-    assert p.seat == 0 and reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("QS AS")
+    assert p.seat == 0 and (reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS)
+                            == cards("QS AS"))
 
 
 def test_candidates_use_the_trump_order():
@@ -228,7 +230,8 @@ def test_candidates_use_the_trump_order():
     p = Position(2, HEARTS, 0, "3", deal, [])
     assert reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("9C AH JH")
     p = Position(2, HEARTS, 0, "3", deal, ["0:9C 1:JD"], "1:9H")
-    assert p.seat == 0 and reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("AH")
+    assert p.seat == 0 and (reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS)
+                            == cards("AH"))
 
 
 def test_one_candidate_draws_nothing():
@@ -236,7 +239,8 @@ def test_one_candidate_draws_nothing():
     # three spades are equivalent (JS, between 10S and QS, went in trick 4):
     # one candidate, 9S, played without touching the stream.
     p = Position(3, HEARTS, 0, "kubwa", RUFF_DEAL, RUFF_TRICKS[:5], "0:QD 1:KC")
-    assert p.seat == 2 and reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS) == cards("9S")
+    assert p.seat == 2 and (reference_expert.expert_candidates(p.hand, p.trick, p.view, HEARTS)
+                            == cards("9S"))
     stream = Stream(SEED, 1)
     before = state(stream)
     assert R.expert_card(p.seat, p.hand, p.trick, p.view, HEARTS, p.rules, ExpertParams(),
@@ -309,8 +313,8 @@ def test_decided_contract_plays_for_the_own_side():
     assert [h.seat for h in holders] == [2, 0]
     for world in ([cards("9C"), cards("JH")], [cards("JH"), cards("9C")]):
         def value(c, side, world=world):
-            return reference_expert.candidate_value(p.seat, card(c), p.hand, world, holders, p.trick, HEARTS,
-                                     p.rules, frozenset(side))
+            return reference_expert.candidate_value(p.seat, card(c), p.hand, world, holders,
+                                                    p.trick, HEARTS, p.rules, frozenset(side))
         assert value("10S", {0}) == value("AS", {0})          # the declarer's: a tie
         assert (value("10S", {1}), value("AS", {1})) == (0, 1)  # seat 1's own: AS
     assert p.expert() == card("AS")
@@ -340,7 +344,8 @@ def test_ties_go_to_the_heuristics_card(contract):
     # declarer's totals tie.  The heuristic wins as cheaply as it can: KS, and
     # the tie goes to it rather than to the lower 9S.
     p = Position(3, NO_TRUMP, 0, contract, TIE_DEAL, TIE_TRICKS, "0:QS")
-    assert p.seat == 1 and reference_expert.expert_goal(1, p.rules, p.view).open == (contract == "kubwa")
+    assert p.seat == 1 and (reference_expert.expert_goal(1, p.rules, p.view).open
+                            == (contract == "kubwa"))
     assert reference_expert.expert_candidates(p.hand, p.trick, p.view, NO_TRUMP) == cards("9S KS")
     assert p.heuristic() == card("KS")
     assert p.expert() == card("KS")
@@ -379,16 +384,19 @@ def test_goal_open_and_decided():
     g = reference_expert.expert_goal(0, rules, view)
     assert g.open and g.side == {1, 3} and not g.declaring and g.won == 2 and g.need == 3
     assert reference_expert.expert_goal(3, rules, view).declaring
-    g = reference_expert.expert_goal(0, rules, R.PlayView((), 1, 3, (2, 1, 2, 0)))   # others 4 > 6 - 3
+    # others 4 > 6 - 3
+    g = reference_expert.expert_goal(0, rules, R.PlayView((), 1, 3, (2, 1, 2, 0)))
     assert not g.open and g.side == {0, 2}
     g = reference_expert.expert_goal(2, rules, R.PlayView((), 0, rules.kubwa, (1, 1, 0, 0)))
     assert not g.open and g.need == 6
     rules3 = make_rules(players=3)
     g = reference_expert.expert_goal(2, rules3, R.PlayView((), 0, rules3.ndogo, (3, 0, 0)))
     assert g.open and g.side == {0} and g.need == 8
-    g = reference_expert.expert_goal(2, rules3, R.PlayView((), 0, 6, (4, 1, 1)))   # others 2 = 8 - 6
+    # others 2 = 8 - 6
+    g = reference_expert.expert_goal(2, rules3, R.PlayView((), 0, 6, (4, 1, 1)))
     assert g.open
-    g = reference_expert.expert_goal(2, rules3, R.PlayView((), 0, 6, (4, 2, 1)))   # others 3 > 8 - 6
+    # others 3 > 8 - 6
+    g = reference_expert.expert_goal(2, rules3, R.PlayView((), 0, 6, (4, 2, 1)))
     assert not g.open and g.side == {2}
 
 
@@ -401,7 +409,8 @@ def test_oracle_sees_the_real_deal_and_draws_nothing():
     holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
     unseen = reference_expert.unseen_cards(p.hand, p.view)
     assert p.view.holdings == ((card("JH"),), tuple(cards("9H 9C")), tuple(cards("10S QS")))
-    assert reference_expert.real_world(unseen, holders, p.view) == [sorted(cards("10S QS")), [card("JH")]]
+    assert (reference_expert.real_world(unseen, holders, p.view)
+            == [sorted(cards("10S QS")), [card("JH")]])
     stream = Stream(SEED, 5)
     before = state(stream)
     assert R.expert_card(p.seat, p.hand, p.trick, p.view, HEARTS, p.rules,
@@ -410,9 +419,11 @@ def test_oracle_sees_the_real_deal_and_draws_nothing():
     # two players: the dead hand holds the unseen cards no seat holds
     p = Position(2, HEARTS, 0, "3", TWO_DEAL, ["0:AS 1:JS"])
     holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
-    world = reference_expert.real_world(reference_expert.unseen_cards(p.hand, p.view), holders, p.view)
+    world = reference_expert.real_world(reference_expert.unseen_cards(p.hand, p.view), holders,
+                                        p.view)
     assert world[0] == sorted(cards("9S KS 9D 10D 9H AH JH"))
-    assert world[1] == [c for c in reference_expert.unseen_cards(p.hand, p.view) if c not in world[0]]
+    assert world[1] == [c for c in reference_expert.unseen_cards(p.hand, p.view)
+                        if c not in world[0]]
     # a view without the real deal cannot serve an oracle
     blind = R.PlayView(p.view.plays, p.view.bidder, p.view.contract, p.view.tricks)
     with pytest.raises(InputError, match="oracle"):
@@ -449,12 +460,14 @@ def test_holders_and_unseen_cards():
     # no heart or diamond) then seat 0 (1 card, it has played AS).
     p = Position(3, HEARTS, 0, "kubwa", RUFF_DEAL, RUFF_TRICKS, "0:AS")
     holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
-    assert holders == [reference_expert.Holder(2, 2, frozenset({HEARTS, DIAMONDS})), reference_expert.Holder(0, 1, frozenset())]
+    assert holders == [reference_expert.Holder(2, 2, frozenset({HEARTS, DIAMONDS})),
+                       reference_expert.Holder(0, 1, frozenset())]
     assert reference_expert.unseen_cards(p.hand, p.view) == sorted(cards("JH 10S QS"))
     # two players: the dead hand is the last holder, 8 cards, any suit
     p = Position(2, HEARTS, 0, "3", TWO_DEAL, ["0:AS 1:JS"])
     holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
-    assert holders == [reference_expert.Holder(1, 7, frozenset()), reference_expert.Holder(reference_expert.DEAD, 8, frozenset())]
+    assert holders == [reference_expert.Holder(1, 7, frozenset()),
+                       reference_expert.Holder(reference_expert.DEAD, 8, frozenset())]
     assert len(reference_expert.unseen_cards(p.hand, p.view)) == 15
 
 
@@ -494,7 +507,8 @@ def test_worlds_respect_shown_out_suits(case, fallbacks):
     assert holders[0] == reference_expert.Holder(1, 6, frozenset({CLUBS, DIAMONDS}))
     unseen = reference_expert.unseen_cards(p.hand, p.view)
     n = 200
-    worlds = [reference_expert.sample_world(Stream(SEED, i), unseen, holders, HEARTS) for i in range(n)]
+    worlds = [reference_expert.sample_world(Stream(SEED, i), unseen, holders, HEARTS)
+              for i in range(n)]
     for w in worlds:
         assert_legal_world(w, holders, unseen, HEARTS)
     if players == 3:
@@ -541,7 +555,8 @@ def test_constrained_deal_by_hand():
     # which only it may hold: 10D goes to the second.
     C = reference_expert.Holder(0, 1, frozenset())
     D = reference_expert.Holder(1, 1, frozenset({CLUBS}))
-    assert reference_expert.constrained_deal(cards("10D 9C"), [C, D], NO_TRUMP) == [cards("9C"), cards("10D")]
+    assert (reference_expert.constrained_deal(cards("10D 9C"), [C, D], NO_TRUMP)
+            == [cards("9C"), cards("10D")])
     # Sets of suits: E may hold only spades, F only hearts or spades, G anything;
     # the three hearts must go to F (2) and G (1).
     E = reference_expert.Holder(0, 1, frozenset({CLUBS, DIAMONDS, HEARTS}))

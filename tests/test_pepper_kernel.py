@@ -522,7 +522,8 @@ def test_streaming_aggregates_equal_the_records(players):
     got = got.sort_values(keys).reset_index(drop=True)
     pd.testing.assert_frame_equal(got[list(api.AGG_TOTALS)].astype(np.int64),
                                   expected[list(api.AGG_TOTALS)].astype(np.int64))
-    assert (got[keys].astype(np.int64).to_numpy() == expected[keys].astype(np.int64).to_numpy()).all()
+    assert (got[keys].astype(np.int64).to_numpy()
+            == expected[keys].astype(np.int64).to_numpy()).all()
     parts = pd.concat([api.aggregate_hands(n // 3, players=players, rules="stick-the-dealer",
                                            seed=SEED, start=s) for s in (0, n // 3, 2 * n // 3)])
     merged = parts.groupby(keys)[list(api.AGG_TOTALS)].sum().reset_index()

@@ -326,7 +326,8 @@ def test_pass_plan_at_a_silent_table(players, auction):
     calls = tr["calls"][:, :players]
     assert (calls % 16 == 0).all() and (tr["calls"][:, players:] == -1).all()   # all pass, once
     df = plan_hands(NO_BIDS[players], "pass", n, **kw)
-    assert (df["contract"] == 0).all() and (df["bidder"] == -1).all() and (df["calls"] == players).all()
+    assert ((df["contract"] == 0).all() and (df["bidder"] == -1).all()
+            and (df["calls"] == players).all())
     assert not df["stuck"].any() and df["trump"].isna().all()
     for s in range(rules.sides):
         assert (df[f"score_{s}"] == 0).all()

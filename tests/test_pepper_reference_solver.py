@@ -142,7 +142,7 @@ def test_no_trump_bosses_take_every_trick():
     aces = cards("AC AD AH AS")
     rest = [c for c in range(24) if c not in aces]
     rng = random.Random(8)
-    for i in range(10):
+    for _i in range(10):
         rng.shuffle(rest)
         hands = [aces, rest[0:4], rest[4:8]]
         for leader in range(3):

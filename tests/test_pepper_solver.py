@@ -83,7 +83,7 @@ def test_full_deals_agree(players, deals):
     leader and the side drawn at random; values of a side and the others sum to
     the tricks with 4 and 2 players."""
     stream = Stream(41, players)
-    for i in range(deals):
+    for _i in range(deals):
         hands, trump, trick, seat = _position(stream, players, 0, 0)
         side = _sides(players, stream)
         want = RS.value(hands, trump, trick, seat, side)
@@ -101,7 +101,7 @@ def test_endings_agree(players):
     the value and "at least n" for every n."""
     stream = Stream(42, players)
     tricks = 6 if players == 4 else 8
-    for i in range(1_000):
+    for _i in range(1_000):
         played = stream.below(tricks)
         hands, trump, trick, seat = _position(stream, players, played, stream.below(players))
         if not hands[seat]:
@@ -117,7 +117,7 @@ def test_endings_agree(players):
 def test_small_endings_equal_brute_force(players):
     stream = Stream(43, players)
     tricks = 6 if players == 4 else 8
-    for i in range(500):
+    for _i in range(500):
         left = 1 + stream.below(3)
         hands, trump, trick, seat = _position(stream, players, tricks - left,
                                               stream.below(players))

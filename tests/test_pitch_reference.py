@@ -249,7 +249,7 @@ def check_hand(rules, log, fixed_seat=-1, fixed_contract=0):
     else:
         check_auction(rules, log, fixed_seat)
     rec = check_record(rules, log)
-    assert rec["bid_%d" % max(log.pitcher, 0)] == (log.contract if log.pitcher >= 0 else 0)
+    assert rec[f"bid_{max(log.pitcher, 0)}"] == (log.contract if log.pitcher >= 0 else 0)
 
     if log.pitcher < 0:         # thrown in: only possible under redeal
         assert rules.all_pass == "redeal" and all(b.level == 0 for b in log.auction)
@@ -507,7 +507,8 @@ def test_heuristic_play_rules():
     assert R.follow_card(1, cards("KH 7H 2S"), trick, S, 0, old) == DECK.parse("7H")
     assert R.follow_card(1, cards("3H 4S 2S"), trick, S, 0, old) == DECK.parse("2S")
     # following 4: nothing wins -> the lowest (the 2H, not the 10H)
-    assert R.follow_card(1, cards("10H 2H"), [P(0, DECK.parse("AH"))], S, 0, old) == DECK.parse("2H")
+    assert (R.follow_card(1, cards("10H 2H"), [P(0, DECK.parse("AH"))], S, 0, old)
+            == DECK.parse("2H"))
 
 
 # --- forced outcomes --------------------------------------------------------

@@ -37,9 +37,9 @@ PRESET_GAMES = 250              # per policy mix and preset
 CLASSIC_GAMES = 300             # NAMED["classic"], per (players, rule set)
 
 #: Every rule away from its default (two decks also for 3 and 4 players).
-ALL_VARIANTS = {"decks": "2", "hand_size": 4, "higher": "equal", "two": "transparent", "seven_reverses": True,
-                "after_burn": "again", "after_pickup": "picker", "opening": "every",
-                "starter": "fixed", "max_turns": 400}
+ALL_VARIANTS = {"decks": "2", "hand_size": 4, "higher": "equal", "two": "transparent",
+                "seven_reverses": True, "after_burn": "again", "after_pickup": "picker",
+                "opening": "every", "starter": "fixed", "max_turns": 400}
 
 
 def mixed_specs(players: int) -> list[str]:

@@ -81,7 +81,7 @@ def test_game_invariants_every_preset(players):
             # copy not in the draw pile went to a seat (this bites when nearly all
             # cards are dealt, as in five-one-deck)
             assert (sum(dealt.values()) <= size).all()
-            for r, d in dealt.items():
+            for _r, d in dealt.items():
                 assert (d.sum(axis=1) <= copies).all()
                 assert (d.sum(axis=1) >= copies - undealt).all()
             # a card leaves a seat only by being played (a pickup goes to the picker),

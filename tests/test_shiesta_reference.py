@@ -319,7 +319,7 @@ def check_record(rules, log):
     if rec["unfinished"]:
         assert rec["winner"] == rec["winner_seat"] == -1 and rec["turns"] == rules.max_turns
     else:
-        assert rec["cards_left_%d" % rec["winner"]] == 0
+        assert rec[f"cards_left_{rec['winner']}"] == 0
         assert rec["winner_seat"] == (rec["winner"] - rec["starter"]) % n
     for t, r in (("2", N2), ("3", N3), ("7", N7), ("10", N10)):
         dealt = [rec[f"dealt_{t}_{s}"] for s in range(n)]

@@ -1,4 +1,5 @@
-"""Burraco melds: cards, sets, sequences, additions and the table score (``seeds/burraco.md`` §3, §6).
+"""Burraco melds: cards, sets, sequences, additions and the table score
+(``seeds/burraco.md`` §3, §6).
 
 This module is the meld rule book in code, written to be read and to be
 exact; the numba kernel (``kernel.py``) has its own meld checks, tested against
@@ -41,8 +42,8 @@ never on their order.
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from simkit.cards import JOKER_TEXT, CardError, format_card, is_joker_text, parse_card
 from simkit.errors import InputError

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from simkit.burraco import reference as R
 from simkit.burraco.melds import (

@@ -97,9 +97,9 @@ and its replay are ``simkit/burraco/record.py``.
 
 from __future__ import annotations
 
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Generator, Iterator, Sequence
 
 from simkit.burraco.melds import (
     BURRACO_SIZE,

@@ -61,7 +61,7 @@ def _dealable(room, allowed, cnt, n_holders):
 def _world(st, unseen, n_u, arr, holder, size, allowed, n_holders, o, out):
     """Deal the ``n_u`` unseen card ids to the holders (7.3 Worlds) into
     ``out[seat]`` (card-id masks), drawing from ``st``."""
-    for t in range(WORLD_TRIES):
+    for _t in range(WORLD_TRIES):
         for i in range(n_u):
             arr[i] = unseen[i]
         shuffle(st, arr[:n_u])

@@ -79,7 +79,8 @@ G_UNFINISHED = 6
 N_GCOLS = 7
 
 MAX_CALLS = 64       # trace length for auctions
-BLOCK = 256          # hands per prange task (few enough that an expert table keeps both threads busy)
+BLOCK = 256          # hands per prange task (few enough that an expert table keeps both
+                     # threads busy)
 GAME_BLOCK = 256     # whole games per prange task
 
 
@@ -496,8 +497,9 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
 
     ``hands[seat]`` are the dealt masks (consumed).  Random-policy seats draw from
     ``st``.  ``plan_seat`` (-1 in ordinary runs) calls by ``plan`` (seeds/pepper.md
-    9.3, codes in ``rules.py``; ``PLAN_POLICY``: by its policy).  With ``trace`` the calls (seat * 16 + level) and the cards played
-    are written to row ``j`` of ``tr_calls`` / ``tr_plays``.  Rows are
+    9.3, codes in ``rules.py``; ``PLAN_POLICY``: by its policy).  With ``trace`` the calls
+    (seat * 16 + level) and the cards played are written to row ``j`` of ``tr_calls`` /
+    ``tr_plays``.  Rows are
     indexed rather than sliced: a slice is a new array and costs reference counting.
     """
     recs[j, C_DEALER] = dealer
@@ -577,7 +579,7 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
                     plan_seats |= 1 << s
                 if params[s, PARAM.COVER_THIRD]:
                     cover_seats |= 1 << s
-    for t in range(T):
+    for _t in range(T):
         seat = leader
         win_seat = -1
         led_bits = 0

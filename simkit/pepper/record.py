@@ -33,8 +33,9 @@ advise --from`` the deal alone.  Anything wrong is an
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from simkit.errors import InputError
 from simkit.pepper.reference import (

@@ -32,8 +32,8 @@ search (§7.3: its candidates, worlds, goal and choice), on that solver.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from simkit.errors import InputError
 from simkit.pepper import reference_expert
@@ -507,7 +507,7 @@ def lead_card(hand: Sequence[int], trump: int, played: Sequence[int],
 
 def follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trump: int,
                 rules: PepperRules, params: HeuristicParams | None = None,
-                view: "PlayView | None" = None) -> int:
+                view: PlayView | None = None) -> int:
     """The heuristic's card when following (§7.2 "Play", following).
 
     1. with 4 players, if the partner's card is winning the trick so far:

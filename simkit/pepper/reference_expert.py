@@ -20,8 +20,8 @@ and nothing of the reference engine above it; its numba twin is
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from simkit.errors import InputError
 from simkit.pepper import reference_solver

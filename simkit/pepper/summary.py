@@ -41,11 +41,14 @@ class HandSummary(Summary):
                          opponents_points=total["opp"])
 
     def text(self) -> str:
-        lines = [f"{'bid':<12}{'hands':>12}{'share':>8}   {'made [95% CI]':<26}{'bidders':>9}{'others':>9}"]
+        lines = [f"{'bid':<12}{'hands':>12}{'share':>8}   {'made [95% CI]':<26}"
+                 f"{'bidders':>9}{'others':>9}"]
         for row in self.table().itertuples():
             made = ("" if np.isnan(row.made) else
-                    stats.format_estimate(row.made, row.ci_low, row.ci_high, row.hands).split(" (")[0])
-            pts = "" if np.isnan(row.bidders_points) else f"{row.bidders_points:+9.2f}{row.opponents_points:+9.2f}"
+                    stats.format_estimate(row.made, row.ci_low, row.ci_high,
+                                          row.hands).split(" (")[0])
+            pts = ("" if np.isnan(row.bidders_points) else
+                   f"{row.bidders_points:+9.2f}{row.opponents_points:+9.2f}")
             lines.append(f"{row.bid:<12}{row.hands:>12,}{row.share:>8.1%}   {made:<26}{pts}")
         lines.append("(bidders/others: mean score change per hand of the bidding side and "
                      "of each other side)")
@@ -67,7 +70,8 @@ class GameSummary(Summary):
         for s in range(self.rules.sides):
             k = int(total[f"win_{s}"].iloc[0])
             lo, hi = stats.proportion_ci(k, games)
-            rows.append({"side": s, "games": games, "win_rate": k / games, "ci_low": lo, "ci_high": hi})
+            rows.append({"side": s, "games": games, "win_rate": k / games,
+                         "ci_low": lo, "ci_high": hi})
         out = pd.DataFrame(rows)
         out.attrs["mean_rounds"] = total["rounds"].iloc[0] / games
         out.attrs["unfinished"] = int(total["unfinished"].iloc[0])
@@ -78,7 +82,8 @@ class GameSummary(Summary):
         lines = [f"{'side':<6}{'games':>10}   win rate [95% CI]"]
         for row in t.itertuples():
             lines.append(f"{row.side:<6}{row.games:>10,}   "
-                         + stats.format_estimate(row.win_rate, row.ci_low, row.ci_high, row.games).split(" (")[0])
+                         + stats.format_estimate(row.win_rate, row.ci_low, row.ci_high,
+                                                 row.games).split(" (")[0])
         lines.append(f"mean rounds per game {t.attrs['mean_rounds']:.2f}; unfinished games "
                      f"{t.attrs['unfinished']:,}; tied sides all count as winners")
         return "\n".join(lines)

@@ -17,8 +17,8 @@ suits each seat has shown out of or discarded from).
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from simkit.pepper.rules import ACE, JACK, KING, NINE, NO_TRUMP, QUEEN, TEN, PepperRules
 

@@ -177,7 +177,8 @@ def _suit_estimates(captured: bool) -> np.ndarray:
 
 
 #: ``EST[model, N, bits]``: model 0 Low as held, 1 Low as a capture chance.
-EST = np.stack([_suit_estimates(False), _suit_estimates(True)]).astype(np.int32)   # small: numba caches it
+EST = np.stack([_suit_estimates(False),
+                _suit_estimates(True)]).astype(np.int32)   # small: numba caches it
 #: ``COMB[a, b]``: the binomial coefficient, 0 when b > a.
 COMB = np.array([[0 if b > a else __import__("math").comb(a, b) for b in range(53)]
                  for a in range(53)], np.int64)

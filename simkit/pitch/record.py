@@ -33,9 +33,9 @@ Anything wrong is an :class:`~simkit.errors.InputError` of one line.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Callable, Sequence
 
 from simkit.errors import InputError
 from simkit.pitch.reference import (

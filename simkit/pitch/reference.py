@@ -26,10 +26,10 @@ Layout: records; §1 deal (and §8.3 fixed-hand deals); §3 card play helpers;
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from math import comb
-from typing import Sequence
 
 from simkit.errors import InputError
 from simkit.pitch.policies import HeuristicParams, make_policies
@@ -566,7 +566,7 @@ def hand_money(rules: PitchRules, score: Sequence[int], contract: int, pitcher: 
 # §8.2 The heuristic policy
 # ---------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def unseen_chance(players: int) -> tuple[int, ...]:
     """``Q[k]`` (§8.2): hundredths, rounded down, of the chance that none of
     ``k`` given unseen cards went to another player, for k = 0..12.

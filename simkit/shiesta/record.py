@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from simkit.errors import InputError
 from simkit.policy import Policy

@@ -26,10 +26,10 @@ record's text and its replay are ``simkit/shiesta/record.py``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from math import comb
-from typing import Sequence
 
 from simkit.errors import InputError
 from simkit.policy import Policy
@@ -302,7 +302,7 @@ def opening_rank(counts: Sequence[int]) -> int | None:
 # §6 Policies
 # ---------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def subsets(m: int, size: int = ROW) -> tuple[tuple[int, ...], ...]:
     """Every ``size``-subset of positions ``0 .. m-1`` in lexicographic order (§6.1):
     ``(0, 1, 2), (0, 1, 3), ...``.  Built by hand, not by itertools, to read

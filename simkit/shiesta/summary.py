@@ -21,7 +21,8 @@ class GameSummary(Summary):
         wins = [int((df["winner_seat"] == k).sum()) for k in range(N)]
         return pd.DataFrame([{
             "games": len(df), "unfinished": int(df["unfinished"].sum()),
-            "turns": int(df["turns"].sum()), "turns_sq": int((df["turns"].astype("int64") ** 2).sum()),
+            "turns": int(df["turns"].sum()),
+            "turns_sq": int((df["turns"].astype("int64") ** 2).sum()),
             **{f"win_{k}": w for k, w in enumerate(wins)}}])
 
     def text(self) -> str:
