@@ -83,10 +83,25 @@ class Deck:
         return self._index[(rank, suit)]
 
     def rank(self, card: int) -> int:
+        """The card's printed rank (2..14, the ace 14)."""
         return self.ranks[card % len(self.ranks)]
 
     def suit(self, card: int) -> int:
+        """The card's suit, C D H S = 0..3."""
         return card // len(self.ranks)
+
+    def position(self, card: int) -> int:
+        """The card's rank position in the deck, lowest 0.
+
+        >>> d = Deck("Pepper", (9, 10, 11, 12, 13, 14))
+        >>> d.position(d.card(11, 2)), d.at(2, 2) == d.card(11, 2)
+        (2, True)
+        """
+        return card % len(self.ranks)
+
+    def at(self, suit: int, position: int) -> int:
+        """Id of the card of ``suit`` at rank ``position``."""
+        return suit * len(self.ranks) + position
 
     def text(self, card: int) -> str:
         return format_card(self.rank(card), self.suit(card))

@@ -28,6 +28,7 @@ import itertools
 import string
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -102,6 +103,15 @@ def dealer_column(col: int, first: bool = False) -> Column:
 def unfinished_column(col: int, cap: str) -> Column:
     """``unfinished``: the run stopped at the rule ``cap`` (a game or hand never hangs)."""
     return Column("unfinished", "bool", f"the {cap} cap was reached", col)
+
+
+def leading_columns(unit: str, dealer: int | None = None) -> tuple[Column, ...]:
+    """The columns a unit's records start with: its number, the dealing seat
+    (kernel column ``dealer``, when the unit has one) and each seat's policy."""
+    head: tuple[Column, ...] = (index_column(unit),)
+    if dealer is not None:
+        head += (dealer_column(dealer),)
+    return head + (policy_column(),)
 
 
 def policy_column() -> Column:
@@ -354,13 +364,18 @@ class BenchCase:
 class GameSpec:
     """Everything the shared layer needs to know about a game (see the module notes).
 
-    ``named_policies`` maps the names of settings worth a name (``classic``:
-    the older heuristic) to their specs; ``make_policies`` accepts them.
-    ``axes`` gives the values of each ``{axis}`` a schema may name besides
-    ``seat``; ``reference(rules, policies, seed, index)`` plays unit ``index``
-    of ``bench_unit`` with the readable reference engine (``simkit bench``
-    and the contract tests); ``advise`` names the module of ``simkit
-    advise`` (games with bids), ``bound`` says whether that advisor can add
+    A game builds it with :meth:`declare`, which reads the names every
+    game's ``rules`` and ``policies`` modules declare.  ``named_policies``
+    maps the names of settings worth a name (``classic``: the older
+    heuristic) to their specs; ``make_policies`` accepts them.  ``axes``
+    gives the values of each ``{axis}`` a schema may name besides ``seat``;
+    ``reference(rules, policies, seed, index)`` plays unit ``index`` of
+    ``bench_unit`` with the readable reference engine (``simkit bench`` and
+    the contract tests); ``record`` names the module of the game's text
+    records (:mod:`simkit.record`: its ``UNIT``, ``play``, ``body``,
+    ``replay`` and ``deal``) and ``advise`` the module of ``simkit advise``
+    (games with bids): the registry is the one way to them, and they are
+    imported only when used; ``bound`` says whether that advisor can add
     the perfect-information bound (``--bound``: a double-dummy solver),
     ``example_hand`` a hand it can be asked about; ``measures(rules)`` lists
     what ``simkit compare`` compares (:mod:`simkit.compare`); ``bench_cases(hands)``
@@ -393,6 +408,19 @@ class GameSpec:
     measures: Callable | None = None
     bench_cases: Callable[[int], list[BenchCase]] | None = None
     players_text: str = ""
+
+    @classmethod
+    def declare(cls, name: str, rules: ModuleType, policies: ModuleType,
+                **rest: Any) -> GameSpec:
+        """The spec of game ``name`` from its rules module (``TITLE``, ``BOOK``,
+        ``RULES``, ``PRESETS``, ``make_rules``) and its policies module
+        (``POLICIES``, ``LAYOUT``: the parameter layout its kernel reads,
+        ``NAMED``, ``make_policies``), with the other fields in ``rest``."""
+        return cls(name=name, title=rules.TITLE, book=rules.BOOK, rules=rules.RULES,
+                   presets=rules.PRESETS, make_rules=rules.make_rules,
+                   policies=policies.POLICIES, policy_layout=policies.LAYOUT,
+                   named_policies=policies.NAMED, make_policies=policies.make_policies,
+                   **rest)
 
     def __post_init__(self):
         if not self.record:

@@ -37,11 +37,7 @@ from simkit.pepper.rules import DECK, NO_TRUMP, make_rules
 from simkit.rng import Stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_pepper_differential import (
-    assert_same_games,
-    assert_same_hands,
-    assert_same_records,
-)
+from test_pepper_differential import assert_same_games, assert_same_hands, assert_same_records
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 SEED = 0x5EED_E4E7

@@ -14,26 +14,14 @@ import pandas as pd
 
 from simkit import engine
 from simkit.burraco import kernel as K
-from simkit.burraco.policies import NAMED, POLICIES, HeuristicParams, make_policies
-from simkit.burraco.rules import BOOK, PRESETS, TITLE, BurracoRules, make_rules
+from simkit.burraco import policies as policies_module
+from simkit.burraco import rules as rules_module
+from simkit.burraco.rules import BurracoRules
 from simkit.burraco.summary import ENDED, GameSummary, HandSummary, measures
-from simkit.engine import (
-    Column,
-    Each,
-    GameSpec,
-    Unit,
-    dealer_column,
-    index_column,
-    policy_column,
-    seat_measure,
-    unfinished_column,
-    winner_measure,
-)
+from simkit.engine import Column, Each, GameSpec, Unit
 
 HAND_COLUMNS = (
-    index_column("hand"),
-    dealer_column(K.H_DEALER),
-    policy_column(),
+    *engine.leading_columns("hand", K.H_DEALER),
     Column("turns", "int16", "turns played", K.H_TURNS),
     Column("ended", "category", "closed (a player went out), stock (a draw left two cards "
            "in the stock; stock_end says if that turn is played out) or cap (max_turns)",
@@ -66,14 +54,14 @@ HAND_COLUMNS = (
 )
 
 GAME_COLUMNS = (
-    index_column("game"),
-    dealer_column(K.G_FIRST_DEALER, first=True),
+    engine.index_column("game"),
+    engine.dealer_column(K.G_FIRST_DEALER, first=True),
     Column("hands", "int32", "hands played", K.G_HANDS),
     Column("score_{team}", "int32", "the team's final score", K.G_SCORE),
     Column("winner", "int8", "the winning team (-1: shared or unfinished)", K.G_WINNER),
     Column("shared", "bool", "both teams won, level at or above the target (tie = shared)",
            K.G_SHARED),
-    unfinished_column(K.G_UNFINISHED, "max_hands"),
+    engine.unfinished_column(K.G_UNFINISHED, "max_hands"),
 )
 
 _NO_TRACE = np.empty((1, 1), np.int64)
@@ -93,22 +81,20 @@ def _reference_hand(rules, policies, seed, index):
     return reference.play_hand(rules, policies, seed, index, index % 4)
 
 
-SPEC = GameSpec(
-    name="burraco", title=TITLE, book=BOOK, record="simkit.burraco.record",
+SPEC = GameSpec.declare(
+    "burraco", rules_module, policies_module, record="simkit.burraco.record",
     players=(4,),
     players_text="exactly 4 players in two partnerships",
-    rules=BurracoRules, presets=PRESETS, make_rules=make_rules,
-    policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,
-    named_policies=NAMED,
     axes={"team": lambda r: range(2)},
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      K.run_hands, K.N_HCOLS, np.int64, _untraced, batch=1 << 16,
                      chunk=1_000_000,
-                     measure=seat_measure("points", "points per hand", "score_{team}", _team)),
+                     measure=engine.seat_measure("points", "points per hand",
+                                                 "score_{team}", _team)),
         "game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
                      K.run_games, K.N_GCOLS, np.int64, batch=1 << 14, chunk=100_000,
-                     measure=winner_measure("wins per game", "winner", _team, "shared")),
+                     measure=engine.winner_measure("wins per game", "winner", _team, "shared")),
     },
     reference=_reference_hand, bench_players=(4,), bench_scale=200, measures=measures,
 )

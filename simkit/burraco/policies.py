@@ -81,6 +81,8 @@ NAMED: dict[str, str] = {
                "close_after=false,guard_pile=109",
 }
 make_policies = policies_maker(POLICIES, default="heuristic", players=4, named=NAMED)
+#: The parameter layout the kernel reads (every policy's fields fit in it).
+LAYOUT = HeuristicParams
 
 #: Where each parameter sits in a kernel's params row.
 PARAM = layout(HeuristicParams, "PARAM")

@@ -17,40 +17,20 @@ import pandas as pd
 
 from simkit import engine, stats
 from simkit.cards import mask_of
-from simkit.engine import (
-    Column,
-    FixedHand,
-    GameSpec,
-    Unit,
-    dealer_column,
-    index_column,
-    policy_column,
-    seat_measure,
-    unfinished_column,
-)
+from simkit.engine import Column, GameSpec, Unit
 from simkit.errors import InputError
 from simkit.pepper import kernel as K
+from simkit.pepper import policies as policies_module
+from simkit.pepper import rules as rules_module
 from simkit.pepper import solver
-from simkit.pepper.policies import NAMED, POLICIES, ExpertParams, make_policies
-from simkit.pepper.rules import (
-    BOOK,
-    DECK,
-    PLAN_POLICY,
-    PRESETS,
-    TITLE,
-    TRUMP_TEXT,
-    PepperRules,
-    make_rules,
-)
+from simkit.pepper.rules import DECK, PLAN_POLICY, TRUMP_TEXT, PepperRules
 from simkit.pepper.summary import GameSummary, HandSummary, measures
 from simkit.runner import BATCH, MAX_HELD, check_count, set_threads
 
 # --- record schemas (README "Hand records", seeds/pepper.md 8) ---------------------
 
 HAND_COLUMNS = (
-    index_column("hand"),
-    dealer_column(K.C_DEALER),
-    policy_column(),
+    *engine.leading_columns("hand", K.C_DEALER),
     Column("bid_{seat}", "int8", "highest level the seat called (0: only passed)", K.C_BID),
     Column("calls", "int16", "calls in the auction", K.C_CALLS),
     Column("contract", "int8", "0 thrown in; 1..T-1 numbers, T Ndogo, T+1 Kubwa (T = 6 with "
@@ -71,15 +51,15 @@ HAND_COLUMNS = (
 )
 
 GAME_COLUMNS = (
-    index_column("game"),
-    dealer_column(K.G_FIRST_DEALER, first=True),
+    engine.index_column("game"),
+    engine.dealer_column(K.G_FIRST_DEALER, first=True),
     Column("rounds", "int32", "hands played", K.G_ROUNDS),
     Column("score_{side}", "int32", "the side's final score", K.G_SCORE),
     Column("winners", "int8", "bitmask of the winning sides (tied top sides all win)",
            K.G_WINNERS),
     Column("win_{side}", "bool", "the side won",
            derive=lambda g, ctx, s: (g[:, K.G_WINNERS] >> s) & 1 == 1),
-    unfinished_column(K.G_UNFINISHED, "max_rounds"),
+    engine.unfinished_column(K.G_UNFINISHED, "max_rounds"),
 )
 
 #: Group columns of :func:`aggregate_hands` (the axes of ``kernel.AGG_SHAPE``);
@@ -170,22 +150,20 @@ def _bench_cases(hands: int) -> list[engine.BenchCase]:
                              engine.kernel_run(SPEC, 4, expert, "expert"))]
 
 
-SPEC = GameSpec(
-    name="pepper", title=TITLE, book=BOOK, record="simkit.pepper.record",
+SPEC = GameSpec.declare(
+    "pepper", rules_module, policies_module, record="simkit.pepper.record",
     players=(2, 3, 4),
-    rules=PepperRules, presets=PRESETS, make_rules=make_rules,
-    policies=POLICIES, policy_layout=ExpertParams, make_policies=make_policies,
-    named_policies=NAMED,
     axes={"side": lambda r: range(r.sides)},
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      K.run_hands, K.N_COLS, np.int16, _untraced, batch=BATCH,
                      chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
-                     measure=seat_measure("points", "points per hand", "score_{side}", _side)),
+                     measure=engine.seat_measure("points", "points per hand",
+                                                 "score_{side}", _side)),
         "game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
                      K.run_games, K.N_GCOLS, np.int64, _start, batch=1 << 16,
                      chunk=100_000, options=_game_options,
-                     measure=seat_measure("wins", "wins per game", "win_{side}", _side)),
+                     measure=engine.seat_measure("wins", "wins per game", "win_{side}", _side)),
     },
     reference=_reference_hand, bench_players=(4, 3, 2), bench_scale=1,
     advise="simkit.pepper.advise", bound=True, example_hand="JH JD AH KH QH 9S",
@@ -500,7 +478,7 @@ def trace_plan(hand, plan, samples: int, players: int | None = None, seat: int |
 
 
 @dataclass(frozen=True)
-class HandEvaluation(FixedHand):
+class HandEvaluation(engine.FixedHand):
     """What :func:`evaluate_hand` found for one fixed hand.
 
     ``tricks``: the distribution of tricks won by the hand's side when it

@@ -26,8 +26,7 @@ class HeuristicParams(Config):
                                "to a bid (negative: more cautious)", lo=-6.0, hi=6.0, scale=100)
     partner_help: float = option(0.75, "tricks expected from the partner (4 players only)",
                                  lo=0.0, hi=6.0, scale=100)
-    kubwa_margin: int = option(0, "bid Kubwa when sure tricks fall short of all by at most this",
-                               lo=0, hi=8)
+    kubwa_margin: int = option(0, "bid Kubwa when sure tricks fall short of all by at most this", lo=0, hi=8)
     draw_trumps: bool = option(True, "lead the top trump while opponents may still hold trumps")
     cover_third: bool = option(True, "4 players: when the partner's card wins so far but an "
                                "opponent still to play may beat it, win the trick with the "
@@ -67,6 +66,8 @@ NAMED: dict[str, str] = {
     "classic": "heuristic:cover_third=false,ndogo_lower=false,slam_play=simple",
 }
 make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
+#: The parameter layout the kernel reads (every policy's fields fit in it).
+LAYOUT = ExpertParams
 
 #: Where each parameter sits in a kernel's params row (the expert's are the
 #: heuristic's and ``worlds``).

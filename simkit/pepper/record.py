@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simkit.errors import InputError
+from simkit.moves import tricks_of
 from simkit.pepper.reference import (
     Bid,
     HandLog,
@@ -86,11 +87,6 @@ class Record:
 def play(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int) -> HandLog:
     """Hand ``index`` of a run, as ``simkit simulate pepper`` plays it (§1)."""
     return simulate_hand(rules, policies, seed, index)
-
-
-def tricks_of(plays: Sequence[Play], players: int) -> list[list[Play]]:
-    """The plays cut into tricks of ``players`` cards."""
-    return [list(plays[i:i + players]) for i in range(0, len(plays), players)]
 
 
 def outcome(log: HandLog) -> dict[str, str]:

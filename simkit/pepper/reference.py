@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from simkit.errors import InputError
+from simkit.moves import AtTable, Bid, highest_calls
 from simkit.pepper import reference_expert
 from simkit.pepper.policies import ExpertParams, HeuristicParams, hundredths, make_policies
 from simkit.pepper.rules import (
@@ -81,16 +82,8 @@ SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades", "no trump")
 # Records
 # ---------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Bid:
-    """One call of the auction: ``level`` 0 is a pass (§3)."""
-
-    seat: int
-    level: int
-
-
 @dataclass
-class HandLog:
+class HandLog(AtTable):
     """Everything that happened in one hand (the §8 hand record, and more).
 
     ``hands[seat]`` is the seat's dealt hand in deal order; ``dead`` is the dead
@@ -127,10 +120,6 @@ class HandLog:
     wanted: int = -1
 
     @property
-    def players(self) -> int:
-        return self.rules.players
-
-    @property
     def thrown_in(self) -> bool:
         """True if everyone passed and the hand was not played (§3.2 redeal)."""
         return self.bidder < 0
@@ -143,9 +132,7 @@ class HandLog:
     def highest_bids(self) -> list[int]:
         """The highest level each seat called (0 if it only passed), §8; with
         no auction (§9.2), the level a heuristic declarer wanted."""
-        best = [0] * self.rules.players
-        for b in self.auction:
-            best[b.seat] = max(best[b.seat], b.level)
+        best = highest_calls(self.auction, self.rules.players)
         if self.wanted >= 0:
             best[self.bidder] = max(best[self.bidder], self.wanted)
         return best
@@ -473,6 +460,18 @@ def boss(suit: int, trump: int, played) -> int | None:
     return None
 
 
+def side_boss(held, trump: int, played) -> int | None:
+    """The boss card of a side suit that ``held`` holds, if any: the lowest
+    suit's first (§7.2, the lead)."""
+    for s in range(4):
+        if trump != NO_TRUMP and s == trump:
+            continue
+        b = boss(s, trump, played)
+        if b is not None and b in held:
+            return b
+    return None
+
+
 def lead_card(hand: Sequence[int], trump: int, played: Sequence[int],
               params: HeuristicParams) -> int:
     """The heuristic's lead (§7.2 "Play", leading): the first rule that applies.
@@ -493,12 +492,9 @@ def lead_card(hand: Sequence[int], trump: int, played: Sequence[int],
         outstanding = [c for c in suit_cards(trump, trump) if c not in played and c not in held]
         if outstanding:
             return min(trumps_held, key=lambda c: trump_position(c, trump))
-    for s in range(4):
-        if trump != NO_TRUMP and s == trump:
-            continue
-        b = boss(s, trump, played)
-        if b is not None and b in held:
-            return b
+    b = side_boss(held, trump, played)
+    if b is not None:
+        return b
     if holds_boss_trump:
         return boss_trump
     others = [c for c in hand if not is_trump(c, trump)]
@@ -683,12 +679,9 @@ def slam_lead_card(seat: int, hand: Sequence[int], trump: int, rules: PepperRule
     holds_boss_trump = boss_trump is not None and boss_trump in hand
     if opp_trumps and holds_boss_trump:
         return boss_trump
-    for s in range(4):
-        if trump != NO_TRUMP and s == trump:
-            continue
-        b = boss(s, trump, played)
-        if b is not None and b in hand:
-            return b
+    b = side_boss(hand, trump, played)
+    if b is not None:
+        return b
     if trump != NO_TRUMP and not opp_trumps and trumps_unseen and trump not in voids[partner]:
         ruff = [c for c in others if effective_suit(c, trump) in voids[partner]]
         if ruff:

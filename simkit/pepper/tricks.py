@@ -20,34 +20,19 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from simkit.pepper.rules import ACE, JACK, KING, NINE, NO_TRUMP, QUEEN, TEN, PepperRules
-
-
-@dataclass(frozen=True)
-class Play:
-    """One card put on the table by ``seat`` (§4)."""
-
-    seat: int
-    card: int
-
+from simkit import moves
+from simkit.moves import Play
+from simkit.pepper.rules import ACE, DECK, JACK, KING, NINE, NO_TRUMP, QUEEN, TEN, PepperRules
 
 # ---------------------------------------------------------------------------
 # §1 Card ids and seats
 # ---------------------------------------------------------------------------
 
-def card_of(suit: int, rank: int) -> int:
-    """Card id of a suit (0..3) and rank position (9 10 J Q K A = 0..5), §1."""
-    return suit * 6 + rank
-
-
-def suit_of(card: int) -> int:
-    """Printed suit of a card (0..3)."""
-    return card // 6
-
-
-def rank_of(card: int) -> int:
-    """Rank position of a card: 9 = 0, 10 = 1, J = 2, Q = 3, K = 4, A = 5."""
-    return card % 6
+#: Card ids (§1): a suit C D H S = 0..3 and a rank position 9 10 J Q K A = 0..5
+#: make card ``suit * 6 + position``.
+card_of = DECK.at
+suit_of = DECK.suit
+rank_of = DECK.position
 
 
 def partner_of(seat: int, rules: PepperRules) -> int:
@@ -143,11 +128,7 @@ def winning_play(trick: Sequence[Play], trump: int) -> Play:
     effective suit.  Scanning in play order with :func:`beats` gives exactly
     that, since a card off the led suit that is not a trump never beats.
     """
-    best = trick[0]
-    for p in trick[1:]:
-        if beats(p.card, best.card, trump):
-            best = p
-    return best
+    return moves.winning_play(trick, lambda card, best: beats(card, best, trump))
 
 
 def trick_winner(trick: Sequence[Play], trump: int) -> int:

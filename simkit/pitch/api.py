@@ -17,23 +17,13 @@ import pandas as pd
 
 from simkit import engine, stats
 from simkit.cards import mask_of
-from simkit.engine import (
-    Column,
-    FixedHand,
-    GameSpec,
-    Measure,
-    Unit,
-    dealer_column,
-    index_column,
-    policy_column,
-    seat_measure,
-)
+from simkit.engine import Column, GameSpec, Unit
 from simkit.errors import InputError
 from simkit.pitch import kernel as K
-from simkit.pitch.policies import NAMED, POLICIES, HeuristicParams, make_policies
+from simkit.pitch import policies as policies_module
+from simkit.pitch import rules as rules_module
 from simkit.pitch.rules import (
     BIDS,
-    BOOK,
     DECK,
     HAND_SIZE,
     LEVELS,
@@ -46,11 +36,8 @@ from simkit.pitch.rules import (
     PLAN_NAMES,
     PLAN_PASS,
     PLAN_POLICY,
-    PRESETS,
-    TITLE,
     TRUMP_TEXT,
     PitchRules,
-    make_rules,
 )
 from simkit.pitch.summary import AGG_KEYS, HandSummary, SessionSummary, aggregate_frame, measures
 from simkit.runner import BATCH, MAX_HELD, check_count, set_threads
@@ -86,9 +73,7 @@ def _money(rec, ctx, s):
 # --- record schemas (seeds/pitch.md 6 and 7) ----------------------------------------
 
 HAND_COLUMNS = (
-    index_column("hand"),
-    dealer_column(K.C_DEALER),
-    policy_column(),
+    *engine.leading_columns("hand", K.C_DEALER),
     Column("bid_{seat}", "int8", "the seat's highest bid: 2, 3, 4, 5 = moon (0: only "
            "passed, or silent)",
            K.C_BID),
@@ -135,7 +120,7 @@ def _session_policy(m, ctx):
 
 
 SESSION_COLUMNS = (
-    index_column("session", "the session's number in the run (stream (seed, session))"),
+    engine.index_column("session", "the session's number in the run (stream (seed, session))"),
     Column("player", "int8", "the player, in order of arrival (player j plays policy j mod "
            "the number of policies given)", _PLAYER),
     Column("policy", "category", "the player's policy", derive=_session_policy),
@@ -205,22 +190,19 @@ def _reference_hand(rules, policies, seed, index):
     return reference.play_hand(rules, policies, seed, index, index % rules.players)
 
 
-SPEC = GameSpec(
-    name="pitch", title=TITLE, book=BOOK, record="simkit.pitch.record",
+SPEC = GameSpec.declare(
+    "pitch", rules_module, policies_module, record="simkit.pitch.record",
     players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
-    rules=PitchRules, presets=PRESETS, make_rules=make_rules,
-    policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,
-    named_policies=NAMED,
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      K.run_hands, K.N_COLS, np.int16, _untraced, batch=BATCH,
                      chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
-                     measure=seat_measure("money", "dollars per hand", "money_{seat}")),
+                     measure=engine.seat_measure("money", "dollars per hand", "money_{seat}")),
         "game": Unit("game", "session", "one row per player per money session",
                      SESSION_COLUMNS, SessionSummary, alloc=_session_arrays,
                      play=_play_sessions, rows=_session_rows, batch=1 << 15, chunk=100_000,
                      per_player=True,
-                     measure=Measure("money", "dollars per session", _session_money,
+                     measure=engine.Measure("money", "dollars per session", _session_money,
                                      ("session", "player", "money"))),
     },
     reference=_reference_hand, bench_players=(4, 2, 8), bench_scale=1,
@@ -394,7 +376,7 @@ def trace_plans(rules: PitchRules, policies, hand, plan: int, seat: int, dealer:
 
 
 @dataclass(frozen=True)
-class HandEvaluation(FixedHand):
+class HandEvaluation(engine.FixedHand):
     """What :func:`evaluate_hand` found for one fixed hand.
 
     ``bids`` has one row per bid (pass, 2, 3, 4, moon): made (count) and

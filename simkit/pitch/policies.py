@@ -64,6 +64,8 @@ NAMED: dict[str, str] = {
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParams}
 make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
+#: The parameter layout the kernel reads (every policy's fields fit in it).
+LAYOUT = HeuristicParams
 
 #: Where each heuristic parameter sits in a kernel's params row (the
 #: aggression in hundredths of a point, so both engines agree exactly).

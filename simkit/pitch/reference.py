@@ -31,7 +31,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from math import comb
 
+from simkit import moves
 from simkit.errors import InputError
+from simkit.moves import AtTable, Bid, Play, highest_calls, tricks_of
 from simkit.pitch.policies import HeuristicParams, make_policies
 from simkit.pitch.rules import (
     ACE,
@@ -70,24 +72,8 @@ BID_LEVELS = tuple(level for level in LEVELS if level != PASS)
 # Records
 # ---------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Bid:
-    """One call of the auction: ``level`` 0 is a pass (§2)."""
-
-    seat: int
-    level: int
-
-
-@dataclass(frozen=True)
-class Play:
-    """One card put on the table by ``seat`` (§3)."""
-
-    seat: int
-    card: int
-
-
 @dataclass
-class HandLog:
+class HandLog(AtTable):
     """Everything that happened in one hand (the §6 hand record, and more).
 
     ``hands[seat]`` is the seat's dealt hand in deal order.  ``auction`` lists
@@ -120,10 +106,6 @@ class HandLog:
     money_units: list[int]      # the hand as a one-hand session (§7), per seat
 
     @property
-    def players(self) -> int:
-        return self.rules.players
-
-    @property
     def thrown_in(self) -> bool:
         """True if nobody bid and the hand was not played (§2, ``all_pass = redeal``)."""
         return self.pitcher < 0
@@ -134,15 +116,11 @@ class HandLog:
 
     def bids(self) -> list[int]:
         """The highest level each seat bid, 0 if it only passed or did not speak (§2)."""
-        out = [0] * self.players
-        for b in self.auction:
-            out[b.seat] = max(out[b.seat], b.level)
-        return out
+        return highest_calls(self.auction, self.players)
 
     def tricks_played(self) -> list[list[Play]]:
         """The plays cut into tricks."""
-        n = self.players
-        return [self.plays[i:i + n] for i in range(0, len(self.plays), n)]
+        return tricks_of(self.plays, self.players)
 
     def pitcher_features(self) -> dict:
         """The pitcher's dealt hand with the trump it led (§6); zeros when thrown in."""
@@ -191,18 +169,11 @@ class HandLog:
 # §1 Players, deck and deal
 # ---------------------------------------------------------------------------
 
-def card_of(suit: int, position: int) -> int:
-    """Card id of a suit (0..3) and rank position (2 = 0 ... A = 12), §1."""
-    return suit * 13 + position
-
-
-def suit_of(card: int) -> int:
-    return card // 13
-
-
-def position_of(card: int) -> int:
-    """Rank position: 2 = 0, ..., 10 = 8, J = 9, Q = 10, K = 11, A = 12."""
-    return card % 13
+#: Card ids (§1): a suit C D H S = 0..3 and a rank position 2 = 0, ..., 10 = 8,
+#: J = 9, Q = 10, K = 11, A = 12 make card ``suit * 13 + position``.
+card_of = DECK.at
+suit_of = DECK.suit
+position_of = DECK.position
 
 
 def game_points_of(card: int) -> int:
@@ -297,11 +268,7 @@ def winning_play(trick: Sequence[Play], trump: int) -> Play:
     suit.  Scanning in play order with :func:`beats` gives exactly that: a
     card neither trump nor of the winning card's suit never beats.
     """
-    best = trick[0]
-    for p in trick[1:]:
-        if beats(p.card, best.card, trump):
-            best = p
-    return best
+    return moves.winning_play(trick, lambda card, best: beats(card, best, trump))
 
 
 def trick_winner(trick: Sequence[Play], trump: int) -> int:

@@ -49,17 +49,14 @@ class PitchRules(Config):
 
     what = "rule"
 
-    players: int = option(4, "players, each for themselves (6 cards each)",
-                          lo=MIN_PLAYERS, hi=MAX_PLAYERS)
+    players: int = option(4, "players, each for themselves (6 cards each)", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
     low: str = option("captured", "Low goes to whoever wins the lowest trump in a trick "
-                      "(captured, the seed) or to whoever was dealt it (dealt)",
-                      choices=("captured", "dealt"))
+                      "(captured, the seed) or to whoever was dealt it (dealt)", choices=("captured", "dealt"))
     auction: str = option("one_lap", "one lap from left of the dealer, the dealer last "
                           "(one_lap, the usual reading of the seed), or laps until all but one "
                           "have passed, a pass being final (open)", choices=("one_lap", "open"))
     steal: str = option("match", "the dealer may take the bid by matching the high bid (match, "
-                        "the seed) or must bid higher like everyone (outbid)",
-                        choices=("match", "outbid"))
+                        "the seed) or must bid higher like everyone (outbid)", choices=("match", "outbid"))
     all_pass: str = option("forced", "everyone else passes: the dealer must bid (forced, the "
                            "seed; see stuck_bid), or may pass and the hand is thrown in "
                            "(redeal)",
@@ -77,11 +74,9 @@ class PitchRules(Config):
                                 lo=1, hi=5000)
     target: int = option(0, "a session ends after a hand in which a player reaches this score "
                          "(0: no target)", lo=0, hi=1000)
-    leave: float = option(0.0, "chance that each player leaves after a hand (used in whole "
-                          "thousandths)",
+    leave: float = option(0.0, "chance that each player leaves after a hand (used in whole thousandths)",
                           lo=0.0, hi=1.0, scale=1000)
-    join: float = option(0.0, "chance that a new player joins after a hand (used in whole "
-                         "thousandths)",
+    join: float = option(0.0, "chance that a new player joins after a hand (used in whole thousandths)",
                          lo=0.0, hi=1.0, scale=1000)
     join_score: str = option("average", "a new player's starting score: the seated players' "
                              "average rounded down, or zero", choices=("average", "zero"))

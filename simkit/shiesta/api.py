@@ -12,32 +12,15 @@ import numpy as np
 import pandas as pd
 
 from simkit import engine
-from simkit.engine import (
-    Column,
-    GameSpec,
-    Unit,
-    index_column,
-    policy_column,
-    unfinished_column,
-    winner_measure,
-)
+from simkit.engine import Column, GameSpec, Unit
 from simkit.shiesta import kernel as K
-from simkit.shiesta.policies import NAMED, POLICIES, HeuristicParams, make_policies
-from simkit.shiesta.rules import (
-    BOOK,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PRESETS,
-    SPECIAL_TEXT,
-    TITLE,
-    ShiestaRules,
-    make_rules,
-)
+from simkit.shiesta import policies as policies_module
+from simkit.shiesta import rules as rules_module
+from simkit.shiesta.rules import MAX_PLAYERS, MIN_PLAYERS, SPECIAL_TEXT, ShiestaRules
 from simkit.shiesta.summary import GameSummary, measures
 
 GAME_COLUMNS = (
-    index_column("game"),
-    policy_column(),
+    *engine.leading_columns("game"),
     Column("starter", "int8", "the seat that started", K.G_STARTER),
     Column("winner", "int8", "the seat that went out first (-1: unfinished)", K.G_WINNER),
     Column("winner_seat", "int8", "the winner counted from the starter: 0 the starter, 1 "
@@ -47,7 +30,7 @@ GAME_COLUMNS = (
     Column("played_{r}", "int16", "cards of rank r played onto the pile (2s and 7s can come "
            "back through pickups and be played again)", K.G_PLAYED),
     Column("cards_left_{seat}", "int16", "cards the seat held at the end", K.G_LEFT),
-    unfinished_column(K.G_UNFINISHED, "max_turns"),
+    engine.unfinished_column(K.G_UNFINISHED, "max_turns"),
     Column("dealt_{r}_{seat}", "int8", "cards of rank r among the seat's 11 dealt cards",
            K.G_DEALT, axes=("seat", "r")),
 )
@@ -65,17 +48,14 @@ def _reference_game(rules, policies, seed, index):
     return reference.play_game(rules, policies, seed, index)
 
 
-SPEC = GameSpec(
-    name="shiesta", title=TITLE, book=BOOK, record="simkit.shiesta.record",
+SPEC = GameSpec.declare(
+    "shiesta", rules_module, policies_module, record="simkit.shiesta.record",
     players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
-    rules=ShiestaRules, presets=PRESETS, make_rules=make_rules,
-    policies=POLICIES, policy_layout=HeuristicParams, make_policies=make_policies,
-    named_policies=NAMED,
     axes={"r": lambda r: SPECIAL_TEXT},
     units={"game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
                         K.run_games, K.N_GCOLS, np.int64, _untraced, batch=1 << 17,
                         chunk=100_000,
-                        measure=winner_measure("wins per game", "winner"))},
+                        measure=engine.winner_measure("wins per game", "winner"))},
     reference=_reference_game, bench_unit="game", bench_players=(4, 3, 5), bench_scale=20,
     measures=measures,
 )

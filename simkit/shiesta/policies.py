@@ -49,6 +49,8 @@ NAMED: dict[str, str] = {
     "classic": "heuristic:burn_at=6,stuck_three_next=0,special_sets=one",
 }
 make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
+#: The parameter layout the kernel reads (every policy's fields fit in it).
+LAYOUT = HeuristicParams
 
 #: Where each heuristic parameter sits in a kernel's params row.
 PARAM = layout(HeuristicParams, "PARAM")

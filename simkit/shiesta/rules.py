@@ -49,8 +49,7 @@ class ShiestaRules(Config):
                              "(next, the seed) or the burner plays again (again)",
                              choices=("next", "again"))
     after_pickup: str = option("next", "after a pickup the next player starts a new pile (next) "
-                               "or the player who picked up does (picker)",
-                               choices=("next", "picker"))
+                               "or the player who picked up does (picker)", choices=("next", "picker"))
     opening: str = option("first", "no 2, 3, 7 or 10 to start the first pile of the game only "
                           "(first) or every new pile (every)", choices=("first", "every"))
     starter: str = option("random", "the seed's 'youngest player': a seat drawn per game "
