@@ -215,7 +215,12 @@ def _three_ways(rules, deals: pd.DataFrame, seed: int,
                                   ("expert", played["expert"] == 1, played["bound"])):
             row[f"{name}_of_bound"] = made.sum() / bound.sum() if bound.sum() else np.nan
         rows.append(row)
-    by_class = pd.DataFrame(rows).sort_values("p_bound", ascending=False)
+    # a small run may leave no class with MIN_CLASS deals: an empty table, same columns
+    columns = ["players", "hand_class", "strong"] + [
+        part for name in ("heuristic", "bound", "expert")
+        for part in (f"{name}_deals", f"p_{name}", f"{name}_low", f"{name}_high")] + [
+        "heuristic_of_bound", "expert_of_bound"]
+    by_class = pd.DataFrame(rows, columns=columns).sort_values("p_bound", ascending=False)
     same = deals.loc[strong]
     h, e, b = (same["all_tricks"].to_numpy(float), same["expert"].to_numpy(float),
                same["bound"].to_numpy(float))

@@ -229,11 +229,7 @@ def test_result_report_and_determinism(name, run_study, tmp_path):
     check_seed_alone(name, result)
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(
-        strict=True, raises=KeyError, reason="pepper_kubwa._three_ways sorts an empty frame "
-        "(KeyError 'p_bound') when no hand class has MIN_CLASS deals"))
-    if n == "pepper-kubwa" else n for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_a_tiny_run_gives_every_table_figure_and_finding(name, run_study):
     mod = load_study(name)
     tiny = run_study(name, TINY, size(name)[1])
