@@ -117,32 +117,67 @@ def pass_line(table: pd.DataFrame, unit: str = "") -> str:
     return text
 
 
+def commitment(level: int) -> int:
+    """How much a plan commits, for breaking ties: pass (0) least, then each
+    bid by its level; ``policy`` (the seat's own bidding, level < 0) last."""
+    return level if level >= 0 else 1 << 30
+
+
+def too_close(table: pd.DataFrame, recommended: str) -> str | None:
+    """The plan whose EV interval overlaps the recommended plan's, the best such
+    (None when the recommendation stands clear of every other plan)."""
+    rows = table.to_dict("records")
+    best = next(r for r in rows if r["bid"] == recommended)
+    overlap = [r for r in rows if r is not best and r["ev_high"] >= best["ev_low"]
+               and best["ev_high"] >= r["ev_low"]]
+    return str(max(overlap, key=lambda r: r["ev"])["bid"]) if overlap else None
+
+
 def choose(table: pd.DataFrame, by: str = "ev", fmt=lambda v: f"{v:+.2f}") -> tuple[str, str]:
     """``(recommended plan, reason)``: the plan with the highest ``by`` (``ev``,
-    or ``p_win`` with a score; ties: the higher EV, then the higher level).
+    or ``p_win`` with a score; ties: the higher EV, then the plan that commits
+    least, :func:`commitment`: pass, then the lowest bid).
 
     The reason says how often the recommended plan holds and makes the
-    contract, its value against the runner-up, and what passing does.
+    contract, its value against the runner-up, whether that is too close to
+    call (their EV intervals overlap, :func:`too_close`) and what passing does.
     """
     rows = table.to_dict("records")
 
     def key(r):
-        return (round(r[by], 9), round(r["ev"], 9), r["level"])
+        return (round(r[by], 9), round(r["ev"], 9), -commitment(r["level"]))
 
     best = max(rows, key=key)
     others = [r for r in rows if r is not best]
     runner = max(others, key=lambda r: (key(r)[:2], -abs(r["level"] - best["level"])))
+    close = too_close(table, best["bid"]) if by == "ev" else None
     shown = (lambda p: f"{100 * p:.2f}%") if by == "p_win" else fmt
     what = "wins the game in " if by == "p_win" else "EV "
     reason = f"{what}{shown(best[by])} vs {shown(runner[by])} for {runner['bid']}"
     if abs(best[by] - runner[by]) <= TIE:
-        reason += " (a tie: the higher EV, then the higher bid, wins it)"
+        reason += " (a tie: the higher EV, then the plan that commits least, wins it)"
+    elif close is not None:
+        reason += f" (too close to call: the 95% intervals of {best['bid']} and {close} overlap)"
     if best["bid"] != "pass" and best["held"] > 0:
         reason += (f"; your side holds the contract in {pct(best['p_contract'])} of deals "
                    f"and makes it in {pct(best['p_make'])} of those")
     if "pass" in set(table["bid"]):
         reason += "; " + pass_line(table)
     return best["bid"], reason
+
+
+def head_json(a) -> dict:
+    """The fields every advisor's JSON shares (``a``: a game's Advice): the hand,
+    seats and samples, the recommendation with its reason, whether it is too
+    close to call, the policy of every seat and the rules in force."""
+    close = None if a.declarer else too_close(a.bids, a.recommended)
+    return {"players": int(a.players), "hand": list(a.hand), "seat": int(a.seat),
+            "dealer": int(a.dealer), "samples": int(a.samples),
+            "recommended": a.recommended, "reason": a.reason, "close": close is not None,
+            "close_to": close, "mode": "declarer" if a.declarer else "auction",
+            "policies": list(a.policies),
+            "rules": {k: (v if isinstance(v, (bool, int, float)) else str(v))
+                      for k, v in a.rules.as_dict().items()}}
 
 
 def table_json(table: pd.DataFrame, extra: tuple[str, ...] = ()) -> list[dict]:

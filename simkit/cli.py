@@ -12,7 +12,7 @@ import re
 import sys
 import time
 
-from simkit import engine, games
+from simkit import answers, engine, games
 from simkit.errors import InputError
 
 
@@ -50,6 +50,13 @@ def _seed(text: str) -> int:
     value = _integer(text)
     if not 0 <= value < 2**64:
         raise argparse.ArgumentTypeError(f"{text!r}: expected 0 to 2**64-1")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _integer(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a port from 1 to 65535")
     return value
 
 
@@ -230,6 +237,14 @@ def build_parser() -> argparse.ArgumentParser:
     _compare_parser(sub)
     _tournament_parser(sub)
     _record_parsers(sub)
+    p = sub.add_parser("serve", help="the browser app on this machine: click a hand for "
+                       "advice, step through any hand, compare rule variants")
+    p.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--open", action="store_true", help="open the app in a web browser")
+    p.add_argument("--reports", metavar="DIR", default="reports",
+                   help="the rendered reports served at /reports/ (default: reports)")
     p = sub.add_parser("verify", help="check a run directory's parts against the sizes and "
                        "checksums its manifest recorded; nothing is changed")
     p.add_argument("run", metavar="RUN", help="the run directory (simulate or tournament --out)")
@@ -260,7 +275,7 @@ def _cmd_simulate(a) -> int:
     from simkit import chunks, runs
 
     g = games.get(a.game)
-    rules, pols = _rules_and_policies(a)
+    rules, pols = answers.rules_and_policies(a)
     unit, count = _run_unit(g, a)
     backend = a.backend or ("dask" if a.scheduler else "threads")
     spec = {"rules": rules.as_dict(), "policies": [p.text() for p in pols], "seed": a.seed}
@@ -333,15 +348,6 @@ def _run_line(a, label: str, count: int, job, result) -> str:
     if a.out:
         line += f"; {'in' if result.complete_before else 'written to'} {a.out}"
     return line
-
-
-def _rules_and_policies(a):
-    """The validated rules and per-seat policies of a command's game options."""
-    from simkit.config import parse_assignments
-    g = games.get(a.game)
-    g.check_players(a.players)
-    rules = g.make_rules(a.preset, a.rules, parse_assignments(a.set), a.players)
-    return rules, g.make_policies(a.policy, rules.players)
 
 
 def _cmd_rules(a) -> int:
@@ -417,68 +423,19 @@ def _cmd_report(a) -> int:
 
 
 def _cmd_advise(a) -> int:
-    import importlib
 
-    g = games.get(a.game)
-    if g.advise is None:
-        bidding = [s.name for s in games.specs() if s.advise is not None]
-        raise InputError(f"simkit advise is for games with bids ({', '.join(bidding)}), "
-                         f"not {a.game}")
-    if a.bound and not g.bound:
-        bounded = [s.name for s in games.specs() if s.bound]
-        raise InputError(f"--bound (the perfect-information bound) needs a double-dummy "
-                         f"solver: {', '.join(bounded)}, not {a.game}")
-    if a.record is not None:
-        _from_record(a)
-    elif a.hand is None:
-        raise InputError("give the hand: --hand \"JH JD AH KH QH 9S\", or --from FILE (a record)")
-    rules, pols = _rules_and_policies(a)
-    mod = importlib.import_module(g.advise)
-    extra = {"bound": True} if a.bound else {}
-    advice = mod.advise(a.hand, players=rules.players, seat=a.seat,
-                        dealer=0 if a.dealer is None else a.dealer,
-                        samples=a.samples, score=a.score, rules=rules, policy=pols,
-                        seed=a.seed, threads=a.threads, games=a.games, declarer=a.declarer,
-                        plans=a.plans, **extra)
-    print(json.dumps(mod.advice_json(advice), indent=1) if a.json else mod.format_advice(advice))
+    mod, advice = answers.advice_of(a)
+    print(json.dumps(answers.advice_json(mod, advice, a), indent=1) if a.json
+          else mod.format_advice(advice))
     return 0
-
-
-def _from_record(a) -> None:
-    """``advise --from FILE``: the hand, seat, dealer, rules and score from a record,
-    into the command's arguments (given both ways, they are refused)."""
-    from simkit import record
-    given = [f"--{k}" for k in ("hand", "seat", "dealer", "score", "players", "rules")
-             if getattr(a, k) is not None] + (["--preset"] if a.preset != "seed" else []) \
-        + (["--set"] if a.set else [])
-    if given:
-        raise InputError(f"--from takes the hand, seat, dealer, rules and score from the "
-                         f"record: drop {', '.join(given)}")
-    rec = record.parse(record.read_file(a.record))
-    if rec.game != a.game:
-        raise InputError(f"--from {a.record!r} is a record of {rec.game}, not {a.game}")
-    dealer, hands = record.module(rec.game).deal(list(rec.lines), rec.rules)
-    P = rec.rules.players
-    a.seat = (dealer + 1) % P if rec.seat is None else rec.seat
-    a.dealer, a.score, a.players = dealer, rec.score, P
-    a.hand = hands[a.seat]
-    a.set = [f"{k}={v}" for k, v in rec.rules.as_dict().items() if k != "players"]
-    a.preset = rec.preset or "seed"
 
 
 def _cmd_show(a) -> int:
     from simkit import record
     if a.run is None:
-        if a.game is None:
-            raise InputError("give the game (simkit show pepper --hand 12) or --run DIR")
-        if a.where is not None:
+        if a.where is not None and a.game is not None:
             raise InputError("--where reads a run's records: give --run DIR")
-        if a.hand is None:
-            raise InputError("give --hand I: the hand's number in the run (Shiesta: the game's)")
-        rules, pols = _rules_and_policies(a)
-        preset = a.preset if (a.preset != "seed" or not (a.set or a.rules)) else None
-        print(record.show(a.game, rules, [p.text() for p in pols], a.seed or 0, a.hand,
-                          preset), end="")
+        print(record.show(*answers.show_args(a)), end="")
         return 0
     given = [f"--{k}" for k in ("seed", "players", "rules", "policy")
              if getattr(a, k) not in (None, [])] + (["--preset"] if a.preset != "seed" else []) \
@@ -500,12 +457,10 @@ def _cmd_replay(a) -> int:
 
 
 def _cmd_compare(a) -> int:
-    from simkit.compare import compare, comparison_json, format_comparison
+    from simkit.compare import comparison_json, format_comparison
 
     t0 = time.perf_counter()
-    result = compare(a.game, a.variant, players=a.players, hands=a.hands, games=a.games,
-                     seed=a.seed, policy=a.policy, threads=a.threads,
-                     progress=not a.no_progress)
+    result = answers.comparison_of(a)
     if a.json:
         print(json.dumps(comparison_json(result), indent=1))
     else:
@@ -518,7 +473,7 @@ def _cmd_tournament(a) -> int:
     from simkit import chunks
     from simkit.tournament import format_result, result_json, run
 
-    rules, _ = _rules_and_policies(argparse.Namespace(**{**vars(a), "policy": None}))
+    rules, _ = answers.rules_and_policies(argparse.Namespace(**{**vars(a), "policy": None}))
     backend = a.backend or ("dask" if a.scheduler else "threads")
     try:
         res = run(a.game, a.policy or [], rules=rules, hands=a.hands, games=a.games,
@@ -538,13 +493,21 @@ def _cmd_tournament(a) -> int:
     return 0
 
 
+def _cmd_serve(a) -> int:
+    from simkit.web.server import serve
+
+    serve(host=a.host, port=a.port, open_browser=a.open, reports=a.reports)
+    return 0
+
+
 def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return {"simulate": _cmd_simulate, "rules": _cmd_rules, "bench": _cmd_bench,
                 "advise": _cmd_advise, "compare": _cmd_compare,
                 "tournament": _cmd_tournament, "report": _cmd_report, "show": _cmd_show,
-                "replay": _cmd_replay, "verify": _cmd_verify}[args.command](args)
+                "replay": _cmd_replay, "verify": _cmd_verify,
+                "serve": _cmd_serve}[args.command](args)
     except InputError as e:
         print(f"simkit: error: {e}", file=sys.stderr)
         return 2

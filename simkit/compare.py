@@ -29,7 +29,7 @@ from simkit import engine, rng, stats
 from simkit import games as registry
 from simkit.engine import BidShares, Rate, Section
 from simkit.errors import InputError
-from simkit.runner import check_count
+from simkit.runner import Work, check_count, steps
 
 ALPHA = 0.05
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
@@ -185,13 +185,22 @@ def _section_table(section: Section, ta: dict, tb: dict) -> pd.DataFrame:
 
 # --- running ----------------------------------------------------------------------------
 
-def _totals(game, rules, sections, counts, policy, seed, threads, progress) -> dict:
-    """Counts and sums of every measure of ``sections`` under ``rules``."""
+def _totals(game, rules, sections, counts, policy, seed, threads, progress,
+            work: Work | None = None) -> dict:
+    """Counts and sums of every measure of ``sections`` under ``rules`` (with
+    ``work``: in steps, each kind of unit one part of the effort)."""
     totals: dict = {}
     for unit in dict.fromkeys(s.unit for s in sections):
         mine = [s for s in sections if s.unit == unit]
-        for df in engine.iterate(game, unit, counts[unit], rules=rules, policy=policy,
-                                 seed=seed, threads=threads, progress=progress):
+        n = counts[unit]
+        if work is None:
+            frames = engine.iterate(game, unit, n, rules=rules, policy=policy, seed=seed,
+                                    threads=threads, progress=progress)
+        else:
+            frames = (engine.simulate(game, unit, count, rules=rules, policy=policy,
+                                      seed=seed, start=first, threads=threads)
+                      for first, count in steps(n, work, 1 / n))
+        for df in frames:
             for s in mine:
                 _add(totals, s, df)
     return totals
@@ -199,7 +208,7 @@ def _totals(game, rules, sections, counts, policy, seed, threads, progress) -> d
 
 def compare(game: str, variants, players: int | None = None, hands: int = 1_000_000,
             games: int = 20_000, seed: int = 0, policy=None, threads: int | None = None,
-            progress: bool = False) -> dict[str, pd.DataFrame]:
+            progress: bool = False, work: Work | None = None) -> dict[str, pd.DataFrame]:
     """Play ``hands`` hands (games played in hands) and ``games`` whole games
     under each of two rule variants of ``game``.
 
@@ -207,7 +216,8 @@ def compare(game: str, variants, players: int | None = None, hands: int = 1_000_
     pairs).  Returns one DataFrame per section of the game's measures
     (differences are B - A) and ``variants`` (label, changes and every rule
     value).  Each table's ``attrs`` hold the game, labels, players, hands,
-    games, seed and policies.
+    games, seed and policies.  ``work`` (:class:`simkit.runner.Work`): report
+    progress, stop when told.
     """
     g = registry.get(game)
     pairs = _variants(g, variants)
@@ -219,7 +229,10 @@ def compare(game: str, variants, players: int | None = None, hands: int = 1_000_
     pols = g.make_policies(policy, rules[0].players)
     sections = g.measures(rules[0])
     counts = {"hand": hands, "game": games}
-    ta, tb = (_totals(g, r, sections, counts, pols, seed, threads, progress) for r in rules)
+    if work is not None:
+        work.expect(2 * len({s.unit for s in sections}))
+    ta, tb = (_totals(g, r, sections, counts, pols, seed, threads, progress, work)
+              for r in rules)
     out = {s.name: _section_table(s, ta, tb) for s in sections}
     out["variants"] = pd.DataFrame([{"label": lab, "changes": _changes(ov), **r.as_dict()}
                                     for (lab, ov), r in zip(pairs, rules)])

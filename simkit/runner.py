@@ -12,8 +12,12 @@ can run on this process's threads or as tasks on a Dask cluster.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import TypeVar
+
+import numpy as np
 
 from simkit.errors import InputError
 
@@ -82,3 +86,83 @@ def run_batches(compute: Callable[[int, int], T], total: int, *, start: int = 0,
             yield compute(start + done, count)
             done += count
             bar.update(count)
+
+
+# --- work that reports progress and can be stopped (the web app's runs) -----------
+
+class Cancelled(Exception):
+    """Raised inside a run whose :class:`Work` was stopped."""
+
+
+#: Kernel calls of work run from several threads (two browser tabs) take turns:
+#: numba's thread pool is not to be entered from two threads at once.
+KERNEL_LOCK = threading.Lock()
+#: Step sizes of :func:`in_steps` adapt so that one step takes between these
+#: (seconds): progress shows at least once a second and a stop is seen within one.
+GROW, SHRINK = 0.25, 0.6
+
+
+class Work:
+    """A run's progress reports and its stop switch, passed as ``work=`` to the
+    functions that accept it (the advisors, :func:`simkit.compare.compare`).
+
+    ``report(fraction)`` is called as the run goes (0 to 1; at least once a
+    second on this machine); once ``stop`` (a :class:`threading.Event`) is set,
+    the run raises :class:`Cancelled` at its next step.  A run announces its
+    total effort with :meth:`expect` (in any unit, e.g. deals played) and
+    moves it on with :meth:`add`.
+    """
+
+    def __init__(self, report: Callable[[float], None] | None = None,
+                 stop: threading.Event | None = None):
+        self.report = report
+        self.stop = stop or threading.Event()
+        self.total = 0.0
+        self.done = 0.0
+
+    def expect(self, amount: float) -> None:
+        """Add ``amount`` to the run's total effort."""
+        self.total += amount
+
+    def add(self, amount: float) -> None:
+        """``amount`` of the effort is done: report the new fraction."""
+        self.done += amount
+        if self.report is not None and self.total > 0:
+            self.report(min(1.0, self.done / self.total))
+
+    def check(self) -> None:
+        """Raise :class:`Cancelled` if the work was stopped."""
+        if self.stop.is_set():
+            raise Cancelled("stopped")
+
+
+def steps(count: int, work: Work, weight: float = 1.0) -> Iterator[tuple[int, int]]:
+    """``(first, n)`` steps covering units ``0 .. count-1``, each computed by the
+    caller while this holds :data:`KERNEL_LOCK`; between steps, a stop is
+    checked and ``weight`` of effort per unit reported.  A step starts at 64
+    units and doubles while it takes under :data:`GROW` seconds, halving over
+    :data:`SHRINK`."""
+    first, step = 0, 64
+    while first < count:
+        work.check()
+        n = min(step, count - first)
+        t0 = time.perf_counter()
+        with KERNEL_LOCK:
+            yield first, n
+        took = time.perf_counter() - t0
+        first += n
+        work.add(n * weight)
+        if took < GROW:
+            step *= 2
+        elif took > SHRINK and step > 1:
+            step //= 2
+
+
+def in_steps(compute: Callable[[int, int], np.ndarray], count: int, work: Work | None,
+             weight: float = 1.0) -> np.ndarray:
+    """``compute(first, n)`` over units ``0 .. count-1``: one call without
+    ``work``; with it, in :func:`steps` whose rows are concatenated (every
+    unit's stream depends on its number alone, so the result is the same)."""
+    if work is None:
+        return compute(0, count)
+    return np.concatenate([compute(first, n) for first, n in steps(count, work, weight)])

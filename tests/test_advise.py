@@ -24,7 +24,7 @@ FOUR_JACKS = "JH JD JC JS AH AD"      # no other hand can be sure of every trick
 BIDS_4P = ["pass", "1", "2", "3", "4", "5", "ndogo", "kubwa"]
 BIDS_3P = ["pass", "1", "2", "3", "4", "5", "6", "7", "ndogo", "kubwa"]
 JSON_KEYS = {"game", "players", "hand", "seat", "dealer", "samples", "bids", "recommended",
-             "mode", "policies"}
+             "reason", "close", "close_to", "mode", "policies", "rules"}
 BID_KEYS = ["bid", "p_make", "ci_low", "ci_high", "ev", "ev_low", "ev_high", "p_contract",
             "contract_low", "contract_high", "ev_us", "ev_them"]
 DECLARER_KEYS = ["bid", "p_make", "ci_low", "ci_high", "ev"]
@@ -87,7 +87,7 @@ def test_passing_is_measured_not_zero(nines_tens):
     assert p["p_contract"] + p["p_thrown"] <= 1 and p["p_thrown"] == 0   # open, redeal: rare
     assert nines_tens.recommended == max(
         nines_tens.bids.to_dict("records"),
-        key=lambda r: (round(r["ev"], 9), r["level"]))["bid"]
+        key=lambda r: (round(r["ev"], 9), -r["level"]))["bid"]      # ties: commit least
 
 
 def test_everybody_passes_redeal_pass_is_thrown_in():
@@ -124,7 +124,7 @@ def test_json_shape(top_six):
 
 
 def _check_json(d, players, bid_names, samples, with_win=False, keys=BID_KEYS):
-    assert set(d) == JSON_KEYS
+    assert set(d) == JSON_KEYS | ({"score", "games"} if with_win else set())
     assert d["game"] == "pepper" and d["players"] == players and d["samples"] == samples
     assert isinstance(d["hand"], list) and all(isinstance(c, str) for c in d["hand"])
     assert len(d["hand"]) == (6 if players == 4 else 8)
@@ -334,7 +334,7 @@ def test_p_win_is_the_mean_over_the_plans_deals(fake_games):
     assert ((b["p_win"] >= 0) & (b["p_win"] <= 1)).all()
     assert a.recommended == max(b.index, key=lambda k: (round(b.loc[k, "p_win"], 9),
                                                         round(b.loc[k, "ev"], 9),
-                                                        b.loc[k, "level"]))
+                                                        -b.loc[k, "level"]))
 
 
 def test_p_win_three_players(fake_games):
@@ -406,3 +406,51 @@ def test_pitch_declarer_figures():
     j = PA.advice_json(a)
     assert j["mode"] == "declarer" and [list(x) for x in j["bids"]] == \
         [["bid", "p_make", "ci_low", "ci_high", "ev", "points"]] * 5
+
+
+# --- ties, closeness, and runs in steps (the browser app's runs) ---------------------
+
+def test_a_tie_goes_to_the_plan_that_commits_least():
+    """With 3 players the others outbid every number this hand could call, so
+    pass, 1, 2 and 3 give the same deals the same outcome: pass, the plan
+    that commits least, is recommended (it was 3, the highest tied bid)."""
+    a = A.advise("9C 10C 9D 10D 9H 10H 9S 10S", players=3, samples=3_000, seed=0)
+    b = a.bids.set_index("bid")
+    assert b.loc["pass", "ev"] == b.loc["1", "ev"] == b.loc["3", "ev"]
+    assert a.recommended == "pass" and "commits least" in a.reason
+
+
+def test_too_close_to_call_names_the_overlapping_plan():
+    d = A.advice_json(A.advise(FOUR_JACKS, samples=300, seed=2))
+    rows = {r["bid"]: r for r in d["bids"]}
+    best = rows[d["recommended"]]
+    overlapping = [b for b, r in rows.items() if b != d["recommended"]
+                   and r["ev_high"] >= best["ev_low"] and best["ev_high"] >= r["ev_low"]]
+    assert d["close"] == bool(overlapping)
+    if overlapping:
+        assert d["close_to"] in overlapping
+
+
+@pytest.mark.parametrize("game, hand", [("pepper", TOP_SIX), ("pitch", "AS KS QS JS 10S 9S")])
+def test_work_in_steps_gives_the_same_answer(game, hand):
+    """A run in steps (progress reported, a stop checked between steps) plays
+    the same deals as one call: the same table, and progress ends at 1."""
+    from simkit.runner import Work
+    mod = A if game == "pepper" else PA
+    seen = []
+    whole = mod.advice_json(mod.advise(hand, samples=5_000, seed=3))
+    stepped = mod.advice_json(mod.advise(hand, samples=5_000, seed=3,
+                                         work=Work(report=seen.append)))
+    assert stepped == whole
+    assert len(seen) > 8 and seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
+
+
+def test_a_stopped_run_raises_cancelled():
+    import threading
+
+    from simkit.runner import Cancelled, Work
+    stop = threading.Event()
+    work = Work(report=lambda f: stop.set() if f > 0.1 else None, stop=stop)
+    with pytest.raises(Cancelled):
+        A.advise(TOP_SIX, samples=50_000, work=work)
+    assert 0.1 < work.done / work.total < 1

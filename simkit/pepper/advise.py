@@ -9,7 +9,8 @@ each plan (:mod:`simkit.advice`): how often the hand's side holds the
 contract and makes it, the points of the hand's side and of an average
 opponent side, and EV, their difference, with 95% intervals.  Passing is
 measured like every other plan: the others take the contract and score.
-The recommendation is the plan with the highest EV (ties: the higher bid).
+The recommendation is the plan with the highest EV (ties: the plan that
+commits least, pass, then the lowest bid).
 
 With a game score (``score="24:10"``: the hand's side first) each plan also
 gets ``p_win``, the chance that the hand's side wins the game: every sampled
@@ -47,7 +48,7 @@ from simkit.errors import InputError
 from simkit.pepper import api
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import DECK, PepperRules
-from simkit.runner import MAX_HELD, check_count
+from simkit.runner import MAX_HELD, Work, check_count, in_steps
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,8 @@ def _start_scores(values: tuple[int, ...], rules: PepperRules, seat: int) -> tup
 
 # -- the advice ------------------------------------------------------------------
 
-def _win_chances(outcomes, start, rules, pols, side, dealer, games, seed, threads):
+def _win_chances(outcomes, start, rules, pols, side, dealer, games, seed, threads,
+                 work: Work | None = None):
     """p_win per plan from the per-deal score changes (deals x sides) of each."""
     S = rules.sides
     base = 128                                   # |score change| <= 4 * 8 = 32 per hand
@@ -146,16 +148,23 @@ def _win_chances(outcomes, start, rules, pols, side, dealer, games, seed, thread
     codes = {name: (delta + 64) @ weights for name, delta in outcomes.items()}
     win = {}
     first_dealer = (dealer + 1) % rules.players
-    for code in np.unique(np.concatenate(list(codes.values()))).tolist():
-        state = start_arr + (code // weights) % base - 64
+    states = {code: start_arr + (code // weights) % base - 64
+              for code in np.unique(np.concatenate(list(codes.values()))).tolist()}
+    if work is not None:
+        work.expect(games * len(states))
+    for code, state in states.items():
         top = int(state.max())
         on_top = state == top
         if top >= rules.target and (on_top.sum() == 1 or rules.tie == "shared"):
             win[code] = float(on_top[side])      # over: a win, or a shared win
+            if work is not None:
+                work.add(games)
             continue
-        df = api.simulate_games(games, rules=rules, policy=pols, seed=seed, threads=threads,
-                                scores=tuple(int(v) for v in state), first_dealer=first_dealer)
-        win[code] = float(df[f"win_{side}"].mean())
+        scores = tuple(int(v) for v in state)
+        won = in_steps(lambda first, n, scores=scores: api.simulate_games(
+            n, rules=rules, policy=pols, seed=seed, start=first, threads=threads,
+            scores=scores, first_dealer=first_dealer)[f"win_{side}"].to_numpy(), games, work)
+        win[code] = float(won.mean())
     out = {}
     for name, c in codes.items():
         u, counts = np.unique(c, return_counts=True)
@@ -184,9 +193,8 @@ def _declarer_choice(bids: pd.DataFrame, samples: int) -> tuple[str, str]:
     rows = bids.to_dict("records")
     best = rows[0]
     for row in rows[1:]:
-        # >= among bids: an equally good higher bid wins the tie (pass never does)
-        if row["ev"] > best["ev"] + advice.TIE or (best["level"] > 0 and
-                                                   row["ev"] >= best["ev"] - advice.TIE):
+        # strictly better only: a tie goes to the plan that commits least (pass first)
+        if row["ev"] > best["ev"] + advice.TIE:
             best = row
     if best["level"] == 0:
         top = max(rows[1:], key=lambda r: (round(r["ev"], 9), -r["level"]))
@@ -209,7 +217,7 @@ def _declarer_table(ev) -> pd.DataFrame:
 def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
            samples: int = 100_000, score=None, rules=None, policy=None, seed: int = 0,
            threads: int | None = None, games: int = 10_000, declarer: bool = False,
-           plans=None, bound: bool = False) -> Advice:
+           plans=None, bound: bool = False, work: Work | None = None) -> Advice:
     """Rank every bidding plan for ``hand`` and recommend one (see the module notes).
 
     ``seat`` defaults to the seat left of ``dealer`` (the first to bid; the
@@ -217,8 +225,9 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
     side first; adds p_win per plan, each position after the hand played out
     ``games`` times.  ``plans``: the plans to play (names or levels; default
     every plan).  ``declarer``: the no-auction figures instead.  ``bound``:
-    add the perfect-information bound per contract level.  Bad input raises
-    :class:`~simkit.errors.InputError` before any simulation.
+    add the perfect-information bound per contract level.  ``work``
+    (:class:`simkit.runner.Work`): report progress, stop when told.  Bad input
+    raises :class:`~simkit.errors.InputError` before any simulation.
     """
     if isinstance(players, bool) or players not in (2, 3, 4):
         raise InputError(f"bad player count {players!r}: Pepper is played by 2, 3 or 4 players")
@@ -239,14 +248,15 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
         start = _start_scores(values, r, seat)
         check_count(games, "games per score")
     common = dict(players=r.players, seat=seat, dealer=dealer, rules=r, policy=pols,
-                  seed=seed, threads=threads)
-
+                  seed=seed, threads=threads, work=work)
+    if work is not None:
+        work.expect(samples * ((2 if declarer else len(names)) + bound))
     if declarer:
         ev = api.evaluate_hand(hand, samples=samples, **common)
         table = _declarer_table(ev)
         recommended, reason = _declarer_choice(table, samples)
         if bound:
-            _add_bound(table, hand, samples, r, seat, dealer, seed, threads)
+            _add_bound(table, hand, samples, r, seat, dealer, seed, threads, work)
         return Advice(cards, r.players, seat, dealer, samples, table, recommended, reason, r,
                       dict(ev.trump), texts, declarer=True, bound=bound)
 
@@ -261,23 +271,24 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
     table = advice.plan_table(plans)
     by = "ev"
     if start is not None:
-        p_win = _win_chances(deltas, start, r, pols, side, dealer, games, seed, threads)
+        p_win = _win_chances(deltas, start, r, pols, side, dealer, games, seed, threads,
+                             work)
         table["p_win"] = [p_win[name] for name in table["bid"]]
         by = "p_win"
     recommended, reason = advice.choose(table, by)
     if bound:
-        _add_bound(table, hand, samples, r, seat, dealer, seed, threads)
+        _add_bound(table, hand, samples, r, seat, dealer, seed, threads, work)
     return Advice(cards, r.players, seat, dealer, samples, table, recommended, reason, r,
                   trump, texts, values, start, games if start is not None else None,
                   bound=bound)
 
 
 def _add_bound(table: pd.DataFrame, hand, samples: int, r: PepperRules, seat: int,
-               dealer: int, seed: int, threads) -> None:
+               dealer: int, seed: int, threads, work: Work | None = None) -> None:
     """The bound columns (module notes) for the rows that are contract levels;
     ``pass`` and ``policy`` get NaN and ''."""
     values = api.bound_hands(hand, samples, players=r.players, seat=seat, dealer=dealer,
-                             rules=r, seed=seed, threads=threads)
+                             rules=r, seed=seed, threads=threads, work=work)
     rows = [api.make_bound(values, int(level), r) if level >= 1 else
             {"p_make_bound": np.nan, "bound_low": np.nan, "bound_high": np.nan,
              "bound_trump": ""} for level in table["level"]]
@@ -370,7 +381,8 @@ def advice_json(advice_: Advice) -> dict:
     if a.bound:
         for row, r in zip(bids, a.bids.to_dict("records")):
             row["bound_trump"] = r["bound_trump"] or None
-    return {"game": "pepper", "players": int(a.players), "hand": list(a.hand),
-            "seat": int(a.seat), "dealer": int(a.dealer), "samples": int(a.samples),
-            "bids": bids, "recommended": a.recommended,
-            "mode": "declarer" if a.declarer else "auction", "policies": list(a.policies)}
+    out = {"game": "pepper", **advice.head_json(a), "bids": bids}
+    if a.score is not None:
+        out["score"] = list(a.score)
+        out["games"] = int(a.games or 0)
+    return out

@@ -25,7 +25,7 @@ from simkit.pepper import rules as rules_module
 from simkit.pepper import solver
 from simkit.pepper.rules import DECK, PLAN_POLICY, TRUMP_TEXT, PepperRules
 from simkit.pepper.summary import GameSummary, HandSummary, measures
-from simkit.runner import BATCH, MAX_HELD, check_count, set_threads
+from simkit.runner import BATCH, MAX_HELD, Work, check_count, in_steps, set_threads
 
 # --- record schemas (README "Hand records", seeds/pepper.md 8) ---------------------
 
@@ -293,19 +293,24 @@ def _first_speaker(parse, value, hands, players, rules, policy, seed, start,
     return _frame(t, rec, numbers=numbers)
 
 
+def hand_size(players: int) -> int:
+    """Cards in a Pepper hand: 6 with 4 players, else 8 (seeds/pepper.md 2)."""
+    return 6 if players == 4 else 8
+
+
 def parse_hand(hand, players: int) -> list[int]:
     """Card ids of a Pepper hand, checking the count for the player count."""
     cards = DECK.parse_hand(hand)
-    need = 6 if players == 4 else 8
+    need = hand_size(players)
     if len(cards) != need:
         raise InputError(f"a {players}-player Pepper hand has {need} cards, got {len(cards)}: "
                          f"{' '.join(DECK.text(c) for c in cards) or '(none)'}")
     return cards
 
 
-def _fixed(t, hand, contract, samples, seat, dealer) -> np.ndarray:
+def _fixed(t, hand, contract, samples, seat, dealer, work=None) -> np.ndarray:
     """The record matrix of :func:`fixed_hands` (threads already set)."""
-    return _plan(t, hand, PLAN_POLICY, samples, seat, dealer, False, contract)["rec"]
+    return _records(t, hand, PLAN_POLICY, samples, seat, dealer, contract, work)
 
 
 def fixed_hands(hand, contract: int | str, samples: int, players: int | None = None,
@@ -340,7 +345,7 @@ def _fixed_table(samples, players, seat, dealer, rules, policy, seed):
 
 def bound_hands(hand, samples: int, players: int | None = None, seat: int | None = None,
                 dealer: int = 0, rules=None, seed: int = 0,
-                threads: int | None = None) -> np.ndarray:
+                threads: int | None = None, work: Work | None = None) -> np.ndarray:
     """``(samples, 5)``: on the deals of :func:`fixed_hands` (the same seed, the
     same deals), the double-dummy value of ``seat``'s side leading the first
     trick, for each trump option C, D, H, S, NT (section 10): the most tricks
@@ -348,9 +353,12 @@ def bound_hands(hand, samples: int, players: int | None = None, seat: int | None
     t, seat, dealer = _fixed_table(samples, players, seat, dealer, rules, None, seed)
     fixed = mask_of(parse_hand(hand, t.rules.players))
     set_threads(threads)
-    out = np.empty((samples, 5), np.int64)
-    solver.bound_fixed(samples, t.key, t.rv, seat, dealer, fixed, out)
-    return out
+
+    def solve(first, count):
+        out = np.empty((count, 5), np.int64)
+        solver.bound_fixed(first, count, t.key, t.rv, seat, dealer, fixed, out)
+        return out
+    return in_steps(solve, samples, work)
 
 
 def bound_first(numbers, trump, players: int | None = None, rules=None, seed: int = 0,
@@ -414,10 +422,19 @@ def parse_plan(rules, plan) -> int:
     return code
 
 
-def _plan(t, hand, plan, samples, seat, dealer, trace: bool, contract: int = 0) -> dict:
-    """The arrays of a plan run (threads already set; a declared ``contract`` > 0
-    instead of the auction): ``rec`` and, with ``trace``, ``calls``, ``plays``
-    and ``deal`` as :func:`trace_hands` gives them."""
+def _records(t, hand, plan, samples, seat, dealer, contract=0, work=None) -> np.ndarray:
+    """The record matrix of a plan (or, ``contract`` > 0, declared) run, in steps
+    with ``work`` (:func:`simkit.runner.in_steps`: the same rows)."""
+    return in_steps(lambda first, n: _plan(t, hand, plan, n, seat, dealer, False, contract,
+                                           first)["rec"], samples, work)
+
+
+def _plan(t, hand, plan, samples, seat, dealer, trace: bool, contract: int = 0,
+          first: int = 0) -> dict:
+    """The arrays of a plan run of samples ``first .. first+samples-1`` (threads
+    already set; a declared ``contract`` > 0 instead of the auction): ``rec``
+    and, with ``trace``, ``calls``, ``plays`` and ``deal`` as
+    :func:`trace_hands` gives them."""
     rec = np.empty((samples, K.N_COLS), np.int16)
     if trace:
         calls = np.empty((samples, K.MAX_CALLS), np.int64)
@@ -425,33 +442,37 @@ def _plan(t, hand, plan, samples, seat, dealer, trace: bool, contract: int = 0) 
         deal = np.empty((samples, 4), np.int64)
     else:
         calls = plays = deal = _NO_TRACE
-    K.run_plan(samples, t.key, t.rv, t.kinds, t.params, seat, dealer,
+    K.run_plan(first, samples, t.key, t.rv, t.kinds, t.params, seat, dealer,
                mask_of(parse_hand(hand, t.rules.players)), plan, contract, rec, trace, calls,
                plays, deal)
     return {"rec": rec, "calls": calls, "plays": plays, "deal": deal}
 
 
 def _plan_run(hand, plan, samples, players, seat, dealer, rules, policy, seed, threads,
-              trace: bool):
-    """Checked arguments, then :func:`_plan`: ``(table, arrays)``."""
+              trace: bool, work=None):
+    """Checked arguments, then :func:`_plan`: ``(table, arrays)`` (without
+    ``trace``, only ``rec``, in steps with ``work``)."""
     t, seat, dealer = _fixed_table(samples, players, seat, dealer, rules, policy, seed)
     code = parse_plan(t.rules, plan)
     set_threads(threads)
-    return t, _plan(t, hand, code, samples, seat, dealer, trace)
+    if trace:
+        return t, _plan(t, hand, code, samples, seat, dealer, trace)
+    return t, {"rec": _records(t, hand, code, samples, seat, dealer, 0, work)}
 
 
 def plan_hands(hand, plan, samples: int, players: int | None = None, seat: int | None = None,
                dealer: int = 0, rules=None, policy=None, seed: int = 0,
-               threads: int | None = None) -> pd.DataFrame:
+               threads: int | None = None, work: Work | None = None) -> pd.DataFrame:
     """Hand records (the columns of :func:`simulate`) of ``samples`` deals in
     which ``seat`` (default: left of the dealer) holds ``hand`` and bids by
     ``plan`` (:func:`parse_plan`: ``"pass"``, ``"3"``, ``"ndogo"``, ``"kubwa"``,
     ``"policy"`` or a code) while every other seat bids by its policy
     (seeds/pepper.md 9.3).  The whole hand is played under the rules in force;
     the deals are those of :func:`fixed_hands` (sample ``k``: stream (seed, k)).
+    ``work`` (:class:`simkit.runner.Work`): report progress, stop when told.
     """
     t, arrays = _plan_run(hand, plan, samples, players, seat, dealer, rules, policy, seed,
-                          threads, False)
+                          threads, False, work)
     return _frame(t, arrays["rec"])
 
 
@@ -510,7 +531,7 @@ def _outcomes(r: PepperRules, rv, side_tricks: dict, side: int) -> dict[int, np.
 
 def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dealer: int = 0,
                   samples: int = 10_000, rules=None, policy=None, seed: int = 0,
-                  threads: int | None = None) -> HandEvaluation:
+                  threads: int | None = None, work: Work | None = None) -> HandEvaluation:
     """Hold ``hand`` fixed at ``seat``, deal the unseen cards uniformly and play
     ``samples`` deals out with the hand's side as declarer.
 
@@ -524,7 +545,7 @@ def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dea
     r = t.rules
     cards = parse_hand(hand, r.players)
     set_threads(threads)
-    recs = {name: _fixed(t, hand, contract, samples, seat, dealer)
+    recs = {name: _fixed(t, hand, contract, samples, seat, dealer, work)
             for name, contract in (("number", 1), ("all", r.kubwa))}
     side_tricks = {name: rec[:, K.C_SIDE_TRICKS:K.C_SIDE_TRICKS + r.sides].astype(np.int64)
                    for name, rec in recs.items()}

@@ -794,21 +794,22 @@ def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer)
 
 
 @kernel(parallel=True)
-def run_plan(count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
+def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
              trace, tr_calls, tr_plays, tr_deal):
-    """Sample ``count`` deals in which ``seat`` holds the cards of mask ``fixed``
-    and the other hands are dealt uniformly from the rest (stream = sample
-    number, :func:`deal_fixed`).  With ``contract`` > 0, ``seat`` plays it with
-    no auction (9.1; the auction columns stay 0); otherwise the whole hand is
-    played, auction included, with ``seat`` calling by ``plan`` (9.3;
-    ``PLAN_POLICY``: by its policy).  Rows of ``rec`` are hand records; with
-    ``trace`` the calls, plays and dealt masks as :func:`run_hands` traces them."""
+    """Samples ``first .. first+count-1`` (row ``j`` is sample ``first + j``): deals
+    in which ``seat`` holds the cards of mask ``fixed`` and the other hands are
+    dealt uniformly from the rest (stream = sample number, :func:`deal_fixed`).
+    With ``contract`` > 0, ``seat`` plays it with no auction (9.1; the auction
+    columns stay 0); otherwise the whole hand is played, auction included, with
+    ``seat`` calling by ``plan`` (9.3; ``PLAN_POLICY``: by its policy).  Rows of
+    ``rec`` are hand records; with ``trace`` the calls, plays and dealt masks as
+    :func:`run_hands` traces them."""
     H = rules[R.HANDS_DEALT]
     for b in numba.prange(blocks(count, BLOCK)):
         st, _, hands, desired, tricks, _, _ = _scratch()
         rest = np.empty(24 - 24 // H, np.int64)
         for j in block(b, count, BLOCK):
-            start_stream(st, key, j)
+            start_stream(st, key, first + j)
             deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
             if trace:
                 for s in range(4):

@@ -482,10 +482,10 @@ BOUND_BLOCK = 256
 
 
 @kernel(parallel=True)
-def bound_fixed(count, key, rules, seat, dealer, fixed, out):
-    """Samples ``0 .. count-1`` of a fixed hand (9.1: ``seat`` holds the mask
-    ``fixed``, the rest dealt from stream ``(key, sample)`` by
-    :func:`tables.deal_fixed`): ``out[j, o]`` the double-dummy value of
+def bound_fixed(first, count, key, rules, seat, dealer, fixed, out):
+    """Samples ``first .. first+count-1`` (row ``j``: sample ``first + j``) of a
+    fixed hand (9.1: ``seat`` holds the mask ``fixed``, the rest dealt from
+    stream ``(key, sample)`` by :func:`tables.deal_fixed`): ``out[j, o]`` the double-dummy value of
     ``seat``'s side leading the first trick with trump option ``o`` (0..4)."""
     P = rules[R.PLAYERS]
     H = rules[R.HANDS_DEALT]
@@ -499,7 +499,7 @@ def bound_fixed(count, key, rules, seat, dealer, fixed, out):
         stack = np.zeros((MAXPLY, N_FIELDS), np.int64)
         no = np.zeros(4, np.int64)
         for j in block(blk, count, BOUND_BLOCK):
-            start_stream(st, key, j)
+            start_stream(st, key, first + j)
             deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
             for o in range(5):
                 out[j, o] = dd_value(hands, P, o, no, 0, seat, side, tt, stack)

@@ -10,7 +10,7 @@ bid, its points and an average other player's, and EV, the **expected money
 per hand** (the hand settled as a one-hand session: 10 cents per point above
 the table's average, the moon's dollars), with 95% intervals.  Passing is
 measured like every other plan.  The recommendation is the plan with the most
-expected money; ties go to the higher bid.
+expected money; ties go to the plan that commits least (pass, then the lowest bid).
 
 ``declarer=True`` gives the older figures instead
 (:func:`simkit.pitch.api.evaluate_hand`): each bid played as pitcher with no
@@ -30,8 +30,8 @@ from simkit.engine import FixedHand
 from simkit.errors import InputError
 from simkit.pitch import api
 from simkit.pitch.policies import make_policies
-from simkit.pitch.rules import DECK, PitchRules
-from simkit.runner import MAX_HELD, check_count
+from simkit.pitch.rules import DECK, LEVELS, PitchRules
+from simkit.runner import MAX_HELD, Work, check_count
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def _declarer(ev, cards, r, texts) -> Advice:
                           "ev": b["money"], "ev_low": b["money_low"], "ev_high": b["money_high"],
                           "points": b["points"], "pitched": b["pitched"]})
     top = table[table["ev"] >= table["ev"].max() - advice.TIE]
-    choice = top.iloc[-1]
+    choice = top.iloc[0]            # a tie goes to the plan that commits least
     others = table[table["bid"] != choice["bid"]]
     runner = others.loc[others["ev"].idxmax()]
     reason = (f"as pitcher with no auction, the most expected money, {choice['ev']:+.3f} $ "
@@ -84,11 +84,12 @@ def _declarer(ev, cards, r, texts) -> Advice:
 def advise(hand, players: int | None = None, seat: int | None = None, dealer: int = 0,
            samples: int = 100_000, rules=None, policy=None, seed: int = 0,
            threads: int | None = None, score=None, games=None,
-           declarer: bool = False, plans=None) -> Advice:
+           declarer: bool = False, plans=None, work: Work | None = None) -> Advice:
     """Each plan's chance to pitch and make it, points and money for ``hand``,
     and the best plan (see the module notes).  ``seat`` defaults to the seat
     left of ``dealer`` (the dealer speaks last); ``plans`` the plans to play
-    (default: every plan).  Bad input raises
+    (default: every plan); ``work`` (:class:`simkit.runner.Work`): report
+    progress, stop when told.  Bad input raises
     :class:`~simkit.errors.InputError` before any simulation."""
     if score is not None:
         raise InputError("--score is not used by Pitch: a money session has no target to "
@@ -104,7 +105,9 @@ def advise(hand, players: int | None = None, seat: int | None = None, dealer: in
     pols = make_policies(policy, N)
     texts = tuple(p.label() for p in pols)
     common = dict(players=N, seat=seat, dealer=dealer, rules=r, policy=pols, seed=seed,
-                  threads=threads)
+                  threads=threads, work=work)
+    if work is not None:
+        work.expect(samples * (len(LEVELS) if declarer else len(names)))
     if declarer:
         return _declarer(api.evaluate_hand(hand, samples=samples, **common), cards, r, texts)
     plans, trump = {}, "-"
@@ -157,7 +160,4 @@ def advice_json(advice_: Advice) -> dict:
                 for r in a.bids.itertuples()]
     else:
         bids = advice.table_json(a.bids, ("points",))
-    return {"game": "pitch", "players": int(a.players), "hand": list(a.hand),
-            "seat": int(a.seat), "dealer": int(a.dealer), "samples": int(a.samples),
-            "bids": bids, "recommended": a.recommended,
-            "mode": "declarer" if a.declarer else "auction", "policies": list(a.policies)}
+    return {"game": "pitch", **advice.head_json(a), "bids": bids}

@@ -40,7 +40,7 @@ from simkit.pitch.rules import (
     PitchRules,
 )
 from simkit.pitch.summary import AGG_KEYS, HandSummary, SessionSummary, aggregate_frame, measures
-from simkit.runner import BATCH, MAX_HELD, check_count, set_threads
+from simkit.runner import BATCH, MAX_HELD, Work, check_count, in_steps, set_threads
 
 #: Money units (1/840 cent) per dollar.
 UNITS_PER_DOLLAR = 100 * MONEY_UNITS_PER_CENT
@@ -274,6 +274,11 @@ def _frame(t, rec, start=0) -> pd.DataFrame:
 
 # --- a fixed hand --------------------------------------------------------------
 
+def hand_size(players: int) -> int:
+    """Cards in a Pitch hand: 6 at any table (seeds/pitch.md)."""
+    return HAND_SIZE
+
+
 def parse_hand(hand) -> list[int]:
     """Card ids of a six-card Pitch hand; anything else is an InputError."""
     cards = DECK.parse_hand(hand)
@@ -284,19 +289,23 @@ def parse_hand(hand) -> list[int]:
 
 
 def _fixed(t, cards, samples, seat, dealer, plan=PLAN_POLICY, contract=PASS,
-           trace=False) -> pd.DataFrame | dict:
+           trace=False, work: Work | None = None) -> pd.DataFrame | dict:
     """The hand records of ``samples`` deals around a fixed hand (arguments checked,
     threads set): the seat declared pitcher of ``contract`` (>= 2, no auction)
     or held to ``plan`` through the auction.  With ``trace``, a dict as
-    :func:`trace_hands` gives (without the deal)."""
-    rec = np.empty((samples, K.N_COLS), np.int16)
+    :func:`trace_hands` gives (without the deal); without, in steps with
+    ``work`` (:func:`simkit.runner.in_steps`: the same rows)."""
+    def run(first, count):
+        rec = np.empty((count, K.N_COLS), np.int16)
+        K.run_plan(first, count, t.key, t.rv, t.kinds, t.params, seat, dealer,
+                   np.int64(mask_of(cards)), plan, contract, rec, trace, plays, calls)
+        return rec
+
     plays = np.full((samples, 48), -1, np.int8) if trace else _NO_PLAYS
     calls = np.full((samples, K.MAX_CALLS), -1, np.int8) if trace else _NO_PLAYS
-    K.run_plan(samples, t.key, t.rv, t.kinds, t.params, seat, dealer,
-               np.int64(mask_of(cards)), plan, contract, rec, trace, plays, calls)
     if trace:
-        return {"frame": _frame(t, rec), "calls": calls, "plays": plays}
-    return _frame(t, rec)
+        return {"frame": _frame(t, run(0, samples)), "calls": calls, "plays": plays}
+    return _frame(t, in_steps(run, samples, work))
 
 
 def _fixed_table(hand, samples, players, seat, dealer, rules, policy, seed):
@@ -353,18 +362,19 @@ def parse_plan(rules, plan) -> int:
 
 def plan_hands(hand, plan, samples: int, players: int | None = None, seat: int | None = None,
                dealer: int = 0, rules=None, policy=None, seed: int = 0,
-               threads: int | None = None) -> pd.DataFrame:
+               threads: int | None = None, work: Work | None = None) -> pd.DataFrame:
     """Hand records (as :func:`simulate`'s) of ``samples`` deals in which ``seat``
     (default: left of the dealer) holds ``hand`` and the unseen cards are dealt
     uniformly (8.3; sample ``k`` uses stream (seed, k)), the seat held to the
     bidding ``plan`` (:func:`parse_plan`) through the whole auction under the
     rules in force while every other seat bids by its policy (8.4); then the
-    play and scoring as usual."""
+    play and scoring as usual.  ``work`` (:class:`simkit.runner.Work`): report
+    progress, stop when told."""
     t, cards, seat, dealer = _fixed_table(hand, samples, players, seat, dealer, rules, policy,
                                           seed)
     code = parse_plan(t.rules, plan)
     set_threads(threads)
-    return _fixed(t, cards, samples, seat, dealer, plan=code)
+    return _fixed(t, cards, samples, seat, dealer, plan=code, work=work)
 
 
 def trace_plans(rules: PitchRules, policies, hand, plan: int, seat: int, dealer: int,
@@ -393,7 +403,7 @@ class HandEvaluation(engine.FixedHand):
 
 def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dealer: int = 0,
                   samples: int = 10_000, rules=None, policy=None, seed: int = 0,
-                  threads: int | None = None) -> HandEvaluation:
+                  threads: int | None = None, work: Work | None = None) -> HandEvaluation:
     """Hold ``hand`` fixed at ``seat``, deal the unseen cards uniformly (seeds/pitch.md
     8.3) and play ``samples`` deals out for each bid.
 
@@ -411,8 +421,8 @@ def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dea
     rows = []
     trump = "-"
     for text, level in zip(BIDS, LEVELS):
-        df = (_fixed(t, cards, samples, seat, dealer, contract=level) if level
-              else _fixed(t, cards, samples, seat, dealer, plan=PLAN_PASS))
+        df = (_fixed(t, cards, samples, seat, dealer, contract=level, work=work) if level
+              else _fixed(t, cards, samples, seat, dealer, plan=PLAN_PASS, work=work))
         points = df[f"score_{seat}"].to_numpy().astype(np.float64)
         money = df[f"money_{seat}"].to_numpy()
         if level:

@@ -752,9 +752,10 @@ def deal_fixed(st, seat, fixed, N, others, n_others, rest, hands):
 
 
 @kernel(parallel=True)
-def run_plan(count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
+def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
              trace, tr_plays, tr_calls):
-    """Sample ``count`` deals (stream = sample number) in which ``seat`` holds the
+    """Samples ``first .. first+count-1`` (row ``j``: sample ``first + j``; stream =
+    sample number): deals in which ``seat`` holds the
     cards of mask ``fixed`` and the others are dealt from the rest (8.3), then
     play each: ``contract`` >= 2 makes ``seat`` the pitcher with no auction
     (8.3); ``contract`` 0 runs the auction with ``seat`` held to ``plan`` (8.4).
@@ -771,7 +772,7 @@ def run_plan(count, key, rules, kinds, params, seat, dealer, fixed, plan, contra
                 others[n_others] = s
                 n_others += 1
         for j in block(b, count, BLOCK):
-            start_stream(st, key, j)
+            start_stream(st, key, first + j)
             deal_fixed(st, seat, fixed, N, others, n_others, rest, hands)
             play_hand(dealer, hands, N, rules, kinds, params, st, rec, j, work, seat, plan,
                       contract, trace, tr_plays, tr_calls)
