@@ -44,7 +44,7 @@ def parse(command: str, params: Iterable[tuple[str, str]]) -> argparse.Namespace
     """A query's ``(key, value)`` pairs as the parsed arguments of ``simkit
     COMMAND``: checked by the command line's own parser (an InputError names
     any bad value).  Empty values count as not given."""
-    from simkit.cli import build_parser
+    from simkit.options import build_parser
 
     if command not in OPTIONS:
         raise InputError(f"unknown answer {command!r}: expected {', '.join(OPTIONS)}")

@@ -132,6 +132,8 @@ def test_the_library_never_imports_the_studies():
 #: layers from the command line down (cli; studies; compare, tournament,
 #: record, bench, runs; games and the engine; chunks; the base modules).
 BELOW = {
+    "simkit.answers": ("simkit.cli", "simkit.web", "simkit.web.server"),
+    "simkit.options": ("simkit.cli", "simkit.answers", "simkit.web"),
     "simkit.chunks": ("simkit.engine", "simkit.games", "simkit.runs", "simkit.tournament"),
     "simkit.engine": ("simkit.games", "simkit.chunks", "simkit.runs", "simkit.tournament",
                       "simkit.compare", "simkit.report", "simkit.record", "simkit.bench",

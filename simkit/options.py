@@ -1,0 +1,249 @@
+"""The ``simkit`` command's options: one argparse parser for every command.
+
+The command line (:mod:`simkit.cli`) runs what it parses; the web app parses
+a query's options with the same parser (:func:`simkit.answers.parse`), so an
+option means the same, and is checked the same way, whichever way it comes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from simkit import games
+from simkit.errors import InputError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit code 2."""
+
+    def error(self, message):
+        raise InputError(f"{message} (see '{self.prog} --help')")
+
+
+def _integer(text: str) -> int:
+    """A whole number as typed: ASCII digits, a sign allowed (``int`` would also
+    take other scripts' digits, ``"１０"``, and underscores)."""
+    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(text)
+
+
+def _whole(text: str, lo: int) -> int:
+    value = _integer(text)
+    if value < lo:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of at least {lo}")
+    return value
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1)
+
+
+def _index(text: str) -> int:
+    return _whole(text, 0)
+
+
+def _seed(text: str) -> int:
+    value = _integer(text)
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected 0 to 2**64-1")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _integer(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a port from 1 to 65535")
+    return value
+
+
+def _game(text: str) -> str:
+    try:
+        return games.check(text)
+    except InputError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _rules_options(p: argparse.ArgumentParser,
+                   policy_help: str = "policy for every seat, or repeat once per seat") -> None:
+    p.add_argument("--players", type=_integer, help="number of players")
+    p.add_argument("--preset", default="seed", help="named rule set (see 'simkit rules GAME')")
+    p.add_argument("--rules", metavar="FILE.toml", help="rule values from a TOML file")
+    p.add_argument("--set", metavar="KEY=VALUE", action="append", default=[],
+                   help="override one rule (repeatable)")
+    p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append", help=policy_help)
+
+
+def _backend_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--chunk", type=_positive,
+                   help="hands (or games) per chunk, the unit of resuming and of work "
+                        "(default: 1000000 hands, 100000 games, 10000000 aggregated hands)")
+    p.add_argument("--backend", choices=("threads", "dask"),
+                   help="threads (default: this process, all cores) or dask (a local "
+                        "dask.distributed cluster, or --scheduler)")
+    p.add_argument("--workers", type=_positive,
+                   help="--backend dask: local worker processes (default: one per core)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="--backend dask: use this existing cluster (--out must be on a "
+                        "filesystem every worker shares)")
+
+
+def _run_options(p: argparse.ArgumentParser, *, progress: bool = True,
+                 json_out: bool = False) -> None:
+    """--seed and --threads, and --no-progress and --json where the command has them."""
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
+    if progress:
+        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    if json_out:
+        p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _simulate_parser(sub) -> None:
+    p = sub.add_parser("simulate", help="play hands or whole games, write Parquet, print a summary")
+    p.add_argument("game", type=_game)
+    _rules_options(p)
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--hands", type=_positive, help="hands to play (default 100000; "
+                      "for games played in hands)")
+    size.add_argument("--games", type=_positive, help="whole games to play instead of hands "
+                      "(what a game's records count: see 'simkit rules GAME')")
+    _run_options(p)
+    p.add_argument("--out", metavar="DIR",
+                   help="write the run into this directory (e.g. runs/pepper.parquet): "
+                        "_manifest.json and one Parquet part per chunk; the same command "
+                        "again resumes an interrupted run")
+    p.add_argument("--aggregate", action="store_true",
+                   help="with --hands: keep only counts and sums per group of hands (bid, "
+                        "made, bidder's hand class, seat); memory does not grow with the run")
+    _backend_options(p)
+
+
+def _tournament_parser(sub) -> None:
+    p = sub.add_parser("tournament", help="policies against each other on duplicate deals: "
+                       "ratings, pairwise differences, a figure")
+    p.add_argument("game", type=_game)
+    _rules_options(p, "an entrant (repeat: at least two); a policy plays every seat of "
+                      "its side at its tables")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--hands", type=_positive, help="deals every table plays (default "
+                      "100000; for games played in hands)")
+    size.add_argument("--games", type=_positive, help="whole games every table plays instead "
+                      "(default 20000 for games played only in whole games)")
+    _run_options(p, json_out=True)
+    p.add_argument("--out", metavar="DIR", help="keep the run here (one Parquet part per "
+                   "chunk: each table's measure per deal), with _ratings.parquet, "
+                   "_pairs.parquet and _ratings.png; the same command again resumes")
+    _backend_options(p)
+
+
+def _report_parser(sub) -> None:
+    p = sub.add_parser("report", help="run studies and render their HTML reports")
+    p.add_argument("studies", nargs="*", metavar="STUDY",
+                   help="study names, or 'all' (the default); see 'simkit report --list'")
+    p.add_argument("--list", action="store_true", help="list the studies and exit")
+    p.add_argument("--hands", type=_positive,
+                   help="hands per simulated table (default: each study's own size)")
+    p.add_argument("--out", default="reports", help="output directory (default: reports)")
+    _run_options(p)
+
+
+def _advise_parser(sub) -> None:
+    p = sub.add_parser("advise", help="what to bid with a hand: each bidding plan played "
+                       "through the whole auction, its EV and, with --score, chance to win")
+    p.add_argument("game", type=_game)
+    p.add_argument("--hand", help='the hand, e.g. "JH JD AH KH QH 9S"')
+    p.add_argument("--from", dest="record", metavar="FILE",
+                   help="take the hand, seat, dealer, rules and score from a text record "
+                        "(its 'seat' line, else the seat left of the dealer; its 'score' line)")
+    _rules_options(p)
+    p.add_argument("--seat", type=_integer, help="the hand's seat (default: left of the dealer)")
+    p.add_argument("--dealer", type=_integer, help="the dealer's seat (default 0)")
+    p.add_argument("--samples", type=_positive, default=100_000,
+                   help="deals of the unseen cards (default 100000)")
+    p.add_argument("--score", metavar="US:THEM",
+                   help="game score, the hand's side first (3 players: US:THEM or US:LEFT:RIGHT; "
+                        "a negative first score as --score=-6:12): adds each bid's chance to win")
+    p.add_argument("--games", type=_positive, default=10_000,
+                   help="with --score: games played out from each position (default 10000)")
+    p.add_argument("--plans", metavar="LIST",
+                   help="bidding plans to play, comma-separated (default: all; e.g. "
+                        "pass,3,kubwa)")
+    p.add_argument("--declarer", action="store_true",
+                   help="the older figures: each contract played by this hand's side with no "
+                        "auction (what the hand is worth if it plays it)")
+    p.add_argument("--bound", action="store_true",
+                   help="add each contract's perfect-information bound: made as declarer "
+                        "with every card visible, the best single trump (pepper)")
+    _run_options(p, progress=False, json_out=True)
+
+
+def _compare_parser(sub) -> None:
+    p = sub.add_parser("compare", help="two rule variants on the same deals: each game's "
+                       "measures, with differences, intervals and p-values")
+    p.add_argument("game", type=_game)
+    p.add_argument("--variant", metavar="LABEL:key=value[,...]", action="append", default=[],
+                   help="a rule variant; exactly two, e.g. --variant A: --variant B:all_pass=stick")
+    p.add_argument("--players", type=_integer,
+                   help="number of players (default: the rules' own, 4)")
+    p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append",
+                   help="policy for every seat, or repeat once per seat")
+    p.add_argument("--hands", type=_positive, default=1_000_000,
+                   help="hands per variant, for games played in hands (default 1000000)")
+    p.add_argument("--games", type=_positive, default=20_000,
+                   help="whole games per variant (default 20000)")
+    _run_options(p, json_out=True)
+
+
+def _record_parsers(sub) -> None:
+    p = sub.add_parser("show", help="one hand (Shiesta: game) as a run plays it, as a text "
+                       "record (seeds/records.md)")
+    p.add_argument("game", type=_game, nargs="?", help="the game (with --run: the run's)")
+    _rules_options(p)
+    p.add_argument("--seed", type=_seed, help="the run's seed (default 0)")
+    p.add_argument("--hand", type=_index, help="the hand's number in the run (Shiesta: the "
+                   "game's)")
+    p.add_argument("--run", metavar="DIR", help="take the game, rules, policies and seed from "
+                   "a finished run's manifest")
+    p.add_argument("--where", metavar="EXPR", help="with --run: the hands whose records "
+                   "match this pandas query, e.g. \"contract == 7 and not made\"")
+    p.add_argument("--limit", type=_positive, default=5,
+                   help="with --where: at most this many records (default 5)")
+    p = sub.add_parser("replay", help="replay a text record with the reference engine, "
+                       "checking every move and the score; print it completed")
+    p.add_argument("file", help="the record ('-': standard input)")
+    p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append",
+                   help="play the moves the record leaves out with this policy (every "
+                        "seat, or once per seat); default: the record's own policy lines")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    names = [g.capitalize() for g in games.GAMES]
+    parser = _Parser(prog="simkit", description="Monte Carlo simulation of "
+                     f"{', '.join(names[:-1])} and {names[-1]}.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _simulate_parser(sub)
+    _report_parser(sub)
+    p = sub.add_parser("rules", help="print a game's rules, variants, defaults and records")
+    p.add_argument("game", type=_game)
+    p = sub.add_parser("bench", help="measure kernel throughput")
+    p.add_argument("games", nargs="*", type=_game, help="games to measure (default: all)")
+    p.add_argument("--json", action="store_true", help="print JSON records")
+    p.add_argument("--hands", type=_positive, default=2_000_000, help="hands per measurement")
+    _advise_parser(sub)
+    _compare_parser(sub)
+    _tournament_parser(sub)
+    _record_parsers(sub)
+    p = sub.add_parser("serve", help="the browser app on this machine: click a hand for "
+                       "advice, step through any hand, compare rule variants")
+    p.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--open", action="store_true", help="open the app in a web browser")
+    p.add_argument("--reports", metavar="DIR", default="reports",
+                   help="the rendered reports served at /reports/ (default: reports)")
+    p = sub.add_parser("verify", help="check a run directory's parts against the sizes and "
+                       "checksums its manifest recorded; nothing is changed")
+    p.add_argument("run", metavar="RUN", help="the run directory (simulate or tournament --out)")
+    return parser
