@@ -25,7 +25,10 @@ Each game's ``record`` module provides ``UNIT`` (``"hand"`` or ``"game"``),
 as a run plays it), ``body(log)`` (its lines) and ``replay(lines, rules,
 policies, seed, index)`` (the reference engine replays the lines, checking
 every move and every result they state, the policies making any moves
-missing; a problem is one :class:`InputError` line naming the move).
+missing; a problem is one :class:`InputError` line naming the move); and
+for the hand viewer (:mod:`simkit.view`) ``frames(log)`` (the state after
+each move), ``result_keys(log)`` (the result lines at the record's end) and
+``seat_labels(rules)``.
 """
 
 from __future__ import annotations
@@ -90,12 +93,17 @@ def render(rec: Record, log) -> str:
 def show(game: str, rules, policies, seed: int, index: int, preset: str | None = None) -> str:
     """Unit ``index`` of a run (rules, policies, seed) as a record: the reference
     engine plays it exactly as ``simulate`` does."""
+    return render(*played(game, rules, policies, seed, index, preset))
+
+
+def played(game: str, rules, policies, seed: int, index: int,
+           preset: str | None = None) -> tuple[Record, Any]:
+    """``(record header, log)`` of unit ``index`` of a run, as :func:`show` plays it."""
     g = games.get(game)
     pols = g.make_policies(policies, rules.players)
     log = module(game).play(rules, pols, seed, index)
-    rec = Record(g.name, rules, preset, seed, index, tuple(p.text() for p in pols), None,
-                 None, ())
-    return render(rec, log)
+    return Record(g.name, rules, preset, seed, index, tuple(p.text() for p in pols), None,
+                  None, ()), log
 
 
 def _rules(g, text: str | None):
@@ -162,6 +170,11 @@ def replay(text: str, policies=None) -> str:
     move checked, every result it states checked, results it leaves out
     written in.  ``policies`` (specs, one or one per seat) play any moves the
     record leaves out; by default the record's own ``policy`` lines do."""
+    return render(*replayed(text, policies))
+
+
+def replayed(text: str, policies=None) -> tuple[Record, Any]:
+    """``(record header, log)`` of a record replayed as :func:`replay` replays it."""
     rec = parse(text)
     g = games.get(rec.game)
     specs = policies or (list(rec.policies) if rec.policies else None)
@@ -170,7 +183,7 @@ def replay(text: str, policies=None) -> str:
                                   rec.seed or 0, rec.index or 0)
     if pols is not None:
         rec = dataclasses.replace(rec, policies=tuple(p.text() for p in pols))
-    return render(rec, log)
+    return rec, log
 
 
 def read_file(path: str) -> str:

@@ -61,6 +61,7 @@ from simkit.burraco.reference import (
 from simkit.burraco.rules import HAND, PLAYERS, POZZETTI, BurracoRules
 from simkit.cards import CardError, is_joker_text, parse_card
 from simkit.errors import InputError
+from simkit.frames import area, frame, group_label, plural, row
 from simkit.policy import Policy
 from simkit.rng import Stream
 from simkit.script import Script
@@ -783,3 +784,126 @@ def replay(lines: Sequence[str], rules: BurracoRules, policies: Sequence[Policy]
     if policies is None:
         log.policies = ()
     return log
+
+
+# ---------------------------------------------------------------------------
+# The hand viewer's frames (seeds/records.md)
+# ---------------------------------------------------------------------------
+
+class _Walk(Hand):
+    """The reference engine's hand moved by a finished log's events, for
+    :func:`frames`: each event is made with the hand's own step (the draw, a
+    meld, an addition, the discard, going out), and a hand emptied by melding
+    takes its pozzetto at once (§4) without asking a policy its next keep."""
+
+    def __init__(self, log: HandLog):
+        super().__init__(log.rules, None, None, log.start_hands, log.start_pozzetti,
+                         log.start_stock, log.start_pile, log.start_melds, dealer=log.dealer,
+                         to_move=log.turns[0].seat if log.turns else None,
+                         taken=log.start_taken, turns=log.first_turn - 1)
+        self.last = False                   # the turn's draw left two cards in the stock
+
+    def after_melding(self, seat: int) -> None:
+        if not self.hands[seat]:
+            self.take_pozzetto(seat, DIRECT)
+
+    def make(self, seat: int, event: tuple) -> tuple[str, set]:
+        """Make one event of the log (not a keep, not a pozzetto): its caption and
+        what it touched on the table (``"stock"``, ``"pile"``, ``(team, meld)``)."""
+        kind, team = event[0], team_of(seat)
+        if kind == "draw":
+            self.last = self.take_draw(seat, event[1])
+            if event[1] == STOCK:
+                return f"seat {seat} draws {texts(event[2])} from the stock", {"stock"}
+            return f"seat {seat} takes the discard pile, {texts(event[2])}", {"pile"}
+        if kind == "meld":
+            self.lay(seat, list(event[2]), event[1])
+            meld = self.melds[team][event[3]]
+            return (f"seat {seat} lays meld {team}.{event[3] + 1}, {meld.kind} "
+                    f"{texts(meld.cards)}", {(team, event[3])})
+        if kind == "add":
+            m, card = event[1], event[2]
+            self.add(seat, m, card, R.extended(self.melds[team][m], card, self.meld_rules))
+            return f"seat {seat} adds {text(card)} to meld {team}.{m + 1}", {(team, m)}
+        if kind == "discard":
+            self.put_discard(seat, event[1])
+            return f"seat {seat} discards {text(event[1])}", {"pile"}
+        self.close_with(seat, event[1])
+        return f"seat {seat} goes out, discarding {text(event[1])}", {"pile"}
+
+
+def _by_face(c: int) -> tuple[int, int]:
+    """A hand's order, as its deal line (:func:`hand_text`): C D H S, A 2 .. K, jokers last."""
+    return face(c), c
+
+
+def _pozzetto_text(hand: Hand, number: int) -> str:
+    for t in range(TEAMS):
+        if hand.taken[t] == number:
+            turn = hand.pozzetto_turn[t]
+            return f"taken by team {t}" + (f" on turn {turn}" if turn > 0 else "")
+    return plural(len(hand.pozzetti[number]), "card")
+
+
+def _snapshot(hand: Hand, caption: str, actor: int, touched: set) -> dict:
+    """A frame of ``hand`` as it stands: every meld (the one ``touched`` marked,
+    with its burraco), the discard pile, the stock, the pozzetti and each team's
+    score if the hand ended now, written as its record line (§6)."""
+    areas = [area(f"Team {t} melds",
+                  [row(f"{t}.{m + 1} {meld.kind}", [text(c) for c in meld.cards],
+                       ("clean burraco" if meld.clean else "dirty burraco") if meld.burraco
+                       else "", (t, m) in touched)
+                   for m, meld in enumerate(hand.melds[t])]) for t in range(TEAMS)]
+    areas.append(area("Table", [
+        row("discard pile", [text(c) for c in hand.pile], plural(len(hand.pile), "card"),
+            "pile" in touched),
+        row("stock", text=plural(len(hand.stock), "card"), mark="stock" in touched)]))
+    areas.append(area("Pozzetti", [row(f"pozzetto {n + 1}", text=_pozzetto_text(hand, n),
+                                       mark=("pozzetto", n) in touched)
+                                   for n in range(POZZETTI)]))
+    sep, names = _PARTS["score"]
+    score = [(group_label("team", t, range(t, PLAYERS, TEAMS)),
+              f"{p['score']} = " + sep.join(f"{name} {p[col]}" for name, col in names.items()))
+             for t, p in enumerate(hand.scores())]
+    return frame(caption, actor, [[text(c) for c in sorted(h, key=_by_face)] for h in hand.hands],
+                 areas, score)
+
+
+def frames(log: HandLog) -> list[dict]:
+    """The hand viewer's frames (:mod:`simkit.view`): the deal, then one frame per
+    draw, meld, addition and discard (or going out), a pozzetto taken shown
+    with the move that emptied the hand; each state the reference engine's as
+    it makes the log's events again (:class:`_Walk`).  A keep is a plan, not a
+    move: it has no frame."""
+    hand = _Walk(log)
+    ends = {CLOSED: "seat {} went out", STOCK_OUT: "the stock is down to two cards",
+            CAP: "the turn cap is reached"}
+    out = [_snapshot(hand, f"the deal: seat {log.dealer} deals", log.dealer, set())]
+    for number, turn in enumerate(log.turns, start=log.first_turn):
+        events = [e for e in turn.events if e[0] != "keep"]
+        for i, event in enumerate(events):
+            if event[0] == "pozzetto":
+                continue                    # taken with the move before it
+            caption, touched = hand.make(turn.seat, event)
+            took = events[i + 1] if i + 1 < len(events) else None
+            if took and took[0] == "pozzetto":
+                caption += f" and takes pozzetto {took[2] + 1} {WAY_TEXT[took[1]]}"
+                touched.add(("pozzetto", took[2]))
+            if all(e[0] == "pozzetto" for e in events[i + 1:]):
+                hand.end_turn(turn.seat, hand.last)
+                if hand.turns[-1].events != events:
+                    raise AssertionError(f"turn {number} of the hand's log does not replay")
+                if hand.ended:
+                    caption += "; the hand is over: " + ends[hand.ended].format(hand.closer)
+            out.append(_snapshot(hand, f"turn {number}: {caption}", turn.seat, touched))
+    return out
+
+
+def result_keys(log: HandLog) -> list[str]:
+    """The keys of the result lines at the record's end (after the last turn)."""
+    return [key for key, _ in result_lines(log)]
+
+
+def seat_labels(rules) -> list[str]:
+    """``seat 0 (team 0)``: partners sit opposite, seat s in team s % 2."""
+    return [f"seat {s} (team {s % 2})" for s in range(rules.players)]

@@ -38,8 +38,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from simkit.errors import InputError
+from simkit.frames import TrickHand, area, frame, group_label, plural, row, texts
 from simkit.moves import tricks_of
 from simkit.pepper.reference import (
+    SUIT_WORDS,
     Bid,
     HandLog,
     Play,
@@ -49,7 +51,7 @@ from simkit.pepper.reference import (
     trick_winner,
 )
 from simkit.pepper.reference import deal as deal_cards
-from simkit.pepper.rules import DECK, TRUMP_TEXT, PepperRules
+from simkit.pepper.rules import DECK, NO_TRUMP, TRUMP_TEXT, PepperRules
 from simkit.policy import Policy
 from simkit.rng import Stream
 from simkit.script import Script
@@ -396,3 +398,96 @@ def replay(lines: Sequence[str], rules: PepperRules, policies: Sequence[Policy] 
             raise InputError(f"the record says {key}: {text}, but the replay gives "
                              f"{said[key]}")
     return log
+
+
+# ---------------------------------------------------------------------------
+# The hand viewer's frames (seeds/records.md)
+# ---------------------------------------------------------------------------
+
+def _by_suit(card: int) -> tuple[int, int]:
+    """A hand's order on the screen: by suit (C D H S), high cards first."""
+    return DECK.suit(card), -DECK.position(card)
+
+
+def _contract_text(log: HandLog) -> str:
+    if log.thrown_in:
+        return "none: thrown in"
+    return f"{log.rules.bid_text(log.contract)} by seat {log.bidder}" + \
+        (" (stuck)" if log.stuck else "")
+
+
+def _auction_end(log: HandLog) -> str:
+    """What the last call settles (§3.1, §3.2)."""
+    if log.thrown_in:
+        return "everyone has passed: the hand is thrown in"
+    if log.stuck:
+        return f"everyone has passed: seat {log.bidder}, the dealer, is stuck with 1"
+    return f"seat {log.bidder} wins the auction with {log.rules.bid_text(log.contract)}"
+
+
+def frames(log: HandLog) -> list[dict]:
+    """The hand viewer's frames (:mod:`simkit.view`), from the log: the deal, then
+    one frame per call, the trump and each card, each with the hands, the
+    auction, the contract once known, the dead hand, the trick on the table,
+    the tricks won and each side's tricks (with its score once the hand is over)."""
+    r, n = log.rules, log.rules.players
+    table = TrickHand(log.hands, DECK.text, _by_suit)
+    sides = [[s for s in range(n) if r.side_of(s) == k] for k in range(r.sides)]
+    labels = [group_label("side", k, seats) if len(seats) > 1 else f"seat {k}"
+              for k, seats in enumerate(sides)]
+    dead = area("Dead hand", [row("dead", texts(log.dead, DECK.text, _by_suit))]) \
+        if log.dead else None
+    known: dict[str, str] = {}              # the contract's lines, once known
+    out: list[dict] = []
+
+    def snap(caption: str, actor: int, over: bool = False) -> None:
+        contract = area("Contract", [row(k, text=v) for k, v in known.items()]) \
+            if known else None
+        score = [(labels[k], plural(sum(table.won[s] for s in seats), "trick")
+                  + (f", score {log.score[k]:+d}" if over else ""))
+                 for k, seats in enumerate(sides)]
+        out.append(frame(caption, actor, table.hands(),
+                         [table.auction(), contract, dead, table.table(), table.tricks_won()],
+                         score))
+
+    if not log.auction and not log.thrown_in:           # a declared contract (§9)
+        known["contract"] = _contract_text(log)
+    snap(f"the deal: seat {log.dealer} deals", log.dealer)
+    for k, bid in enumerate(log.auction, start=1):
+        said = r.bid_text(bid.level)
+        table.call(bid.seat, said)
+        caption = f"seat {bid.seat} " + ("passes" if bid.level == 0 else f"bids {said}")
+        if k == len(log.auction):
+            caption += "; " + _auction_end(log)
+            known["contract"] = _contract_text(log)
+        snap(caption, bid.seat, over=log.thrown_in and k == len(log.auction))
+    if log.thrown_in:
+        return out
+    table.moved = None
+    known["trump"] = TRUMP_TEXT[log.trump]
+    snap(f"seat {log.bidder} names " + ("no trump" if log.trump == NO_TRUMP else
+                                        f"{SUIT_WORDS[log.trump]} trump"), log.bidder)
+    tricks = tricks_of(log.plays, n)
+    for number, trick in enumerate(tricks, start=1):
+        for k, p in enumerate(trick):
+            table.play(p.seat, p.card)
+            caption = f"seat {p.seat} {'leads' if k == 0 else 'plays'} {DECK.text(p.card)}"
+            if k == n - 1:
+                table.win(trick_winner(trick, log.trump))
+                caption += f", seat {table.winner} wins trick {number}"
+            over = number == len(tricks) and k == n - 1
+            if over:
+                caption += "; the contract is " + ("made" if log.made else "lost")
+            snap(caption, p.seat, over)
+    return out
+
+
+def result_keys(log: HandLog) -> list[str]:
+    """The keys of the result lines at the record's end (after the last trick)."""
+    return [k for k in RESULTS if k not in ("stuck", "contract")]
+
+
+def seat_labels(rules: PepperRules) -> list[str]:
+    """``seat 0``, with the seat's side where two seats share one (4 players)."""
+    return [f"seat {s}" + (f" (side {rules.side_of(s)})" if rules.sides < rules.players else "")
+            for s in range(rules.players)]

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from simkit.errors import InputError
+from simkit.frames import TrickHand, area, frame, plural, row
 from simkit.pitch.reference import (
     UNITS_PER_DOLLAR,
     Bid,
@@ -46,12 +47,13 @@ from simkit.pitch.reference import (
     PolicyDecider,
     bid_refusal,
     decided_hand,
+    game_points_of,
     play_hand,
     suit_of,
     trick_winner,
 )
 from simkit.pitch.reference import deal as deal_cards
-from simkit.pitch.rules import DECK, HAND_SIZE, PASS, TRUMP_TEXT, PitchRules
+from simkit.pitch.rules import DECK, HAND_SIZE, MOON, PASS, TRUMP_TEXT, PitchRules
 from simkit.policy import Policy
 from simkit.rng import Stream
 from simkit.script import Script
@@ -484,3 +486,102 @@ def deal(lines: Sequence[str], rules: PitchRules) -> tuple[int, list[str]]:
     nothing is replayed."""
     rec = read(lines, rules)
     return rec.dealer, [DECK.format_hand(h) for h in rec.hands]
+
+
+# ---------------------------------------------------------------------------
+# The hand viewer's frames (seeds/records.md)
+# ---------------------------------------------------------------------------
+
+def _by_suit(card: int) -> tuple[int, int]:
+    """A hand's order on the screen: by suit (C D H S), high cards first."""
+    return DECK.suit(card), -DECK.position(card)
+
+
+def _call_text(rules: PitchRules, level: int) -> str:
+    return {PASS: "passes", MOON: "shoots the moon"}.get(level, f"bids {rules.bid_text(level)}")
+
+
+def _auction_end(log: HandLog) -> str:
+    """What the last call settles (§2)."""
+    if log.thrown_in:
+        return "everyone has passed: the hand is thrown in"
+    said = "the moon" if log.moon else log.rules.bid_text(log.contract)
+    return f"seat {log.pitcher} pitches for {said}" + \
+        (", stuck as the dealer" if log.stuck else "")
+
+
+def _points_area(log: HandLog) -> dict:
+    """Who won High, Low, Jack and Game (§4)."""
+    def who(seats) -> str:
+        return ", ".join(f"seat {s}" for s in seats) or "nobody"
+    return area("Points", [
+        row("high", text=who([log.high] if log.high >= 0 else [])),
+        row("low", text=who([log.low] if log.low >= 0 else [])),
+        row("jack", text=who([log.jack] if log.jack >= 0 else [])),
+        row("game", text=who(s for s in range(log.players) if log.game_winners >> s & 1))])
+
+
+def frames(log: HandLog) -> list[dict]:
+    """The hand viewer's frames (:mod:`simkit.view`), from the log: the deal, then
+    one frame per call and each card, each with the hands, the auction, the
+    pitcher, contract and trump once known, the trick on the table, the tricks
+    won and each seat's tricks and game points captured (with its points and
+    score once the hand is over, and who won High, Low, Jack and Game)."""
+    r, n = log.rules, log.players
+    table = TrickHand(log.hands, DECK.text, _by_suit)
+    captured = [0] * n                          # game points in the tricks won (§4)
+    known: dict[str, str] = {}                  # the contract's lines, once known
+    out: list[dict] = []
+
+    def snap(caption: str, actor: int, over: bool = False) -> None:
+        contract = area("Contract", [row(k, text=v) for k, v in known.items()]) \
+            if known else None
+        score = [(f"seat {s}", f"{plural(table.won[s], 'trick')}, "
+                  f"{plural(captured[s], 'game point')}"
+                  + (f", {plural(log.points[s], 'point')}, score {log.score[s]:+d}"
+                     if over else "")) for s in range(n)]
+        points = _points_area(log) if over and not log.thrown_in else None
+        out.append(frame(caption, actor, table.hands(),
+                         [table.auction(), contract, table.table(), table.tricks_won(), points],
+                         score))
+
+    snap(f"the deal: seat {log.dealer} deals", log.dealer)
+    for k, bid in enumerate(log.auction, start=1):
+        table.call(bid.seat, r.bid_text(bid.level))
+        caption = f"seat {bid.seat} {_call_text(r, bid.level)}"
+        last = k == len(log.auction)
+        if last:
+            caption += "; " + _auction_end(log)
+            known["pitcher"] = "nobody: thrown in" if log.thrown_in else f"seat {log.pitcher}"
+            if not log.thrown_in:
+                known["contract"] = r.bid_text(log.contract)
+        snap(caption, bid.seat, over=last and log.thrown_in)
+    if log.thrown_in:
+        return out
+    for number, (trick, winner) in enumerate(zip(log.tricks_played(), log.winners), start=1):
+        for k, p in enumerate(trick):
+            table.play(p.seat, p.card)
+            caption = f"seat {p.seat} {'plays' if k else 'leads'} {DECK.text(p.card)}"
+            if number == 1 and k == 0:
+                known["trump"] = TRUMP_TEXT[log.trump]
+                caption = f"seat {p.seat} pitches {DECK.text(p.card)}: " \
+                    f"{SUIT_WORDS[log.trump]} are trump"
+            if k == n - 1:
+                table.win(winner)
+                captured[winner] += sum(game_points_of(q.card) for q in trick)
+                caption += f", seat {winner} wins trick {number}"
+            over = number == len(log.winners) and k == n - 1
+            if over:
+                caption += "; the bid is " + ("made" if log.made else "lost")
+            snap(caption, p.seat, over)
+    return out
+
+
+def result_keys(log: HandLog) -> list[str]:
+    """The keys of the result lines at the record's end (after the last trick)."""
+    return list(PLAY_RESULTS)
+
+
+def seat_labels(rules) -> list[str]:
+    """``seat 0``: every seat plays for itself."""
+    return [f"seat {s}" for s in range(rules.players)]

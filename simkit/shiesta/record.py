@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from simkit.errors import InputError
+from simkit.frames import area, frame, plural
+from simkit.frames import row as table_row
 from simkit.policy import Policy
 from simkit.rng import Stream
 from simkit.script import Script
@@ -615,3 +617,100 @@ def replay(lines: Sequence[str], rules: ShiestaRules, policies: Sequence[Policy]
             raise InputError(f"the record says {key}: {text}, but the replay gives "
                              f"{key}: {res.write(res.value(log))}")
     return log
+
+
+# ---------------------------------------------------------------------------
+# The hand viewer's frames (seeds/records.md)
+# ---------------------------------------------------------------------------
+
+class _Logged:
+    """A finished game's own decisions, in the interface of :class:`reference.Decider`:
+    the engine plays them again to rebuild every state for :func:`frames`.
+    ``move`` is the turn about to be played."""
+
+    def __init__(self, log: GameLog):
+        self.log = log
+        self.move = Move(0, PICKUP, PICKED, 0)
+
+    def exchange(self, seat: int, cards: Sequence[int]) -> tuple[list[int], list[int]]:
+        return list(self.log.up_after[seat]), list(self.log.hand_after[seat])
+
+    def opening(self, seat: int, held: int) -> int:
+        return self.move.count
+
+    def play(self, seat, counts, legal, pile_size, next_cards, draw_empty=False):
+        return None if self.move.source == PICKUP else (self.move.rank, self.move.count)
+
+
+def _texts(ranks: Sequence[int]) -> list[str]:
+    return [RANK_TEXT[r] for r in ranks]
+
+
+def _snapshot(game: R.Game, caption: str, actor: int | None, ups: Sequence[Sequence[int]],
+              hands: Sequence[Sequence[int]], source: int = PICKUP,
+              on_pile: bool = False) -> dict:
+    """A frame of ``game`` as it stands, with these face-up rows and hands (during
+    the exchange some seats have made theirs, the others not yet): the pile
+    (marked when cards went on it), the draw pile and the cards out of the
+    game, every seat's rows (the one ``actor`` played from, ``source``,
+    marked) and the cards each seat has left and its pickups."""
+    n = game.n
+    pile = [table_row("pile", _texts(game.pile), plural(len(game.pile), "card"), on_pile),
+            table_row("draw pile", text=plural(len(game.draw), "card")),
+            table_row("out of the game", text=plural(sum(game.out), "card"))]
+    if game.rules.seven_reverses:
+        pile.append(table_row("direction", text="clockwise" if game.direction > 0 else
+                              "anticlockwise"))
+    rows = []
+    for s in range(n):
+        rows += [table_row(f"seat {s} face up", _texts(ups[s]),
+                           mark=actor == s and source == UP),
+                 table_row(f"seat {s} face down", _texts(game.down[s]),
+                           mark=actor == s and source == DOWN)]
+    left = [len(hands[s]) + len(ups[s]) + len(game.down[s]) for s in range(n)]
+    score = [(f"seat {s}", f"{plural(left[s], 'card')} left, {plural(game.pickups[s], 'pickup')}")
+             for s in range(n)]
+    return frame(caption, actor, [_texts(h) for h in hands],
+                 [area("Pile", pile), area("Rows", rows)], score)
+
+
+def frames(log: GameLog) -> list[dict]:
+    """The hand viewer's frames (:mod:`simkit.view`): the deal, each seat's
+    exchange (§4.2) and every turn, each state the reference engine's as it
+    plays the log's decisions again (:class:`_Logged`)."""
+    rules, n = log.rules, log.players
+    decider = _Logged(log)
+    game = R.Game(rules, (), None, log.dealt_down, log.dealt_up, log.dealt_hand, log.draw_pile,
+                  log.starter, decider=decider)
+    ups = [R.ranks_in(c) for c in game.up]
+    hands = [R.ranks_in(c) for c in game.hand]
+    out = [_snapshot(game, f"the deal: seat {log.starter} starts", None, ups, hands)]
+    for i in range(n):
+        seat = (log.starter + i) % n
+        ups[seat], hands[seat] = list(log.up_after[seat]), list(log.hand_after[seat])
+        out.append(_snapshot(game, f"seat {seat} puts {R.format_ranks(ups[seat])} face up",
+                             seat, ups, hands, UP))
+    game.exchange()
+    for k, move in enumerate(log.moves, start=1):
+        decider.move = move
+        if game.play_turn() != move:
+            raise AssertionError(f"turn {k} of the game's log does not replay")
+        caption = f"turn {k}: {turn_text(move, rules)}"
+        if k == len(log.moves):
+            caption += "; " + (f"seat {game.winner} has no cards left and wins"
+                               if game.winner >= 0 else
+                               "the turn cap is reached: the game is unfinished")
+        out.append(_snapshot(game, caption, move.seat, [R.ranks_in(c) for c in game.up],
+                             [R.ranks_in(c) for c in game.hand], move.source,
+                             move.is_play and move.rank not in (THREE, TEN)))
+    return out
+
+
+def result_keys(log: GameLog) -> list[str]:
+    """The keys of the result lines at the record's end (after the last turn)."""
+    return [res.key for res in RESULTS]
+
+
+def seat_labels(rules) -> list[str]:
+    """``seat 0``: every seat plays for itself."""
+    return [f"seat {s}" for s in range(rules.players)]
