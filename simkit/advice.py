@@ -84,11 +84,15 @@ def plan_table(plans: dict[str, tuple[int, PlanOutcome]]) -> pd.DataFrame:
         c_lo, c_hi = stats.proportion_ci(held, n)
         m_lo, m_hi = stats.proportion_ci(made, held)
         ev, ev_lo, ev_hi = stats.mean_ci_of(o.value)
+        _, us_lo, us_hi = stats.mean_ci_of(o.us)
+        _, them_lo, them_hi = stats.mean_ci_of(o.them)
         rows.append({"bid": name, "level": level, "deals": n, "p_contract": held / n,
                      "contract_low": c_lo, "contract_high": c_hi, "held": held,
                      "p_make": made / held if held else float("nan"),
                      "ci_low": m_lo, "ci_high": m_hi,
                      "ev_us": float(o.us.mean()), "ev_them": float(o.them.mean()),
+                     "ev_us_low": us_lo, "ev_us_high": us_hi,
+                     "ev_them_low": them_lo, "ev_them_high": them_hi,
                      "ev": ev, "ev_low": ev_lo, "ev_high": ev_hi,
                      "p_thrown": float(o.thrown.mean())})
     return pd.DataFrame(rows)
@@ -167,12 +171,13 @@ def choose(table: pd.DataFrame, by: str = "ev", fmt=lambda v: f"{v:+.2f}") -> tu
 
 
 def head_json(a) -> dict:
-    """The fields every advisor's JSON shares (``a``: a game's Advice): the hand,
+    """The fields every advisor's JSON shares (``a``: a game's Advice): what a
+    plan's value is in (``VALUE``: unit, digits, the EV column's head), the hand,
     seats and samples, the recommendation with its reason, whether it is too
     close to call, the policy of every seat and the rules in force."""
     close = None if a.declarer else too_close(a.bids, a.recommended)
-    return {"players": int(a.players), "hand": list(a.hand), "seat": int(a.seat),
-            "dealer": int(a.dealer), "samples": int(a.samples),
+    return {"value": dict(a.VALUE), "players": int(a.players), "hand": list(a.hand),
+            "seat": int(a.seat), "dealer": int(a.dealer), "samples": int(a.samples),
             "recommended": a.recommended, "reason": a.reason, "close": close is not None,
             "close_to": close, "mode": "declarer" if a.declarer else "auction",
             "policies": list(a.policies),
@@ -182,13 +187,15 @@ def head_json(a) -> dict:
 
 def table_json(table: pd.DataFrame, extra: tuple[str, ...] = ()) -> list[dict]:
     """The plans as JSON-ready rows: bid, p_make (its interval: ci_low, ci_high),
-    ev, p_contract, ev_us, ev_them, and ``extra`` columns (NaN as None)."""
+    ev, p_contract, ev_us, ev_them (each with its interval: ``_low``, ``_high``),
+    and ``extra`` columns (NaN as None)."""
     def num(v):
         v = float(v)
         return None if np.isnan(v) else v
 
     keys = ("p_make", "ci_low", "ci_high", "ev", "ev_low", "ev_high", "p_contract",
-            "contract_low", "contract_high", "ev_us", "ev_them") + extra
+            "contract_low", "contract_high", "ev_us", "ev_us_low", "ev_us_high", "ev_them",
+            "ev_them_low", "ev_them_high") + extra
     return [{"bid": str(r["bid"]), **{k: num(r[k]) for k in keys}}
             for r in table.to_dict("records")]
 

@@ -15,6 +15,7 @@ it starts, from a short timed run of the same table.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import math
 import threading
@@ -292,21 +293,33 @@ def estimate(command: str, a: argparse.Namespace) -> dict:
             seconds += 12 * a.games * _per_unit(
                 gkey, lambda n: sim(n, rules=rules, policy=pols, seed=a.seed), a.games)
     elif command == "compare":
-        from simkit import engine
-        from simkit.compare import _variants
-
-        g = games.get(a.game)
-        rules = g.make_rules(overrides=_variants(g, a.variant)[0][1], players=a.players)
-        pols = g.make_policies(a.policy, rules.players)
-        seconds = 0.0
-        for unit in {s.unit for s in g.measures(rules)}:
-            count = a.hands if unit == "hand" else a.games
-            key = ("compare", a.game, unit, a.players, tuple(a.policy or ()))
-            seconds += 2 * count * _per_unit(key, lambda n, unit=unit: engine.simulate(
-                g, unit, n, rules=rules, policy=pols, seed=a.seed), count)
+        seconds = _compare_seconds(a)
     else:
         raise InputError(f"no estimate for {command!r}: expected advise or compare")
     return {"seconds": seconds, "text": _say(seconds)}
+
+
+def _compare_seconds(a: argparse.Namespace) -> float:
+    """Both variants' runs: each kind of unit the game's measures read, timed
+    under the first variant's rules."""
+    from simkit.compare import check_variants
+
+    g = games.get(a.game)
+    rules = g.make_rules(overrides=check_variants(g, a.variant)[0][1], players=a.players)
+    pols = g.make_policies(a.policy, rules.players)
+    seconds = 0.0
+    for unit in {s.unit for s in g.measures(rules)}:
+        count = a.hands if unit == "hand" else a.games
+        key = ("compare", a.game, unit, a.players, tuple(a.policy or ()))
+        seconds += 2 * count * _per_unit(key, functools.partial(
+            _simulate, g, unit, rules=rules, policy=pols, seed=a.seed), count)
+    return seconds
+
+
+def _simulate(g, unit: str, n: int, **options) -> object:
+    from simkit import engine
+
+    return engine.simulate(g, unit, n, **options)
 
 
 # --- the first start ------------------------------------------------------------------

@@ -105,7 +105,7 @@ def parse_variant(game, text: str) -> tuple[str, dict[str, str]]:
     return _check(game, label.strip(), overrides, text)
 
 
-def _variants(game, variants) -> list[tuple[str, dict]]:
+def check_variants(game, variants) -> list[tuple[str, dict]]:
     """Two validated (label, overrides) pairs from texts or (label, dict) pairs."""
     if variants is None or isinstance(variants, (str, tuple)):
         variants = [] if variants is None else [variants]
@@ -220,7 +220,7 @@ def compare(game: str, variants, players: int | None = None, hands: int = 1_000_
     progress, stop when told.
     """
     g = registry.get(game)
-    pairs = _variants(g, variants)
+    pairs = check_variants(g, variants)
     g.check_players(players)
     check_count(hands, "--hands")
     check_count(games, "--games")

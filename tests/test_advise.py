@@ -24,9 +24,10 @@ FOUR_JACKS = "JH JD JC JS AH AD"      # no other hand can be sure of every trick
 BIDS_4P = ["pass", "1", "2", "3", "4", "5", "ndogo", "kubwa"]
 BIDS_3P = ["pass", "1", "2", "3", "4", "5", "6", "7", "ndogo", "kubwa"]
 JSON_KEYS = {"game", "players", "hand", "seat", "dealer", "samples", "bids", "recommended",
-             "reason", "close", "close_to", "mode", "policies", "rules"}
+             "reason", "close", "close_to", "mode", "policies", "rules", "value"}
 BID_KEYS = ["bid", "p_make", "ci_low", "ci_high", "ev", "ev_low", "ev_high", "p_contract",
-            "contract_low", "contract_high", "ev_us", "ev_them"]
+            "contract_low", "contract_high", "ev_us", "ev_us_low", "ev_us_high", "ev_them",
+            "ev_them_low", "ev_them_high"]
 DECLARER_KEYS = ["bid", "p_make", "ci_low", "ci_high", "ev"]
 #: A heuristic that never bids a number (Kubwa only with every trick sure).
 SILENT = "heuristic:aggression=-6,partner_help=0"

@@ -85,3 +85,13 @@ def test_estimate_scales_with_samples():
     big = answers.estimate("advise", a)
     assert big["seconds"] == pytest.approx(100 * small["seconds"])
     assert small["text"] and big["text"]
+
+
+def test_compare_estimate_counts_both_variants():
+    q = [("game", "shiesta"), ("variant", "A:"), ("variant", "B:"), ("games", "200")]
+    a = answers.parse("compare", q)
+    one = answers.estimate("compare", a)["seconds"]
+    a.games = 2_000
+    assert answers.estimate("compare", a)["seconds"] == pytest.approx(10 * one)
+    with pytest.raises(InputError, match="exactly two|two variants"):
+        answers.estimate("compare", answers.parse("compare", q[:2]))

@@ -65,6 +65,9 @@ class Advice(FixedHand):
     the recommendation; ``why`` is ``"<bid>: <reason>"``.
     """
 
+    #: What a plan's value (EV) is in, and the digits it is shown with.
+    VALUE = {"unit": "points (us minus them)", "digits": 2, "head": "EV"}
+
     bids: pd.DataFrame
     recommended: str
     reason: str
@@ -335,7 +338,7 @@ def format_advice(advice_: Advice) -> str:
         lines.append("EV: points for this hand's side minus points for an opponent side, "
                      "per hand; passing is the reference, 0.")
     else:
-        rows = advice.format_rows(a.bids, a.recommended, unit="points (us minus them)",
+        rows = advice.format_rows(a.bids, a.recommended, unit=a.VALUE["unit"],
                                   with_win="p_win" in a.bids.columns)
         if a.bound:
             head, body, foot = rows[0], rows[1:-1], rows[-1]

@@ -43,6 +43,9 @@ class Advice(FixedHand):
     auction, ev and its interval, points).  ``trump`` is the suit the seat
     leads most often as pitcher; ``policies`` the seats' policy specs."""
 
+    #: What a plan's value (EV) is in, and the digits it is shown with.
+    VALUE = {"unit": "dollars", "digits": 3, "head": "EV ($)"}
+
     bids: pd.DataFrame
     recommended: str
     reason: str
@@ -144,7 +147,8 @@ def format_advice(advice_: Advice) -> str:
             mark = "  <" if row.bid == a.recommended else ""
             lines.append(f"{row.bid:<7}{made:<30}{row.points:>+8.2f}{money:>28}{mark}")
     else:
-        lines += advice.format_rows(a.bids, a.recommended, unit="dollars", value_digits=3)
+        lines += advice.format_rows(a.bids, a.recommended, unit=a.VALUE["unit"],
+                                    value_digits=a.VALUE["digits"])
     lines.append(f"money: per hand, {a.rules.cents} cents a point against the table's average "
                  f"plus ${a.rules.moon_dollars} a moon from each other player.")
     lines.append(f"recommended: {a.recommended} \u2014 {a.reason}")

@@ -1,0 +1,271 @@
+// The hand viewer: a hand of a run (simkit show's options) or a pasted record
+// (simkit replay's checks), drawn frame by frame on a card table.
+
+import { SUITS, SUIT_NAMES, api, card, chrome, el, queryOf, replaceUrl } from "./common.js";
+import { PolicyEditor, RulesEditor, gameTable, urlValues } from "./forms.js";
+
+const $ = (id) => document.getElementById(id);
+const state = { view: null, frame: 0, timer: null, games: null, rules: null, policies: null, source: "run" };
+
+// --- the form --------------------------------------------------------------------------
+
+function game() { return state.games[$("game").value]; }
+
+function buildGame(values = {}) {
+  const g = game();
+  const players = $("players");
+  players.replaceChildren(...g.players.map((p) => el("option", { value: p }, `${p} players`)));
+  const want = Number((values.players || [])[0]);
+  players.value = g.players.includes(want) ? want : g.default_players;
+  $("index-label").textContent = g.unit === "game" ? "game number" : "hand number";
+  state.rules = new RulesEditor($("rules"), g, {
+    preset: (values.preset || ["seed"])[0], sets: values.set || [], onChange: formChanged, id: "rules",
+  });
+  state.policies = new PolicyEditor($("policies"), g, Number(players.value), values.policy || [],
+    { onChange: formChanged, id: "pol" });
+  formChanged();
+}
+
+function formPairs() {
+  const g = game();
+  const pairs = [["game", g.name], ["seed", $("seed").value.trim()], ["index", $("index").value.trim()]];
+  if (Number($("players").value) !== g.default_players) pairs.push(["players", $("players").value]);
+  return [...pairs, ...state.rules.pairs(), ...state.policies.pairs()];
+}
+
+function formChanged() {
+  const n = state.rules.count() + (state.rules.preset !== "seed" ? 1 : 0);
+  $("rules-sub").textContent = n ? `${state.rules.preset}, ${state.rules.count()} changed` : "the rule book";
+  const pol = state.policies.pairs();
+  $("policy-sub").textContent = pol.length ? pol.map((p) => p[1]).join(" · ") : state.games[$("game").value].default_policy;
+  $("cli-show").textContent = cliText(formPairs());
+}
+
+function cliText(pairs) {
+  const out = ["simkit show"];
+  for (const [k, v] of pairs) {
+    if (k === "game") out.push(v);
+    else out.push(`--${k === "index" ? "hand" : k} ${/[\s:,;]/.test(v) ? JSON.stringify(v) : v}`);
+  }
+  return out.join(" ");
+}
+
+// --- showing a view -----------------------------------------------------------------------
+
+async function showRun(event) {
+  event?.preventDefault();
+  stopPlay();
+  const pairs = formPairs();
+  await load(() => api(`/api/show?${queryOf(pairs)}`), pairs);
+}
+
+async function replayPasted(event) {
+  event?.preventDefault();
+  stopPlay();
+  const policy = $("paste-policy").value.split(/\s+/).filter(Boolean);
+  const body = JSON.stringify({ record: $("paste").value, policy });
+  await load(() => api("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body }), null);
+}
+
+async function load(fetchView, pairs) {
+  const alert = $("alert");
+  alert.textContent = "";
+  const button = pairs ? $("show") : $("replay");
+  button.disabled = true;
+  try {
+    const view = await fetchView();
+    state.view = view;
+    state.source = pairs ? "run" : "paste";
+    const step = Number(new URLSearchParams(location.search).get("step"));
+    if (pairs) replaceUrl(pairs);
+    state.frame = pairs && step > 0 ? Math.min(step, view.frames.length - 1) : 0;
+    $("viewer").hidden = false;
+    $("record-panel").hidden = false;
+    $("record").textContent = view.record;
+    $("slider").max = String(view.frames.length - 1);
+    draw();
+  } catch (e) {
+    alert.textContent = e.message;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** Where each seat sits: seat 0 at the bottom, play going clockwise. */
+function placeOf(players) {
+  if (players === 2) return ["s", "n"];
+  if (players === 3) return ["s", "w", "e"];
+  if (players === 4) return ["s", "w", "n", "e"];
+  return Array.from({ length: players }, (_, s) => (s === 0 ? "s" : s === 1 ? "w" : s === players - 1 ? "e" : "n"));
+}
+
+function seatBox(view, f, s) {
+  const hand = f.hands[s] || [];
+  const box = el("div", { class: "seat" + (f.actor === s ? " actor" : ""), "data-seat": s },
+    el("div", { class: "name" }, view.seats[s], el("span", { class: "count" },
+      `${hand.length} card${hand.length === 1 ? "" : "s"}`)));
+  const cards = el("div", { class: "cards" }, hand.map((c) => card(c, { size: hand.length > 14 ? "xs" : "sm" })));
+  box.append(cards);
+  return box;
+}
+
+/** A text that is only a suit letter ("trump: D") as its symbol. */
+function suitText(text) {
+  const m = /^([CDHS])$/.exec(text);
+  if (!m) return el("span", { class: "txt" }, text);
+  const red = m[1] === "D" || m[1] === "H";
+  return el("span", { class: "txt" }, el("span", { class: "suit-text" + (red ? " red" : "") }, SUITS[m[1]]),
+    ` ${SUIT_NAMES[m[1]]}`);
+}
+
+function areaBox(a) {
+  const total = a.rows.reduce((n, r) => n + (r.cards || []).length, 0);
+  const size = total > 14 ? "xs" : "sm";
+  // a trick (every row one card): the cards side by side, each over its player
+  const played = a.rows.length > 0 && a.rows.every((r) => (r.cards || []).length === 1);
+  // many rows of several cards (Burraco's melds): packed as blocks instead of lines
+  const flow = !played && a.rows.length >= 4 && a.rows.every((r) => (r.cards || []).length >= 2);
+  const box = el("div", { class: "area" + (played ? " played" : "") + (flow ? " flow" : "") }, el("h4", {}, a.title));
+  if (!a.rows.length) box.append(el("div", { class: "arow" }, el("span", { class: "txt muted" }, "nothing yet")));
+  if (played) {
+    box.append(el("div", { class: "trick" }, a.rows.map((r) => el("div", { class: "play" + (r.mark ? " marked" : "") },
+      card(r.cards[0], { size: "sm" }), el("span", { class: "lab" }, r.label), r.text ? el("span", { class: "lab" }, r.text) : null))));
+    return box;
+  }
+  for (const r of a.rows) {
+    const row = el("div", { class: "arow" + (r.mark ? " marked" : "") },
+      el("span", { class: "lab" }, r.label));
+    if ((r.cards || []).length) {
+      // cards the game keeps face down (Shiesta's down row): shown, but tinted as hidden
+      const down = /face.down/i.test(r.label);
+      row.append(el("span", { class: "cards" + (down ? " down" : ""), title: down ? "face down: the players do not see these" : null },
+        r.cards.map((c) => card(c, { size }))));
+    }
+    if (r.text) row.append(suitText(r.text));
+    if (r.mark && typeof r.mark === "string") row.append(el("span", { class: "markt" }, r.mark));
+    box.append(row);
+  }
+  return box;
+}
+
+function draw() {
+  const view = state.view;
+  const n = view.frames.length;
+  const f = view.frames[state.frame];
+  $("caption").textContent = f.caption;
+  const felt = $("felt");
+  const places = placeOf(view.players);
+  const seats = el("div", { class: `seats p${view.players}` });
+  const slots = {};
+  for (const p of ["n", "w", "e", "s"]) {
+    slots[p] = el("div", { class: `slot slot-${p}` });
+    seats.append(slots[p]);
+  }
+  places.forEach((p, s) => slots[p].append(seatBox(view, f, s)));
+  const center = el("div", { class: "center" }, f.areas.map(areaBox));
+  seats.append(center);
+  const score = el("div", { class: "score", "aria-label": "score" },
+    (f.score || []).map(([label, value]) => el("span", {}, label, el("b", {}, value))));
+  felt.replaceChildren(seats, score);
+  $("pos").textContent = `move ${state.frame} of ${n - 1}`;
+  $("slider").value = String(state.frame);
+  $("first").disabled = $("prev").disabled = state.frame === 0;
+  $("next").disabled = $("last").disabled = state.frame === n - 1;
+  const end = state.frame === n - 1;
+  $("result").hidden = !end;
+  $("result-list").replaceChildren(...(end ? view.result.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]) : []));
+  if (state.source === "run") {
+    const pairs = new URLSearchParams(location.search);
+    if (state.frame) pairs.set("step", state.frame); else pairs.delete("step");
+    replaceUrl([...pairs.entries()]);
+  }
+}
+
+function go(i) {
+  if (!state.view) return;
+  const n = state.view.frames.length;
+  state.frame = Math.max(0, Math.min(n - 1, i));
+  draw();
+}
+
+function stopPlay() {
+  clearInterval(state.timer);
+  state.timer = null;
+  $("play").textContent = "▶▶ Play";
+  $("play").setAttribute("aria-pressed", "false");
+}
+
+function togglePlay() {
+  if (state.timer) { stopPlay(); return; }
+  if (state.frame >= state.view.frames.length - 1) go(0);
+  $("play").textContent = "Pause";
+  $("play").setAttribute("aria-pressed", "true");
+  state.timer = setInterval(() => {
+    if (state.frame >= state.view.frames.length - 1) stopPlay(); else go(state.frame + 1);
+  }, 700);
+}
+
+function keys(e) {
+  if (!state.view || e.altKey || e.ctrlKey || e.metaKey) return;
+  const t = e.target;
+  if (t.matches("input[type=text], textarea, select")) return;
+  const to = { ArrowLeft: state.frame - 1, ArrowRight: state.frame + 1, Home: 0, End: state.view.frames.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  stopPlay();
+  go(to);
+}
+
+async function copyRecord() {
+  const text = state.view.record;
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch (e) {
+    const range = document.createRange();
+    range.selectNodeContents($("record"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    document.execCommand("copy");
+  }
+  $("copied").textContent = "Copied the record.";
+  setTimeout(() => { $("copied").textContent = ""; }, 2000);
+}
+
+function tabs(which) {
+  const run = which === "run";
+  $("tab-run").setAttribute("aria-selected", String(run));
+  $("tab-paste").setAttribute("aria-selected", String(!run));
+  $("from-run").hidden = !run;
+  $("from-paste").hidden = run;
+  $("alert").textContent = "";
+}
+
+async function start() {
+  chrome("/hand");
+  state.games = await gameTable();
+  const values = urlValues();
+  $("game").replaceChildren(...Object.values(state.games).map((g) => el("option", { value: g.name }, g.title)));
+  if (values.game && state.games[values.game[0]]) $("game").value = values.game[0];
+  if (values.seed) $("seed").value = values.seed[0];
+  if (values.index) $("index").value = values.index[0];
+  buildGame(values);
+  $("game").addEventListener("change", () => buildGame());
+  $("players").addEventListener("change", () => { state.policies.setPlayers(Number($("players").value)); formChanged(); });
+  for (const id of ["seed", "index"]) $(id).addEventListener("input", formChanged);
+  $("from-run").addEventListener("submit", showRun);
+  $("from-paste").addEventListener("submit", replayPasted);
+  $("tab-run").addEventListener("click", () => tabs("run"));
+  $("tab-paste").addEventListener("click", () => tabs("paste"));
+  $("first").addEventListener("click", () => { stopPlay(); go(0); });
+  $("prev").addEventListener("click", () => { stopPlay(); go(state.frame - 1); });
+  $("next").addEventListener("click", () => { stopPlay(); go(state.frame + 1); });
+  $("last").addEventListener("click", () => { stopPlay(); go(state.view.frames.length - 1); });
+  $("play").addEventListener("click", togglePlay);
+  $("slider").addEventListener("input", () => { stopPlay(); go(Number($("slider").value)); });
+  $("copy").addEventListener("click", copyRecord);
+  document.addEventListener("keydown", keys);
+  // a first visit shows a hand at once (the form's defaults: hand 0 of seed 0)
+  if ((values.game && values.index) || !location.search) await showRun();
+}
+
+start().catch((e) => { $("alert").textContent = e.message; });

@@ -1,0 +1,378 @@
+"""The pages in a real browser: Playwright driving Debian's Chromium against
+``simkit serve``'s app on a free port (uvicorn in a thread).
+
+Each test saves a screenshot of its page into ``$SIMKIT_SCREENSHOTS`` (default:
+a pytest temporary directory; never the repository), to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+try:
+    from playwright.sync_api import expect, sync_playwright
+except ImportError:         # pragma: no cover - the test extras install it
+    sync_playwright = None
+
+pytestmark = pytest.mark.skipif(
+    sync_playwright is None or not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
+    reason="the browser tests need playwright (pip install playwright) and Debian's "
+           "chromium at /usr/bin/chromium (apt-get install chromium)")
+
+HAND = ["JH", "JD", "AH", "KH", "9C", "9S"]
+
+
+# --- the server and the browser -------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    from simkit.web.server import create_app
+    return create_app(str(tmp_path_factory.mktemp("reports")), warm=False)
+
+
+@pytest.fixture(scope="module")
+def base(app):
+    """The app served by uvicorn on a free port, in a thread."""
+    import uvicorn
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=_free_port(),
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{server.config.port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1360, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    where = os.environ.get("SIMKIT_SCREENSHOTS")
+    path = Path(where) if where else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _cli_json(capsys, *argv) -> dict:
+    from simkit.cli import main
+    capsys.readouterr()
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _advise_button(page):
+    return page.get_by_role("button", name="Advise", exact=True)
+
+
+def _grid_card(page, text: str):
+    return page.locator(f'#grid button[data-card="{text}"]')
+
+
+def _table(page) -> list[dict]:
+    """The answer's table as the page holds it: per row the plan and, per
+    column, the value and the interval ends (exactly the JSON numbers)."""
+    rows = []
+    for tr in page.locator("#plans tbody tr").all():
+        row = {"bid": tr.get_attribute("data-bid")}
+        for td in tr.locator("td[data-key]").all():
+            key = td.get_attribute("data-key")
+            row[key] = json.loads(td.get_attribute("data-value"))
+            row[f"{key} text"] = td.locator(".v").text_content() if row[key] is not None else None
+            if td.get_attribute("data-low") is not None:
+                row[f"{key} low"] = json.loads(td.get_attribute("data-low"))
+                row[f"{key} high"] = json.loads(td.get_attribute("data-high"))
+        rows.append(row)
+    return rows
+
+
+def _assert_table_is(page, advice: dict) -> None:
+    """The page's table, recommendation and policies are the CLI's JSON."""
+    shown = _table(page)
+    assert [r["bid"] for r in shown] == [b["bid"] for b in advice["bids"]]
+    intervals = {"p_contract": ("contract_low", "contract_high"), "p_make": ("ci_low", "ci_high"),
+                 "ev": ("ev_low", "ev_high")}
+    for row, want in zip(shown, advice["bids"]):
+        for key in ("p_contract", "p_make", "ev_us", "ev_them", "ev"):
+            assert row[key] == want[key], (row["bid"], key)
+        for key, (lo, hi) in intervals.items():
+            assert (row[f"{key} low"], row[f"{key} high"]) == (want[lo], want[hi])
+        digits = 3 if advice["game"] == "pitch" else 2        # as the CLI's table prints EV
+        assert row["ev text"] == f"{want['ev']:+.{digits}f}"
+        if want["p_make"] is not None:
+            assert row["p_make text"] == f"{100 * want['p_make']:.1f}%"
+    assert page.locator("#recommended").text_content() == advice["recommended"]
+    assert page.locator("tr.best").get_attribute("data-bid") == advice["recommended"]
+    played = page.locator("#played li code").all_text_contents()
+    assert played == advice["policies"]
+    chart = page.locator("#chart svg g[data-bid]")
+    assert chart.count() == len(advice["bids"])
+
+
+def _run_advice(page) -> None:
+    _advise_button(page).click()
+    expect(page.locator("#answer")).to_be_visible(timeout=30_000)
+
+
+# --- the advisor ----------------------------------------------------------------------------------
+
+def test_clicking_a_hand_enables_advise_and_bad_hands_get_the_alert(page, base, shots):
+    page.goto(f"{base}/?game=pepper")
+    # the one element with role="alert" (hidden while empty, so found by its role attribute)
+    button, alert = _advise_button(page), page.locator('[role="alert"]')
+    expect(button).to_be_disabled()
+    for card in HAND:
+        expect(button).to_be_disabled()
+        _grid_card(page, card).click()
+    expect(button).to_be_enabled()
+    expect(page.locator("#hand")).to_have_value(" ".join(HAND))
+    expect(alert).to_be_empty()
+    # a seventh card is refused, naming the count and the card
+    _grid_card(page, "QS").click()
+    expect(alert).to_contain_text("6 cards")
+    expect(alert).to_contain_text("QS")
+    expect(page.locator("#hand")).to_have_value(" ".join(HAND))
+    expect(_grid_card(page, "QS")).not_to_have_class(re.compile("picked"))
+    expect(button).to_be_enabled()
+    # a picked card is greyed in the grid; clicking it again drops it
+    expect(_grid_card(page, "JH")).to_have_class(re.compile("picked"))
+    _grid_card(page, "9S").click()
+    expect(button).to_be_disabled()
+    expect(page.locator("#hand")).to_have_value(" ".join(HAND[:-1]))
+    # typing: a card that is no card, a card twice, one not in the deck
+    for text, named in (("JH JD AH KH 9C 1Z", "1Z"), ("JH JD AH KH 9C JH", "JH"),
+                        ("JH JD AH KH 9C 2S", "2S")):
+        page.locator("#hand").fill(text)
+        expect(alert).to_contain_text(named)
+        expect(button).to_be_disabled()
+    page.locator("#hand").fill("jh jd ah kh 9c 9s")
+    expect(alert).to_be_empty()
+    expect(button).to_be_enabled()
+    expect(_grid_card(page, "9S")).to_have_class(re.compile("picked"))
+    page.locator("#hand").fill("JH JD AH KH 9C 1Z")
+    page.screenshot(path=shots / "advisor-alert.png", full_page=True)
+
+
+def test_the_table_is_the_clis_json(page, base, shots, capsys):
+    page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&players=4&seed=1&samples=2000")
+    expect(page.locator("#estimate")).to_contain_text("expected time", timeout=20_000)
+    _run_advice(page)
+    advice = _cli_json(capsys, "advise", "pepper", "--hand", " ".join(HAND), "--players", "4",
+                       "--seed", "1", "--samples", "2000")
+    _assert_table_is(page, advice)
+    expect(page.locator("#reason")).to_contain_text(advice["reason"])
+    page.screenshot(path=shots / "advisor.png", full_page=True)
+
+
+def test_a_long_run_shows_its_percentage_and_cancel_stops_it(page, base, app, shots):
+    page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&players=4&seed=1&samples=5000000")
+    button, percent = _advise_button(page), page.locator("#percent")
+    expect(button).to_be_enabled()
+    before = set(app.state.jobs.jobs)
+    started = time.monotonic()
+    button.click()
+    expect(percent).to_be_visible(timeout=2000)
+    expect(percent).to_have_text(re.compile(r"^\d+\.\d%$"))
+    assert time.monotonic() - started < 2.0
+    expect(percent).not_to_have_text("0.0%", timeout=5000)       # it moves
+    expect(page.get_by_role("progressbar")).to_be_visible()
+    page.screenshot(path=shots / "advisor-running.png", full_page=True)
+    clicked = time.monotonic()
+    page.get_by_role("button", name="Cancel").click()
+    expect(button).to_be_enabled(timeout=1000)
+    assert time.monotonic() - clicked < 1.0
+    expect(percent).to_be_hidden()
+    # and the work itself stopped on the server
+    mine = [job for i, job in list(app.state.jobs.jobs.items()) if i not in before]
+    assert len(mine) == 1
+    for job in mine:
+        job.thread.join(1.5)
+        assert not job.thread.is_alive() and job.status == "cancelled"
+
+
+def test_a_closed_tabs_work_is_stopped(browser, base, app):
+    tab = browser.new_page()
+    tab.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&players=4&seed=2&samples=5000000")
+    before = set(app.state.jobs.jobs)
+    _advise_button(tab).click()
+    expect(tab.locator("#percent")).not_to_have_text("0.0%", timeout=5000)
+    mine = [job for i, job in list(app.state.jobs.jobs.items()) if i not in before]
+    assert len(mine) == 1 and mine[0].status == "running"
+    closed = time.monotonic()
+    tab.close(run_before_unload=True)
+    mine[0].thread.join(7.0)
+    assert not mine[0].thread.is_alive() and mine[0].status == "cancelled"
+    assert time.monotonic() - closed < 7.0
+
+
+def test_a_shared_link_restores_the_inputs_and_the_numbers(browser, page, base, shots, capsys):
+    page.goto(f"{base}/")
+    page.locator("label[for=game-pitch]").click()
+    for card in ("AS", "KS", "QS", "JS", "10S", "9D"):
+        _grid_card(page, card).click()
+    page.locator("#players").select_option("3")
+    page.locator("#dealer").select_option("2")
+    page.locator("#seat").select_option("1")
+    page.locator("details.group summary", has_text="Rules").click()
+    page.locator("#rules-low").select_option("dealt")
+    page.locator("details.group summary", has_text="Policies").click()
+    page.locator("#policy-0").select_option("classic")
+    page.locator("details.group summary", has_text="The run").click()
+    page.locator("#samples").fill("1500")
+    page.locator("#seed").fill("4")
+    _run_advice(page)
+    first = _table(page)
+    link = page.url
+    query = dict(parse_qsl(urlsplit(link).query))
+    assert query == {"game": "pitch", "hand": "AS KS QS JS 10S 9D", "players": "3",
+                     "seat": "1", "dealer": "2", "set": "low=dealt", "policy": "classic",
+                     "samples": "1500", "seed": "4"}
+    other = browser.new_page(viewport={"width": 1360, "height": 900})
+    try:
+        other.goto(link)
+        expect(other.locator("#hand")).to_have_value("AS KS QS JS 10S 9D")
+        expect(other.locator("#game-pitch")).to_be_checked()
+        for sel, value in (("#players", "3"), ("#dealer", "2"), ("#seat", "1"),
+                           ("#rules-low", "dealt"), ("#policy-0", "classic"),
+                           ("#samples", "1500"), ("#seed", "4")):
+            expect(other.locator(sel)).to_have_value(value)
+        expect(other.locator("#answer")).to_be_hidden()        # it runs when asked
+        _run_advice(other)
+        assert _table(other) == first
+        assert dict(parse_qsl(urlsplit(other.url).query)) == query
+        other.screenshot(path=shots / "advisor-shared.png", full_page=True)
+    finally:
+        other.close()
+    advice = _cli_json(capsys, "advise", "pitch", "--hand", "AS KS QS JS 10S 9D",
+                       "--players", "3", "--seat", "1", "--dealer", "2", "--set", "low=dealt",
+                       "--policy", "classic", "--samples", "1500", "--seed", "4")
+    _assert_table_is(page, advice)
+
+
+# --- the hand viewer ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game, seed, index", [("pepper", 3, 1), ("pitch", 3, 5),
+                                               ("shiesta", 2, 0), ("burraco", 1, 0)])
+def test_the_hand_viewer_steps_to_the_records_score(page, base, shots, game, seed, index):
+    page.goto(f"{base}/hand?game={game}&seed={seed}&index={index}")
+    expect(page.locator("#viewer")).to_be_visible(timeout=20_000)
+    record = page.locator("#record").text_content()
+    from simkit import answers
+    view = answers.show(answers.parse("show", [("game", game), ("seed", str(seed)),
+                                               ("index", str(index))]))
+    assert record == view["record"]                      # exactly as simkit show prints it
+    last = int(page.locator("#slider").get_attribute("max"))
+    assert last > 0
+    pos = page.locator("#pos")
+    expect(pos).to_have_text(f"move 0 of {last}")
+    expect(page.locator("#felt .seat")).to_have_count(4)
+    assert page.locator("#felt .card").count() > 0                 # cards drawn as cards
+    page.get_by_role("button", name="Next ▶").click()
+    expect(pos).to_have_text(f"move 1 of {last}")
+    page.keyboard.press("ArrowLeft")
+    expect(pos).to_have_text(f"move 0 of {last}")
+    for i in range(1, min(last, 40) + 1):
+        page.keyboard.press("ArrowRight")
+        expect(pos).to_have_text(f"move {i} of {last}")
+        if i < last:
+            expect(page.locator("#result")).to_be_hidden()
+    page.keyboard.press("End")
+    expect(pos).to_have_text(f"move {last} of {last}")
+    expect(page.get_by_role("button", name="Next ▶")).to_be_disabled()
+    # the end: the record's result lines, as its text states them
+    expect(page.locator("#result")).to_be_visible()
+    keys = page.locator("#result-list dt").all_text_contents()
+    values = page.locator("#result-list dd").all_text_contents()
+    stated = dict(line.split(": ", 1) for line in record.splitlines() if ": " in line)
+    assert keys and all(stated[k] == v for k, v in zip(keys, values)), (keys, values)
+    assert any("score" in k or k == "winner" for k in keys)
+    page.screenshot(path=shots / f"hand-{game}.png", full_page=True)
+    page.keyboard.press("Home")
+    expect(pos).to_have_text(f"move 0 of {last}")
+
+
+def test_a_pasted_record_is_replayed_and_a_bad_one_gets_the_alert(page, base, shots):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{base}/hand?game=pitch&seed=3&index=5")
+    expect(page.locator("#viewer")).to_be_visible(timeout=20_000)
+    record = page.locator("#record").text_content()
+    page.get_by_role("button", name="Copy").click()
+    expect(page.locator("#copied")).to_have_text("Copied the record.")
+    assert page.evaluate("navigator.clipboard.readText()") == record
+    page.get_by_role("tab", name="Paste a record").click()
+    page.locator("#paste").fill(record.replace("trick 2: ", "trick 2: 9:"))
+    page.get_by_role("button", name="Replay").click()
+    alert = page.locator('[role="alert"]')
+    expect(alert).not_to_be_empty()
+    assert "\n" not in alert.text_content().strip()
+    page.screenshot(path=shots / "hand-paste-error.png", full_page=True)
+    page.locator("#paste").fill(record.split("\ntrick 1:")[0] + "\n")
+    page.get_by_role("button", name="Replay").click()
+    expect(alert).to_be_empty()
+    expect(page.locator("#record")).to_contain_text("trick 6:")
+
+
+# --- compare --------------------------------------------------------------------------------------
+
+def test_compare_shows_the_measures_of_the_clis_json(page, base, shots, capsys):
+    page.goto(f"{base}/compare?game=pitch&variant=A:&variant=B:low=dealt&hands=4000"
+              f"&games=10&seed=3")
+    expect(page.locator("#rules-b-low")).to_have_value("dealt")
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator("#answer section[data-table]").first).to_be_visible(timeout=30_000)
+    result = _cli_json(capsys, "compare", "pitch", "--variant", "A:", "--variant",
+                       "B:low=dealt", "--hands", "4000", "--games", "10", "--seed", "3")
+    for name, rows in result["tables"].items():
+        if name == "variants":
+            continue
+        table = page.locator(f'section[data-table="{name}"] tbody tr')
+        expect(table).to_have_count(len(rows))
+        for tr, row in zip(table.all(), rows):
+            a = json.loads(tr.locator("td[data-a]").get_attribute("data-a"))
+            assert a == row.get("a", row.get("rate_a"))
+    page.screenshot(path=shots / "compare.png", full_page=True)
+
+
+def test_every_page_links_to_the_others_and_the_reports(page, base):
+    for path in ("/", "/hand", "/compare", "/reports/"):
+        page.goto(base + path)
+        links = page.locator("nav.top a").evaluate_all(
+            "els => els.map(e => e.getAttribute('href'))")
+        assert {"/", "/hand", "/compare", "/reports/"} <= set(links), (path, links)
