@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 
 from simkit import games
 from simkit.errors import InputError
-from simkit.runner import Work
+from simkit.runner import KERNEL_LOCK, Work
 
 #: The options each answer takes from a query: the command line's long option
 #: names (``index`` is ``show``'s ``--hand``, the hand's number in the run).
@@ -260,7 +260,8 @@ def _per_unit(key, run: Callable[[int], object], most: int) -> float:
     """Seconds per unit of ``run``, measured once per ``key`` (per process)."""
     with _timings_lock:
         if key not in _timings:
-            n, took = _timed(run, most)
+            with KERNEL_LOCK:           # not beside another thread's kernels (runner.KERNEL_LOCK)
+                n, took = _timed(run, most)
             _timings[key] = took / n
         return _timings[key]
 
@@ -336,7 +337,7 @@ def warm_up(report: Callable[[str], None] | None = None) -> None:
     for label, command, params in steps:
         if report:
             report(label)
-        advise(parse(command, params))
+        advise(parse(command, params), Work())      # in steps, under the kernel lock
     for g in games.specs():
         if report:
             report(f"{g.name} hand viewer")

@@ -156,7 +156,10 @@ def _command(request: Request) -> str:
 def _run(command: str, params: list[tuple[str, str]]) -> dict:
     """The answer of ``advise`` or ``compare`` for the query's options."""
     a = answers.parse(command, params)
-    return answers.advise(a) if command == "advise" else answers.compare(a)
+    # in steps under the kernel lock, as jobs run: numba's thread pool is
+    # entered by one thread at a time (its workqueue layer is not thread-safe)
+    work = Work()
+    return answers.advise(a, work) if command == "advise" else answers.compare(a, work)
 
 
 # --- warming up ---------------------------------------------------------------------------
