@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from simkit import games
 from simkit.engine import BenchCase, kernel_run
 from simkit.runner import MAX_HELD, check_count, max_threads, set_threads
@@ -37,8 +39,21 @@ def reference_rate(game, players: int, units: int) -> float:
     return units / (time.perf_counter() - t0)
 
 
+def _yardstick_case(hands: int) -> BenchCase:
+    """The bare deal-and-play hands (:mod:`simkit.yardstick`) every rate is divided by."""
+    from simkit import yardstick
+    from simkit.rng import run_key
+
+    out = np.empty(hands, np.int64)
+    key = run_key(0)
+    return BenchCase("yardstick", 4, "hand", hands, lambda: yardstick.run(hands, key, out))
+
+
 def run_bench(names, hands: int = 2_000_000) -> list[dict]:
-    """One record per (game, case, players, threads): 1 thread and all threads.
+    """One record per (game, case, players, threads): 1 thread and all threads,
+    the bare yardstick (:mod:`simkit.yardstick`) first.  ``vs_yardstick`` is a
+    rate over the yardstick's at the same thread count, in the same run: a
+    ratio that holds on a busy machine, where rates alone do not.
 
     A game measures ``hands // bench_scale`` of its bench unit for each of its
     ``bench_players`` counts (its spec says which: a Shiesta game or a Burraco
@@ -46,24 +61,26 @@ def run_bench(names, hands: int = 2_000_000) -> list[dict]:
     further cases (``GameSpec.bench_cases``: Pepper's double-dummy solver and
     its searching player), sized from ``hands`` by the game."""
     check_count(hands, "--hands", MAX_HELD)
-    records = []
-    top = max_threads()
+    cases = [("-", _yardstick_case(hands))]
     for name in names:
         game = games.get(name)
         units = max(1, hands // game.bench_scale)
-        cases = [BenchCase("heuristic", players, game.bench_unit, units,
-                           kernel_run(game, players, units))
-                 for players in game.bench_players]
-        cases += game.bench_cases(hands) if game.bench_cases else []
-        for c in cases:
-            one = None
-            for threads in sorted({1, top}):
-                set_threads(threads)
-                rate = best_rate(c.run, c.units)
-                one = one or rate
-                records.append({"game": game.name, "case": c.case, "players": c.players,
-                                "threads": threads, "unit": c.unit, "rate": rate,
-                                "ns_per_unit": 1e9 / rate, "units": c.units,
-                                "speedup_vs_1_thread": rate / one})
+        cases += [(game.name, BenchCase("heuristic", players, game.bench_unit, units,
+                                        kernel_run(game, players, units)))
+                  for players in game.bench_players]
+        cases += [(game.name, c) for c in (game.bench_cases(hands) if game.bench_cases else [])]
+    records, yard = [], {}
+    for name, c in cases:
+        one = None
+        for threads in sorted({1, max_threads()}):
+            set_threads(threads)
+            rate = best_rate(c.run, c.units)
+            one = one or rate
+            yard.setdefault(threads, rate)          # the yardstick is measured first
+            records.append({"game": name, "case": c.case, "players": c.players,
+                            "threads": threads, "unit": c.unit, "rate": rate,
+                            "ns_per_unit": 1e9 / rate, "units": c.units,
+                            "speedup_vs_1_thread": rate / one,
+                            "vs_yardstick": rate / yard[threads]})
     set_threads(None)
     return records

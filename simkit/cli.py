@@ -155,7 +155,8 @@ def _cmd_bench(a) -> int:
     else:
         for r in records:
             print(f"{r['game']:<8} {r['case']:<32} {r['players']}p {r['threads']} thread(s): "
-                  f"{r['rate']:>13,.0f} {r['unit']}s/s  ({r['ns_per_unit']:,.0f} ns/{r['unit']})")
+                  f"{r['rate']:>13,.0f} {r['unit']}s/s  ({r['ns_per_unit']:,.0f} ns/{r['unit']})"
+                  f"  {r['vs_yardstick']:.4f}x yardstick  {r['speedup_vs_1_thread']:.2f}x 1 thread")
     return 0
 
 

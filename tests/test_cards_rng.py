@@ -165,3 +165,32 @@ def test_bounded_is_unbiased_for_an_awkward_range():
     n = 3 * 2**30
     thirds = np.bincount([s.below(n) // 2**30 for _ in range(30_000)], minlength=3)
     assert stats.chisquare(thirds).pvalue > 1e-4
+
+
+def test_the_bench_yardstick_plays_its_rules():
+    """simkit.yardstick's kernel against its rules played here in Python on the
+    same streams: deal 24 cards four ways, lowest card of the suit led (else
+    the lowest), the highest of the suit led wins and leads."""
+    from simkit import yardstick
+    from simkit.rng import Stream
+
+    def tricks(seed: int, j: int) -> int:
+        deck = list(range(24))
+        Stream(seed, j).shuffle(deck)
+        hands = [sorted(deck[s::4]) for s in range(4)]
+        leader, ours = 0, 0
+        for _ in range(6):
+            plays = []
+            for k in range(4):
+                seat = (leader + k) % 4
+                suit = [c for c in hands[seat] if plays and c // 6 == plays[0][1] // 6]
+                card = min(suit or hands[seat])
+                hands[seat].remove(card)
+                plays.append((seat, card))
+            led = plays[0][1] // 6
+            leader = max((c, s) for s, c in plays if c // 6 == led)[1]
+            ours += leader % 2 == 0
+        return ours
+
+    got = yardstick.hands(300, seed=5)
+    assert got.tolist() == [tricks(5, j) for j in range(300)]

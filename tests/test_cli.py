@@ -276,10 +276,13 @@ def test_bench_json(cli):
     assert code == 0, err
     records = json.loads(out)
     assert isinstance(records, list) and records
+    assert records[0]["case"] == "yardstick" and records[0]["vs_yardstick"] == 1.0
     for r in records:
-        assert {"game", "case", "players", "threads", "unit", "rate"} <= set(r)
-        assert r["game"] == "pepper" and r["rate"] > 0
+        assert {"game", "case", "players", "threads", "unit", "rate", "vs_yardstick"} <= set(r)
+        assert r["rate"] > 0 and r["vs_yardstick"] > 0
         assert 1 <= r["threads"] <= max_threads()
+    records = [r for r in records if r["case"] != "yardstick"]
+    assert {r["game"] for r in records} == {"pepper"}
     # the kernel's hands, then the double-dummy solver's deals and the expert's hands
     cases = {(r["case"], r["unit"]) for r in records}
     assert cases == {("heuristic", "hand"), ("double dummy: every trick, 5 trumps", "deal"),
