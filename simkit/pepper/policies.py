@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from simkit.config import Config, choices, layout, option
+from simkit.errors import InputError
 from simkit.policy import EXPERT, HEURISTIC, RandomParams, policies_maker
 
 
@@ -56,6 +57,22 @@ class ExpertParams(HeuristicParams):
                          "seen, solved with every card visible for each card it may play "
                          "(0: the oracle, which sees the real deal: for measuring only)",
                          lo=0, hi=64)
+    model: str = option("table", "what the worlds are weighed by: table (the likelihood of the "
+                         "other seats' calls, trump and cards under the table's own policies, "
+                         "7.3 Inference) or voids (only the suits shown out of, every world "
+                         "alike: the expert before inference)", choices=("table", "voids"))
+    particles: int = option(128, "model=table: worlds drawn and weighed at each card, of which "
+                            "the `worlds` heaviest are solved (at least `worlds`)",
+                            lo=1, hi=1024)
+    trust: float = option(0.1, "model=table: epsilon, the chance the model gives a seat of "
+                          "acting off its policy, spread over its legal actions (0: a surprise "
+                          "rules a world out; 1: every action alike, as voids)",
+                          lo=0.0, hi=1.0, scale=1000)
+
+    def check(self) -> None:
+        if self.model == "table" and 0 < self.particles < self.worlds:
+            raise InputError(f"bad value {self.particles!r} for expert parameter 'particles': "
+                             f"expected at least worlds ({self.worlds})")
 
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "expert": ExpertParams,
@@ -70,9 +87,10 @@ make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
 LAYOUT = ExpertParams
 
 #: Where each parameter sits in a kernel's params row (the expert's are the
-#: heuristic's and ``worlds``).
+#: heuristic's, ``worlds``, ``model``, ``particles`` and ``trust``).
 PARAM = layout(ExpertParams, "PARAM")
 (SlamPlay,) = choices(HeuristicParams, "slam_play")
+(Model,) = choices(ExpertParams, "model")
 
 
 def hundredths(tricks: float) -> int:

@@ -714,13 +714,40 @@ def heuristic_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: 
 # ---------------------------------------------------------------------------
 
 def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
-                trump: int, rules: PepperRules, params: ExpertParams, stream: Stream) -> int:
+                trump: int, rules: PepperRules, params: ExpertParams, stream: Stream,
+                table: Sequence[Policy] = ()) -> int:
     """The expert's card (§7.3): the search of :func:`reference_expert.expert_card`
     over ``params.worlds`` worlds, its tie-break the card the heuristic plays
-    here with the expert's parameters (:func:`heuristic_card`)."""
+    here with the expert's parameters (:func:`heuristic_card`).  With
+    ``model = table`` the worlds are weighed by the table's policies
+    ``table`` (:func:`table_model`)."""
     hint = heuristic_card(seat, hand, trick, view, trump, rules, params)
+    model = table_model(rules, table, trump, params.trust) \
+        if params.model == "table" and params.worlds > 0 else None
     return reference_expert.expert_card(seat, hand, trick, view, trump, rules, params.worlds,
-                                        stream, hint)
+                                        stream, hint, model, params.particles)
+
+
+def table_model(rules: PepperRules, table: Sequence[Policy], trump: int,
+                trust: float) -> reference_expert.TableModel:
+    """The expert's model of the other seats (§7.3 "Inference"): each plays and
+    names the trump as the heuristic with its own parameters (an expert seat
+    as its heuristic), a random seat says nothing.  ``trust`` is rounded to
+    thousandths, as the kernels read it."""
+    def play(seat, hand, trick, view):
+        policy = table[seat]
+        if policy.name == "random":
+            return None
+        return heuristic_card(seat, hand, trick, view, trump, rules, policy.params)
+
+    def name(seat, hand, contract):
+        policy = table[seat]
+        if policy.name == "random":
+            return None
+        return choose_trump(hand, contract, rules, policy.params)
+
+    return reference_expert.TableModel(play, name, len(trump_options(rules)),
+                                       round(trust * 1000) / 1000)
 
 
 # ---------------------------------------------------------------------------
@@ -774,7 +801,8 @@ class PolicyDecider:
             return legal[self.stream.below(len(legal))]
         params = self.policies[seat].params
         if self.policies[seat].name == "expert":
-            return expert_card(seat, hand, trick, view, trump, self.rules, params, self.stream)
+            return expert_card(seat, hand, trick, view, trump, self.rules, params, self.stream,
+                               self.policies)
         return heuristic_card(seat, hand, trick, view, trump, self.rules, params)
 
 
