@@ -252,17 +252,84 @@ def test_one_candidate_draws_nothing():
 
 def test_all_worlds_are_drawn_first_and_nothing_else():
     # With several candidates the expert's only draws are its worlds' shuffles:
-    # the stream ends where drawing `worlds` worlds leaves it.
+    # the stream ends where drawing `worlds` worlds (model=voids) or
+    # `particles` worlds (model=table) leaves it.
     p = Position(2, HEARTS, 0, "3", TWO_DEAL, ["0:AS 1:JS"])
+    table = make_policies(["expert", "heuristic"], 2)
     for worlds in (1, 3, 7):
-        a, b = Stream(SEED, worlds), Stream(SEED, worlds)
-        R.expert_card(p.seat, p.hand, p.trick, p.view, HEARTS, p.rules,
-                      ExpertParams(worlds=worlds), a)
-        holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
-        unseen = reference_expert.unseen_cards(p.hand, p.view)
-        for _ in range(worlds):
-            reference_expert.sample_world(b, unseen, holders, HEARTS)
-        assert state(a) == state(b) and state(a) != state(Stream(SEED, worlds))
+        for params, drawn in ((ExpertParams(worlds=worlds, model="voids"), worlds),
+                              (ExpertParams(worlds=worlds, particles=worlds + 4), worlds + 4)):
+            a, b = Stream(SEED, worlds), Stream(SEED, worlds)
+            R.expert_card(p.seat, p.hand, p.trick, p.view, HEARTS, p.rules, params, a, table)
+            holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
+            unseen = reference_expert.unseen_cards(p.hand, p.view)
+            for _ in range(drawn):
+                reference_expert.sample_world(b, unseen, holders, HEARTS)
+            assert state(a) == state(b) and state(a) != state(Stream(SEED, worlds))
+
+
+# --- inference (7.3 "Inference") -------------------------------------------------
+
+def test_expert_parameters_of_inference():
+    params = make_policies("expert:particles=64,trust=0.25,model=voids", 4)[0].params
+    assert (params.particles, params.trust, params.model) == (64, 0.25, "voids")
+    assert ExpertParams().model == "table"
+    for bad, word in (("model=bayes", "model"), ("trust=1.5", "trust"),
+                      ("particles=0", "particles"), ("worlds=32,particles=16", "particles")):
+        with pytest.raises(InputError, match=f"'{word}'"):
+            make_policies(f"expert:{bad}", 4)
+    make_policies("expert:worlds=32,particles=16,model=voids", 4)   # particles unused
+
+
+def _midhand(log, rules, i):
+    """The position before play ``i`` of a recorded hand: (seat, hand, view, holders, world)."""
+    P = rules.players
+    holding = [list(h) for h in log.hands[:P]]
+    tricks = [0] * P
+    for t in range(0, i - i % P, P):
+        tricks[R.trick_winner(log.plays[t:t + P], log.trump)] += 1
+    for p in log.plays[:i]:
+        holding[p.seat].remove(p.card)
+    seat = log.plays[i].seat
+    view = R.PlayView(tuple(log.plays[:i]), log.bidder, log.contract, tuple(tricks),
+                      tuple(tuple(h) for h in holding))
+    holders = reference_expert.world_holders(seat, rules, view, log.trump)
+    world = reference_expert.real_world(reference_expert.unseen_cards(holding[seat], view),
+                                        holders, view)
+    return seat, holding[seat], view, holders, world
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_real_deal_is_no_surprise_at_a_heuristic_table(players):
+    """At a heuristic table the real deal is what the model expects: with trust 0
+    its weight is exactly 1 at every point of the hand; a world with two of the
+    others' cards swapped is often ruled out (weight 0), never more likely."""
+    rules = make_rules(overrides={"all_pass": "stick"}, players=players)
+    pols = make_policies("heuristic", players)
+    swapped_out = 0
+    for j in range(25):
+        log = R.simulate_hand(rules, pols, SEED, j)
+        model = R.table_model(rules, pols, log.trump, 0.0)
+        for i in range(2, len(log.plays) - 2, 3):
+            seat, hand, view, holders, world = _midhand(log, rules, i)
+            assert reference_expert.world_weight(seat, world, holders, hand, view, log.trump,
+                                                 rules, model) == 1.0
+            if len(world[0]) and len(world[1]):
+                other = [list(h) for h in world]
+                other[0][0], other[1][0] = world[1][0], world[0][0]
+                w = reference_expert.world_weight(seat, other, holders, hand, view, log.trump,
+                                                  rules, model)
+                assert w in (0.0, 1.0)
+                swapped_out += w == 0.0
+    assert swapped_out > 20
+
+
+def test_action_probability_and_heaviest():
+    assert reference_expert.action_probability(True, 4, 0.2) == pytest.approx(0.85)
+    assert reference_expert.action_probability(False, 4, 0.2) == pytest.approx(0.05)
+    deals, q = reference_expert.heaviest(["a", "b", "c", "d"], [0.5, 1.0, 0.5, 0.001], 3)
+    assert deals == ["b", "a", "c"] and q == [1024, 512, 512]
+    assert reference_expert.heaviest(["a", "b"], [0.0, 0.0], 2) == (["a", "b"], [1024, 1024])
 
 
 # --- scenarios: the right card ----------------------------------------------------
@@ -601,22 +668,31 @@ def test_constrained_deal_gives_legal_worlds_on_random_positions():
 #: (players, policies, rule overrides, hands).  Few worlds keep the reference's
 #: searches short; "stick" plays every deal (nobody can throw a hand in).
 TABLES = [
-    (4, "expert:worlds=2", {}, 70),
-    (4, ["expert:worlds=3", "random", "heuristic:cover_third=false",
-         "expert:worlds=1,slam_play=simple"], {"all_pass": "stick"}, 90),
-    (4, ["heuristic", "expert:worlds=2,aggression=1", "heuristic",
-         "expert:worlds=2,partner_help=1.5"], {"no_trump": False, "ndogo_stake": 2}, 70),
-    (3, "expert:worlds=2", {"all_pass": "stick"}, 40),
-    (3, ["random", "expert:worlds=3,aggression=1", "heuristic"], {"no_trump": False}, 80),
-    (3, ["expert:worlds=1", "heuristic:slam_play=simple", "expert:worlds=2"],
-     {"auction": "reentry", "fail": "bid"}, 50),
-    (2, "expert:worlds=3", {"all_pass": "stick"}, 150),
-    (2, ["expert:worlds=2", "random"], {}, 150),
-    (2, ["heuristic", "expert:worlds=4,kubwa_margin=1"], {"all_pass": "stick",
-                                                         "no_trump": False}, 100),
+    (4, "expert:worlds=2,model=voids", {}, 70),
+    (4, "expert:worlds=2,particles=6", {"all_pass": "stick"}, 40),
+    (4, ["expert:worlds=3,particles=9", "random", "heuristic:cover_third=false",
+         "expert:worlds=1,slam_play=simple,particles=5,trust=0.3"], {"all_pass": "stick"}, 60),
+    (4, ["expert:worlds=3,model=voids", "random", "heuristic:cover_third=false",
+         "expert:worlds=1,slam_play=simple,model=voids"], {"all_pass": "stick"}, 60),
+    (4, ["heuristic", "expert:worlds=2,aggression=1,particles=8", "heuristic",
+         "expert:worlds=2,partner_help=1.5,model=voids"], {"no_trump": False, "ndogo_stake": 2},
+     70),
+    (4, ["expert:worlds=2,particles=8,trust=0", "heuristic", "expert:worlds=2,particles=4",
+         "classic"], {"all_pass": "stick"}, 40),
+    (3, "expert:worlds=2,particles=8", {"all_pass": "stick"}, 40),
+    (3, "expert:worlds=2,model=voids", {"all_pass": "stick"}, 30),
+    (3, ["random", "expert:worlds=3,aggression=1,particles=6", "heuristic"], {"no_trump": False},
+     80),
+    (3, ["expert:worlds=1,particles=4,trust=1", "heuristic:slam_play=simple",
+         "expert:worlds=2,model=voids"], {"auction": "reentry", "fail": "bid"}, 50),
+    (2, "expert:worlds=3,particles=12", {"all_pass": "stick"}, 100),
+    (2, "expert:worlds=3,model=voids", {"all_pass": "stick"}, 150),
+    (2, ["expert:worlds=2,particles=8", "random"], {}, 100),
+    (2, ["heuristic", "expert:worlds=4,kubwa_margin=1,particles=8"], {"all_pass": "stick",
+                                                                     "no_trump": False}, 100),
     # oracles (worlds = 0: the real deal, nothing drawn), alone and among others
     (4, "expert:worlds=0", {"all_pass": "stick"}, 40),
-    (3, ["expert:worlds=0", "expert:worlds=2", "random"], {}, 40),
+    (3, ["expert:worlds=0", "expert:worlds=2,particles=4", "random"], {}, 40),
     (2, ["expert:worlds=0", "heuristic"], {"all_pass": "stick"}, 80),
 ]
 
