@@ -39,6 +39,8 @@ EXPERT_TT = TT_SIZE
 #: The weight of the heaviest world in the vote (7.3 Inference): weights are
 #: integers, so that sums and comparisons are exact in both engines.
 WEIGHT_ONE = 1024
+#: The most deals of the unseen cards, before the voids, that ``enumerate`` lists.
+ENUMERATE_MAX = 4096
 
 
 @kernel(inline=True)
@@ -117,29 +119,21 @@ def _card_ids(m, o):
 
 
 @kernel
-def draw_worlds(seat, hands, P, o, unplayed, voids, worlds, st):
-    """The worlds (7.3 Worlds), all drawn before any solve: row ``w`` holds every
-    seat's card-id mask in world ``w``, the player's own hand and the cards it
-    cannot see dealt to the holders by :func:`_world`, drawing from ``st``.
-    ``worlds`` 0 is the oracle (for measuring, never a real player): one
-    world, the real deal, nothing drawn."""
-    if worlds == 0:
-        world = np.zeros((1, 4), np.int64)
-        for s in range(4):
-            world[0, s] = _card_ids(hands[s], o)
-        return world
-    h = hands[seat]
-    unseen_bits = unplayed & ~h
+def _holders(seat, hands, P, o, unplayed, voids):
+    """``(unseen, n_u, holder, size, allowed, n_holders)``: the card ids the player
+    cannot see, in increasing id, and the holders (7.3 Worlds): the other
+    seats from the player's left, then the two-player dead hand, each with its
+    card count and the effective suits it has not shown out of."""
+    unseen_bits = unplayed & ~hands[seat]
     unseen = np.empty(24, np.int64)
     n_u = 0
     for c in range(24):
         if (unseen_bits >> BIT_OF[o, c]) & 1:
             unseen[n_u] = c
             n_u += 1
-    # the holders: the other seats from the player's left, then the dead hand
     holder = np.empty(4, np.int64)
     size = np.empty(4, np.int64)
-    allowed = np.empty(4, np.int64)      # the effective suits it has not shown out of
+    allowed = np.empty(4, np.int64)
     n_holders = 0
     x = seat
     for _ in range(P - 1):
@@ -153,7 +147,134 @@ def draw_worlds(seat, hands, P, o, unplayed, voids, worlds, st):
         size[n_holders] = popcount(hands[3])
         allowed[n_holders] = 15
         n_holders += 1
-    own_ids = _card_ids(h, o)
+    return unseen, n_u, holder, size, allowed, n_holders
+
+
+@kernel(inline=True)
+def _next_combination(idx, k, n):
+    """Advance ``idx[:k]`` (increasing positions below ``n``) to the next
+    combination in lexicographic order; False after the last."""
+    i = k - 1
+    while i >= 0 and idx[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for m in range(i + 1, k):
+        idx[m] = idx[m - 1] + 1
+    return True
+
+
+@kernel
+def _fits(cards, n, allowed, o):
+    """Whether the card ids ``cards[:n]`` are all of effective suits in ``allowed``,
+    and their card-id mask."""
+    mask = np.int64(0)
+    for i in range(n):
+        if (allowed >> EFF[o, cards[i]]) & 1 == 0:
+            return False, mask
+        mask |= np.int64(1) << cards[i]
+    return True, mask
+
+
+@kernel
+def enumerate_worlds(seat, hands, P, o, unplayed, voids, limit):
+    """Every deal of the unseen cards that fits the holders' voids (7.3 Worlds,
+    enumerated), as :func:`draw_worlds`' rows, if there are at most ``limit``
+    and at most :data:`ENUMERATE_MAX` deals before the voids; else no row.
+    Order: the first holder's cards as combinations of the unseen cards'
+    positions (increasing id) in lexicographic order, then the second's of
+    the positions left, the last holder taking the rest."""
+    unseen, n_u, holder, size, allowed, n_holders = _holders(seat, hands, P, o, unplayed, voids)
+    none = np.zeros((0, 4), np.int64)
+    total = 1.0
+    left = n_u
+    for x in range(n_holders - 1):
+        for i in range(size[x]):
+            total = total * (left - i) / (i + 1)
+        left -= size[x]
+    if total > ENUMERATE_MAX:
+        return none
+    out = np.zeros((limit, 4), np.int64)
+    own_ids = _card_ids(hands[seat], o)
+    n_out = 0
+    a = np.arange(size[0])
+    rest = np.empty(24, np.int64)
+    part = np.empty(24, np.int64)
+    b = np.empty(24, np.int64)
+    last = np.empty(24, np.int64)
+    while True:
+        for i in range(size[0]):
+            part[i] = unseen[a[i]]
+        ok0, m0 = _fits(part, size[0], allowed[0], o)
+        if ok0:
+            n_r = 0
+            i = 0
+            for p in range(n_u):
+                if i < size[0] and a[i] == p:
+                    i += 1
+                else:
+                    rest[n_r] = unseen[p]
+                    n_r += 1
+            k1 = size[1] if n_holders == 3 else 0
+            for i in range(k1):
+                b[i] = i
+            while True:
+                for i in range(k1):
+                    part[i] = rest[b[i]]
+                ok1, m1 = _fits(part, k1, allowed[1], o)
+                n_l = 0
+                i = 0
+                for p in range(n_r):
+                    if i < k1 and b[i] == p:
+                        i += 1
+                    else:
+                        last[n_l] = rest[p]
+                        n_l += 1
+                ok2, m2 = _fits(last, n_l, allowed[n_holders - 1], o)
+                if ok1 and ok2:
+                    if n_out == limit:
+                        return none
+                    out[n_out, holder[0]] = m0
+                    if n_holders == 3:
+                        out[n_out, holder[1]] = m1
+                    out[n_out, holder[n_holders - 1]] = m2
+                    out[n_out, seat] = own_ids
+                    n_out += 1
+                if not _next_combination(b, k1, n_r):
+                    break
+        if not _next_combination(a, size[0], n_u):
+            break
+    return out[:n_out].copy()
+
+
+@kernel
+def thin(weight, n):
+    """Whether the effective sample size of the weights, (sum w)^2 / sum w^2, is
+    below half of ``n`` (all weights 0 counts as thin), in the reference's order
+    of sums."""
+    s = 0.0
+    s2 = 0.0
+    for w in range(weight.shape[0]):
+        s += weight[w]
+        s2 += weight[w] * weight[w]
+    return s == 0.0 or 2.0 * s * s < n * s2
+
+
+@kernel
+def draw_worlds(seat, hands, P, o, unplayed, voids, worlds, st):
+    """The worlds (7.3 Worlds), all drawn before any solve: row ``w`` holds every
+    seat's card-id mask in world ``w``, the player's own hand and the cards it
+    cannot see dealt to the holders by :func:`_world`, drawing from ``st``.
+    ``worlds`` 0 is the oracle (for measuring, never a real player): one
+    world, the real deal, nothing drawn."""
+    if worlds == 0:
+        world = np.zeros((1, 4), np.int64)
+        for s in range(4):
+            world[0, s] = _card_ids(hands[s], o)
+        return world
+    unseen, n_u, holder, size, allowed, n_holders = _holders(seat, hands, P, o, unplayed, voids)
+    own_ids = _card_ids(hands[seat], o)
     arr = np.empty(24, np.int64)
     world = np.zeros((worlds, 4), np.int64)
     for w in range(worlds):

@@ -20,10 +20,13 @@ and nothing of the reference engine above it; its numba twin is
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from simkit.errors import InputError
+from simkit.moves import Bid
 from simkit.pepper import reference_solver
 from simkit.pepper.rules import DECK, PepperRules
 from simkit.pepper.tricks import (
@@ -47,6 +50,9 @@ DEAD = -1
 
 #: The heaviest kept world's weight in the vote (§7.3 "Inference").
 WEIGHT_ONE = 1024
+
+#: The most deals of the unseen cards, before the voids, that enumeration lists.
+ENUMERATE_MAX = 4096
 
 
 def cards_held(seat: int, rules: PepperRules, view: PlayView) -> int:
@@ -296,14 +302,19 @@ class TableModel:
     """What the expert believes each other seat does (§7.3 "Inference"): the
     table's own policies.  ``play(seat, hand, trick, view)`` is the card the
     seat's policy plays there, ``trump(seat, hand, contract)`` the trump it
-    names with its dealt hand, either None for a seat whose choice says
-    nothing of its cards (random); ``trump_options`` is how many options the
-    rules allow; ``trust`` is epsilon."""
+    names with its dealt hand, ``call(seat, hand, calls, high)`` its call
+    after ``calls`` (``None`` from any of them: a seat whose choice says
+    nothing of its cards, random or calling by a plan); ``trump_options`` is
+    how many options the rules allow, ``kubwa`` the highest level; ``trust``
+    is epsilon; ``calls``: whether the calls are weighed."""
 
     play: Callable[[int, Sequence[int], Sequence[Play], PlayView], int | None]
     trump: Callable[[int, Sequence[int], int], int | None]
     trump_options: int
     trust: float
+    call: Callable[[int, Sequence[int], Sequence[Bid], int], int | None] | None = None
+    kubwa: int = 0
+    calls: bool = False
 
 
 def action_probability(is_model: bool, legal: int, trust: float) -> float:
@@ -316,10 +327,12 @@ def world_weight(seat: int, world: Sequence[Sequence[int]], holders: Sequence[Ho
                  own: Sequence[int], view: PlayView, trump: int, rules: PepperRules,
                  model: TableModel) -> float:
     """The likelihood of what the other seats did, in a world (§7.3
-    "Inference"): the bidder's trump, then every card played so far, in play
-    order, each by :func:`action_probability` against the model's choice with
-    the cards the seat held then in this world (what it holds in the world
-    and what it has played since).  The player's own actions and those the
+    "Inference"): with ``model.calls`` every call of the auction (its legal
+    calls: pass and every level above the high bid), then the bidder's trump,
+    then every card played so far, in play order, each by
+    :func:`action_probability` against the model's choice with the cards the
+    seat held then in this world (what it holds in the world and what it has
+    played since).  The player's own actions and those the
     model says nothing of (None) count 1."""
     n = rules.players
     dealt: list[list[int]] = [[] for _ in range(n)]
@@ -330,6 +343,15 @@ def world_weight(seat: int, world: Sequence[Sequence[int]], holders: Sequence[Ho
     for p in view.plays:
         dealt[p.seat].append(p.card)
     like = 1.0
+    if model.calls and model.call is not None:
+        high = 0
+        for i, b in enumerate(view.calls):
+            if b.seat != seat:
+                called = model.call(b.seat, dealt[b.seat], view.calls[:i], high)
+                if called is not None:
+                    like *= action_probability(called == b.level, model.kubwa - high + 1,
+                                               model.trust)
+            high = max(high, b.level)
     if view.bidder != seat:
         named = model.trump(view.bidder, dealt[view.bidder], view.contract)
         if named is not None:
@@ -353,6 +375,48 @@ def world_weight(seat: int, world: Sequence[Sequence[int]], holders: Sequence[Ho
     return like
 
 
+def thin(weights: Sequence[float], n: int) -> bool:
+    """Is the effective sample size of the weights, (sum w)^2 / sum w^2, below
+    half of ``n``? (§7.3 "Inference"; all weights 0 counts as thin.)  The sums
+    run in order, as the kernel's do."""
+    s = s2 = 0.0
+    for w in weights:
+        s += w
+        s2 += w * w
+    return s == 0.0 or 2.0 * s * s < n * s2
+
+
+def all_worlds(unseen: Sequence[int], holders: Sequence[Holder], trump: int,
+               limit: int) -> list[list[list[int]]] | None:
+    """Every world that fits the holders' voids (§7.3 "Worlds", enumerated), or
+    None if there are more than ``limit`` or more than :data:`ENUMERATE_MAX`
+    deals before the voids.  Order: the first holder's cards as combinations
+    of ``unseen`` (increasing id) in lexicographic order, then the second's
+    of the cards left, the last holder taking the rest.  Nothing is drawn."""
+    total, left = 1, len(unseen)
+    for h in holders[:-1]:
+        total *= math.comb(left, h.size)
+        left -= h.size
+    if total > ENUMERATE_MAX:
+        return None
+    out: list[list[list[int]]] = []
+
+    def deal_from(rest: list[int], x: int, world: list[list[int]]) -> bool:
+        if x == len(holders) - 1:
+            world = world + [rest]
+            if fits(world, holders, trump):
+                if len(out) == limit:
+                    return False
+                out.append(world)
+            return True
+        for part in itertools.combinations(rest, holders[x].size):
+            if not deal_from([c for c in rest if c not in part], x + 1, world + [list(part)]):
+                return False
+        return True
+
+    return out if deal_from(list(unseen), 0, []) else None
+
+
 def heaviest(deals: list, weights: Sequence[float], n: int) -> tuple[list, list[int]]:
     """The ``n`` heaviest worlds (§7.3 "Inference"), heaviest first, ties in
     draw order, and their weights in the vote: each world's weight over the
@@ -366,7 +430,8 @@ def heaviest(deals: list, weights: Sequence[float], n: int) -> tuple[list, list[
 
 def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
                 trump: int, rules: PepperRules, worlds: int, stream: Stream, hint: int,
-                model: TableModel | None = None, particles: int = 0) -> int:
+                model: TableModel | None = None, particles: int = 0, redraw: int = 0,
+                enumerate_few: bool = False) -> int:
     """The expert's card (§7.3), with ``worlds`` worlds; ``hint`` is the card
     the heuristic (§7.2, its all-tricks plan included) plays here with the
     expert's parameters: the heuristic's card of "The choice".
@@ -375,9 +440,12 @@ def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: Pla
     drawn.  Otherwise worlds are drawn (:func:`sample_world`), all of them
     before the first solve: without a ``model`` (``model=voids``) ``worlds``
     of them, each of weight 1; with one, ``particles`` of them, weighed by
-    :func:`world_weight`, of which the ``worlds`` heaviest are kept with
-    their weights (:func:`heaviest`).  With ``worlds = 0`` (the oracle) the
-    one world is the real deal (:func:`real_world`) and nothing is drawn.
+    :func:`world_weight`, and ``particles`` more while the weights are
+    :func:`thin`, at most ``redraw`` times; or, with ``enumerate_few``, every
+    world that fits if :func:`all_worlds` lists them; of these the
+    ``worlds`` heaviest are kept with their weights (:func:`heaviest`).  With
+    ``worlds = 0`` (the oracle) the one world is the real deal
+    (:func:`real_world`) and nothing is drawn.
     Every candidate is valued in every world (:func:`candidate_value`).  The
     choice (§7.3 "The choice"), where a candidate *is* the heuristic's card
     ``hint`` when the two are equivalent for the player, and a world counts
@@ -403,9 +471,19 @@ def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: Pla
         deals = [sample_world(stream, unseen, holders, trump) for _ in range(worlds)]
         q = [WEIGHT_ONE] * worlds
     else:
-        drawn = [sample_world(stream, unseen, holders, trump) for _ in range(particles)]
-        weights = [world_weight(seat, world, holders, hand, view, trump, rules, model)
-                   for world in drawn]
+        drawn = all_worlds(unseen, holders, trump, particles) if enumerate_few else None
+        if drawn is not None:
+            weights = [world_weight(seat, world, holders, hand, view, trump, rules, model)
+                       for world in drawn]
+        else:
+            drawn, weights = [], []
+            for rounds in range(redraw + 1):
+                if rounds > 0 and not thin(weights, particles):
+                    break
+                more = [sample_world(stream, unseen, holders, trump) for _ in range(particles)]
+                drawn += more
+                weights += [world_weight(seat, world, holders, hand, view, trump, rules, model)
+                            for world in more]
         deals, q = heaviest(drawn, weights, worlds)
     goal = expert_goal(seat, rules, view)
     best, best_key = -1, None
