@@ -34,10 +34,13 @@ def test_named_settings_parse():
     for spec in NAMED.values():
         make_policies(spec, 4)
     # classic holds the old value of every parameter the fixes added
-    assert (CLASSIC.cover_third, CLASSIC.ndogo_lower, CLASSIC.slam_play) == (False, False, "simple")
-    assert (NEW.cover_third, NEW.ndogo_lower, NEW.slam_play) == (True, True, "plan")
+    assert (CLASSIC.cover_third, CLASSIC.ndogo_lower, CLASSIC.slam_play, CLASSIC.keep_guards) \
+        == (False, False, "simple", False)
+    assert (NEW.cover_third, NEW.ndogo_lower, NEW.slam_play, NEW.keep_guards) \
+        == (True, True, "plan", True)
     # and the parameters that were there before keep their defaults
-    assert CLASSIC.replace(cover_third=True, ndogo_lower=True, slam_play="plan") == NEW
+    assert CLASSIC.replace(cover_third=True, ndogo_lower=True, slam_play="plan",
+                           keep_guards=True) == NEW
 
 
 # --- flaw 1: third hand covers a partner's card an opponent may beat ----------
@@ -161,11 +164,12 @@ def test_defender_keeps_its_guard():
     # 9S is made; keeping the guard it throws the QD.  Once the declarer has
     # shown out of spades, or the 9S has been played, the 10S guards nothing.
     rules = make_rules(players=3)
-    guard = NEW.replace(keep_guards=True)
+    guard = NEW                                  # keep_guards is the default
+    old = NEW.replace(keep_guards=False)         # the old discard
     trick = plays("0:JH")
     view = R.PlayView(tuple(trick), 0, rules.kubwa, (0, 0, 0))
     hand = cards("10S QD KD")
-    assert R.follow_card(1, hand, trick, H, rules, NEW, view) == DECK.parse("10S")
+    assert R.follow_card(1, hand, trick, H, rules, old, view) == DECK.parse("10S")
     assert R.follow_card(1, hand, trick, H, rules, guard, view) == DECK.parse("QD")
     assert R.guards(1, hand, H, rules, view) == set(cards("10S KD"))    # the QD guards nothing
     later = plays("2:9H 0:JH")

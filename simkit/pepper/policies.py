@@ -41,7 +41,7 @@ class HeuristicParams(Config):
                             "to the partner keeping trumps as entries, win safely or as high as "
                             "possible) or simple (the ordinary play, the old rule)",
                             choices=("plan", "simple"))
-    keep_guards: bool = option(False, "a defender that cannot follow suit and does not win the "
+    keep_guards: bool = option(True, "a defender that cannot follow suit and does not win the "
                                "trick discards a side-suit card that beats none of the "
                                "declaring side's possible losers, keeping its guards (its "
                                "highest card of a suit in which a lower card is unseen and the "
