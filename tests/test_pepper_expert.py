@@ -258,7 +258,8 @@ def test_all_worlds_are_drawn_first_and_nothing_else():
     table = make_policies(["expert", "heuristic"], 2)
     for worlds in (1, 3, 7):
         for params, drawn in ((ExpertParams(worlds=worlds, model="voids"), worlds),
-                              (ExpertParams(worlds=worlds, particles=worlds + 4), worlds + 4)):
+                              (ExpertParams(worlds=worlds, particles=worlds + 4, enumerate=False),
+                               worlds + 4)):
             a, b = Stream(SEED, worlds), Stream(SEED, worlds)
             R.expert_card(p.seat, p.hand, p.trick, p.view, HEARTS, p.rules, params, a, table)
             holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)

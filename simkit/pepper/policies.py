@@ -80,7 +80,7 @@ class ExpertParams(HeuristicParams):
     redraw: int = option(0, "model=table: while the effective sample size of the weights is "
                          "below half of particles, draw particles more worlds, at most this "
                          "many times (0: never)", lo=0, hi=8)
-    enumerate: bool = option(False, "model=table: when the deals of the unseen cards that fit "
+    enumerate: bool = option(True, "model=table: when the deals of the unseen cards that fit "
                              "the voids are at most particles, weigh every one of them instead "
                              "of drawing (nothing drawn)")
 
