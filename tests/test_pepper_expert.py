@@ -252,17 +252,141 @@ def test_one_candidate_draws_nothing():
 
 def test_all_worlds_are_drawn_first_and_nothing_else():
     # With several candidates the expert's only draws are its worlds' shuffles:
-    # the stream ends where drawing `worlds` worlds leaves it.
+    # the stream ends where drawing `worlds` worlds (model=voids) or
+    # `particles` worlds (model=table) leaves it.
     p = Position(2, HEARTS, 0, "3", TWO_DEAL, ["0:AS 1:JS"])
+    table = make_policies(["expert", "heuristic"], 2)
     for worlds in (1, 3, 7):
-        a, b = Stream(SEED, worlds), Stream(SEED, worlds)
-        R.expert_card(p.seat, p.hand, p.trick, p.view, HEARTS, p.rules,
-                      ExpertParams(worlds=worlds), a)
-        holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
-        unseen = reference_expert.unseen_cards(p.hand, p.view)
-        for _ in range(worlds):
-            reference_expert.sample_world(b, unseen, holders, HEARTS)
-        assert state(a) == state(b) and state(a) != state(Stream(SEED, worlds))
+        for params, drawn in ((ExpertParams(worlds=worlds, model="voids"), worlds),
+                              (ExpertParams(worlds=worlds, particles=worlds + 4, enumerate=False),
+                               worlds + 4)):
+            a, b = Stream(SEED, worlds), Stream(SEED, worlds)
+            R.expert_card(p.seat, p.hand, p.trick, p.view, HEARTS, p.rules, params, a, table)
+            holders = reference_expert.world_holders(p.seat, p.rules, p.view, HEARTS)
+            unseen = reference_expert.unseen_cards(p.hand, p.view)
+            for _ in range(drawn):
+                reference_expert.sample_world(b, unseen, holders, HEARTS)
+            assert state(a) == state(b) and state(a) != state(Stream(SEED, worlds))
+
+
+# --- inference (7.3 "Inference") -------------------------------------------------
+
+def test_expert_parameters_of_inference():
+    params = make_policies("expert:particles=64,trust=0.25,model=voids", 4)[0].params
+    assert (params.particles, params.trust, params.model) == (64, 0.25, "voids")
+    assert ExpertParams().model == "table"
+    for bad, word in (("model=bayes", "model"), ("trust=1.5", "trust"),
+                      ("particles=0", "particles"), ("worlds=32,particles=16", "particles")):
+        with pytest.raises(InputError, match=f"'{word}'"):
+            make_policies(f"expert:{bad}", 4)
+    make_policies("expert:worlds=32,particles=16,model=voids", 4)   # particles unused
+    params = make_policies("expert:calls=true,redraw=3,enumerate=true", 4)[0].params
+    assert (params.calls, params.redraw, params.enumerate) == (True, 3, True)
+    for bad, word in (("redraw=9", "redraw"), ("redraw=-1", "redraw"), ("calls=2", "calls"),
+                      ("enumerate=maybe", "enumerate")):
+        with pytest.raises(InputError, match=f"'{word}'"):
+            make_policies(f"expert:{bad}", 4)
+
+
+def _midhand(log, rules, i):
+    """The position before play ``i`` of a recorded hand: (seat, hand, view, holders, world)."""
+    P = rules.players
+    holding = [list(h) for h in log.hands[:P]]
+    tricks = [0] * P
+    for t in range(0, i - i % P, P):
+        tricks[R.trick_winner(log.plays[t:t + P], log.trump)] += 1
+    for p in log.plays[:i]:
+        holding[p.seat].remove(p.card)
+    seat = log.plays[i].seat
+    view = R.PlayView(tuple(log.plays[:i]), log.bidder, log.contract, tuple(tricks),
+                      tuple(tuple(h) for h in holding), tuple(log.auction))
+    holders = reference_expert.world_holders(seat, rules, view, log.trump)
+    world = reference_expert.real_world(reference_expert.unseen_cards(holding[seat], view),
+                                        holders, view)
+    return seat, holding[seat], view, holders, world
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_real_deal_is_no_surprise_at_a_heuristic_table(players):
+    """At a heuristic table the real deal is what the model expects: with trust 0
+    its weight, calls included, is exactly 1 at every point of the hand; a world with two of the
+    others' cards swapped is often ruled out (weight 0), never more likely."""
+    rules = make_rules(overrides={"all_pass": "stick"}, players=players)
+    pols = make_policies("heuristic", players)
+    swapped_out = 0
+    for j in range(25):
+        log = R.simulate_hand(rules, pols, SEED, j)
+        model = R.table_model(rules, pols, log.trump, 0.0, calls=True)
+        for i in range(2, len(log.plays) - 2, 3):
+            seat, hand, view, holders, world = _midhand(log, rules, i)
+            assert reference_expert.world_weight(seat, world, holders, hand, view, log.trump,
+                                                 rules, model) == 1.0
+            if len(world[0]) and len(world[1]):
+                other = [list(h) for h in world]
+                other[0][0], other[1][0] = world[1][0], world[0][0]
+                w = reference_expert.world_weight(seat, other, holders, hand, view, log.trump,
+                                                  rules, model)
+                assert w in (0.0, 1.0)
+                swapped_out += w == 0.0
+    assert swapped_out > 20
+
+
+def test_calls_say_something():
+    """Weighing the calls: a world in which a seat that passed holds a hand its
+    heuristic would have bid is ruled out with trust 0, and only by the calls."""
+    rules = make_rules(overrides={"all_pass": "stick"}, players=4)
+    pols = make_policies("heuristic", 4)
+    checked = 0
+    for j in range(40):
+        log = R.simulate_hand(rules, pols, SEED, j)
+        seat, hand, view, holders, world = _midhand(log, rules, 5)
+        for x in range(1, len(holders)):
+            other = [list(w) for w in world]
+            other[0], other[x] = other[x], other[0]
+            if len(other[0]) != holders[0].size:
+                continue
+            plays = R.table_model(rules, pols, log.trump, 0.0)
+            calls = R.table_model(rules, pols, log.trump, 0.0, calls=True)
+            w_plays = reference_expert.world_weight(seat, other, holders, hand, view, log.trump,
+                                                    rules, plays)
+            w_calls = reference_expert.world_weight(seat, other, holders, hand, view, log.trump,
+                                                    rules, calls)
+            assert w_calls <= w_plays
+            checked += w_calls < w_plays
+    assert checked > 5
+
+
+def test_worlds_enumerated_and_thin():
+    """``all_worlds`` lists every deal that fits the voids, each once, in its
+    order, the real deal among them; None past the limit; ``thin`` is the
+    effective sample size below half."""
+    rules = make_rules(overrides={"all_pass": "stick"}, players=4)
+    pols = make_policies("heuristic", 4)
+    for j in range(6):
+        log = R.simulate_hand(rules, pols, SEED, j)
+        seat, hand, view, holders, world = _midhand(log, rules, 14)
+        unseen = reference_expert.unseen_cards(hand, view)
+        every = reference_expert.all_worlds(unseen, holders, log.trump, 10_000)
+        assert every is not None and world in every
+        assert len({str(w) for w in every}) == len(every)
+        assert all(reference_expert.fits(w, holders, log.trump) for w in every)
+        assert reference_expert.all_worlds(unseen, holders, log.trump, len(every)) == every
+        if len(every) > 1:
+            assert reference_expert.all_worlds(unseen, holders, log.trump, len(every) - 1) is None
+    early = _midhand(R.simulate_hand(rules, pols, SEED, 0), rules, 1)
+    assert reference_expert.all_worlds(reference_expert.unseen_cards(early[1], early[2]),
+                                       early[3], 0, 10_000) is None      # too many to list
+    assert not reference_expert.thin([1.0, 1.0, 1.0, 1.0], 4)
+    assert reference_expert.thin([1.0, 0.01, 0.01, 0.01], 4)
+    assert reference_expert.thin([0.0, 0.0], 2)
+
+
+def test_action_probability_and_heaviest():
+    assert reference_expert.action_probability(True, 4, 0.2) == pytest.approx(0.85)
+    assert reference_expert.action_probability(False, 4, 0.2) == pytest.approx(0.05)
+    deals, q = reference_expert.heaviest(["a", "b", "c", "d"], [0.5, 1.0, 0.5, 0.001], 3)
+    assert deals == ["b", "a", "c"] and q == [1024, 512, 512]
+    assert reference_expert.heaviest(["a", "b"], [0.0, 0.0], 2) == (["a", "b"], [1024, 1024])
 
 
 # --- scenarios: the right card ----------------------------------------------------
@@ -601,22 +725,47 @@ def test_constrained_deal_gives_legal_worlds_on_random_positions():
 #: (players, policies, rule overrides, hands).  Few worlds keep the reference's
 #: searches short; "stick" plays every deal (nobody can throw a hand in).
 TABLES = [
-    (4, "expert:worlds=2", {}, 70),
-    (4, ["expert:worlds=3", "random", "heuristic:cover_third=false",
-         "expert:worlds=1,slam_play=simple"], {"all_pass": "stick"}, 90),
-    (4, ["heuristic", "expert:worlds=2,aggression=1", "heuristic",
-         "expert:worlds=2,partner_help=1.5"], {"no_trump": False, "ndogo_stake": 2}, 70),
-    (3, "expert:worlds=2", {"all_pass": "stick"}, 40),
-    (3, ["random", "expert:worlds=3,aggression=1", "heuristic"], {"no_trump": False}, 80),
-    (3, ["expert:worlds=1", "heuristic:slam_play=simple", "expert:worlds=2"],
-     {"auction": "reentry", "fail": "bid"}, 50),
-    (2, "expert:worlds=3", {"all_pass": "stick"}, 150),
-    (2, ["expert:worlds=2", "random"], {}, 150),
-    (2, ["heuristic", "expert:worlds=4,kubwa_margin=1"], {"all_pass": "stick",
-                                                         "no_trump": False}, 100),
+    (4, "expert:worlds=2,model=voids", {}, 70),
+    (4, "expert:worlds=2,particles=6", {"all_pass": "stick"}, 40),
+    (4, ["expert:worlds=3,particles=9", "random", "heuristic:cover_third=false",
+         "expert:worlds=1,slam_play=simple,particles=5,trust=0.3"], {"all_pass": "stick"}, 60),
+    (4, ["expert:worlds=3,model=voids", "random", "heuristic:cover_third=false",
+         "expert:worlds=1,slam_play=simple,model=voids"], {"all_pass": "stick"}, 60),
+    (4, ["heuristic", "expert:worlds=2,aggression=1,particles=8", "heuristic",
+         "expert:worlds=2,partner_help=1.5,model=voids"], {"no_trump": False, "ndogo_stake": 2},
+     70),
+    (4, ["expert:worlds=2,particles=8,trust=0", "heuristic", "expert:worlds=2,particles=4",
+         "classic"], {"all_pass": "stick"}, 40),
+    (3, "expert:worlds=2,particles=8", {"all_pass": "stick"}, 40),
+    (3, "expert:worlds=2,model=voids", {"all_pass": "stick"}, 30),
+    (3, ["random", "expert:worlds=3,aggression=1,particles=6", "heuristic"], {"no_trump": False},
+     80),
+    (3, ["expert:worlds=1,particles=4,trust=1", "heuristic:slam_play=simple",
+         "expert:worlds=2,model=voids"], {"auction": "reentry", "fail": "bid"}, 50),
+    (2, "expert:worlds=3,particles=12", {"all_pass": "stick"}, 100),
+    (2, "expert:worlds=3,model=voids", {"all_pass": "stick"}, 150),
+    (2, ["expert:worlds=2,particles=8", "random"], {}, 100),
+    (2, ["heuristic", "expert:worlds=4,kubwa_margin=1,particles=8"], {"all_pass": "stick",
+                                                                     "no_trump": False}, 100),
+    # inference's options: the calls weighed, fresh worlds while the weights are
+    # thin, every world that fits listed late in the hand
+    (4, "expert:worlds=2,particles=6,calls=true,redraw=2,enumerate=true", {"all_pass": "stick"},
+     40),
+    (4, ["expert:worlds=3,particles=8,calls=true,trust=0", "heuristic:keep_guards=true",
+         "expert:worlds=2,particles=4,redraw=3,trust=0.01", "random"], {"auction": "reentry"}, 60),
+    (4, ["heuristic:keep_guards=true", "expert:worlds=2,particles=6,enumerate=true,calls=true",
+         "classic", "expert:worlds=2,model=voids,keep_guards=true"], {"all_pass": "stick"}, 50),
+    (3, "expert:worlds=2,particles=8,calls=true,redraw=2,enumerate=true",
+     {"all_pass": "stick"}, 40),
+    (3, ["heuristic:keep_guards=true", "expert:worlds=2,particles=6,enumerate=true,trust=0",
+         "random"], {"auction": "one_lap"}, 60),
+    (2, "expert:worlds=3,particles=12,calls=true,redraw=2,enumerate=true",
+     {"all_pass": "stick"}, 80),
+    (2, ["expert:worlds=2,particles=8,enumerate=true,calls=true,trust=0.001",
+         "heuristic:keep_guards=true"], {}, 100),
     # oracles (worlds = 0: the real deal, nothing drawn), alone and among others
     (4, "expert:worlds=0", {"all_pass": "stick"}, 40),
-    (3, ["expert:worlds=0", "expert:worlds=2", "random"], {}, 40),
+    (3, ["expert:worlds=0", "expert:worlds=2,particles=4", "random"], {}, 40),
     (2, ["expert:worlds=0", "heuristic"], {"all_pass": "stick"}, 80),
 ]
 
@@ -652,6 +801,33 @@ def test_fixed_hands_and_games_agree():
     assert_same_records(df, logs, rules, pols, 0, f"fixed hand {text}, contract 5")
     rules = make_rules(overrides={"target": 12, "max_rounds": 30}, players=2)
     assert_same_games(rules, ["expert:worlds=2", "random"], 4, SEED)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_plan_hands_agree_with_calls_weighed(players):
+    """A seat calling by a plan (9.3) says nothing by its calls: the kernel's
+    ``run_plan`` and the reference's ``plan_hand`` agree with the calls weighed."""
+    from test_pepper_plans import assert_same, plan_columns, reference_arrays
+
+    from simkit.pepper.api import trace_plan
+    rules = make_rules(overrides={"all_pass": "stick"}, players=players)
+    specs = ["expert:worlds=2,particles=6,calls=true,trust=0,enumerate=true,redraw=1",
+             "heuristic:keep_guards=true", "expert:worlds=2,particles=4,calls=true",
+             "heuristic"][:players]
+    pols = make_policies(specs, players)
+    hand = {4: "JH JD AH KH 9S 10C", 3: "9D JD QD AD KH AH KS AS",
+            2: "10C JC QC KC JH KH AH AS"}[players]
+    for plan in ("3", "policy"):
+        n = 25
+        tr = trace_plan(hand, plan, n, rules=rules, policy=pols, seat=1, dealer=0, seed=SEED,
+                        threads=1)
+        level = -1 if plan == "policy" else rules.parse_bid(plan)
+        logs = [R.plan_hand(rules, pols, SEED, k, cards(hand), level, seat=1, dealer=0)
+                for k in range(n)]
+        ref = reference_arrays(rules, logs)
+        kern = {"deal": tr["deal"], "calls": tr["calls"], "plays": tr["plays"],
+                "rec": tr["rec"][:, plan_columns(rules)].astype(np.int64)}
+        assert_same(rules, kern, ref, logs, f"{players}p plan {plan}")
 
 
 def test_tables_cover_the_cases():

@@ -121,6 +121,15 @@ def reference_arrays(rules, logs) -> dict:
             "rec": np.array([record_row(log) for log in logs], np.int64)}
 
 
+def plan_columns(rules) -> list[int]:
+    """The kernel record's columns in the order of :func:`record_names`."""
+    P, S = rules.players, rules.sides
+    return [K.C_DEALER, *(K.C_BID + s for s in range(P)), K.C_CALLS, K.C_CONTRACT,
+            K.C_BIDDER, K.C_STUCK, K.C_TRUMP, *(K.C_TRICKS + s for s in range(P)),
+            *(K.C_SIDE_TRICKS + s for s in range(S)), *(K.C_SCORE + s for s in range(S)),
+            K.C_MADE, K.C_F_TRUMPS, K.C_F_BOWERS, K.C_F_ACES, K.C_F_VOIDS]
+
+
 def kernel_text(rules, tr: dict, j: int) -> str:
     """The kernel's deal j in words, for a failure message."""
     P = rules.players
@@ -199,13 +208,8 @@ def test_plans_agree(players, auction, all_pass, name):
                                 *names[1:]]
     assert (df["hand"] == np.arange(DEALS)).all()
     ref = reference_arrays(rules, logs)
-    cols = [K.C_DEALER, *(K.C_BID + s for s in range(players)), K.C_CALLS, K.C_CONTRACT,
-            K.C_BIDDER, K.C_STUCK, K.C_TRUMP, *(K.C_TRICKS + s for s in range(players)),
-            *(K.C_SIDE_TRICKS + s for s in range(rules.sides)),
-            *(K.C_SCORE + s for s in range(rules.sides)), K.C_MADE, K.C_F_TRUMPS,
-            K.C_F_BOWERS, K.C_F_ACES, K.C_F_VOIDS]
     kern = {"deal": tr["deal"], "calls": tr["calls"], "plays": tr["plays"],
-            "rec": tr["rec"][:, cols].astype(np.int64)}
+            "rec": tr["rec"][:, plan_columns(rules)].astype(np.int64)}
     assert_same(rules, kern, ref, logs, what)
     assert_same(rules, {"rec": frame_records(df, rules)}, {"rec": ref["rec"]}, logs,
                 what + ", plan_hands")

@@ -34,10 +34,13 @@ def test_named_settings_parse():
     for spec in NAMED.values():
         make_policies(spec, 4)
     # classic holds the old value of every parameter the fixes added
-    assert (CLASSIC.cover_third, CLASSIC.ndogo_lower, CLASSIC.slam_play) == (False, False, "simple")
-    assert (NEW.cover_third, NEW.ndogo_lower, NEW.slam_play) == (True, True, "plan")
+    assert (CLASSIC.cover_third, CLASSIC.ndogo_lower, CLASSIC.slam_play, CLASSIC.keep_guards) \
+        == (False, False, "simple", False)
+    assert (NEW.cover_third, NEW.ndogo_lower, NEW.slam_play, NEW.keep_guards) \
+        == (True, True, "plan", True)
     # and the parameters that were there before keep their defaults
-    assert CLASSIC.replace(cover_third=True, ndogo_lower=True, slam_play="plan") == NEW
+    assert CLASSIC.replace(cover_third=True, ndogo_lower=True, slam_play="plan",
+                           keep_guards=True) == NEW
 
 
 # --- flaw 1: third hand covers a partner's card an opponent may beat ----------
@@ -151,3 +154,31 @@ def test_every_trick_chance_rises():
         made[name] = df["made"].mean()
     assert 0.19 < made["classic"] < 0.25
     assert made["new"] > made["classic"] + 0.08, made
+
+
+# --- keep_guards: a defender keeps the card that beats a declarer's loser ------
+
+def test_defender_keeps_its_guard():
+    # 3 players, hearts, Kubwa by seat 0 with JH JD AH KH QH AS AC 9S: on a trump
+    # lead the defender void in trumps throws its lowest card, the 10S, and the
+    # 9S is made; keeping the guard it throws the QD.  Once the declarer has
+    # shown out of spades, or the 9S has been played, the 10S guards nothing.
+    rules = make_rules(players=3)
+    guard = NEW                                  # keep_guards is the default
+    old = NEW.replace(keep_guards=False)         # the old discard
+    trick = plays("0:JH")
+    view = R.PlayView(tuple(trick), 0, rules.kubwa, (0, 0, 0))
+    hand = cards("10S QD KD")
+    assert R.follow_card(1, hand, trick, H, rules, old, view) == DECK.parse("10S")
+    assert R.follow_card(1, hand, trick, H, rules, guard, view) == DECK.parse("QD")
+    assert R.guards(1, hand, H, rules, view) == set(cards("10S KD"))    # the QD guards nothing
+    later = plays("2:9H 0:JH")
+    gone = R.PlayView(tuple(plays("0:9S 1:JS 2:KS") + later), 0, rules.kubwa, (0, 0, 1))
+    assert R.follow_card(1, hand, later, H, rules, guard, gone) == DECK.parse("10S")
+    out = R.PlayView(tuple(plays("2:KS 0:QH 1:JS") + trick), 0, rules.kubwa, (1, 0, 0))
+    assert R.guards(1, hand, H, rules, out) == {DECK.parse("KD")}
+    assert R.follow_card(1, hand, trick, H, rules, guard, out) == DECK.parse("10S")
+    # the declaring side keeps its old discards; so does classic
+    assert R.follow_card(0, hand, plays("1:JH"), H, rules, guard,
+                         R.PlayView(tuple(plays("1:JH")), 0, 5, (0, 0, 0))) == DECK.parse("10S")
+    assert not CLASSIC.keep_guards

@@ -36,6 +36,11 @@ from simkit.rng import shuffle
 WORLD_TRIES = 20
 #: Tables the expert keeps per hand in play (entries; a power of two).
 EXPERT_TT = TT_SIZE
+#: The weight of the heaviest world in the vote (7.3 Inference): weights are
+#: integers, so that sums and comparisons are exact in both engines.
+WEIGHT_ONE = 1024
+#: The most deals of the unseen cards, before the voids, that ``enumerate`` lists.
+ENUMERATE_MAX = 4096
 
 
 @kernel(inline=True)
@@ -114,29 +119,21 @@ def _card_ids(m, o):
 
 
 @kernel
-def _draw_worlds(seat, hands, P, o, unplayed, voids, worlds, st):
-    """The worlds (7.3 Worlds), all drawn before any solve: row ``w`` holds every
-    seat's card-id mask in world ``w``, the player's own hand and the cards it
-    cannot see dealt to the holders by :func:`_world`, drawing from ``st``.
-    ``worlds`` 0 is the oracle (for measuring, never a real player): one
-    world, the real deal, nothing drawn."""
-    if worlds == 0:
-        world = np.zeros((1, 4), np.int64)
-        for s in range(4):
-            world[0, s] = _card_ids(hands[s], o)
-        return world
-    h = hands[seat]
-    unseen_bits = unplayed & ~h
+def _holders(seat, hands, P, o, unplayed, voids):
+    """``(unseen, n_u, holder, size, allowed, n_holders)``: the card ids the player
+    cannot see, in increasing id, and the holders (7.3 Worlds): the other
+    seats from the player's left, then the two-player dead hand, each with its
+    card count and the effective suits it has not shown out of."""
+    unseen_bits = unplayed & ~hands[seat]
     unseen = np.empty(24, np.int64)
     n_u = 0
     for c in range(24):
         if (unseen_bits >> BIT_OF[o, c]) & 1:
             unseen[n_u] = c
             n_u += 1
-    # the holders: the other seats from the player's left, then the dead hand
     holder = np.empty(4, np.int64)
     size = np.empty(4, np.int64)
-    allowed = np.empty(4, np.int64)      # the effective suits it has not shown out of
+    allowed = np.empty(4, np.int64)
     n_holders = 0
     x = seat
     for _ in range(P - 1):
@@ -150,7 +147,134 @@ def _draw_worlds(seat, hands, P, o, unplayed, voids, worlds, st):
         size[n_holders] = popcount(hands[3])
         allowed[n_holders] = 15
         n_holders += 1
-    own_ids = _card_ids(h, o)
+    return unseen, n_u, holder, size, allowed, n_holders
+
+
+@kernel(inline=True)
+def _next_combination(idx, k, n):
+    """Advance ``idx[:k]`` (increasing positions below ``n``) to the next
+    combination in lexicographic order; False after the last."""
+    i = k - 1
+    while i >= 0 and idx[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for m in range(i + 1, k):
+        idx[m] = idx[m - 1] + 1
+    return True
+
+
+@kernel
+def _fits(cards, n, allowed, o):
+    """Whether the card ids ``cards[:n]`` are all of effective suits in ``allowed``,
+    and their card-id mask."""
+    mask = np.int64(0)
+    for i in range(n):
+        if (allowed >> EFF[o, cards[i]]) & 1 == 0:
+            return False, mask
+        mask |= np.int64(1) << cards[i]
+    return True, mask
+
+
+@kernel
+def enumerate_worlds(seat, hands, P, o, unplayed, voids, limit):
+    """Every deal of the unseen cards that fits the holders' voids (7.3 Worlds,
+    enumerated), as :func:`draw_worlds`' rows, if there are at most ``limit``
+    and at most :data:`ENUMERATE_MAX` deals before the voids; else no row.
+    Order: the first holder's cards as combinations of the unseen cards'
+    positions (increasing id) in lexicographic order, then the second's of
+    the positions left, the last holder taking the rest."""
+    unseen, n_u, holder, size, allowed, n_holders = _holders(seat, hands, P, o, unplayed, voids)
+    none = np.zeros((0, 4), np.int64)
+    total = 1.0
+    left = n_u
+    for x in range(n_holders - 1):
+        for i in range(size[x]):
+            total = total * (left - i) / (i + 1)
+        left -= size[x]
+    if total > ENUMERATE_MAX:
+        return none
+    out = np.zeros((limit, 4), np.int64)
+    own_ids = _card_ids(hands[seat], o)
+    n_out = 0
+    a = np.arange(size[0])
+    rest = np.empty(24, np.int64)
+    part = np.empty(24, np.int64)
+    b = np.empty(24, np.int64)
+    last = np.empty(24, np.int64)
+    while True:
+        for i in range(size[0]):
+            part[i] = unseen[a[i]]
+        ok0, m0 = _fits(part, size[0], allowed[0], o)
+        if ok0:
+            n_r = 0
+            i = 0
+            for p in range(n_u):
+                if i < size[0] and a[i] == p:
+                    i += 1
+                else:
+                    rest[n_r] = unseen[p]
+                    n_r += 1
+            k1 = size[1] if n_holders == 3 else 0
+            for i in range(k1):
+                b[i] = i
+            while True:
+                for i in range(k1):
+                    part[i] = rest[b[i]]
+                ok1, m1 = _fits(part, k1, allowed[1], o)
+                n_l = 0
+                i = 0
+                for p in range(n_r):
+                    if i < k1 and b[i] == p:
+                        i += 1
+                    else:
+                        last[n_l] = rest[p]
+                        n_l += 1
+                ok2, m2 = _fits(last, n_l, allowed[n_holders - 1], o)
+                if ok1 and ok2:
+                    if n_out == limit:
+                        return none
+                    out[n_out, holder[0]] = m0
+                    if n_holders == 3:
+                        out[n_out, holder[1]] = m1
+                    out[n_out, holder[n_holders - 1]] = m2
+                    out[n_out, seat] = own_ids
+                    n_out += 1
+                if not _next_combination(b, k1, n_r):
+                    break
+        if not _next_combination(a, size[0], n_u):
+            break
+    return out[:n_out].copy()
+
+
+@kernel
+def thin(weight, n):
+    """Whether the effective sample size of the weights, (sum w)^2 / sum w^2, is
+    below half of ``n`` (all weights 0 counts as thin), in the reference's order
+    of sums."""
+    s = 0.0
+    s2 = 0.0
+    for w in range(weight.shape[0]):
+        s += weight[w]
+        s2 += weight[w] * weight[w]
+    return s == 0.0 or 2.0 * s * s < n * s2
+
+
+@kernel
+def draw_worlds(seat, hands, P, o, unplayed, voids, worlds, st):
+    """The worlds (7.3 Worlds), all drawn before any solve: row ``w`` holds every
+    seat's card-id mask in world ``w``, the player's own hand and the cards it
+    cannot see dealt to the holders by :func:`_world`, drawing from ``st``.
+    ``worlds`` 0 is the oracle (for measuring, never a real player): one
+    world, the real deal, nothing drawn."""
+    if worlds == 0:
+        world = np.zeros((1, 4), np.int64)
+        for s in range(4):
+            world[0, s] = _card_ids(hands[s], o)
+        return world
+    unseen, n_u, holder, size, allowed, n_holders = _holders(seat, hands, P, o, unplayed, voids)
+    own_ids = _card_ids(hands[seat], o)
     arr = np.empty(24, np.int64)
     world = np.zeros((worlds, 4), np.int64)
     for w in range(worlds):
@@ -225,22 +349,24 @@ def _after(b, seat, world, w, ids, trick_ids, n_trick, P, o, side, tt, stack, go
 
 
 @kernel
-def _successes(cand, seat, world, trick_ids, n_trick, P, o, side, goal, ours, tt, stack):
-    """Per candidate, the worlds in which the declaring side's tricks from here
-    reach ``goal`` (for a declaring-side player, ``ours``) or fall short (for a
-    defender): one "at least" search each, world by world.  The count stops
-    as soon as the leading candidate can no longer be caught: the card chosen
-    is the same."""
+def _successes(cand, seat, world, q, trick_ids, n_trick, P, o, side, goal, ours, tt, stack):
+    """Per candidate, the weight ``q`` of the worlds in which the declaring side's
+    tricks from here reach ``goal`` (for a declaring-side player, ``ours``) or
+    fall short (for a defender): one "at least" search each, world by world.
+    The count stops as soon as the leading candidate can no longer be caught
+    by the weight left: the card chosen is the same."""
     n_c = cand.shape[0]
     n_w = world.shape[0]
     succ = np.zeros(n_c, np.int64)
     ids = np.empty(4, np.int64)
+    left = q.sum()
     for w in range(n_w):
+        left -= q[w]
         for i in range(n_c):
             v = _after(cand[i], seat, world, w, ids, trick_ids, n_trick, P, o, side, tt, stack,
                        goal)
             if (v >= goal) == ours:
-                succ[i] += 1
+                succ[i] += q[w]
         top = 0
         second = -1
         for i in range(n_c):
@@ -249,23 +375,24 @@ def _successes(cand, seat, world, trick_ids, n_trick, P, o, side, goal, ours, tt
                 top = succ[i]
             elif succ[i] > second:
                 second = succ[i]
-        if top > second + n_w - 1 - w:
+        if top > second + left:
             break
     return succ
 
 
 @kernel
-def _totals(cand, keep, seat, world, trick_ids, n_trick, P, o, side, tt, stack):
+def _totals(cand, keep, seat, world, q, trick_ids, n_trick, P, o, side, tt, stack):
     """Per candidate of the mask ``keep`` (bit ``i``: ``cand[i]``), its
-    double-dummy value for ``side`` summed over the worlds; 0 for the others."""
+    double-dummy value for ``side`` over the worlds, each times its weight
+    ``q``; 0 for the others."""
     n_c = cand.shape[0]
     total = np.zeros(n_c, np.int64)
     ids = np.empty(4, np.int64)
     for i in range(n_c):
         if (keep >> i) & 1:
             for w in range(world.shape[0]):
-                total[i] += _after(cand[i], seat, world, w, ids, trick_ids, n_trick, P, o, side,
-                                   tt, stack, -1)
+                total[i] += q[w] * _after(cand[i], seat, world, w, ids, trick_ids, n_trick, P,
+                                          o, side, tt, stack, -1)
     return total
 
 
@@ -283,31 +410,59 @@ def _same_group(c, x, h, live, o):
 
 
 @kernel
-def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, bidder,
-                contract, worlds, st, tt, stack, hint):
-    """The expert's card (seeds/pepper.md 7.3), as a play bit; ``hint`` is the
-    card the heuristic would play there (its tie-break).
-
-    ``hands``: every seat's cards in play bits (``hands[3]`` the dead hand with
-    2 players); ``tbits[:n_trick]`` the current trick's cards in play order;
-    ``unplayed``: the cards not yet on the table; ``voids``: 4 bits per seat,
-    the effective suits it has shown out of; ``tricks``: tricks won per seat.
-    Only what the seat may see is used: its own hand, the table, the counts of
-    the others' cards and their voids.  ``tt`` and ``stack`` are the solver's
-    table and stack (``solver.py``)."""
-    h = hands[seat]
+def expert_candidates(h, o, tbits, n_trick, unplayed):
+    """The expert's candidates (7.3 Candidates) as a play-bit mask: the legal
+    cards of ``h``, the lowest of each group of equivalent cards."""
     led = SUIT_BITS[o, SUIT_OF_BIT[o, tbits[0]]] if n_trick > 0 else np.int64(0)
     table = np.int64(0)
     for k in range(n_trick):
         table |= np.int64(1) << tbits[k]
-    live = unplayed | table              # cards not in a completed trick
     legal = h & led
     if legal == 0:
         legal = h
-    cands = candidates(h, legal, live, o, True)      # 7.3 Candidates: each group's lowest
-    if popcount(cands) == 1:
-        return low_bit(cands)
-    world = _draw_worlds(seat, hands, P, o, unplayed, voids, worlds, st)
+    return candidates(h, legal, unplayed | table, o, True)
+
+
+@kernel
+def keep_heaviest(world, weight, n):
+    """The ``n`` heaviest worlds of ``world`` (7.3 Inference), heaviest first,
+    ties in draw order, and their integer weights: each world's weight over
+    the heaviest's, in 1024ths, rounded (0 if it is that light).  If every
+    weight is 0 (a trust of 0 and a surprise in every world) they count alike."""
+    n_w = world.shape[0]
+    taken = np.zeros(n_w, np.bool_)
+    kept = np.zeros((n, 4), np.int64)
+    q = np.zeros(n, np.int64)
+    top = 0.0
+    for k in range(n):
+        best = -1
+        for w in range(n_w):
+            if not taken[w] and (best < 0 or weight[w] > weight[best]):
+                best = w
+        taken[best] = True
+        kept[k] = world[best]
+        if k == 0:
+            top = weight[best]
+        q[k] = np.int64(weight[best] / top * WEIGHT_ONE + 0.5) if top > 0.0 else WEIGHT_ONE
+    return kept, q
+
+
+@kernel
+def expert_choice(cands, seat, h, P, T, o, tbits, n_trick, unplayed, tricks, bidder, contract,
+                  world, q, tt, stack, hint):
+    """The expert's card (seeds/pepper.md 7.3), as a play bit, among the
+    candidate mask ``cands`` (more than one) over the worlds ``world`` (rows of
+    card-id masks) weighted by ``q``; ``hint`` is the card the heuristic would
+    play there (its tie-break).
+
+    ``h``: the player's cards in play bits; ``tbits[:n_trick]`` the current
+    trick's cards in play order; ``unplayed``: the cards not yet on the table;
+    ``tricks``: tricks won per seat.  ``tt`` and ``stack`` are the solver's
+    table and stack (``solver.py``)."""
+    table = np.int64(0)
+    for k in range(n_trick):
+        table |= np.int64(1) << tbits[k]
+    live = unplayed | table              # cards not in a completed trick
     is_open, ours, side, goal = _goal(seat, P, T, tricks, bidder, contract)
     # the candidates, lowest first (ties keep the lowest)
     cand = np.empty(popcount(cands), np.int64)
@@ -317,13 +472,13 @@ def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, b
         m &= m - 1
     n_c = cand.shape[0]
     trick_ids = _trick_ids(tbits, n_trick, o)
-    # While the contract is open, each candidate's count of worlds that reach
+    # While the contract is open, each candidate's weight of worlds that reach
     # the goal decides, then the heuristic's card, then the total value (only
     # of the candidates tied on the best count); once it is decided, the total
     # value, then the heuristic's card.
     keep = (np.int64(1) << n_c) - 1
     if is_open:
-        succ = _successes(cand, seat, world, trick_ids, n_trick, P, o, side, goal, ours, tt,
+        succ = _successes(cand, seat, world, q, trick_ids, n_trick, P, o, side, goal, ours, tt,
                           stack)
         top = succ.max()
         keep = 0
@@ -335,7 +490,7 @@ def expert_card(seat, hands, P, T, o, tbits, n_trick, unplayed, voids, tricks, b
         for i in range(n_c):
             if (keep >> i) & 1 and _same_group(cand[i], hint, h, live, o):
                 return cand[i]
-    total = _totals(cand, keep, seat, world, trick_ids, n_trick, P, o, side, tt, stack)
+    total = _totals(cand, keep, seat, world, q, trick_ids, n_trick, P, o, side, tt, stack)
     best = -1
     best_t = 0
     heuristic = False

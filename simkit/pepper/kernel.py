@@ -33,8 +33,17 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
-from simkit.pepper.expert import EXPERT_TT, expert_card
-from simkit.pepper.policies import PARAM, SlamPlay
+from simkit.pepper.expert import (
+    EXPERT_TT,
+    WEIGHT_ONE,
+    draw_worlds,
+    enumerate_worlds,
+    expert_candidates,
+    expert_choice,
+    keep_heaviest,
+    thin,
+)
+from simkit.pepper.policies import PARAM, Model, SlamPlay
 from simkit.pepper.rules import PLAN_PASS, PLAN_POLICY, AllPass, Auction, Fail, R, Tie
 from simkit.pepper.solver import MAXPLY, N_FIELDS
 from simkit.pepper.tables import (
@@ -401,7 +410,14 @@ def _decide_bid(seat, high, high_seat, hands, desired, rules, kinds, params, st,
         return 0 if k == 0 else high + k
     if desired[seat] < 0:
         desired[seat] = _desired(hands[seat], rules, params, seat)
-    d = desired[seat]
+    return _heuristic_call(seat, high, high_seat, desired[seat], rules, params)
+
+
+@kernel(inline=True)
+def _heuristic_call(seat, high, high_seat, d, rules, params):
+    """The heuristic's call (7.2 Bidding) with desired level ``d`` over ``high``
+    held by ``high_seat``: the table's heuristic seats call it, and the
+    expert's model of them (7.3 Inference) replays it in each world."""
     T = rules[R.TRICKS]
     if d == T and params[seat, PARAM.NDOGO_LOWER] and rules[R.NDOGO_STAKE] == 1:
         # Ndogo pays no more than T-1 made with every trick: call T-1 instead,
@@ -417,9 +433,11 @@ def _decide_bid(seat, high, high_seat, hands, desired, rules, kinds, params, st,
 
 @kernel(inline=True)
 def _auction(dealer, hands, rules, kinds, params, st, recs, j, desired, plan_seat, plan,
-             trace, tr_calls):
-    """The auction (§3.1): every call, into row ``j``; returns ``(high, high_seat)``
-    (``high`` 0: everyone passed).  ``plan_seat`` (-1: none) calls by ``plan`` (9.3)."""
+             trace, tr_calls, auction):
+    """The auction (§3.1): every call, into row ``j`` and into ``auction`` (seat * 16
+    + level, -1 after the last: what the expert weighs, 7.3 Inference); returns
+    ``(high, high_seat)`` (``high`` 0: everyone passed).  ``plan_seat`` (-1: none)
+    calls by ``plan`` (9.3)."""
     P = rules[R.PLAYERS]
     kubwa = rules[R.TRICKS] + 1
     mode = rules[R.AUCTION]
@@ -441,6 +459,8 @@ def _auction(dealer, hands, rules, kinds, params, st, recs, j, desired, plan_sea
                           plan_seat, plan)
         if trace and calls < MAX_CALLS:
             tr_calls[j, calls] = seat * 16 + lvl
+        if calls < MAX_CALLS:
+            auction[calls] = seat * 16 + lvl
         calls += 1
         if lvl > 0:
             high = lvl
@@ -463,6 +483,8 @@ def _auction(dealer, hands, rules, kinds, params, st, recs, j, desired, plan_sea
             break
         seat = next_seat(seat, P)
     recs[j, C_CALLS] = calls
+    if calls < MAX_CALLS:
+        auction[calls] = -1
     if trace:
         for k in range(calls, MAX_CALLS):
             tr_calls[j, k] = -1
@@ -503,8 +525,9 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
     indexed rather than sliced: a slice is a new array and costs reference counting.
     """
     recs[j, C_DEALER] = dealer
+    auction = np.empty(MAX_CALLS, np.int64)
     high, high_seat = _auction(dealer, hands, rules, kinds, params, st, recs, j, desired,
-                               plan_seat, plan, trace, tr_calls)
+                               plan_seat, plan, trace, tr_calls, auction)
     recs[j, C_STUCK] = 0
     if high == 0:
         if rules[R.ALL_PASS] == AllPass.REDEAL:
@@ -513,8 +536,9 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
         high = 1
         high_seat = dealer
         recs[j, C_STUCK] = 1
+    planned = plan_seat if plan != PLAN_POLICY else -1
     play_contract(high_seat, high, hands, rules, kinds, params, st, recs, j, tricks,
-                  trace, tr_plays)
+                  trace, tr_plays, auction, planned)
 
 
 @kernel(inline=True)
@@ -540,9 +564,260 @@ def _bidder_features(hb, o, recs, j):
     recs[j, C_F_VOIDS] = voids
 
 
+@kernel
+def _roles(P, T, contract, bidder, kinds, params):
+    """``(plan_seats, cover_seats)``: the seats of the declaring side that play
+    the all-tricks plan in this contract, and the seats that cover as third
+    hand (7.2; 4 players only, else none)."""
+    plan_seats = 0
+    cover_seats = 0
+    if P == 4:
+        slam = contract >= T
+        for s in range(4):
+            if kinds[s] != RANDOM:
+                if slam and ((s ^ bidder) & 1) == 0 and params[s, PARAM.SLAM_PLAY] == SlamPlay.PLAN:
+                    plan_seats |= 1 << s
+                if params[s, PARAM.COVER_THIRD]:
+                    cover_seats |= 1 << s
+    return plan_seats, cover_seats
+
+
+@kernel(inline=True)
+def _guards(h, o, unplayed, voids, bidder, P):
+    """A defender's guards (7.2 Play, ``keep_guards``) as play bits: in each side
+    suit, its highest card if a lower card of the suit is unseen and some seat
+    of the declaring side has not shown out of it."""
+    declaring = (1 << bidder) | ((1 << (bidder ^ 2)) if P == 4 else 0)
+    out = np.int64(0)
+    for e in range(4):
+        held = h & SUIT_BITS[o, e]
+        if e == o or held == 0:
+            continue
+        open_suit = False
+        for s in range(P):
+            if (declaring >> s) & 1 and (voids >> (4 * s + e)) & 1 == 0:
+                open_suit = True
+        g = high_bit(held)
+        if open_suit and SUIT_BITS[o, e] & unplayed & ~h & ((np.int64(1) << g) - 1):
+            out |= np.int64(1) << g
+    return out
+
+
+@kernel(inline=True)
+def _defends(seat, bidder, P):
+    """Whether ``seat`` is not on the declaring side."""
+    return (seat ^ bidder) & 1 == 1 if P == 4 else seat != bidder
+
+
+@kernel(inline=True)
+def _heuristic_play(h, legal, k, seat, o, unplayed, voids, thrown, leader, P, win_seat, win_bit,
+                    beat, led_e, bidder, plan, cover, draw_trumps, guard):
+    """The heuristic's card (7.2) in play bits for the ``k``-th play of a trick:
+    the all-tricks plan's with ``plan``, covering as third hand with ``cover``,
+    a discard that keeps the guards with ``guard`` (keep_guards, a defender).
+    The table's heuristic seats play it, and the expert's model of them
+    (7.3 Inference) replays it in each world."""
+    if k == 0:
+        if plan:
+            return _slam_lead(h, o, unplayed, voids, thrown, seat, bidder)
+        return _lead(h, o, unplayed, draw_trumps)
+    if plan:
+        return _slam_follow(legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P,
+                            win_seat, win_bit, bidder)
+    b = _follow(legal, beat, P == 4 and win_seat == seat ^ 2)
+    if k < P - 1 and cover and win_seat == seat ^ 2:
+        b = _cover(b, legal, beat, o, h, unplayed, led_e, voids, seat, leader, k, P, win_bit)
+    if guard and SUIT_OF_BIT[o, b] != led_e and (beat >> b) & 1 == 0:
+        spare = legal & ~TRUMP_BITS[o] & ~_guards(h, o, unplayed, voids, bidder, P)
+        if spare:
+            b = low_bit(spare)
+    return b
+
+
+@kernel(inline=True)
+def _factor(match, n, eps):
+    """P(action) under the model (7.3 Inference): ``(1 - eps)`` on the model's
+    action, ``eps`` spread over the ``n`` legal actions."""
+    return (1.0 - eps) + eps / n if match else eps / n
+
+
+@kernel
+def _play_likelihood(like, dealt, me, hist, n_hist, bidder, contract, o, P, T, kinds, params,
+                     eps):
+    """``like`` times the likelihood of the cards played so far (``hist[0, :n_hist]``, play
+    bits in order; ``hist[1]`` the seats that played them) in a world whose
+    seats were dealt ``dealt`` (card ids): the hand replayed from the first
+    lead, every play of a seat other than ``me`` that is not random weighed
+    against the heuristic's card there (:func:`_heuristic_play`, an expert
+    seat's heuristic included)."""
+    hands = np.zeros(4, np.int64)
+    for s in range(P):
+        hands[s] = to_play_bits(dealt[s], o)
+    plan_seats, cover_seats = _roles(P, T, contract, bidder, kinds, params)
+    trumps = TRUMP_BITS[o]
+    unplayed = (1 << 24) - 1
+    voids = 0
+    thrown = 0
+    lost = 0
+    leader = bidder
+    i = 0
+    while i < n_hist:
+        seat = leader
+        win_seat = -1
+        led_bits = 0
+        led_e = 0
+        win_bit = 0
+        beat = 0
+        for k in range(P):
+            if i == n_hist:
+                return like
+            b = hist[0, i]
+            i += 1
+            h = hands[seat]
+            legal = h & led_bits
+            if legal == 0:
+                legal = h
+            if seat != me and kinds[seat] != RANDOM:
+                m = _heuristic_play(h, legal, k, seat, o, unplayed, voids, thrown, leader, P,
+                                    win_seat, win_bit, beat, led_e, bidder,
+                                    lost == 0 and (plan_seats >> seat) & 1 == 1,
+                                    (cover_seats >> seat) & 1 == 1,
+                                    params[seat, PARAM.DRAW_TRUMPS],
+                                    params[seat, PARAM.KEEP_GUARDS] == 1
+                                    and _defends(seat, bidder, P))
+                like *= _factor(m == b, popcount(legal), eps)
+            hands[seat] = h & ~(1 << b)
+            unplayed &= ~(1 << b)
+            if k == 0:
+                led_e = SUIT_OF_BIT[o, b]
+                led_bits = SUIT_BITS[o, led_e]
+            elif SUIT_OF_BIT[o, b] != led_e:
+                voids |= 1 << (4 * seat + led_e)
+                if (trumps >> b) & 1 == 0:
+                    thrown |= 1 << (4 * seat + SUIT_OF_BIT[o, b])
+            if k == 0 or (beat >> b) & 1:
+                beat = (led_bits | trumps) & -(2 << b)
+                win_seat = seat
+                win_bit = b
+            seat = next_seat(seat, P)
+        if P == 4 and (win_seat ^ bidder) & 1:
+            lost += 1
+        leader = win_seat
+    return like
+
+
+@kernel
+def _call_likelihood(dealt, me, auction, planned, rules, kinds, params, eps):
+    """The likelihood of the calls ``auction`` (seat * 16 + level, -1 ends) in a
+    world whose seats were dealt ``dealt`` (card ids): every call of a seat
+    other than ``me``, not random and not ``planned``, weighed against the
+    heuristic's call there (:func:`_heuristic_call`) over the legal calls."""
+    kubwa = rules[R.TRICKS] + 1
+    like = 1.0
+    high = 0
+    high_seat = -1
+    for i in range(auction.shape[0]):
+        if auction[i] < 0:
+            break
+        seat = auction[i] // 16
+        lvl = auction[i] % 16
+        if seat != me and seat != planned and kinds[seat] != RANDOM:
+            d = _desired(dealt[seat], rules, params, seat)
+            m = _heuristic_call(seat, high, high_seat, d, rules, params)
+            like *= _factor(m == lvl, kubwa - high + 1, eps)
+        if lvl > 0:
+            high = lvl
+            high_seat = seat
+    return like
+
+
+@kernel
+def _world_weights(world, me, hist, n_hist, bidder, contract, o, rules, kinds, params, auction,
+                   planned):
+    """Each world's weight (7.3 Inference): the likelihood, under the table's
+    own policies softened by the expert's ``trust``, of the other seats' calls
+    (with ``calls``), of the bidder's trump and of every card the other seats
+    have played.  The factors multiply in the order of the hand, as the
+    reference multiplies them."""
+    P = rules[R.PLAYERS]
+    T = rules[R.TRICKS]
+    eps = params[me, PARAM.TRUST] / 1000.0
+    n_options = 5 if rules[R.NO_TRUMP] else 4
+    weight = np.ones(world.shape[0])
+    dealt = np.empty(4, np.int64)
+    for w in range(world.shape[0]):
+        for s in range(4):
+            dealt[s] = world[w, s]
+        for i in range(n_hist):
+            dealt[hist[1, i]] |= np.int64(1) << CARD_OF[o, hist[0, i]]
+        like = 1.0
+        if params[me, PARAM.CALLS]:
+            like = _call_likelihood(dealt, me, auction, planned, rules, kinds, params, eps)
+        if bidder != me and kinds[bidder] != RANDOM:
+            named = _choose_trump(dealt[bidder], contract, rules)
+            like *= _factor(named == o, n_options, eps)
+        weight[w] = _play_likelihood(like, dealt, me, hist, n_hist, bidder, contract, o, P, T,
+                                     kinds, params, eps)
+    return weight
+
+
+@kernel
+def _weighed_worlds(seat, hands, P, o, unplayed, voids, bidder, contract, rules, kinds, params,
+                    st, hist, n_hist, auction, planned):
+    """``model=table``'s worlds and their weights (7.3 Inference): with
+    ``enumerate``, every deal that fits the voids when they are at most
+    ``particles`` (``expert.enumerate_worlds``; nothing drawn); else
+    ``particles`` drawn worlds, and ``particles`` more while the effective
+    sample size of the weights is below half of ``particles``, at most
+    ``redraw`` times."""
+    n = params[seat, PARAM.PARTICLES]
+    if params[seat, PARAM.ENUMERATE]:
+        world = enumerate_worlds(seat, hands, P, o, unplayed, voids, n)
+        if world.shape[0] > 0:
+            return world, _world_weights(world, seat, hist, n_hist, bidder, contract, o, rules,
+                                         kinds, params, auction, planned)
+    world = draw_worlds(seat, hands, P, o, unplayed, voids, n, st)
+    weight = _world_weights(world, seat, hist, n_hist, bidder, contract, o, rules, kinds,
+                            params, auction, planned)
+    for _r in range(params[seat, PARAM.REDRAW]):
+        if not thin(weight, n):
+            break
+        more = draw_worlds(seat, hands, P, o, unplayed, voids, n, st)
+        world = np.concatenate((world, more))
+        weight = np.concatenate((weight, _world_weights(more, seat, hist, n_hist, bidder,
+                                                        contract, o, rules, kinds, params,
+                                                        auction, planned)))
+    return world, weight
+
+
+@kernel
+def _expert_play(seat, hands, P, T, o, tbits, k, unplayed, voids, tricks, bidder, contract,
+                 rules, kinds, params, st, tt, stack, hint, hist, n_hist, auction, planned):
+    """The expert's card (7.3) in play bits; ``hint`` is its heuristic's card.
+    With one candidate nothing is drawn.  Otherwise it draws its worlds
+    (``expert.draw_worlds``): ``worlds`` of them with ``model=voids``, alike;
+    with ``model=table``, the worlds of :func:`_weighed_worlds`, of which the
+    ``worlds`` heaviest are solved, each with its weight
+    (``expert.keep_heaviest``)."""
+    cands = expert_candidates(hands[seat], o, tbits, k, unplayed)
+    if popcount(cands) == 1:
+        return low_bit(cands)
+    worlds = params[seat, PARAM.WORLDS]
+    table = worlds > 0 and params[seat, PARAM.MODEL] == Model.TABLE
+    if table:
+        world, weight = _weighed_worlds(seat, hands, P, o, unplayed, voids, bidder, contract,
+                                        rules, kinds, params, st, hist, n_hist, auction, planned)
+        world, q = keep_heaviest(world, weight, min(worlds, world.shape[0]))
+    else:
+        world = draw_worlds(seat, hands, P, o, unplayed, voids, worlds, st)
+        q = np.full(world.shape[0], WEIGHT_ONE, np.int64)
+    return expert_choice(cands, seat, hands[seat], P, T, o, tbits, k, unplayed, tricks, bidder,
+                         contract, world, q, tt, stack, hint)
+
+
 @kernel(inline=True)
 def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j, trace,
-                 tr_plays):
+                 tr_plays, rules, auction, planned):
     """The play (§4), in play bits (see _play_tables): tricks won per seat into
     ``tricks``; the bidder leads the first trick.  ``voids`` packs, 4 bits per
     seat, the effective suits each seat has shown out of (7.2 Play); ``lost``
@@ -554,31 +829,26 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
     unplayed = (1 << 24) - 1
     leader = bidder
     n_played = 0
-    four = P == 4
-    slam = four and contract >= T
     voids = 0
     thrown = 0      # 4 bits per seat: the non-trump suits it has discarded from
     lost = 0
-    plan_seats = 0  # seats of the declaring side that play the all-tricks plan
-    cover_seats = 0
-    # the expert (7.3) needs every seat's voids and the current trick's cards,
-    # and keeps a transposition table for the hand
+    # the expert (7.3) needs every seat's voids, the current trick's cards and
+    # the plays so far, and keeps a transposition table for the hand
     expert = False
     for s in range(P):
         if kinds[s] == EXPERT:
             expert = True
-    track = four or expert
+    track = P == 4 or expert
+    for s in range(P):
+        if kinds[s] != RANDOM and params[s, PARAM.KEEP_GUARDS]:
+            track = True
     tbits = np.zeros(4, np.int64)
+    hist = np.zeros((2, 24 if expert else 1), np.int64)     # play bits, seats
+    n_hist = 0
     tt = np.zeros((EXPERT_TT if expert else 1, 3), np.int64)
     tt[:, 0] = -1
     stack = np.zeros((MAXPLY if expert else 1, N_FIELDS), np.int64)
-    if four:
-        for s in range(4):
-            if kinds[s] != RANDOM:
-                if slam and ((s ^ bidder) & 1) == 0 and params[s, PARAM.SLAM_PLAY] == SlamPlay.PLAN:
-                    plan_seats |= 1 << s
-                if params[s, PARAM.COVER_THIRD]:
-                    cover_seats |= 1 << s
+    plan_seats, cover_seats = _roles(P, T, contract, bidder, kinds, params)
     for _t in range(T):
         seat = leader
         win_seat = -1
@@ -600,27 +870,24 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
                     m &= m - 1
                 b = BIT_OF[o, nth_bit(ids, bounded(st, popcount(ids)))]
             else:
-                plan = lost == 0 and (plan_seats >> seat) & 1 == 1
-                if k == 0:
-                    if plan:
-                        b = _slam_lead(h, o, unplayed, voids, thrown, seat, bidder)
-                    else:
-                        b = _lead(h, o, unplayed, params[seat, PARAM.DRAW_TRUMPS])
-                elif plan:
-                    b = _slam_follow(legal, beat, o, h, unplayed, led_e, voids, seat, leader,
-                                     k, P, win_seat, win_bit, bidder)
-                else:
-                    b = _follow(legal, beat, four and win_seat == seat ^ 2)
-                    if k < P - 1 and (cover_seats >> seat) & 1 and win_seat == seat ^ 2:
-                        b = _cover(b, legal, beat, o, h, unplayed, led_e, voids, seat, leader,
-                                   k, P, win_bit)
+                b = _heuristic_play(h, legal, k, seat, o, unplayed, voids, thrown, leader, P,
+                                    win_seat, win_bit, beat, led_e, bidder,
+                                    lost == 0 and (plan_seats >> seat) & 1 == 1,
+                                    (cover_seats >> seat) & 1 == 1,
+                                    params[seat, PARAM.DRAW_TRUMPS],
+                                    params[seat, PARAM.KEEP_GUARDS] == 1
+                                    and _defends(seat, bidder, P))
                 if kinds[seat] == EXPERT:
-                    b = expert_card(seat, hands, P, T, o, tbits, k, unplayed, voids, tricks,
-                                    bidder, contract, params[seat, PARAM.WORLDS], st, tt, stack,
-                                    b)
+                    b = _expert_play(seat, hands, P, T, o, tbits, k, unplayed, voids, tricks,
+                                     bidder, contract, rules, kinds, params, st, tt, stack, b,
+                                     hist, n_hist, auction, planned)
             hands[seat] = h & ~(1 << b)
             unplayed &= ~(1 << b)
             tbits[k] = b
+            if expert:
+                hist[0, n_hist] = b
+                hist[1, n_hist] = seat
+                n_hist += 1
             if trace:
                 tr_plays[j, n_played] = CARD_OF[o, b]
                 n_played += 1
@@ -638,7 +905,7 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
                 win_bit = b
             seat = next_seat(seat, P)
         tricks[win_seat] += 1
-        if four and (win_seat ^ bidder) & 1:
+        if P == 4 and (win_seat ^ bidder) & 1:
             lost += 1
         leader = win_seat
     if trace:
@@ -676,8 +943,10 @@ def contract_scores(contract, won, rules):
 
 @kernel(inline=True)
 def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks,
-                  trace, tr_plays):
-    """Trump, play and scoring once ``bidder`` holds contract ``high`` (§3.3, 4, 5)."""
+                  trace, tr_plays, auction, planned):
+    """Trump, play and scoring once ``bidder`` holds contract ``high`` (§3.3, 4, 5).
+    ``auction``: the calls (``_auction``; -1 first: none); ``planned``: the seat
+    that called by a plan (-1: none), whose calls say nothing of its cards."""
     P = rules[R.PLAYERS]
     T = rules[R.TRICKS]
     for s in range(4):
@@ -691,7 +960,8 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
         o = _choose_trump(hands[bidder], high, rules)
     recs[j, C_TRUMP] = o
     _bidder_features(hands[bidder], o, recs, j)
-    _play_tricks(bidder, high, o, hands, P, T, kinds, params, st, tricks, j, trace, tr_plays)
+    _play_tricks(bidder, high, o, hands, P, T, kinds, params, st, tricks, j, trace, tr_plays,
+                 rules, auction, planned)
     # -- scoring (5)
     for s in range(3):
         recs[j, C_SIDE_TRICKS + s] = 0
@@ -808,6 +1078,7 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
     for b in numba.prange(blocks(count, BLOCK)):
         st, _, hands, desired, tricks, _, _ = _scratch()
         rest = np.empty(24 - 24 // H, np.int64)
+        no_calls = np.full(1, -1, np.int64)
         for j in block(b, count, BLOCK):
             start_stream(st, key, first + j)
             deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
@@ -822,7 +1093,7 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
                     for k in range(MAX_CALLS):
                         tr_calls[j, k] = -1
                 play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
-                              trace, tr_plays)
+                              trace, tr_plays, no_calls, -1)
             else:
                 play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
                           seat, plan, trace, tr_calls, tr_plays)
@@ -844,6 +1115,7 @@ def run_first(numbers, key, rules, kinds, params, plan, contract, rec):
     count = numbers.shape[0]
     for b in numba.prange(blocks(count, BLOCK)):
         st, deck, hands, desired, tricks, _, no_trace = _scratch()
+        no_calls = np.full(1, -1, np.int64)
         for j in block(b, count, BLOCK):
             dealer = deal_number(st, key, numbers[j], rules, deck, hands)
             seat = next_seat(dealer, P)
@@ -854,7 +1126,7 @@ def run_first(numbers, key, rules, kinds, params, plan, contract, rec):
                 if kinds[seat] != RANDOM:
                     rec[j, C_BID + seat] = _desired(hands[seat], rules, params, seat)
                 play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
-                              False, no_trace)
+                              False, no_trace, no_calls, -1)
             else:
                 play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
                           seat, plan, False, no_trace, no_trace)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from simkit.config import Config, choices, layout, option
+from simkit.errors import InputError
 from simkit.policy import EXPERT, HEURISTIC, RandomParams, policies_maker
 
 
@@ -40,6 +41,12 @@ class HeuristicParams(Config):
                             "to the partner keeping trumps as entries, win safely or as high as "
                             "possible) or simple (the ordinary play, the old rule)",
                             choices=("plan", "simple"))
+    keep_guards: bool = option(True, "a defender that cannot follow suit and does not win the "
+                               "trick discards a side-suit card that beats none of the "
+                               "declaring side's possible losers, keeping its guards (its "
+                               "highest card of a suit in which a lower card is unseen and the "
+                               "declaring side has not shown out; false: the lowest card, the "
+                               "old rule)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,23 +63,50 @@ class ExpertParams(HeuristicParams):
                          "seen, solved with every card visible for each card it may play "
                          "(0: the oracle, which sees the real deal: for measuring only)",
                          lo=0, hi=64)
+    model: str = option("table", "what the worlds are weighed by: table (the likelihood of the "
+                         "other seats' calls, trump and cards under the table's own policies, "
+                         "7.3 Inference) or voids (only the suits shown out of, every world "
+                         "alike: the expert before inference)", choices=("table", "voids"))
+    particles: int = option(128, "model=table: worlds drawn and weighed at each card, of which "
+                            "the `worlds` heaviest are solved (at least `worlds`)",
+                            lo=1, hi=1024)
+    trust: float = option(0.1, "model=table: epsilon, the chance the model gives a seat of "
+                          "acting off its policy, spread over its legal actions (0: a surprise "
+                          "rules a world out; 1: every action alike, as voids)",
+                          lo=0.0, hi=1.0, scale=1000)
+    calls: bool = option(False, "model=table: weigh the other seats' bids and passes too, each "
+                         "against the call its policy makes in the world (false: only the "
+                         "bidder's trump and the cards)")
+    redraw: int = option(0, "model=table: while the effective sample size of the weights is "
+                         "below half of particles, draw particles more worlds, at most this "
+                         "many times (0: never)", lo=0, hi=8)
+    enumerate: bool = option(True, "model=table: when the deals of the unseen cards that fit "
+                             "the voids are at most particles, weigh every one of them instead "
+                             "of drawing (nothing drawn)")
+
+    def check(self) -> None:
+        if self.model == "table" and 0 < self.particles < self.worlds:
+            raise InputError(f"bad value {self.particles!r} for expert parameter 'particles': "
+                             f"expected at least worlds ({self.worlds})")
 
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "expert": ExpertParams,
                              "random": RandomParams}
 #: Named settings (``--policy NAME``): ``classic`` is the heuristic as it was
-#: before cover_third, ndogo_lower and slam_play (seeds/pepper.md 7.2).
+#: before cover_third, ndogo_lower, slam_play and keep_guards (seeds/pepper.md 7.2).
 NAMED: dict[str, str] = {
-    "classic": "heuristic:cover_third=false,ndogo_lower=false,slam_play=simple",
+    "classic": "heuristic:cover_third=false,ndogo_lower=false,slam_play=simple,keep_guards=false",
 }
 make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
 #: The parameter layout the kernel reads (every policy's fields fit in it).
 LAYOUT = ExpertParams
 
 #: Where each parameter sits in a kernel's params row (the expert's are the
-#: heuristic's and ``worlds``).
+#: heuristic's, ``worlds``, ``model``, ``particles``, ``trust``, ``calls``,
+#: ``redraw`` and ``enumerate``).
 PARAM = layout(ExpertParams, "PARAM")
 (SlamPlay,) = choices(HeuristicParams, "slam_play")
+(Model,) = choices(ExpertParams, "model")
 
 
 def hundredths(tricks: float) -> int:

@@ -512,7 +512,10 @@ def follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trump: in
        nobody still to play may beat; otherwise, and without
        ``cover_third``, the lowest legal card (never overtake the partner);
     2. if a legal card beats the winning card: the lowest such card;
-    3. the lowest legal card.
+    3. the lowest legal card;
+    4. with ``keep_guards``, a defender whose card is a discard (off the led
+       suit, not beating the winning card) discards the lowest legal card that
+       is neither a trump nor one of its :func:`guards`, if it has one.
 
     ``view`` (what the seat has seen, :class:`PlayView`) is needed for
     ``cover_third`` and for the all-tricks play (:func:`slam_follow_card`);
@@ -523,17 +526,46 @@ def follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trump: in
     best = winning_play(trick, trump)
     if view is not None and params is not None and slam_active(seat, view, rules, params):
         return slam_follow_card(seat, hand, trick, trump, rules, view)
+    card = lowest(legal, trump)
     if rules.players == 4 and best.seat == partner_of(seat, rules):
         if view is not None and params is not None and params.cover_third \
                 and threatened(best.card, seat, hand, trick, trump, rules, view):
             safe = safe_winners(legal, seat, hand, trick, trump, rules, view)
             if safe:
-                return lowest(safe, trump)
-        return lowest(legal, trump)
-    winners = [c for c in legal if beats(c, best.card, trump)]
-    if winners:
-        return lowest(winners, trump)
-    return lowest(legal, trump)
+                card = lowest(safe, trump)
+    else:
+        winners = [c for c in legal if beats(c, best.card, trump)]
+        if winners:
+            card = lowest(winners, trump)
+    if view is not None and params is not None and params.keep_guards \
+            and not same_side(seat, view.bidder, rules) \
+            and effective_suit(card, trump) != led and not beats(card, best.card, trump):
+        spare = [c for c in legal if not is_trump(c, trump)
+                 and c not in guards(seat, hand, trump, rules, view)]
+        if spare:
+            card = lowest(spare, trump)
+    return card
+
+
+def guards(seat: int, hand: Sequence[int], trump: int, rules: PepperRules,
+           view: PlayView) -> set[int]:
+    """A defender's guards (§7.2 "Play", ``keep_guards``): in each side suit (not
+    trumps), its highest card if a lower card of that suit is unseen (neither
+    played nor in its hand) and some seat of the declaring side has not shown
+    out of the suit: a card that beats one of the declaring side's possible
+    losers."""
+    voids = shown_out(view, rules, trump)
+    declaring = [s for s in range(rules.players) if same_side(s, view.bidder, rules)]
+    out = set()
+    for suit in range(4):
+        held = [c for c in suit_cards(suit, trump) if c in hand]
+        if suit == trump or not held or all(suit in voids[s] for s in declaring):
+            continue
+        order = suit_cards(suit, trump)
+        if any(order.index(c) > order.index(held[0])
+               for c in unseen(suit, trump, hand, view)):
+            out.add(held[0])
+    return out
 
 
 # --- what a seat has seen, and the play for every trick (§7.2) ----------------
@@ -714,13 +746,52 @@ def heuristic_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: 
 # ---------------------------------------------------------------------------
 
 def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
-                trump: int, rules: PepperRules, params: ExpertParams, stream: Stream) -> int:
+                trump: int, rules: PepperRules, params: ExpertParams, stream: Stream,
+                table: Sequence[Policy] = (), planned: int = -1) -> int:
     """The expert's card (§7.3): the search of :func:`reference_expert.expert_card`
     over ``params.worlds`` worlds, its tie-break the card the heuristic plays
-    here with the expert's parameters (:func:`heuristic_card`)."""
+    here with the expert's parameters (:func:`heuristic_card`).  With
+    ``model = table`` the worlds are weighed by the table's policies
+    ``table`` (:func:`table_model`; ``planned``: the seat that called by a
+    plan, -1 none)."""
     hint = heuristic_card(seat, hand, trick, view, trump, rules, params)
+    model = table_model(rules, table, trump, params.trust, params.calls, planned) \
+        if params.model == "table" and params.worlds > 0 else None
     return reference_expert.expert_card(seat, hand, trick, view, trump, rules, params.worlds,
-                                        stream, hint)
+                                        stream, hint, model, params.particles, params.redraw,
+                                        params.enumerate)
+
+
+def table_model(rules: PepperRules, table: Sequence[Policy], trump: int, trust: float,
+                calls: bool = False, planned: int = -1) -> reference_expert.TableModel:
+    """The expert's model of the other seats (§7.3 "Inference"): each calls,
+    plays and names the trump as the heuristic with its own parameters (an
+    expert seat as its heuristic), a random seat says nothing, nor do the
+    calls of the seat ``planned`` that called by a plan (§9.3).  ``trust`` is
+    rounded to thousandths, as the kernels read it; ``calls``: whether the
+    calls are weighed."""
+    def play(seat, hand, trick, view):
+        policy = table[seat]
+        if policy.name == "random":
+            return None
+        return heuristic_card(seat, hand, trick, view, trump, rules, policy.params)
+
+    def name(seat, hand, contract):
+        policy = table[seat]
+        if policy.name == "random":
+            return None
+        return choose_trump(hand, contract, rules, policy.params)
+
+    def call(seat, hand, before, high):
+        policy = table[seat]
+        if policy.name == "random" or seat == planned:
+            return None
+        bids = [b for b in before if b.level > 0]
+        own_side = bool(bids) and same_side(bids[-1].seat, seat, rules)
+        return heuristic_bid(hand, high, rules, policy.params, own_side)
+
+    return reference_expert.TableModel(play, name, len(trump_options(rules)),
+                                       round(trust * 1000) / 1000, call, rules.kubwa, calls)
 
 
 # ---------------------------------------------------------------------------
@@ -748,6 +819,7 @@ class PolicyDecider:
                 raise InputError(f"unknown Pepper policy {p.name!r}: "
                                  f"expected random, heuristic or expert")
         self.rules, self.policies, self.stream = rules, tuple(policies), stream
+        self.planned = -1                 # a seat calling by a plan (PlanDecider)
 
     def _random(self, seat: int) -> bool:
         return self.policies[seat].name == "random"
@@ -774,7 +846,8 @@ class PolicyDecider:
             return legal[self.stream.below(len(legal))]
         params = self.policies[seat].params
         if self.policies[seat].name == "expert":
-            return expert_card(seat, hand, trick, view, trump, self.rules, params, self.stream)
+            return expert_card(seat, hand, trick, view, trump, self.rules, params, self.stream,
+                               self.policies, self.planned)
         return heuristic_card(seat, hand, trick, view, trump, self.rules, params)
 
 
@@ -808,10 +881,11 @@ def _name_trump(rules, bidder, hand, contract, decide) -> int:
     return trump
 
 
-def _play_tricks(rules, hands, bidder, trump, decide, contract=0) -> tuple[list[Play], list[int]]:
+def _play_tricks(rules, hands, bidder, trump, decide, contract=0,
+                 calls=()) -> tuple[list[Play], list[int]]:
     """§4 with the given decider: ``(plays in order, tricks per seat)``.  The
-    contract (0: none given, played as a number bid) is part of what the
-    players see (:class:`PlayView`)."""
+    contract (0: none given, played as a number bid) and the auction's
+    ``calls`` are part of what the players see (:class:`PlayView`)."""
     n = rules.players
     holding = [list(h) for h in hands[:n]]
     plays: list[Play] = []
@@ -824,7 +898,7 @@ def _play_tricks(rules, hands, bidder, trump, decide, contract=0) -> tuple[list[
             led = effective_suit(trick[0].card, trump) if trick else None
             legal = legal_cards(holding[seat], led, trump)
             view = PlayView(tuple(plays), bidder, contract, tuple(tricks),
-                            tuple(tuple(h) for h in holding))
+                            tuple(tuple(h) for h in holding), tuple(calls))
             card = decide.play(seat, holding[seat], trick, view, trump)
             if card not in holding[seat]:
                 raise InputError(f"trick {number}: seat {seat} plays {DECK.text(card)}, "
@@ -864,7 +938,7 @@ def play_with_decider(rules, dealer, hands, dead, decide) -> HandLog:
     if bidder < 0:
         return _thrown_in(rules, dealer, hands, dead, calls)
     trump = _name_trump(rules, bidder, hands[bidder], contract, decide)
-    plays, tricks = _play_tricks(rules, hands, bidder, trump, decide, contract)
+    plays, tricks = _play_tricks(rules, hands, bidder, trump, decide, contract, calls)
     return _played_hand(rules, dealer, hands, dead, calls, stuck, contract, bidder, trump,
                         plays, tricks)
 
@@ -1078,6 +1152,7 @@ class PlanDecider(PolicyDecider):
         _check_seat(seat, rules, "plan seat")
         _check_plan(plan, rules)
         self.seat, self.plan = seat, plan
+        self.planned = seat if plan != PLAN_POLICY else -1
 
     def bid(self, seat: int, hand: Sequence[int], calls: Sequence[Bid], high: int) -> int:
         if seat == self.seat and self.plan != PLAN_POLICY:

@@ -20,10 +20,13 @@ and nothing of the reference engine above it; its numba twin is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from simkit.errors import InputError
+from simkit.moves import Bid
 from simkit.pepper import reference_solver
 from simkit.pepper.rules import DECK, PepperRules
 from simkit.pepper.tricks import (
@@ -44,6 +47,12 @@ WORLD_TRIES = 20
 
 #: The holder label of the two-player dead hand in a world (not a seat).
 DEAD = -1
+
+#: The heaviest kept world's weight in the vote (§7.3 "Inference").
+WEIGHT_ONE = 1024
+
+#: The most deals of the unseen cards, before the voids, that enumeration lists.
+ENUMERATE_MAX = 4096
 
 
 def cards_held(seat: int, rules: PepperRules, view: PlayView) -> int:
@@ -288,27 +297,167 @@ def candidate_value(seat: int, card: int, own: Sequence[int], world: Sequence[Se
     return took + reference_solver.value(hands, trump, [], winner, side)
 
 
+@dataclass(frozen=True)
+class TableModel:
+    """What the expert believes each other seat does (§7.3 "Inference"): the
+    table's own policies.  ``play(seat, hand, trick, view)`` is the card the
+    seat's policy plays there, ``trump(seat, hand, contract)`` the trump it
+    names with its dealt hand, ``call(seat, hand, calls, high)`` its call
+    after ``calls`` (``None`` from any of them: a seat whose choice says
+    nothing of its cards, random or calling by a plan); ``trump_options`` is
+    how many options the rules allow, ``kubwa`` the highest level; ``trust``
+    is epsilon; ``calls``: whether the calls are weighed."""
+
+    play: Callable[[int, Sequence[int], Sequence[Play], PlayView], int | None]
+    trump: Callable[[int, Sequence[int], int], int | None]
+    trump_options: int
+    trust: float
+    call: Callable[[int, Sequence[int], Sequence[Bid], int], int | None] | None = None
+    kubwa: int = 0
+    calls: bool = False
+
+
+def action_probability(is_model: bool, legal: int, trust: float) -> float:
+    """P(action) under the model (§7.3 "Inference"): ``1 - trust`` on the
+    model's action, ``trust`` spread evenly over the ``legal`` actions."""
+    return (1.0 - trust) + trust / legal if is_model else trust / legal
+
+
+def world_weight(seat: int, world: Sequence[Sequence[int]], holders: Sequence[Holder],
+                 own: Sequence[int], view: PlayView, trump: int, rules: PepperRules,
+                 model: TableModel) -> float:
+    """The likelihood of what the other seats did, in a world (§7.3
+    "Inference"): with ``model.calls`` every call of the auction (its legal
+    calls: pass and every level above the high bid), then the bidder's trump,
+    then every card played so far, in play order, each by
+    :func:`action_probability` against the model's choice with the cards the
+    seat held then in this world (what it holds in the world and what it has
+    played since).  The player's own actions and those the
+    model says nothing of (None) count 1."""
+    n = rules.players
+    dealt: list[list[int]] = [[] for _ in range(n)]
+    for h, cards in zip(holders, world):
+        if h.seat != DEAD:
+            dealt[h.seat] = list(cards)
+    dealt[seat] = list(own)
+    for p in view.plays:
+        dealt[p.seat].append(p.card)
+    like = 1.0
+    if model.calls and model.call is not None:
+        high = 0
+        for i, b in enumerate(view.calls):
+            if b.seat != seat:
+                called = model.call(b.seat, dealt[b.seat], view.calls[:i], high)
+                if called is not None:
+                    like *= action_probability(called == b.level, model.kubwa - high + 1,
+                                               model.trust)
+            high = max(high, b.level)
+    if view.bidder != seat:
+        named = model.trump(view.bidder, dealt[view.bidder], view.contract)
+        if named is not None:
+            like *= action_probability(named == trump, model.trump_options, model.trust)
+    holding = [list(h) for h in dealt]
+    tricks = [0] * n
+    trick: list[Play] = []
+    for i, p in enumerate(view.plays):
+        if p.seat != seat:
+            past = PlayView(view.plays[:i], view.bidder, view.contract, tuple(tricks))
+            card = model.play(p.seat, holding[p.seat], trick, past)
+            if card is not None:
+                led = effective_suit(trick[0].card, trump) if trick else None
+                legal = legal_cards(holding[p.seat], led, trump)
+                like *= action_probability(card == p.card, len(legal), model.trust)
+        holding[p.seat].remove(p.card)
+        trick.append(p)
+        if len(trick) == n:
+            tricks[trick_winner(trick, trump)] += 1
+            trick = []
+    return like
+
+
+def thin(weights: Sequence[float], n: int) -> bool:
+    """Is the effective sample size of the weights, (sum w)^2 / sum w^2, below
+    half of ``n``? (§7.3 "Inference"; all weights 0 counts as thin.)  The sums
+    run in order, as the kernel's do."""
+    s = s2 = 0.0
+    for w in weights:
+        s += w
+        s2 += w * w
+    return s == 0.0 or 2.0 * s * s < n * s2
+
+
+def all_worlds(unseen: Sequence[int], holders: Sequence[Holder], trump: int,
+               limit: int) -> list[list[list[int]]] | None:
+    """Every world that fits the holders' voids (§7.3 "Worlds", enumerated), or
+    None if there are more than ``limit`` or more than :data:`ENUMERATE_MAX`
+    deals before the voids.  Order: the first holder's cards as combinations
+    of ``unseen`` (increasing id) in lexicographic order, then the second's
+    of the cards left, the last holder taking the rest.  Nothing is drawn."""
+    total, left = 1, len(unseen)
+    for h in holders[:-1]:
+        total *= math.comb(left, h.size)
+        left -= h.size
+    if total > ENUMERATE_MAX:
+        return None
+    out: list[list[list[int]]] = []
+
+    def deal_from(rest: list[int], x: int, world: list[list[int]]) -> bool:
+        if x == len(holders) - 1:
+            world = world + [rest]
+            if fits(world, holders, trump):
+                if len(out) == limit:
+                    return False
+                out.append(world)
+            return True
+        for part in itertools.combinations(rest, holders[x].size):
+            if not deal_from([c for c in rest if c not in part], x + 1, world + [list(part)]):
+                return False
+        return True
+
+    return out if deal_from(list(unseen), 0, []) else None
+
+
+def heaviest(deals: list, weights: Sequence[float], n: int) -> tuple[list, list[int]]:
+    """The ``n`` heaviest worlds (§7.3 "Inference"), heaviest first, ties in
+    draw order, and their weights in the vote: each world's weight over the
+    heaviest's, in 1024ths, rounded half up (integers, so that sums are exact);
+    if every weight is 0 (trust 0 and a surprise in every world), 1024 each."""
+    order = sorted(range(len(deals)), key=lambda w: -weights[w])[:n]
+    top = weights[order[0]]
+    q = [int(weights[w] / top * WEIGHT_ONE + 0.5) if top > 0 else WEIGHT_ONE for w in order]
+    return [deals[w] for w in order], q
+
+
 def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
-                trump: int, rules: PepperRules, worlds: int, stream: Stream, hint: int) -> int:
+                trump: int, rules: PepperRules, worlds: int, stream: Stream, hint: int,
+                model: TableModel | None = None, particles: int = 0, redraw: int = 0,
+                enumerate_few: bool = False) -> int:
     """The expert's card (§7.3), with ``worlds`` worlds; ``hint`` is the card
     the heuristic (§7.2, its all-tricks plan included) plays here with the
     expert's parameters: the heuristic's card of "The choice".
 
     With one candidate (:func:`expert_candidates`) it is played and nothing is
-    drawn.  Otherwise ``worlds`` worlds are drawn (:func:`sample_world`),
-    all of them before the first solve; with ``worlds = 0`` (the oracle) the
-    one world is the real deal (:func:`real_world`) and nothing is drawn.
+    drawn.  Otherwise worlds are drawn (:func:`sample_world`), all of them
+    before the first solve: without a ``model`` (``model=voids``) ``worlds``
+    of them, each of weight 1; with one, ``particles`` of them, weighed by
+    :func:`world_weight`, and ``particles`` more while the weights are
+    :func:`thin`, at most ``redraw`` times; or, with ``enumerate_few``, every
+    world that fits if :func:`all_worlds` lists them; of these the
+    ``worlds`` heaviest are kept with their weights (:func:`heaviest`).  With
+    ``worlds = 0`` (the oracle) the one world is the real deal
+    (:func:`real_world`) and nothing is drawn.
     Every candidate is valued in every world (:func:`candidate_value`).  The
     choice (§7.3 "The choice"), where a candidate *is* the heuristic's card
-    ``hint`` when the two are equivalent for the player:
+    ``hint`` when the two are equivalent for the player, and a world counts
+    with its weight:
 
-    - contract open: the most worlds in which the declaring side's tricks so
-      far plus the value reach ``need`` (for a declaring-side player) or do
-      not (for a defender); ties: the heuristic's card if it is among them;
-      then the most value in total over the worlds for a declaring-side
-      player, the least for a defender;
-    - contract decided: the most value in total; ties: the heuristic's card
-      if it is among them;
+    - contract open: the most weight of worlds in which the declaring side's
+      tricks so far plus the value reach ``need`` (for a declaring-side
+      player) or do not (for a defender); ties: the heuristic's card if it
+      is among them; then the most weighted value in total over the worlds
+      for a declaring-side player, the least for a defender;
+    - contract decided: the most weighted value in total; ties: the
+      heuristic's card if it is among them;
     - remaining ties: the lowest candidate (discard value, then card id).
     """
     candidates = expert_candidates(hand, trick, view, trump)
@@ -317,18 +466,35 @@ def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: Pla
     holders = world_holders(seat, rules, view, trump)
     unseen = unseen_cards(hand, view)
     if worlds == 0:
-        deals = [real_world(unseen, holders, view)]
-    else:
+        deals, q = [real_world(unseen, holders, view)], [WEIGHT_ONE]
+    elif model is None:
         deals = [sample_world(stream, unseen, holders, trump) for _ in range(worlds)]
+        q = [WEIGHT_ONE] * worlds
+    else:
+        drawn = all_worlds(unseen, holders, trump, particles) if enumerate_few else None
+        if drawn is not None:
+            weights = [world_weight(seat, world, holders, hand, view, trump, rules, model)
+                       for world in drawn]
+        else:
+            drawn, weights = [], []
+            for rounds in range(redraw + 1):
+                if rounds > 0 and not thin(weights, particles):
+                    break
+                more = [sample_world(stream, unseen, holders, trump) for _ in range(particles)]
+                drawn += more
+                weights += [world_weight(seat, world, holders, hand, view, trump, rules, model)
+                            for world in more]
+        deals, q = heaviest(drawn, weights, worlds)
     goal = expert_goal(seat, rules, view)
     best, best_key = -1, None
     for card in candidates:                       # lowest first: strict ">" keeps the lowest
         values = [candidate_value(seat, card, hand, world, holders, trick, trump, rules,
                                   goal.side) for world in deals]
-        total = sum(values)
+        total = sum(v * w for v, w in zip(values, q))
         is_hint = equivalent(card, hint, hand, trick, view, trump)
         if goal.open:
-            wanted = sum(1 for v in values if (goal.won + v >= goal.need) == goal.declaring)
+            wanted = sum(w for v, w in zip(values, q)
+                         if (goal.won + v >= goal.need) == goal.declaring)
             key = (wanted, is_hint, total if goal.declaring else -total)
         else:
             key = (total, is_hint)

@@ -158,7 +158,8 @@ def legal_cards(hand: Sequence[int], led: int | None, trump: int) -> list[int]:
 class PlayView:
     """What a seat knows while playing, besides its hand and the trick: every
     play so far (the current trick included), the contract and its holder,
-    and the tricks won so far per seat.
+    the tricks won so far per seat, and the auction's calls (none when the
+    contract was declared without one).
 
     ``holdings`` (every seat's cards now) is not something a player knows:
     only the expert's oracle (§7.3, ``worlds = 0``), which sees every card,
@@ -169,6 +170,7 @@ class PlayView:
     contract: int
     tricks: tuple[int, ...]
     holdings: tuple[tuple[int, ...], ...] = ()
+    calls: tuple[moves.Bid, ...] = ()
 
     @property
     def played(self) -> set[int]:
