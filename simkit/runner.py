@@ -34,7 +34,11 @@ def set_threads(threads: int | None) -> int:
     """Run kernels on ``threads`` threads (default: all); returns the number used.
 
     numba fixes the pool size at import (``NUMBA_NUM_THREADS``); this can only
-    lower it.
+    lower it.  Blocks of a parallel kernel are handed out one at a time as
+    threads become free (``set_parallel_chunksize(1)``), not split in equal
+    halves up front: on a shared machine a thread that is held up no longer
+    leaves the other idle at the end (the results do not depend on which
+    thread plays a block).
     """
     import numba
     top = max_threads()
@@ -44,6 +48,7 @@ def set_threads(threads: int | None) -> int:
         raise InputError(f"bad thread count {threads}: expected 1 to {top} on this machine "
                          f"(NUMBA_NUM_THREADS={top})")
     numba.set_num_threads(threads)
+    numba.set_parallel_chunksize(1)     # thread-local: set where the kernels are called
     return threads
 
 
