@@ -30,7 +30,10 @@ both times, and the perfect-information bound on the same deals (every card
 visible, the trump the heuristic named: no declaring side does better
 against defenders who see every card, though weaker defenders may give
 more); the ratios to the bound say how much of what the cards allow each
-player gets.
+player gets.  On the first ``DEFENCE_DEALS`` of the strong deals both play
+again against defenders who search (the expert at the defending seats), and
+the findings say, against the break-even with the top number bid, whether
+the rule of thumb for a player who searches differs from the heuristic's.
 
 Break-even without an auction: against Ndogo, Kubwa wins ``(k - n) T`` more
 when it is made and loses as much more when it fails, so it pays when P(all
