@@ -30,7 +30,10 @@ both times, and the perfect-information bound on the same deals (every card
 visible, the trump the heuristic named: no declaring side does better
 against defenders who see every card, though weaker defenders may give
 more); the ratios to the bound say how much of what the cards allow each
-player gets.
+player gets.  On the first ``DEFENCE_DEALS`` of the strong deals both play
+again against defenders who search (the expert at the defending seats), and
+the findings say, against the break-even with the top number bid, whether
+the rule of thumb for a player who searches differs from the heuristic's.
 
 Break-even without an auction: against Ndogo, Kubwa wins ``(k - n) T`` more
 when it is made and loses as much more when it fails, so it pays when P(all
@@ -68,6 +71,9 @@ STRONG = 2
 BOUND_DEALS = 100_000
 EXPERT_DEALS = 2_000
 EXPERT = "expert"
+#: Of those, the deals also played against defenders who search (the expert at
+#: the defending seats), by the heuristic and by the expert declaring.
+DEFENCE_DEALS = 1_000
 
 #: Score states for the win-chance comparison: (label, our score, the leading
 #: opponent's score; other opponents at 0).
@@ -165,10 +171,12 @@ def _by_class(runs, deals, players) -> pd.DataFrame:
     return cls.sort_values("p_all", ascending=False)
 
 
-def _expert_made(rules, numbers: np.ndarray, seed: int, threads) -> np.ndarray:
+def _expert_made(rules, numbers: np.ndarray, seed: int, threads, declaring: str = EXPERT,
+                 defending: str = POLICY) -> np.ndarray:
     """Whether Kubwa took every trick on deals ``numbers`` when the first speaker's
-    side plays ``expert`` and the other seats the heuristic, as in the heuristic's
-    runs (the first speaker's seat turns with the dealer: one run per seat)."""
+    side plays ``declaring`` (the expert) and the other seats ``defending`` (the
+    heuristic, as in the heuristic's runs, or the expert: defenders who search);
+    the first speaker's seat turns with the dealer: one run per seat."""
     P = rules.players
     first = (numbers % P + 1) % P
     made = np.zeros(len(numbers), bool)
@@ -176,12 +184,33 @@ def _expert_made(rules, numbers: np.ndarray, seed: int, threads) -> np.ndarray:
         rows = np.flatnonzero(first == seat)
         if not len(rows):
             continue
-        pols = [EXPERT if rules.side_of(s) == rules.side_of(seat) else POLICY
+        pols = [declaring if rules.side_of(s) == rules.side_of(seat) else defending
                 for s in range(P)]
         df = api.plan_deals(0, "kubwa", players=P, policy=pols, seed=seed, threads=threads,
                             numbers=numbers[rows])
         made[rows] = df["made"].to_numpy(bool)
     return made
+
+
+def _searching_defence(rules, same: pd.DataFrame, seed: int, threads) -> dict:
+    """On the first ``DEFENCE_DEALS`` of the expert's strong deals: every trick
+    against defenders who search (the expert at the defending seats), the
+    heuristic declaring and the expert declaring, beside the same deals
+    against the heuristic's defence (paired)."""
+    part = same.iloc[:DEFENCE_DEALS]
+    if len(part) < 2:
+        return {"defence_deals": len(part)}
+    numbers = part["number"].to_numpy()
+    h = _expert_made(rules, numbers, seed, threads, POLICY, EXPERT).astype(float)
+    e = _expert_made(rules, numbers, seed, threads, EXPERT, EXPERT).astype(float)
+    h0, e0 = part["all_tricks"].to_numpy(float), part["expert"].to_numpy(float)
+    out = {"defence_deals": len(part), "p_heuristic_vs_heuristic": h0.mean(),
+           "p_expert_vs_heuristic": e0.mean(), "p_heuristic_vs_expert": h.mean(),
+           "p_expert_vs_expert": e.mean()}
+    for name, d in (("searching_gain", e - h), ("defence_cost", e - e0)):
+        m, lo, hi = stats.mean_ci_of(d)
+        out.update({name: m, f"{name}_low": lo, f"{name}_high": hi})
+    return out
 
 
 def _three_ways(rules, deals: pd.DataFrame, seed: int,
@@ -229,7 +258,8 @@ def _three_ways(rules, deals: pd.DataFrame, seed: int,
               "p_expert": e.mean(), "p_bound": b.mean(), "expert_gain": gain,
               "gain_low": lo, "gain_high": hi,
               "heuristic_of_bound": h.sum() / b.sum() if b.sum() else np.nan,
-              "expert_of_bound": e.sum() / b.sum() if b.sum() else np.nan}
+              "expert_of_bound": e.sum() / b.sum() if b.sum() else np.nan,
+              **_searching_defence(rules, same, seed, threads)}
     return by_class, pooled
 
 
@@ -404,11 +434,57 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
                f"{r.expert_of_bound:.2f})" if r.p_bound > 0 else "")
             + (": these defenders give away more than perfect ones would."
                if max(r.p_heuristic, r.p_expert) > r.p_bound else "."))
+    be = overview.set_index("players")["break_even_vs_top_number"]
+    lines += [_searching_line(r, be[r.players]) for r in tables["all_tricks_strong"].itertuples()
+              if r.deals and getattr(r, "defence_deals", 0) > 1]
     lines.append(f"Every other seat bid and played by the {POLICY} policy; the first "
                  f"speaker played its cards by it too, except in the all-tricks comparison's "
-                 f"{EXPERT} column, where the first speaker's side played by {EXPERT}; the "
-                 f"bound has no policy.")
+                 f"{EXPERT} column, where the first speaker's side played by {EXPERT}, and "
+                 f"against searching defenders, where the defending seats played by {EXPERT}; "
+                 f"the bound has no policy.")
     return lines
+
+
+def _clears(p: float, n: int, be: float) -> str:
+    """Where an every-trick rate of ``n`` deals stands against the break-even ``be``."""
+    lo, hi = stats.proportion_ci(round(p * n), n)
+    return "above it" if lo > be else "below it" if hi < be else "not told apart from it"
+
+
+def _searching_line(r, be: float) -> str:
+    """The strong hands against defenders who search, and where the rule of thumb
+    for a player who searches differs from the heuristic's, in plain words."""
+    n = r.defence_deals
+    where = {name: _clears(getattr(r, f"p_{name}"), n, be) for name in (
+        "heuristic_vs_heuristic", "expert_vs_heuristic", "heuristic_vs_expert",
+        "expert_vs_expert")}
+    if where["expert_vs_expert"] == where["heuristic_vs_heuristic"]:
+        rule = ("so on these hands the rule of thumb is the same for a player who searches "
+                "against defenders who search as for the heuristic against the heuristic")
+    else:
+        rule = (f"so here the rule of thumb differs: the heuristic at a heuristic table is "
+                f"{where['heuristic_vs_heuristic']}, a player who searches against defenders "
+                f"who search {where['expert_vs_expert']}")
+    cost = r.defence_cost_high < 0
+    return (
+        f"{r.players} players, the same strong hands against defenders who search (the "
+        f"expert at the defending seats), {n:,} deals: the side takes every trick in "
+        f"{r.p_heuristic_vs_expert:.1%} playing the heuristic and {r.p_expert_vs_expert:.1%} "
+        f"playing the expert ({signed(100 * r.searching_gain, 1)} points, 95% CI "
+        f"{signed(100 * r.searching_gain_low, 1)} to {signed(100 * r.searching_gain_high, 1)}); "
+        f"against heuristic defenders these deals give {r.p_heuristic_vs_heuristic:.1%} and "
+        f"{r.p_expert_vs_heuristic:.1%}: searching defenders "
+        + (f"cost the searching declarer {-100 * r.defence_cost:.1f} points (95% CI "
+           f"{-100 * r.defence_cost_high:.1f} to {-100 * r.defence_cost_low:.1f})" if cost else
+           f"change the searching declarer's rate by {signed(100 * r.defence_cost, 1)} points "
+           f"(95% CI {signed(100 * r.defence_cost_low, 1)} to "
+           f"{signed(100 * r.defence_cost_high, 1)})")
+        + ". Against the break-even with the "
+        f"top number bid ({be:.3f}): the heuristic against the heuristic is "
+        f"{where['heuristic_vs_heuristic']}, the expert against the heuristic "
+        f"{where['expert_vs_heuristic']}, the heuristic against searching defenders "
+        f"{where['heuristic_vs_expert']}, the expert against them {where['expert_vs_expert']}; "
+        + rule + ".")
 
 
 # ---------------------------------------------------------------- figures

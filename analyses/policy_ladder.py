@@ -21,8 +21,12 @@ first minus second, with t intervals and p-values):
   wins (Pitch: dollars per money session), for games played in hands;
 - ``search_ratings`` / ``search_pairs``: for a game with a policy that
   searches (Pepper's ``expert``, thousands of times slower than the
-  heuristic), a ladder of hands of those policies, the default heuristic and
-  ``classic``, on ``hands // SEARCH_SHARE`` duplicate deals per table.
+  heuristic), a ladder of hands of those policies, the game's other settings
+  of them (Pepper: ``expert:model=voids``, the expert without inference), the
+  default heuristic and ``classic``, on ``hands // SEARCH_SHARE`` duplicate
+  deals per table;
+- ``search_game_ratings`` / ``search_game_pairs``: the same entrants in whole
+  games, ``hands // (SEARCH_SHARE * SEARCH_GAME_SHARE)`` per table.
 """
 
 from __future__ import annotations
@@ -38,24 +42,33 @@ from simkit import games, tournament
 from simkit.policy import EXPERT
 
 #: A searching policy's ladder plays this fraction of the main ladder's deals.
-SEARCH_SHARE = 50
+SEARCH_SHARE = 100
+#: ... and this fraction of its own deals' number in whole games (a game is
+#: about ten hands: SEARCH_GAME_SHARE // 10 times less work than its hands).
+#: With four searching entrants (Pepper: expert and expert:model=voids) this
+#: keeps the section's cost near what three took at 1/50 in hands only.
+SEARCH_GAME_SHARE = 40
 
 
 @dataclass(frozen=True)
 class Setup:
     """A game's ladder: the table size, the extra specs beyond the game's
-    policies and named settings, the default deals per table, and how many
+    policies and named settings, the default deals per table, how many
     hands' worth of work a whole game is (whole games per table =
-    hands // per_game; 0: the game is played in whole games only)."""
+    hands // per_game; 0: the game is played in whole games only), and the
+    other settings of its searching policies in their own ladder."""
 
     players: int
     extra: tuple[str, ...]
     default: int
     per_game: int
+    search_extra: tuple[str, ...] = ()
 
 
 SETUPS = {
-    "pepper": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 200_000, 10),
+    # the expert without inference beside the expert (seeds/pepper.md 7.3)
+    "pepper": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 200_000, 10,
+                    ("expert:model=voids",)),
     "pitch": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 200_000, 40),
     "shiesta": Setup(4, ("heuristic:exchange=keep",), 100_000, 0),
     # the settings that trade clean burracos for points (seeds/burraco.md 9.1)
@@ -80,10 +93,12 @@ def entrants(game: str, setup: Setup) -> list[str]:
 
 
 def search_entrants(game: str) -> list[str]:
-    """The searching policies' ladder: them, the default heuristic and classic."""
+    """The searching policies' ladder: them, their other settings (the game's
+    ``Setup.search_extra``), the default heuristic and classic."""
     g = games.get(game)
     named = ["classic"] if "classic" in g.named_policies else []
-    return [*searchers(game), g.default_policy, *named]
+    extra = SETUPS[game].search_extra if game in SETUPS else ()
+    return [*searchers(game), *extra, g.default_policy, *named]
 
 
 def _ranked(ratings: pd.DataFrame) -> str:
@@ -180,11 +195,13 @@ class Ladder:
         sizes = [("", dict(hands=hands)),
                  ("game_", dict(games=max(50, hands // self.setup.per_game)))]
         if searchers(self.game):
-            sizes.append(("search_", dict(hands=max(50, hands // SEARCH_SHARE))))
+            sizes += [("search_", dict(hands=max(50, hands // SEARCH_SHARE))),
+                      ("search_game_", dict(games=max(
+                          20, hands // (SEARCH_SHARE * SEARCH_GAME_SHARE))))]
         return sizes
 
     def _entrants(self, prefix: str) -> list[str]:
-        return search_entrants(self.game) if prefix == "search_" else \
+        return search_entrants(self.game) if prefix.startswith("search_") else \
             entrants(self.game, self.setup)
 
     def simulate_tables(self, hands: int, seed: int, progress: bool,
@@ -205,20 +222,23 @@ class Ladder:
 
     def findings(self, tables) -> list[str]:
         out = []
-        for prefix in ("", "game_", "search_"):
+        for prefix in ("", "game_", "search_", "search_game_"):
             if f"{prefix}ratings" not in tables:
                 continue
             ratings, pairs = tables[f"{prefix}ratings"], tables[f"{prefix}pairs"]
             units = ratings["measure"].iloc[0]
             n, unit = int(ratings["deals"].iloc[0]), ratings["unit"].iloc[0]
             what = {"": unit.capitalize() + "s", "game_": "Whole games",
-                    "search_": "The policies that search, hands"}[prefix]
+                    "search_": "The policies that search, hands",
+                    "search_game_": "The policies that search, whole games"}[prefix]
             out.append(f"{what}, {self.setup.players} players, {n:,} duplicate {unit}s per "
                        f"table: the ladder from the top (Elo-scale rating, 95% CI): "
                        + _ranked(ratings) + ".")
-            if prefix == "search_":
-                out += [_against(pairs, s, games.get(self.game).default_policy, units, unit)
-                        + "." for s in searchers(self.game)]
+            if prefix.startswith("search_"):
+                out += [_against(pairs, s, other, units, unit) + "."
+                        for s in searchers(self.game)
+                        for other in (*self.setup.search_extra,
+                                      games.get(self.game).default_policy)]
                 continue
             named = games.get(self.game).named_policies
             if "classic" in named:
@@ -233,7 +253,8 @@ class Ladder:
     def _plots(self):
         plots = []
         for prefix, size in self._sizes(self.DEFAULT_HANDS):
-            what = {"game_": "whole games", "search_": "hands of the policies that search"
+            what = {"game_": "whole games", "search_": "hands of the policies that search",
+                    "search_game_": "whole games of the policies that search"
                     }.get(prefix, "games" if "games" in size else "hands")
             plots.append(Plot(f"{prefix}ladder", f"The ladder of {what}: each policy's rating "
                               "with its 95% interval (left) and each pair's difference in the "
@@ -244,8 +265,8 @@ class Ladder:
     def _drawer(self, prefix: str):
         def draw(tables):
             r, p = tables[f"{prefix}ratings"], tables[f"{prefix}pairs"]
-            what = "whole games" if r["unit"].iloc[0] == "game" else \
-                "hands, the policies that search" if prefix == "search_" else "hands"
+            what = ("whole games" if r["unit"].iloc[0] == "game" else "hands") + \
+                (", the policies that search" if prefix.startswith("search_") else "")
             return tournament.figure(r, p, f"{games.get(self.game).title}, "
                                      f"{self.setup.players} players, {what}",
                                      r["measure"].iloc[0], int(r["deals"].iloc[0]))
@@ -257,7 +278,8 @@ class Ladder:
         everyone = dict.fromkeys(entrants(self.game, self.setup)
                                  + (search_entrants(self.game) if "search_" in sizes else []))
         pols = {e: g.make_policies(e, 1)[0].text() for e in everyone}
-        extra = {"search_hands": sizes["search_"]["hands"]} if "search_" in sizes else {}
+        extra = {"search_hands": sizes["search_"]["hands"],
+                 "search_games": sizes["search_game_"]["games"]} if "search_" in sizes else {}
         return dict(hands=sizes[""].get("hands"), games=(sizes.get("game_") or sizes[""])
                     .get("games"), rules=g.resolve_rules(None, self.setup.players).as_dict(),
                     policies=pols, players=self.setup.players, per_table=True, **extra)
@@ -274,11 +296,12 @@ class Ladder:
             out.update({"game_ratings": ratings.replace("deal", "game"),
                         "game_pairs": pairs.replace("deal", "game")})
         if searchers(self.game):
-            out.update({"search_ratings": ratings.replace("One row per policy",
-                                                          "The policies that search, the "
-                                                          "default heuristic and classic: "
-                                                          "one row per policy"),
-                        "search_pairs": pairs})
+            search = ratings.replace("One row per policy", "The policies that search, their "
+                                     "other settings, the default heuristic and classic: "
+                                     "one row per policy")
+            out.update({"search_ratings": search, "search_pairs": pairs,
+                        "search_game_ratings": search.replace("deal", "game"),
+                        "search_game_pairs": pairs.replace("deal", "game")})
         return out
 
     def _notes(self, hands: int, seed: int) -> list[str]:
@@ -294,8 +317,11 @@ class Ladder:
             "wins small and loses big.",
             f"Named settings: {named}." if named else "The game has no named settings.",
             *([f"Policies that search ({', '.join(searchers(self.game))}) play a ladder of "
-               f"their own against the default heuristic and classic, on 1/{SEARCH_SHARE} of "
-               "the deals (they are thousands of times slower), in hands only."]
+               "their own against their other settings ("
+               + (", ".join(self.setup.search_extra) or "none")
+               + f"), the default heuristic and classic, on 1/{SEARCH_SHARE} of the deals "
+               f"(they are thousands of times slower) in hands, and on 1/{SEARCH_GAME_SHARE} "
+               "of those in whole games."]
               if searchers(self.game) else []),
             "Rerun any pair: simkit tournament " + self.game + " --policy A --policy B "
             f"--players {self.setup.players} --seed {seed}.",

@@ -283,11 +283,13 @@ def test_bench_json(cli):
         assert 1 <= r["threads"] <= max_threads()
     records = [r for r in records if r["case"] != "yardstick"]
     assert {r["game"] for r in records} == {"pepper"}
-    # the kernel's hands, then the double-dummy solver's deals and the expert's hands
+    # the kernel's hands, then the double-dummy solver's deals, the expert's hands
+    # and the advisor's samples with the expert
     cases = {(r["case"], r["unit"]) for r in records}
     assert cases == {("heuristic", "hand"), ("double dummy: every trick, 5 trumps", "deal"),
                      ("double dummy: most tricks, 5 trumps", "deal"),
-                     ("expert (16 worlds) at every seat", "hand")}
+                     ("expert (16 worlds) at every seat", "hand"),
+                     ("advise --policy expert, every plan", "sample")}
     records = [r for r in records if r["case"] == "heuristic"]
     assert {r["players"] for r in records} == {2, 3, 4}
     assert any(r["threads"] == 1 for r in records)

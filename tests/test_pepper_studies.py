@@ -221,6 +221,17 @@ def test_kubwa_all_tricks_three_ways(kubwa, assert_intervals):
     assert (pooled["deals"] <= pepper_kubwa.EXPERT_DEALS).all() and (pooled["deals"] > 0).all()
     assert_intervals(pooled, "expert_gain", "gain_low", "gain_high")
     assert np.allclose(pooled["p_expert"] - pooled["p_heuristic"], pooled["expert_gain"])
+    # against defenders who search, on the first DEFENCE_DEALS of the same deals
+    assert (pooled["defence_deals"] == np.minimum(pooled["deals"],
+                                                  pepper_kubwa.DEFENCE_DEALS)).all()
+    assert_intervals(pooled, "searching_gain", "searching_gain_low", "searching_gain_high")
+    assert_intervals(pooled, "defence_cost", "defence_cost_low", "defence_cost_high")
+    assert np.allclose(pooled["p_expert_vs_expert"] - pooled["p_heuristic_vs_expert"],
+                       pooled["searching_gain"])
+    assert np.allclose(pooled["p_expert_vs_expert"] - pooled["p_expert_vs_heuristic"],
+                       pooled["defence_cost"])
+    searching = [line for line in kubwa.summary if "against defenders who search" in line]
+    assert len(searching) == 3 and all("rule of thumb" in line for line in searching)
     assert any("strong hands" in line and "playing the expert" in line
                for line in kubwa.summary)
     assert "expert" in kubwa.provenance["policies"]

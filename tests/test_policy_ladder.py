@@ -18,7 +18,7 @@ def pepper(run_study):
 def test_tables_and_findings_come_from_the_tournament(pepper):
     t = pepper.tables
     assert list(t) == ["ratings", "pairs", "game_ratings", "game_pairs", "search_ratings",
-                       "search_pairs"]
+                       "search_pairs", "search_game_ratings", "search_game_pairs"]
     entrants = policy_ladder.entrants("pepper", policy_ladder.SETUPS["pepper"])
     assert set(t["ratings"]["policy"]) == set(entrants)
     assert "expert" not in entrants                     # it searches: a ladder of its own
@@ -31,14 +31,22 @@ def test_tables_and_findings_come_from_the_tournament(pepper):
     assert f"{top.policy} +{top.rating:.0f}" in first.replace("\u2212", "-")
     assert any(s.startswith("heuristic against random") and "heuristic is stronger" in s
                for s in pepper.summary)
-    # the searching policy's ladder: on 1/SEARCH_SHARE of the deals, against the heuristic
-    # and classic
+    # the searching policy's ladder: on 1/SEARCH_SHARE of the deals, against the expert
+    # without inference, the heuristic and classic, in hands and in whole games
     search = t["search_ratings"]
-    assert set(search["policy"]) == {"expert", "heuristic", "classic"}
-    assert (search["deals"] == 4_000 // policy_ladder.SEARCH_SHARE).all()
-    assert len(t["search_pairs"]) == 3
-    assert any(s.startswith("expert against heuristic: ") for s in pepper.summary)
-    assert pepper.provenance["search_hands"] == 4_000 // policy_ladder.SEARCH_SHARE
+    assert set(search["policy"]) == {"expert", "expert:model=voids", "heuristic", "classic"}
+    assert (search["deals"] == max(50, 4_000 // policy_ladder.SEARCH_SHARE)).all()
+    assert len(t["search_pairs"]) == 6
+    games = t["search_game_ratings"]
+    assert set(games["policy"]) == set(search["policy"]) and (games["unit"] == "game").all()
+    assert len(t["search_game_pairs"]) == 6
+    for what in ("hands", "whole games"):
+        i = pepper.summary.index(next(s for s in pepper.summary
+                                      if s.startswith(f"The policies that search, {what}")))
+        assert pepper.summary[i + 1].startswith("expert against expert:model=voids: ")
+        assert pepper.summary[i + 2].startswith("expert against heuristic: ")
+    assert pepper.provenance["search_hands"] == max(50, 4_000 // policy_ladder.SEARCH_SHARE)
+    assert pepper.provenance["search_games"] == 20
 
 
 def test_only_pepper_has_a_policy_that_searches():

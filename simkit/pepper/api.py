@@ -124,8 +124,11 @@ def _reference_hand(rules, policies, seed, index):
 def _bench_cases(hands: int) -> list[engine.BenchCase]:
     """``simkit bench``'s further Pepper cases: the double-dummy solver on random
     4-player deals, "every trick" and "most tricks" for the side of the leader
-    (seat 0) over all five trump options (a deal: five solves), and whole hands
-    at a table of ``expert`` players (seeds/pepper.md 7.3, 10)."""
+    (seat 0) over all five trump options (a deal: five solves), whole hands
+    at a table of ``expert`` players (seeds/pepper.md 7.3, 10), and the
+    advisor with the expert at every seat: ``simkit advise pepper --hand
+    "JH JD AH KH 9C 9S" --policy expert``, every plan (a unit: one sampled
+    deal of the unseen cards, played once per plan)."""
     deals = max(1, hands // 4_000)
     rng = np.random.default_rng(1)
     masks = np.zeros((deals * 5, 4), np.int64)
@@ -143,11 +146,22 @@ def _bench_cases(hands: int) -> list[engine.BenchCase]:
         return lambda: solver.solve_deals(masks, 4, trump, leader, side, targets, out)
 
     expert = max(1, hands // 4_000)         # 500 by default: two kernel blocks
+    samples = max(1, hands // 40_000)       # 50 by default: 400 expert hands
+
+    def advise_expert():
+        import numba
+
+        from simkit.pepper import advise
+        advise.advise("JH JD AH KH 9C 9S", players=4, samples=samples, policy="expert",
+                      threads=numba.get_num_threads())
+
     return [engine.BenchCase("double dummy: every trick, 5 trumps", 4, "deal", deals, solve(6)),
             engine.BenchCase("double dummy: most tricks, 5 trumps", 4, "deal", deals,
                              solve(-1)),
             engine.BenchCase("expert (16 worlds) at every seat", 4, "hand", expert,
-                             engine.kernel_run(SPEC, 4, expert, "expert"))]
+                             engine.kernel_run(SPEC, 4, expert, "expert")),
+            engine.BenchCase("advise --policy expert, every plan", 4, "sample", samples,
+                             advise_expert)]
 
 
 SPEC = GameSpec.declare(
