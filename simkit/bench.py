@@ -69,7 +69,8 @@ def run_bench(names, hands: int = 2_000_000) -> list[dict]:
                                         kernel_run(game, players, units)))
                   for players in game.bench_players]
         cases += [(game.name, c) for c in (game.bench_cases(hands) if game.bench_cases else [])]
-    records, yard = [], {}
+    records: list[dict] = []
+    yard: dict[int, float] = {}
     for name, c in cases:
         one = None
         for threads in sorted({1, max_threads()}):
