@@ -149,11 +149,13 @@ def _bench_cases(hands: int) -> list[engine.BenchCase]:
     samples = max(1, hands // 40_000)       # 50 by default: 400 expert hands
 
     def advise_expert():
+        # what the advisor plays (every plan on the same deals), without its
+        # tables: the advisor sits above this module
         import numba
 
-        from simkit.pepper import advise
-        advise.advise("JH JD AH KH 9C 9S", players=4, samples=samples, policy="expert",
-                      threads=numba.get_num_threads())
+        for plan in plan_names(resolve_rules(None, 4)):
+            plan_hands("JH JD AH KH 9C 9S", plan, samples, players=4, policy="expert",
+                       threads=numba.get_num_threads())
 
     return [engine.BenchCase("double dummy: every trick, 5 trumps", 4, "deal", deals, solve(6)),
             engine.BenchCase("double dummy: most tricks, 5 trumps", 4, "deal", deals,
