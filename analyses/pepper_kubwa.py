@@ -34,6 +34,10 @@ player gets.  On the first ``DEFENCE_DEALS`` of the strong deals both play
 again against defenders who search (the expert at the defending seats), and
 the findings say, against the break-even with the top number bid, whether
 the rule of thumb for a player who searches differs from the heuristic's.
+Per strong hand class (rare ones included: up to ``PER_CLASS`` deals of each
+from all the deals), that rule of thumb: the expert's and the heuristic's
+every-trick rates on the same deals, each against that break-even (Kubwa
+above it with its whole interval, the top number bid below it).
 
 Break-even without an auction: against Ndogo, Kubwa wins ``(k - n) T`` more
 when it is made and loses as much more when it fails, so it pays when P(all
@@ -74,6 +78,10 @@ EXPERT = "expert"
 #: Of those, the deals also played against defenders who search (the expert at
 #: the defending seats), by the heuristic and by the expert declaring.
 DEFENCE_DEALS = 1_000
+#: The rule of thumb for a player who searches: strong hand classes with at least
+#: MIN_SEARCHED of all the deals, the expert playing the first PER_CLASS of each.
+MIN_SEARCHED = 50
+PER_CLASS = 300
 
 #: Score states for the win-chance comparison: (label, our score, the leading
 #: opponent's score; other opponents at 0).
@@ -213,6 +221,38 @@ def _searching_defence(rules, same: pd.DataFrame, seed: int, threads) -> dict:
     return out
 
 
+def _verdict(k: int, n: int, be: float) -> str:
+    """Kubwa against the top number bid on a class where ``k`` of ``n`` deals took
+    every trick: clear of the break-even ``be`` either way, or not told apart."""
+    lo, hi = stats.proportion_ci(k, n)
+    return "bid Kubwa" if lo > be else "bid the top number" if hi < be else "not told apart"
+
+
+def _searching_thumbs(rules, deals: pd.DataFrame, seed: int, threads) -> list[dict]:
+    """The rule of thumb for a player who searches, per strong hand class with at
+    least ``MIN_SEARCHED`` deals among all the study's deals (rare strong classes
+    included): on the first ``PER_CLASS`` deals of each, the heuristic and the
+    expert declaring on the same deals (the defenders playing the heuristic),
+    each every-trick rate against the break-even with the top number bid."""
+    be = break_even(rules.players, rules.kubwa_stake, rules.ndogo_stake)["vs_top_number"]
+    strong = deals[deals["strong"]]
+    picked = pd.concat([g.head(PER_CLASS) for _, g in strong.groupby("hand_class", sort=False)
+                        if len(g) >= MIN_SEARCHED] or [strong.iloc[:0]])
+    made = _expert_made(rules, picked["number"].to_numpy(), seed, threads)
+    picked = picked.assign(expert=made)
+    rows = []
+    for cls, g in picked.groupby("hand_class", sort=False):
+        row = {"players": rules.players, "hand_class": cls, "deals": len(g), "break_even": be}
+        for name, x in (("heuristic", g["all_tricks"]), ("expert", g["expert"])):
+            k, n = int(x.sum()), len(x)
+            lo, hi = stats.proportion_ci(k, n)
+            row.update({f"p_{name}": k / n, f"{name}_low": lo, f"{name}_high": hi,
+                        name: _verdict(k, n, be)})
+        row["differs"] = row["heuristic"] != row["expert"]
+        rows.append(row)
+    return sorted(rows, key=lambda r: -r["p_expert"])
+
+
 def _three_ways(rules, deals: pd.DataFrame, seed: int,
                 threads) -> tuple[pd.DataFrame, dict]:
     """P(every trick in Kubwa) on the first ``BOUND_DEALS`` deals with the
@@ -349,12 +389,16 @@ def _player_count(players: int, hands: int, seed: int, threads) -> dict[str, lis
     return {"overview": [overview], "plans": [plans], "by_hand_class": [cls],
             **dict(zip(("all_tricks", "all_tricks_strong"),
                        ([x] for x in _three_ways(rules, deals, seed, threads)))),
+            "rule_of_thumb_searching": _searching_thumbs(rules, deals, seed, threads),
             "rule_of_thumb": _thumb_rows(cls), "preemption": _preemption(runs, strong, players),
             "win_chance_by_score": _win_chances(rules, runs, strong, seed, threads)}
 
 
 THUMB_COLUMNS = ["players", "hand_class", "deals", "p_all", "kubwa_vs_best",
                  "kubwa_vs_best_low", "verdict"]
+SEARCHING_THUMB_COLUMNS = ["players", "hand_class", "deals", "break_even"] + [
+    part for name in ("heuristic", "expert")
+    for part in (f"p_{name}", f"{name}_low", f"{name}_high", name)] + ["differs"]
 
 
 def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = False,
@@ -368,6 +412,8 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
             "all_tricks": pd.concat(rows["all_tricks"], ignore_index=True),
             "all_tricks_strong": pd.DataFrame(rows["all_tricks_strong"]),
             "rule_of_thumb": pd.DataFrame(rows["rule_of_thumb"], columns=THUMB_COLUMNS),
+            "rule_of_thumb_searching": pd.DataFrame(rows["rule_of_thumb_searching"],
+                                                    columns=SEARCHING_THUMB_COLUMNS),
             "preemption": pd.DataFrame(rows["preemption"]),
             "win_chance_by_score": pd.DataFrame(rows["win_chance_by_score"])}
 
@@ -437,6 +483,9 @@ def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
     be = overview.set_index("players")["break_even_vs_top_number"]
     lines += [_searching_line(r, be[r.players]) for r in tables["all_tricks_strong"].itertuples()
               if r.deals and getattr(r, "defence_deals", 0) > 1]
+    searched = tables["rule_of_thumb_searching"]
+    lines += [_searching_thumb_line(players, be[players], t)
+              for players, t in searched.groupby("players", sort=False)]
     lines.append(f"Every other seat bid and played by the {POLICY} policy; the first "
                  f"speaker played its cards by it too, except in the all-tricks comparison's "
                  f"{EXPERT} column, where the first speaker's side played by {EXPERT}, and "
@@ -485,6 +534,26 @@ def _searching_line(r, be: float) -> str:
         f"{where['expert_vs_heuristic']}, the heuristic against searching defenders "
         f"{where['heuristic_vs_expert']}, the expert against them {where['expert_vs_expert']}; "
         + rule + ".")
+
+
+def _searching_thumb_line(players: int, be: float, t: pd.DataFrame) -> str:
+    """Per strong hand class, the rule of thumb for a player who searches beside
+    the heuristic's on the same deals, in plain words."""
+    def classes(col: str) -> str:
+        picked = t.loc[t[col] == "bid Kubwa", "hand_class"]
+        return "; ".join(picked) if len(picked) else "no strong class"
+
+    differs = t[t["differs"]]
+    where = ("the two rules agree on every strong class" if differs.empty else
+             "the rules differ on " + "; ".join(
+                 f"{r.hand_class} (the heuristic: {r.heuristic}, {r.p_heuristic:.1%}; "
+                 f"a player who searches: {r.expert}, {r.p_expert:.1%}, 95% CI "
+                 f"{r.expert_low:.1%}-{r.expert_high:.1%})" for r in differs.itertuples()))
+    return (f"{players} players, the rule of thumb for a player who searches (the expert "
+            f"declaring, the defenders playing the heuristic), per strong hand class against "
+            f"the break-even with the top number bid ({be:.3f}), the same deals for both: "
+            f"a player who searches bids Kubwa with {classes('expert')}; the heuristic, by the "
+            f"same measure, with {classes('heuristic')}; {where}.")
 
 
 # ---------------------------------------------------------------- figures

@@ -160,7 +160,8 @@ def test_break_even_is_the_closed_form(players, kubwa_stake, expected):
 def test_kubwa_tables(kubwa, assert_intervals):
     t = kubwa.tables
     assert list(t) == ["overview", "plans", "by_hand_class", "all_tricks", "all_tricks_strong",
-                       "rule_of_thumb", "preemption", "win_chance_by_score"]
+                       "rule_of_thumb", "rule_of_thumb_searching", "preemption",
+                       "win_chance_by_score"]
     ov = t["overview"]
     assert list(ov["players"]) == [4, 3, 2]
     assert ov["p_all_tricks"].between(0, 1).all()
@@ -230,6 +231,22 @@ def test_kubwa_all_tricks_three_ways(kubwa, assert_intervals):
                        pooled["searching_gain"])
     assert np.allclose(pooled["p_expert_vs_expert"] - pooled["p_expert_vs_heuristic"],
                        pooled["defence_cost"])
+    # the rule of thumb for a player who searches: verdicts follow the intervals
+    thumb = kubwa.tables["rule_of_thumb_searching"]
+    for name in ("heuristic", "expert"):
+        assert_intervals(thumb, f"p_{name}", f"{name}_low", f"{name}_high")
+        above, below = thumb[f"{name}_low"] > thumb["break_even"], \
+            thumb[f"{name}_high"] < thumb["break_even"]
+        assert ((thumb[name] == "bid Kubwa") == above).all()
+        assert ((thumb[name] == "bid the top number") == below).all()
+    assert (thumb["differs"] == (thumb["heuristic"] != thumb["expert"])).all()
+    assert thumb["deals"].between(pepper_kubwa.MIN_SEARCHED, pepper_kubwa.PER_CLASS).all()
+    # every strong class of the by-class table has a row (it has at least MIN_CLASS deals)
+    strong = t[t["strong"]]
+    assert set(map(tuple, strong[["players", "hand_class"]].to_numpy())) <= \
+        set(map(tuple, thumb[["players", "hand_class"]].to_numpy()))
+    assert sum("rule of thumb for a player who searches" in line
+               for line in kubwa.summary) == thumb["players"].nunique()
     searching = [line for line in kubwa.summary if "against defenders who search" in line]
     assert len(searching) == 3 and all("rule of thumb" in line for line in searching)
     assert any("strong hands" in line and "playing the expert" in line

@@ -58,9 +58,10 @@ SMALL = (300, 3)
 #: A run far too small to estimate anything (the study files use it too).
 TINY = 20
 #: Tables that may be empty (and so the same for another seed): pepper-kubwa's
-#: rule of thumb lists the hand classes where Kubwa pays with an interval clear
-#: of zero, none in a small run.
-MAY_BE_EMPTY = {("pepper-kubwa", "rule_of_thumb")}
+#: rules of thumb list the hand classes where Kubwa pays with an interval clear
+#: of zero (none in a small run), and the strong classes the expert played
+#: often enough.
+MAY_BE_EMPTY = {("pepper-kubwa", "rule_of_thumb"), ("pepper-kubwa", "rule_of_thumb_searching")}
 #: Studies whose tables have no descriptions on the page yet.
 UNDESCRIBED = {"pepper-kubwa", "pepper-variants"}
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
