@@ -33,7 +33,9 @@ import shutil
 import time
 
 import numba
+from numba import types
 from numba.core import caching
+from numba.extending import overload
 
 #: The modules of a game's package that its kernels import or read constants from.
 KERNEL_SIDE = ("kernel.py", "tables.py", "solver.py", "expert.py", "policies.py", "rules.py")
@@ -147,6 +149,28 @@ def kernel(fn=None, *, parallel=False, inline=False):
         return numba.njit(parallel=parallel, inline="always" if inline else "never",
                           **_OPTIONS)(f)
     return wrap(fn) if fn is not None else wrap
+
+
+def if_given(fn):
+    """A kernel-only stand-in for kernel ``fn``: ``g = if_given(fn)``, then in a
+    kernel ``g(flag, otherwise, *args)`` is ``fn(*args)`` when ``flag`` is not
+    None, else ``otherwise``.
+
+    Decided when the kernel is compiled, from ``flag``'s type: a kernel called
+    with ``flag`` None never compiles ``fn`` at all.  So a costly optional
+    player (Pepper's searching expert) is compiled only by the runs that seat
+    it, and a newcomer's first command does not wait for it.  (``fn`` is bound
+    here rather than passed in: a function passed as a value is a pointer to a
+    Python object, and numba cannot cache a kernel holding one.)"""
+    def stand_in(flag, otherwise, *args):
+        raise TypeError(f"if_given({fn.__name__}) is for kernels only")
+
+    @overload(stand_in)
+    def _choose(flag, otherwise, *args):
+        if isinstance(flag, (types.NoneType, types.Omitted)):
+            return lambda flag, otherwise, *args: otherwise
+        return lambda flag, otherwise, *args: fn(*args)
+    return stand_in
 
 
 # --- the batch loop every parallel kernel runs ------------------------------------

@@ -25,6 +25,7 @@ from simkit.pepper import rules as rules_module
 from simkit.pepper import solver
 from simkit.pepper.rules import DECK, PLAN_POLICY, TRUMP_TEXT, PepperRules
 from simkit.pepper.summary import GameSummary, HandSummary, measures
+from simkit.policy import EXPERT
 from simkit.runner import BATCH, MAX_HELD, Work, check_count, in_steps, set_threads
 
 # --- record schemas (README "Hand records", seeds/pepper.md 8) ---------------------
@@ -71,12 +72,18 @@ AGG_TOTALS = ("hands", "bidder_points", "bidder_points_sq", "opponents_points")
 _NO_TRACE = np.empty((1, 1), np.int64)
 
 
+def _search(table) -> bool | None:
+    """The kernels' ``search`` argument: None unless a seat plays the expert, so
+    that a run without one never compiles the expert's search."""
+    return True if (table.kinds == EXPERT).any() else None
+
+
 def _untraced(table) -> tuple:
-    return (False, _NO_TRACE, _NO_TRACE, _NO_TRACE)
+    return (False, _NO_TRACE, _NO_TRACE, _NO_TRACE, _search(table))
 
 
 def _start(table) -> tuple:
-    return (table.options["init"], table.options["first_dealer"])
+    return (table.options["init"], table.options["first_dealer"], _search(table))
 
 
 def _game_options(table, scores=None, first_dealer=None) -> dict:
@@ -100,7 +107,7 @@ def _game_options(table, scores=None, first_dealer=None) -> dict:
 def _aggregate(t, start, count) -> pd.DataFrame:
     """Counts and sums per group, computed inside the kernel (see :func:`aggregate_hands`)."""
     agg = np.zeros((K.AGG_LANES, int(np.prod(K.AGG_SHAPE)), K.AGG_STATS), np.int64)
-    K.run_hands_agg(start, count, t.key, t.rv, t.kinds, t.params, agg)
+    K.run_hands_agg(start, count, t.key, t.rv, t.kinds, t.params, agg, _search(t))
     total = agg.sum(axis=0)
     cells = np.flatnonzero(total[:, 0])
     keys = np.unravel_index(cells, K.AGG_SHAPE)
@@ -263,7 +270,8 @@ def trace_hands(rules: PepperRules, policies, seed: int, start: int, count: int)
     calls = np.empty((count, K.MAX_CALLS), np.int64)
     plays = np.empty((count, 32), np.int64)
     deal = np.empty((count, 4), np.int64)
-    K.run_hands(start, count, t.key, t.rv, t.kinds, t.params, rec, True, calls, plays, deal)
+    K.run_hands(start, count, t.key, t.rv, t.kinds, t.params, rec, True, calls, plays, deal,
+                _search(t))
     return {"rec": rec, "calls": calls, "plays": plays, "deal": deal}
 
 
@@ -305,7 +313,7 @@ def _first_speaker(parse, value, hands, players, rules, policy, seed, start,
     set_threads(threads)
     rec = np.empty((len(numbers), K.N_COLS), np.int16)
     plan, contract = (PLAN_POLICY, code) if parse is _contract else (code, 0)
-    K.run_first(numbers, t.key, t.rv, t.kinds, t.params, plan, contract, rec)
+    K.run_first(numbers, t.key, t.rv, t.kinds, t.params, plan, contract, rec, _search(t))
     return _frame(t, rec, numbers=numbers)
 
 
@@ -460,7 +468,7 @@ def _plan(t, hand, plan, samples, seat, dealer, trace: bool, contract: int = 0,
         calls = plays = deal = _NO_TRACE
     K.run_plan(first, samples, t.key, t.rv, t.kinds, t.params, seat, dealer,
                mask_of(parse_hand(hand, t.rules.players)), plan, contract, rec, trace, calls,
-               plays, deal)
+               plays, deal, _search(t))
     return {"rec": rec, "calls": calls, "plays": plays, "deal": deal}
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
-from simkit.jit import block, blocks, kernel
+from simkit.jit import block, blocks, if_given, kernel
 from simkit.pepper.expert import (
     EXPERT_TT,
     WEIGHT_ONE,
@@ -514,7 +514,7 @@ def _thrown_in(recs, j, trace, tr_plays):
 
 @kernel(inline=True)
 def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
-              plan_seat, plan, trace, tr_calls, tr_plays):
+              plan_seat, plan, trace, tr_calls, tr_plays, ps, search):
     """Auction, trump, play and scoring of one dealt hand into row ``j`` of ``recs``.
 
     ``hands[seat]`` are the dealt masks (consumed).  Random-policy seats draw from
@@ -523,9 +523,10 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
     (seat * 16 + level) and the cards played are written to row ``j`` of ``tr_calls`` /
     ``tr_plays``.  Rows are
     indexed rather than sliced: a slice is a new array and costs reference counting.
+    ``ps``, ``search``: the play's scratch and the expert's switch (:func:`_play_tricks`).
     """
     recs[j, C_DEALER] = dealer
-    auction = np.empty(MAX_CALLS, np.int64)
+    auction = ps[0]
     high, high_seat = _auction(dealer, hands, rules, kinds, params, st, recs, j, desired,
                                plan_seat, plan, trace, tr_calls, auction)
     recs[j, C_STUCK] = 0
@@ -538,7 +539,7 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
         recs[j, C_STUCK] = 1
     planned = plan_seat if plan != PLAN_POLICY else -1
     play_contract(high_seat, high, hands, rules, kinds, params, st, recs, j, tricks,
-                  trace, tr_plays, auction, planned)
+                  trace, tr_plays, auction, planned, ps, search)
 
 
 @kernel(inline=True)
@@ -815,14 +816,20 @@ def _expert_play(seat, hands, P, T, o, tbits, k, unplayed, voids, tricks, bidder
                          contract, world, q, tt, stack, hint)
 
 
+#: The expert's card where the kernel was called with ``search`` (else the hint).
+_searched = if_given(_expert_play)
+
+
 @kernel(inline=True)
 def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j, trace,
-                 tr_plays, rules, auction, planned):
+                 tr_plays, rules, auction, planned, ps, search):
     """The play (§4), in play bits (see _play_tables): tricks won per seat into
     ``tricks``; the bidder leads the first trick.  ``voids`` packs, 4 bits per
     seat, the effective suits each seat has shown out of (7.2 Play); ``lost``
     counts the tricks the declaring side has not won (the all-tricks plan
-    applies while it is 0)."""
+    applies while it is 0).  ``ps``: the scratch of :func:`_play_scratch`,
+    made once per block.  ``search``: None when no seat plays the expert, and
+    then the expert's search is not even compiled (``jit.if_given``)."""
     for s in range(P):
         hands[s] = to_play_bits(hands[s], o)
     trumps = TRUMP_BITS[o]
@@ -842,12 +849,10 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
     for s in range(P):
         if kinds[s] != RANDOM and params[s, PARAM.KEEP_GUARDS]:
             track = True
-    tbits = np.zeros(4, np.int64)
-    hist = np.zeros((2, 24 if expert else 1), np.int64)     # play bits, seats
+    _, tbits, hist, tt, stack = ps
     n_hist = 0
-    tt = np.zeros((EXPERT_TT if expert else 1, 3), np.int64)
-    tt[:, 0] = -1
-    stack = np.zeros((MAXPLY if expert else 1, N_FIELDS), np.int64)
+    if expert:
+        tt[:, 0] = -1       # a transposition table for each hand
     plan_seats, cover_seats = _roles(P, T, contract, bidder, kinds, params)
     for _t in range(T):
         seat = leader
@@ -878,9 +883,9 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
                                     params[seat, PARAM.KEEP_GUARDS] == 1
                                     and _defends(seat, bidder, P))
                 if kinds[seat] == EXPERT:
-                    b = _expert_play(seat, hands, P, T, o, tbits, k, unplayed, voids, tricks,
-                                     bidder, contract, rules, kinds, params, st, tt, stack, b,
-                                     hist, n_hist, auction, planned)
+                    b = _searched(search, b, seat, hands, P, T, o, tbits, k, unplayed, voids,
+                                  tricks, bidder, contract, rules, kinds, params, st, tt,
+                                  stack, b, hist, n_hist, auction, planned)
             hands[seat] = h & ~(1 << b)
             unplayed &= ~(1 << b)
             tbits[k] = b
@@ -943,7 +948,7 @@ def contract_scores(contract, won, rules):
 
 @kernel(inline=True)
 def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks,
-                  trace, tr_plays, auction, planned):
+                  trace, tr_plays, auction, planned, ps, search):
     """Trump, play and scoring once ``bidder`` holds contract ``high`` (§3.3, 4, 5).
     ``auction``: the calls (``_auction``; -1 first: none); ``planned``: the seat
     that called by a plan (-1: none), whose calls say nothing of its cards."""
@@ -961,7 +966,7 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
     recs[j, C_TRUMP] = o
     _bidder_features(hands[bidder], o, recs, j)
     _play_tricks(bidder, high, o, hands, P, T, kinds, params, st, tricks, j, trace, tr_plays,
-                 rules, auction, planned)
+                 rules, auction, planned, ps, search)
     # -- scoring (5)
     for s in range(3):
         recs[j, C_SIDE_TRICKS + s] = 0
@@ -989,16 +994,36 @@ def _scratch():
             np.empty((1, 1), np.int64))
 
 
+@kernel(inline=True)
+def _play_scratch(kinds):
+    """Per-task working arrays of the play (:func:`play_hand`): the auction's
+    calls, the current trick's cards, and, full size only when a seat plays
+    the expert, the plays so far (play bits, seats), its transposition table
+    and its search stack."""
+    expert = False
+    for s in range(kinds.shape[0]):
+        if kinds[s] == EXPERT:
+            expert = True
+    return (np.empty(MAX_CALLS, np.int64), np.zeros(4, np.int64),
+            np.zeros((2, 24 if expert else 1), np.int64),
+            np.zeros((EXPERT_TT if expert else 1, 3), np.int64),
+            np.zeros((MAXPLY if expert else 1, N_FIELDS), np.int64))
+
+
 @kernel(parallel=True)
-def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_plays, tr_deal):
+def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_plays, tr_deal,
+              search):
     """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``.
 
     Blocks of hands go to threads through ``prange``; each hand's stream depends
     only on (key, hand number), so results do not depend on threads or blocks.
+    ``search``: None unless a seat plays the expert (the api's ``_search``);
+    every kernel below takes it.
     """
     P = rules[R.PLAYERS]
     for b in numba.prange(blocks(count, BLOCK)):
         st, deck, hands, desired, tricks, _, _ = _scratch()
+        ps = _play_scratch(kinds)
         dealer = (start + b * BLOCK) % P      # hand i is dealt by seat i mod P
         for j in block(b, count, BLOCK):
             start_stream(st, key, start + j)
@@ -1007,13 +1032,13 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
                 for s in range(4):
                     tr_deal[j, s] = hands[s]
             play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
-                      -1, PLAN_POLICY, trace, tr_calls, tr_plays)
+                      -1, PLAN_POLICY, trace, tr_calls, tr_plays, ps, search)
             dealer = next_seat(dealer, P)
 
 
 @kernel
 def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, desired,
-          tricks, no_trace):
+          tricks, no_trace, ps, search):
     """One game (seeds/pepper.md 6) from scores ``init``; ``first_dealer`` < 0 draws one."""
     P = rules[R.PLAYERS]
     n_sides = rules[R.SIDES]
@@ -1027,7 +1052,7 @@ def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, 
     while rounds < rules[R.MAX_ROUNDS]:
         deal(st, dealer, rules, deck, hands)
         play_hand(dealer, hands, rules, kinds, params, st, row, 0, desired, tricks,
-                  -1, PLAN_POLICY, False, no_trace, no_trace)
+                  -1, PLAN_POLICY, False, no_trace, no_trace, ps, search)
         rounds += 1
         dealer = next_seat(dealer, P)
         top = -1 << 30
@@ -1052,20 +1077,21 @@ def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, 
 
 
 @kernel(parallel=True)
-def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer):
+def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer, search):
     """Play whole games ``start .. start+count-1`` (stream = game number) into ``grec[j]``,
     each from scores ``init`` (int64[3]) with ``first_dealer`` (< 0: drawn per game)."""
     for b in numba.prange(blocks(count, GAME_BLOCK)):
         st, deck, hands, desired, tricks, row, no_trace = _scratch()
+        ps = _play_scratch(kinds)
         for j in block(b, count, GAME_BLOCK):
             start_stream(st, key, start + j)
             _game(st, rules, kinds, params, init, first_dealer, grec[j], row, deck, hands,
-                  desired, tricks, no_trace)
+                  desired, tricks, no_trace, ps, search)
 
 
 @kernel(parallel=True)
 def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
-             trace, tr_calls, tr_plays, tr_deal):
+             trace, tr_calls, tr_plays, tr_deal, search):
     """Samples ``first .. first+count-1`` (row ``j`` is sample ``first + j``): deals
     in which ``seat`` holds the cards of mask ``fixed`` and the other hands are
     dealt uniformly from the rest (stream = sample number, :func:`deal_fixed`).
@@ -1077,6 +1103,7 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
     H = rules[R.HANDS_DEALT]
     for b in numba.prange(blocks(count, BLOCK)):
         st, _, hands, desired, tricks, _, _ = _scratch()
+        ps = _play_scratch(kinds)
         rest = np.empty(24 - 24 // H, np.int64)
         no_calls = np.full(1, -1, np.int64)
         for j in block(b, count, BLOCK):
@@ -1093,14 +1120,14 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
                     for k in range(MAX_CALLS):
                         tr_calls[j, k] = -1
                 play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
-                              trace, tr_plays, no_calls, -1)
+                              trace, tr_plays, no_calls, -1, ps, search)
             else:
                 play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
-                          seat, plan, trace, tr_calls, tr_plays)
+                          seat, plan, trace, tr_calls, tr_plays, ps, search)
 
 
 @kernel(parallel=True)
-def run_first(numbers, key, rules, kinds, params, plan, contract, rec):
+def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
     """Deal hands ``numbers[j]`` (any hand numbers: a run's range, or the deals a
     study picked) as :func:`run_hands` deals them, into ``rec[j]``; the seat left
     of the dealer, the first to speak, is held to ``contract`` or ``plan``.
@@ -1115,6 +1142,7 @@ def run_first(numbers, key, rules, kinds, params, plan, contract, rec):
     count = numbers.shape[0]
     for b in numba.prange(blocks(count, BLOCK)):
         st, deck, hands, desired, tricks, _, no_trace = _scratch()
+        ps = _play_scratch(kinds)
         no_calls = np.full(1, -1, np.int64)
         for j in block(b, count, BLOCK):
             dealer = deal_number(st, key, numbers[j], rules, deck, hands)
@@ -1126,10 +1154,10 @@ def run_first(numbers, key, rules, kinds, params, plan, contract, rec):
                 if kinds[seat] != RANDOM:
                     rec[j, C_BID + seat] = _desired(hands[seat], rules, params, seat)
                 play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
-                              False, no_trace, no_calls, -1)
+                              False, no_trace, no_calls, -1, ps, search)
             else:
                 play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
-                          seat, plan, False, no_trace, no_trace)
+                          seat, plan, False, no_trace, no_trace, ps, search)
 
 
 # --- streaming aggregates ----------------------------------------------------
@@ -1172,7 +1200,7 @@ def _agg_add(rec, dealer, P, S, agg, lane):
 
 
 @kernel(parallel=True)
-def run_hands_agg(start, count, key, rules, kinds, params, agg):
+def run_hands_agg(start, count, key, rules, kinds, params, agg, search):
     """Play hands ``start .. start+count-1`` like :func:`run_hands` but keep only
     counts and sums per group: ``agg[lane, cell, stat]`` (cells in C order of
     ``AGG_SHAPE``).  Sums are integers, so the totals over lanes are exact
@@ -1184,12 +1212,13 @@ def run_hands_agg(start, count, key, rules, kinds, params, agg):
     n_lanes = agg.shape[0]
     for lane in numba.prange(n_lanes):
         st, deck, hands, desired, tricks, rec, no_trace = _scratch()
+        ps = _play_scratch(kinds)
         for b in range(lane, n_blocks, n_lanes):
             dealer = (start + b * BLOCK) % P
             for j in block(b, count, BLOCK):
                 start_stream(st, key, start + j)
                 deal(st, dealer, rules, deck, hands)
                 play_hand(dealer, hands, rules, kinds, params, st, rec, 0, desired, tricks,
-                          -1, PLAN_POLICY, False, no_trace, no_trace)
+                          -1, PLAN_POLICY, False, no_trace, no_trace, ps, search)
                 _agg_add(rec, dealer, P, S, agg, lane)
                 dealer = next_seat(dealer, P)

@@ -1,0 +1,60 @@
+"""The shared kernel machinery: a costly optional call compiled only when used."""
+
+import numba
+import numpy as np
+import pytest
+
+from simkit import jit
+from simkit.pepper import api as pepper_api
+
+
+def _toy():
+    """A fresh costly function, its stand-in and a kernel calling it (uncached:
+    a test must see what this process compiles)."""
+    @numba.njit
+    def costly(a, b):
+        return a * b + 1
+
+    searched = jit.if_given(costly)
+
+    @numba.njit(inline="always")
+    def card(search, x):
+        return searched(search, x, x, 3)
+
+    @numba.njit
+    def run(n, search):
+        out = np.zeros(n, np.int64)
+        for i in range(n):
+            out[i] = card(search, i)
+        return out
+    return costly, run
+
+
+def test_if_given_without_a_flag_never_compiles_the_call():
+    costly, run = _toy()
+    assert list(run(4, None)) == [0, 1, 2, 3]        # the fallback, the call untouched
+    assert costly.signatures == []
+    assert list(run(4, True)) == [1, 4, 7, 10]       # now it is compiled, and called
+    assert len(costly.signatures) == 1
+    assert len(run.signatures) == 2                  # one specialisation each way
+
+
+def test_if_given_is_for_kernels_only():
+    stand_in = jit.if_given(numba.njit(lambda a: a))
+    with pytest.raises(TypeError, match="for kernels only"):
+        stand_in(True, 0, 1)
+
+
+@pytest.mark.parametrize("policy, search", [
+    ("heuristic", None), ("classic", None), ("random", None),
+    (["heuristic", "expert", "heuristic", "heuristic"], True),
+    ("expert:model=voids", True),
+])
+def test_pepper_kernels_search_only_with_an_expert_seated(policy, search):
+    """Pepper's kernels compile the expert's search only for tables that seat it."""
+    from simkit import engine
+
+    table = engine.setup(pepper_api.SPEC, 4, None, policy, seed=0)
+    assert pepper_api._search(table) is search
+    assert pepper_api._untraced(table)[-1] is search
+
