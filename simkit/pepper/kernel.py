@@ -525,21 +525,34 @@ def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
     indexed rather than sliced: a slice is a new array and costs reference counting.
     ``ps``, ``search``: the play's scratch and the expert's switch (:func:`_play_tricks`).
     """
+    high, high_seat, planned = _bid_hand(dealer, hands, rules, kinds, params, st, recs, j,
+                                         desired, plan_seat, plan, trace, tr_calls, tr_plays,
+                                         ps)
+    if high > 0:
+        play_contract(high_seat, high, hands, rules, kinds, params, st, recs, j, tricks,
+                      trace, tr_plays, ps[0], planned, ps, search)
+
+
+@kernel(inline=True)
+def _bid_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, plan_seat, plan,
+              trace, tr_calls, tr_plays, ps):
+    """The auction of :func:`play_hand`, its calls in ``ps[0]``: ``(contract, holder,
+    planned)``, the contract 0 when the hand is thrown in (row ``j`` then
+    complete).  Kernels that may also skip the auction call this and
+    :func:`play_contract` at one place each, so that the play, the largest
+    part of a kernel, is compiled into it once."""
     recs[j, C_DEALER] = dealer
-    auction = ps[0]
     high, high_seat = _auction(dealer, hands, rules, kinds, params, st, recs, j, desired,
-                               plan_seat, plan, trace, tr_calls, auction)
+                               plan_seat, plan, trace, tr_calls, ps[0])
     recs[j, C_STUCK] = 0
     if high == 0:
         if rules[R.ALL_PASS] == AllPass.REDEAL:
             _thrown_in(recs, j, trace, tr_plays)
-            return
+            return 0, -1, -1
         high = 1
         high_seat = dealer
         recs[j, C_STUCK] = 1
-    planned = plan_seat if plan != PLAN_POLICY else -1
-    play_contract(high_seat, high, hands, rules, kinds, params, st, recs, j, tricks,
-                  trace, tr_plays, auction, planned, ps, search)
+    return high, high_seat, plan_seat if plan != PLAN_POLICY else -1
 
 
 @kernel(inline=True)
@@ -1112,6 +1125,7 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
             if trace:
                 for s in range(4):
                     tr_deal[j, s] = hands[s]
+            calls = no_calls
             if contract > 0:
                 for s in range(C_TRUMP):
                     rec[j, s] = 0
@@ -1119,11 +1133,15 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
                 if trace:
                     for k in range(MAX_CALLS):
                         tr_calls[j, k] = -1
-                play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
-                              trace, tr_plays, no_calls, -1, ps, search)
+                high, holder, planned = contract, seat, -1
             else:
-                play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
-                          seat, plan, trace, tr_calls, tr_plays, ps, search)
+                high, holder, planned = _bid_hand(dealer, hands, rules, kinds, params, st, rec,
+                                                  j, desired, seat, plan, trace, tr_calls,
+                                                  tr_plays, ps)
+                calls = ps[0]
+            if high > 0:
+                play_contract(holder, high, hands, rules, kinds, params, st, rec, j, tricks,
+                              trace, tr_plays, calls, planned, ps, search)
 
 
 @kernel(parallel=True)
@@ -1147,17 +1165,22 @@ def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
         for j in block(b, count, BLOCK):
             dealer = deal_number(st, key, numbers[j], rules, deck, hands)
             seat = next_seat(dealer, P)
+            calls = no_calls
             if contract > 0:
                 for s in range(C_TRUMP):
                     rec[j, s] = 0
                 rec[j, C_DEALER] = dealer
                 if kinds[seat] != RANDOM:
                     rec[j, C_BID + seat] = _desired(hands[seat], rules, params, seat)
-                play_contract(seat, contract, hands, rules, kinds, params, st, rec, j, tricks,
-                              False, no_trace, no_calls, -1, ps, search)
+                high, holder, planned = contract, seat, -1
             else:
-                play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
-                          seat, plan, False, no_trace, no_trace, ps, search)
+                high, holder, planned = _bid_hand(dealer, hands, rules, kinds, params, st, rec,
+                                                  j, desired, seat, plan, False, no_trace,
+                                                  no_trace, ps)
+                calls = ps[0]
+            if high > 0:
+                play_contract(holder, high, hands, rules, kinds, params, st, rec, j, tricks,
+                              False, no_trace, calls, planned, ps, search)
 
 
 # --- streaming aggregates ----------------------------------------------------
