@@ -1102,6 +1102,33 @@ def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer,
                   desired, tricks, no_trace, ps, search)
 
 
+@kernel(inline=True)
+def _held(seat, dealer, contract, plan, wanted, hands, rules, kinds, params, st, rec, j, desired,
+          tricks, trace, tr_calls, tr_plays, no_calls, ps, search):
+    """Row ``j``: the dealt hand with ``seat`` held to ``contract`` > 0, played with
+    no auction (the auction columns 0; with ``wanted``, a heuristic declarer's
+    ``C_BID`` column holds the level it would have wanted), or else calling by
+    ``plan`` through the whole auction.  The play is compiled in once."""
+    calls = no_calls
+    if contract > 0:
+        for s in range(C_TRUMP):
+            rec[j, s] = 0
+        rec[j, C_DEALER] = dealer
+        if wanted and kinds[seat] != RANDOM:
+            rec[j, C_BID + seat] = _desired(hands[seat], rules, params, seat)
+        if trace:
+            for k in range(MAX_CALLS):
+                tr_calls[j, k] = -1
+        high, holder, planned = contract, seat, -1
+    else:
+        high, holder, planned = _bid_hand(dealer, hands, rules, kinds, params, st, rec, j,
+                                          desired, seat, plan, trace, tr_calls, tr_plays, ps)
+        calls = ps[0]
+    if high > 0:
+        play_contract(holder, high, hands, rules, kinds, params, st, rec, j, tricks, trace,
+                      tr_plays, calls, planned, ps, search)
+
+
 @kernel(parallel=True)
 def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
              trace, tr_calls, tr_plays, tr_deal, search):
@@ -1125,23 +1152,8 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
             if trace:
                 for s in range(4):
                     tr_deal[j, s] = hands[s]
-            calls = no_calls
-            if contract > 0:
-                for s in range(C_TRUMP):
-                    rec[j, s] = 0
-                rec[j, C_DEALER] = dealer
-                if trace:
-                    for k in range(MAX_CALLS):
-                        tr_calls[j, k] = -1
-                high, holder, planned = contract, seat, -1
-            else:
-                high, holder, planned = _bid_hand(dealer, hands, rules, kinds, params, st, rec,
-                                                  j, desired, seat, plan, trace, tr_calls,
-                                                  tr_plays, ps)
-                calls = ps[0]
-            if high > 0:
-                play_contract(holder, high, hands, rules, kinds, params, st, rec, j, tricks,
-                              trace, tr_plays, calls, planned, ps, search)
+            _held(seat, dealer, contract, plan, False, hands, rules, kinds, params, st, rec, j,
+                  desired, tricks, trace, tr_calls, tr_plays, no_calls, ps, search)
 
 
 @kernel(parallel=True)
@@ -1165,22 +1177,8 @@ def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
         for j in block(b, count, BLOCK):
             dealer = deal_number(st, key, numbers[j], rules, deck, hands)
             seat = next_seat(dealer, P)
-            calls = no_calls
-            if contract > 0:
-                for s in range(C_TRUMP):
-                    rec[j, s] = 0
-                rec[j, C_DEALER] = dealer
-                if kinds[seat] != RANDOM:
-                    rec[j, C_BID + seat] = _desired(hands[seat], rules, params, seat)
-                high, holder, planned = contract, seat, -1
-            else:
-                high, holder, planned = _bid_hand(dealer, hands, rules, kinds, params, st, rec,
-                                                  j, desired, seat, plan, False, no_trace,
-                                                  no_trace, ps)
-                calls = ps[0]
-            if high > 0:
-                play_contract(holder, high, hands, rules, kinds, params, st, rec, j, tricks,
-                              False, no_trace, calls, planned, ps, search)
+            _held(seat, dealer, contract, plan, True, hands, rules, kinds, params, st, rec, j,
+                  desired, tricks, False, no_trace, no_trace, no_calls, ps, search)
 
 
 # --- streaming aggregates ----------------------------------------------------

@@ -3,7 +3,7 @@
 
 import {
   SUITS, SUIT_NAMES, api, card, cardParts, chrome, el, later, pct, queryOf, replaceUrl,
-  runBar, signed, startJob, withCi,
+  runJob, signed, withCi,
 } from "./common.js";
 import { PolicyEditor, RulesEditor, gameTable, urlValues } from "./forms.js";
 
@@ -226,26 +226,11 @@ const estimateSoon = later(async () => {
 
 // --- running ----------------------------------------------------------------------------
 
-const bar = () => runBar({ button: $("advise"), cancel: $("cancel"), progress: $("progress"), bar: $("bar"), percent: $("percent"), eta: $("eta") });
-
-async function advise() {
-  const run = bar();
-  $("alert").textContent = "";
-  run.running(true);
-  $("estimate").textContent = "running…";
-  const job = startJob("advise", pairs(), (f) => run.show(f));
-  state.job = job;
-  try {
-    const result = await job.done;
-    showAnswer(result);
-    $("estimate").textContent = "done";
-  } catch (e) {
-    $("estimate").textContent = e.cancelled ? "cancelled" : "";
-    if (!e.cancelled) $("alert").textContent = e.message;
-  } finally {
-    if (state.job === job) state.job = null;
-    run.running(false);
-  }
+function advise() {
+  return runJob(state, "advise", pairs(), {
+    button: $("advise"), cancel: $("cancel"), progress: $("progress"), bar: $("bar"),
+    percent: $("percent"), eta: $("eta"), estimate: $("estimate"), alert: $("alert"),
+  }, showAnswer);
 }
 
 function cancel() {

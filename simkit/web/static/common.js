@@ -290,6 +290,28 @@ export function runBar({ button, cancel, progress, bar, percent, eta }) {
   };
 }
 
+/** A page's run of ``command``: the run bar and Cancel of ``els`` (``runBar``'s parts),
+ *  "running…", "done" or "cancelled" in ``els.estimate``, the error in ``els.alert``,
+ *  the answer to ``onDone``; ``state.job`` holds the job while it runs (for Cancel). */
+export async function runJob(state, command, pairs, els, onDone) {
+  const r = runBar(els);
+  els.alert.textContent = "";
+  r.running(true);
+  els.estimate.textContent = "running…";
+  const job = startJob(command, pairs, (f) => r.show(f));
+  state.job = job;
+  try {
+    onDone(await job.done);
+    els.estimate.textContent = "done";
+  } catch (e) {
+    els.estimate.textContent = e.cancelled ? "cancelled" : "";
+    if (!e.cancelled) els.alert.textContent = e.message;
+  } finally {
+    if (state.job === job) state.job = null;
+    r.running(false);
+  }
+}
+
 /** Seconds as "42 s" or "3 min 5 s". */
 export function clock(s) {
   if (s < 60) return `${Math.round(s)} s`;

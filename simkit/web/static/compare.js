@@ -1,7 +1,7 @@
 // Compare: two rule variants of any game on the same deals, as `simkit compare --json`
 // gives them: each measure under A and B, the difference with its interval and p-value.
 
-import { api, chrome, el, later, pct, pvalue, queryOf, replaceUrl, runBar, signed, startJob } from "./common.js";
+import { api, chrome, el, later, pct, pvalue, queryOf, replaceUrl, runJob, signed } from "./common.js";
 import { PolicyEditor, RulesEditor, gameTable, urlValues } from "./forms.js";
 
 const $ = (id) => document.getElementById(id);
@@ -89,25 +89,11 @@ function chooseGame(name, values = {}) {
 
 // --- running ------------------------------------------------------------------------------
 
-const bar = () => runBar({ button: $("run"), cancel: $("cancel"), progress: $("progress"), bar: $("bar"), percent: $("percent"), eta: $("eta") });
-
-async function run() {
-  const r = bar();
-  $("alert").textContent = "";
-  r.running(true);
-  $("estimate").textContent = "running…";
-  const job = startJob("compare", pairs(), (f) => r.show(f));
-  state.job = job;
-  try {
-    show(await job.done);
-    $("estimate").textContent = "done";
-  } catch (e) {
-    $("estimate").textContent = e.cancelled ? "cancelled" : "";
-    if (!e.cancelled) $("alert").textContent = e.message;
-  } finally {
-    if (state.job === job) state.job = null;
-    r.running(false);
-  }
+function run() {
+  return runJob(state, "compare", pairs(), {
+    button: $("run"), cancel: $("cancel"), progress: $("progress"), bar: $("bar"),
+    percent: $("percent"), eta: $("eta"), estimate: $("estimate"), alert: $("alert"),
+  }, show);
 }
 
 // --- the answer ----------------------------------------------------------------------------
