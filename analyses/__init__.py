@@ -55,10 +55,13 @@ from __future__ import annotations
 
 import importlib
 import pathlib
+import sys
+import time
 from collections.abc import Iterable
 
-from simkit import report
+from simkit import report, warm
 from simkit.errors import InputError
+from simkit.runner import max_threads
 
 STUDIES: dict[str, str] = {
     "pepper-bids": "analyses.pepper_bids",
@@ -107,6 +110,22 @@ def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
     return out
 
 
+def _compile_ahead(kernels: list[str], threads: int | None, progress: bool) -> None:
+    """Compile the studies' kernels in one process per core (:mod:`simkit.warm`)
+    before the first study runs: on a fresh install they would otherwise
+    compile one after another on one core.  Nothing to do with one thread."""
+    processes = min(max_threads(), threads or max_threads())
+    if processes < 2 or not kernels:
+        return
+    t0 = time.perf_counter()
+    if progress:
+        print(f"loading the kernels ({processes} processes; a first run compiles them: "
+              "minutes)", file=sys.stderr, flush=True)
+    warm.warm(kernels, processes)
+    if progress:
+        print(f"kernels ready in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+
+
 def run_studies(names: str | Iterable[str] | None, hands: int | None = None, seed: int = 0,
                 out="reports", progress: bool = True,
                 threads: int | None = None) -> list[pathlib.Path]:
@@ -132,6 +151,7 @@ def run_studies(names: str | Iterable[str] | None, hands: int | None = None, see
             raise RuntimeError(f"study {STUDIES[n]} has NAME "
                                f"{getattr(mod, 'NAME', None)!r}, expected {n!r}")
     out.mkdir(exist_ok=True)
+    _compile_ahead([k for n in todo for k in modules[n].STUDY.kernels], threads, progress)
 
     pages: list[pathlib.Path] = []
     try:

@@ -888,7 +888,9 @@ def _provenance(hands: int) -> dict:
                        "size": size, "start": st} for k, key, pr, pol, u, size, st in runs])
 
 
-STUDY = Study(NAME, TITLE, DEFAULT_HANDS, simulate=simulate_tables, findings=findings,
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS,
+              kernels=("burraco:hands", "burraco:games"),
+              simulate=simulate_tables, findings=findings,
               figures=FIGURES, provenance=_provenance, descriptions=_descriptions, notes=_notes)
 
 

@@ -75,7 +75,9 @@ class Study:
     :func:`simkit.report.provenance` other than ``seed``, ``started`` and
     ``threads`` (sizes, rules, policies, extras); ``descriptions`` (table
     name -> text) and ``notes`` are constants or functions of (hands, seed);
-    ``size`` says what ``hands`` counts (``simkit report --list``).
+    ``size`` says what ``hands`` counts (``simkit report --list``);
+    ``kernels`` names the warm-up steps (:mod:`simkit.warm`, ``GAME:STEP``)
+    whose kernels it runs, compiled ahead by :func:`analyses.run_studies`.
     """
 
     name: str
@@ -89,6 +91,7 @@ class Study:
         default_factory=dict)
     notes: Sequence[str] | Callable[[int, int], Sequence[str]] = ()
     size: str = "hands per table"
+    kernels: Sequence[str] = ()
 
     def run(self, hands: int | None = None, seed: int = 0, progress: bool = False,
             threads: int | None = None) -> StudyResult:

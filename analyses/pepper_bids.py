@@ -618,7 +618,9 @@ def _provenance(hands: int) -> dict:
                 tables=[{"players": p, "policy": pol} for p, pol in RUNS])
 
 
-STUDY = Study(NAME, TITLE, DEFAULT_HANDS, size="hands per table, 6 tables",
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS,
+              kernels=("pepper:hands",),
+              size="hands per table, 6 tables",
               simulate=simulate_tables, findings=findings,
               figures=FIGURES, provenance=_provenance, descriptions=DESCRIPTIONS, notes=_notes)
 

@@ -681,7 +681,9 @@ def _provenance(hands: int) -> dict:
                 games_per_score=GAMES_PER_STATE)
 
 
-STUDY = Study(NAME, TITLE, DEFAULT_HANDS, size="deals per player count, each played with "
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS,
+              kernels=("pepper:first", "pepper:bound", "pepper:games", "pepper:expert"),
+              size="deals per player count, each played with "
               "every plan", simulate=simulate_tables, findings=findings,
               figures=FIGURES, provenance=_provenance, notes=NOTES)
 

@@ -140,7 +140,9 @@ def _provenance(hands: int) -> dict:
                 policies=sorted({_policy_text(p) for *_, p in COMPARISONS}), players=4)
 
 
-STUDY = Study(NAME, TITLE, DEFAULT_HANDS, simulate=simulate_tables, findings=findings,
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS,
+              kernels=("pepper:hands",),
+              simulate=simulate_tables, findings=findings,
               figures=FIGURES, provenance=_provenance, notes=_notes)
 
 

@@ -910,7 +910,9 @@ def _provenance(hands: int) -> dict:
                 session_tables=session_tables)
 
 
-STUDY = Study(NAME, TITLE, DEFAULT_HANDS, simulate=simulate_tables, findings=findings,
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS,
+              kernels=("pitch:hands", "pitch:sessions"),
+              simulate=simulate_tables, findings=findings,
               figures=FIGURES, provenance=_provenance, descriptions=DESCRIPTIONS, notes=_notes)
 
 

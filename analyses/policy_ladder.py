@@ -185,7 +185,9 @@ class Ladder:
         self.STUDY = Study(self.NAME, self.TITLE, self.DEFAULT_HANDS, self.simulate_tables,
                            self.findings, self._plots(), self._provenance,
                            self._descriptions, self._notes,
-                           size=f"duplicate {unit} per table")
+                           size=f"duplicate {unit} per table",
+                           kernels=[f"{self.game}:{s}" for s in ("hands", "games", "sessions",
+                                                                  "expert") if s in g.warm])
 
     # the units of the hand ladder and, for games played in hands, of whole games;
     # the searching policies' ladder of hands

@@ -841,7 +841,9 @@ def _provenance(hands: int) -> dict:
                 streams="table i plays games i*games_per_table .. (i+1)*games_per_table - 1")
 
 
-STUDY = Study(NAME, TITLE, DEFAULT_HANDS, size="games per table", simulate=simulate_tables,
+STUDY = Study(NAME, TITLE, DEFAULT_HANDS,
+              kernels=("shiesta:games",),
+              size="games per table", simulate=simulate_tables,
               findings=findings,
               figures=FIGURES, provenance=_provenance, descriptions=DESCRIPTIONS, notes=_notes)
 

@@ -408,6 +408,7 @@ class GameSpec:
     measures: Callable | None = None
     bench_cases: Callable[[int], list[BenchCase]] | None = None
     players_text: str = ""
+    warm: Mapping[str, tuple[float, Callable[[], Any]]] = field(default_factory=dict)
 
     @classmethod
     def declare(cls, name: str, rules: ModuleType, policies: ModuleType,

@@ -14,14 +14,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from analyses import load_study
+from simkit import warm
 from simkit.cli import main
 from simkit.runner import max_threads, set_threads
 
@@ -36,21 +35,15 @@ def _workers(config) -> int:
 
 
 def pytest_configure(config):
-    """In the controller of a run with two or more workers, fill numba's
-    cache (tests/warm_kernels.py) in two processes at once; the workers then
-    load the kernels instead of each compiling them (minutes on a fresh
-    checkout)."""
+    """In the controller of a run with two or more workers, compile every
+    warm-up step of every game (simkit.warm) in one process per core; the
+    workers then load the kernels instead of each compiling them (minutes on
+    a fresh checkout)."""
     if hasattr(config, "workerinput") or _workers(config) < 2:
         return
-    from warm_kernels import SPLIT
     # the checkout's simkit, which the workers import (python -m pytest from its root)
     path = os.pathsep.join(filter(None, [str(HERE.parent), os.environ.get("PYTHONPATH")]))
-    env = {**os.environ, "NUMBA_NUM_THREADS": "1", "PYTHONPATH": path}
-    procs = [subprocess.Popen([sys.executable, str(HERE / "warm_kernels.py"), *group],
-                              cwd=HERE.parent, env=env) for group in SPLIT]
-    for p in procs:
-        if p.wait() != 0:
-            raise RuntimeError(f"compiling the kernels failed: {p.args}")
+    warm.warm(warm.every_step(), env={**os.environ, "PYTHONPATH": path})
 
 
 @pytest.fixture(autouse=True)

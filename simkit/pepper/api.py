@@ -191,6 +191,16 @@ SPEC = GameSpec.declare(
     reference=_reference_hand, bench_players=(4, 3, 2), bench_scale=1,
     advise="simkit.pepper.advise", bound=True, example_hand="JH JD AH KH QH 9S",
     measures=measures, bench_cases=_bench_cases,
+    # simkit.warm: each step's kernels, with their cold compile time (s, 2-core machine)
+    warm={"hands": (49, lambda: simulate(hands=50)),
+          "games": (32, lambda: simulate_games(games=5)),
+          "first": (60, lambda: declare_hands(hands=50, contract=3)),
+          "plan": (40, lambda: plan_hands(SPEC.example_hand, "policy", samples=50)),
+          "aggregate": (45, lambda: aggregate_hands(hands=50)),
+          "bound": (10, lambda: bound_first(np.arange(4), np.arange(4), target=6)),
+          "expert": (231, lambda: (simulate(hands=2, policy="expert"),
+                                   declare_hands(hands=2, contract=3, policy="expert"),
+                                   simulate_games(games=1, policy="expert")))},
 )
 
 
@@ -307,7 +317,7 @@ def _first_speaker(parse, value, hands, players, rules, policy, seed, start,
     if numbers is None:
         check_count(hands, "hands")
         numbers = np.arange(start, start + hands, dtype=np.int64)
-    numbers = np.ascontiguousarray(numbers, dtype=np.int64)
+    numbers = np.array(numbers, dtype=np.int64)     # writable: one specialisation
     t = engine.setup(SPEC, players, rules, policy, seed)
     code = parse(t.rules, value)
     set_threads(threads)
@@ -391,9 +401,10 @@ def bound_first(numbers, trump, players: int | None = None, rules=None, seed: in
     ``numbers``): the double-dummy value of the first speaker's side leading the
     first trick with trump option ``trump[i]`` (0..4, one per hand); with a
     ``target`` > 0, 1 where it can take that many tricks and 0 where not."""
-    numbers = np.ascontiguousarray(numbers, dtype=np.int64)
+    # copies: a read-only array (a pandas column's) would compile another specialisation
+    numbers = np.array(numbers, dtype=np.int64)
     t = engine.setup(SPEC, players, rules, None, seed)
-    trump = np.ascontiguousarray(trump, dtype=np.int64)
+    trump = np.array(trump, dtype=np.int64)
     if trump.shape != numbers.shape or trump.min(initial=0) < 0 or trump.max(initial=0) > 4:
         raise InputError(f"bad trump options: expected {len(numbers)} values 0 to 4 "
                          f"(C D H S NT)")

@@ -206,6 +206,10 @@ SPEC = GameSpec.declare(
                                      ("session", "player", "money"))),
     },
     reference=_reference_hand, bench_players=(4, 2, 8), bench_scale=1,
+    # simkit.warm: each step's kernels, with their cold compile time (s, 2-core machine)
+    warm={"hands": (68, lambda: simulate(hands=50)),
+          "sessions": (39, lambda: simulate_sessions(sessions=5)),
+          "plan": (40, lambda: plan_hands(SPEC.example_hand, "policy", samples=50))},
     advise="simkit.pitch.advise", example_hand="AS KS QS JS TS 9S", measures=measures,
 )
 
