@@ -17,15 +17,27 @@ from simkit.engine import BenchCase, kernel_run
 from simkit.runner import MAX_HELD, check_count, max_threads, set_threads
 
 
-def best_rate(fn, units: int, repeats: int = 3) -> float:
-    """Units per second of ``fn()`` (which processes ``units``): best of ``repeats``."""
-    fn()   # compile / warm caches and pages
-    best = float("inf")
+#: Timed runs of each case at each thread count, interleaved (1, all, 1, all, ...).
+REPEATS = 5
+
+
+def best_rates(fn, units: int, thread_counts, repeats: int = REPEATS) -> dict[int, float]:
+    """Units per second of ``fn()`` (which processes ``units``) at each of
+    ``thread_counts``: the best of ``repeats`` runs, the thread counts taking
+    turns, so that a burst of other work on this shared machine slows runs of
+    every count alike instead of the ones measured while it lasted."""
+    best = {}
+    for threads in thread_counts:
+        set_threads(threads)
+        fn()   # compile / warm caches and pages
+        best[threads] = float("inf")
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return units / best
+        for threads in thread_counts:
+            set_threads(threads)
+            t0 = time.perf_counter()
+            fn()
+            best[threads] = min(best[threads], time.perf_counter() - t0)
+    return {threads: units / t for threads, t in best.items()}
 
 
 def reference_rate(game, players: int, units: int) -> float:
@@ -72,11 +84,9 @@ def run_bench(names, hands: int = 2_000_000) -> list[dict]:
     records: list[dict] = []
     yard: dict[int, float] = {}
     for name, c in cases:
-        one = None
-        for threads in sorted({1, max_threads()}):
-            set_threads(threads)
-            rate = best_rate(c.run, c.units)
-            one = one or rate
+        rates = best_rates(c.run, c.units, sorted({1, max_threads()}))
+        one = rates[1]
+        for threads, rate in rates.items():
             yard.setdefault(threads, rate)          # the yardstick is measured first
             records.append({"game": name, "case": c.case, "players": c.players,
                             "threads": threads, "unit": c.unit, "rate": rate,
