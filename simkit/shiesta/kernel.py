@@ -308,10 +308,12 @@ def _record_end(g, turns, winner, starter, N, hand, up, down_i):
         g[G_LEFT + s] = _count_all(hand[s], up[s]) + ROW - down_i[s]
 
 
-@kernel
-def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
+@kernel(inline=True)
+def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile, hand, up, down_i,
+              cards):
     """One game (seeds/shiesta.md 4) into the record row ``g``; with ``trace`` the
-    move codes into ``moves`` (the reference's ``move_codes``)."""
+    move codes into ``moves`` (the reference's ``move_codes``).  The arrays after
+    ``trace`` are the caller's scratch, made once per block of games."""
     N = rules[R.PLAYERS]
     D = 52 * rules[R.N_DECKS]
     H = rules[R.HAND_SIZE]
@@ -320,10 +322,10 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile):
     max_turns = rules[R.MAX_TURNS]
     for c in range(N_GCOLS):
         g[c] = 0
-    hand = np.zeros(MAXP, np.int64)
-    up = np.zeros(MAXP, np.int64)
-    down_i = np.zeros(MAXP, np.int64)
-    cards = np.empty(8, np.int64)
+    for s in range(MAXP):
+        hand[s] = 0
+        up[s] = 0
+        down_i[s] = 0
     draw = _deal(st, N, D, H, deck, down, hand, up, g)
     starter, cur, forced = _start(st, N, H, rules, kinds, params, hand, up, cards, g)
     # --- turns (4.4)
@@ -440,11 +442,17 @@ def run_games(start, count, key, rules, kinds, params, grec, trace, moves):
         down = np.empty((MAXP, ROW), np.int64)
         pile = np.empty(104, np.int64)
         row = np.empty(1, np.int64)
+        hand = np.empty(MAXP, np.int64)
+        up = np.empty(MAXP, np.int64)
+        down_i = np.empty(MAXP, np.int64)
+        cards = np.empty(8, np.int64)
         for j in block(b, count, BLOCK):
             start_stream(st, key, start + j)
+            mv = row
             if trace:
                 for t in range(moves.shape[1]):
                     moves[j, t] = -1
-                play_game(st, rules, kinds, params, grec[j], moves[j], True, deck, down, pile)
-            else:
-                play_game(st, rules, kinds, params, grec[j], row, False, deck, down, pile)
+                mv = moves[j]
+            # one call site: the game is inlined here once
+            play_game(st, rules, kinds, params, grec[j], mv, trace, deck, down, pile, hand, up,
+                      down_i, cards)
