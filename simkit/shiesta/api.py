@@ -58,7 +58,7 @@ SPEC = GameSpec.declare(
                         measure=engine.winner_measure("wins per game", "winner"))},
     reference=_reference_game, bench_unit="game", bench_players=(4, 3, 5), bench_scale=20,
     # simkit.warm: each step's kernels, with their cold compile time (s, 2-core machine)
-    warm={"games": (18, lambda: simulate_games(games=20))},
+    warm={"games": (12, lambda: simulate_games(games=20))},
     measures=measures,
 )
 
