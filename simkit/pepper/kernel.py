@@ -88,9 +88,10 @@ G_UNFINISHED = 6
 N_GCOLS = 7
 
 MAX_CALLS = 64       # trace length for auctions
-BLOCK = 256          # hands per prange task (few enough that an expert table keeps both
-                     # threads busy)
+BLOCK = 256          # hands per prange task
 GAME_BLOCK = 256     # whole games per prange task
+EXPERT_BLOCK = 4     # hands or games per task at a table that seats the expert: its hands
+                     # take milliseconds, and blocks of 256 left a thread idle for seconds
 
 
 def _estimate_tables():
@@ -999,6 +1000,13 @@ def play_contract(bidder, high, hands, rules, kinds, params, st, recs, j, tricks
 
 
 @kernel(inline=True)
+def _block_size(size, search):
+    """Units per prange task: ``size``, or :data:`EXPERT_BLOCK` when a seat
+    plays the expert (``search`` given).  No hand depends on its block."""
+    return size if search is None else EXPERT_BLOCK
+
+
+@kernel(inline=True)
 def _scratch():
     """Per-task working arrays: stream, deck, hands, desired levels, tricks, a
     one-row record and an empty trace (for calls made without tracing)."""
@@ -1034,11 +1042,12 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
     every kernel below takes it.
     """
     P = rules[R.PLAYERS]
-    for b in numba.prange(blocks(count, BLOCK)):
+    size = _block_size(BLOCK, search)
+    for b in numba.prange(blocks(count, size)):
         st, deck, hands, desired, tricks, _, _ = _scratch()
         ps = _play_scratch(kinds)
-        dealer = (start + b * BLOCK) % P      # hand i is dealt by seat i mod P
-        for j in block(b, count, BLOCK):
+        dealer = (start + b * size) % P       # hand i is dealt by seat i mod P
+        for j in block(b, count, size):
             start_stream(st, key, start + j)
             deal(st, dealer, rules, deck, hands)
             if trace:
@@ -1093,10 +1102,11 @@ def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, 
 def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer, search):
     """Play whole games ``start .. start+count-1`` (stream = game number) into ``grec[j]``,
     each from scores ``init`` (int64[3]) with ``first_dealer`` (< 0: drawn per game)."""
-    for b in numba.prange(blocks(count, GAME_BLOCK)):
+    size = _block_size(GAME_BLOCK, search)
+    for b in numba.prange(blocks(count, size)):
         st, deck, hands, desired, tricks, row, no_trace = _scratch()
         ps = _play_scratch(kinds)
-        for j in block(b, count, GAME_BLOCK):
+        for j in block(b, count, size):
             start_stream(st, key, start + j)
             _game(st, rules, kinds, params, init, first_dealer, grec[j], row, deck, hands,
                   desired, tricks, no_trace, ps, search)
@@ -1141,12 +1151,13 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
     ``rec`` are hand records; with ``trace`` the calls, plays and dealt masks as
     :func:`run_hands` traces them."""
     H = rules[R.HANDS_DEALT]
-    for b in numba.prange(blocks(count, BLOCK)):
+    size = _block_size(BLOCK, search)
+    for b in numba.prange(blocks(count, size)):
         st, _, hands, desired, tricks, _, _ = _scratch()
         ps = _play_scratch(kinds)
         rest = np.empty(24 - 24 // H, np.int64)
         no_calls = np.full(1, -1, np.int64)
-        for j in block(b, count, BLOCK):
+        for j in block(b, count, size):
             start_stream(st, key, first + j)
             deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
             if trace:
@@ -1170,11 +1181,12 @@ def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
     """
     P = rules[R.PLAYERS]
     count = numbers.shape[0]
-    for b in numba.prange(blocks(count, BLOCK)):
+    size = _block_size(BLOCK, search)
+    for b in numba.prange(blocks(count, size)):
         st, deck, hands, desired, tricks, _, no_trace = _scratch()
         ps = _play_scratch(kinds)
         no_calls = np.full(1, -1, np.int64)
-        for j in block(b, count, BLOCK):
+        for j in block(b, count, size):
             dealer = deal_number(st, key, numbers[j], rules, deck, hands)
             seat = next_seat(dealer, P)
             _held(seat, dealer, contract, plan, True, hands, rules, kinds, params, st, rec, j,
@@ -1229,14 +1241,15 @@ def run_hands_agg(start, count, key, rules, kinds, params, agg, search):
     lane takes every ``n_lanes``-th block."""
     P = rules[R.PLAYERS]
     S = rules[R.SIDES]
-    n_blocks = blocks(count, BLOCK)
+    size = _block_size(BLOCK, search)
+    n_blocks = blocks(count, size)
     n_lanes = agg.shape[0]
     for lane in numba.prange(n_lanes):
         st, deck, hands, desired, tricks, rec, no_trace = _scratch()
         ps = _play_scratch(kinds)
         for b in range(lane, n_blocks, n_lanes):
-            dealer = (start + b * BLOCK) % P
-            for j in block(b, count, BLOCK):
+            dealer = (start + b * size) % P
+            for j in block(b, count, size):
                 start_stream(st, key, start + j)
                 deal(st, dealer, rules, deck, hands)
                 play_hand(dealer, hands, rules, kinds, params, st, rec, 0, desired, tricks,
