@@ -16,7 +16,6 @@ from simkit import games
 from simkit.engine import BenchCase, kernel_run
 from simkit.runner import MAX_HELD, check_count, max_threads, set_threads
 
-
 #: Timed runs of each case at each thread count, interleaved (1, all, 1, all, ...).
 REPEATS = 5
 

@@ -67,11 +67,11 @@ def warm(names: Iterable[str], processes: int | None = None,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
              for g in todo]
     try:
-        for p in procs:
+        for group, p in zip(todo, procs):
             _, err = p.communicate()
             if p.returncode != 0:
                 last = (err or "").strip().splitlines()[-1:] or [f"exit code {p.returncode}"]
-                raise RuntimeError(f"compiling the kernels failed ({' '.join(p.args[3:])}): "
+                raise RuntimeError(f"compiling the kernels failed ({' '.join(group)}): "
                                    f"{last[0]}")
     finally:
         for p in procs:
