@@ -259,6 +259,30 @@ def _cmd_tournament(a) -> int:
     return 0
 
 
+def _cmd_tune(a) -> int:
+    from simkit import chunks, tune
+
+    if a.policy and len(a.policy) > 1:
+        raise InputError("tune takes one --policy (the one tuned); the field is --against")
+    rules, _ = answers.rules_and_policies(argparse.Namespace(**{**vars(a), "policy": None}))
+    spec = tune.make_spec(a.game, a.policy[0] if a.policy else None, a.param, a.against,
+                          players=rules.players, rules=rules, hands=a.hands, games=a.games,
+                          trials=a.trials, seed=a.seed, sampler=a.sampler)
+    try:
+        res = tune.run(spec, out=a.out, threads=a.threads, scheduler=a.scheduler,
+                       progress=not a.no_progress)
+    except chunks.Interrupted as e:
+        print(f"simkit: {e}", file=sys.stderr)
+        return 130
+    if a.json:
+        print(json.dumps(tune.result_json(res), indent=1))
+        return 0
+    print(tune.format_result(res))
+    where = f"; {'in' if res['complete_before'] else 'written to'} {a.out}" if a.out else ""
+    print(f"\n{res.get('seconds', 0.0):.2f} s{where}")
+    return 0
+
+
 def _cmd_serve(a) -> int:
     from simkit.web.server import serve
 
@@ -271,7 +295,8 @@ def main(argv=None) -> int:
         args = build_parser().parse_args(argv)
         return {"simulate": _cmd_simulate, "rules": _cmd_rules, "bench": _cmd_bench,
                 "advise": _cmd_advise, "compare": _cmd_compare,
-                "tournament": _cmd_tournament, "report": _cmd_report, "show": _cmd_show,
+                "tournament": _cmd_tournament, "tune": _cmd_tune, "report": _cmd_report,
+                "show": _cmd_show,
                 "replay": _cmd_replay, "verify": _cmd_verify,
                 "serve": _cmd_serve}[args.command](args)
     except InputError as e:

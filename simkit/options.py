@@ -138,6 +138,33 @@ def _tournament_parser(sub) -> None:
     _backend_options(p)
 
 
+def _tune_parser(sub) -> None:
+    p = sub.add_parser("tune", help="search a policy's parameters against a field on duplicate "
+                       "deals, then confirm the best on fresh deals")
+    p.add_argument("game", type=_game)
+    _rules_options(p, "the policy tuned, with any parameters held fixed (default: the "
+                      "game's default policy)")
+    p.add_argument("--param", metavar="NAME=LOW:HIGH", action="append", default=[],
+                   help="a parameter searched: a range (NAME=LOW:HIGH) or choices "
+                        "(NAME=A,B,...; true,false for a switch); repeat for more")
+    p.add_argument("--against", metavar="SPEC", action="append",
+                   help="a policy of the field every trial plays (repeatable; default: the "
+                        "game's default policy)")
+    p.add_argument("--trials", type=_positive, help="settings tried (default 30)")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--hands", type=_positive, help="duplicate deals each trial plays "
+                      "against each policy of the field (default 20000, Burraco 1000)")
+    size.add_argument("--games", type=_positive, help="whole games instead (default 1000 for "
+                      "games played only in whole games)")
+    p.add_argument("--sampler", choices=("tpe", "cmaes"), default="tpe",
+                   help="Optuna's sampler (default tpe)")
+    p.add_argument("--out", metavar="DIR", help="keep the search here (SQLite): the same "
+                   "command again continues it, or reprints a finished one")
+    _run_options(p, json_out=True)
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="play the trials' tournaments on this Dask cluster")
+
+
 def _report_parser(sub) -> None:
     p = sub.add_parser("report", help="run studies and render their HTML reports")
     p.add_argument("studies", nargs="*", metavar="STUDY",
@@ -234,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     _advise_parser(sub)
     _compare_parser(sub)
     _tournament_parser(sub)
+    _tune_parser(sub)
     _record_parsers(sub)
     p = sub.add_parser("serve", help="the browser app on this machine: click a hand for "
                        "advice, step through any hand, compare rule variants")

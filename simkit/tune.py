@@ -1,0 +1,427 @@
+"""Tuned players: ``simkit tune GAME --policy heuristic --param NAME=LOW:HIGH ...``.
+
+A search over a policy's parameters, each trial scored against a field of
+policies on duplicate deals, the best settings then confirmed on deals the
+search never saw.
+
+- **The search** is Optuna's (TPE by default, CMA-ES with ``sampler="cmaes"``),
+  maximising the trial's value: the mean, over the field's policies, of the
+  candidate's duplicate-deal difference against each (a
+  :mod:`simkit.tournament` of the two: seats swapped, the game's own
+  measure).  Every trial plays the same evaluation deals (the run's seed),
+  so two trials differ by their play, not by their cards.  A float
+  parameter is searched on the grid its kernel reads (hundredths for
+  ``scale=100``), so the printed setting is exactly what was played.
+- **Confirmation.** The best :data:`CONFIRM_BEST` settings play again on
+  fresh deals (seed :func:`confirm_seed`, never searched) against the
+  game's default policy, every policy of the field, and the game's named
+  settings outside the field (policies the search never saw): a 95% t
+  interval and p-value per pair, in the search's unit and, where the game
+  has both, in whole games too.
+- **Storage.** With ``out`` the search lives in that directory: ``_tune.json``
+  (what was asked: a tune's manifest), ``_study.db`` (Optuna's SQLite
+  storage: every finished trial), and ``_result.json`` once confirmed.  The
+  same command again continues a stopped search from its finished trials (a
+  trial cut off is marked failed and played anew) or, once finished,
+  reprints its result; a different search into the same directory is
+  refused.  A resumed search's sampler starts from its seed again, so its
+  later trials may differ from an unbroken run's; every trial's value is
+  still the same function of its parameters.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import pathlib
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from simkit import chunks, store, tournament
+from simkit import games as registry
+from simkit.errors import InputError
+
+#: Settings confirmed on fresh deals after the search.
+CONFIRM_BEST = 3
+MANIFEST, STUDY_DB, RESULT = "_tune.json", "_study.db", "_result.json"
+SAMPLERS = ("tpe", "cmaes")
+#: Evaluation deals per trial when none are given: hands (games for a game
+#: played only in whole games), before the game's bench scale divides them.
+DEFAULT_HANDS = 20_000
+DEFAULT_TRIALS = 30
+
+
+class Interrupted(chunks.Interrupted):
+    """Ctrl-C during a tune: ``done`` of ``total`` trials finished (kept in
+    ``out``, if any)."""
+
+    def __str__(self) -> str:
+        if self.out is None:
+            return (f"interrupted after {self.done} of {self.total} trials "
+                    f"(without --out nothing is kept)")
+        return (f"interrupted after {self.done} of {self.total} trials, kept in {self.out}; "
+                f"run the same command again to continue")
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """One searched parameter: a float or integer range, or a list of choices."""
+
+    name: str
+    kind: str                       # "float", "int" or "choice"
+    low: float = 0.0
+    high: float = 0.0
+    step: float | None = None
+    choices: tuple = ()
+
+    def text(self) -> str:
+        if self.kind == "choice":
+            return f"{self.name}=" + ",".join(_show(c) for c in self.choices)
+        return f"{self.name}={_show(self.low)}:{_show(self.high)}"
+
+
+def _show(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _fields(params_cls) -> dict[str, dataclasses.Field]:
+    return {f.name: f for f in dataclasses.fields(params_cls)}
+
+
+def parse_params(params_cls, items: Sequence[str]) -> tuple[Param, ...]:
+    """The ``--param`` items (``NAME=LOW:HIGH`` for a number, ``NAME=A,B,...``
+    for a choice or a true/false parameter) as :class:`Param` s, checked
+    against the policy's parameters and their accepted values."""
+    from simkit.config import _accepted, _coerce
+
+    fields = _fields(params_cls)
+    what = params_cls.what
+    if not items:
+        raise InputError("give at least one --param NAME=LOW:HIGH (or NAME=A,B for a choice); "
+                         f"the {what}s are " + ", ".join(fields))
+    out: dict[str, Param] = {}
+    for item in items:
+        name, eq, spec = str(item).partition("=")
+        name, spec = name.strip(), spec.strip()
+        if not eq or not name or not spec:
+            raise InputError(f"bad --param {item!r}: expected NAME=LOW:HIGH or NAME=A,B,...")
+        if name not in fields:
+            raise InputError(f"unknown {what} {name!r}: accepted keys are " + ", ".join(fields))
+        if name in out:
+            raise InputError(f"--param {name!r} is given twice")
+        f = fields[name]
+        m = f.metadata
+        ftype = f.type if isinstance(f.type, str) else f.type.__name__
+        is_choice = m.get("choices") is not None or ftype == "bool"
+        if ":" in spec:
+            if is_choice:
+                raise InputError(f"bad --param {item!r}: {what} {name!r} is a choice, not a "
+                                 f"range: give its values as {name}=A,B (accepted: "
+                                 f"{_accepted(f)})")
+            lo_text, _, hi_text = spec.partition(":")
+            low, high = (_coerce(f, t, what) for t in (lo_text, hi_text))
+            if not low < high:
+                raise InputError(f"bad --param {item!r}: the range's low end must be below "
+                                 "its high end")
+            lo_ok, hi_ok = m.get("lo"), m.get("hi")
+            if (lo_ok is not None and low < lo_ok) or (hi_ok is not None and high > hi_ok):
+                raise InputError(f"bad --param {item!r}: the range leaves the accepted "
+                                 f"values of {what} {name!r} ({_accepted(f)})")
+            step = 1.0 / m["scale"] if ftype == "float" and m.get("scale") else None
+            out[name] = Param(name, "int" if ftype == "int" else "float", low, high, step)
+            continue
+        values = []
+        for t in spec.split(","):
+            value = _coerce(f, t.strip(), what)
+            if m.get("choices") is not None and value not in m["choices"]:
+                raise InputError(f"bad value {t.strip()!r} for {what} {name!r}: expected "
+                                 f"{_accepted(f)}")
+            if value not in values:
+                values.append(value)
+        if not is_choice:
+            raise InputError(f"bad --param {item!r}: {what} {name!r} is a number: give a "
+                             f"range as {name}=LOW:HIGH ({_accepted(f)})")
+        if len(values) < 2:
+            raise InputError(f"bad --param {item!r}: a choice needs at least two values")
+        out[name] = Param(name, "choice", choices=tuple(values))
+    return tuple(out.values())
+
+
+def _suggest(trial, p: Param):
+    if p.kind == "choice":
+        return trial.suggest_categorical(p.name, list(p.choices))
+    if p.kind == "int":
+        return trial.suggest_int(p.name, int(p.low), int(p.high))
+    return trial.suggest_float(p.name, p.low, p.high, step=p.step)
+
+
+def setting(base: str, values: dict[str, Any]) -> str:
+    """The policy spec ``--policy`` accepts: ``base`` with ``values`` set (floats
+    rounded to the grid they were searched on, so the text is what played)."""
+    name, _, fixed = base.partition(":")
+    parts = [kv for kv in fixed.split(",") if kv.strip()
+             and kv.partition("=")[0].strip() not in values]
+    for k, v in values.items():
+        parts.append(f"{k}={_show(round(v, 6) if isinstance(v, float) else v)}")
+    return name + (":" + ",".join(parts) if parts else "")
+
+
+def confirm_seed(seed: int) -> int:
+    """The seed of the confirmation's deals: fixed by the search's seed, never
+    equal to it (so never the deals searched on)."""
+    return (seed ^ 0x5EED_C0F1_2A11_7E57) % 2**64
+
+
+@dataclasses.dataclass
+class Spec:
+    """What a tune was asked, checked: what its manifest keeps."""
+
+    game: str
+    policy: str
+    params: tuple[Param, ...]
+    against: tuple[str, ...]
+    players: int
+    rules: dict
+    unit: str
+    deals: int
+    trials: int
+    seed: int
+    sampler: str
+
+    def key(self) -> dict:
+        return {"game": self.game, "policy": self.policy,
+                "params": [p.text() for p in self.params], "against": list(self.against),
+                "players": self.players, "rules": self.rules, "unit": self.unit,
+                "deals": self.deals, "seed": self.seed, "sampler": self.sampler}
+
+
+def make_spec(game: str, policy: str | None, params: Sequence[str], against: Sequence[str] | None,
+              *, players=None, rules=None, hands=None, games=None, trials=None, seed=0,
+              sampler="tpe") -> Spec:
+    """A checked :class:`Spec` (every bad value is an InputError, before any work)."""
+    g = registry.get(game)
+    r = g.resolve_rules(rules, players)
+    if sampler not in SAMPLERS:
+        raise InputError(f"bad --sampler {sampler!r}: expected one of " + ", ".join(SAMPLERS))
+    base = g.make_policies(policy or "heuristic", 1)[0]
+    tuned = parse_params(type(base.params), params)
+    field = tuple(str(s).strip() for s in (against or [g.make_policies(None, 1)[0].name]))
+    for s in field:
+        g.make_policies(s, 1)
+    if hands is None and games is None:
+        scaled = max(1_000, DEFAULT_HANDS // g.bench_scale)
+        if "hand" in g.units:
+            hands = scaled
+        else:
+            games = scaled
+    unit, deals = tournament._unit_and_count(g, hands, games)
+    return Spec(g.name, str(policy or "heuristic").strip(), tuned, field, r.players,
+                r.as_dict(), unit, deals, trials or DEFAULT_TRIALS, seed, sampler)
+
+
+def _trial_value(spec: Spec, candidate: str, seed: int, deals: int, unit: str,
+                 run_args: dict) -> tuple[float, list]:
+    """The candidate's mean difference against the field on ``deals`` duplicate
+    deals of ``seed`` (and the pairs' rows)."""
+    rows = [_versus(spec, candidate, opponent, seed, unit, deals, run_args).pairs.iloc[0]
+            .to_dict() for opponent in spec.against]
+    return float(sum(r["diff"] for r in rows) / len(rows)), rows
+
+
+def _versus(spec: Spec, candidate: str, opponent: str, seed: int, unit: str, deals: int,
+            run_args: dict) -> tournament.Result:
+    """``candidate`` against ``opponent`` on ``deals`` duplicate deals of ``seed``."""
+    return tournament.run(spec.game, [candidate, opponent], rules=spec.rules,
+                          players=spec.players, seed=seed,
+                          hands=deals if unit == "hand" else None,
+                          games=deals if unit == "game" else None, **run_args)
+
+
+def _sampler(name: str, seed: int):
+    import optuna
+
+    s = seed % 2**32
+    if name == "cmaes":
+        return optuna.samplers.CmaEsSampler(seed=s, warn_independent_sampling=False)
+    return optuna.samplers.TPESampler(seed=s)
+
+
+def _confirm_field(spec: Spec) -> list[str]:
+    """Who the best settings meet on fresh deals: the game's default, the field,
+    and the named settings outside the field."""
+    g = registry.get(spec.game)
+    out: list[str] = []
+    for s in [g.make_policies(None, 1)[0].name, *spec.against, *g.named_policies]:
+        text = g.make_policies(s, 1)[0].text()
+        if text not in [g.make_policies(o, 1)[0].text() for o in out]:
+            out.append(s)
+    return out
+
+
+def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
+        confirm_deals: int | None = None) -> dict:
+    """Search, confirm and return the result (the ``--json`` shape, see the
+    module notes); with ``out`` kept there and resumed from there."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    t0 = time.perf_counter()
+    where = _open(spec, out)
+    if where is not None and (where / RESULT).exists():
+        import json
+        done = json.loads((where / RESULT).read_text(encoding="utf-8"))
+        done.update(complete_before=True, seconds=time.perf_counter() - t0)
+        return done
+    storage = None if where is None else f"sqlite:///{where / STUDY_DB}"
+    study = optuna.create_study(study_name="simkit-tune", storage=storage,
+                                sampler=_sampler(spec.sampler, spec.seed),
+                                direction="maximize", load_if_exists=True)
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+        study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+    run_args = {"threads": threads, "scheduler": scheduler,
+                "backend": "dask" if scheduler else "threads"}
+    done = len(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)))
+    from tqdm import tqdm
+    with tqdm(total=spec.trials, initial=done, unit="trial", delay=2.0,
+              disable=not progress) as bar:
+        while done < spec.trials:
+            trial = study.ask()
+            values = {p.name: _suggest(trial, p) for p in spec.params}
+            try:
+                value, _ = _trial_value(spec, setting(spec.policy, values), spec.seed,
+                                        spec.deals, spec.unit, run_args)
+            except KeyboardInterrupt:
+                study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                raise Interrupted(done, spec.trials, out) from None
+            except BaseException:
+                study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                raise
+            study.tell(trial, value)
+            done += 1
+            bar.update(1)
+            bar.set_postfix(best=f"{study.best_value:+.4f}")
+    result = _result(spec, study, confirm_deals or spec.deals, run_args)
+    result["seconds"] = time.perf_counter() - t0
+    result["complete_before"] = False
+    if where is not None:
+        store.write_json_atomic(where / RESULT, result)
+    return result
+
+
+def _open(spec: Spec, out) -> pathlib.Path | None:
+    """The run directory, made or checked against what it holds."""
+    if out is None:
+        return None
+    where = store.check_place(out)
+    manifest = {"kind": "tune", "spec": spec.key(), "trials": spec.trials}
+    if where.exists() and any(where.iterdir()):
+        try:
+            import json
+            held = json.loads((where / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            raise InputError(f"--out {str(out)!r} is not empty and holds no tune "
+                             f"({MANIFEST} missing or unreadable): give a new directory") from None
+        if held.get("kind") != "tune" or held.get("spec") != spec.key():
+            raise InputError(f"--out {str(out)!r} holds another tune ({MANIFEST}); give a "
+                             "new directory, or the same game, policy, params, field, rules, "
+                             "deals, seed and sampler to continue it")
+        if held.get("trials") != spec.trials:
+            if (where / RESULT).exists():
+                (where / RESULT).unlink()       # more (or fewer) trials: confirm anew
+            store.write_json_atomic(where / MANIFEST, manifest)
+        return where
+    where.mkdir(exist_ok=True)
+    store.write_json_atomic(where / MANIFEST, manifest)
+    return where
+
+
+def _result(spec: Spec, study, confirm_deals: int, run_args: dict) -> dict:
+    import optuna
+
+    trials = [t for t in study.get_trials(deepcopy=False)
+              if t.state == optuna.trial.TrialState.COMPLETE]
+    rows = [{"number": t.number, "params": _clean(t.params), "value": float(t.value)}
+            for t in trials]
+    ranked, seen = [], set()
+    for t in sorted(trials, key=lambda t: (-t.value, t.number)):
+        s = setting(spec.policy, t.params)
+        if s not in seen:
+            seen.add(s)
+            ranked.append((t, s))
+    best_t, best_s = ranked[0]
+    fresh = confirm_seed(spec.seed)
+    g = registry.get(spec.game)
+    units = [(spec.unit, confirm_deals)]
+    if spec.unit == "hand" and "game" in g.units:
+        units.append(("game", max(200, confirm_deals // 20)))
+    confirm = []
+    for t, s in ranked[:CONFIRM_BEST]:
+        for opponent in _confirm_field(spec):
+            for unit, deals in units:
+                res = _versus(spec, s, opponent, fresh, unit, deals, run_args)
+                p = res.pairs.iloc[0]
+                confirm.append({"setting": s, "trial": t.number, "against": opponent,
+                                "in_field": opponent in spec.against, "unit": unit,
+                                "units": res.units, "diff": _num(p["diff"]),
+                                "ci_low": _num(p["ci_low"]), "ci_high": _num(p["ci_high"]),
+                                "p_value": _num(p["p_value"]), "hands": int(p["deals"])})
+    default = g.make_policies(None, 1)[0].name
+    main = next(c for c in confirm if c["setting"] == best_s and c["against"] == default
+                and c["unit"] == spec.unit)
+    return {"game": spec.game, "policy": spec.policy, "players": spec.players,
+            "unit": spec.unit, "deals": spec.deals, "seed": spec.seed,
+            "sampler": spec.sampler, "against": list(spec.against),
+            "params": [p.text() for p in spec.params],
+            "trials": rows,
+            "best": {"params": _clean(best_t.params), "setting": best_s,
+                     "value": float(best_t.value), "trial": best_t.number},
+            "confirm": {k: main[k] for k in ("against", "diff", "ci_low", "ci_high",
+                                             "p_value", "hands")},
+            "confirmations": confirm, "confirm_seed": fresh}
+
+
+def _clean(params: dict) -> dict:
+    """Parameter values as played: floats without the grid's rounding noise."""
+    return {k: round(v, 6) if isinstance(v, float) else v for k, v in params.items()}
+
+
+def _num(x) -> float | None:
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def format_result(res: dict) -> str:
+    """The tables ``simkit tune`` prints."""
+    label = "games" if res["unit"] == "game" else "hands"
+    lines = [f"{res['game'].capitalize()} tune of {res['policy']}, {res['players']} players: "
+             f"{len(res['trials'])} trials ({res['sampler']}), each on the same "
+             f"{res['deals']:,} duplicate deals ({label}, seed {res['seed']}) against "
+             + ", ".join(res["against"]),
+             "searched: " + "; ".join(res["params"]), "",
+             "Trials (value: mean difference against the field, candidate minus field):"]
+    names = list(res["trials"][0]["params"]) if res["trials"] else []
+    for t in res["trials"]:
+        params = ", ".join(f"{k}={_show(t['params'][k])}" for k in names)
+        lines.append(f"  {t['number']:>4}  {t['value']:+.4f}  {params}")
+    b = res["best"]
+    lines += ["", f"Best: trial {b['trial']}, {b['value']:+.4f} on the search's deals",
+              f"  --policy {b['setting']}", "",
+              f"Confirmed on fresh deals (seed {res['confirm_seed']}), setting minus "
+              "opponent, 95% interval:"]
+    for c in res["confirmations"]:
+        note = "" if c["in_field"] else "  (not in the field)"
+        lo, hi = c["ci_low"], c["ci_high"]
+        interval = "" if lo is None else f" [{lo:+.4f}, {hi:+.4f}]"
+        p = "" if c["p_value"] is None else f", p = {c['p_value']:.3g}"
+        diff = "n/a" if c["diff"] is None else f"{c['diff']:+.4f}"
+        lines.append(f"  {c['setting']} vs {c['against']}: {diff}{interval}{p}; "
+                     f"{c['hands']:,} {'games' if c['unit'] == 'game' else 'deals'}, "
+                     f"{c['units']}{note}")
+    return "\n".join(lines)
+
+
+def result_json(res: dict) -> dict:
+    """The JSON of ``simkit tune --json``."""
+    return {k: res[k] for k in ("game", "policy", "trials", "best", "confirm",
+                                "confirmations")}

@@ -1,0 +1,163 @@
+"""simkit tune: the parameter search, its confirmation, its storage and its errors."""
+
+import json
+
+import pytest
+
+from simkit import games, tournament, tune
+from simkit.cli import main
+from simkit.errors import InputError
+from simkit.pepper.policies import HeuristicParams as PepperParams
+from simkit.shiesta.policies import HeuristicParams as ShiestaParams
+
+SEARCH = ["tune", "pepper", "--param", "aggression=-1:1", "--param", "kubwa_margin=0:2",
+          "--hands", "400", "--no-progress"]
+
+
+def _strict(text):
+    def no_constant(name):
+        raise ValueError(f"not JSON: {name}")
+    return json.loads(text, parse_constant=no_constant)
+
+
+def _run(capsys, argv):
+    rc = main(argv)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_params_parsed_by_kind():
+    ps = tune.parse_params(PepperParams, ["aggression=-0.5:1.25", "kubwa_margin=0:3",
+                                          "slam_play=plan,simple", "keep_guards=true,false"])
+    assert [(p.name, p.kind) for p in ps] == [("aggression", "float"), ("kubwa_margin", "int"),
+                                              ("slam_play", "choice"), ("keep_guards", "choice")]
+    assert ps[0].low == -0.5 and ps[0].high == 1.25 and ps[0].step == 0.01   # hundredths
+    assert ps[2].choices == ("plan", "simple") and ps[3].choices == (True, False)
+    assert tune.parse_params(ShiestaParams, ["three_at=0:6"])[0].kind == "int"
+
+
+@pytest.mark.parametrize("item, says", [
+    ("nope=1:2", "unknown heuristic parameter 'nope'"),
+    ("aggression=-9:1", "leaves the accepted values"),
+    ("kubwa_margin=0:9", "an integer from 0 to 8"),
+    ("kubwa_margin=0.5:2", "bad value '0.5'"),
+    ("slam_play=0:1", "is a choice, not a range"),
+    ("keep_guards=0:1", "is a choice, not a range"),
+    ("slam_play=plan,wild", "bad value 'wild'"),
+    ("aggression=0.5,1", "is a number"),
+    ("aggression=1:1", "low end must be below"),
+    ("draw_trumps=true", "at least two values"),
+    ("aggression", "expected NAME=LOW:HIGH"),
+])
+def test_bad_params_are_one_clear_error(item, says):
+    with pytest.raises(InputError, match=says.replace("(", r"\(")):
+        tune.parse_params(PepperParams, [item])
+
+
+def test_bad_input_exits_2_and_leaves_nothing(capsys, tmp_path):
+    out = tmp_path / "t"
+    for extra in (["--param", "nope=1:2"], ["--param", "slam_play=0:1"],
+                  ["--param", "aggression=0:1", "--param", "aggression=0:2"],
+                  ["--param", "aggression=0:1", "--against", "bogus"],
+                  ["--param", "aggression=0:1", "--policy", "heuristic", "--policy", "random"],
+                  []):
+        rc, text, err = _run(capsys, ["tune", "pepper", *extra, "--out", str(out)])
+        assert rc == 2 and text == "" and err.startswith("simkit: error: ")
+        assert len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_setting_is_a_policy_spec_with_fixed_values_kept():
+    s = tune.setting("heuristic:draw_trumps=false,aggression=2", {"aggression": 0.3100000001,
+                                                                  "slam_play": "simple"})
+    assert s == "heuristic:draw_trumps=false,aggression=0.31,slam_play=simple"
+    p = games.get("pepper").make_policies(s, 1)[0]
+    assert (p.params.aggression, p.params.draw_trumps, p.params.slam_play) == (0.31, False,
+                                                                                "simple")
+
+
+def test_tune_json_best_and_confirmation(capsys):
+    rc, text, _ = _run(capsys, [*SEARCH, "--trials", "4", "--seed", "5", "--json"])
+    assert rc == 0
+    res = _strict(text)
+    assert set(res) >= {"game", "policy", "trials", "best", "confirm"}
+    assert [t["number"] for t in res["trials"]] == [0, 1, 2, 3]
+    best = res["best"]
+    assert best["value"] == max(t["value"] for t in res["trials"])
+    # the best setting plays as printed, and its value is its duplicate-deal
+    # difference against the field on the search's deals (seed 5)
+    again = tournament.run("pepper", [best["setting"], "heuristic"], hands=400, seed=5)
+    assert again.pairs["diff"][0] == pytest.approx(best["value"], abs=1e-12)
+    assert set(res["confirm"]) == {"against", "diff", "ci_low", "ci_high", "p_value", "hands"}
+    assert res["confirm"]["against"] == "heuristic" and res["confirm"]["hands"] == 400
+    c = res["confirm"]
+    assert c["ci_low"] <= c["diff"] <= c["ci_high"] and 0 <= c["p_value"] <= 1
+    # confirmed on other deals, also against a policy outside the field, in games too
+    rows = res["confirmations"]
+    assert {r["against"] for r in rows} == {"heuristic", "classic"}
+    assert {r["unit"] for r in rows} == {"hand", "game"}
+    assert any(not r["in_field"] for r in rows)
+    fresh = tournament.run("pepper", [best["setting"], "heuristic"], hands=400,
+                           seed=tune.confirm_seed(5))
+    assert fresh.pairs["diff"][0] == pytest.approx(c["diff"], abs=1e-12)
+    assert tune.confirm_seed(5) != 5
+
+
+def test_every_trial_plays_the_same_deals():
+    """Two trials of the same setting score the same: the deals are the seed's."""
+    spec = tune.make_spec("shiesta", "heuristic", ["three_at=0:6"], ["classic"], games=300)
+    a, _ = tune._trial_value(spec, "heuristic:three_at=2", 0, 300, "game", {})
+    b, _ = tune._trial_value(spec, "heuristic:three_at=2", 0, 300, "game", {})
+    assert a == b
+
+
+def test_stored_tune_continues_and_reprints(capsys, tmp_path):
+    out = str(tmp_path / "t")
+    rc, first, _ = _run(capsys, [*SEARCH, "--trials", "2", "--out", out, "--json"])
+    assert rc == 0
+    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
+        tune.RESULT, tune.STUDY_DB, tune.MANIFEST]
+    rc, more, _ = _run(capsys, [*SEARCH, "--trials", "4", "--out", out, "--json"])
+    a, b = _strict(first), _strict(more)
+    assert len(b["trials"]) == 4 and b["trials"][:2] == a["trials"]
+    rc, again, _ = _run(capsys, [*SEARCH, "--trials", "4", "--out", out, "--json"])
+    assert _strict(again) == b
+    rc, text, _ = _run(capsys, [*SEARCH, "--trials", "4", "--out", out])
+    assert "; in " in text and "Best: trial" in text
+    # another search into the same directory is refused; nothing changes
+    before = (tmp_path / "t" / tune.MANIFEST).read_text()
+    rc, _, err = _run(capsys, [*SEARCH, "--trials", "4", "--seed", "9", "--out", out])
+    assert rc == 2 and "holds another tune" in err
+    assert (tmp_path / "t" / tune.MANIFEST).read_text() == before
+
+
+def test_interrupted_tune_keeps_its_trials_and_continues(capsys, tmp_path, monkeypatch):
+    out = str(tmp_path / "t")
+    real = tournament.run
+    calls = []
+
+    def flaky(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tournament, "run", flaky)
+    rc, _, err = _run(capsys, [*SEARCH, "--trials", "3", "--out", out])
+    assert rc == 130 and "interrupted after 2 of 3 trials" in err
+    assert not (tmp_path / "t" / tune.RESULT).exists()
+    monkeypatch.setattr(tournament, "run", real)
+    rc, text, _ = _run(capsys, [*SEARCH, "--trials", "3", "--out", out, "--json"])
+    res = _strict(text)
+    assert rc == 0 and [t["number"] for t in res["trials"]] == [0, 1, 3]   # trial 2 failed
+
+
+def test_cmaes_sampler_and_choices(capsys):
+    rc, text, _ = _run(capsys, ["tune", "shiesta", "--param", "three_at=0:6",
+                                "--param", "special_sets=one,dry,all", "--games", "200",
+                                "--trials", "3", "--sampler", "cmaes", "--no-progress",
+                                "--json"])
+    res = _strict(text)
+    assert rc == 0 and len(res["trials"]) == 3
+    assert all(t["params"]["special_sets"] in ("one", "dry", "all") for t in res["trials"])
+    assert res["best"]["setting"].startswith("heuristic:three_at=")
