@@ -205,12 +205,15 @@ class Interrupted(KeyboardInterrupt):
         super().__init__(done, total, out)
         self.done, self.total, self.out = done, total, out
 
+    #: What ``done`` and ``total`` count, and what running the command again does.
+    counts, again = "chunks", "resume"
+
     def __str__(self) -> str:
         if self.out is None:
-            return (f"interrupted after {self.done} of {self.total} chunks "
+            return (f"interrupted after {self.done} of {self.total} {self.counts} "
                     f"(without --out nothing is kept)")
-        return (f"interrupted after {self.done} of {self.total} chunks; "
-                f"run the same command again to resume")
+        return (f"interrupted after {self.done} of {self.total} {self.counts}; "
+                f"run the same command again to {self.again}")
 
 
 @dataclasses.dataclass

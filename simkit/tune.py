@@ -56,12 +56,7 @@ class Interrupted(chunks.Interrupted):
     """Ctrl-C during a tune: ``done`` of ``total`` trials finished (kept in
     ``out``, if any)."""
 
-    def __str__(self) -> str:
-        if self.out is None:
-            return (f"interrupted after {self.done} of {self.total} trials "
-                    f"(without --out nothing is kept)")
-        return (f"interrupted after {self.done} of {self.total} trials, kept in {self.out}; "
-                f"run the same command again to continue")
+    counts, again = "trials", "continue"
 
 
 @dataclasses.dataclass(frozen=True)
