@@ -74,6 +74,10 @@ STUDIES: dict[str, str] = {
     "pitch-policy-ladder": "analyses.policy_ladder:pitch",
     "shiesta-policy-ladder": "analyses.policy_ladder:shiesta",
     "burraco-policy-ladder": "analyses.policy_ladder:burraco",
+    "pepper-tuning": "analyses.tuning:pepper",
+    "pitch-tuning": "analyses.tuning:pitch",
+    "shiesta-tuning": "analyses.tuning:shiesta",
+    "burraco-tuning": "analyses.tuning:burraco",
 }
 
 

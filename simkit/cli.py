@@ -267,7 +267,8 @@ def _cmd_tune(a) -> int:
     rules, _ = answers.rules_and_policies(argparse.Namespace(**{**vars(a), "policy": None}))
     spec = tune.make_spec(a.game, a.policy[0] if a.policy else None, a.param, a.against,
                           players=rules.players, rules=rules, hands=a.hands, games=a.games,
-                          trials=a.trials, seed=a.seed, sampler=a.sampler)
+                          trials=a.trials, seed=a.seed, sampler=a.sampler,
+                          also=a.confirm_against)
     try:
         res = tune.run(spec, out=a.out, threads=a.threads, scheduler=a.scheduler,
                        progress=not a.no_progress)

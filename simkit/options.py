@@ -150,6 +150,9 @@ def _tune_parser(sub) -> None:
     p.add_argument("--against", metavar="SPEC", action="append",
                    help="a policy of the field every trial plays (repeatable; default: the "
                         "game's default policy)")
+    p.add_argument("--confirm-against", metavar="SPEC", action="append", default=[],
+                   help="a policy the best settings also meet on fresh deals, beyond the "
+                        "default, the field and the named settings (repeatable)")
     p.add_argument("--trials", type=_positive, help="settings tried (default 30)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--hands", type=_positive, help="duplicate deals each trial plays "

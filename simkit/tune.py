@@ -151,6 +151,25 @@ def _suggest(trial, p: Param):
     return trial.suggest_float(p.name, p.low, p.high, step=p.step)
 
 
+def importances(spec: Spec, trials) -> dict[str, float]:
+    """Each searched parameter's importance, adding up to 1: Optuna's PED-ANOVA,
+    how differently the parameter is spread among the best tenth of the trials
+    than among all of them (deterministic; no model fitted).  Zero for every
+    parameter when the values do not vary or there are fewer than two trials."""
+    import optuna
+
+    names = [p.name for p in spec.params]
+    if len(trials) < 2 or len({t.value for t in trials}) < 2:
+        return dict.fromkeys(names, 0.0)
+    if len(names) == 1:
+        return {names[0]: 1.0}
+    evaluator = optuna.importance.PedAnovaImportanceEvaluator()
+    study = optuna.create_study(direction="maximize")
+    study.add_trials(trials)
+    got = optuna.importance.get_param_importances(study, evaluator=evaluator)
+    return {n: float(got.get(n, 0.0)) for n in names}
+
+
 def setting(base: str, values: dict[str, Any]) -> str:
     """The policy spec ``--policy`` accepts: ``base`` with ``values`` set (floats
     rounded to the grid they were searched on, so the text is what played)."""
@@ -183,17 +202,19 @@ class Spec:
     trials: int
     seed: int
     sampler: str
+    also: tuple[str, ...] = ()      # confirmation opponents beyond the default, field, named
 
     def key(self) -> dict:
         return {"game": self.game, "policy": self.policy,
                 "params": [p.text() for p in self.params], "against": list(self.against),
                 "players": self.players, "rules": self.rules, "unit": self.unit,
-                "deals": self.deals, "seed": self.seed, "sampler": self.sampler}
+                "deals": self.deals, "seed": self.seed, "sampler": self.sampler,
+                "also": list(self.also)}
 
 
 def make_spec(game: str, policy: str | None, params: Sequence[str], against: Sequence[str] | None,
               *, players=None, rules=None, hands=None, games=None, trials=None, seed=0,
-              sampler="tpe") -> Spec:
+              sampler="tpe", also: Sequence[str] = ()) -> Spec:
     """A checked :class:`Spec` (every bad value is an InputError, before any work)."""
     g = registry.get(game)
     r = g.resolve_rules(rules, players)
@@ -202,7 +223,8 @@ def make_spec(game: str, policy: str | None, params: Sequence[str], against: Seq
     base = g.make_policies(policy or "heuristic", 1)[0]
     tuned = parse_params(type(base.params), params)
     field = tuple(str(s).strip() for s in (against or [g.make_policies(None, 1)[0].name]))
-    for s in field:
+    extra = tuple(str(s).strip() for s in also or ())
+    for s in field + extra:
         g.make_policies(s, 1)
     if hands is None and games is None:
         scaled = max(1_000, DEFAULT_HANDS // g.bench_scale)
@@ -212,7 +234,7 @@ def make_spec(game: str, policy: str | None, params: Sequence[str], against: Seq
             games = scaled
     unit, deals = tournament._unit_and_count(g, hands, games)
     return Spec(g.name, str(policy or "heuristic").strip(), tuned, field, r.players,
-                r.as_dict(), unit, deals, trials or DEFAULT_TRIALS, seed, sampler)
+                r.as_dict(), unit, deals, trials or DEFAULT_TRIALS, seed, sampler, extra)
 
 
 def _trial_value(spec: Spec, candidate: str, seed: int, deals: int, unit: str,
@@ -244,10 +266,10 @@ def _sampler(name: str, seed: int):
 
 def _confirm_field(spec: Spec) -> list[str]:
     """Who the best settings meet on fresh deals: the game's default, the field,
-    and the named settings outside the field."""
+    the named settings outside the field, and ``also``."""
     g = registry.get(spec.game)
     out: list[str] = []
-    for s in [g.make_policies(None, 1)[0].name, *spec.against, *g.named_policies]:
+    for s in [g.make_policies(None, 1)[0].name, *spec.against, *g.named_policies, *spec.also]:
         text = g.make_policies(s, 1)[0].text()
         if text not in [g.make_policies(o, 1)[0].text() for o in out]:
             out.append(s)
@@ -373,6 +395,7 @@ def _result(spec: Spec, study, confirm_deals: int, run_args: dict) -> dict:
                      "value": float(best_t.value), "trial": best_t.number},
             "confirm": {k: main[k] for k in ("against", "diff", "ci_low", "ci_high",
                                              "p_value", "hands")},
+            "importance": importances(spec, trials),
             "confirmations": confirm, "confirm_seed": fresh}
 
 
@@ -400,6 +423,9 @@ def format_result(res: dict) -> str:
         params = ", ".join(f"{k}={_show(t['params'][k])}" for k in names)
         lines.append(f"  {t['number']:>4}  {t['value']:+.4f}  {params}")
     b = res["best"]
+    ranked = sorted(res["importance"].items(), key=lambda kv: -kv[1])
+    lines += ["", "Importance (PED-ANOVA, adds up to 1): "
+              + ", ".join(f"{k} {v:.2f}" for k, v in ranked)]
     lines += ["", f"Best: trial {b['trial']}, {b['value']:+.4f} on the search's deals",
               f"  --policy {b['setting']}", "",
               f"Confirmed on fresh deals (seed {res['confirm_seed']}), setting minus "
@@ -419,4 +445,4 @@ def format_result(res: dict) -> str:
 def result_json(res: dict) -> dict:
     """The JSON of ``simkit tune --json``."""
     return {k: res[k] for k in ("game", "policy", "trials", "best", "confirm",
-                                "confirmations")}
+                                "confirmations", "importance")}
