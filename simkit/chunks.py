@@ -109,11 +109,12 @@ class Job:
     compute: Callable[[int, int], pd.DataFrame] = dataclasses.field(compare=False, repr=False)
     merge: tuple[str, ...] = ()
     preload: tuple[str, ...] = ()
+    summary: tuple[str, ...] = ()
 
     @classmethod
     def make(cls, game: str, unit: str, count: int, spec: Mapping[str, Any],
              compute: Callable[..., pd.DataFrame], *, chunk: int,
-             kind: str = "records", merge=(), preload=()) -> Job:
+             kind: str = "records", merge=(), preload=(), summary=()) -> Job:
         """A checked job: ``count`` and ``chunk`` in range (a chunk is held in
         memory), no more parts than a run directory takes, ``merge`` keys
         exactly for kind ``"aggregate"``."""
@@ -129,7 +130,7 @@ class Job:
         # the spec as it reads back from the manifest (tuples -> lists, numpy -> int)
         spec = json.loads(json.dumps(dict(spec), default=store.json_default))
         return cls(game, unit, kind, spec, int(count), int(chunk), compute, tuple(merge),
-                   tuple(preload))
+                   tuple(preload), tuple(summary))
 
     @property
     def chunks(self) -> int:
@@ -146,13 +147,17 @@ class Job:
                 "count": self.count, "chunk": self.chunk}
 
     def manifest(self, **extra) -> dict:
-        """A new manifest for this job (``"complete": false``)."""
+        """A new manifest for this job (``"complete": false``): with its
+        ``run_id``, which each part carries, and the ``summary_files`` the
+        finished run must have beside its parts (written by the caller and
+        recorded with :func:`store.record_files`)."""
         s = self.spec
         return store.make_manifest(self.game, s.get("rules", {}), s.get("policies", []),
                                    s.get("seed", 0), self.unit, self.count,
                                    layout=store.LAYOUT, kind=self.kind, chunk=self.chunk,
                                    chunks=self.chunks, spec=self.spec, complete=False,
-                                   parts={}, **extra)
+                                   parts={}, run_id=store.run_id(self.identity()),
+                                   summary_files=list(self.summary), **extra)
 
 
 def compute_chunk(job: Job, index: int, out: str | None = None,
@@ -173,7 +178,8 @@ def compute_chunk(job: Job, index: int, out: str | None = None,
     df = job.compute(start, count)
     digest = None
     if out is not None:
-        store.write_part(out, index, df)
+        store.write_part(out, index, df, {"run": store.run_id(job.identity()),
+                                          "index": index, "start": start, "count": count})
         # hashed where it was written: the bytes a later check will read
         digest = store.part_record(out, index)
     if job.merge:
@@ -293,7 +299,12 @@ def check_out(job: Job, out) -> dict | None:
     if out is not None and pathlib.Path(out).exists() and not pathlib.Path(out).is_dir():
         raise InputError(f"{out} exists and is a file, not a simkit run directory; "
                          f"choose another --out or delete it")
-    out = store.check_place(out)
+    path = pathlib.Path(out) if out is not None else None
+    if path is not None and store.is_run_dir(path) and (store.read_manifest(path) or {}).get(
+            "complete"):
+        out = path              # finished: only read (it may be read-only), unless damaged
+    else:
+        out = store.check_place(out)
     if not out.exists():
         return None
     manifest = store.read_manifest(out)
@@ -304,6 +315,10 @@ def check_out(job: Job, out) -> dict | None:
     if diffs:
         raise InputError(f"{out} holds a different run: {'; '.join(diffs)}; "
                          f"choose another --out or delete it")
+    stray = store.stray_files(out)
+    if stray:
+        raise InputError(f"{out} holds '{stray[0]}', which is not part of this run (pandas."
+                         f"read_parquet of the run would read it): move it out of {out}")
     return manifest
 
 
@@ -329,7 +344,7 @@ def _create(job: Job, out: pathlib.Path) -> dict:
 
 def _finish(job: Job, out: pathlib.Path, manifest: dict, rows: int,
             aggregate: pd.DataFrame | None) -> dict:
-    manifest = dict(manifest, complete=True, rows=int(rows),
+    manifest = dict(manifest, complete=True, rows=int(rows), chunks=job.chunks,
                     finished_utc=datetime.datetime.now(datetime.UTC)
                                          .isoformat(timespec="seconds"))
     if aggregate is not None:
@@ -501,15 +516,19 @@ def _open(job: Job, out: pathlib.Path | None, manifest: dict | None
     if manifest is None:
         return _create(job, out), set(), {}
     store.remove_temporaries(out)
-    present = store.part_indices(out) & set(range(job.chunks))
+    found = store.part_indices(out)
+    for i in found - set(range(job.chunks)):     # beyond the run: never one of its parts
+        store.remove_file(out / store.part_name(i))
+    present = found & set(range(job.chunks))
     damaged = store.damaged_parts(out, manifest, present)
     # parts written but not recorded (the run stopped in between, or it is from
     # before parts were recorded) are kept if they read whole, and recorded now
     parts = dict(manifest.get("parts") or {})
     for i in store.unrecorded_parts(manifest, present):
-        record = store.whole_part(out, i, job.bounds(i)[1])
+        record = store.whole_part(out, i, job.bounds(i)[1], manifest)
         if record is None:
-            damaged[i] = "not a whole part (the run stopped before recording it)"
+            damaged[i] = ("not a whole part of this run (the run stopped before recording "
+                          "it, or it came from elsewhere)")
         else:
             parts[str(i)] = record
     for i in damaged:

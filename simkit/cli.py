@@ -82,7 +82,7 @@ def _cmd_verify(a) -> int:
         raise InputError(f"cannot verify '{path}': not a simkit run directory "
                          f"(no {store.RUN_MANIFEST})")
     problems = store.verify(path, manifest)
-    chunks = int(manifest.get("chunks", 0))
+    chunks = store.expected_chunks(manifest)
     written = len(store.part_indices(path) & set(range(chunks)))
     state = ("complete" if manifest.get("complete") else
              f"not finished, {written} of {chunks} chunks written")
@@ -95,7 +95,12 @@ def _cmd_verify(a) -> int:
     print(f"{what}: damaged")
     for line in problems:
         print(f"  {line}")
-    print("run the same command again to repair it: the damaged chunks are computed again")
+    if store.stray_files(path):
+        print("move the files that are not part of the run out of it, then run the same "
+              "command again to repair the rest")
+    else:
+        print("run the same command again to repair it: the damaged chunks are computed "
+              "again, the manifest and summary files written again")
     return 1
 
 

@@ -29,7 +29,8 @@ KINDS = ("records", "aggregate", "tournament")
 def job(game: str, unit: str, count: int, spec: Mapping[str, Any], *,
         kind: str = "records", chunk: int | None = None,
         compute: Callable[..., pd.DataFrame] | None = None,
-        chunk_size: Callable[[engine.Unit], int] | None = None) -> chunks.Job:
+        chunk_size: Callable[[engine.Unit], int] | None = None,
+        summary: tuple[str, ...] = ()) -> chunks.Job:
     """The checked :class:`~simkit.chunks.Job` of ``count`` units of ``game``.
 
     ``spec`` is the run as JSON: ``{"rules": rule values, "policies": one
@@ -37,7 +38,9 @@ def job(game: str, unit: str, count: int, spec: Mapping[str, Any], *,
     ``"records"`` and ``"aggregate"`` compute with :func:`records_chunk` and
     :func:`aggregate_chunk`; a tournament gives its own ``compute``.
     ``chunk`` (None: the unit's default, or ``chunk_size(unit)``) is the
-    number of units per chunk.  Every problem is an :class:`InputError`.
+    number of units per chunk; ``summary`` the files the caller writes beside
+    the finished parts (a tournament's tables and figure), which the manifest
+    then records and ``verify`` checks.  Every problem is an :class:`InputError`.
     """
     g = games.get(game)
     if kind not in KINDS:
@@ -58,7 +61,7 @@ def job(game: str, unit: str, count: int, spec: Mapping[str, Any], *,
                  u.agg_chunk if kind == "aggregate" else u.chunk)
     job = chunks.Job.make(g.name, unit, count, spec, compute, chunk=chunk, kind=kind,
                           merge=u.agg_keys if kind == "aggregate" else (),
-                          preload=(games.REGISTRY[g.name],))
+                          preload=(games.REGISTRY[g.name],), summary=summary)
     # the chunk function reads the spec as the manifest holds it, on every backend
     return dataclasses.replace(job, compute=functools.partial(compute, g.name, unit, job.spec))
 

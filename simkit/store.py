@@ -49,6 +49,7 @@ COMPRESSION = "zstd"
 _GIT_TIMEOUT_S = 5.0
 
 LAYOUT = "simkit-chunks/1"          # the manifest's "layout" in a run directory
+PART_KEY = "simkit.part"             # a part's own record of its run and chunk (Parquet metadata)
 RUN_MANIFEST = "_manifest.json"
 AGGREGATE_FILE = "aggregate.parquet"
 PART_DIGITS = 6
@@ -255,9 +256,46 @@ def write_parquet_atomic(path, data: pd.DataFrame | pa.Table,
     return table.num_rows
 
 
-def write_part(directory, index: int, data: pd.DataFrame | pa.Table) -> int:
-    """Write chunk ``index``'s part into the run directory, atomically."""
-    return write_parquet_atomic(pathlib.Path(directory) / part_name(index), data)
+def run_id(identity: Mapping) -> str:
+    """The SHA-256 of a run's identity (the JSON of what a resumed run must
+    match: game, unit, kind, spec, count, chunk size): its manifest's
+    ``run_id``, and what each of its parts carries."""
+    text = json.dumps(identity, sort_keys=True, default=json_default)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def write_part(directory, index: int, data: pd.DataFrame | pa.Table,
+               meta: Mapping | None = None) -> int:
+    """Write chunk ``index``'s part into the run directory, atomically, with
+    ``meta`` (its run's id and its chunk: :func:`part_meta`) in the Parquet
+    file's own metadata, so that a part copied from another run or another
+    chunk is told apart from a true one."""
+    table = (pa.Table.from_pandas(data, preserve_index=False)
+             if isinstance(data, pd.DataFrame) else data)
+    if meta is not None:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                               PART_KEY: json.dumps(dict(meta), sort_keys=True)})
+    return write_parquet_atomic(pathlib.Path(directory) / part_name(index), table)
+
+
+def part_meta(path) -> dict | None:
+    """What a part says of itself (``{"run", "index", "start", "count"}``), or
+    None: no such record (a part from before parts carried one), or not
+    readable Parquet."""
+    try:
+        raw = (pq.read_schema(path).metadata or {}).get(PART_KEY.encode())
+        meta = json.loads(raw) if raw is not None else None
+    except (OSError, ValueError, pa.ArrowException):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def part_rows(path) -> int | None:
+    """The rows a Parquet file holds by its footer, or None if unreadable."""
+    try:
+        return pq.read_metadata(path).num_rows
+    except (OSError, pa.ArrowException):
+        return None
 
 
 def file_digest(path) -> dict:
@@ -289,15 +327,39 @@ def _damage(path: pathlib.Path, want: Mapping) -> str | None:
     return None
 
 
+def _stranger(path: pathlib.Path, manifest: Mapping, index: int) -> str | None:
+    """Why the part at ``path`` is not chunk ``index`` of the manifest's run by
+    its own record (:func:`part_meta`), or None.  A manifest without a
+    ``run_id`` (an older run) has nothing to check against."""
+    if "run_id" not in manifest:
+        return None
+    meta = part_meta(path)
+    if meta is None:
+        if part_rows(path) is None:
+            return "it is not readable Parquet"
+        return "it carries no record of its run: not written by this run"
+    if meta.get("run") != manifest["run_id"]:
+        return "it belongs to another run"
+    if meta.get("index") != index:
+        return f"it holds chunk {meta.get('index')}, not chunk {index}"
+    return None
+
+
 def damaged_parts(directory, manifest: Mapping, indices) -> dict[int, str]:
     """Of the parts ``indices`` the manifest has a record of, those that are not
-    as written, with why (a size or checksum other than the record's)."""
+    as written, with why: a size or checksum other than the record's, rows
+    other than the recorded rows, or a part of another run or chunk."""
     recorded = manifest.get("parts") or {}
     directory = pathlib.Path(directory)
     out = {}
     for i in sorted(indices):
         if str(i) in recorded:
-            why = _damage(directory / part_name(i), recorded[str(i)])
+            path, want = directory / part_name(i), recorded[str(i)]
+            why = _damage(path, want)
+            if why is None and part_rows(path) != want.get("rows"):
+                why = (f"it holds {part_rows(path)} rows where the manifest records "
+                       f"{want.get('rows')}")
+            why = why or _stranger(path, manifest, i)
             if why is not None:
                 out[i] = why
     return out
@@ -311,10 +373,13 @@ def unrecorded_parts(manifest: Mapping, indices) -> list[int]:
     return [i for i in sorted(indices) if str(i) not in recorded]
 
 
-def whole_part(directory, index: int, rows: int) -> dict | None:
+def whole_part(directory, index: int, rows: int, manifest: Mapping) -> dict | None:
     """The record of an unrecorded part if it reads whole as Parquet with ``rows``
-    rows (a rerun then keeps it), else None."""
+    rows and is chunk ``index`` of the manifest's run by its own record (a
+    rerun then keeps it), else None."""
     path = pathlib.Path(directory) / part_name(index)
+    if _stranger(path, manifest, index) is not None:
+        return None
     try:
         if pq.read_table(path).num_rows != rows:
             return None
@@ -401,7 +466,7 @@ def read_run(path, columns: list[str] | None = None) -> tuple[pd.DataFrame, dict
     if manifest.get("kind") == "aggregate":
         files = [path / AGGREGATE_FILE]
     else:
-        files = [path / part_name(i) for i in range(int(manifest["chunks"]))]
+        files = [path / part_name(i) for i in range(expected_chunks(manifest))]
     missing = [f.name for f in files if not f.is_file()]
     if missing:
         fail(f"{', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''} missing; run "
@@ -425,26 +490,97 @@ def read_run(path, columns: list[str] | None = None) -> tuple[pd.DataFrame, dict
     return table.to_pandas(), manifest
 
 
+def expected_chunks(manifest: Mapping) -> int:
+    """The chunks of a run by its count and chunk size (what its ``chunks``
+    must say), or its ``chunks`` where those are not whole numbers."""
+    count, chunk = manifest.get("count"), manifest.get("chunk")
+    if (isinstance(count, int) and isinstance(chunk, int) and not isinstance(count, bool)
+            and count > 0 and chunk > 0):
+        return -(-count // chunk)
+    chunks = manifest.get("chunks", 0)
+    return chunks if isinstance(chunks, int) and chunks >= 0 else 0
+
+
+def stray_files(path) -> list[str]:
+    """Entries of a run directory that are not a run's files but that
+    ``pandas.read_parquet`` of the directory would read (any name not
+    starting with ``_`` or ``.``, other than the parts and the aggregate)."""
+    with os.scandir(path) as it:
+        names = sorted(e.name for e in it)
+    return [n for n in names if not n.startswith(("_", ".")) and part_index(n) is None
+            and n != AGGREGATE_FILE]
+
+
+def record_files(path, names) -> dict:
+    """Record the size and checksum of the run's summary files ``names`` in its
+    manifest (``"files"``), which :func:`verify` then checks; returns the
+    manifest."""
+    path = pathlib.Path(path)
+    manifest = read_manifest(path) or {}
+    files = {**(manifest.get("files") or {}), **{n: file_digest(path / n) for n in names}}
+    manifest = dict(manifest, files=files)
+    write_json_atomic(path / RUN_MANIFEST, manifest)
+    return manifest
+
+
+def summary_problems(path, manifest: Mapping) -> list[str]:
+    """What is wrong with the summary files a finished run names
+    (``"summary_files"``: a tournament's tables and figure), one line each."""
+    path = pathlib.Path(path)
+    files = manifest.get("files") or {}
+    out = []
+    for name in manifest.get("summary_files") or ():
+        if name not in files:
+            out.append(f"{name} is not recorded (the run stopped before writing it)")
+            continue
+        why = _damage(path / name, files[name])
+        if why is not None:
+            out.append(f"{name} is {why}" if why == "missing" else f"{name} is damaged: {why}")
+    return out
+
+
 def verify(path, manifest: Mapping | None = None) -> list[str]:
-    """What is wrong with the finished files of the run at ``path``, one line each
-    (nothing: the run is whole): parts, or a finished aggregate, missing or not
-    as written.  Changes nothing."""
+    """What is wrong with the run at ``path``, one line each (nothing: the run
+    is whole).  The manifest against itself (its chunks against its count
+    and chunk size, its rows against its parts'), every part against its
+    record (size, checksum, rows) and against its own record of its run and
+    chunk, parts missing or beyond the run's chunks, files that are no part of
+    it but that ``pandas.read_parquet`` would read, and the summary files of
+    a finished run.  Changes nothing."""
     path = pathlib.Path(path)
     manifest = manifest if manifest is not None else read_manifest(path) or {}
+    out = [f"'{n}' is not part of this run, but pandas.read_parquet of the run would read "
+           "it" for n in stray_files(path)]
     if manifest.get("kind") == "aggregate" and manifest.get("complete"):
         if "aggregate_file" not in manifest:
-            return []                     # written before the file was recorded
+            return out                    # written before the file was recorded
         why = _damage(path / AGGREGATE_FILE, manifest["aggregate_file"])
-        return [f"{AGGREGATE_FILE} is damaged: {why}"] if why else []
-    chunks = int(manifest.get("chunks", 0))
-    present = part_indices(path) & set(range(chunks))
-    out = [f"{part_name(i)} is damaged: {why}"
-           for i, why in damaged_parts(path, manifest, present).items()]
+        return out + ([f"{AGGREGATE_FILE} is damaged: {why}"] if why else [])
+    chunks = expected_chunks(manifest)
+    if manifest.get("chunks") != chunks:
+        out.append(f"the manifest says {manifest.get('chunks')!r} chunks where its count "
+                   f"{manifest.get('count')!r} in chunks of {manifest.get('chunk')!r} "
+                   f"makes {chunks}")
+    found = part_indices(path)
+    present = found & set(range(chunks))
+    out += [f"{part_name(i)} is damaged: {why}"
+            for i, why in damaged_parts(path, manifest, present).items()]
+    out += [f"{part_name(i)} is not this run's: {why}" for i in unrecorded_parts(manifest, present)
+            if (why := _stranger(path / part_name(i), manifest, i)) is not None]
+    out += [f"{part_name(i)} is not part of this run (its {chunks} chunks end at "
+            f"{part_name(chunks - 1) if chunks else 'none'})" for i in sorted(found - present)]
     if manifest.get("complete"):
         out += [f"{part_name(i)} is missing" for i in sorted(set(range(chunks)) - present)]
         if "parts" in manifest:
+            parts = manifest.get("parts") or {}
             out += [f"{part_name(i)} is not in the manifest"
                     for i in unrecorded_parts(manifest, present)]
+            total = sum(int(r.get("rows", 0)) for k, r in parts.items()
+                        if k.isdigit() and int(k) < chunks)
+            if manifest.get("rows") != total:
+                out.append(f"the manifest's total of {manifest.get('rows')!r} rows is not "
+                           f"its parts' {total:,}")
+        out += summary_problems(path, manifest)
     return out
 
 

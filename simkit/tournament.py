@@ -55,6 +55,7 @@ ELO = 400.0 / math.log(10.0)        # Elo points per unit of log-odds
 Z95 = 1.959963984540054
 #: Files beside the deals in ``--out`` (``_`` keeps them out of ``read_parquet(OUT)``).
 RATINGS_FILE, PAIRS_FILE, FIGURE_FILE = "_ratings.parquet", "_pairs.parquet", "_ratings.png"
+SUMMARY_FILES = (RATINGS_FILE, PAIRS_FILE, FIGURE_FILE)
 _PAIR_SUMS = ("deals", "sum", "sum_sq", "wins", "draws", "losses")
 
 
@@ -243,7 +244,8 @@ def run(game: str, policies: Sequence[str], *, players: int | None = None, rules
             "tables": [list(t) for t in ent.tables], "seed": seed}
     job = runs.job(g.name, unit, count, spec, kind="tournament", chunk=chunk_size,
                    compute=chunk,
-                   chunk_size=lambda u: max(1_000, u.chunk // len(ent.tables)))
+                   chunk_size=lambda u: max(1_000, u.chunk // len(ent.tables)),
+                   summary=SUMMARY_FILES)
     reduce = functools.partial(pair_sums, ent.tables, ent.pairs, unit)
     result = chunks.run(job, out, backend=backend, threads=threads, workers=workers,
                         scheduler=scheduler, progress=progress, reduce=reduce)
@@ -252,13 +254,16 @@ def run(game: str, policies: Sequence[str], *, players: int | None = None, rules
     res = Result(g.name, r.players, unit, measure.name, measure.units, count, seed, r, ent,
                  ratings, pairs, time.perf_counter() - t0, result.complete_before,
                  result.repaired)
-    if out is not None:
+    if out is not None and (not result.complete_before
+                            or store.summary_problems(out, result.manifest or {})):
         write(res, pathlib.Path(out))
     return res
 
 
 def write(res: Result, out: pathlib.Path) -> None:
-    """The result tables and the figure into the run directory ``out``."""
+    """The result tables and the figure into the run directory ``out``, recorded
+    in its manifest (so that ``verify`` checks them).  A finished run whose
+    files are whole is not written again: it may be read-only."""
     store.write_parquet_atomic(out / RATINGS_FILE, res.ratings)
     store.write_parquet_atomic(out / PAIRS_FILE, res.pairs)
     from simkit.report import use_file_backend
@@ -273,6 +278,7 @@ def write(res: Result, out: pathlib.Path) -> None:
         tmp.unlink(missing_ok=True)
         import matplotlib.pyplot as plt
         plt.close(fig)
+    store.record_files(out, SUMMARY_FILES)
 
 
 def figure(ratings: pd.DataFrame, pairs: pd.DataFrame, title: str, units: str, deals: int):
