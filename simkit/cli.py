@@ -7,8 +7,12 @@ it is printed as one line (``simkit: error: ...``) and the exit code is 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
+import signal
 import sys
+import threading
 import time
 
 from simkit import answers, engine, games
@@ -72,6 +76,23 @@ def _say_repaired(repaired: dict) -> None:
     for i, why in sorted(repaired.items()):
         print(f"simkit: {store.part_name(i)} was damaged ({why}): computed again",
               file=sys.stderr)
+
+
+def _finite(obj):
+    """``obj`` with every NaN or infinite float as None: ``--json`` output is
+    strict JSON (``null`` for no value), which ``NaN`` is not."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def _json(obj) -> str:
+    """What every ``--json`` prints: strict JSON, indented."""
+    return json.dumps(_finite(obj), indent=1, allow_nan=False)
 
 
 def _cmd_verify(a) -> int:
@@ -156,7 +177,7 @@ def _cmd_bench(a) -> int:
 
     records = run_bench(a.games or list(games.GAMES), hands=a.hands)
     if a.json:
-        print(json.dumps(records, indent=1))
+        print(_json(records))
     else:
         for r in records:
             print(f"{r['game']:<8} {r['case']:<32} {r['players']}p {r['threads']} thread(s): "
@@ -196,7 +217,7 @@ def _cmd_report(a) -> int:
 def _cmd_advise(a) -> int:
 
     mod, advice = answers.advice_of(a)
-    print(json.dumps(answers.advice_json(mod, advice, a), indent=1) if a.json
+    print(_json(answers.advice_json(mod, advice, a)) if a.json
           else mod.format_advice(advice))
     return 0
 
@@ -233,7 +254,7 @@ def _cmd_compare(a) -> int:
     t0 = time.perf_counter()
     result = answers.comparison_of(a)
     if a.json:
-        print(json.dumps(comparison_json(result), indent=1))
+        print(_json(comparison_json(result)))
     else:
         print(format_comparison(result))
         print(f"\n{time.perf_counter() - t0:.2f} s")
@@ -256,7 +277,7 @@ def _cmd_tournament(a) -> int:
         return 130
     _say_repaired(res.repaired)
     if a.json:
-        print(json.dumps(result_json(res), indent=1))
+        print(_json(result_json(res)))
         return 0
     print(format_result(res))
     where = f"; {'in' if res.complete_before else 'written to'} {a.out}" if a.out else ""
@@ -281,7 +302,7 @@ def _cmd_tune(a) -> int:
         print(f"simkit: {e}", file=sys.stderr)
         return 130
     if a.json:
-        print(json.dumps(tune.result_json(res), indent=1))
+        print(_json(tune.result_json(res)))
         return 0
     print(tune.format_result(res))
     where = f"; {'in' if res['complete_before'] else 'written to'} {a.out}" if a.out else ""
@@ -296,7 +317,51 @@ def _cmd_serve(a) -> int:
     return 0
 
 
+#: Signals that stop a command as Ctrl-C does: cleanly, keeping only what a
+#: rerun resumes from; the exit code is 128 + the signal's number.
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")
+
+
+class _Stop:
+    """The stop signal received while a command ran (0: none)."""
+
+    signum = 0
+
+
+def _stop(signum, frame):
+    _Stop.signum = signum
+    raise KeyboardInterrupt     # the same unwinding as Ctrl-C: temporaries removed
+
+
+@contextlib.contextmanager
+def _stop_signals():
+    """SIGTERM and SIGHUP handled as Ctrl-C while a command runs (in the main
+    thread; the handlers before are put back after)."""
+    _Stop.signum = 0
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {}
+    for name in STOP_SIGNALS:
+        if hasattr(signal, name):
+            sig = getattr(signal, name)
+            before[sig] = signal.signal(sig, _stop)
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
 def main(argv=None) -> int:
+    with _stop_signals():
+        code = _main(argv)
+    if _Stop.signum and code == 130:
+        code = 128 + _Stop.signum
+    return code
+
+
+def _main(argv) -> int:
     try:
         args = build_parser().parse_args(argv)
         return {"simulate": _cmd_simulate, "rules": _cmd_rules, "bench": _cmd_bench,
@@ -309,7 +374,8 @@ def main(argv=None) -> int:
         print(f"simkit: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("simkit: interrupted", file=sys.stderr)
+        print("simkit: " + (f"stopped by {signal.Signals(_Stop.signum).name}"
+                            if _Stop.signum else "interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:      # output piped into e.g. `head`
         sys.stderr.close()

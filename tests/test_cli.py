@@ -295,3 +295,18 @@ def test_bench_json(cli):
     assert any(r["threads"] == 1 for r in records)
     assert {(r["players"], r["threads"]) for r in records} == \
         {(p, t) for p in (2, 3, 4) for t in {1, max_threads()}}
+
+
+@pytest.mark.parametrize("argv", [
+    ["tournament", "pepper", "--policy", "heuristic", "--policy", "random", "--hands", "1"],
+    ["tournament", "burraco", "--policy", "heuristic", "--policy", "random", "--games", "1"],
+])
+def test_json_is_strict_json_without_a_value(cli, argv):
+    """A one-deal tournament has no interval: ``null``, never ``NaN``."""
+    code, out, _ = cli(*argv, "--json", "--no-progress")
+
+    def no_constant(name):
+        raise ValueError(f"not JSON: {name}")
+
+    pairs = json.loads(out, parse_constant=no_constant)["pairs"]
+    assert code == 0 and pairs[0]["ci_low"] is None and pairs[0]["p_value"] is None
