@@ -353,6 +353,23 @@ def _stop_signals():
             signal.signal(sig, handler)
 
 
+#: The longest error line printed: a value quoted from a huge bad input is cut.
+MAX_ERROR = 500
+
+
+def _short(message: str) -> str:
+    """An error message as one line of at most :data:`MAX_ERROR` characters.
+
+    >>> _short("bad value 'x" + "0" * 900 + "'")[:20], len(_short("y" * 900))
+    ("bad value 'x00000000", 500)
+    """
+    line = " ".join(message.split("\n"))
+    if len(line) <= MAX_ERROR:
+        return line
+    keep = (MAX_ERROR - 5) // 2
+    return line[:keep] + " ... " + line[-(MAX_ERROR - 5 - keep):]
+
+
 def main(argv=None) -> int:
     with _stop_signals():
         code = _main(argv)
@@ -371,7 +388,7 @@ def _main(argv) -> int:
                 "replay": _cmd_replay, "verify": _cmd_verify,
                 "serve": _cmd_serve}[args.command](args)
     except InputError as e:
-        print(f"simkit: error: {e}", file=sys.stderr)
+        print(f"simkit: error: {_short(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("simkit: " + (f"stopped by {signal.Signals(_Stop.signum).name}"

@@ -41,7 +41,14 @@ def _positive(text: str) -> int:
 
 
 def _index(text: str) -> int:
-    return _whole(text, 0)
+    """A unit's number in a run: below the streams a run has (``rng.MAX_STREAMS``)."""
+    from simkit.rng import MAX_STREAMS
+
+    value = _whole(text, 0)
+    if value >= MAX_STREAMS:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number from 0 to "
+                                         f"{MAX_STREAMS - 1} (2**44 - 1)")
+    return value
 
 
 def _seed(text: str) -> int:

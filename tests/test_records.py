@@ -160,6 +160,47 @@ def test_unreadable_record_files(capsys, tmp_path):
     one_line_error(*run(capsys, "replay", str(tmp_path / "empty")), "no 'game' line")
 
 
+
+def test_record_input_is_bounded(capsys, tmp_path, monkeypatch):
+    """/dev/zero, a file over the cap, a closed or non-UTF-8 standard input: one
+    line each, read no further than the cap; a byte-order mark is taken."""
+    import io
+    import os
+    import subprocess
+    import sys
+
+    from simkit import record
+
+    if os.path.exists("/dev/zero"):
+        one_line_error(*run(capsys, "replay", "/dev/zero"), "larger than 4 MiB")
+    (tmp_path / "big").write_bytes(b"x" * (record.MAX_RECORD_BYTES + 1))
+    one_line_error(*run(capsys, "replay", str(tmp_path / "big")), "larger than 4 MiB")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"game: pepp\xe9r\n")))
+    one_line_error(*run(capsys, "replay", "-"), "standard input", "not UTF-8")
+    monkeypatch.setattr(sys, "stdin", None)
+    one_line_error(*run(capsys, "replay", "-"), "standard input", "closed")
+    closed = subprocess.run([sys.executable, "-m", "simkit.cli", "replay", "-"], stdin=None,
+                            preexec_fn=lambda: os.close(0), capture_output=True, text=True,
+                            timeout=120)
+    assert closed.returncode == 2 and "standard input: it is closed" in closed.stderr
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + HAND_WRITTEN.encode())
+    code, out, err = run(capsys, "replay", str(tmp_path / "bom.txt"))
+    assert code == 0 and out.startswith("# simkit record"), err
+
+
+def test_an_error_quoting_a_huge_value_stays_short(capsys):
+    code, out, err = run(capsys, "show", "pepper", "--hand", "1", "--policy", "x" * 100_000)
+    one_line_error(code, out, err, "unknown policy", " ... ")
+    assert len(err) <= len("simkit: error: ") + 501
+
+
+def test_a_hand_number_beyond_the_streams_is_refused(capsys):
+    from simkit.rng import MAX_STREAMS
+
+    for game in ("pepper", "pitch", "shiesta", "burraco"):
+        one_line_error(*run(capsys, "show", game, "--hand", str(MAX_STREAMS)),
+                       str(MAX_STREAMS), str(MAX_STREAMS - 1))
+
 # --- show: options, and runs ------------------------------------------------------------
 
 def test_show_prints_what_the_options_say(capsys):
