@@ -224,9 +224,13 @@ def _cmd_advise(a) -> int:
 
 def _cmd_show(a) -> int:
     from simkit import record
+    if a.run is None and a.where is not None and a.game is not None:
+        raise InputError("--where reads a run's records: give --run DIR")
+    if a.where is not None and a.hand is not None:
+        raise InputError("give --hand (one hand) or --where (the hands that match), not both")
+    if a.limit is not None and a.where is None:
+        raise InputError("--limit applies to --where: drop it, or give --where EXPR")
     if a.run is None:
-        if a.where is not None and a.game is not None:
-            raise InputError("--where reads a run's records: give --run DIR")
         print(record.show(*answers.show_args(a)), end="")
         return 0
     given = [f"--{k}" for k in ("seed", "players", "rules", "policy")
@@ -235,7 +239,8 @@ def _cmd_show(a) -> int:
     if given:
         raise InputError(f"--run takes the rules, policies and seed from the run: "
                          f"drop {', '.join(given)}")
-    game, rules, pols, seed, numbers = record.run_units(a.run, a.hand, a.where, a.limit)
+    game, rules, pols, seed, numbers = record.run_units(a.run, a.hand, a.where,
+                                                             a.limit or 5)
     if a.game is not None and a.game != game:
         raise InputError(f"run '{a.run}' is a run of {game}, not {a.game}")
     print("\n".join(record.show(game, rules, pols, seed, n) for n in numbers), end="")

@@ -245,7 +245,7 @@ def _record_parsers(sub) -> None:
                    "a finished run's manifest")
     p.add_argument("--where", metavar="EXPR", help="with --run: the hands whose records "
                    "match this pandas query, e.g. \"contract == 7 and not made\"")
-    p.add_argument("--limit", type=_positive, default=5,
+    p.add_argument("--limit", type=_positive,
                    help="with --where: at most this many records (default 5)")
     p = sub.add_parser("replay", help="replay a text record with the reference engine, "
                        "checking every move and the score; print it completed")

@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+import pandas as pd
+
 from simkit import games
 from simkit.errors import InputError
 from simkit.rng import MAX_STREAMS
@@ -241,11 +243,16 @@ def run_units(path: str, index: int | None, where: str | None, limit: int):
             raise InputError(f"bad --hand {index}: run '{path}' has {unit}s 0 to {count - 1}")
         return game, rules, spec["policies"], spec["seed"], [index]
     try:
-        hit = df.query(where)
+        mask = df.eval(where)
     except Exception as e:              # pandas raises many kinds for a bad expression
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise InputError(f"bad --where {where!r}: {first} (columns: "
                          f"{', '.join(map(str, df.columns))})") from None
+    if not (isinstance(mask, pd.Series) and len(mask) == len(df)
+            and pd.api.types.is_bool_dtype(mask)):
+        raise InputError(f"bad --where {where!r}: a condition must be true or false for "
+                         f"each {unit} (e.g. \"contract == 7 and not made\"), and this is not")
+    hit = df[mask]
     if not len(hit):
         raise InputError(f"no {unit} of run '{path}' matches --where {where!r}")
     return game, rules, spec["policies"], spec["seed"], \

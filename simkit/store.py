@@ -471,6 +471,10 @@ def read_run(path, columns: list[str] | None = None) -> tuple[pd.DataFrame, dict
     if missing:
         fail(f"{', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''} missing; run "
              f"the same command again to write {'them' if len(missing) > 1 else 'it'}")
+    stray = stray_files(path)
+    if stray:
+        fail(f"'{stray[0]}' is not part of the run, but pandas.read_parquet of it would read "
+             f"it: move it out of '{path}'")
     problems = verify(path, manifest)
     if problems:
         fail(f"{problems[0]}{f' (and {len(problems) - 1} more)' if len(problems) > 1 else ''}"

@@ -281,6 +281,10 @@ def test_show_from_a_run(capsys, pepper_run):
     (["--hand", "3000"], ["--hand 3000", "0 to 2999"]),
     ([], ["--hand", "--where"]),
     (["--seed", "3", "--hand", "1"], ["drop --seed"]),
+    (["--where", "contract + 1"], ["'contract + 1'", "true or false for each hand"]),
+    (["--where", "contract"], ["true or false for each hand"]),
+    (["--where", "made", "--hand", "3"], ["--hand", "--where", "not both"]),
+    (["--hand", "3", "--limit", "2"], ["--limit applies to --where"]),
 ])
 def test_bad_run_arguments(capsys, pepper_run, argv, names):
     one_line_error(*run(capsys, "show", "--run", str(pepper_run), *argv), *names)
