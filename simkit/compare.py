@@ -185,6 +185,25 @@ def _section_table(section: Section, ta: dict, tb: dict) -> pd.DataFrame:
 
 # --- running ----------------------------------------------------------------------------
 
+def _rebatch(frames, batch: int):
+    """``frames`` (consecutive units, in steps of any size) regrouped into the
+    batches :func:`engine.iterate` makes, so that the floating-point sums are
+    added in the same groups, whatever size the steps took (they follow the
+    time each took)."""
+    held: list[pd.DataFrame] = []
+    rows = 0
+    for df in frames:
+        held.append(df)
+        rows += len(df)
+        while rows >= batch:
+            both = pd.concat(held, ignore_index=True)
+            yield both.iloc[:batch]
+            rest = both.iloc[batch:].reset_index(drop=True)
+            held, rows = [rest], len(rest)
+    if rows:
+        yield pd.concat(held, ignore_index=True)
+
+
 def _totals(game, rules, sections, counts, policy, seed, threads, progress,
             work: Work | None = None) -> dict:
     """Counts and sums of every measure of ``sections`` under ``rules`` (with
@@ -197,17 +216,22 @@ def _totals(game, rules, sections, counts, policy, seed, threads, progress,
             frames = engine.iterate(game, unit, n, rules=rules, policy=policy, seed=seed,
                                     threads=threads, progress=progress)
         else:
-            frames = (engine.simulate(game, unit, count, rules=rules, policy=policy,
+            steps_ = (engine.simulate(game, unit, count, rules=rules, policy=policy,
                                       seed=seed, start=first, threads=threads)
                       for first, count in steps(n, work, 1 / n))
+            frames = _rebatch(steps_, game.unit(unit).batch)
         for df in frames:
             for s in mine:
                 _add(totals, s, df)
     return totals
 
 
-def compare(game: str, variants, players: int | None = None, hands: int = 1_000_000,
-            games: int = 20_000, seed: int = 0, policy=None, threads: int | None = None,
+#: Hands and whole games per variant when none are given.
+DEFAULT_HANDS, DEFAULT_GAMES = 1_000_000, 20_000
+
+
+def compare(game: str, variants, players: int | None = None, hands: int | None = None,
+            games: int | None = None, seed: int = 0, policy=None, threads: int | None = None,
             progress: bool = False, work: Work | None = None) -> dict[str, pd.DataFrame]:
     """Play ``hands`` hands (games played in hands) and ``games`` whole games
     under each of two rule variants of ``game``.
@@ -222,12 +246,17 @@ def compare(game: str, variants, players: int | None = None, hands: int = 1_000_
     g = registry.get(game)
     pairs = check_variants(g, variants)
     g.check_players(players)
-    check_count(hands, "--hands")
-    check_count(games, "--games")
     rng.run_key(seed)
     rules = [g.make_rules(overrides=ov, players=players) for _, ov in pairs]
     pols = g.make_policies(policy, rules[0].players)
     sections = g.measures(rules[0])
+    if hands is not None and "hand" not in {s.unit for s in sections}:
+        raise InputError(f"--hands does not apply: {g.title} is compared in whole games only; "
+                         "give --games")
+    hands = DEFAULT_HANDS if hands is None else hands
+    games = DEFAULT_GAMES if games is None else games
+    check_count(hands, "--hands")
+    check_count(games, "--games")
     counts = {"hand": hands, "game": games}
     if work is not None:
         work.expect(2 * len({s.unit for s in sections}))

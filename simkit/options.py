@@ -226,9 +226,9 @@ def _compare_parser(sub) -> None:
                    help="number of players (default: the rules' own, 4)")
     p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append",
                    help="policy for every seat, or repeat once per seat")
-    p.add_argument("--hands", type=_positive, default=1_000_000,
+    p.add_argument("--hands", type=_positive,
                    help="hands per variant, for games played in hands (default 1000000)")
-    p.add_argument("--games", type=_positive, default=20_000,
+    p.add_argument("--games", type=_positive,
                    help="whole games per variant (default 20000)")
     _run_options(p, json_out=True)
 

@@ -370,6 +370,19 @@ def test_compare_shows_the_measures_of_the_clis_json(page, base, shots, capsys):
     page.screenshot(path=shots / "compare.png", full_page=True)
 
 
+def test_compare_of_a_game_in_whole_games_offers_no_hands(page, base, shots):
+    """Shiesta is compared in whole games: the hands field is hidden and not sent
+    (the command refuses --hands for it), and the comparison runs."""
+    page.goto(f"{base}/compare?game=shiesta&variant=A:&variant=B:seven_reverses=true"
+              f"&games=200&seed=3")
+    expect(page.locator("#hands")).to_be_hidden()
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator("#answer section[data-table]").first).to_be_visible(timeout=30_000)
+    expect(page.locator('[role="alert"]')).to_be_empty()
+    assert "hands=" not in page.url
+    page.screenshot(path=shots / "compare-shiesta.png", full_page=True)
+
+
 def test_every_page_links_to_the_others_and_the_reports(page, base):
     for path in ("/", "/hand", "/compare", "/reports/"):
         page.goto(base + path)

@@ -96,7 +96,8 @@ def test_burraco_closing_bonus_moves_only_the_closers_score():
                                            ("shiesta", "B:after_burn=again"),
                                            ("burraco", "B:untaken_pozzetto=cards")])
 def test_cli_compare_json(game, variant, capsys):
-    code = main(["compare", game, "--variant", "A:", "--variant", variant, "--hands", "300",
+    hands = [] if game == "shiesta" else ["--hands", "300"]       # whole games only
+    code = main(["compare", game, "--variant", "A:", "--variant", variant, *hands,
                  "--games", "4", "--seed", "3", "--no-progress", "--json"])
     assert code == 0
     d = json.loads(capsys.readouterr().out)
@@ -106,3 +107,27 @@ def test_cli_compare_json(game, variant, capsys):
         for row in rows:
             if "diff" in row and row["diff"] is not None:
                 assert np.isfinite(row["diff"])
+
+
+def test_hands_for_a_game_compared_in_whole_games_is_refused(cli):
+    """Shiesta is compared in whole games: --hands would be ignored, so it is refused."""
+    line = cli.refused("compare", "shiesta", "--variant", "A:seven_reverses=true",
+                       "--variant", "B:seven_reverses=false", "--hands", "2000",
+                       names=["--hands", "whole games", "--games"])
+    assert "does not apply" in line
+    with pytest.raises(InputError, match="--hands does not apply"):
+        C.compare("shiesta", ["A:seven_reverses=true", "B:seven_reverses=false"], hands=2000)
+
+
+def test_the_web_apps_steps_give_the_commands_sums(monkeypatch):
+    """The web app runs a comparison in steps sized by the time each took; its
+    sums are added in the command's batches, so both give the same floats."""
+    from simkit import runner
+    from simkit.runner import Work
+
+    monkeypatch.setattr(runner, "GROW", 0.0)         # steps stay small: other groupings
+    args = dict(hands=4000, games=10, seed=3)
+    plain = C.compare("pitch", ["A:", "B:low=dealt"], **args)
+    stepped = C.compare("pitch", ["A:", "B:low=dealt"], work=Work(), **args)
+    for name, table in plain.items():
+        assert table.equals(stepped[name]), name

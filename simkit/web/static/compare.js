@@ -41,7 +41,8 @@ function pairs() {
     ["variant", variantText($("label-a").value, state.a)], ["variant", variantText($("label-b").value, state.b)]];
   if (Number($("players").value) !== g.default_players) out.push(["players", $("players").value]);
   out.push(...state.policies.pairs());
-  for (const id of ["hands", "games", "seed"]) out.push([id, $(id).value.trim()]);
+  // a game played only in whole games has no hands to set (the command refuses --hands)
+  for (const id of ["hands", "games", "seed"]) if (id !== "hands" || g.unit !== "game") out.push([id, $(id).value.trim()]);
   return out;
 }
 
@@ -73,6 +74,7 @@ function chooseGame(name, values = {}) {
   const g = state.games[name];
   state.game = g;
   $("game").value = name;
+  $("hands").closest(".field").style.display = g.unit === "game" ? "none" : "";
   const P = Number((values.players || [])[0]);
   $("players").replaceChildren(...g.players.map((p) => el("option", { value: p }, `${p} players`)));
   $("players").value = g.players.includes(P) ? P : g.default_players;
