@@ -395,6 +395,10 @@ def _main(argv) -> int:
     except InputError as e:
         print(f"simkit: error: {_short(str(e))}", file=sys.stderr)
         return 2
+    except PermissionError as e:      # e.g. a part made unreadable (chmod 000)
+        print(f"simkit: error: cannot use '{e.filename}': permission denied"
+              if e.filename else f"simkit: error: permission denied ({e})", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("simkit: " + (f"stopped by {signal.Signals(_Stop.signum).name}"
                             if _Stop.signum else "interrupted"), file=sys.stderr)

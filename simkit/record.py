@@ -178,6 +178,16 @@ def replayed(text: str, policies=None) -> tuple[Record, Any]:
     """``(record header, log)`` of a record replayed as :func:`replay` replays it."""
     rec = parse(text)
     g = games.get(rec.game)
+    if policies:
+        try:
+            module(rec.game).replay(list(rec.lines), rec.rules, None, rec.seed or 0,
+                                    rec.index or 0)
+        except InputError:
+            pass                # it stops early: the given policies play the rest
+        else:
+            raise InputError("the record is complete: every move is in it, so --policy "
+                             "would play none (and its policy lines say who played): "
+                             "drop --policy")
     specs = policies or (list(rec.policies) if rec.policies else None)
     pols = g.make_policies(specs, rec.rules.players) if specs else None
     log = module(rec.game).replay(list(rec.lines), rec.rules, pols,

@@ -191,6 +191,10 @@ def test_bad_plans_and_seats_on_the_command_line(capsys):
         assert err.count("\n") == 1 and word in err, err
     assert main(["advise", "pitch", "--hand", "AS KS QS JS TS 9S", "--plans", "pass,ndogo"]) == 2
     assert "ndogo" in capsys.readouterr().err
+    # Pitch's plan codes are Python's: the command line names only what it takes
+    assert main(["advise", "pitch", "--hand", "AS KS QS JS TS 9S", "--plans", "pass,5"]) == 2
+    err = capsys.readouterr().err
+    assert "'5'" in err and "pass, 2, 3, 4, moon" in err and "codes" not in err
 
 
 # -- Pepper: the no-auction figures (--declarer) -------------------------------------

@@ -363,3 +363,43 @@ def test_a_seat_is_written_either_way_in_every_game(game, key):
     with pytest.raises(InputError, match=rf"bad {key} 'seat 9': expected a seat from 0 to "
                                          rf"{rules.players - 1}"):
         record.replay(line.sub(f"{key}: seat 9", text))
+
+
+def test_policy_on_a_complete_record_is_refused(capsys, tmp_path):
+    """Every move of a complete record is in it: --policy would play none, and
+    its policy lines must keep saying who played."""
+    code, out, _ = run(capsys, "show", "pepper", "--hand", "3", "--policy", "random")
+    assert code == 0
+    (tmp_path / "r.txt").write_text(out)
+    one_line_error(*run(capsys, "replay", str(tmp_path / "r.txt"), "--policy", "heuristic"),
+                   "complete", "drop --policy")
+    code, again, _ = run(capsys, "replay", str(tmp_path / "r.txt"))
+    assert code == 0 and "policy 0: random" in again
+    cut = out.split("\ntrick 3")[0] + "\n"           # cut: the policy plays the rest
+    (tmp_path / "cut.txt").write_text(cut)
+    code, done, _ = run(capsys, "replay", str(tmp_path / "cut.txt"), "--policy", "heuristic")
+    assert code == 0 and "trick 6:" in done
+
+
+def test_a_file_the_user_may_not_read_is_one_line(capsys, tmp_path, monkeypatch):
+    """A part made unreadable (chmod 000; root reads it anyway, so the refusal is
+    simulated): verify, show --run and a rerun end in one line naming it."""
+    from simkit import store
+
+    out = tmp_path / "R"
+    assert main(["simulate", "pepper", "--hands", "300", "--chunk", "100", "--out", str(out),
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    part = out / store.part_name(1)
+    real = store.file_digest
+
+    def refuse(path):
+        if str(path) == str(part):
+            raise PermissionError(13, "Permission denied", str(part))
+        return real(path)
+
+    monkeypatch.setattr(store, "file_digest", refuse)
+    for argv in (["verify", str(out)], ["show", "--run", str(out), "--hand", "1"],
+                 ["simulate", "pepper", "--hands", "300", "--chunk", "100", "--out", str(out),
+                  "--no-progress"]):
+        one_line_error(*run(capsys, *argv), "part-000001.parquet", "permission denied")

@@ -360,8 +360,11 @@ def parse_plan(rules, plan) -> int:
         return names[plan.strip().lower()]
     if isinstance(plan, (int, np.integer)) and not isinstance(plan, bool) and plan in codes:
         return int(plan)
+    # the codes are Python's alone: as text, "5" is not the moon (a bid of 5 is no plan)
+    codes_too = "" if isinstance(plan, str) else \
+        " (or the codes " + ", ".join(map(str, codes)) + ")"
     raise InputError(f"unknown Pitch bidding plan {plan!r}: expected one of "
-                     + ", ".join(names) + " (or the codes " + ", ".join(map(str, codes)) + ")")
+                     + ", ".join(names) + codes_too)
 
 
 def plan_hands(hand, plan, samples: int, players: int | None = None, seat: int | None = None,
