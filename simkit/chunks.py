@@ -63,7 +63,7 @@ from typing import Any
 import pandas as pd
 
 from simkit import store
-from simkit.errors import InputError
+from simkit.errors import InputError, RunError
 from simkit.runner import MAX_HELD, check_count, set_threads
 
 BACKENDS = ("threads", "dask")
@@ -659,18 +659,47 @@ def _session(backend: str, job: Job, workers: int | None, scheduler: str | None)
             cluster.close()
 
 
+#: A Dask run stops, in one line, once its cluster has had no worker this long (s).
+NO_WORKERS_TIMEOUT = 60.0
+#: How often a Dask run looks at its cluster while no chunk finishes (s).
+DASK_POLL = 1.0
+
+
 def _run_dask(client, job: Job, todo: list[int], out: str | None, reduce, step) -> None:
-    """Run the chunks ``todo`` as tasks on the cluster of ``client``."""
-    from dask.distributed import as_completed
+    """Run the chunks ``todo`` as tasks on the cluster of ``client``.  A task
+    that fails on a worker, or a cluster left without workers for
+    :data:`NO_WORKERS_TIMEOUT`, ends the run with a :class:`RunError` (the
+    finished parts stay for a rerun) instead of waiting forever."""
+    from dask.distributed import wait
     token = uuid.uuid4().hex[:12]
     futures = [client.submit(compute_chunk, job, i, out, reduce, 1, pure=False,
                              key=f"simkit-{job.game}-{token}-{i:06d}")
                for i in todo]
+    pending, alone_since = set(futures), None
     try:
-        for fut in as_completed(futures):
-            result = fut.result()
-            fut.release()
-            step(*result)
+        while pending:
+            try:
+                done = wait(list(pending), timeout=DASK_POLL, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                done = set()
+            for fut in done:
+                pending.discard(fut)
+                if fut.status == "error":
+                    e = fut.exception()
+                    raise RunError(f"a chunk failed on the Dask workers: {type(e).__name__}: "
+                                   f"{str(e).splitlines()[0] if str(e) else ''}")
+                result = fut.result()
+                fut.release()
+                step(*result)
+            if done or client.scheduler_info().get("workers"):
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > NO_WORKERS_TIMEOUT:
+                raise RunError(f"the Dask cluster has had no workers for "
+                               f"{NO_WORKERS_TIMEOUT:.0f} s; the finished parts are kept: "
+                               "start workers (or drop --backend dask) and run the same "
+                               "command again")
     finally:
         try:
             client.cancel(futures)

@@ -16,7 +16,7 @@ import threading
 import time
 
 from simkit import answers, engine, games
-from simkit.errors import InputError
+from simkit.errors import InputError, RunError
 from simkit.options import build_parser
 
 
@@ -395,6 +395,9 @@ def _main(argv) -> int:
     except InputError as e:
         print(f"simkit: error: {_short(str(e))}", file=sys.stderr)
         return 2
+    except RunError as e:
+        print(f"simkit: error: {_short(str(e))}", file=sys.stderr)
+        return 1
     except PermissionError as e:      # e.g. a part made unreadable (chmod 000)
         print(f"simkit: error: cannot use '{e.filename}': permission denied"
               if e.filename else f"simkit: error: permission denied ({e})", file=sys.stderr)

@@ -9,6 +9,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pandas as pd
@@ -335,6 +336,40 @@ def test_dask_backend_from_the_command_line(tmp_path, cli, monkeypatch):
     code, out, err = cli(*argv, "--out", "d.parquet")
     assert code == 0 and "5 of 6 chunks were already done" in out, err
     same_run(tmp_path / "d.parquet", tmp_path / "t.parquet")
+
+
+def test_a_dask_run_whose_workers_are_gone_stops_in_one_line(tmp_path, monkeypatch, cli):
+    """The cluster loses its workers mid-run: the run stops with one line once it
+    has had none for NO_WORKERS_TIMEOUT (not waiting forever), keeps the parts
+    it wrote, and the same command finishes it on threads."""
+    import threading
+
+    from dask.distributed import LocalCluster
+
+    from simkit.errors import RunError
+
+    monkeypatch.setattr(chunks, "NO_WORKERS_TIMEOUT", 3.0)
+    job = runs.job("pepper", "hand", 2_000_000, spec(), chunk=20_000)
+    out = tmp_path / "R"
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        def retire():
+            end = time.monotonic() + 120
+            while not (out.is_dir() and store.part_indices(out)) and time.monotonic() < end:
+                time.sleep(0.05)
+            cluster.scale(0)
+
+        threading.Thread(target=retire, daemon=True).start()
+        t0 = time.monotonic()
+        with pytest.raises(RunError, match="no workers for 3 s; the finished parts are kept"):
+            chunks.run(job, out, backend="dask", scheduler=cluster.scheduler_address)
+        assert time.monotonic() - t0 < 90
+    kept = store.part_indices(out)
+    assert kept and len(kept) < job.chunks
+    assert [n for n in os.listdir(out) if n.startswith(".")] == []
+    assert store.verify(out) == []
+    done = chunks.run(job, out, threads=2)
+    assert done.resumed == len(kept) and store.read_manifest(out)["complete"]
 
 
 # --- streaming aggregates --------------------------------------------------------------
