@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import re
 import sys
 from dataclasses import dataclass
 from types import ModuleType
@@ -50,6 +51,8 @@ from simkit.text import key_values, seat_number, whole
 TITLE = "# simkit record (seeds/records.md)"
 #: The header's keys; ``policy N`` lines besides.
 HEADER = ("game", "rules", "seed", "index", "seat", "score")
+#: A record's ``score`` line: as ``--score`` takes it (the advisor checks the rest).
+_SCORE = re.compile(r"[+-]?[0-9]{1,7}(:[+-]?[0-9]{1,7}){1,2}")
 
 
 @dataclass(frozen=True)
@@ -162,8 +165,12 @@ def parse(text: str) -> Record:
     seed = whole(head["seed"], "seed", 0, 2**64 - 1) if "seed" in head else None
     index = whole(head["index"], "index", 0, MAX_STREAMS - 1) if "index" in head else None
     own = seat_number(head["seat"], rules.players) if "seat" in head else None
-    return Record(g.name, rules, preset, seed, index, policies, own, head.get("score"),
-                  tuple(body))
+    score = head.get("score")
+    if score is not None and not _SCORE.fullmatch(score.strip()):
+        raise InputError(f"bad score {score!r}: expected the game score as US:THEM in whole "
+                         "numbers written in ASCII digits (e.g. 12:-6; with 3 players "
+                         "US:LEFT:RIGHT too), as --score takes it")
+    return Record(g.name, rules, preset, seed, index, policies, own, score, tuple(body))
 
 
 def replay(text: str, policies=None) -> str:

@@ -422,9 +422,11 @@ def read_manifest(directory) -> dict | None:
         with open(mpath, encoding="utf-8") as f:
             manifest = json.load(f)
     except (OSError, ValueError) as e:
-        raise InputError(f"manifest '{mpath}' is not readable JSON ({_one_line(e)})") from None
+        raise InputError(f"manifest '{mpath}' is not readable JSON ({_one_line(e)}); to "
+                         f"start over, delete '{directory}' or choose another --out") from None
     if not isinstance(manifest, dict):
-        raise InputError(f"manifest '{mpath}' is not a JSON object")
+        raise InputError(f"manifest '{mpath}' is not a JSON object; to start over, delete "
+                         f"'{directory}' or choose another --out")
     return manifest
 
 

@@ -403,3 +403,15 @@ def test_a_file_the_user_may_not_read_is_one_line(capsys, tmp_path, monkeypatch)
                  ["simulate", "pepper", "--hands", "300", "--chunk", "100", "--out", str(out),
                   "--no-progress"]):
         one_line_error(*run(capsys, *argv), "part-000001.parquet", "permission denied")
+
+
+@pytest.mark.parametrize("score", ["abc", "１:2", "12", "1:2:3:4", "1_0:2"])
+def test_a_records_score_line_follows_the_command_lines_rules(capsys, tmp_path, score):
+    code, out, _ = run(capsys, "show", "pepper", "--hand", "3")
+    bad = out.replace("index: 3\n", f"index: 3\nscore: {score}\n")
+    (tmp_path / "r.txt").write_text(bad)
+    one_line_error(*run(capsys, "replay", str(tmp_path / "r.txt")), "bad score", "US:THEM")
+    good = out.replace("index: 3\n", "index: 3\nscore: 12:-6\n")
+    (tmp_path / "g.txt").write_text(good)
+    code, again, _ = run(capsys, "replay", str(tmp_path / "g.txt"))
+    assert code == 0 and "score: 12:-6\n" in again

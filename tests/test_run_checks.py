@@ -264,3 +264,12 @@ def test_verify_never_calls_a_changed_run_intact(runs, tmp_path_factory, damage)
     pd.testing.assert_frame_equal(store.read_run(run)[0], truth)
     pd.testing.assert_frame_equal(pd.read_parquet(run), truth)
     assert json.loads((run / store.RUN_MANIFEST).read_text())["chunks"] == 5
+
+
+def test_an_unreadable_manifest_says_how_to_start_over(cli, runs, tmp_path):
+    run = _copy(runs, tmp_path)
+    (run / store.RUN_MANIFEST).write_text("{not json")
+    for argv in ([*ARGV, "--seed", "3", "--out", str(run)], ["verify", str(run)]):
+        code, out, err = cli(*argv)
+        assert code == 2 and err.count("\n") == 1 and "not readable JSON" in err
+        assert "to start over, delete" in err
