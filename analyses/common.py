@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from simkit import report, stats
 from simkit.report import StudyResult, check_args
 
-__all__ = ["Plot", "Study", "check_args", "draw", "proportion", "signed", "percent",
+__all__ = ["Plot", "Study", "GameStudy", "check_args", "draw", "proportion", "signed", "percent",
            "errorbar", "player_color", "diff_cols", "difference_panels"]
 
 Tables = Mapping[str, pd.DataFrame]
@@ -116,6 +116,26 @@ class Study:
             descriptions=descriptions, notes=notes,
             provenance=report.provenance(seed=seed, **about, threads=threads, started=started))
 
+
+
+@dataclass
+class GameStudy:
+    """A study made once per game from the game's name and its setup (the policy
+    ladders, the tuning studies): a subclass's ``__post_init__`` sets ``NAME``,
+    ``TITLE``, ``DEFAULT_HANDS`` and ``STUDY``, so that each instance has the
+    attributes a study module has (the contract of :mod:`analyses`)."""
+
+    game: str
+    setup: Any
+    NAME: str = field(init=False)
+    TITLE: str = field(init=False)
+    DEFAULT_HANDS: int = field(init=False)
+    STUDY: Study = field(init=False)
+
+    def run(self, hands: int | None = None, seed: int = 0, progress: bool = False,
+            threads: int | None = None) -> StudyResult:
+        """The study (see :class:`Study`)."""
+        return self.STUDY.run(hands, seed, progress, threads)
 
 # ---------------------------------------------------------------- numbers
 

@@ -32,12 +32,12 @@ first minus second, with t intervals and p-values):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 from scipy.stats import binomtest
 
-from analyses.common import Plot, Study, signed
+from analyses.common import GameStudy, Plot, Study, signed
 from simkit import games, tournament
 from simkit.policy import EXPERT
 
@@ -166,15 +166,10 @@ def _upsets(ratings: pd.DataFrame, pairs: pd.DataFrame, word: str) -> list[str]:
 
 
 @dataclass
-class Ladder:
+class Ladder(GameStudy):
     """The ladder study of one game (the study contract of :mod:`analyses`)."""
 
-    game: str
     setup: Setup
-    NAME: str = field(init=False)
-    TITLE: str = field(init=False)
-    DEFAULT_HANDS: int = field(init=False)
-    STUDY: Study = field(init=False)
 
     def __post_init__(self):
         g = games.get(self.game)
@@ -328,11 +323,6 @@ class Ladder:
             "Rerun any pair: simkit tournament " + self.game + " --policy A --policy B "
             f"--players {self.setup.players} --seed {seed}.",
         ]
-
-    def run(self, hands: int | None = None, seed: int = 0, progress: bool = False,
-            threads: int | None = None):
-        """The study (see :class:`analyses.common.Study`)."""
-        return self.STUDY.run(hands, seed, progress, threads)
 
 
 pepper = Ladder("pepper", SETUPS["pepper"])

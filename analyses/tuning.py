@@ -30,13 +30,13 @@ Tables (every difference with its 95% t interval):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analyses.common import Plot, Study, signed
+from analyses.common import GameStudy, Plot, Study, signed
 from simkit import engine, games, stats, tune
 
 #: Settings each study tries.
@@ -102,15 +102,10 @@ def _interval(d: float, lo: float, hi: float, k: int = 4) -> str:
 
 
 @dataclass
-class Tuning:
+class Tuning(GameStudy):
     """The tuning study of one game (the study contract of :mod:`analyses`)."""
 
-    game: str
     setup: Setup
-    NAME: str = field(init=False)
-    TITLE: str = field(init=False)
-    DEFAULT_HANDS: int = field(init=False)
-    STUDY: Study = field(init=False)
 
     def __post_init__(self):
         g = games.get(self.game)
@@ -235,11 +230,6 @@ class Tuning:
                 f"--confirm-against {a}" for a in s.also)
             + f" --trials {TRIALS} --{s.unit}s {hands} --seed {seed}.",
         ]
-
-    def run(self, hands: int | None = None, seed: int = 0, progress: bool = False,
-            threads: int | None = None):
-        """The study (see :class:`analyses.common.Study`)."""
-        return self.STUDY.run(hands, seed, progress, threads)
 
 
 def _trace(tables):
