@@ -294,8 +294,9 @@ def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
     study = optuna.create_study(study_name="simkit-tune", storage=storage,
                                 sampler=_sampler(spec.sampler, spec.seed),
                                 direction="maximize", load_if_exists=True)
+    # a trial left running by a killed tune is played anew under a new number
     for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-        study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+        study.tell(t.number, state=optuna.trial.TrialState.FAIL)
     run_args = {"threads": threads, "scheduler": scheduler,
                 "backend": "dask" if scheduler else "threads"}
     done = len(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)))

@@ -161,3 +161,22 @@ def test_cmaes_sampler_and_choices(capsys):
     assert rc == 0 and len(res["trials"]) == 3
     assert all(t["params"]["special_sets"] in ("one", "dry", "all") for t in res["trials"])
     assert res["best"]["setting"].startswith("heuristic:three_at=")
+
+
+def test_a_trial_left_running_by_a_killed_tune_is_played_anew(capsys, tmp_path):
+    """kill -9 leaves a trial RUNNING in the SQLite study: the same command marks
+    it failed and plays the trials still missing."""
+    import optuna
+
+    out = tmp_path / "t"
+    rc, _, _ = _run(capsys, [*SEARCH, "--trials", "2", "--out", str(out)])
+    (out / tune.RESULT).unlink()                  # as if killed before confirming
+    study = optuna.load_study(study_name="simkit-tune",
+                              storage=f"sqlite:///{out / tune.STUDY_DB}")
+    study.ask()                                   # trial 2, never told
+    rc, text, _ = _run(capsys, [*SEARCH, "--trials", "3", "--out", str(out), "--json"])
+    res = _strict(text)
+    assert rc == 0 and [t["number"] for t in res["trials"]] == [0, 1, 3]
+    states = [t.state.name for t in optuna.load_study(
+        study_name="simkit-tune", storage=f"sqlite:///{out / tune.STUDY_DB}").get_trials()]
+    assert states == ["COMPLETE", "COMPLETE", "FAIL", "COMPLETE"]
