@@ -128,6 +128,10 @@ def _valid(command: str, game: str) -> list[str] | None:
         return ["report", "pepper-kubwa", "--out", "reports"]
     if command in ("replay", "verify"):
         return [command]
+    if command == "tune":
+        param = {"pepper": "aggression=0:1", "pitch": "aggression=0:1",
+                 "shiesta": "three_at=0:4", "burraco": "take_at=1:4"}[game]
+        return ["tune", game, "--param", param, "--trials", "1", "--no-progress"]
     return None
 
 
@@ -151,7 +155,7 @@ BAD = {
     "FILE": st.sampled_from(["missing.txt", ".", "/proc/none", "afile", "binary"]),
 }
 COMMANDS = ["simulate", "tournament", "compare", "show", "advise", "bench", "report", "replay",
-            "verify"]
+            "verify", "tune"]
 #: Options each command takes.
 TAKES = {
     "simulate": ["--hands", "--games", "--seed", "--players", "--threads", "--chunk", "--policy",
@@ -165,6 +169,8 @@ TAKES = {
     "report": ["--hands", "--seed", "--threads", "--out"],
     "replay": ["FILE"],
     "verify": ["FILE"],
+    "tune": ["--hands", "--games", "--seed", "--players", "--threads", "--policy", "--set",
+             "--preset", "--rules", "--out"],
 }
 
 
@@ -194,4 +200,17 @@ def test_any_one_bad_argument_is_one_line_and_exit_2(workdir, cli, data):
         argv = argv[:i] + argv[i + 2:]
     if option == "--games" and command in ("simulate",):
         argv = [a for a in argv if a != "--hands"]
+    cli.refused(*argv, option, value, seconds=SECONDS)
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--hands", "0"), ("--games", "x"), ("--seed", "-1"), ("--players", "9"),
+    ("--threads", "999999"), ("--policy", "psychic"), ("--set", "colour=red"),
+    ("--preset", "nope"), ("--rules", "missing.toml"), ("--out", "/proc/x"),
+    ("--trials", "0"), ("--sampler", "grid"), ("--against", "psychic"),
+    ("--confirm-against", "heuristic:nope=1"),
+])
+def test_tune_refuses_each_bad_option(workdir, cli, option, value):
+    """Every option of ``simkit tune`` (the property test above draws it rarely)."""
+    argv = _valid("tune", "pepper")
     cli.refused(*argv, option, value, seconds=SECONDS)
