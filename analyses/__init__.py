@@ -96,7 +96,7 @@ def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
     An unknown name is an :class:`InputError` naming it and the accepted names.
 
     >>> resolve_studies(["pitch", "pepper-bids", "PITCH-payouts"])
-    ['pitch-payouts', 'pitch-policy-ladder', 'pepper-bids']
+    ['pitch-payouts', 'pitch-policy-ladder', 'pitch-tuning', 'pepper-bids']
     """
     if names is None or isinstance(names, str):
         names = [] if names is None else [names]

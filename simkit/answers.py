@@ -303,14 +303,14 @@ def estimate(command: str, a: argparse.Namespace) -> dict:
 def _compare_seconds(a: argparse.Namespace) -> float:
     """Both variants' runs: each kind of unit the game's measures read, timed
     under the first variant's rules."""
-    from simkit.compare import check_variants
+    from simkit.compare import DEFAULT_GAMES, DEFAULT_HANDS, check_variants
 
     g = games.get(a.game)
     rules = g.make_rules(overrides=check_variants(g, a.variant)[0][1], players=a.players)
     pols = g.make_policies(a.policy, rules.players)
     seconds = 0.0
     for unit in {s.unit for s in g.measures(rules)}:
-        count = a.hands if unit == "hand" else a.games
+        count = ((a.hands or DEFAULT_HANDS) if unit == "hand" else (a.games or DEFAULT_GAMES))
         key = ("compare", a.game, unit, a.players, tuple(a.policy or ()))
         seconds += 2 * count * _per_unit(key, functools.partial(
             _simulate, g, unit, rules=rules, policy=pols, seed=a.seed), count)
