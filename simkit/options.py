@@ -96,6 +96,13 @@ def _backend_options(p: argparse.ArgumentParser) -> None:
                         "filesystem every worker shares)")
 
 
+def _size_options(p: argparse.ArgumentParser, hands_help: str, games_help: str) -> None:
+    """--hands or --games (one of them): how much a run plays."""
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--hands", type=_positive, help=hands_help)
+    size.add_argument("--games", type=_positive, help=games_help)
+
+
 def _run_options(p: argparse.ArgumentParser, *, progress: bool = True,
                  json_out: bool = False) -> None:
     """--seed and --threads, and --no-progress and --json where the command has them."""
@@ -111,11 +118,9 @@ def _simulate_parser(sub) -> None:
     p = sub.add_parser("simulate", help="play hands or whole games, write Parquet, print a summary")
     p.add_argument("game", type=_game)
     _rules_options(p)
-    size = p.add_mutually_exclusive_group()
-    size.add_argument("--hands", type=_positive, help="hands to play (default 100000; "
-                      "for games played in hands)")
-    size.add_argument("--games", type=_positive, help="whole games to play instead of hands "
-                      "(what a game's records count: see 'simkit rules GAME')")
+    _size_options(p, "hands to play (default 100000; for games played in hands)",
+                  "whole games to play instead of hands (what a game's records count: see "
+                  "'simkit rules GAME')")
     _run_options(p)
     p.add_argument("--out", metavar="DIR",
                    help="write the run into this directory (e.g. runs/pepper.parquet): "
@@ -133,11 +138,9 @@ def _tournament_parser(sub) -> None:
     p.add_argument("game", type=_game)
     _rules_options(p, "an entrant (repeat: at least two); a policy plays every seat of "
                       "its side at its tables")
-    size = p.add_mutually_exclusive_group()
-    size.add_argument("--hands", type=_positive, help="deals every table plays (default "
-                      "100000; for games played in hands)")
-    size.add_argument("--games", type=_positive, help="whole games every table plays instead "
-                      "(default 20000 for games played only in whole games)")
+    _size_options(p, "deals every table plays (default 100000; for games played in hands)",
+                  "whole games every table plays instead (default 20000 for games played "
+                  "only in whole games)")
     _run_options(p, json_out=True)
     p.add_argument("--out", metavar="DIR", help="keep the run here (one Parquet part per "
                    "chunk: each table's measure per deal), with _ratings.parquet, "
@@ -161,11 +164,9 @@ def _tune_parser(sub) -> None:
                    help="a policy the best settings also meet on fresh deals, beyond the "
                         "default, the field and the named settings (repeatable)")
     p.add_argument("--trials", type=_positive, help="settings tried (default 30)")
-    size = p.add_mutually_exclusive_group()
-    size.add_argument("--hands", type=_positive, help="duplicate deals each trial plays "
-                      "against each policy of the field (default 20000, Burraco 1000)")
-    size.add_argument("--games", type=_positive, help="whole games instead (default 1000 for "
-                      "games played only in whole games)")
+    _size_options(p, "duplicate deals each trial plays against each policy of the field "
+                  "(default 20000, Burraco 1000)",
+                  "whole games instead (default 1000 for games played only in whole games)")
     p.add_argument("--sampler", choices=("tpe", "cmaes"), default="tpe",
                    help="Optuna's sampler (default tpe)")
     p.add_argument("--out", metavar="DIR", help="keep the search here (SQLite): the same "
