@@ -682,16 +682,25 @@ def _run_dask(client, job: Job, todo: list[int], out: str | None, reduce, step) 
                 done = wait(list(pending), timeout=DASK_POLL, return_when="FIRST_COMPLETED").done
             except TimeoutError:
                 done = set()
+            taken = False
             for fut in done:
-                pending.discard(fut)
                 if fut.status == "error":
                     e = fut.exception()
                     raise RunError(f"a chunk failed on the Dask workers: {type(e).__name__}: "
                                    f"{str(e).splitlines()[0] if str(e) else ''}")
-                result = fut.result()
+                try:
+                    # bounded: a result held by a worker that has since gone is
+                    # computed again, which needs a worker
+                    result = fut.result(timeout=DASK_POLL)
+                except TimeoutError:
+                    continue
+                pending.discard(fut)
                 fut.release()
                 step(*result)
-            if done or client.scheduler_info().get("workers"):
+                taken = True
+            if not taken and done:
+                time.sleep(DASK_POLL)       # finished futures whose data went with a worker
+            if taken or client.scheduler_info().get("workers"):
                 alone_since = None
             elif alone_since is None:
                 alone_since = time.monotonic()
