@@ -30,17 +30,19 @@ def plays(text):
 
 
 def test_named_settings_parse():
-    assert set(NAMED) >= {"classic"}
+    assert set(NAMED) >= {"classic", "untuned"}
     for spec in NAMED.values():
         make_policies(spec, 4)
-    # classic holds the old value of every parameter the fixes added
-    assert (CLASSIC.cover_third, CLASSIC.ndogo_lower, CLASSIC.slam_play, CLASSIC.keep_guards) \
-        == (False, False, "simple", False)
-    assert (NEW.cover_third, NEW.ndogo_lower, NEW.slam_play, NEW.keep_guards) \
-        == (True, True, "plan", True)
+    # classic holds the old value of every parameter the fixes and the tuning added
+    assert (CLASSIC.cover_third, CLASSIC.ndogo_lower, CLASSIC.slam_play, CLASSIC.keep_guards,
+            CLASSIC.tuned) == (False, False, "simple", False, False)
+    assert (NEW.cover_third, NEW.ndogo_lower, NEW.slam_play, NEW.keep_guards, NEW.tuned) \
+        == (True, True, "plan", True, True)
     # and the parameters that were there before keep their defaults
     assert CLASSIC.replace(cover_third=True, ndogo_lower=True, slam_play="plan",
-                           keep_guards=True) == NEW
+                           keep_guards=True, tuned=True) == NEW
+    (untuned,) = make_policies(NAMED["untuned"], 1)
+    assert untuned.params == NEW.replace(tuned=False)
 
 
 # --- flaw 1: third hand covers a partner's card an opponent may beat ----------
@@ -78,29 +80,37 @@ def test_no_cover_when_the_partner_is_safe_or_nobody_can_win():
 # --- flaw 2: T-1 instead of a dominated Ndogo -----------------------------------
 
 NDOGO_HAND = cards("JH AH KH QH 10H AC")
+UNTUNED = NEW.replace(tuned=False)
 # trumps only (with no trump allowed, NT's six sure tricks make this hand a
 # Kubwa): hearts est 600 with partner help, sure 1, so D = Ndogo
 
 
 def test_ndogo_hand_calls_five():
+    # the hand-set estimate (tuned=false), for which this hand is worth Ndogo
     rules = make_rules("trumps-only", players=4)
-    assert R.desired_level(NDOGO_HAND, rules, NEW) == rules.ndogo
-    assert R.heuristic_bid(NDOGO_HAND, 0, rules, NEW) == 5
+    assert R.desired_level(NDOGO_HAND, rules, UNTUNED) == rules.ndogo
+    assert R.heuristic_bid(NDOGO_HAND, 0, rules, UNTUNED) == 5
     assert R.heuristic_bid(NDOGO_HAND, 0, rules, CLASSIC) == rules.ndogo
-    assert R.heuristic_bid(NDOGO_HAND, 3, rules, NEW, high_is_own_side=True) == 5
+    assert R.heuristic_bid(NDOGO_HAND, 3, rules, UNTUNED, high_is_own_side=True) == 5
     # over an opponent's 5: Ndogo; over the partner's 5: pass
-    assert R.heuristic_bid(NDOGO_HAND, 5, rules, NEW, high_is_own_side=False) == rules.ndogo
-    assert R.heuristic_bid(NDOGO_HAND, 5, rules, NEW, high_is_own_side=True) == 0
+    assert R.heuristic_bid(NDOGO_HAND, 5, rules, UNTUNED, high_is_own_side=False) == rules.ndogo
+    assert R.heuristic_bid(NDOGO_HAND, 5, rules, UNTUNED, high_is_own_side=True) == 0
     assert R.heuristic_bid(NDOGO_HAND, 5, rules, CLASSIC, high_is_own_side=True) == rules.ndogo
     # a doubled Ndogo is worth calling
     double = make_rules(players=4, overrides={"no_trump": False, "ndogo_stake": 2})
-    assert R.heuristic_bid(NDOGO_HAND, 0, double, NEW) == double.ndogo
+    assert R.heuristic_bid(NDOGO_HAND, 0, double, UNTUNED) == double.ndogo
+    # the tuned default takes 0.40 tricks off at 4 players (7.2): 560, worth 5
+    assert R.desired_level(NDOGO_HAND, rules, NEW) == 5
+    # and adds 0.86 heads-up: 525 + 86, worth 6 of 8 tricks instead of 5
+    two = make_rules("trumps-only", players=2)
+    assert (R.desired_level(NDOGO_HAND, two, UNTUNED), R.desired_level(NDOGO_HAND, two, NEW)) \
+        == (5, 6)
 
 
 def test_ndogo_hand_in_the_kernel_auction():
     """The kernel's auction: the plan seat bids by its policy; the opening call of
-    this hand (first to speak) is 5 under the default, Ndogo under classic."""
-    for spec, level in (("heuristic", 5), (NAMED["classic"], 6)):
+    this hand (first to speak) is 5 under untuned, Ndogo under classic."""
+    for spec, level in (("untuned", 5), (NAMED["classic"], 6)):
         tr = api.trace_plan(DECK.format_hand(NDOGO_HAND), "policy", 50, players=4,
                             rules=make_rules("trumps-only", players=4), policy=spec, seed=1)
         first = tr["calls"][:, 0]

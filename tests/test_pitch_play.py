@@ -18,6 +18,7 @@ from simkit.pitch.rules import DECK, MOON, PASS, make_rules
 S = 3                       # spades trump throughout
 P = R.Play
 NEW = make_policies("heuristic", 1)[0].params
+UNTUNED = make_policies("untuned", 1)[0].params
 OLD = make_policies(NAMED["classic"], 1)[0].params
 
 
@@ -148,7 +149,7 @@ def test_sure_moon():
     hand = cards("AS KS QS JS 10S AH")
     assert R.desired_bid(hand, 4, OLD) == 3
     assert R.desired_bid(hand, 4, NEW) == MOON
-    assert R.desired_bid(hand, 4, NEW.replace(moon_rule="run")) == 4     # the estimate alone
+    assert R.desired_bid(hand, 4, UNTUNED.replace(moon_rule="run")) == 4  # the estimate alone
     assert R.desired_bid(cards("AS KS QS JS 3S AH"), 4, NEW) == MOON
     assert R.desired_bid(cards("AS KS QS JS AH KH"), 4, NEW) == MOON
     assert R.desired_bid(cards("AS KS QS JS AH QH"), 4, NEW) != MOON    # QH not from the ace
@@ -167,23 +168,24 @@ def test_sure_moon_is_made(players):
 
 def test_dealer_matches():
     """Dealer 3 with a hand it values at 3 faces a bid of 2: it matches (2) now,
-    raised to 3 before; with the moon it still bids the moon."""
+    raised to 3 before; with the moon it still bids the moon.  (The hand-set
+    estimate: tuned at 4 players, the first hand is worth 2.)"""
     rules = make_rules(players=4)
     hand = cards("AS KS QS 7S 5H 3D")
-    assert R.desired_bid(hand, 4, NEW) == 3
+    assert R.desired_bid(hand, 4, UNTUNED) == 3
     options = R.bid_options(rules, True, 2)
-    assert R.heuristic_bid(hand, 4, NEW, options, rules, True, 2) == 2
-    assert R.heuristic_bid(hand, 4, NEW.replace(dealer_match=False), options, rules, True,
+    assert R.heuristic_bid(hand, 4, UNTUNED, options, rules, True, 2) == 2
+    assert R.heuristic_bid(hand, 4, UNTUNED.replace(dealer_match=False), options, rules, True,
                            2) == 3
     moon = cards("AS KS QS JS 10S AH")
-    assert R.heuristic_bid(moon, 4, NEW, options, rules, True, 2) == MOON
+    assert R.heuristic_bid(moon, 4, UNTUNED, options, rules, True, 2) == MOON
     # steal = outbid, one lap: the least bid that takes it, 3
     outbid = make_rules(players=4, overrides={"steal": "outbid"})
     hand4 = cards("AS KS QS JS 10S 3D")
-    assert R.desired_bid(hand4, 4, NEW) == 4
-    assert R.heuristic_bid(hand4, 4, NEW, R.bid_options(outbid, True, 2), outbid, True, 2) == 3
+    assert R.desired_bid(hand4, 4, UNTUNED) == 4
+    assert R.heuristic_bid(hand4, 4, UNTUNED, R.bid_options(outbid, True, 2), outbid, True, 2) == 3
     # a non-dealer bids its desired bid
-    assert R.heuristic_bid(hand, 4, NEW, R.bid_options(rules, False, 2), rules, False, 2) == 3
+    assert R.heuristic_bid(hand, 4, UNTUNED, R.bid_options(rules, False, 2), rules, False, 2) == 3
 
 
 def test_dealer_contracts_in_play():

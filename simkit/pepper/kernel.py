@@ -43,7 +43,7 @@ from simkit.pepper.expert import (
     keep_heaviest,
     thin,
 )
-from simkit.pepper.policies import PARAM, Model, SlamPlay
+from simkit.pepper.policies import PARAM, TABLE_OFFSET, Model, SlamPlay, hundredths
 from simkit.pepper.rules import PLAN_PASS, PLAN_POLICY, AllPass, Auction, Fail, R, Tie
 from simkit.pepper.solver import MAXPLY, N_FIELDS
 from simkit.pepper.tables import (
@@ -61,6 +61,9 @@ from simkit.pepper.tables import (
 )
 from simkit.policy import EXPERT, RANDOM
 from simkit.rng import bounded, start_stream
+
+# the tuned offset (hundredths of a trick) by number of players, 7.2
+_TABLE_OFFSET = np.array([hundredths(TABLE_OFFSET.get(n, 0.0)) for n in range(5)], np.int64)
 
 # --- record columns ---------------------------------------------------------
 C_DEALER = 0
@@ -183,6 +186,8 @@ def _desired(h, rules, params, seat):
     if best_sure >= T - params[seat, PARAM.KUBWA_MARGIN]:
         return T + 1
     x = best_est + params[seat, PARAM.AGGRESSION]
+    if params[seat, PARAM.TUNED]:
+        x += _TABLE_OFFSET[rules[R.PLAYERS]]
     if x >= 100 * T:
         return T
     return min(max(x // 100, 0), T - 1)

@@ -47,6 +47,18 @@ class HeuristicParams(Config):
                                "highest card of a suit in which a lower card is unseen and the "
                                "declaring side has not shown out; false: the lowest card, the "
                                "old rule)")
+    tuned: bool = option(True, "add the table size's tuned offset to the hand estimate "
+                         "before it is rounded to a bid (TABLE_OFFSET: +0.86 tricks with 2 "
+                         "players, +0.15 with 3, -0.40 with 4; false: the hand-set "
+                         "estimate, the old rule)")
+
+
+#: Tricks the heuristic adds to its hand estimate at each table size (by the
+#: number of players) when ``tuned``: the best ``aggression`` of
+#: ``simkit tune pepper --players N --param aggression=-1.5:1.5`` against the
+#: hand-set heuristic, each confirmed in whole games (seeds/pepper.md 7.2).
+#: The optimum differs by table size, so it cannot be one ``aggression``.
+TABLE_OFFSET: dict[int, float] = {2: 0.86, 3: 0.15, 4: -0.40}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,9 +105,12 @@ class ExpertParams(HeuristicParams):
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "expert": ExpertParams,
                              "random": RandomParams}
 #: Named settings (``--policy NAME``): ``classic`` is the heuristic as it was
-#: before cover_third, ndogo_lower, slam_play and keep_guards (seeds/pepper.md 7.2).
+#: before cover_third, ndogo_lower, slam_play, keep_guards and tuned, and
+#: ``untuned`` the default heuristic before tuned (seeds/pepper.md 7.2).
 NAMED: dict[str, str] = {
-    "classic": "heuristic:cover_third=false,ndogo_lower=false,slam_play=simple,keep_guards=false",
+    "classic": "heuristic:cover_third=false,ndogo_lower=false,slam_play=simple,keep_guards=false,"
+               "tuned=false",
+    "untuned": "heuristic:tuned=false",
 }
 make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
 #: The parameter layout the kernel reads (every policy's fields fit in it).

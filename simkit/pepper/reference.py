@@ -38,7 +38,13 @@ from dataclasses import dataclass, field
 from simkit.errors import InputError
 from simkit.moves import AtTable, Bid, highest_calls
 from simkit.pepper import reference_expert
-from simkit.pepper.policies import ExpertParams, HeuristicParams, hundredths, make_policies
+from simkit.pepper.policies import (
+    TABLE_OFFSET,
+    ExpertParams,
+    HeuristicParams,
+    hundredths,
+    make_policies,
+)
 from simkit.pepper.rules import (
     ACE,
     DECK,
@@ -385,13 +391,16 @@ def desired_level(hand: Sequence[int], rules: PepperRules, params: HeuristicPara
     With the best ``est`` and best ``sure`` over the allowed trump options
     (each maximised separately): Kubwa if ``sure >= T - kubwa_margin``; else
     Ndogo if ``est + aggression >= 100 T``; else ``(est + aggression) // 100``
-    (floor division) clamped to ``0 .. T-1``.
+    (floor division) clamped to ``0 .. T-1``.  With ``tuned`` the table
+    size's ``TABLE_OFFSET`` is added to ``aggression``.
     """
     T = rules.tricks
     values = [estimate(hand, o, rules, params) for o in trump_options(rules)]
     best_est = max(e for e, _ in values)
     best_sure = max(s for _, s in values)
     aggression = hundredths(params.aggression)
+    if params.tuned:
+        aggression += hundredths(TABLE_OFFSET[rules.players])
     if best_sure >= T - params.kubwa_margin:
         return rules.kubwa
     if best_est + aggression >= 100 * T:

@@ -26,7 +26,7 @@ import numpy as np
 
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
-from simkit.pitch.policies import PARAM, HeuristicParams, unseen_table
+from simkit.pitch.policies import PARAM, HeuristicParams, offset_table, unseen_table
 from simkit.pitch.rules import (
     ACE,
     GAME_POINTS,
@@ -102,6 +102,7 @@ GP = np.array([GAME_POINTS[c % 13] for c in range(52)], np.int64)
 POS = np.array([c % 13 for c in range(52)], np.int64)
 SUIT_OF = np.array([c // 13 for c in range(52)], np.int64)
 Q = unseen_table()
+OFFSET = offset_table()     # the tuned offset by number of players, 8.2
 
 
 @kernel(inline=True)
@@ -234,7 +235,10 @@ def _desired(h, n_players, params, rules):
     elif popcount(bits) >= params[PARAM.MOON_TRUMPS]:
         if run >= params[PARAM.MOON_RUN]:
             return 5, s
-    v = (est + params[PARAM.AGGRESSION] + 50) // 100
+    x = est + params[PARAM.AGGRESSION]
+    if params[PARAM.TUNED]:
+        x += OFFSET[n_players]
+    v = (x + 50) // 100
     if v >= 4:
         return 4, s
     if v >= 2:

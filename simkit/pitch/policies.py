@@ -53,13 +53,29 @@ class HeuristicParams(Config):
     risk_points: int = option(10, "do not win with a card of at least this many game points "
                               "when an opponent still to play could beat it: play the lowest "
                               "card (11: never, the old rule)", lo=1, hi=11)
+    tuned: bool = option(True, "add the table size's tuned offset to the hand estimate "
+                         "before it is rounded to a bid (TABLE_OFFSET, in points: +0.57 with "
+                         "2 players, -0.09 with 3, -0.26 with 4, -0.42 with 5, -0.36 with 6, "
+                         "-0.19 with 7, -0.21 with 8; false: the hand-set estimate, the old "
+                         "rule)")
 
 
-#: Named settings (``--policy NAME``).  ``classic`` is the heuristic as
-#: it was before the six fixes of seeds/pitch.md 8.2 (every new parameter at its old value).
+#: Points the heuristic adds to its hand estimate at each table size (by the
+#: number of players) when ``tuned``: the best ``aggression`` of
+#: ``simkit tune pitch --players N --param aggression=-1.5:1.5`` against the
+#: hand-set heuristic, each confirmed in whole sessions (seeds/pitch.md 8.2).
+#: The optimum differs by table size, so it cannot be one ``aggression``.
+TABLE_OFFSET: dict[int, float] = {2: 0.57, 3: -0.09, 4: -0.26, 5: -0.42, 6: -0.36, 7: -0.19,
+                                  8: -0.21}
+
+
+#: Named settings (``--policy NAME``).  ``classic`` is the heuristic as it
+#: was before the fixes of seeds/pitch.md 8.2 and the tuning (every new
+#: parameter at its old value); ``untuned`` is the default before the tuning.
 NAMED: dict[str, str] = {
     "classic": "heuristic:moon_rule=run,low_value=held,dealer_match=false,cash_chance=101,"
-               "partner_cover=low,risk_points=11",
+               "partner_cover=low,risk_points=11,tuned=false",
+    "untuned": "heuristic:tuned=false",
 }
 
 POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "random": RandomParams}
@@ -70,6 +86,12 @@ LAYOUT = HeuristicParams
 #: Where each heuristic parameter sits in a kernel's params row (the
 #: aggression in hundredths of a point, so both engines agree exactly).
 PARAM = layout(HeuristicParams, "PARAM")
+
+
+def offset_table() -> np.ndarray:
+    """:data:`TABLE_OFFSET` in hundredths of a point, indexed by the number of players."""
+    return np.array([round(100 * TABLE_OFFSET.get(n, 0.0)) for n in range(MAX_PLAYERS + 1)],
+                    np.int64)
 
 
 def unseen_table() -> np.ndarray:

@@ -34,7 +34,7 @@ from math import comb
 from simkit import moves
 from simkit.errors import InputError
 from simkit.moves import AtTable, Bid, Play, highest_calls, tricks_of
-from simkit.pitch.policies import HeuristicParams, make_policies
+from simkit.pitch.policies import TABLE_OFFSET, HeuristicParams, make_policies
 from simkit.pitch.rules import (
     ACE,
     DECK,
@@ -631,7 +631,8 @@ def desired_bid(hand: Sequence[int], players: int, params: HeuristicParams,
     least ``moon_trumps`` cards of the hand's suit and a run held from its ace
     down at least ``moon_run`` long); else ``v = (est + aggression + 50) //
     100`` (the estimate rounded to the nearest point, halves up; floor
-    division): 4 if ``v >= 4``, v if 2 or 3, else a pass.  ``low_rule`` is
+    division): 4 if ``v >= 4``, v if 2 or 3, else a pass.  With ``tuned`` the
+    table size's ``TABLE_OFFSET`` is added to ``aggression``.  ``low_rule`` is
     the rule ``low`` in force.
     """
     suit, est = hand_suit(hand, players, low_model(params, low_rule))
@@ -642,7 +643,10 @@ def desired_bid(hand: Sequence[int], players: int, params: HeuristicParams,
         held = sum(1 for c in hand if suit_of(c) == suit)
         if held >= params.moon_trumps and ace_run(hand, suit) >= params.moon_run:
             return MOON
-    v = (est + hundredths(params.aggression) + 50) // 100
+    aggression = hundredths(params.aggression)
+    if params.tuned:
+        aggression += hundredths(TABLE_OFFSET[players])
+    v = (est + aggression + 50) // 100
     if v >= 4:
         return 4
     if v in (2, 3):
