@@ -94,7 +94,7 @@ def test_tune_json_best_and_confirmation(capsys):
     assert c["ci_low"] <= c["diff"] <= c["ci_high"] and 0 <= c["p_value"] <= 1
     # confirmed on other deals, also against a policy outside the field, in games too
     rows = res["confirmations"]
-    assert {r["against"] for r in rows} == {"heuristic", "classic"}
+    assert {r["against"] for r in rows} == {"heuristic", "classic", "untuned"}
     assert {r["unit"] for r in rows} == {"hand", "game"}
     assert any(not r["in_field"] for r in rows)
     fresh = tournament.run("pepper", [best["setting"], "heuristic"], hands=400,
