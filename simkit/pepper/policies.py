@@ -48,7 +48,7 @@ class HeuristicParams(Config):
                                "declaring side has not shown out; false: the lowest card, the "
                                "old rule)")
     tuned: bool = option(True, "add the table size's tuned offset to the hand estimate "
-                         "before it is rounded to a bid (TABLE_OFFSET: +0.86 tricks with 2 "
+                         "before it is rounded to a bid (7.2: +0.86 tricks with 2 "
                          "players, +0.15 with 3, -0.40 with 4; false: the hand-set "
                          "estimate, the old rule)")
 

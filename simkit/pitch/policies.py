@@ -54,7 +54,7 @@ class HeuristicParams(Config):
                               "when an opponent still to play could beat it: play the lowest "
                               "card (11: never, the old rule)", lo=1, hi=11)
     tuned: bool = option(True, "add the table size's tuned offset to the hand estimate "
-                         "before it is rounded to a bid (TABLE_OFFSET, in points: +0.57 with "
+                         "before it is rounded to a bid (8.2, in points: +0.57 with "
                          "2 players, -0.09 with 3, -0.26 with 4, -0.42 with 5, -0.36 with 6, "
                          "-0.19 with 7, -0.21 with 8; false: the hand-set estimate, the old "
                          "rule)")
