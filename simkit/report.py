@@ -206,6 +206,7 @@ th, td { border: 1px solid #ddd; padding: .2rem .5rem; text-align: right; }
 th { background: #f0f0f0; } tr:nth-child(even) td { background: #fafafa; }
 .scroll { overflow-x: auto; } .muted { color: #777; font-size: .85rem; }
 .players { font-size: .9rem; }
+.players code { overflow-wrap: anywhere; }   /* a long policy string wraps, not cut off */
 pre { background: #f6f6f6; padding: .8rem; overflow-x: auto; font-size: .8rem; }
 """
 

@@ -116,6 +116,18 @@ def test_an_unknown_path_is_a_json_404(client):
     _refused(client.get("/api/nothing"), 404, "/api/nothing")
 
 
+def test_an_answer_without_a_value_is_strict_json_null(client, monkeypatch):
+    """A NaN in an answer (a plan never held, an empty group) is null, as in
+    ``--json``: strict JSON (FastAPI serialises a returned dict through
+    pydantic, which writes null; plain ``json.dumps`` would refuse it)."""
+    nan = float("nan")
+    monkeypatch.setattr(answers, "games_info",
+                        lambda: {"p": nan, "rows": [{"ci": [nan, float("inf"), 0.5]}], "n": 3})
+    resp = client.get("/api/games")
+    assert resp.status_code == 200
+    assert resp.text == '{"p":null,"rows":[{"ci":[null,null,0.5]}],"n":3}'
+
+
 # --- health and warming up ------------------------------------------------------------------
 
 def test_health_says_warming_until_the_kernels_are_compiled():
