@@ -101,7 +101,7 @@ def test_ndogo_hand_calls_five():
     assert R.heuristic_bid(NDOGO_HAND, 0, double, UNTUNED) == double.ndogo
     # the tuned default takes 0.40 tricks off at 4 players (7.2): 560, worth 5
     assert R.desired_level(NDOGO_HAND, rules, NEW) == 5
-    # and adds 0.86 heads-up: 525 + 86, worth 6 of 8 tricks instead of 5
+    # and adds 0.99 heads-up: 525 + 99, worth 6 of 8 tricks instead of 5
     two = make_rules("trumps-only", players=2)
     assert (R.desired_level(NDOGO_HAND, two, UNTUNED), R.desired_level(NDOGO_HAND, two, NEW)) \
         == (5, 6)
