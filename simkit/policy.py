@@ -121,3 +121,10 @@ def vectors(policies, layout_cls: type[Config]) -> tuple[np.ndarray, np.ndarray]
         own = {k: v for k, v in p.params.as_dict().items() if k in layout_cls.keys()}
         rows.append(vector(layout_cls.build(own)))
     return kinds, np.array(rows, dtype=np.int64).reshape(len(policies), -1)
+
+
+def by_players(values: Mapping[int, float], players: int) -> np.ndarray:
+    """A constant that depends on the table size (``{players: value}``, such as a
+    heuristic's tuned offsets) as the array a kernel indexes by the number of
+    players, ``0 .. players``, in whole hundredths (0 where none is given)."""
+    return np.array([round(100 * values.get(n, 0.0)) for n in range(players + 1)], np.int64)

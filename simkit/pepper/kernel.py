@@ -43,7 +43,7 @@ from simkit.pepper.expert import (
     keep_heaviest,
     thin,
 )
-from simkit.pepper.policies import PARAM, TABLE_OFFSET, Model, SlamPlay, hundredths
+from simkit.pepper.policies import PARAM, TABLE_OFFSET, Model, SlamPlay
 from simkit.pepper.rules import PLAN_PASS, PLAN_POLICY, AllPass, Auction, Fail, R, Tie
 from simkit.pepper.solver import MAXPLY, N_FIELDS
 from simkit.pepper.tables import (
@@ -59,11 +59,11 @@ from simkit.pepper.tables import (
     deal_number,
     to_play_bits,
 )
-from simkit.policy import EXPERT, RANDOM
+from simkit.policy import EXPERT, RANDOM, by_players
 from simkit.rng import bounded, start_stream
 
 # the tuned offset (hundredths of a trick) by number of players, 7.2
-_TABLE_OFFSET = np.array([hundredths(TABLE_OFFSET.get(n, 0.0)) for n in range(5)], np.int64)
+OFFSET = by_players(TABLE_OFFSET, 4)
 
 # --- record columns ---------------------------------------------------------
 C_DEALER = 0
@@ -187,7 +187,7 @@ def _desired(h, rules, params, seat):
         return T + 1
     x = best_est + params[seat, PARAM.AGGRESSION]
     if params[seat, PARAM.TUNED]:
-        x += _TABLE_OFFSET[rules[R.PLAYERS]]
+        x += OFFSET[rules[R.PLAYERS]]
     if x >= 100 * T:
         return T
     return min(max(x // 100, 0), T - 1)

@@ -26,12 +26,13 @@ import numpy as np
 
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
-from simkit.pitch.policies import PARAM, HeuristicParams, offset_table, unseen_table
+from simkit.pitch.policies import PARAM, TABLE_OFFSET, HeuristicParams, unseen_table
 from simkit.pitch.rules import (
     ACE,
     GAME_POINTS,
     JACK,
     KING,
+    MAX_PLAYERS,
     MAX_SESSION_PLAYERS,
     MONEY_UNITS_PER_CENT,
     MOON,
@@ -50,7 +51,7 @@ from simkit.pitch.rules import (
     Steal,
     StuckBid,
 )
-from simkit.policy import RANDOM
+from simkit.policy import RANDOM, by_players
 from simkit.rng import bounded, sample, start_stream
 
 # --- record columns ------------------------------------------------------------
@@ -102,7 +103,7 @@ GP = np.array([GAME_POINTS[c % 13] for c in range(52)], np.int64)
 POS = np.array([c % 13 for c in range(52)], np.int64)
 SUIT_OF = np.array([c // 13 for c in range(52)], np.int64)
 Q = unseen_table()
-OFFSET = offset_table()     # the tuned offset by number of players, 8.2
+OFFSET = by_players(TABLE_OFFSET, MAX_PLAYERS)   # the tuned offset by number of players, 8.2
 
 
 @kernel(inline=True)

@@ -90,12 +90,6 @@ LAYOUT = HeuristicParams
 PARAM = layout(HeuristicParams, "PARAM")
 
 
-def offset_table() -> np.ndarray:
-    """:data:`TABLE_OFFSET` in hundredths of a point, indexed by the number of players."""
-    return np.array([round(100 * TABLE_OFFSET.get(n, 0.0)) for n in range(MAX_PLAYERS + 1)],
-                    np.int64)
-
-
 def unseen_table() -> np.ndarray:
     """``Q[N, k]``: hundredths (rounded down) of the chance that none of ``k`` given
     unseen cards went to another player, with ``N`` players (seeds/pitch.md 8.2)."""
