@@ -30,7 +30,7 @@ Drama(lead_changes=0, comeback=False, settled=-1)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 
@@ -42,7 +42,7 @@ class Drama(NamedTuple):
     settled: int
 
 
-def top(standings: Sequence[int], best: Callable[[Sequence[int]], int] = max,
+def top(standings: Sequence[int], best: Callable[[Iterable[int]], int] = max,
         present: Sequence[bool] | None = None) -> int:
     """The bitmask of the sides whose standing is ``best`` (``max``: the highest
     score; ``min``: the fewest cards), among the sides ``present`` (default:
