@@ -77,6 +77,30 @@ def test_hand_records_add_up(preset):
         assert (df.loc[df["ended"] == "cap", "turns"] == rules.max_turns).all()
 
 
+def test_who_led_in_whole_games():
+    """``settled`` is at most ``hands`` (less: the winner leads after the last
+    hand) and -1 exactly without a single winner (shared, unfinished); a
+    comeback needs a single winner, a lead change and a game unsettled at
+    halfway.  Games won, unfinished (``max_hands`` 3) and shared (target 1:
+    game 351 of seed 11 is, test_burraco_reference)."""
+    df = pd.concat([
+        api.simulate_games(300, rules=make_rules(overrides={"target": 3000}), policy=MIXED,
+                           seed=SEED),
+        api.simulate_games(50, rules=make_rules(overrides={"target": 100_000, "max_hands": 3}),
+                           seed=SEED),
+        api.simulate_games(100, rules=make_rules("shared-ties", overrides={"target": 1}),
+                           policy="classic", seed=11, start=300)])
+    assert df["shared"].any() and df["unfinished"].any() and (df["winner"] >= 0).any()
+    one = df["winner"] >= 0
+    assert (one == ~(df["shared"] | df["unfinished"])).all()
+    assert (df["settled"] <= df["hands"]).all()
+    assert ((df["settled"] == -1) == ~one).all()
+    assert (df.loc[one, "settled"] < df.loc[one, "hands"]).all()
+    back = df[df["comeback"]]
+    assert len(back) and (back["winner"] >= 0).all() and (back["lead_changes"] >= 1).all()
+    assert (back["settled"] >= back["hands"] // 2).all()
+
+
 def test_kernel_meld_checks_agree_with_the_meld_module():
     """The kernel's set and sequence checks (its own code) against melds.read_meld
     on 20,000 random groups of 3 to 9 cards drawn near one suit or rank, under

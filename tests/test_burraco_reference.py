@@ -1103,6 +1103,9 @@ def test_a_whole_game_reaches_the_target():
     w = rec["winner"]
     assert not rec["unfinished"] and not rec["shared"] and w in (0, 1)
     assert game.score[w] >= 2000 and game.score[w] > game.score[1 - w]
+    # the top after each hand; the winner leads after the last one
+    assert len(game.tops) == len(game.hands) and game.tops[-1] == 1 << w
+    assert 0 <= rec["settled"] < rec["hands"]
     # before the last hand nobody had reached the target
     before = [game.score[t] - game.hands[-1].score[t] for t in (0, 1)]
     assert max(before) < 2000
@@ -1116,7 +1119,9 @@ def test_the_tie_rule():
     shared = R.play_game(make_rules("shared-ties", overrides={"target": 1}), policies, 11, 351)
     assert shared.record() == {"first_dealer": shared.first_dealer, "hands": 1, "score_0": 375,
                                "score_1": 375, "winner": -1, "shared": True,
-                               "unfinished": False}
+                               "unfinished": False, "lead_changes": 0, "comeback": False,
+                               "settled": -1}
+    assert shared.tops == [0b11]                   # level: both teams on top, no leader
     on = R.play_game(make_rules(overrides={"target": 1}), policies, 11, 351)
     assert on.hands[0].decision_codes() == shared.hands[0].decision_codes()
     assert len(on.hands) > 1 and not on.shared and on.winner in (0, 1)
@@ -1133,3 +1138,4 @@ def test_an_unfinished_game():
     rules = make_rules(overrides={"target": 100_000, "max_hands": 2})
     game = R.play_game(rules, make_policies("patient"), 2, 7)
     assert game.record()["hands"] == 2 and game.unfinished and game.winner == -1
+    assert game.settled == -1 and not game.comeback          # no winner

@@ -30,7 +30,8 @@ HAND_COLUMNS_4P = (
     + ["side_tricks_0", "side_tricks_1", "score_0", "score_1", "made",
        "bidder_trumps", "bidder_bowers", "bidder_aces", "bidder_voids"])
 GAME_COLUMNS_3P = (["game", "first_dealer", "rounds", "score_0", "score_1", "score_2",
-                    "winners", "win_0", "win_1", "win_2", "unfinished"])
+                    "winners", "win_0", "win_1", "win_2", "unfinished", "lead_changes",
+                    "comeback", "settled"])
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ mode.  A mismatch reports the first differing hand with both versions.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from simkit.pepper import kernel as K
@@ -192,18 +193,17 @@ def assert_same_games(rules, specs, games: int, seed: int, scores=None,
                         first_dealer=first_dealer)
     assert list(df["game"]) == list(range(games))
     S = rules.sides
-    kern = np.column_stack([df["first_dealer"], df["rounds"],
-                            *(df[f"score_{s}"] for s in range(S)),
-                            df["winners"], df["unfinished"]]).astype(np.int64)
-    ref = np.array([(g.first_dealer, g.rounds, *g.scores, g.winners, int(g.unfinished))
+    names = ["first_dealer", "rounds", *(f"score_{s}" for s in range(S)), "winners",
+             "unfinished", "lead_changes", "comeback", "settled"]
+    kern = np.column_stack([df[n] for n in names]).astype(np.int64)
+    ref = np.array([(g.first_dealer, g.rounds, *g.scores, g.winners, int(g.unfinished),
+                     *g.drama)
                     for g in (R.play_game(rules, pols, seed, i, scores, first_dealer)
                               for i in range(games))],
                    np.int64)
     bad = (kern != ref).any(axis=1)
     if bad.any():
         i = int(np.argmax(bad))
-        names = ["first_dealer", "rounds", *(f"score_{s}" for s in range(S)), "winners",
-                 "unfinished"]
         pytest.fail(f"{int(bad.sum())} of {games} games differ; first: game {i} "
                     f"(seed {seed}, rules {rules.as_dict()}, policies {specs})\n"
                     f"columns {names}\nkernel    {kern[i].tolist()}\nreference {ref[i].tolist()}")
@@ -234,12 +234,66 @@ def test_unfinished_games_agree():
     assert_same_games(rules, "random", 60, SEED)
 
 
+def test_long_games_agree():
+    """Games longer than the kernel's first history of tops (64 rounds,
+    simkit.lead) grow it, and the shorter games after them in the block reuse
+    the grown one."""
+    capped = make_rules("seed", overrides={"target": 15, "max_rounds": 100}, players=4)
+    df = simulate_games(40, rules=capped, policy="random", seed=SEED, threads=1)
+    assert (df["rounds"] > 64).sum() >= 10 and (df["rounds"] <= 64).sum() >= 3
+    assert_same_games(capped, "random", 40, SEED)
+    # finished, so settled and comeback read the rounds past 64 too
+    far = make_rules("seed", overrides={"target": 250}, players=3)
+    df = simulate_games(30, rules=far, policy="heuristic", seed=SEED, threads=1)
+    assert (df["rounds"] > 64).all() and (df["settled"] > 64).sum() >= 5
+    assert_same_games(far, "heuristic", 30, SEED)
+
+
 @pytest.mark.parametrize("players, scores", [(4, (24, 3)), (3, (-5, 20, 28)), (2, (29, 29))])
 def test_games_from_a_score_in_progress_agree(players, scores):
     """Games started from given scores and a given first dealer (the advisor's
     and the Kubwa study's "win chance from here")."""
     rules = make_rules("seed", players=players)
     assert_same_games(rules, "heuristic", GAMES, SEED, scores=scores, first_dealer=players - 1)
+
+
+def test_who_led_is_not_trivial():
+    """The games of :func:`test_games_agree` see the lead change hands, comebacks,
+    and winners settled at the start, late and in between: the comparisons of
+    lead_changes, comeback and settled above are not of zeros."""
+    for players in PLAYERS:
+        df = simulate_games(GAMES, players=players, policy="heuristic", seed=SEED, threads=1)
+        single = df["settled"] >= 0
+        assert (df["lead_changes"] > 0).mean() > 0.2, players
+        assert df["lead_changes"].max() >= 3, players
+        assert 0 < df["comeback"].mean() < 0.5, players
+        assert (df.loc[single, "settled"] == 0).any(), players
+        assert (df.loc[single, "settled"] >= df.loc[single, "rounds"] // 2).any(), players
+        assert df["settled"].nunique() >= 5, players
+
+
+def _check_who_led(df) -> None:
+    """What lead_changes, comeback and settled must satisfy in every game record."""
+    rounds, settled = df["rounds"], df["settled"]
+    single = df["winners"].map(lambda w: bin(w).count("1") == 1)
+    assert ((df["lead_changes"] >= 0) & (df["lead_changes"] < rounds)).all()
+    assert ((settled >= -1) & (settled <= rounds)).all()
+    assert ((settled == -1) == ~single).all()
+    # a comeback winner did not lead after round rounds // 2, so led for good only later
+    assert (~df["comeback"] | (single & (settled >= rounds // 2))).all()
+
+
+def test_who_led_is_consistent():
+    """settled is at most the rounds played, and -1 exactly when there is not
+    exactly one winner (unfinished games, shared wins); a comeback has a single
+    winner, settled no earlier than the halfway point."""
+    frames = [simulate_games(1_000, players=players, seed=SEED) for players in PLAYERS]
+    capped = make_rules("play-on-ties", overrides={"target": 15, "max_rounds": 12}, players=4)
+    frames.append(simulate_games(300, rules=capped, policy="random", seed=SEED))
+    frames.append(simulate_games(300, players=2, seed=SEED, scores=(29, 29)))
+    df = pd.concat(frames, ignore_index=True)
+    assert df["unfinished"].any() and (df["winners"] == 0b11).any()    # both kinds of -1
+    _check_who_led(df)
 
 
 # --- hands without an auction (seeds/pepper.md section 9) -------------------

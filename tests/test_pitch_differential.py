@@ -4,7 +4,9 @@ readable reference engine (simkit/pitch/reference.py).
 The two engines share no code; seeds/pitch.md fixes every decision, including
 the order of random draws, so they must agree exactly: the deal, every card
 played and every column of the hand record, for every player count 2 to 8;
-sessions agree player by player; fixed-hand deals (the advisor) agree too.
+sessions agree player by player, including who led them hand by hand (the
+columns top, lead_changes, comeback and settled); fixed-hand deals (the
+advisor) agree too.
 
 Sizes: for each player count, 3,000 deals under the seed's rules and 3,000
 under ``ALL_VARIANTS``, a rule set in which every hand-level variant differs
@@ -188,25 +190,79 @@ def test_all_variants_are_exercised():
     assert (df["stuck"] & (df["contract"] == 2)).any()
 
 
-@pytest.mark.parametrize("rules", [{}, {"leave": 0.1, "join": 0.15, "join_score": "zero",
-                                        "target": 15, "session_hands": 40},
-                                   {"leave": 0.2, "join": 0.3, **ALL_VARIANTS},
-                                   {"leave": 0.1, "join": 0.2, **STUCK_VARIANTS}])
+#: The session columns on who led (seeds/pitch.md 7, simkit/drama.py).
+LEAD_COLUMNS = ("top", "lead_changes", "comeback", "settled")
+SESSION_RULES = [{}, {"leave": 0.1, "join": 0.15, "join_score": "zero", "target": 15,
+                      "session_hands": 40},
+                 {"leave": 0.2, "join": 0.3, **ALL_VARIANTS},
+                 {"leave": 0.1, "join": 0.2, **STUCK_VARIANTS}]
+
+
+def winners_of(df: pd.DataFrame) -> pd.Series:
+    """Per session, the bitmask of the players on ``top``."""
+    bits = np.where(df["top"].to_numpy(), np.left_shift(1, df["player"].to_numpy(np.int64)), 0)
+    return pd.Series(bits, index=df["session"].to_numpy()).groupby(level=0).sum()
+
+
+def check_lead_columns(df: pd.DataFrame) -> None:
+    """The lead columns agree with the rest of the record: ``top`` marks exactly the
+    players seated at the end with the highest score among them; settled is -1
+    exactly when more than one is top, else at most the hands played; a
+    comeback needs a single top player who did not lead from halfway on."""
+    seated = df["left"] == -1
+    best = df["score"].where(seated).groupby(df["session"]).transform("max")
+    assert (df["top"] == (seated & (df["score"] == best))).all()
+    s = df.groupby("session").first()
+    assert (winners_of(df) > 0).all()
+    n_top = df.groupby("session")["top"].sum()
+    assert ((s["settled"] == -1) == (n_top > 1)).all()
+    assert (s["settled"] <= s["session_hands"]).all() and (s["settled"] >= -1).all()
+    assert (s["lead_changes"] >= 0).all() and (s["lead_changes"] < s["session_hands"]).all()
+    assert not (s["comeback"] & (n_top > 1)).any()
+    assert (s["settled"][s["comeback"]] >= s["session_hands"][s["comeback"]] // 2).all()
+
+
+@pytest.mark.parametrize("rules", SESSION_RULES)
 @pytest.mark.parametrize("players", [2, 4, 8])
-def test_sessions_agree(players, rules):
+def test_sessions_agree(players, rules, sessions=SESSIONS):
     r = make_rules(overrides=rules, players=players)
     pols = make_policies(mixed_specs(3), 3)
-    kern = simulate_sessions(SESSIONS, rules=r, policy=pols, seed=SEED)
+    kern = simulate_sessions(sessions, rules=r, policy=pols, seed=SEED)
     kern["policy"] = kern["policy"].astype(str)
-    ref = pd.DataFrame([row for k in range(SESSIONS)
-                        for row in R.play_session(r, pols, SEED, k).rows()])
-    assert list(kern.columns) == list(ref.columns)
+    logs = [R.play_session(r, pols, SEED, k) for k in range(sessions)]
+    ref = pd.DataFrame([row for log in logs for row in log.rows()])
+    assert list(kern.columns) == list(ref.columns) and set(LEAD_COLUMNS) <= set(kern.columns)
+    check_lead_columns(kern)
+    # the reference's winners are the top players' bits, and the top after the last hand
+    assert [log.winners for log in logs] == winners_of(ref).tolist()
+    assert all(log.tops[-1] == log.winners and len(log.tops) == len(log.hands)
+               for log in logs)
     for col in kern.columns:
         k, f = kern[col].to_numpy(), ref[col].to_numpy()
         if not (k == f).all():
             i = int(np.argmax(k != f))
             pytest.fail(f"session {kern['session'].iloc[i]} player {kern['player'].iloc[i]}: "
                         f"{col} kernel {k[i]} reference {f[i]}")
+
+
+def test_long_sessions_agree():
+    """Sessions longer than the kernel's first history buffer (64 hands), so that
+    it grows and the next sessions of the block reuse the grown one."""
+    test_sessions_agree(3, {"session_hands": 150, "leave": 0.02, "join": 0.05}, sessions=20)
+
+
+def test_lead_columns_are_not_trivial():
+    """Over some hundreds of sessions the lead changes hands in most, some end in a
+    comeback, the settled hand spreads over the session and some share the top;
+    with players leaving and joining too."""
+    for rules in ({}, {"leave": 0.1, "join": 0.1}):
+        df = simulate_sessions(600, players=4, rules=rules, policy=mixed_specs(4), seed=SEED)
+        s = df.groupby("session").first()
+        assert (s["lead_changes"] > 0).mean() > 0.5 and s["lead_changes"].max() >= 5
+        assert 0.05 < s["comeback"].mean() < 0.8
+        assert s["settled"].nunique() >= 10 and (s["settled"] == 0).any()
+        assert (s["settled"] == -1).any() and (s["settled"] == -1).mean() < 0.3
+        check_lead_columns(df)
 
 
 @pytest.mark.parametrize("contract", [0, 2, 3, 4, 5])

@@ -4,7 +4,9 @@ readable reference engine (simkit/shiesta/reference.py).
 The two engines share no code; seeds/shiesta.md fixes every decision,
 including the order of random draws, so they must agree exactly: every move
 of every game (who played which rank how many times from where, every
-pickup) and every column of the game record.
+pickup) and every column of the game record, who led among them
+(lead_changes, comeback, settled: the kernel's simkit/lead.py against the
+reference's simkit/drama.py, on the top after every turn).
 
 Sizes: for each player count 3, 4 and 5, 4,000 games under the seed's rules
 and 4,000 under ``ALL_VARIANTS``, a rule set in which every variant differs
@@ -35,6 +37,7 @@ PLAYERS = (3, 4, 5)
 GAMES = 2_000                   # per policy mix: 4,000 games per (players, rule set)
 PRESET_GAMES = 250              # per policy mix and preset
 CLASSIC_GAMES = 300             # NAMED["classic"], per (players, rule set)
+WHO_LED = ("lead_changes", "comeback", "settled")     # compared like every other column
 
 #: Every rule away from its default (two decks also for 3 and 4 players).
 ALL_VARIANTS = {"decks": "2", "hand_size": 4, "higher": "equal", "two": "transparent",
@@ -67,6 +70,7 @@ def assert_same_games(rules, policies, seed: int, start: int, count: int) -> Non
     kern = tr["frame"].drop(columns=[c for c in tr["frame"] if c.startswith("policy_")])
     ref, moves = reference_frame(rules, policies, seed, start, count)
     assert sorted(kern.columns) == sorted(ref.columns)
+    assert set(WHO_LED) <= set(kern.columns)
     ref = ref[list(kern.columns)]
     bad = (tr["moves"] != moves).any(axis=1)
     for col in kern.columns:
@@ -126,3 +130,37 @@ def test_all_variants_are_exercised():
     assert df["unfinished"].any() and not df["unfinished"].all()
     for r in ("2", "3", "7", "10"):
         assert df[f"played_{r}"].sum() > 0, r
+
+
+def test_who_led_is_not_trivial():
+    """The lead passes in most games, some winners come back, games settle at
+    different turns; long games grow the kernel's history (64 turns at first)
+    within a block of games, and the two engines still agree on them."""
+    for players in PLAYERS:
+        rules = make_rules(players=players)
+        policies = make_policies("heuristic", players)
+        df = trace_games(rules, policies, SEED + 5, 0, 600)["frame"]
+        done = df[~df["unfinished"]]
+        assert (df["lead_changes"] > 0).mean() > 0.5, players
+        assert df["lead_changes"].max() >= 5
+        assert 0.05 < done["comeback"].mean() < 0.95, players
+        assert done["settled"].nunique() > 20 and (done["settled"] < done["turns"] - 1).any()
+        assert (df["turns"] > 128).any()
+        assert_same_games(rules, policies, SEED + 5, 0, 600)
+
+
+def test_settled_is_within_the_game():
+    """settled counts turns played before the winner led for good: at most the
+    game's turns, and -1 exactly for the unfinished games (no winner)."""
+    tables = [(make_rules(overrides=ALL_VARIANTS, players=4), mixed_specs(4)),
+              (make_rules(players=3), "heuristic"),
+              (make_rules(players=5, overrides={"max_turns": 60}), "random")]
+    unfinished = 0
+    for rules, policy in tables:
+        policies = make_policies(policy, rules.players)
+        df = trace_games(rules, policies, OTHER_SEED, 10**9, GAMES)["frame"]
+        assert ((df["settled"] == -1) == df["unfinished"]).all()
+        assert (df["settled"] <= df["turns"]).all() and (df["settled"] >= -1).all()
+        assert not df.loc[df["unfinished"], "comeback"].any()
+        unfinished += df["unfinished"].sum()
+    assert unfinished >= 100

@@ -93,6 +93,9 @@ def test_game_invariants_every_preset(players):
             # once, and no card is made: cards still held + 3s and 10s gone <= the decks
             assert (df["played_3"] <= copies).all() and (df["played_10"] <= copies).all()
             assert (left.sum(axis=1) + df["played_3"] + df["played_10"] <= rules.cards).all()
+            # who led (simkit/drama.py): the winner led for good by the last turn at
+            # the latest, and an unfinished game has no winner to settle on
+            assert ((df["settled"] == -1) == ~done).all() and (df["settled"] < df["turns"]).all()
 
 
 @pytest.mark.parametrize("players", PLAYERS)

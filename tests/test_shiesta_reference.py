@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from simkit import drama
 from simkit.errors import InputError
 from simkit.rng import Stream
 from simkit.shiesta import reference as R
@@ -186,7 +187,7 @@ def referee(rules, log, policies=None, replay=None):
     census()
 
     to_move, direction, forced = log.starter, 1, False
-    pickups, played = [0] * n, Counter()
+    pickups, played, tops = [0] * n, Counter(), []
     for k, m in enumerate(log.moves):
         assert not (k and cards(log.moves[k - 1].seat) == 0), "play went on after a win"
         decision = None            # (options or heuristic answer) to check against the policy
@@ -290,6 +291,8 @@ def referee(rules, log, policies=None, replay=None):
             if to_move is None:
                 to_move = (s + direction) % n
         census()
+        fewest = min(cards(s) for s in range(n))          # who leads: the fewest cards
+        tops.append(sum(1 << s for s in range(n) if cards(s) == fewest))
 
     # -- the result
     finished = bool(log.moves) and cards(log.moves[-1].seat) == 0
@@ -301,6 +304,10 @@ def referee(rules, log, policies=None, replay=None):
     assert log.pickups == pickups
     assert [log.played[r] for r in range(13)] == [played[r] for r in range(13)]
     assert log.cards_left == [cards(s) for s in range(n)]
+    assert log.tops == tops
+    led = drama.drama(tops, 1 << log.winner if finished else 0)
+    rec = log.record()
+    assert (rec["lead_changes"], rec["comeback"], rec["settled"]) == tuple(led)
     return check_record(rules, log)
 
 
@@ -311,16 +318,21 @@ def check_record(rules, log):
     keys = ["starter", "winner", "winner_seat", "turns"] + [f"pickups_{s}" for s in range(n)] \
         + ["played_2", "played_3", "played_7", "played_10"] \
         + [f"cards_left_{s}" for s in range(n)] + ["unfinished"] \
+        + ["lead_changes", "comeback", "settled"] \
         + [f"dealt_{t}_{s}" for t in ("2", "3", "7", "10") for s in range(n)]
     assert sorted(rec) == sorted(keys)
     for key, value in rec.items():
-        assert type(value) is (bool if key == "unfinished" else int), key
+        assert type(value) is (bool if key in ("unfinished", "comeback") else int), key
     assert rec["turns"] == len(log.moves) == len(log.move_codes())
+    assert 0 <= rec["lead_changes"] < max(rec["turns"], 1)
     if rec["unfinished"]:
         assert rec["winner"] == rec["winner_seat"] == -1 and rec["turns"] == rules.max_turns
+        assert rec["settled"] == -1 and not rec["comeback"]
     else:
         assert rec[f"cards_left_{rec['winner']}"] == 0
         assert rec["winner_seat"] == (rec["winner"] - rec["starter"]) % n
+        # the winner holds no card after the last turn, so it leads then at least
+        assert 0 <= rec["settled"] < rec["turns"]
     for t, r in (("2", N2), ("3", N3), ("7", N7), ("10", N10)):
         dealt = [rec[f"dealt_{t}_{s}"] for s in range(n)]
         assert sum(dealt) <= 4 * rules.n_decks
@@ -629,6 +641,23 @@ def test_the_win():
     g = game(["", "4 4", "5"], up=["10", "", ""], pile="5")
     log = g.run()
     assert log.winner == 0 and log.played[N10] == 1
+
+
+def test_who_led():
+    """§5: after each turn the seats holding the fewest cards lead (simkit/drama.py)."""
+    g = game(["4 A", "5 Q", "J J J"], pile="K")
+    log = g.run()
+    # seat 0 plays its A on the K (1, 2, 3 cards: seat 0 leads); seat 1 holds nothing
+    # higher and picks up the K and the A (1, 4, 3); seat 2 starts a new pile with its
+    # three Js and wins (1, 4, 0): one lead change, seat 2 behind at the halfway point
+    # (after turn 1 of 3) and leading only after the last turn
+    assert [m.seat for m in log.moves] == [0, 1, 2] and log.winner == 2
+    assert log.tops == [0b001, 0b001, 0b100]
+    rec = log.record()
+    assert (rec["lead_changes"], rec["comeback"], rec["settled"]) == (1, True, 2)
+    # a tie for the fewest cards is no leader: 1, 1, 3 cards after the first turn
+    g = game(["4 A", "5", "J J J"], pile="K")
+    assert g.play_turn() == R.Move(0, HAND, NA, 1) and g.log().tops == [0b011]
 
 
 def test_turn_cap_tiny():

@@ -28,6 +28,7 @@ from simkit.bits import high_bit, low_bit, popcount
 from simkit.burraco.policies import PARAM, Order
 from simkit.burraco.rules import Pozzetto, R, StockEnd, Tie, UntakenPozzetto
 from simkit.jit import block, blocks, kernel
+from simkit.lead import new_history, note, summary
 from simkit.policy import RANDOM
 from simkit.rng import bounded, shuffle, start_stream
 
@@ -53,7 +54,8 @@ N_HCOLS = 30
 ENDED_CLOSED, ENDED_STOCK, ENDED_CAP = range(3)
 # game record columns
 G_FIRST_DEALER, G_HANDS, G_SCORE, G_WINNER, G_SHARED, G_UNFINISHED = 0, 1, 2, 4, 5, 6
-N_GCOLS = 7
+G_LEAD_CHANGES, G_COMEBACK, G_SETTLED = 7, 8, 9     # who led, hand by hand (simkit.lead)
+N_GCOLS = 10
 
 
 def _points_table() -> np.ndarray:
@@ -1100,10 +1102,12 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr):
 
 
 @kernel(inline=True)
-def _game(st, rules, kinds, params, rec, no, g):
+def _game(st, rules, kinds, params, rec, no, g, hist):
     """One whole game (section 6) into the game row ``g``: the first dealer drawn,
     the deal passing left, until a team reaches the target (both: the higher
-    wins; equal: ``tie``) or ``max_hands`` hands were played."""
+    wins; equal: ``tie``) or ``max_hands`` hands were played.  ``hist`` takes
+    the top after each hand (:mod:`simkit.lead`); returned, grown if the game
+    outlasted it, for the block's next game."""
     dealer = bounded(st, 4)
     g[G_FIRST_DEALER] = dealer
     s0 = 0
@@ -1117,6 +1121,8 @@ def _game(st, rules, kinds, params, rec, no, g):
         hands += 1
         s0 += rec[H_SCORE]
         s1 += rec[H_SCORE + 1]
+        # the top: the team ahead, both when level
+        hist = note(hist, hands - 1, (1 if s0 >= s1 else 0) | (2 if s1 >= s0 else 0))
         if s0 >= rules[R.TARGET] or s1 >= rules[R.TARGET]:
             if s0 != s1:
                 winner = 0 if s0 > s1 else 1
@@ -1134,6 +1140,12 @@ def _game(st, rules, kinds, params, rec, no, g):
     g[G_WINNER] = winner
     g[G_SHARED] = shared
     g[G_UNFINISHED] = unfinished
+    winners = 3 if shared else (1 << winner if winner >= 0 else 0)
+    changes, comeback, settled = summary(hist, hands, winners)
+    g[G_LEAD_CHANGES] = changes
+    g[G_COMEBACK] = comeback
+    g[G_SETTLED] = settled
+    return hist
 
 
 @kernel(parallel=True)
@@ -1144,6 +1156,7 @@ def run_games(start, count, key, rules, kinds, params, grec):
         st = np.empty(2, np.uint64)
         no = np.empty(1, np.int64)
         rec = np.empty(N_HCOLS, np.int64)
+        hist = new_history()
         for j in block(b, count, GAME_BLOCK):
             start_stream(st, key, start + j)
-            _game(st, rules, kinds, params, rec, no, grec[j])
+            hist = _game(st, rules, kinds, params, rec, no, grec[j], hist)

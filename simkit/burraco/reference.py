@@ -101,6 +101,7 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from simkit import drama
 from simkit.burraco.melds import (
     BURRACO_SIZE,
     DECK_SIZE,
@@ -350,7 +351,10 @@ class GameLog:
     """A whole game (§6, §8): the first dealer, every hand in order, the result.
 
     ``winner`` is the winning team, or -1 when the win is shared (``shared``)
-    or the game hit ``max_hands`` (``unfinished``).
+    or the game hit ``max_hands`` (``unfinished``).  Who led (§8,
+    :mod:`simkit.drama`, a hand being a step): ``tops`` is the bitmask of the
+    teams on the higher game score after each hand (both when level), and
+    ``lead_changes``, ``comeback`` and ``settled`` are read from it.
     """
 
     rules: BurracoRules
@@ -360,12 +364,17 @@ class GameLog:
     winner: int
     shared: bool
     unfinished: bool
+    tops: list[int]
+    lead_changes: int
+    comeback: bool
+    settled: int
 
     def record(self) -> dict:
         return {"first_dealer": int(self.first_dealer), "hands": len(self.hands),
                 "score_0": int(self.score[0]), "score_1": int(self.score[1]),
                 "winner": int(self.winner), "shared": bool(self.shared),
-                "unfinished": bool(self.unfinished)}
+                "unfinished": bool(self.unfinished), "lead_changes": int(self.lead_changes),
+                "comeback": bool(self.comeback), "settled": int(self.settled)}
 
     def decision_codes(self) -> list[int]:
         """Every hand's codes in order."""
@@ -1161,17 +1170,19 @@ def play_game(rules: BurracoRules, policies: Sequence[Policy], seed: int, index:
     dealer (``below(4)``), then deals and plays hand after hand, the deal passing
     left, until a team reaches ``target``; both there: the higher score wins, a
     tie plays on (``tie = play_on``) or is shared; ``max_hands`` hands without a
-    winner leave the game unfinished."""
+    winner leave the game unfinished.  The top after each hand gives who led
+    (§8, :func:`simkit.drama.drama`)."""
     rules.check()
     policies = make_policies(policies, PLAYERS)
     stream = Stream(seed, index)
     first = stream.below(PLAYERS)
-    dealer, total, logs = first, [0, 0], []
+    dealer, total, logs, tops = first, [0, 0], [], []
     winner, shared, unfinished = -1, False, False
     while True:
         log = new_hand(rules, policies, stream, dealer, check).run()
         logs.append(log)
         total = [total[t] + log.score[t] for t in range(TEAMS)]
+        tops.append(drama.top(total))
         over, winner, shared = game_over(total, rules)
         if over:
             break
@@ -1179,4 +1190,7 @@ def play_game(rules: BurracoRules, policies: Sequence[Policy], seed: int, index:
             unfinished = True
             break
         dealer = (dealer + 1) % PLAYERS
-    return GameLog(rules, first, logs, total, winner, shared, unfinished)
+    # the winning teams as a bitmask: one bit, both when shared, none unfinished
+    winners = 0b11 if shared else (1 << winner if winner >= 0 else 0)
+    return GameLog(rules, first, logs, total, winner, shared, unfinished, tops,
+                   *drama.drama(tops, winners))

@@ -33,6 +33,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, if_given, kernel
+from simkit.lead import new_history, note, summary
 from simkit.pepper.expert import (
     EXPERT_TT,
     WEIGHT_ONE,
@@ -88,7 +89,10 @@ G_ROUNDS = 1
 G_SCORE = 2          # .. 4
 G_WINNERS = 5        # bitmask of winning sides
 G_UNFINISHED = 6
-N_GCOLS = 7
+G_LEAD_CHANGES = 7   # who led the game, round by round (simkit.lead)
+G_COMEBACK = 8
+G_SETTLED = 9
+N_GCOLS = 10
 
 MAX_CALLS = 64       # trace length for auctions
 BLOCK = 256          # hands per prange task
@@ -1065,8 +1069,10 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
 
 @kernel
 def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, desired,
-          tricks, no_trace, ps, search):
-    """One game (seeds/pepper.md 6) from scores ``init``; ``first_dealer`` < 0 draws one."""
+          tricks, no_trace, ps, hist, search):
+    """One game (seeds/pepper.md 6) from scores ``init``; ``first_dealer`` < 0 draws one.
+    ``hist`` holds the top after each round (:mod:`simkit.lead`); returns it,
+    grown if the game outlasted it, for the block's next game."""
     P = rules[R.PLAYERS]
     n_sides = rules[R.SIDES]
     target = rules[R.TARGET]
@@ -1080,20 +1086,21 @@ def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, 
         deal(st, dealer, rules, deck, hands)
         play_hand(dealer, hands, rules, kinds, params, st, row, 0, desired, tricks,
                   -1, PLAN_POLICY, False, no_trace, no_trace, ps, search)
-        rounds += 1
         dealer = next_seat(dealer, P)
         top = -1 << 30
         for s in range(n_sides):
             scores[s] += row[0, C_SCORE + s]
             top = max(top, scores[s])
+        # the sides on the top score: the round's top, and the winners once at the target
+        mask = 0
+        for s in range(n_sides):
+            if scores[s] == top:
+                mask |= 1 << s
+        hist = note(hist, rounds, mask)
+        rounds += 1
         if top >= target:
-            winners = 0
-            n_top = 0
-            for s in range(n_sides):
-                if scores[s] == top:
-                    winners |= 1 << s
-                    n_top += 1
-            if n_top == 1 or rules[R.TIE] == Tie.SHARED:
+            winners = mask
+            if popcount(mask) == 1 or rules[R.TIE] == Tie.SHARED:
                 unfinished = 0
                 break
     grec[G_ROUNDS] = rounds
@@ -1101,6 +1108,11 @@ def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, 
         grec[G_SCORE + s] = scores[s]
     grec[G_WINNERS] = winners if unfinished == 0 else 0
     grec[G_UNFINISHED] = unfinished
+    changes, comeback, settled = summary(hist, rounds, grec[G_WINNERS])
+    grec[G_LEAD_CHANGES] = changes
+    grec[G_COMEBACK] = comeback
+    grec[G_SETTLED] = settled
+    return hist
 
 
 @kernel(parallel=True)
@@ -1111,10 +1123,11 @@ def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer,
     for b in numba.prange(blocks(count, size)):
         st, deck, hands, desired, tricks, row, no_trace = _scratch()
         ps = _play_scratch(kinds)
+        hist = new_history()
         for j in block(b, count, size):
             start_stream(st, key, start + j)
-            _game(st, rules, kinds, params, init, first_dealer, grec[j], row, deck, hands,
-                  desired, tricks, no_trace, ps, search)
+            hist = _game(st, rules, kinds, params, init, first_dealer, grec[j], row, deck,
+                         hands, desired, tricks, no_trace, ps, hist, search)
 
 
 @kernel(inline=True)

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from simkit import drama
 from simkit.errors import InputError
 from simkit.moves import AtTable, Bid, highest_calls
 from simkit.pepper import reference_expert
@@ -150,13 +151,16 @@ class HandLog(AtTable):
 
 @dataclass
 class GameResult:
-    """One whole game (§6, §8): ``winners`` has bit ``s`` set for each winning side."""
+    """One whole game (§6, §8): ``winners`` has bit ``s`` set for each winning side;
+    ``drama``: who led it, round by round (its lead changes, comeback and
+    settled round, :mod:`simkit.drama`)."""
 
     first_dealer: int
     rounds: int
     scores: list[int]
     winners: int
     unfinished: bool
+    drama: drama.Drama
     hands: list[HandLog] = field(default_factory=list)
 
 
@@ -1232,6 +1236,10 @@ def play_game(rules: PepperRules, policies: Sequence[Policy], seed: int, index: 
     after every round, thrown-in hands included.  ``scores`` starts the game
     from a given score per side (a game in progress).  After ``max_rounds``
     rounds a game that has not ended is unfinished, with no winner.
+
+    Who led: after each round the top is the sides on the highest score; the
+    game's lead changes, comeback and settled round follow from those tops
+    and its winners (:func:`simkit.drama.drama`).
     """
     stream = Stream(seed, index)
     if first_dealer is None:
@@ -1239,14 +1247,17 @@ def play_game(rules: PepperRules, policies: Sequence[Policy], seed: int, index: 
     dealer = first_dealer
     scores = list(scores) if scores is not None else [0] * rules.sides
     logs: list[HandLog] = []
+    tops: list[int] = []
     winners = 0
     while len(logs) < rules.max_rounds:
         hands, dead = deal(stream, rules, dealer)
         log = play_hand(rules, policies, dealer, hands, dead, stream)
         logs.append(log)
         scores = [a + b for a, b in zip(scores, log.score)]
+        tops.append(drama.top(scores))
         dealer = (dealer + 1) % rules.players
         winners = game_winners(rules, scores)
         if winners:
             break
-    return GameResult(first_dealer, len(logs), scores, winners, winners == 0, logs)
+    return GameResult(first_dealer, len(logs), scores, winners, winners == 0,
+                      drama.drama(tops, winners), logs)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from simkit import lead
 from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.jit import block, blocks, kernel
 from simkit.pitch.policies import PARAM, TABLE_OFFSET, HeuristicParams, unseen_table
@@ -78,12 +79,14 @@ C_F_TWO = 54
 C_F_GP = 55
 N_COLS = 56
 
-# session records: per player (res[j, player, F_*]) and per session (sres[j, S_*])
+# session records: per player (res[j, player, F_*]) and per session (sres[j, S_*]);
+# F_TOP: seated at the end with the top score; S_LEAD_CHANGES .. S_SETTLED: lead.summary's
 F_SEAT, F_JOINED, F_LEFT, F_HANDS, F_SCORE, F_MONEY, F_MOONS_MADE, F_MOONS_FAILED, \
-    F_PITCHED, F_MADE = range(10)
-N_FIELDS = 10
-S_PLAYERS, S_HANDS, S_TARGET, S_FIRST_DEALER, S_IMBALANCE = range(5)
-N_SFIELDS = 5
+    F_PITCHED, F_MADE, F_TOP = range(11)
+N_FIELDS = 11
+S_PLAYERS, S_HANDS, S_TARGET, S_FIRST_DEALER, S_IMBALANCE, S_LEAD_CHANGES, S_COMEBACK, \
+    S_SETTLED = range(8)
+N_SFIELDS = 8
 
 BLOCK = 4096          # hands per prange task
 MAX_CALLS = 16        # the longest auction: 8 passes, 4 raises (to 2, 3, 4, 5), 4 steals
@@ -860,8 +863,10 @@ def _join(st, hand, n, ever, seats, score, seated, res, rules):
 
 
 @kernel
-def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_trace):
-    """One money session (seeds/pitch.md 7) into ``res`` (players x F_*) and ``sres``."""
+def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_trace, hist):
+    """One money session (seeds/pitch.md 7) into ``res`` (players x F_*) and ``sres``;
+    ``hist`` (:func:`simkit.lead.new_history`) keeps the top after each hand.  Returns
+    ``hist``, grown if the session needed more room."""
     n = rules[R.PLAYERS]
     n_pol = kinds.shape[0]
     seats = np.empty(MAXP, np.int64)
@@ -898,6 +903,11 @@ def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_tra
                   no_trace, no_trace)
         played += 1
         top = _settle_hand(row, n, seats, score, res, moon_units)
+        mask = np.int64(0)             # the top among the players of the hand (7)
+        for i in range(n):
+            if score[seats[i]] == top:
+                mask |= np.int64(1) << seats[i]
+        hist = lead.note(hist, played - 1, mask)
         if rules[R.TARGET] > 0 and top >= rules[R.TARGET]:
             by_target = 1
             break
@@ -919,11 +929,17 @@ def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_tra
                         d = i
                 break
     total = 0
+    best = -(1 << 40)
     for k in range(n):
         total += score[seats[k]]
+        best = max(best, score[seats[k]])
+    winners = np.int64(0)
     for k in range(n):
         p = seats[k]
         res[p, F_MONEY] += cents * (unit // n) * (n * score[p] - total)
+        if score[p] == best:
+            res[p, F_TOP] = 1
+            winners |= np.int64(1) << p
     imbalance = 0
     for p in range(ever):
         res[p, F_SCORE] = score[p]
@@ -932,6 +948,11 @@ def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_tra
     sres[S_HANDS] = played
     sres[S_TARGET] = by_target
     sres[S_IMBALANCE] = imbalance
+    changes, comeback, settled = lead.summary(hist, played, winners)
+    sres[S_LEAD_CHANGES] = changes
+    sres[S_COMEBACK] = comeback
+    sres[S_SETTLED] = settled
+    return hist
 
 
 @kernel(parallel=True)
@@ -940,7 +961,8 @@ def run_sessions(start, count, key, rules, kinds, params, res, sres):
     ``res[j]`` (players x F_*) and ``sres[j]`` (S_*)."""
     for b in numba.prange(blocks(count, SESSION_BLOCK)):
         st, deck, hands, work, row, no_trace = _scratch()
+        hist = lead.new_history()      # one per block, kept when a long session grows it
         for j in block(b, count, SESSION_BLOCK):
             start_stream(st, key, start + j)
-            _session(st, rules, kinds, params, res[j], sres[j], deck, hands, work, row,
-                     no_trace)
+            hist = _session(st, rules, kinds, params, res[j], sres[j], deck, hands, work, row,
+                            no_trace, hist)

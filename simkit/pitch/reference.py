@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from math import comb
 
-from simkit import moves
+from simkit import drama, moves
 from simkit.errors import InputError
 from simkit.moves import AtTable, Bid, Play, highest_calls, tricks_of
 from simkit.pitch.policies import TABLE_OFFSET, HeuristicParams, make_policies
@@ -1101,7 +1101,11 @@ class SessionLog:
 
     ``hands[h]`` is the log of hand ``h`` (seats are positions in
     ``seatings[h]``, the player ids seated for it in seat order);
-    ``dealers[h]`` is that hand's dealer position.
+    ``dealers[h]`` is that hand's dealer position; ``tops[h]`` the bitmask of
+    the players of hand ``h`` with the highest score after it, ``winners``
+    that of the players seated at the end with the highest final score, and
+    ``who_led`` the session's lead changes, comeback and settled hand
+    (:func:`simkit.drama.drama` of those two).
     """
 
     index: int
@@ -1112,6 +1116,9 @@ class SessionLog:
     seatings: list[list[int]] = field(default_factory=list)
     dealers: list[int] = field(default_factory=list)
     ended_by_target: bool = False
+    tops: list[int] = field(default_factory=list)
+    winners: int = 0
+    who_led: drama.Drama = drama.Drama(0, False, -1)
 
     def rows(self) -> list[dict]:
         """One record per player who took part, by player id (§7)."""
@@ -1122,9 +1129,10 @@ class SessionLog:
                 "seat": p.seat, "joined": p.joined, "left": p.left, "hands": p.hands,
                 "score": p.score, "money": p.units / UNITS_PER_DOLLAR,
                 "moons_made": p.moons_made, "moons_failed": p.moons_failed,
-                "pitched": p.pitched, "made": p.made,
+                "pitched": p.pitched, "made": p.made, "top": bool(self.winners >> p.player & 1),
                 "session_hands": len(self.hands), "ended_by_target": bool(self.ended_by_target),
-                "first_dealer": self.first_dealer,
+                "lead_changes": self.who_led.lead_changes, "comeback": self.who_led.comeback,
+                "settled": self.who_led.settled, "first_dealer": self.first_dealer,
             })
         return out
 
@@ -1228,6 +1236,9 @@ def play_session(rules: PitchRules, policies: Sequence[Policy], seed: int,
         log.seatings.append(list(seats))
         log.dealers.append(dealer)
         _score_hand(hand, rules, players, seats)
+        # who leads: among the players of this hand, before anyone leaves or joins
+        log.tops.append(drama.top([p.score for p in players], max,
+                                  present=[p.player in seats for p in players]))
         played = len(log.hands)
         if rules.target > 0 and any(players[j].score >= rules.target for j in seats):
             log.ended_by_target = True
@@ -1245,6 +1256,9 @@ def play_session(rules: PitchRules, policies: Sequence[Policy], seed: int,
     scores = [players[j].score for j in seats]
     for j in seats:
         players[j].units += settle_units(rules, players[j].score, scores)
+    best = max(scores)
+    log.winners = sum(1 << j for j in seats if players[j].score == best)
+    log.who_led = drama.drama(log.tops, log.winners)
     total = sum(p.units for p in players)
     assert total == 0, f"session money does not sum to zero: {total} units"
     return log

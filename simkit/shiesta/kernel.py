@@ -13,6 +13,16 @@ Entry point: :func:`run_games` plays games ``start .. start+count-1`` of a
 run, one random stream each, into game records (columns ``G_*``), in
 parallel over blocks, optionally with every move (for the differential
 tests).  The readable twin is ``reference.py``; the two never share code.
+
+Who led (``G_LEAD_CHANGES`` .. ``G_SETTLED``, :mod:`simkit.lead`): a step is
+a turn, and the top after it is the mask of the seats holding the fewest
+cards (hand, face-up and face-down rows).  The counts and the top are kept
+up to date as one seat's count changes (:func:`_fewer`, :func:`_more`)
+rather than found anew each turn.  The turn loop writes each top into the history in place and
+stops when it is full, to grow it (:func:`simkit.lead.note`) and go on:
+``hist = note(...)`` every turn (a call, and the array's reference
+counting) made games a third slower, and finding the top anew after each
+change of a count another 3 to 5%.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from simkit import lead
 from simkit.bits import low_bit
 from simkit.jit import block, blocks, kernel
 from simkit.policy import RANDOM
@@ -51,7 +62,10 @@ G_PLAYED = 9           # 2s, 3s, 7s, 10s played: .. 12
 G_LEFT = 13            # .. 17
 G_UNFINISHED = 18
 G_DEALT = 19           # seat * 4 + (2, 3, 7, 10): .. 38
-N_GCOLS = 39
+G_LEAD_CHANGES = 39    # who led (simkit.lead); after the dealt counts, which keep their place
+G_COMEBACK = 40
+G_SETTLED = 41
+N_GCOLS = 42
 
 NIB = np.int64(0x1111111111111)            # bit 4r for r = 0..12
 _SPECIAL_RANKS = (TWO, THREE, SEVEN, TEN)
@@ -298,36 +312,106 @@ def _hand_play(cur, dirn, N, src, legal, forced, hand, up, down_i, kinds, params
 
 
 @kernel(inline=True)
-def _record_end(g, turns, winner, starter, N, hand, up, down_i):
-    """The game's length, winner and cards left (5) into its record row ``g``."""
-    g[G_TURNS] = turns
-    g[G_WINNER] = winner
-    g[G_WINNER_SEAT] = (winner - starter) % N if winner >= 0 else -1
-    g[G_UNFINISHED] = winner < 0
-    for s in range(N):
-        g[G_LEFT + s] = _count_all(hand[s], up[s]) + ROW - down_i[s]
-
-
-@kernel
-def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile, hand, up, down_i,
-              cards):
-    """One game (seeds/shiesta.md 4) into the record row ``g``; with ``trace`` the
-    move codes into ``moves`` (the reference's ``move_codes``).  The arrays after
-    ``trace`` are the caller's scratch, made once per block of games."""
-    N = rules[R.PLAYERS]
-    D = 52 * rules[R.N_DECKS]
-    H = rules[R.HAND_SIZE]
-    higher = rules[R.HIGHER]
-    two_rule = rules[R.TWO]
-    max_turns = rules[R.MAX_TURNS]
+def _clear(g, hand, up, down_i, left, N, held):
+    """A new game: its record row ``g`` zeroed, no card in any seat's hand, face-up
+    row or used face-down row, and ``left``, the cards each seat holds, ``held``
+    at every seat (the seats beyond the table's ``N`` more than anyone holds)."""
     for c in range(N_GCOLS):
         g[c] = 0
     for s in range(MAXP):
         hand[s] = 0
         up[s] = 0
         down_i[s] = 0
+        left[s] = held if s < N else 1 << 20
+
+
+@kernel(inline=True)
+def _source(h, u):
+    """Where a seat with hand ``h`` and face-up row ``u`` plays from (4.4), and its
+    packed counts: the hand (0) while it holds a card, then the face-up row (1),
+    then the face-down row (2, no counts)."""
+    if h != 0:
+        return 0, h
+    if u != 0:
+        return 1, u
+    return 2, np.int64(0)
+
+
+@kernel(inline=True)
+def _fewest(left):
+    """``(fewest, top)``: the fewest cards a seat holds and the mask of the seats
+    holding that many, from ``left`` (cards held per seat, every seat beyond the
+    table's holding more than anyone)."""
+    low = left[0]
+    for s in range(1, MAXP):                          # a fixed count: unrolled, no branch
+        low = min(low, left[s])
+    top = np.int64(0)
+    for s in range(MAXP):
+        top |= np.int64(left[s] == low) << s
+    return low, top
+
+
+@kernel(inline=True)
+def _fewer(left, s, low, top):
+    """:func:`_fewest` after seat ``s`` played, from its value before: the seat holds
+    as many cards as before or fewer, the others as many, so only it is looked at."""
+    c = left[s]
+    bit = np.int64(1) << s
+    if c < low:
+        return c, bit
+    if c == low:
+        return low, top | bit
+    return low, top
+
+
+@kernel(inline=True)
+def _more(left, s, low, top):
+    """:func:`_fewest` after seat ``s`` picked up a pile (of one card or more), from
+    its value before: the seat leaves the top; only if it was alone there are the
+    other seats looked at."""
+    top &= ~(np.int64(1) << s)
+    if top == 0:
+        return _fewest(left)
+    return low, top
+
+
+@kernel(inline=True)
+def _record_end(g, turns, winner, starter, N, hand, up, down_i, hist):
+    """The game's length, winner, cards left (5) and who led (``hist``, the
+    top after each turn) into its record row ``g``."""
+    g[G_TURNS] = turns
+    g[G_WINNER] = winner
+    g[G_WINNER_SEAT] = (winner - starter) % N if winner >= 0 else -1
+    g[G_UNFINISHED] = winner < 0
+    for s in range(N):
+        g[G_LEFT + s] = _count_all(hand[s], up[s]) + ROW - down_i[s]
+    winners = np.int64(0)
+    if winner >= 0:
+        winners = np.int64(1) << winner
+    changes, comeback, settled = lead.summary(hist, turns, winners)
+    g[G_LEAD_CHANGES] = changes
+    g[G_COMEBACK] = comeback
+    g[G_SETTLED] = settled
+
+
+@kernel
+def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile, hand, up, down_i,
+              cards, left, hist):
+    """One game (seeds/shiesta.md 4) into the record row ``g``; with ``trace`` the
+    move codes into ``moves`` (the reference's ``move_codes``).  The arrays after
+    ``trace`` are the caller's scratch, made once per block of games; returns
+    the history ``hist`` (:func:`simkit.lead.note`), grown if the game needed
+    more, for the block's next game."""
+    N = rules[R.PLAYERS]
+    D = 52 * rules[R.N_DECKS]
+    H = rules[R.HAND_SIZE]
+    higher = rules[R.HIGHER]
+    two_rule = rules[R.TWO]
+    max_turns = rules[R.MAX_TURNS]
+    _clear(g, hand, up, down_i, left, N, 2 * ROW + H)   # left: kept up to date each turn
     draw = _deal(st, N, D, H, deck, down, hand, up, g)
     starter, cur, forced = _start(st, N, H, rules, kinds, params, hand, up, cards, g)
+    fewest, leading = _fewest(left)                   # the top, kept as counts change
     # --- turns (4.4)
     dirn = 1
     pile_n = 0
@@ -336,95 +420,100 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile, hand,
     fresh_rule = True          # the next empty pile must open with a regular non-7 card
     turns = 0
     winner = -1
-    while turns < max_turns:
-        turns += 1
-        # a pickup: forced by a 3 (extra 0, code rank 15), with no legal set, or of
-        # an illegal face-down card (extra = that card, code rank = its rank)
-        pick = pending
-        extra = np.int64(0)
-        code_rank = 15
-        pending = False
-        source = 0
-        r = 0
-        k = 0
-        if not pick:
-            if hand[cur] != 0:
-                source = 0
-                src = hand[cur]
-            elif up[cur] != 0:
-                source = 1
-                src = up[cur]
-            else:
-                source = 2
-                src = 0
-            top = _top(pile, pile_n, two_rule)
-            if source == 2:
-                r = down[cur, down_i[cur]]
-                down_i[cur] += 1
-                k = 1
-                if pile_n > 0 and not (LEGAL[higher, top + 1] >> (4 * r)) & 1:
-                    pick = True
-                    extra = np.int64(1) << (4 * r)
-                    code_rank = r
-            else:
-                legal = _held(src) & LEGAL[higher, top + 1]
-                if pile_n == 0 and fresh_rule and legal & OPEN_MASK:
-                    legal &= OPEN_MASK
-                r, k = _hand_play(cur, dirn, N, src, legal, forced, hand, up, down_i, kinds,
-                                  params, st, pile_n, draw >= D)
-                forced = -1
-                pick = r < 0
-        if pick:                                      # the pile (and card) into the hand
+    while winner < 0 and turns < max_turns:
+        if turns == hist.shape[0]:                    # full: simkit.lead doubles it (the
+            hist = lead.note(hist, turns, leading)    # next turn writes its own top there)
+        stop = min(max_turns, hist.shape[0])
+        while turns < stop:                           # as many turns as it has room for
+            turns += 1
+            # a pickup: forced by a 3 (extra 0, code rank 15), with no legal set, or of
+            # an illegal face-down card (extra = that card, code rank = its rank)
+            pick = pending
+            extra = np.int64(0)
+            code_rank = 15
+            pending = False
+            source = 0
+            r = 0
+            k = 0
+            if not pick:
+                source, src = _source(hand[cur], up[cur])
+                top = _top(pile, pile_n, two_rule)
+                if source == 2:
+                    r = down[cur, down_i[cur]]
+                    down_i[cur] += 1
+                    k = 1
+                    if pile_n > 0 and not (LEGAL[higher, top + 1] >> (4 * r)) & 1:
+                        pick = True
+                        extra = np.int64(1) << (4 * r)
+                        code_rank = r
+                else:
+                    legal = _held(src) & LEGAL[higher, top + 1]
+                    if pile_n == 0 and fresh_rule and legal & OPEN_MASK:
+                        legal &= OPEN_MASK
+                    r, k = _hand_play(cur, dirn, N, src, legal, forced, hand, up, down_i, kinds,
+                                      params, st, pile_n, draw >= D)
+                    forced = -1
+                    pick = r < 0
+            if pick:                                  # the pile (and card) into the hand
+                if trace:
+                    moves[turns - 1] = (((cur * 4 + 3) * 16 + code_rank) * 128
+                                        + min(pile_n + (extra != 0), 127))
+                hand[cur] += pile_c + extra
+                left[cur] += pile_n                   # a face-down card was held already
+                if pile_n:
+                    fewest, leading = _more(left, cur, fewest, leading)
+                pile_c = 0
+                pile_n = 0
+                g[G_PICKUPS + cur] += 1
+                hist[turns - 1] = leading
+                if rules[R.OPENING] == Opening.EVERY:
+                    fresh_rule = True
+                if rules[R.AFTER_PICKUP] == AfterPickup.NEXT:
+                    cur = _next(cur, dirn, N)
+                continue
+            left[cur] -= k
+            if source == 0:
+                hand[cur] -= np.int64(k) << (4 * r)
+                while draw < D and _total(hand[cur]) < H:
+                    hand[cur] += np.int64(1) << (4 * (deck[draw] % 13))
+                    draw += 1
+                    left[cur] += 1
+            elif source == 1:
+                up[cur] -= np.int64(k) << (4 * r)
             if trace:
-                moves[turns - 1] = (((cur * 4 + 3) * 16 + code_rank) * 128
-                                    + min(pile_n + (extra != 0), 127))
-            hand[cur] += pile_c + extra
-            pile_c = 0
-            pile_n = 0
-            g[G_PICKUPS + cur] += 1
-            if rules[R.OPENING] == Opening.EVERY:
-                fresh_rule = True
-            if rules[R.AFTER_PICKUP] == AfterPickup.NEXT:
+                moves[turns - 1] = ((cur * 4 + source) * 16 + r) * 128 + k
+            for _ in range(k):
+                pile[pile_n] = r
+                pile_n += 1
+            pile_c += np.int64(k) << (4 * r)
+            fresh_rule = False                        # the pile is not empty now
+            for i in range(4):
+                if r == _SPECIAL_RANKS[i]:
+                    g[G_PLAYED + i] += k
+            fewest, leading = _fewer(left, cur, fewest, leading)
+            hist[turns - 1] = leading
+            if hand[cur] == 0 and up[cur] == 0 and down_i[cur] == ROW:
+                winner = cur
+                break
+            # --- the card's effect (3)
+            if r == THREE:
+                pile_n -= k                           # the 3s leave the game
+                pile_c -= np.int64(k) << (4 * THREE)
+                pending = True
                 cur = _next(cur, dirn, N)
-            continue
-        if source == 0:
-            hand[cur] -= np.int64(k) << (4 * r)
-            while draw < D and _total(hand[cur]) < H:
-                hand[cur] += np.int64(1) << (4 * (deck[draw] % 13))
-                draw += 1
-        elif source == 1:
-            up[cur] -= np.int64(k) << (4 * r)
-        if trace:
-            moves[turns - 1] = ((cur * 4 + source) * 16 + r) * 128 + k
-        for _ in range(k):
-            pile[pile_n] = r
-            pile_n += 1
-        pile_c += np.int64(k) << (4 * r)
-        fresh_rule = False                            # the pile is not empty now
-        for i in range(4):
-            if r == _SPECIAL_RANKS[i]:
-                g[G_PLAYED + i] += k
-        if hand[cur] == 0 and up[cur] == 0 and down_i[cur] == ROW:
-            winner = cur
-            break
-        # --- the card's effect (3)
-        if r == THREE:
-            pile_n -= k                               # the 3s leave the game
-            pile_c -= np.int64(k) << (4 * THREE)
-            pending = True
-            cur = _next(cur, dirn, N)
-        elif r == TEN:
-            pile_n = 0
-            pile_c = 0
-            if rules[R.OPENING] == Opening.EVERY:
-                fresh_rule = True
-            if rules[R.AFTER_BURN] == AfterBurn.NEXT:
+            elif r == TEN:
+                pile_n = 0
+                pile_c = 0
+                if rules[R.OPENING] == Opening.EVERY:
+                    fresh_rule = True
+                if rules[R.AFTER_BURN] == AfterBurn.NEXT:
+                    cur = _next(cur, dirn, N)
+            else:
+                if r == SEVEN and rules[R.SEVEN_REVERSES] == 1 and k % 2 == 1:
+                    dirn = -dirn                      # each 7 reverses: a pair does not
                 cur = _next(cur, dirn, N)
-        else:
-            if r == SEVEN and rules[R.SEVEN_REVERSES] == 1 and k % 2 == 1:
-                dirn = -dirn                          # each 7 reverses: a pair does not
-            cur = _next(cur, dirn, N)
-    _record_end(g, turns, winner, starter, N, hand, up, down_i)
+    _record_end(g, turns, winner, starter, N, hand, up, down_i, hist)
+    return hist
 
 
 @kernel(inline=True)
@@ -446,6 +535,8 @@ def run_games(start, count, key, rules, kinds, params, grec, trace, moves):
         up = np.empty(MAXP, np.int64)
         down_i = np.empty(MAXP, np.int64)
         cards = np.empty(8, np.int64)
+        left = np.empty(MAXP, np.int64)
+        hist = lead.new_history()
         for j in block(b, count, BLOCK):
             start_stream(st, key, start + j)
             mv = row
@@ -455,5 +546,5 @@ def run_games(start, count, key, rules, kinds, params, grec, trace, moves):
                 mv = moves[j]
             # one call site, one compiled signature (the trace or a dummy row); not
             # inlined: that compiled 2.6 times as long for about 5% more speed
-            play_game(st, rules, kinds, params, grec[j], mv, trace, deck, down, pile, hand, up,
-                      down_i, cards)
+            hist = play_game(st, rules, kinds, params, grec[j], mv, trace, deck, down, pile,
+                             hand, up, down_i, cards, left, hist)

@@ -27,10 +27,11 @@ record's text and its replay are ``simkit/shiesta/record.py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from math import comb
 
+from simkit import drama
 from simkit.errors import InputError
 from simkit.policy import Policy
 from simkit.rng import Stream
@@ -128,7 +129,8 @@ class GameLog:
     ``up_after`` and ``hand_after`` are each seat's face-up row and hand
     after the exchange (ranks, increasing).  ``opener`` made turn 1; the
     seats from the starter up to it (clockwise, exclusive) were skipped.
-    ``moves`` lists every turn in order.
+    ``moves`` lists every turn in order; ``tops[k]`` is the bitmask of the
+    seats holding the fewest cards after turn ``k + 1`` (who led: :attr:`who_led`).
     """
 
     rules: ShiestaRules
@@ -146,6 +148,7 @@ class GameLog:
     played: list[int]          # cards played onto the pile, per rank
     cards_left: list[int]      # hand + face-up + face-down at the end, per seat
     unfinished: bool
+    tops: list[int] = field(default_factory=list)
 
     @property
     def players(self) -> int:
@@ -159,6 +162,12 @@ class GameLog:
     def winner_seat(self) -> int:
         """The winner counted clockwise from the starter (0 = the starter); -1 if none."""
         return (self.winner - self.starter) % self.players if self.winner >= 0 else -1
+
+    @property
+    def who_led(self) -> drama.Drama:
+        """Lead changes, comeback and settled turn (:mod:`simkit.drama`): a step is a
+        turn, the top the seats holding the fewest cards, the winners the winner."""
+        return drama.drama(self.tops, 1 << self.winner if self.winner >= 0 else 0)
 
     def dealt(self, seat: int) -> list[int]:
         """The ranks of the seat's 3 + 3 + hand_size dealt cards."""
@@ -181,6 +190,9 @@ class GameLog:
         for s in range(n):
             rec[f"cards_left_{s}"] = int(self.cards_left[s])
         rec["unfinished"] = bool(self.unfinished)
+        led = self.who_led
+        rec.update(lead_changes=int(led.lead_changes), comeback=bool(led.comeback),
+                   settled=int(led.settled))
         for rank, text in RECORDED:
             for s in range(n):
                 rec[f"dealt_{text}_{s}"] = self.dealt(s).count(rank)
@@ -474,6 +486,7 @@ class Game:
         self.up_after = [ranks_in(c) for c in self.up]
         self.hand_after = [ranks_in(c) for c in self.hand]
         self.moves: list[Move] = []
+        self.tops: list[int] = []           # after each turn: the seats with the fewest cards
         self.winner = -1
         self.pickups = [0] * n
         self.played = [0] * RANKS
@@ -565,6 +578,7 @@ class Game:
             source = self.source(seat)
             move = self._blind(seat) if source == DOWN else self._choose(seat, source)
         self.moves.append(move)
+        self.tops.append(drama.top([self.cards_of(s) for s in range(self.n)], min))
         if self.check:
             self.check_cards()
         return move
@@ -681,7 +695,7 @@ class Game:
             hand_after=[list(h) for h in self.hand_after], opener=self.opener,
             moves=list(self.moves), winner=self.winner, pickups=list(self.pickups),
             played=list(self.played), cards_left=[self.cards_of(s) for s in range(self.n)],
-            unfinished=self.winner < 0)
+            unfinished=self.winner < 0, tops=list(self.tops))
 
 
 # ---------------------------------------------------------------------------
