@@ -11,6 +11,12 @@ the edges (no trials, no variance) the same way everywhere.
   chi-square test without continuity correction (Fisher's exact test when an
   expected cell count is below 5).
 - Two means: Welch's t-test and interval.
+- Two variants on the same units (paired): the difference of two ratio
+  estimates (a rate among the counted units, a mean over them) by the delta
+  method from per-unit sums and cross-products (:func:`paired_difference`),
+  a paired bootstrap for statistics that are not sums (a median, a maximum:
+  :func:`paired_bootstrap`), and Holm's step-down correction over the tests
+  of one comparison (:func:`holm`).
 
 The interval functions accept scalars, numpy arrays or pandas Series (which
 broadcast against each other) and return the same kind: floats for scalars,
@@ -21,6 +27,7 @@ Series.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -276,3 +283,159 @@ def format_estimate(p, lo, hi, n, percent: bool = True, digits: int | None = Non
         if isinstance(x, pd.Series) and len(x) == len(flat) and arrays[0].ndim == 1:
             return pd.Series(flat, index=x.index)
     return flat
+
+
+def paired_difference(sums, moments, units: int, differing: int,
+                      level: float = 0.95) -> dict:
+    """``R_b - R_a`` of two ratio estimates measured on the same units, with a
+    paired interval and a two-sided p-value.
+
+    Unit ``i`` gives the vector ``v_i = (x_a, n_a, x_b, n_b)``: what it adds to
+    the numerator and the denominator of each ratio (a rate: hits and counted
+    rows; a mean: the values' sum and count).  ``sums`` is ``sum(v_i)``,
+    ``moments`` the 4x4 ``sum(outer(v_i, v_i))`` over the ``units`` units;
+    ``R_a = sum x_a / sum n_a``.  By the delta method the difference is the
+    mean of ``z_i = (x_b - R_b n_b) / nbar_b - (x_a - R_a n_a) / nbar_a``
+    (whose sum is 0), so its variance is ``var(z) / units`` and the interval
+    ``diff +- t(units - 1) * se``, the p-value the t-test's.  With one row per
+    unit and ``n = 1`` this is the paired t-test of the differences.
+
+    ``differing`` counts the units whose ``(x, n)`` differ between the two:
+    when it is 0 the two estimates are the same numbers and the result is
+    exactly ``diff = lo = hi = 0`` with p-value 1.
+
+    Returns ``dict(diff, lo, hi, p_value, a, b)``; NaN where a denominator is 0
+    or there are fewer than 2 units.
+    """
+    level = _check_level(level)
+    xa, na, xb, nb = (float(v) for v in sums)
+    if na <= 0 or nb <= 0:
+        return dict(diff=math.nan, lo=math.nan, hi=math.nan, p_value=math.nan,
+                    a=xa / na if na else math.nan, b=xb / nb if nb else math.nan)
+    ra, rb = xa / na, xb / nb
+    if differing == 0:
+        return dict(diff=0.0, lo=0.0, hi=0.0, p_value=1.0, a=ra, b=ra)
+    diff = rb - ra
+    if units < 2:
+        return dict(diff=diff, lo=math.nan, hi=math.nan, p_value=math.nan, a=ra, b=rb)
+    g = np.array([-units / na, ra * units / na, units / nb, -rb * units / nb])
+    ss = float(g @ np.asarray(moments, dtype=float) @ g)
+    scale = float(np.abs(g) @ np.abs(np.asarray(moments, dtype=float)) @ np.abs(g))
+    var = max(ss, 0.0) / (units - 1)
+    if ss <= _VAR_RTOL * scale:
+        var = 0.0
+    if var == 0.0:
+        return dict(diff=diff, lo=diff, hi=diff, p_value=1.0 if diff == 0 else 0.0,
+                    a=ra, b=rb)
+    se = math.sqrt(var / units)
+    q = float(_st.t.ppf(0.5 + level / 2, units - 1))
+    p_value = float(2 * _st.t.sf(abs(diff) / se, units - 1))
+    return dict(diff=diff, lo=diff - q * se, hi=diff + q * se, p_value=p_value, a=ra, b=rb)
+
+
+def ratio_ci(sx, sn, sxx, sxn, snn, units: int,
+             level: float = 0.95) -> tuple[float, float, float]:
+    """A ratio estimate ``R = sum x / sum n`` over ``units`` units and its interval
+    by the delta method (:func:`paired_difference`'s, for one sample), from the
+    sums of ``x``, ``n``, ``x*x``, ``x*n`` and ``n*n``: ``(R, lo, hi)``; the
+    point when every unit has the same ratio, NaN without a denominator."""
+    level = _check_level(level)
+    if sn <= 0:
+        return math.nan, math.nan, math.nan
+    r = sx / sn
+    nbar = sn / units
+    ss = (sxx - 2 * r * sxn + r * r * snn) / nbar ** 2
+    if units < 2 or ss <= _VAR_RTOL * (sxx + r * r * snn) / nbar ** 2:
+        return r, r, r
+    half = float(_st.t.ppf(0.5 + level / 2, units - 1)) * math.sqrt(ss / (units - 1) / units)
+    return r, r - half, r + half
+
+
+def paired_bootstrap(a, b, statistic, seed: int = 0, resamples: int = 1000,
+                     level: float = 0.95) -> dict:
+    """``statistic(b) - statistic(a)`` for a statistic of the units' values that
+    is not a ratio of sums (a median, a quantile, a maximum), with the
+    percentile interval and a two-sided p-value from a paired bootstrap
+    (``scipy.stats.bootstrap``: the same units resampled for both).  ``a`` and
+    ``b`` are arrays whose first axis is the unit; ``statistic(x, axis)``
+    reduces the unit axis ``axis`` (``np.median`` does).  Identical ``a`` and
+    ``b`` give exactly 0 with p-value 1.  The p-value is twice the smaller
+    share of resampled differences on either side of 0.  Seeded, so the same
+    data give the same interval.  Returns ``dict(diff, lo, hi, p_value)``.
+    """
+    level = _check_level(level)
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape == b.shape and np.array_equal(a, b):
+        return dict(diff=0.0, lo=0.0, hi=0.0, p_value=1.0)
+    with np.errstate(invalid="ignore"):         # two infinities: no difference to tell
+        diff = float(statistic(b, axis=0) - statistic(a, axis=0))
+    if len(a) < 2 or not math.isfinite(diff):
+        return dict(diff=diff, lo=math.nan, hi=math.nan, p_value=math.nan)
+
+    def of(i, axis=-1):                 # i: resampled unit numbers, (batch, units)
+        i = np.asarray(i, dtype=np.int64)
+        return statistic(b[i], axis=i.ndim - 1) - statistic(a[i], axis=i.ndim - 1)
+
+    # batches keep the resampled copies (batch x units x columns) small
+    batch = max(1, min(resamples, 4_000_000 // max(1, a.size)))
+    with warnings.catch_warnings(), np.errstate(invalid="ignore"):
+        warnings.simplefilter("ignore")     # degenerate resamples: handled below
+        res = _st.bootstrap((np.arange(len(a)),), of, vectorized=True, n_resamples=resamples,
+                            batch=batch, confidence_level=level, method="percentile",
+                            rng=np.random.default_rng(seed))
+    dist = res.bootstrap_distribution
+    dist = dist[np.isfinite(dist)]
+    if not dist.size:
+        return dict(diff=diff, lo=math.nan, hi=math.nan, p_value=math.nan)
+    p_value = min(1.0, 2 * min(float(np.mean(dist <= 0)), float(np.mean(dist >= 0))))
+    lo, hi = (float(np.quantile(dist, q)) for q in ((1 - level) / 2, (1 + level) / 2))
+    return dict(diff=diff, lo=min(lo, diff), hi=max(hi, diff), p_value=p_value)
+
+
+def bootstrap_interval(x, statistic, seed: int = 0, resamples: int = 1000,
+                       level: float = 0.95) -> tuple[float, float]:
+    """The percentile bootstrap interval ``(lo, hi)`` of ``statistic(x, axis)``
+    over the units of ``x`` (its first axis), seeded; the point when every unit
+    is alike, NaN for fewer than 2 units."""
+    level = _check_level(level)
+    x = np.asarray(x, dtype=float)
+    point = float(statistic(x, axis=0))
+    if len(x) < 2:
+        return math.nan, math.nan
+    if np.all(x == x[:1]):
+        return point, point
+
+    def of(i, axis=-1):
+        i = np.asarray(i, dtype=np.int64)
+        return statistic(x[i], axis=i.ndim - 1)
+
+    batch = max(1, min(resamples, 4_000_000 // max(1, x.size)))
+    with warnings.catch_warnings(), np.errstate(invalid="ignore"):
+        warnings.simplefilter("ignore")     # degenerate resamples
+        res = _st.bootstrap((np.arange(len(x)),), of, vectorized=True, n_resamples=resamples,
+                            batch=batch, confidence_level=level, method="percentile",
+                            rng=np.random.default_rng(seed))
+    lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
+    return min(lo, point), max(hi, point)
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjustment of the p-values of one family of tests: the
+    ``i``-th smallest of ``m`` becomes ``max over j <= i of min(1, (m - j + 1)
+    p_(j))`` (Holm 1979).  It controls the chance of any false finding among
+    them at the level used, whatever their dependence.  NaN p-values stay NaN
+    and do not count in ``m``.
+
+    >>> holm([0.01, 0.04, 0.03, float("nan")]).round(3).tolist()
+    [0.03, 0.06, 0.06, nan]
+    """
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    if not ok.size:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = len(order)
+    adjusted = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    out[order] = np.maximum.accumulate(adjusted)
+    return out

@@ -210,3 +210,80 @@ def test_format_estimate_vectorised():
     assert text["x"] == format_estimate(0.812, lo["x"], hi["x"], 1000)
     assert format_estimate(np.array([0.5]), np.array([0.4]), np.array([0.6]), 10) == \
         ["50.0% [40.0%, 60.0%] (n=10)"]
+
+
+# --- paired differences, Holm, the paired bootstrap ----------------------------------------
+
+def _sums(xa, na, xb, nb):
+    v = np.stack([xa, na, xb, nb]).astype(float)
+    return v.sum(axis=1), v @ v.T
+
+
+def test_paired_difference_of_means_is_the_paired_t_test():
+    from simkit.stats import paired_difference
+    rng = np.random.default_rng(3)
+    a = rng.normal(0, 1, 500)
+    b = a + 0.05 + rng.normal(0, 0.2, 500)
+    one = np.ones(500)
+    r = paired_difference(*_sums(a, one, b, one), 500, 500)
+    t = sps.ttest_rel(b, a)
+    assert r["diff"] == pytest.approx(np.mean(b - a))
+    assert r["p_value"] == pytest.approx(t.pvalue, rel=1e-9)
+    ci = t.confidence_interval()
+    assert (r["lo"], r["hi"]) == pytest.approx((ci.low, ci.high), rel=1e-9)
+
+
+def test_paired_difference_of_rates_among_counted_units():
+    """A success rate among the hands that bid (a ratio): by the delta method it
+    is the paired mean of z = (x - R n) / nbar, checked by hand here."""
+    from simkit.stats import paired_difference
+    rng = np.random.default_rng(4)
+    na = (rng.random(2000) < 0.4).astype(float)
+    nb = np.where(rng.random(2000) < 0.9, na, 1 - na)
+    xa = na * (rng.random(2000) < 0.8)
+    xb = nb * (rng.random(2000) < 0.7)
+    r = paired_difference(*_sums(xa, na, xb, nb), 2000, 2000)
+    ra, rb = xa.sum() / na.sum(), xb.sum() / nb.sum()
+    z = (xb - rb * nb) / nb.mean() - (xa - ra * na) / na.mean()
+    se = np.std(z, ddof=1) / math.sqrt(2000)
+    q = sps.t.ppf(0.975, 1999)
+    assert r["diff"] == pytest.approx(rb - ra)
+    assert (r["lo"], r["hi"]) == pytest.approx((rb - ra - q * se, rb - ra + q * se))
+
+
+def test_paired_difference_with_nothing_differing_is_exactly_zero():
+    from simkit.stats import paired_difference
+    x = np.array([1.0, 0, 2, 5])
+    r = paired_difference(*_sums(x, np.ones(4), x, np.ones(4)), 4, 0)
+    assert r["diff"] == r["lo"] == r["hi"] == 0.0 and r["p_value"] == 1.0
+
+
+def test_ratio_ci():
+    from simkit.stats import ratio_ci
+    x, n = np.array([1.0, 2, 3]), np.array([2.0, 4, 6])          # the same ratio everywhere
+    assert ratio_ci(x.sum(), n.sum(), x @ x, x @ n, n @ n, 3) == (0.5, 0.5, 0.5)
+    y = np.array([1.0, 0, 1, 1, 0, 1])                          # a mean: the t interval
+    r, lo, hi = ratio_ci(y.sum(), 6, y @ y, y.sum(), 6, 6)
+    ci = sps.t.interval(0.95, 5, loc=y.mean(), scale=sps.sem(y))
+    assert (r, lo, hi) == pytest.approx((y.mean(), *ci))
+
+
+def test_holm_by_hand():
+    from simkit.stats import holm
+    # sorted 0.01, 0.02, 0.03, 0.5: x4, x3, x2, x1 -> 0.04, 0.06, 0.06 (monotone), 0.5
+    got = holm([0.03, 0.5, 0.01, 0.02])
+    assert got.tolist() == pytest.approx([0.06, 0.5, 0.04, 0.06])
+    assert holm([]).size == 0 and np.isnan(holm([math.nan])).all()
+
+
+def test_paired_bootstrap():
+    from simkit.stats import paired_bootstrap
+    rng = np.random.default_rng(5)
+    a = rng.integers(5, 15, 3000).astype(float)
+    assert paired_bootstrap(a, a, np.median) == dict(diff=0.0, lo=0.0, hi=0.0, p_value=1.0)
+    b = a + 2
+    r = paired_bootstrap(a, b, np.median, seed=1)
+    assert r["diff"] == 2.0 and r["lo"] == r["hi"] == 2.0 and r["p_value"] == 0.0
+    c = a + rng.normal(0, 3, 3000)
+    r1, r2 = (paired_bootstrap(a, c, np.median, seed=2) for _ in range(2))
+    assert r1 == r2 and r1["lo"] <= r1["diff"] <= r1["hi"]         # seeded
