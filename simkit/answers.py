@@ -31,13 +31,16 @@ from simkit.runner import KERNEL_LOCK, Work
 OPTIONS = {
     "advise": ("hand", "players", "seat", "dealer", "preset", "set", "policy", "score",
                "samples", "seed", "bound", "declarer", "plans", "games"),
-    "compare": ("variant", "players", "policy", "hands", "games", "seed"),
+    "compare": ("variant", "sweep", "players", "policy", "hands", "games", "seed", "adapt",
+                "param", "adapt-rounds", "adapt-trials", "adapt-games", "skill"),
     "show": ("players", "preset", "set", "policy", "seed", "index"),
 }
 #: Options that may be given more than once (``set=a=1&set=b=2``).
-REPEATABLE = ("set", "policy", "variant")
+REPEATABLE = ("set", "policy", "variant", "param")
 #: Options that are on or off: ``bound=1`` (also true, on, yes; 0, false, off, no).
-FLAGS = ("bound", "declarer")
+FLAGS = ("bound", "declarer", "adapt")
+#: Options that are on unless turned off: ``skill=0`` is ``--no-skill``.
+ON_FLAGS = ("skill",)
 _ON, _OFF = ("1", "true", "on", "yes"), ("0", "false", "off", "no", "")
 
 
@@ -62,11 +65,15 @@ def parse(command: str, params: Iterable[tuple[str, str]]) -> argparse.Namespace
         if key in seen and key not in REPEATABLE:
             raise InputError(f"option {key!r} is given twice: give it once")
         seen.add(key)
-        if key in FLAGS:
+        if key in FLAGS + ON_FLAGS:
             if value.strip().lower() not in _ON + _OFF:
                 raise InputError(f"bad {key} {value!r}: expected 1 (or true, on) or 0 "
                                  f"(or false, off)")
-            argv += [f"--{key}"] if value.strip().lower() in _ON else []
+            on = value.strip().lower() in _ON
+            if key in ON_FLAGS:
+                argv += [] if on else [f"--no-{key}"]
+            else:
+                argv += [f"--{key}"] if on else []
         elif value.strip():
             argv.append(f"--{'hand' if key == 'index' else key}={value}")
     if not game:
@@ -159,9 +166,19 @@ def comparison_of(a: argparse.Namespace, work: Work | None = None):
     """The tables of ``simkit compare`` (:func:`simkit.compare.compare`)."""
     from simkit.compare import compare as run
 
+    only = ("param", "out", "scheduler", "adapt_rounds", "adapt_trials", "adapt_games")
+    given = [f"--{k.replace('_', '-')}" for k in only if getattr(a, k, None) not in (None, [])]
+    if given and not a.adapt:
+        raise InputError(f"{', '.join(given)} applies to --adapt only: add --adapt, or drop "
+                         f"{'it' if len(given) == 1 else 'them'}")
     return run(a.game, a.variant, players=a.players, hands=a.hands, games=a.games,
                seed=a.seed, policy=a.policy, threads=getattr(a, "threads", None),
-               progress=not a.no_progress, work=work)
+               progress=not a.no_progress, work=work, sweep=a.sweep, adapt=a.adapt,
+               params=a.param or None, out=getattr(a, "out", None),
+               scheduler=getattr(a, "scheduler", None), skill_trace=not a.no_skill,
+               adapt_rounds=getattr(a, "adapt_rounds", None),
+               adapt_trials=getattr(a, "adapt_trials", None),
+               adapt_games=getattr(a, "adapt_games", None))
 
 
 def compare(a: argparse.Namespace, work: Work | None = None) -> dict:
@@ -301,19 +318,41 @@ def estimate(command: str, a: argparse.Namespace) -> dict:
 
 
 def _compare_seconds(a: argparse.Namespace) -> float:
-    """Both variants' runs: each kind of unit the game's measures read, timed
-    under the first variant's rules."""
-    from simkit.compare import DEFAULT_GAMES, DEFAULT_HANDS, check_variants
+    """Every variant's runs (each kind of unit the game's measures read, timed
+    under the base's rules), the skill trace, and the adaptations not kept."""
+    from simkit import adapt, skill
+    from simkit.compare import DEFAULT_GAMES, DEFAULT_HANDS, SKILL_SHARE, check_variants
 
     g = games.get(a.game)
-    rules = g.make_rules(overrides=check_variants(g, a.variant)[0][1], players=a.players)
+    variants = check_variants(g, a.variant, a.sweep)
+    rules = g.make_rules(overrides=variants[0][1], players=a.players)
     pols = g.make_policies(a.policy, rules.players)
-    seconds = 0.0
-    for unit in {s.unit for s in g.measures(rules)}:
-        count = ((a.hands or DEFAULT_HANDS) if unit == "hand" else (a.games or DEFAULT_GAMES))
-        key = ("compare", a.game, unit, a.players, tuple(a.policy or ()))
-        seconds += 2 * count * _per_unit(key, functools.partial(
-            _simulate, g, unit, rules=rules, policy=pols, seed=a.seed), count)
+    units = {s.unit for s in g.measures(rules)}
+    count = {"hand": a.hands or DEFAULT_HANDS, "game": a.games or DEFAULT_GAMES}
+
+    def per(unit: str, policy=pols) -> float:
+        key = ("compare", a.game, unit, a.players, tuple(map(str, policy)))
+        return _per_unit(key, functools.partial(_simulate, g, unit, rules=rules, policy=policy,
+                                                seed=a.seed), count[unit])
+
+    seconds = sum(len(variants) * count[u] * per(u) for u in units)
+    if "game" in units and not a.no_skill:
+        # each rung: two tables of a tenth of the games (fewer for a searching player)
+        deals = max(200, count["game"] // SKILL_SHARE)
+        for weaker, stronger in skill.rungs(g, pols[0].text()):
+            n = skill.deals(g, stronger, deals)
+            table = [(stronger, weaker)[s % 2] for s in range(rules.players)]
+            seconds += len(variants) * 2 * n * per("game", table)
+    if a.adapt:
+        start = adapt.check(a.game, a.policy)
+        for _, ov in variants:
+            req = adapt.request(a.game, g.make_rules(overrides=ov, players=a.players), start,
+                                a.param or None, a.seed, a.adapt_rounds or adapt.ROUNDS,
+                                a.adapt_trials or adapt.TRIALS, a.adapt_games)
+            if adapt.kept_result(req) is None:
+                # about two rounds: a search, its confirmation, and one that confirms it
+                games_ = 2 * (req.trials * 2 * req.deals + 2 * adapt.CONFIRM * req.deals)
+                seconds += games_ * per(req.unit)
     return seconds
 
 

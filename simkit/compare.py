@@ -1,78 +1,73 @@
-"""Two rule sets side by side, for any game:
-``simkit compare GAME --variant A: --variant B:key=value``.
+"""Rule variants side by side, for any game: ``simkit compare GAME --variant A:
+--variant B:key=value [--variant C:...]``, or ``--sweep KEY=V1,V2,...``.
 
-Both variants play the same deals (the same seed, so hand or game ``i`` is
-dealt from the same stream, by the same dealer, under both) with the same
-policies.  What is compared is each game's own: its spec's ``measures(rules)``
-returns :class:`~simkit.engine.Section`\\ s of :class:`~simkit.engine.Rate`
-and :class:`~simkit.engine.Mean` measures (and, for games with bids, one
-:class:`~simkit.engine.BidShares` table of each contract's share and success
-rate).  Each difference is **B - A** with a 95% interval and a
-two-sided p-value (:func:`simkit.stats.compare_proportions`: chi-square or
-Fisher for rates; :func:`simkit.stats.compare_means`: Welch for means).
+Two to :data:`MAX_VARIANTS` variants play the same deals (the same seed, so
+hand or game ``i`` is dealt from the same stream, by the same dealer, under
+each).  The first variant is the *base*; each later one is compared with it.
+What is compared is each game's own: its spec's ``measures(rules)`` returns
+:class:`~simkit.engine.Section`\\ s of :class:`~simkit.engine.Rate`,
+:class:`~simkit.engine.Mean` and :class:`~simkit.engine.Statistic` measures
+(for games with bids one :class:`~simkit.engine.BidShares` table of each
+contract's share and success rate), the designer's measures among them
+(:mod:`simkit.design`); to those the skill trace of the game's ladder is
+added (:mod:`simkit.skill`).
 
-The tests treat the two runs as independent samples.  They share their
-deals, which usually makes the outcomes positively correlated, so the
-intervals and p-values are on the cautious side.  Nothing corrects for the
-number of tests: among many differences a few can fall below 5% by chance.
+**Paired.** Every difference is taken deal by deal: per unit (hand, or
+whole game with the same seed) each measure adds ``(x, n)`` to its ratio
+under each variant, and :func:`simkit.stats.paired_difference` gives the
+difference of the two ratios with a paired interval and p-value;
+statistics that are not ratios (a median, a largest departure) by a paired
+bootstrap.  The share of deals whose records differ at all (every column
+but the seats' policies) is reported per later variant; where it is 0 the
+rule never changed a deal at this table, and every interval is exactly
+``[0, 0]``.  Holm's correction runs over all the tests of one later variant
+against the base (``p_holm``), and the verdicts use it.
+
+**Adapted players** (``adapt=True``): before it is compared, each variant's
+players are re-fitted to its rules (:mod:`simkit.adapt`); every output names,
+per variant, the policies that played.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from simkit import engine, rng, stats
+from simkit import engine, rng, skill, stats
 from simkit import games as registry
-from simkit.engine import BidShares, Rate, Section
+from simkit.engine import BidShares, Rate, Section, Statistic
 from simkit.errors import InputError
-from simkit.runner import Work, check_count, steps
+from simkit.runner import Work, check_count, set_threads, steps
 
 ALPHA = 0.05
+MAX_VARIANTS = 8
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
 _FORM = "LABEL or LABEL:key=value[,key=value...], e.g. A: or B:all_pass=stick,auction=one_lap"
-
-
-def _mask(of, df) -> np.ndarray:
-    return np.ones(len(df), bool) if of is None else np.asarray(of(df), bool)
-
-
-def _add(totals: dict, section: Section, df: pd.DataFrame) -> None:
-    """Add one batch of records to the running counts and sums of ``section``."""
-    for m in section.measures:
-        if isinstance(m, BidShares):
-            c = df["contract"].to_numpy(np.int64)
-            made = df["made"].to_numpy(bool)
-            t = totals.setdefault(m, {"n": 0, "count": np.zeros(m.levels, np.int64),
-                                      "made": np.zeros(m.levels, np.int64)})
-            t["n"] += len(c)
-            t["count"] += np.bincount(c, minlength=m.levels)
-            t["made"] += np.bincount(c[made], minlength=m.levels)
-            continue
-        keep = _mask(m.of, df)
-        t = totals.setdefault(m, [0, 0.0, 0.0])
-        t[0] += int(keep.sum())
-        if isinstance(m, Rate):
-            t[1] += int(np.asarray(m.hit(df), bool)[keep].sum())
-        else:
-            x = np.asarray(m.value(df), np.float64)[keep]
-            t[1] += float(x.sum())
-            t[2] += float((x * x).sum())
+#: Units per block whose sums are added (the same blocks however the run is cut
+#: into steps, so the web app's sums equal the command's to the last bit).
+BLOCK = {"hand": 1 << 16, "game": 1 << 12}
+#: The skill trace's deals per rung: this fraction of the whole games compared.
+SKILL_SHARE = 10
 
 
 # --- variants -------------------------------------------------------------------------
 
-def _check(game, label, overrides: dict, shown) -> tuple[str, dict]:
-    """Validate a label and rule overrides (``shown``: the variant as the user gave it)."""
-    if not isinstance(label, str) or not _LABEL.match(label):
+def _check(game, label, overrides: dict, shown, swept: bool = False) -> tuple[str, dict]:
+    """Validate a label and rule overrides (``shown``: the variant as the user gave
+    it; ``swept``: a sweep's own ``key=value`` label)."""
+    if not swept and (not isinstance(label, str) or not _LABEL.match(label)):
         raise InputError(f"bad --variant {shown!r}: the label must be letters, digits or _.+- "
                          f"before the ':'; expected {_FORM}")
     if "players" in overrides:
-        raise InputError(f"bad --variant {shown!r}: the player count is the same for both "
-                         f"variants; set it with --players")
+        raise InputError(f"bad --variant {shown!r}: the player count is the same for every "
+                         f"variant; set it with --players")
     try:
         game.make_rules(overrides=overrides)      # unknown keys and bad values raise here
     except InputError as e:
@@ -84,7 +79,7 @@ def parse_variant(game, text: str) -> tuple[str, dict[str, str]]:
     """``"B:all_pass=stick,auction=one_lap"`` -> ``("B", {"all_pass": "stick", ...})``.
 
     ``"A"`` or ``"A:"`` is the seed's rules.  Keys and values are checked
-    with the game's rules; ``players`` is set for both variants at once
+    with the game's rules; ``players`` is set for every variant at once
     (``--players``), not per variant.
     """
     if not isinstance(text, str):
@@ -105,8 +100,34 @@ def parse_variant(game, text: str) -> tuple[str, dict[str, str]]:
     return _check(game, label.strip(), overrides, text)
 
 
-def check_variants(game, variants) -> list[tuple[str, dict]]:
-    """Two validated (label, overrides) pairs from texts or (label, dict) pairs."""
+def parse_sweep(game, text: str, base: dict | None = None) -> list[tuple[str, dict]]:
+    """``"kubwa_stake=1,2,3"`` -> one variant per value, labelled ``key=value``,
+    each the ``base`` rules (default: the seed's) with that value."""
+    form = "KEY=V1,V2,... (at least two values), e.g. kubwa_stake=1,2,3,4"
+    if not isinstance(text, str):
+        raise InputError(f"bad --sweep {text!r}: expected {form}")
+    key, sep, values = text.strip().partition("=")
+    key = key.strip()
+    items = [v.strip() for v in values.split(",")]
+    if not sep or not key or not all(items):
+        raise InputError(f"bad --sweep {text!r}: expected {form}")
+    if len(items) < 2:
+        raise InputError(f"bad --sweep {text!r}: a sweep needs at least two values; expected "
+                         f"{form}")
+    if len(set(items)) < len(items):
+        raise InputError(f"bad --sweep {text!r}: a value is given twice")
+    out = []
+    for v in items:
+        shown = f"{key}={v}"
+        out.append(_check(game, shown, {**(base or {}), key: v}, f"--sweep {text}", swept=True))
+    return out
+
+
+def check_variants(game, variants, sweep: str | None = None) -> list[tuple[str, dict]]:
+    """The validated ``(label, overrides)`` of a comparison: the variants given
+    (texts, or ``(label, dict)`` pairs), then those of ``sweep`` (built on the
+    first variant's rules, if any); 2 to :data:`MAX_VARIANTS` in all, the
+    first being the base."""
     if variants is None or isinstance(variants, (str, tuple)):
         variants = [] if variants is None else [variants]
     out = []
@@ -117,11 +138,15 @@ def check_variants(game, variants) -> list[tuple[str, dict]]:
             out.append(_check(game, v[0], v[1], v))
         else:
             raise InputError(f"bad variant {v!r}: expected {_FORM}")
-    if len(out) != 2:
-        raise InputError(f"compare needs exactly two variants (--variant A:... --variant B:...), "
-                         f"got {len(out)}")
-    if out[0][0] == out[1][0]:
-        raise InputError(f"the two variants have the same label {out[0][0]!r}: give each its own")
+    if sweep:
+        out += parse_sweep(game, sweep, out[0][1] if out else None)
+    if not 2 <= len(out) <= MAX_VARIANTS:
+        raise InputError(f"compare needs 2 to {MAX_VARIANTS} variants (--variant A:... "
+                         f"--variant B:..., or --sweep KEY=V1,V2,...), got {len(out)}")
+    labels = [label for label, _ in out]
+    twice = sorted({lab for lab in labels if labels.count(lab) > 1})
+    if twice:
+        raise InputError(f"two variants have the label {twice[0]!r}: give each its own")
     return out
 
 
@@ -129,128 +154,379 @@ def _changes(overrides: dict) -> str:
     return ",".join(f"{k}={v}" for k, v in overrides.items()) or "seed rules"
 
 
-# --- rows -----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """One variant as played: its label, rule changes and rules, the policy of
+    every seat, and its adaptation (None when its players were not adapted)."""
 
-def _rate_row(metric, ka, na, kb, nb) -> dict:
-    c = stats.compare_proportions(kb, nb, ka, na)
-    return {"metric": metric, "kind": "rate", "a": ka / na if na else math.nan,
-            "b": kb / nb if nb else math.nan, "n_a": na, "n_b": nb, "diff": c["diff"],
-            "ci_low": c["lo"], "ci_high": c["hi"], "p_value": c["p_value"]}
+    label: str
+    overrides: dict
+    rules: Any
+    policies: tuple
+    adapted: dict | None = None
+
+    def texts(self) -> list[str]:
+        return [p.text() for p in self.policies]
 
 
-def _mean_row(metric, na, sa, ssa, nb, sb, ssb) -> dict:
-    c = stats.compare_means(nb, sb, ssb, na, sa, ssa)
-    return {"metric": metric, "kind": "mean", "a": sa / na if na else math.nan,
-            "b": sb / nb if nb else math.nan, "n_a": na, "n_b": nb, "diff": c["diff"],
-            "ci_low": c["lo"], "ci_high": c["hi"], "p_value": c["p_value"]}
+# --- what is measured ------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class _Ratio:
+    """One ratio estimate: per row ``x(df)`` adds to the numerator and ``n(df)``
+    to the denominator (a rate: hits among counted rows; a mean: values)."""
+
+    x: Any
+    n: Any
 
 
-def _bid_rows(m: BidShares, ta: dict, tb: dict) -> list[dict]:
+def _ratio(m) -> _Ratio:
+    def counted(df):
+        return np.ones(len(df)) if m.of is None else np.asarray(m.of(df), np.float64)
+    def value(df):       # rows not counted add nothing (their value may be NaN)
+        c = counted(df)
+        x = np.asarray(m.hit(df) if isinstance(m, Rate) else m.value(df), np.float64)
+        return np.where(c > 0, x, 0.0) * c
+    return _Ratio(value, counted)
+
+
+def _bid_ratios(m: BidShares) -> list[_Ratio]:
+    """Per level: its share of the hands, then its success rate."""
+    out = []
+    for level in range(m.levels):
+        def share(df, level=level):
+            return (df["contract"].to_numpy() == level).astype(np.float64)
+
+        def made(df, level=level):
+            return ((df["contract"].to_numpy() == level) & df["made"].to_numpy(bool)).astype(
+                np.float64)
+        out += [_Ratio(share, lambda df: np.ones(len(df))), _Ratio(made, share)]
+    return out
+
+
+def _ratios(section: Section) -> list[_Ratio]:
+    out: list[_Ratio] = []
+    for m in section.measures:
+        if isinstance(m, BidShares):
+            out += _bid_ratios(m)
+        elif not isinstance(m, Statistic):
+            out.append(_ratio(m))
+    return out
+
+
+def _statistics(section: Section) -> list[Statistic]:
+    return [m for m in section.measures if isinstance(m, Statistic)]
+
+
+# --- running -------------------------------------------------------------------------
+
+def _per_unit(values: np.ndarray, index: np.ndarray, first: int, count: int) -> np.ndarray:
+    """Rows' values summed per unit ``first .. first+count-1`` (a unit may have
+    several rows: a Pitch session's players)."""
+    if len(index) == count and (len(index) == 0 or (index[0] == first
+                                                    and index[-1] == first + count - 1)):
+        return np.asarray(values, np.float64)
+    return np.bincount(index - first, weights=values, minlength=count)
+
+
+def _unit_hashes(df: pd.DataFrame, first: int, count: int) -> np.ndarray:
+    """One number per unit that changes when any of its records' columns does
+    (but the seats' policies, which name who played, not what happened)."""
+    cols = [c for c in df.columns if not str(c).startswith("policy")]
+    h = pd.util.hash_pandas_object(df[cols], index=False).to_numpy(np.uint64)
+    index = df[cols[0]].to_numpy(np.int64) - first
+    if len(index) == count and np.array_equal(index, np.arange(count)):
+        return h
+    rank = np.arange(len(h), dtype=np.uint64) - np.searchsorted(index, index).astype(np.uint64)
+    out = np.zeros(count, np.uint64)
+    with np.errstate(over="ignore"):
+        np.add.at(out, index, h * (rank + np.uint64(1)) + np.uint64(0x9E3779B97F4A7C15))
+    return out
+
+
+class _Sums:
+    """The paired sums of one kind of unit, for every later variant against the
+    base: per ratio the 4-vector and 4x4 cross-products of ``(x_a, n_a, x_b,
+    n_b)`` over the units, the units whose ``(x, n)`` differ, the units whose
+    records differ, and each statistic's per-unit values."""
+
+    def __init__(self, ratios: int, stats_: int, variants: int, block: int):
+        self.k, self.v, self.block = ratios, variants, block
+        self.S = np.zeros((variants, ratios, 4))
+        self.M = np.zeros((variants, ratios, 4, 4))
+        self.differ = np.zeros((variants, ratios), np.int64)
+        self.records_differ = np.zeros(variants, np.int64)
+        self.units = 0
+        self.held: list[np.ndarray] = []         # (variants, ratios, 2, units) per step
+        self.values: list[list[list[np.ndarray]]] = [[[] for _ in range(stats_)]
+                                                     for _ in range(variants)]
+
+    def stat_values(self, v: int, k: int) -> np.ndarray:
+        """Statistic ``k``'s per-unit values under variant ``v``, the whole run."""
+        held = self.values[v][k]
+        if len(held) > 1:
+            held[:] = [np.concatenate(held)]
+        return held[0]
+
+    @functools.cache     # noqa: B019 (one _Sums per comparison: freed with it)
+    def stat_interval(self, v: int, k: int, stat, seed: int) -> tuple[float, float, float]:
+        """Statistic ``k`` under variant ``v`` with its bootstrap 95% interval."""
+        x = self.stat_values(v, k)
+        return (float(stat(x, axis=0)), *stats.bootstrap_interval(x, stat, seed=seed))
+
+    def add(self, xn: np.ndarray) -> None:
+        self.held.append(xn)
+        while sum(h.shape[-1] for h in self.held) >= self.block:
+            self._flush(self.block)
+
+    def finish(self) -> None:
+        rest = sum(h.shape[-1] for h in self.held)
+        if rest:
+            self._flush(rest)
+
+    def _flush(self, n: int) -> None:
+        both = np.concatenate(self.held, axis=-1)
+        block, rest = both[..., :n], both[..., n:]
+        self.held = [rest] if rest.shape[-1] else []
+        base = block[0]                           # (ratios, 2, n)
+        for v in range(1, self.v):
+            vec = np.stack([base[:, 0], base[:, 1], block[v, :, 0], block[v, :, 1]], axis=1)
+            self.S[v] += vec.sum(axis=-1)
+            for i in range(4):
+                for j in range(i, 4):
+                    s = np.sum(vec[:, i] * vec[:, j], axis=-1)
+                    self.M[v, :, i, j] += s
+                    if j != i:
+                        self.M[v, :, j, i] += s
+            self.differ[v] += np.count_nonzero((vec[:, 0] != vec[:, 2])
+                                               | (vec[:, 1] != vec[:, 3]), axis=-1)
+        self.units += n
+
+
+def _ranges(count: int, block: int, work: Work | None):
+    """``(first, n)`` of the run's steps: blocks, or the work's timed steps."""
+    if work is not None:
+        yield from steps(count, work)
+        return
+    for first in range(0, count, block):
+        yield first, min(block, count - first)
+
+
+def _play(g, unit: str, count: int, sections: list[Section], variants: list[Variant],
+          seed: int, threads: int | None, progress: bool, work: Work | None) -> _Sums:
+    """Every variant on units ``0 .. count-1`` of ``unit``, summed in pairs."""
+    ratios = [(s, r) for s in sections for r in _ratios(s)]
+    statistics = [(s, m) for s in sections for m in _statistics(s)]
+    sums = _Sums(len(ratios), len(statistics), len(variants), BLOCK[unit])
+    from tqdm import tqdm
+    with tqdm(total=count, unit=g.unit(unit).label, disable=not progress, delay=1.0,
+              desc=f"{unit}s, {len(variants)} variants") as bar:
+        for first, n in _ranges(count, BLOCK[unit], work):
+            frames = [engine.simulate(g, unit, n, rules=v.rules, policy=list(v.texts()),
+                                      seed=seed, start=first, threads=threads)
+                      for v in variants]
+            hashes = [_unit_hashes(df, first, n) for df in frames]
+            for v in range(1, len(variants)):
+                sums.records_differ[v] += int(np.count_nonzero(hashes[0] != hashes[v]))
+            xn = np.empty((len(variants), len(ratios), 2, n))
+            views: dict = {}
+            for vi, df in enumerate(frames):
+                for s in sections:
+                    views[vi, s.name] = s.view(df) if s.view is not None else df
+                for k, (s, r) in enumerate(ratios):
+                    view = views[vi, s.name]
+                    index = view.iloc[:, 0].to_numpy(np.int64)
+                    xn[vi, k, 0] = _per_unit(r.x(view), index, first, n)
+                    xn[vi, k, 1] = _per_unit(r.n(view), index, first, n)
+                for k, (s, m) in enumerate(statistics):
+                    sums.values[vi][k].append(np.asarray(m.values(views[vi, s.name]), float))
+            sums.add(xn)
+            bar.update(n)
+    sums.finish()
+    return sums
+
+
+# --- rows ------------------------------------------------------------------------------
+
+def _paired(sums: _Sums, v: int, k: int) -> dict:
+    return stats.paired_difference(sums.S[v, k], sums.M[v, k], sums.units, sums.differ[v, k])
+
+
+def _own(S, M, units: int, side: int) -> tuple[float, float, float]:
+    """One variant's own ratio and its 95% interval from the paired sums
+    (``side`` 0: the base, 1: the other)."""
+    i = 2 * side
+    return stats.ratio_ci(S[i], S[i + 1], M[i, i], M[i, i + 1], M[i + 1, i + 1], units)
+
+
+def _metric_row(metric: str, kind: str, sums: _Sums, v: int, k: int) -> dict:
+    c = _paired(sums, v, k)
+    (a, a_lo, a_hi), (b, b_lo, b_hi) = (_own(sums.S[v, k], sums.M[v, k], sums.units, s)
+                                         for s in (0, 1))
+    return {"metric": metric, "kind": kind, "a": a, "b": b,
+            "n_a": int(sums.S[v, k, 1]), "n_b": int(sums.S[v, k, 3]), "diff": c["diff"],
+            "ci_low": c["lo"], "ci_high": c["hi"], "p_value": c["p_value"],
+            "a_low": a_lo, "a_high": a_hi, "b_low": b_lo, "b_high": b_hi}
+
+
+def _bid_rows(m: BidShares, sums: _Sums, v: int, k0: int) -> list[dict]:
     rows = []
     for level in range(m.levels):
-        ca, cb = int(ta["count"][level]), int(tb["count"][level])
+        k = k0 + 2 * level
+        ca, cb = sums.S[v, k, 0], sums.S[v, k, 2]
         if ca == 0 and cb == 0:
             continue
-        share = stats.compare_proportions(cb, tb["n"], ca, ta["n"])
+        share, made = _paired(sums, v, k), _paired(sums, v, k + 1)
         row = {"bid": m.text(level) if level else "(thrown in)", "level": level,
-               "hands_a": ca, "rate_a": ca / ta["n"], "hands_b": cb, "rate_b": cb / tb["n"],
-               "diff": share["diff"], "ci_low": share["lo"], "ci_high": share["hi"],
-               "p_value": share["p_value"]}
-        nan = dict.fromkeys(("made_a", "made_b", "made_diff", "made_ci_low", "made_ci_high",
-                             "made_p_value"), math.nan)
+               "hands_a": int(ca), "rate_a": share["a"], "hands_b": int(cb),
+               "rate_b": share["b"], "diff": share["diff"], "ci_low": share["lo"],
+               "ci_high": share["hi"], "p_value": share["p_value"]}
+        keys = ("made_a", "made_b", "made_diff", "made_ci_low", "made_ci_high", "made_p_value")
+        row.update(dict.fromkeys(keys, math.nan))
         if level:
-            ma, mb = int(ta["made"][level]), int(tb["made"][level])
-            made = stats.compare_proportions(mb, cb, ma, ca)
-            nan.update(made_a=ma / ca if ca else math.nan, made_b=mb / cb if cb else math.nan,
-                       made_diff=made["diff"], made_ci_low=made["lo"],
-                       made_ci_high=made["hi"], made_p_value=made["p_value"])
-        rows.append({**row, **nan})
+            row.update(made_a=made["a"], made_b=made["b"], made_diff=made["diff"],
+                       made_ci_low=made["lo"], made_ci_high=made["hi"],
+                       made_p_value=made["p_value"])
+        rows.append(row)
     return rows
 
 
-def _section_table(section: Section, ta: dict, tb: dict) -> pd.DataFrame:
-    """One table of differences; a measure that counted no row under either
-    variant (e.g. players who joined, where nobody may join) is left out."""
+def _statistic_row(m: Statistic, sums: _Sums, v: int, k: int, seed: int) -> dict:
+    a, b = sums.stat_values(0, k), sums.stat_values(v, k)
+    c = stats.paired_bootstrap(a, b, m.stat, seed=seed)
+    (va, a_lo, a_hi), (vb, b_lo, b_hi) = (sums.stat_interval(i, k, m.stat, seed)
+                                          for i in (0, v))
+    return {"metric": m.metric, "kind": "rate" if m.percent else "mean", "a": va, "b": vb,
+            "n_a": len(a), "n_b": len(b), "diff": c["diff"], "ci_low": c["lo"],
+            "ci_high": c["hi"], "p_value": c["p_value"], "a_low": a_lo, "a_high": a_hi,
+            "b_low": b_lo, "b_high": b_hi}
+
+
+def _section_rows(section: Section, sums: _Sums, v: int, offsets: dict, seed: int):
+    """The rows of one section for later variant ``v`` (or a bid table)."""
+    k, j = offsets["ratio"], offsets["stat"]
     rows = []
     for m in section.measures:
         if isinstance(m, BidShares):
-            return pd.DataFrame(_bid_rows(m, ta[m], tb[m]))
-        (na, sa, ssa), (nb, sb, ssb) = ta[m], tb[m]
-        if na == 0 and nb == 0:
-            continue
-        rows.append(_rate_row(m.metric, sa, na, sb, nb) if isinstance(m, Rate)
-                    else _mean_row(m.metric, na, sa, ssa, nb, sb, ssb))
-    return pd.DataFrame(rows)
-
-
-# --- running ----------------------------------------------------------------------------
-
-def _rebatch(frames, batch: int):
-    """``frames`` (consecutive units, in steps of any size) regrouped into the
-    batches :func:`engine.iterate` makes, so that the floating-point sums are
-    added in the same groups, whatever size the steps took (they follow the
-    time each took)."""
-    held: list[pd.DataFrame] = []
-    rows = 0
-    for df in frames:
-        held.append(df)
-        rows += len(df)
-        while rows >= batch:
-            both = pd.concat(held, ignore_index=True)
-            yield both.iloc[:batch]
-            rest = both.iloc[batch:].reset_index(drop=True)
-            held, rows = [rest], len(rest)
-    if rows:
-        yield pd.concat(held, ignore_index=True)
-
-
-def _totals(game, rules, sections, counts, policy, seed, threads, progress,
-            work: Work | None = None) -> dict:
-    """Counts and sums of every measure of ``sections`` under ``rules`` (with
-    ``work``: in steps, each kind of unit one part of the effort)."""
-    totals: dict = {}
-    for unit in dict.fromkeys(s.unit for s in sections):
-        mine = [s for s in sections if s.unit == unit]
-        n = counts[unit]
-        if work is None:
-            frames = engine.iterate(game, unit, n, rules=rules, policy=policy, seed=seed,
-                                    threads=threads, progress=progress)
+            return _bid_rows(m, sums, v, k)
+        if isinstance(m, Statistic):
+            rows.append(_statistic_row(m, sums, v, j, seed))
+            j += 1
         else:
-            steps_ = (engine.simulate(game, unit, count, rules=rules, policy=policy,
-                                      seed=seed, start=first, threads=threads)
-                      for first, count in steps(n, work, 1 / n))
-            frames = _rebatch(steps_, game.unit(unit).batch)
-        for df in frames:
-            for s in mine:
-                _add(totals, s, df)
-    return totals
+            # a measure that counted no row under either (players who joined, where
+            # nobody may join) is left out
+            if sums.S[v, k, 1] or sums.S[v, k, 3]:
+                rows.append(_metric_row(m.metric, "rate" if isinstance(m, Rate) else "mean",
+                                        sums, v, k))
+            k += 1
+    return rows
 
+
+def _skill_rows(g, variants: list[Variant], count: int, seed: int, threads, work) -> list:
+    """Per later variant, the skill trace's rows (see :mod:`simkit.skill`)."""
+    played = [_one_policy(g, v) for v in variants]
+    scored = []
+    for v, default in zip(variants, played):
+        per = {}
+        for weaker, stronger in skill.rungs(g, default):
+            n = skill.deals(g, stronger, count)
+            per[skill.names(weaker, stronger, default)] = skill.scores(
+                g, v.rules, weaker, stronger, n, seed, threads, work)
+        scored.append(per)
+    out: list[list[dict]] = [[] for _ in variants]
+    for vi in range(1, len(variants)):
+        for name, b in scored[vi].items():
+            a = scored[0].get(name)
+            if a is None or len(a) != len(b):
+                continue
+            S = np.array([a.sum(), len(a), b.sum(), len(b)], float)
+            vec = np.stack([a, np.ones_like(a), b, np.ones_like(b)])
+            M = vec @ vec.T
+            c = stats.paired_difference(S, M, len(a), int(np.count_nonzero(a != b)))
+            (ma, la, ha), (mb, lb, hb) = skill.interval(a), skill.interval(b)
+            out[vi].append({"metric": f"skill: {name}, win rate on duplicate deals",
+                            "kind": "rate", "a": ma, "b": mb, "n_a": len(a), "n_b": len(b),
+                            "diff": c["diff"], "ci_low": c["lo"], "ci_high": c["hi"],
+                            "p_value": c["p_value"], "a_low": la, "a_high": ha, "b_low": lb,
+                            "b_high": hb})
+            t = stats.paired_bootstrap(a, b, skill.games_to_lead, seed=seed)
+            ga, gb = (float(skill.games_to_lead(x)) for x in (a, b))
+            out[vi].append({"metric": f"skill: {name}, games for the stronger to be ahead "
+                                      "(95%)", "kind": "mean",
+                            "a": ga if math.isfinite(ga) else math.nan,
+                            "b": gb if math.isfinite(gb) else math.nan,
+                            "n_a": len(a), "n_b": len(b), "diff": t["diff"],
+                            "ci_low": t["lo"], "ci_high": t["hi"], "p_value": t["p_value"]})
+    return out
+
+
+def _one_policy(g, v: Variant) -> str:
+    """The policy every seat of ``v`` plays (the game's default at a mixed table)."""
+    texts = set(v.texts())
+    return v.texts()[0] if len(texts) == 1 else g.make_policies(None, 1)[0].text()
+
+
+# --- the comparison -------------------------------------------------------------------
 
 #: Hands and whole games per variant when none are given.
 DEFAULT_HANDS, DEFAULT_GAMES = 1_000_000, 20_000
 
 
-def compare(game: str, variants, players: int | None = None, hands: int | None = None,
-            games: int | None = None, seed: int = 0, policy=None, threads: int | None = None,
-            progress: bool = False, work: Work | None = None) -> dict[str, pd.DataFrame]:
-    """Play ``hands`` hands (games played in hands) and ``games`` whole games
-    under each of two rule variants of ``game``.
-
-    ``variants``: two texts for :func:`parse_variant` (or ``(label, dict)``
-    pairs).  Returns one DataFrame per section of the game's measures
-    (differences are B - A) and ``variants`` (label, changes and every rule
-    value).  Each table's ``attrs`` hold the game, labels, players, hands,
-    games, seed and policies.  ``work`` (:class:`simkit.runner.Work`): report
-    progress, stop when told.
-    """
-    g = registry.get(game)
-    pairs = check_variants(g, variants)
-    g.check_players(players)
-    rng.run_key(seed)
+def _variants(g, pairs, players, policy, adapt, params, seed, threads, scheduler, out,
+              kept, progress, work, sizes) -> list[Variant]:
     rules = [g.make_rules(overrides=ov, players=players) for _, ov in pairs]
     pols = g.make_policies(policy, rules[0].players)
-    sections = g.measures(rules[0])
-    if hands is not None and "hand" not in {s.unit for s in sections}:
+    if not adapt:
+        return [Variant(lab, ov, r, tuple(pols)) for (lab, ov), r in zip(pairs, rules)]
+    from simkit import adapt as fit
+
+    start = fit.check(g.name, policy)
+    out_v = []
+    for (lab, ov), r in zip(pairs, rules):
+        res = fit.adapt(g.name, r, start, params, seed=seed, out=out, kept=kept,
+                        threads=threads, scheduler=scheduler, progress=progress, label=lab,
+                        work=work, **sizes)
+        adapted = {"rounds": res["rounds"], "objective": res["objective"],
+                   "setting": res["setting"], "trace": res["trace"],
+                   "reused": res["reused"]}
+        out_v.append(Variant(lab, ov, r, tuple(g.make_policies(res["setting"], r.players)),
+                             adapted))
+    return out_v
+
+
+def compare(game: str, variants=None, players: int | None = None, hands: int | None = None,
+            games: int | None = None, seed: int = 0, policy=None, threads: int | None = None,
+            progress: bool = False, work: Work | None = None, sweep: str | None = None,
+            adapt: bool = False, params: Sequence[str] | None = None, out=None,
+            kept: Sequence = (), scheduler: str | None = None,
+            skill_trace: bool = True, adapt_rounds: int | None = None,
+            adapt_trials: int | None = None, adapt_games: int | None = None,
+            adapt_seed: int | None = None) -> dict[str, pd.DataFrame]:
+    """Play ``hands`` hands (games played in hands) and ``games`` whole games
+    under each variant of ``game`` and compare each later variant with the
+    first (see the module notes).
+
+    ``variants``: texts for :func:`parse_variant` (or ``(label, dict)``
+    pairs); ``sweep``: ``KEY=V1,V2,...`` (:func:`parse_sweep`).  With
+    ``adapt`` each variant's players are first adapted to its rules
+    (:func:`simkit.adapt.adapt` with ``params``, kept in ``out`` or the cache,
+    looked up in ``kept`` too; ``adapt_rounds``, ``adapt_trials`` and
+    ``adapt_games`` its sizes, default :mod:`simkit.adapt`'s, and
+    ``adapt_seed`` its seed, default ``seed``).  Returns one
+    DataFrame per section of the game's measures (differences later minus
+    base; a column ``vs`` names the later variant when there are more than
+    two) and ``variants`` (label, changes, policies, adaptation, the share of
+    deals whose records differ from the base's, every rule value).  Each table's ``attrs`` hold the
+    game, labels, players, hands, games, seed and policies.  ``work``
+    (:class:`simkit.runner.Work`): report progress, stop when told.
+    """
+    g = registry.get(game)
+    pairs = check_variants(g, variants, sweep)
+    g.check_players(players)
+    rng.run_key(seed)
+    sections = g.measures(g.make_rules(overrides=pairs[0][1], players=players))
+    units = list(dict.fromkeys(s.unit for s in sections))
+    if hands is not None and "hand" not in units:
         raise InputError(f"--hands does not apply: {g.title} is compared in whole games only; "
                          "give --games")
     hands = DEFAULT_HANDS if hands is None else hands
@@ -258,23 +534,91 @@ def compare(game: str, variants, players: int | None = None, hands: int | None =
     check_count(hands, "--hands")
     check_count(games, "--games")
     counts = {"hand": hands, "game": games}
+    sizes = {k: v for k, v in (("rounds", adapt_rounds), ("trials", adapt_trials),
+                               ("deals", adapt_games)) if v is not None}
+    for what, v in sizes.items():
+        check_count(v, f"--adapt-{'games' if what == 'deals' else what}")
+    a_seed = seed if adapt_seed is None else adapt_seed
+    rng.run_key(a_seed)
+    played = _variants(g, pairs, players, policy, adapt, params, a_seed, threads, scheduler,
+                       out, kept, progress, work, sizes)
     if work is not None:
-        work.expect(2 * len({s.unit for s in sections}))
-    ta, tb = (_totals(g, r, sections, counts, pols, seed, threads, progress, work)
-              for r in rules)
-    out = {s.name: _section_table(s, ta, tb) for s in sections}
-    out["variants"] = pd.DataFrame([{"label": lab, "changes": _changes(ov), **r.as_dict()}
-                                    for (lab, ov), r in zip(pairs, rules)])
-    units = {s.unit for s in sections}
-    attrs = {"game": g.name, "title": g.title, "labels": tuple(lab for lab, _ in pairs),
-             "changes": tuple(_changes(ov) for _, ov in pairs),
-             "players": rules[0].players, "hands": hands if "hand" in units else None,
+        work.expect(sum(counts[u] for u in units))
+    set_threads(threads)
+    sums = {u: _play(g, u, counts[u], [s for s in sections if s.unit == u], played, seed,
+                     threads, progress, work) for u in units}
+    skill_count = max(200, games // SKILL_SHARE)
+    skills = (_skill_rows(g, played, skill_count, seed, threads, work)
+              if skill_trace and "game" in units else [[] for _ in played])
+    tables = _tables(sections, sums, played, skills, seed)
+    tables["variants"] = _variant_table(played, sums)
+    labels = tuple(v.label for v in played)
+    attrs = {"game": g.name, "title": g.title, "labels": labels,
+             "changes": tuple(_changes(v.overrides) for v in played),
+             "players": played[0].rules.players,
+             "hands": hands if "hand" in units else None,
              "games": games if "game" in units else None, "seed": int(seed),
-             "policies": tuple(p.text() for p in pols),
+             "policies": tuple(played[0].texts()),
+             "played": {v.label: v.texts() for v in played},
+             "adapted": {v.label: v.adapted for v in played},
+             "differing": {v.label: _differing(sums, vi) for vi, v in enumerate(played) if vi},
+             "skill_deals": skill_count if skill_trace and "game" in units else None,
              "headings": {s.name: s.heading.format(n=counts[s.unit]) for s in sections}}
-    for df in out.values():
+    for df in tables.values():
         df.attrs.update(attrs)
+    return tables
+
+
+def _differing(sums: dict, v: int) -> dict[str, float]:
+    """Per kind of unit, the share of units whose records differ from the base's."""
+    return {u: float(s.records_differ[v]) / s.units if s.units else math.nan
+            for u, s in sums.items()}
+
+
+def _tables(sections, sums, played, skills, seed) -> dict[str, pd.DataFrame]:
+    """Every section's rows for every later variant, with Holm's correction over
+    all the tests of each later variant against the base."""
+    per: dict[str, list[list[dict]]] = {s.name: [[] for _ in played] for s in sections}
+    offsets = {u: {"ratio": 0, "stat": 0} for u in sums}
+    for s in sections:
+        at = dict(offsets[s.unit])
+        for v in range(1, len(played)):
+            per[s.name][v] = _section_rows(s, sums[s.unit], v, at, seed)
+        offsets[s.unit]["ratio"] += len(_ratios(s))
+        offsets[s.unit]["stat"] += len(_statistics(s))
+    if "design" in per:
+        for v in range(1, len(played)):
+            per["design"][v] += skills[v]
+    for v in range(1, len(played)):
+        _holm([rows[v] for rows in per.values()])
+    several = len(played) > 2
+    out = {}
+    for name, rows in per.items():
+        flat = [({"vs": played[v].label} if several else {}) | r
+                for v in range(1, len(played)) for r in rows[v]]
+        out[name] = pd.DataFrame(flat)
     return out
+
+
+def _holm(tables: list[list[dict]]) -> None:
+    """Fill ``p_holm`` (and ``made_p_holm``) in place over all the rows' tests."""
+    cells = [(row, key) for rows in tables for row in rows
+             for key in ("p_value", "made_p_value") if key in row]
+    adjusted = stats.holm([row[key] for row, key in cells])
+    for (row, key), p in zip(cells, adjusted):
+        row[key.replace("p_value", "p_holm")] = float(p)
+
+
+def _variant_table(played: list[Variant], sums: dict) -> pd.DataFrame:
+    rows = []
+    for vi, v in enumerate(played):
+        row: dict[str, Any] = {"label": v.label, "changes": _changes(v.overrides),
+                               "policies": v.texts(), "adapted": v.adapted}
+        for u, s in sums.items():
+            row[f"differing_{u}s"] = (float(s.records_differ[vi]) / s.units
+                                      if vi and s.units else (0.0 if vi == 0 else math.nan))
+        rows.append({**row, **v.rules.as_dict()})
+    return pd.DataFrame(rows)
 
 
 # --- text -----------------------------------------------------------------------------
@@ -292,6 +636,8 @@ def _sig(p: float) -> bool:
 def _diff(d, lo, hi, percent: bool) -> str:
     if not math.isfinite(d):
         return "n/a"
+    if d == lo == hi == 0:
+        return "0 [0, 0]"
     text = stats.format_estimate(d, lo, hi, 1, percent=percent,
                                  digits=None if hi > lo else (2 if percent else 3))
     return ("+" if d > 0 else "") + text.split(" (")[0]
@@ -303,25 +649,27 @@ def _val(x: float, percent: bool) -> str:
     return f"{100 * x:.2f}%" if percent else f"{x:.3f}"
 
 
-def _verdict(name: str, labels, pvals, what: str) -> str:
-    p = list(pvals)
+def _verdict(name: str, labels, holm_p, what: str) -> str:
+    p = [v for v in holm_p if math.isfinite(v)]
     sig = sum(_sig(v) for v in p)
     if sig == 0:
-        return f"{name}: no difference between {labels[0]} and {labels[1]} is significant at 5%"
+        return (f"{name}: no difference between {labels[0]} and {labels[1]} is significant "
+                "at 5% (Holm)")
     return (f"{name}: {sig} of {len(p)} {what} differ significantly at 5% between "
-            f"{labels[0]} and {labels[1]} (p < 0.05, no correction for multiple tests)")
+            f"{labels[0]} and {labels[1]} (Holm's correction over the comparison's tests)")
 
 
 def _metric_table(df: pd.DataFrame, labels) -> list[str]:
     a, b = labels
     w = max(len(m) for m in df["metric"]) + 2
     wv = max(12, len(a) + 2, len(b) + 2)
-    lines = [f"{'':<{w}}{a:>{wv}}{b:>{wv}}   {'B - A [95% CI]':<34}{'p':>8}"]
+    lines = [f"{'':<{w}}{a:>{wv}}{b:>{wv}}   {'later - base [95% CI]':<34}{'p':>8}"
+             f"{'p Holm':>8}"]
     for row in df.itertuples():
         pct = row.kind == "rate"
         lines.append(f"{row.metric:<{w}}{_val(row.a, pct):>{wv}}{_val(row.b, pct):>{wv}}   "
                      f"{_diff(row.diff, row.ci_low, row.ci_high, pct):<34}{_p(row.p_value):>8}"
-                     + (" *" if _sig(row.p_value) else ""))
+                     f"{_p(row.p_holm):>8}" + (" *" if _sig(row.p_holm) else ""))
     return lines
 
 
@@ -329,42 +677,86 @@ def _bid_table(bids: pd.DataFrame, labels) -> list[str]:
     la, lb = labels
     w1 = max(9, len(la) + 2, len(lb) + 2)
     w2 = max(11, len(la) + 7, len(lb) + 7)
-    lines = [f"{'bid':<13}{la:>{w1}}{lb:>{w1}}   {'B - A [95% CI]':<30}{'p':>8}    "
-             f"{'made ' + la:>{w2}}{'made ' + lb:>{w2}}   {'B - A [95% CI]':<30}{'p':>8}"]
+    lines = [f"{'bid':<13}{la:>{w1}}{lb:>{w1}}   {'later - base [95% CI]':<30}{'p Holm':>8}    "
+             f"{'made ' + la:>{w2}}{'made ' + lb:>{w2}}   {'later - base [95% CI]':<30}"
+             f"{'p Holm':>8}"]
     for row in bids.itertuples():
         left = (f"{row.bid:<13}{_val(row.rate_a, True):>{w1}}{_val(row.rate_b, True):>{w1}}   "
-                f"{_diff(row.diff, row.ci_low, row.ci_high, True):<30}{_p(row.p_value):>8}"
-                + (" * " if _sig(row.p_value) else "   "))
+                f"{_diff(row.diff, row.ci_low, row.ci_high, True):<30}{_p(row.p_holm):>8}"
+                + (" * " if _sig(row.p_holm) else "   "))
         right = ""
         if row.level:
             right = (f" {_val(row.made_a, True):>{w2}}{_val(row.made_b, True):>{w2}}   "
                      f"{_diff(row.made_diff, row.made_ci_low, row.made_ci_high, True):<30}"
-                     f"{_p(row.made_p_value):>8}" + (" *" if _sig(row.made_p_value) else ""))
+                     f"{_p(row.made_p_holm):>8}" + (" *" if _sig(row.made_p_holm) else ""))
         lines.append((left + right).rstrip())
-    pv = list(bids["p_value"]) + [v for v in bids["made_p_value"] if math.isfinite(v)]
+    pv = list(bids["p_holm"]) + [v for v in bids["made_p_holm"] if math.isfinite(v)]
     lines.append("verdict: " + _verdict("contracts", labels, pv, "shares and success rates"))
     return lines
 
 
-def format_comparison(result: dict[str, pd.DataFrame]) -> str:
-    """Every table as text, each with a one-line verdict (5% level)."""
+def identical_sentence(base: str, later: str, differing: dict[str, float]) -> str | None:
+    """The sentence for a later variant that played every deal exactly as the
+    base (None if some deal differed)."""
+    if any(share != 0 for share in differing.values()):
+        return None
+    return (f"{later} never changed a deal at this table: every hand and game was played "
+            f"and scored exactly as under {base}, so every difference is exactly 0 [0, 0].")
+
+
+def _policies_lines(result) -> list[str]:
     at = result["variants"].attrs
-    labels = at["labels"]
-    (la, lb), (ca, cb) = labels, at["changes"]
+    g = registry.get(at["game"])
+    lines = []
+    for label, texts in at["played"].items():
+        short = [g.make_policies(t, 1)[0].label() for t in texts]
+        shown = short[0] if len(set(texts)) == 1 else " | ".join(short)
+        note = "every seat" if len(set(texts)) == 1 else "per seat"
+        lines.append(f"  {label}: {shown} ({note})")
+    return lines
+
+
+def format_comparison(result: dict[str, pd.DataFrame]) -> str:
+    """Every table as text, each with a one-line verdict (5% level, Holm)."""
+    from simkit.adapt import format_trace
+
+    at = result["variants"].attrs
+    labels, changes = at["labels"], at["changes"]
     lines = [f"{at['title']} rule variants, {at['players']} players, seed {at['seed']}: "
-             f"A = {la} ({ca}), B = {lb} ({cb})",
-             "B - A with its 95% interval and two-sided p-value; * = significant at 5%"]
-    for name, df in result.items():
-        if name == "variants":
-            continue
-        lines += ["", at["headings"][name]]
-        if "bid" in df.columns:
-            lines += _bid_table(df, labels)
-        else:
-            lines += _metric_table(df, labels)
-            lines.append("verdict: " + _verdict(name, labels, df["p_value"], "measures"))
-    lines += ["", "The two variants play the same deals; the tests treat them as independent, "
-              "which is cautious."]
+             + ", ".join(f"{lab} = {ch}" for lab, ch in zip(labels, changes))
+             + f" (base: {labels[0]})",
+             "Each later variant against the base on the same deals: the paired difference "
+             "with its 95% interval,", "p-value and Holm's p over that comparison's tests; "
+             "* = significant at 5% after Holm.", "", "Played by:", *_policies_lines(result)]
+    for label, res in at["adapted"].items():
+        if res is not None:
+            lines += format_trace(label, res)
+    several = "vs" in next(iter(df for name, df in result.items() if name != "variants"))
+    for later in labels[1:]:
+        pair = (labels[0], later)
+        share = at["differing"][later]
+        lines += ["", f"=== {later} against {labels[0]} ===",
+                  "records that differ from the base: " + ", ".join(
+                      f"{100 * s:.2f}% of the {u}s" for u, s in share.items())]
+        same = identical_sentence(labels[0], later, share)
+        if same:
+            lines.append(same)
+        for name, df in result.items():
+            if name == "variants" or df.empty:
+                continue
+            part = df[df["vs"] == later] if several else df
+            if part.empty:
+                continue
+            lines += ["", at["headings"][name]]
+            if "bid" in part.columns:
+                lines += _bid_table(part, pair)
+            else:
+                lines += _metric_table(part, pair)
+                lines.append("verdict: " + _verdict(name, pair, part["p_holm"], "measures"))
+    if at.get("skill_deals"):
+        lines += ["", f"Skill trace: each rung of the ladder against the one below on "
+                  f"{at['skill_deals']:,} duplicate deals of whole games (fewer for a player "
+                  "that searches); a win rate of 50% means skill does not show."]
     return "\n".join(lines)
 
 
@@ -373,17 +765,28 @@ def comparison_json(result: dict[str, pd.DataFrame]) -> dict:
     ``tables`` each table as a list of records (NaN as None)."""
     at = result["variants"].attrs
 
-    def records(df):
-        out = []
-        for rec in df.to_dict("records"):
-            out.append({k: (None if isinstance(v, float) and not math.isfinite(v)
-                            else v.item() if isinstance(v, np.generic) else v)
-                        for k, v in rec.items()})
-        return out
+    def clean(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return None
+        if isinstance(v, np.generic):
+            return clean(v.item())
+        if isinstance(v, dict):
+            return {k: clean(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [clean(x) for x in v]
+        return v
 
+    def records(df):
+        return [{k: clean(v) for k, v in rec.items()} for rec in df.to_dict("records")]
+
+    first_unit = "hand" if at["hands"] is not None else "game"
     return {"game": at["game"], "players": at["players"], "hands": at["hands"],
             "games": at["games"], "seed": at["seed"], "policies": list(at["policies"]),
             "labels": list(at["labels"]),
+            "differing_share": {lab: clean(d[first_unit]) for lab, d in at["differing"].items()},
+            "identical": {lab: identical_sentence(at["labels"][0], lab, d)
+                          for lab, d in at["differing"].items()},
+            "skill_deals": at["skill_deals"],
             "tables": {name: records(df) for name, df in
                        [("variants", result["variants"])]
                        + [(k, v) for k, v in result.items() if k != "variants"]}}

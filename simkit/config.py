@@ -52,16 +52,19 @@ def choices(cls: type[Config], *names: str) -> tuple[type[Choice], ...]:
     return tuple(out)
 
 
-def option(default, doc: str, *, choices=None, lo=None, hi=None, scale=None):
+def option(default, doc: str, *, choices=None, lo=None, hi=None, scale=None, span=None):
     """A config field with its default, description and accepted values.
 
     ``choices`` is the tuple of accepted texts (see :func:`choices` for the
     kernels' names of them); ``scale`` (floats only) is what the value is
     multiplied by, and rounded, in the integer vector the kernels read (100:
-    hundredths).
+    hundredths); ``span`` (a policy's numbers) how far either side of its
+    value a search of players adapted to new rules looks
+    (:func:`simkit.adapt.search_space`).
     """
     return dataclasses.field(default=default, metadata=dict(
-        doc=doc, choices=tuple(choices) if choices else None, lo=lo, hi=hi, scale=scale))
+        doc=doc, choices=tuple(choices) if choices else None, lo=lo, hi=hi, scale=scale,
+        span=span))
 
 
 def _accepted(f) -> str:

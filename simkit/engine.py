@@ -280,14 +280,33 @@ class BidShares:
 
 
 @dataclass(frozen=True)
+class Statistic:
+    """A statistic of the units that is not a ratio of sums (a median, the
+    largest departure of several rates from a fair share): ``values(df)``
+    gives each counted row's values (one column, or several as a 2-D array),
+    ``stat(x, axis)`` reduces them along the unit axis ``axis``; ``percent``
+    says whether it reads as a percentage.  Compared by a paired bootstrap
+    (:func:`simkit.stats.paired_bootstrap`)."""
+
+    metric: str
+    values: Callable[[pd.DataFrame], np.ndarray]
+    stat: Callable[..., Any]
+    percent: bool = False
+    of: Callable[[pd.DataFrame], np.ndarray] | None = None
+
+
+@dataclass(frozen=True)
 class Section:
     """One table of the comparison, fed by the run of ``unit``s; ``heading`` may
-    use ``{n}``, the number of units per variant."""
+    use ``{n}``, the number of units per variant.  ``view(df)``, if given,
+    turns each batch of records into the frame the measures read, one row
+    per unit (the designer's measures: :mod:`simkit.design`)."""
 
     name: str
     heading: str
     unit: str
     measures: tuple
+    view: Callable[[pd.DataFrame], pd.DataFrame] | None = None
 
 
 @dataclass(frozen=True)

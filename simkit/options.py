@@ -218,11 +218,17 @@ def _advise_parser(sub) -> None:
 
 
 def _compare_parser(sub) -> None:
-    p = sub.add_parser("compare", help="two rule variants on the same deals: each game's "
-                       "measures, with differences, intervals and p-values")
+    p = sub.add_parser("compare", help="rule variants on the same deals: each game's measures "
+                       "and the designer's (balance, length, drama, skill), paired differences "
+                       "with intervals and Holm-corrected p-values; --adapt re-fits the "
+                       "players to each variant first")
     p.add_argument("game", type=_game)
     p.add_argument("--variant", metavar="LABEL:key=value[,...]", action="append", default=[],
-                   help="a rule variant; exactly two, e.g. --variant A: --variant B:all_pass=stick")
+                   help="a rule variant, 2 to 8 in all (the first is the base), e.g. "
+                        "--variant A: --variant B:all_pass=stick")
+    p.add_argument("--sweep", metavar="KEY=V1,V2,...",
+                   help="one variant per value of one rule (the first value is the base, or "
+                        "the first --variant, whose rules the values then change)")
     p.add_argument("--players", type=_integer,
                    help="number of players (default: the rules' own, 4)")
     p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append",
@@ -230,7 +236,30 @@ def _compare_parser(sub) -> None:
     p.add_argument("--hands", type=_positive,
                    help="hands per variant, for games played in hands (default 1000000)")
     p.add_argument("--games", type=_positive,
-                   help="whole games per variant (default 20000)")
+                   help="whole games per variant (default 20000; the skill trace plays a "
+                        "tenth of them per rung)")
+    p.add_argument("--adapt", action="store_true",
+                   help="re-fit the policy's parameters to each variant's rules first (tuning "
+                        "rounds against the field until no change beats it), and play each "
+                        "variant with its own adapted players")
+    p.add_argument("--param", metavar="NAME=LOW:HIGH", action="append", default=[],
+                   help="with --adapt: search only these parameters (repeatable; default: "
+                        "every parameter of the policy)")
+    p.add_argument("--out", metavar="DIR",
+                   help="with --adapt: keep the adaptations here (default: simkit's cache "
+                        "directory); the same comparison again reuses them")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="with --adapt: play the tuning's tournaments on this Dask cluster")
+    p.add_argument("--adapt-rounds", type=_positive,
+                   help="with --adapt: at most this many rounds per variant (default 3)")
+    p.add_argument("--adapt-trials", type=_positive,
+                   help="with --adapt: settings tried per round (default 24)")
+    p.add_argument("--adapt-games", type=_positive,
+                   help="with --adapt: duplicate whole games per trial (default: Pepper 10000, "
+                        "Pitch 10000 sessions, Shiesta 40000, Burraco 2000); the confirmation "
+                        "plays four times as many")
+    p.add_argument("--no-skill", action="store_true",
+                   help="leave out the skill trace (the ladder's tournaments)")
     _run_options(p, json_out=True)
 
 

@@ -111,12 +111,12 @@ def chunk(game: str, unit: str, run: Mapping[str, Any], start: int, count: int) 
     return pd.concat(frames, ignore_index=True)
 
 
-def pair_sums(tables: Sequence[Sequence[int]], pairs: Sequence[tuple[int, int]], unit: str,
-              df: pd.DataFrame) -> pd.DataFrame:
-    """Per pair, what adds up across chunks: deals, the sum of ``d`` and of its
-    squares, and ``a``'s wins, draws and losses (one chunk's records)."""
+def deal_differences(tables: Sequence[Sequence[int]], pairs: Sequence[tuple[int, int]],
+                     unit: str, df: pd.DataFrame) -> dict[tuple[int, int], np.ndarray]:
+    """Per pair ``(a, b)``, ``d`` of every deal of one chunk's records, in the
+    order of the units' numbers (see the module notes)."""
     slots = len(tables[0])
-    rows = []
+    out = {}
     for pair in sorted(set(pairs)):
         a, b = pair
         diff, seats = None, 0
@@ -128,7 +128,16 @@ def pair_sums(tables: Sequence[Sequence[int]], pairs: Sequence[tuple[int, int]],
             diff = term if diff is None else diff + term
             seats += int((np.array(tables[t]) == a).sum())
         assert diff is not None, f"pair {pair} has no table"
-        d = np.round(diff / seats, 9)       # sums in another order: no float noise
+        out[pair] = np.round(diff / seats, 9)       # sums in another order: no float noise
+    return out
+
+
+def pair_sums(tables: Sequence[Sequence[int]], pairs: Sequence[tuple[int, int]], unit: str,
+              df: pd.DataFrame) -> pd.DataFrame:
+    """Per pair, what adds up across chunks: deals, the sum of ``d`` and of its
+    squares, and ``a``'s wins, draws and losses (one chunk's records)."""
+    rows = []
+    for (a, b), d in deal_differences(tables, pairs, unit, df).items():
         rows.append({"a": a, "b": b, "deals": len(d), "sum": float(d.sum()),
                      "sum_sq": float((d * d).sum()), "wins": int((d > 0).sum()),
                      "draws": int((d == 0).sum()), "losses": int((d < 0).sum())})

@@ -31,6 +31,7 @@ search never saw.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import pathlib
@@ -41,6 +42,7 @@ from typing import Any
 from simkit import chunks, store, tournament
 from simkit import games as registry
 from simkit.errors import InputError
+from simkit.runner import KERNEL_LOCK, Work
 
 #: Settings confirmed on fresh deals after the search.
 CONFIRM_BEST = 3
@@ -277,9 +279,19 @@ def _confirm_field(spec: Spec) -> list[str]:
 
 
 def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
-        confirm_deals: int | None = None) -> dict:
+        confirm_deals: int | None = None, start: dict | None = None,
+        confirm_only: Sequence[str] | None = None, confirm_best: int = CONFIRM_BEST,
+        work: Work | None = None) -> dict:
     """Search, confirm and return the result (the ``--json`` shape, see the
-    module notes); with ``out`` kept there and resumed from there."""
+    module notes); with ``out`` kept there and resumed from there.
+
+    ``start`` (parameter values) is the search's first trial; ``confirm_only``
+    (policy specs) replaces the confirmation's opponents, and
+    ``confirm_best`` the number of settings confirmed (:mod:`simkit.adapt`
+    confirms its best against the field alone).  ``work``: progress (one
+    unit per trial) and a stop checked between trials; the trials' kernels
+    then take turns with other threads' (``runner.KERNEL_LOCK``).
+    """
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -300,15 +312,24 @@ def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
     run_args = {"threads": threads, "scheduler": scheduler,
                 "backend": "dask" if scheduler else "threads"}
     done = len(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)))
+    if start is not None and not study.get_trials(deepcopy=False):
+        study.enqueue_trial(start)
+    lock = KERNEL_LOCK if work is not None else contextlib.nullcontext()
+    if work is not None:
+        work.expect(spec.trials + 1)
+        work.add(done)
     from tqdm import tqdm
     with tqdm(total=spec.trials, initial=done, unit="trial", delay=2.0,
               disable=not progress) as bar:
         while done < spec.trials:
+            if work is not None:
+                work.check()
             trial = study.ask()
             values = {p.name: _suggest(trial, p) for p in spec.params}
             try:
-                value, _ = _trial_value(spec, setting(spec.policy, values), spec.seed,
-                                        spec.deals, spec.unit, run_args)
+                with lock:
+                    value, _ = _trial_value(spec, setting(spec.policy, values), spec.seed,
+                                            spec.deals, spec.unit, run_args)
             except KeyboardInterrupt:
                 study.tell(trial, state=optuna.trial.TrialState.FAIL)
                 raise Interrupted(done, spec.trials, out) from None
@@ -319,7 +340,13 @@ def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
             done += 1
             bar.update(1)
             bar.set_postfix(best=f"{study.best_value:+.4f}")
-    result = _result(spec, study, confirm_deals or spec.deals, run_args)
+            if work is not None:
+                work.add(1)
+    with lock:
+        result = _result(spec, study, confirm_deals or spec.deals, run_args, confirm_only,
+                         confirm_best)
+    if work is not None:
+        work.add(1)
     result["seconds"] = time.perf_counter() - t0
     result["complete_before"] = False
     if where is not None:
@@ -354,7 +381,9 @@ def _open(spec: Spec, out) -> pathlib.Path | None:
     return where
 
 
-def _result(spec: Spec, study, confirm_deals: int, run_args: dict) -> dict:
+def _result(spec: Spec, study, confirm_deals: int, run_args: dict,
+            confirm_only: Sequence[str] | None = None,
+            confirm_best: int = CONFIRM_BEST) -> dict:
     import optuna
 
     trials = [t for t in study.get_trials(deepcopy=False)
@@ -374,8 +403,9 @@ def _result(spec: Spec, study, confirm_deals: int, run_args: dict) -> dict:
     if spec.unit == "hand" and "game" in g.units:
         units.append(("game", max(200, confirm_deals // 20)))
     confirm = []
-    for t, s in ranked[:CONFIRM_BEST]:
-        for opponent in _confirm_field(spec):
+    opponents = list(confirm_only) if confirm_only is not None else _confirm_field(spec)
+    for t, s in ranked[:confirm_best]:
+        for opponent in opponents:
             for unit, deals in units:
                 res = _versus(spec, s, opponent, fresh, unit, deals, run_args)
                 p = res.pairs.iloc[0]
@@ -385,7 +415,8 @@ def _result(spec: Spec, study, confirm_deals: int, run_args: dict) -> dict:
                                 "ci_low": _num(p["ci_low"]), "ci_high": _num(p["ci_high"]),
                                 "p_value": _num(p["p_value"]), "hands": int(p["deals"])})
     default = g.make_policies(None, 1)[0].name
-    main = next(c for c in confirm if c["setting"] == best_s and c["against"] == default
+    first = default if default in opponents else opponents[0]
+    main = next(c for c in confirm if c["setting"] == best_s and c["against"] == first
                 and c["unit"] == spec.unit)
     return {"game": spec.game, "policy": spec.policy, "players": spec.players,
             "unit": spec.unit, "deals": spec.deals, "seed": spec.seed,

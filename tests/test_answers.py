@@ -87,11 +87,17 @@ def test_estimate_scales_with_samples():
     assert small["text"] and big["text"]
 
 
-def test_compare_estimate_counts_both_variants():
-    q = [("game", "shiesta"), ("variant", "A:"), ("variant", "B:"), ("games", "200")]
+def test_compare_estimate_counts_every_variant():
+    q = [("game", "shiesta"), ("variant", "A:"), ("variant", "B:"), ("games", "200"),
+         ("skill", "0")]
     a = answers.parse("compare", q)
     one = answers.estimate("compare", a)["seconds"]
     a.games = 2_000
     assert answers.estimate("compare", a)["seconds"] == pytest.approx(10 * one)
-    with pytest.raises(InputError, match="exactly two|two variants"):
+    a.variant = ["A:", "B:", "C:", "D:"]
+    assert answers.estimate("compare", a)["seconds"] == pytest.approx(20 * one)
+    # the skill trace's tournaments come on top
+    a.no_skill = False
+    assert answers.estimate("compare", a)["seconds"] > 20 * one
+    with pytest.raises(InputError, match="2 to 8 variants"):
         answers.estimate("compare", answers.parse("compare", q[:2]))

@@ -151,6 +151,12 @@ BAD = {
     "--rules": st.sampled_from(["missing.toml", "", "/proc/nothing.toml", "."]),
     "--out": st.sampled_from(["/proc/x", "/sys/x", "", "no/such/dir/x", "afile"]),
     "--workers": st.sampled_from(["0", "-1", HUGE]),
+    "--sweep": st.sampled_from(["nokey=1,2", "target", "=1,2", "players=2,3", "target=x,y",
+                                "target=5"]),
+    "--param": st.sampled_from(["nope=1:2", "aggression", "x=", "aggression=2:1"]),
+    "--adapt-games": st.sampled_from(["0", "-1", "x", HUGE]),
+    "--adapt-trials": st.sampled_from(["0", "many"]),
+    "--adapt-rounds": st.sampled_from(["-3", "1.5"]),
     # the positional argument of replay (a record file) and verify (a run)
     "FILE": st.sampled_from(["missing.txt", ".", "/proc/none", "afile", "binary"]),
 }
@@ -162,7 +168,8 @@ TAKES = {
                  "--set", "--preset", "--rules", "--out", "--workers"],
     "tournament": ["--hands", "--seed", "--players", "--threads", "--chunk", "--set",
                    "--preset", "--rules", "--out"],
-    "compare": ["--hands", "--games", "--seed", "--players", "--threads", "--policy"],
+    "compare": ["--hands", "--games", "--seed", "--players", "--threads", "--policy", "--sweep",
+                "--param", "--adapt-games", "--adapt-trials", "--adapt-rounds", "--out"],
     "show": ["--seed", "--players", "--policy", "--set", "--preset", "--rules"],
     "advise": ["--seed", "--players", "--threads", "--policy", "--set", "--preset", "--rules"],
     "bench": ["--hands"],

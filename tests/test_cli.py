@@ -83,7 +83,7 @@ def test_bad_input_is_one_line_and_exit_2(workdir, cli, extra, names):
     (["advise", "pepper", "--hand", "JH JD AH KH QH"], ["6 cards"]),
     (["advise", "pepper", "--hand", "JH JD AH KH QH JH"], ["duplicate"]),
     (["advise", "pepper", "--hand", "JH JD AH KH QH 9S", "--score", "x:y"], ["x:y"]),
-    (["compare", "pepper", "--variant", "A:"], ["two"]),
+    (["compare", "pepper", "--variant", "A:"], ["2 to 8"]),
     (["compare", "pepper", "--variant", "A:", "--variant", "B:auction=sideways"], ["sideways"]),
     (["compare", "pepper", "--variant", "A:", "--variant", "B:nokey=1"], ["nokey"]),
 ])

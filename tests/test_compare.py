@@ -1,16 +1,20 @@
 """Rule-variant comparison (simkit/compare.py) with Pepper's measures: variant
-parsing, the two-variant requirement, identical variants, stick-the-dealer
-against redeal.  The other games' measures are in test_compare_games.py."""
+and sweep parsing, 2 to 8 variants, paired differences (exactly [0, 0] when a
+rule never changes a deal, never wider than the independent intervals they
+replace), Holm's correction, the JSON shape.  The other games' measures are
+in test_compare_games.py, the designer's measures in test_design.py and
+adapted players in test_adapt.py."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 import pytest
 
 from simkit import compare as C
-from simkit import games
+from simkit import games, stats
 from simkit.errors import InputError
 
 SMALL = dict(hands=50_000, games=500, seed=5)
@@ -25,13 +29,15 @@ def compare(*args, **kwargs):
 
 
 @pytest.fixture(scope="module")
-def same():
-    return compare(["A", "B:"], policy=CAUTIOUS, **SMALL)
+def stick_default():
+    """Stick-the-dealer with the default players: nobody ever passes a hand out."""
+    return compare(["A:", "B:all_pass=stick"], **SMALL)
 
 
 @pytest.fixture(scope="module")
 def stick():
-    return compare(["redeal:", "stick:all_pass=stick"], policy=CAUTIOUS, **SMALL)
+    return compare(["redeal:", "stick:all_pass=stick"], policy=CAUTIOUS, skill_trace=False,
+                   **SMALL)
 
 
 @pytest.mark.parametrize("text, want", [
@@ -61,12 +67,32 @@ def test_parse_variant_errors(text, names):
         assert n in msg, msg
 
 
-@pytest.mark.parametrize("variants, match", [
-    ([], "exactly two variants.*got 0"), (["A"], "exactly two.*got 1"), ("A", "got 1"),
-    (None, "got 0"), (["A", "B", "C:all_pass=stick"], "got 3"),
-    (["A", "A:all_pass=stick"], "same label 'A'"),
+def test_sweep_makes_one_variant_per_value():
+    got = C.check_variants(PEPPER, [], "kubwa_stake=1,2,3,4")
+    assert got == [(f"kubwa_stake={v}", {"kubwa_stake": str(v)}) for v in (1, 2, 3, 4)]
+    # with a --variant first, it is the base and the sweep changes its rules
+    got = C.check_variants(PEPPER, ["open:auction=one_lap"], "kubwa_stake=2,3")
+    assert got == [("open", {"auction": "one_lap"}),
+                   ("kubwa_stake=2", {"auction": "one_lap", "kubwa_stake": "2"}),
+                   ("kubwa_stake=3", {"auction": "one_lap", "kubwa_stake": "3"})]
+
+
+@pytest.mark.parametrize("sweep, match", [
+    ("kubwa_stake=3", "at least two values"), ("kubwa_stake", "KEY=V1,V2"),
+    ("kubwa_stake=2,,3", "KEY=V1,V2"), ("kubwa_stake=2,2", "given twice"),
+    ("kubwa_stake=2,9", "kubwa_stake"), ("nokey=1,2", "nokey"),
 ])
-def test_two_variants_required(variants, match):
+def test_bad_sweeps(sweep, match):
+    with pytest.raises(InputError, match=match):
+        C.check_variants(PEPPER, [], sweep)
+
+
+@pytest.mark.parametrize("variants, match", [
+    ([], "2 to 8 variants.*got 0"), (["A"], "got 1"), ("A", "got 1"), (None, "got 0"),
+    ([f"V{i}:" for i in range(9)], "got 9"),
+    (["A", "A:all_pass=stick"], "label 'A'"),
+])
+def test_two_to_eight_variants(variants, match):
     with pytest.raises(InputError, match=match):
         compare(variants, hands=10, games=1)
 
@@ -82,41 +108,48 @@ def test_bad_arguments(kwargs, match):
 
 
 def test_tuple_variants():
-    r = compare([("A", {}), ("B", {"auction": "one_lap"})], hands=1_000, games=20)
+    r = compare([("A", {}), ("B", {"auction": "one_lap"})], hands=1_000, games=20,
+                skill_trace=False)
     assert r["variants"]["changes"].tolist() == ["seed rules", "auction=one_lap"]
     with pytest.raises(InputError, match="label"):
         compare([("A", {}), (3, {})], hands=10, games=1)
 
 
-def _all_rows(result):
-    b = result["bids"]
-    yield from zip(b["diff"], b["p_value"])
-    yield from ((d, p) for d, p in zip(b["made_diff"], b["made_p_value"]) if not math.isnan(d))
-    for name in ("scores", "games"):
-        yield from zip(result[name]["diff"], result[name]["p_value"])
+def _intervals(result):
+    """Every (diff, lo, hi, p) of a comparison's tables."""
+    for name, t in result.items():
+        if name == "variants":
+            continue
+        yield from zip(t["diff"], t["ci_low"], t["ci_high"], t["p_value"])
+        if "made_diff" in t:
+            yield from ((d, lo, hi, p) for d, lo, hi, p in zip(
+                t["made_diff"], t["made_ci_low"], t["made_ci_high"], t["made_p_value"])
+                if not math.isnan(d))
 
 
-def test_identical_variants(same):
-    assert set(same) == {"bids", "scores", "games", "variants"}
-    rows = list(_all_rows(same))
-    assert len(rows) > 10
-    for diff, p in rows:
-        assert diff == 0.0
-        assert p == 1.0 or math.isnan(p)
-    b = same["bids"]
-    assert (b["hands_a"] == b["hands_b"]).all() and b["hands_a"].sum() == SMALL["hands"]
-    assert (b["ci_low"] <= 0).all() and (b["ci_high"] >= 0).all()
-    text = C.format_comparison(same)
-    assert text.count("verdict: ") == 3
-    assert text.count("is significant at 5%") == 3          # "no difference ... is significant"
+def test_a_rule_that_never_comes_up(stick_default):
+    """The default players never pass a hand out, so stick-the-dealer changes no
+    deal: the share of differing deals is 0 and every interval exactly [0, 0]."""
+    r = stick_default
+    at = r["variants"].attrs
+    assert at["differing"]["B"] == {"hand": 0.0, "game": 0.0}
+    rows = list(_intervals(r))
+    assert len(rows) > 30 and any(name == "design" for name in r)
+    for diff, lo, hi, p in rows:
+        assert diff == lo == hi == 0.0 and p == 1.0
+    text = C.format_comparison(r)
+    assert "B never changed a deal at this table" in text
+    d = C.comparison_json(r)
+    assert d["differing_share"] == {"B": 0.0}
+    assert d["identical"]["B"].startswith("B never changed a deal")
 
 
 def test_stick_against_redeal(stick):
     s = stick["scores"].set_index("metric")
     thrown = s.loc["thrown-in rate"]
     assert thrown["a"] > 0.05 and thrown["b"] == 0.0        # the stuck dealer always plays
-    assert thrown["diff"] == -thrown["a"] and thrown["diff"] < 0
-    assert thrown["ci_high"] < 0 and thrown["p_value"] < 1e-6
+    assert thrown["diff"] == pytest.approx(-thrown["a"]) and thrown["diff"] < 0
+    assert thrown["ci_high"] < 0 and thrown["p_value"] < 1e-6 and thrown["p_holm"] < 1e-6
     b = stick["bids"].set_index("bid")
     assert b.loc["(thrown in)", "hands_b"] == 0
     assert b.loc["(thrown in)", "hands_a"] == round(thrown["a"] * SMALL["hands"])
@@ -126,31 +159,84 @@ def test_stick_against_redeal(stick):
     g = stick["games"].set_index("metric")
     assert list(g.index) == ["side 0 win rate", "side 1 win rate", "rounds per game",
                              "unfinished games"]
-    assert (g["n_a"] == SMALL["games"]).all()
-    # every interval holds its difference
-    for name in ("bids", "scores", "games"):
+    at = stick["variants"].attrs
+    share = at["differing"]["stick"]
+    assert share["hand"] == pytest.approx(thrown["a"])     # exactly the thrown-in deals differ
+    for name in ("bids", "scores", "games", "design"):
         t = stick[name]
         ok = t["diff"].isna() | ((t["ci_low"] <= t["diff"]) & (t["diff"] <= t["ci_high"]))
         assert ok.all(), name
+        assert (t["p_holm"].isna() | (t["p_holm"] >= t["p_value"] - 1e-15)).all(), name
     text = C.format_comparison(stick)
-    assert "A = redeal (seed rules), B = stick (all_pass=stick)" in text
-    assert "verdict: scores: " in text and "differ significantly at 5%" in text
-    assert "(thrown in)" in text
+    assert "redeal = seed rules, stick = all_pass=stick" in text
+    assert "verdict: scores: " in text and "differ significantly" in text
+    assert "(thrown in)" in text and "never changed a deal" not in text
+    assert "stick: heuristic:aggression=-3.0 (every seat)" in text
 
 
-def test_three_players_games_table():
-    r = compare(["A", "B:tie=play_on"], players=3, hands=2_000, games=200, seed=1)
-    g = r["games"]
-    assert g["metric"].tolist()[:3] == ["side 0 win rate", "side 1 win rate", "side 2 win rate"]
-    assert np.isfinite(g["a"]).all()
+def test_paired_intervals_are_never_wider_than_the_independent_ones(stick):
+    """The intervals the comparison gave before it was paired: Newcombe's for
+    rates, Welch's for means, from the same counts and sums."""
+    pepper = stick["bids"]
+    checked = 0
+    for r in pepper.itertuples():
+        n = SMALL["hands"]
+        old = stats.compare_proportions(r.hands_b, n, r.hands_a, n)
+        if r.hands_a != r.hands_b:
+            assert r.ci_high - r.ci_low <= old["hi"] - old["lo"] + 1e-12, r.bid
+            checked += 1
+    s = stick["scores"]
+    for r in s[s["kind"] == "rate"].itertuples():
+        old = stats.compare_proportions(round(r.b * r.n_b), r.n_b, round(r.a * r.n_a), r.n_a)
+        assert r.ci_high - r.ci_low <= old["hi"] - old["lo"] + 1e-12, r.metric
+        checked += 1
+    assert checked >= 4
+
+
+def test_more_than_two_variants_carry_vs():
+    r = compare(["A:", "B:kubwa_stake=3", "C:all_pass=stick"], hands=20_000, games=200,
+                seed=2, skill_trace=False)
+    for name in ("bids", "scores", "games", "design"):
+        assert set(r[name]["vs"]) == {"B", "C"}, name
+    at = r["variants"].attrs
+    assert at["differing"]["C"] == {"hand": 0.0, "game": 0.0}
+    assert at["differing"]["B"]["hand"] > 0                  # Kubwa scores more
+    two = compare(["A:", "B:kubwa_stake=3"], hands=20_000, games=200, seed=2,
+                  skill_trace=False)
+    assert "vs" not in two["scores"]
+    mine = r["scores"][r["scores"]["vs"] == "B"].drop(columns=["vs", "p_holm"])
+    assert mine.reset_index(drop=True).equals(two["scores"].drop(columns=["p_holm"]))
+    d = C.comparison_json(r)
+    assert set(d["differing_share"]) == {"B", "C"}
+    assert all(row["vs"] in ("B", "C") for row in d["tables"]["design"])
 
 
 def test_json(stick):
-    import json
     d = C.comparison_json(stick)
-    assert set(d) == {"game", "players", "hands", "games", "seed", "policies", "labels", "tables"}
+    assert {"game", "players", "hands", "games", "seed", "policies", "labels", "tables",
+            "differing_share"} <= set(d)
     assert (d["hands"], d["games"], d["labels"]) == (50_000, 500, ["redeal", "stick"])
-    assert set(d["tables"]) == {"variants", "bids", "scores", "games"}
+    assert set(d["tables"]) == {"variants", "bids", "scores", "games", "design"}
     assert d["tables"]["bids"][0]["bid"] == "(thrown in)"
     assert d["tables"]["bids"][0]["made_a"] is None          # NaN -> null
+    for v in d["tables"]["variants"]:
+        assert v["policies"] == ["heuristic:" + d["policies"][0].split(":", 1)[1]] * 4
+        assert v["adapted"] is None
+    rows = d["tables"]["design"]
+    assert set(rows[0]) >= {"metric", "a", "b", "diff", "ci_low", "ci_high", "p_value",
+                            "p_holm"}
+    names = " | ".join(r["metric"] for r in rows)
+    for word in ("balance", "completion", "hands per game", "lead changes", "comeback"):
+        assert word in names, word
     json.dumps(d, allow_nan=False)
+
+
+def test_holm_is_over_the_whole_comparison(stick):
+    p = np.concatenate([stick[n]["p_value"].to_numpy() for n in ("bids", "scores", "games",
+                                                                 "design")]
+                       + [stick["bids"]["made_p_value"].to_numpy()])
+    got = np.concatenate([stick[n]["p_holm"].to_numpy() for n in ("bids", "scores", "games",
+                                                                  "design")]
+                         + [stick["bids"]["made_p_holm"].to_numpy()])
+    ok = np.isfinite(p)
+    assert np.allclose(np.sort(stats.holm(p)[ok]), np.sort(got[ok]))

@@ -282,7 +282,7 @@ def test_replay_gives_the_view_of_a_pasted_record(client, capsys, tmp_path):
     ("/api/advise?hand=JH+JD+AH+KH+9C+9S", ("game",)),
     ("/api/advise?game=poker&hand=JH", ("poker",)),
     ("/api/advise?game=pitch&hand=AS+KS+QS+JS+10S+9S&bound=1", ("bound",)),
-    ("/api/compare?game=pepper&variant=A:", ("two variants",)),
+    ("/api/compare?game=pepper&variant=A:", ("2 to 8 variants",)),
     ("/api/compare?game=pepper&variant=A:&variant=B:fail=sometimes", ("sometimes",)),
     ("/api/show?game=pitch&index=-1", ("-1",)),
     ("/api/show?game=pitch&index=1&set=low=never", ("never",)),

@@ -7,9 +7,10 @@ so they never hold the whole run.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from simkit import stats
+from simkit import design, stats
 from simkit.engine import Mean, Rate, Section, Summary
 
 ENDED = ("closed", "stock", "cap")
@@ -114,4 +115,24 @@ def measures(rules) -> list:
             Mean("hands per game", lambda df: df["hands"].to_numpy()),
             Rate("shared games", lambda df: df["shared"].to_numpy()),
             Rate("unfinished games", lambda df: df["unfinished"].to_numpy()))),
+        design.section(_design_frame, ["the first dealer's team", "the other team"],
+                       "the first dealer's team", cap="max_hands"),
     ]
+
+
+def _design_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """The design frame (:mod:`simkit.design`): the two teams, the first
+    dealer's first; lengths in hands."""
+    fd = df["first_dealer"].to_numpy(np.int64)
+    winner = df["winner"].to_numpy(np.int64)
+    shared = df["shared"].to_numpy(bool)
+    winners = np.where(winner >= 0, 1 << winner.clip(0), np.where(shared, 0b11, 0))
+    share = design.shares(winners, 2)
+    rows = np.arange(len(df))
+    first, other = share[rows, fd % 2], share[rows, 1 - fd % 2]
+    steps = df["hands"].to_numpy(np.int64)
+    finished = ~df["unfinished"].to_numpy(bool)
+    single = finished & (winner >= 0)
+    return pd.DataFrame({"game": df["game"].to_numpy(), "steps": steps, "finished": finished,
+                         "pos_1": first, "pos_2": other, "first": first,
+                         **design.lead_columns(df, steps, single)})

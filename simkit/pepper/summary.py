@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simkit import stats
+from simkit import design, stats
 from simkit.engine import BidShares, Mean, Rate, Section, Summary, bid_table
 
 
@@ -120,4 +120,35 @@ def measures(rules) -> list:
               for s in range(rules.sides)),
             Mean("rounds per game", lambda df: df["rounds"].to_numpy()),
             Rate("unfinished games", lambda df: df["unfinished"].to_numpy()))),
+        _design(rules),
     ]
+
+
+def _design(rules) -> Section:
+    """The designer's measures (:mod:`simkit.design`): with partners the two
+    sides (the first dealer's first), else every seat counted from the first
+    dealer's left; the first dealer's side's edge; lengths in hands."""
+    P, S = rules.players, rules.sides
+    teams = S < P
+
+    def frame(df: pd.DataFrame) -> pd.DataFrame:
+        fd = df["first_dealer"].to_numpy(np.int64)
+        winners = df["winners"].to_numpy(np.int64)
+        share = design.shares(winners, S)
+        rows = np.arange(len(df))
+        if teams:
+            pos = [share[rows, fd % 2], share[rows, 1 - fd % 2]]
+        else:
+            pos = [share[rows, (fd + k) % P] for k in range(1, P + 1)]
+        steps = df["rounds"].to_numpy(np.int64)
+        finished = ~df["unfinished"].to_numpy(bool)
+        single = finished & (winners > 0) & (winners & (winners - 1) == 0)
+        return pd.DataFrame({"game": df["game"].to_numpy(), "steps": steps, "finished": finished,
+                             **{f"pos_{k + 1}": p for k, p in enumerate(pos)},
+                             "first": pos[0] if teams else pos[-1],
+                             **design.lead_columns(df, steps, single)})
+
+    names = (["the first dealer's side", "the other side"] if teams else
+             [f"seat {k} left of the first dealer" for k in range(1, P)] + ["the first dealer"])
+    return design.section(frame, names, "the first dealer's side" if teams else
+                          "the first dealer", cap="max_rounds")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simkit import stats
+from simkit import design, stats
 from simkit.engine import BidShares, Mean, Rate, Section, Summary, bid_table
 
 #: Group columns of :func:`aggregate_frame` and the totals summed per group.
@@ -137,4 +137,37 @@ def measures(rules) -> list:
                  lambda df: df["player"].to_numpy() == 0),
             Rate("sessions ended by the target", lambda df: df["ended_by_target"].to_numpy(),
                  lambda df: df["player"].to_numpy() == 0))),
+        _design(rules),
     ]
+
+
+def _design(rules) -> Section:
+    """The designer's measures (:mod:`simkit.design`) of money sessions: the
+    players by starting seat (seat N: the first dealer); a win is the top
+    score at the end; a session is finished when a target ended it before
+    its last hand."""
+    N = rules.players
+
+    def frame(df: pd.DataFrame) -> pd.DataFrame:
+        session = df["session"].to_numpy(np.int64)
+        first = session.min() if len(df) else 0
+        count = session.max() - first + 1 if len(df) else 0
+        index = session - first
+        top = df["top"].to_numpy(bool)
+        tops = np.bincount(index, weights=top, minlength=count)
+        share = np.where(top, 1.0 / np.maximum(tops[index], 1), 0.0)
+        seat = df["seat"].to_numpy(np.int64)
+        pos = {f"pos_{k}": np.bincount(index, weights=share * (seat == k), minlength=count)
+               for k in range(1, N + 1)}
+        head = df[df["player"].to_numpy() == 0]
+        steps = head["session_hands"].to_numpy(np.int64)
+        single = tops[head["session"].to_numpy(np.int64) - first] == 1
+        return pd.DataFrame({"session": head["session"].to_numpy(), "steps": steps,
+                             "finished": head["ended_by_target"].to_numpy(bool), **pos,
+                             "first": pos[f"pos_{N}"],
+                             **design.lead_columns(head, steps, single)})
+
+    names = [f"starting seat {k}" for k in range(1, N)] + [f"starting seat {N} (the first "
+                                                           "dealer)"]
+    return design.section(frame, names, "the first dealer", unit="session",
+                          cap="the last hand (by the target)")

@@ -7,9 +7,10 @@ so it never holds the whole run.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from simkit import stats
+from simkit import design, stats
 from simkit.engine import Mean, Rate, Section, Summary
 
 
@@ -58,4 +59,23 @@ def measures(rules) -> list:
         Mean("turns per game", lambda df: df["turns"].to_numpy()),
         Mean("pickups per game", lambda df: df[[c for c in df.columns
                                                 if c.startswith("pickups_")]].sum(axis=1)),
-        Rate("unfinished games", lambda df: df["unfinished"].to_numpy())))]
+        Rate("unfinished games", lambda df: df["unfinished"].to_numpy()))),
+        _design(rules)]
+
+
+def _design(rules) -> Section:
+    """The designer's measures (:mod:`simkit.design`): every seat counted from
+    the starter, the starter's edge; lengths in turns."""
+    P = rules.players
+
+    def frame(df: pd.DataFrame) -> pd.DataFrame:
+        seat = df["winner_seat"].to_numpy(np.int64)
+        finished = ~df["unfinished"].to_numpy(bool)
+        pos = {f"pos_{k + 1}": (seat == k).astype(np.float64) for k in range(P)}
+        steps = df["turns"].to_numpy(np.int64)
+        return pd.DataFrame({"game": df["game"].to_numpy(), "steps": steps, "finished": finished,
+                             **pos, "first": pos["pos_1"],
+                             **design.lead_columns(df, steps, finished)})
+
+    return design.section(frame, [seat_name(k) for k in range(P)], "the starter",
+                          steps="turns", cap="max_turns")
