@@ -20,7 +20,7 @@ import pytest
 from simkit.pepper import kernel as K
 from simkit.pepper import record as PR
 from simkit.pepper import reference as R
-from simkit.pepper.api import declare_hands, fixed_hands, simulate_games, trace_hands
+from simkit.pepper.api import declare_hands, fixed_hands, simulate, simulate_games, trace_hands
 from simkit.pepper.policies import NAMED, make_policies
 from simkit.pepper.rules import DECK, PRESETS, TRUMP_TEXT, make_rules
 
@@ -166,6 +166,19 @@ def test_classic_and_single_fixes_agree(players):
     assert_same_hands(rules, make_policies(NAMED["classic"], players), SEED, 0, CLASSIC_HANDS)
     assert_same_hands(rules, make_policies(FIXES[:players], players), OTHER_SEED, 0,
                       CLASSIC_HANDS)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_kubwa_on_the_estimate_agrees(players):
+    """``kubwa_est`` low enough to call Kubwa on strong hands that are not sure
+    of every trick, under a higher stake."""
+    rules = make_rules(overrides={"kubwa_stake": 3}, players=players)
+    pols = make_policies("heuristic:kubwa_est=4.5", players)
+    df = simulate(CLASSIC_HANDS, rules=rules, policy=pols, seed=SEED, threads=1)
+    assert (df["contract"] == rules.kubwa).mean() > (
+        simulate(CLASSIC_HANDS, rules=rules, seed=SEED, threads=1)["contract"]
+        == rules.kubwa).mean()
+    assert_same_hands(rules, pols, SEED, 0, CLASSIC_HANDS)
 
 
 def test_comparison_catches_a_difference():

@@ -187,7 +187,8 @@ def _desired(h, rules, params, seat):
         best_sure = max(best_sure, sure)
     if rules[R.PLAYERS] == 4:
         best_est += params[seat, PARAM.PARTNER_HELP]
-    if best_sure >= T - params[seat, PARAM.KUBWA_MARGIN]:
+    if best_sure >= T - params[seat, PARAM.KUBWA_MARGIN] \
+            or best_est >= params[seat, PARAM.KUBWA_EST]:
         return T + 1
     x = best_est + params[seat, PARAM.AGGRESSION]
     if params[seat, PARAM.TUNED]:

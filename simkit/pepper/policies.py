@@ -28,6 +28,7 @@ class HeuristicParams(Config):
     partner_help: float = option(0.75, "tricks expected from the partner (4 players only)",
                                  lo=0.0, hi=6.0, scale=100)
     kubwa_margin: int = option(0, "bid Kubwa when sure tricks fall short of all by at most this", lo=0, hi=8)
+    kubwa_est: float = option(12.0, "also bid Kubwa when the hand estimate (with the partner's help, before aggression) reaches this many tricks: strong hands short of certain, whose chance of every trick may pay at a higher Kubwa stake (12: never, the old rule)", lo=4.0, hi=12.0, scale=100, span=6.5)
     draw_trumps: bool = option(True, "lead the top trump while opponents may still hold trumps")
     cover_third: bool = option(True, "4 players: when the partner's card wins so far but an "
                                "opponent still to play may beat it, win the trick with the "

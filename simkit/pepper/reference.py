@@ -393,7 +393,8 @@ def desired_level(hand: Sequence[int], rules: PepperRules, params: HeuristicPara
     """The level D the heuristic wants to reach (§7.2 "Bidding").
 
     With the best ``est`` and best ``sure`` over the allowed trump options
-    (each maximised separately): Kubwa if ``sure >= T - kubwa_margin``; else
+    (each maximised separately): Kubwa if ``sure >= T - kubwa_margin`` or
+    ``est >= kubwa_est`` (in hundredths); else
     Ndogo if ``est + aggression >= 100 T``; else ``(est + aggression) // 100``
     (floor division) clamped to ``0 .. T-1``.  With ``tuned`` the table
     size's ``TABLE_OFFSET`` is added to ``aggression``.
@@ -405,7 +406,7 @@ def desired_level(hand: Sequence[int], rules: PepperRules, params: HeuristicPara
     aggression = hundredths(params.aggression)
     if params.tuned:
         aggression += hundredths(TABLE_OFFSET[rules.players])
-    if best_sure >= T - params.kubwa_margin:
+    if best_sure >= T - params.kubwa_margin or best_est >= hundredths(params.kubwa_est):
         return rules.kubwa
     if best_est + aggression >= 100 * T:
         return rules.ndogo
