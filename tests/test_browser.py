@@ -370,6 +370,74 @@ def test_compare_shows_the_measures_of_the_clis_json(page, base, shots, capsys):
     page.screenshot(path=shots / "compare.png", full_page=True)
 
 
+def test_compare_a_sweep_shows_every_value_and_the_figures(page, base, shots, capsys):
+    """A sweep from the address: one variant per value, each against the first,
+    the design table per later value and a figure per measure across them."""
+    page.goto(f"{base}/compare?game=pepper&sweep=kubwa_stake=1,2,3&hands=4000&games=200"
+              f"&seed=2&skill=0")
+    expect(page.locator("#mode-sweep")).to_be_checked()
+    expect(page.locator("#sweep-values")).to_have_value("1,2,3")
+    expect(page.locator(".variant").first).to_be_hidden()
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator("#answer section[data-figures]")).to_be_visible(timeout=60_000)
+    result = _cli_json(capsys, "compare", "pepper", "--sweep", "kubwa_stake=1,2,3", "--hands",
+                       "4000", "--games", "200", "--seed", "2", "--no-skill")
+    assert result["labels"] == ["kubwa_stake=1", "kubwa_stake=2", "kubwa_stake=3"]
+    for later in result["labels"][1:]:
+        rows = [r for r in result["tables"]["design"] if r["vs"] == later]
+        table = page.locator(f'section[data-table="design"][data-later="{later}"] tbody tr')
+        expect(table).to_have_count(len(rows))
+        for tr, row in zip(table.all(), rows):
+            assert json.loads(tr.locator("td[data-b]").get_attribute("data-b")) == row["b"]
+    figures = page.locator("section[data-figures] figure")
+    assert figures.count() >= 10
+    # three points per figure, the sweep's values under them
+    first = figures.first.locator("svg")
+    assert first.locator("circle").count() == 3
+    assert [t.text_content() for t in first.locator("text.tick").all()][-3:] == ["1", "2", "3"]
+    page.screenshot(path=shots / "compare-sweep.png", full_page=True)
+
+
+def test_compare_adapted_players_in_a_job(page, base, shots):
+    """The adapted-players switch: a job with progress and Cancel; the answer
+    names each variant's adapted policy."""
+    page.goto(f"{base}/compare?game=pepper&variant=A:&variant=B:fail=bid&hands=4000&games=100"
+              f"&seed=3&skill=0&adapt=1&adapt-rounds=1&adapt-trials=3&adapt-games=300")
+    expect(page.locator("#adapt")).to_be_checked()
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator("#cancel")).to_be_visible()
+    expect(page.locator("#answer section[data-table]").first).to_be_visible(timeout=120_000)
+    head = page.locator("#answer section.panel").first
+    expect(head).to_contain_text("adapted to these rules")
+    expect(head.locator("details summary").first).to_have_text("how the players were adapted")
+    page.screenshot(path=shots / "compare-adapted.png", full_page=True)
+
+
+def test_compare_by_keyboard_on_a_phone(browser, base, shots):
+    """390 px wide: nothing scrolls sideways; a third variant added and removed
+    from the keyboard keeps the focus on the page."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    pg = context.new_page()
+    pg.goto(f"{base}/compare?game=pitch&variant=A:&variant=B:low=dealt&hands=2000&games=50")
+    expect(pg.locator(".variant")).to_have_count(2)
+    pg.locator("#add").focus()
+    pg.keyboard.press("Enter")
+    expect(pg.locator(".variant")).to_have_count(3)
+    assert pg.evaluate("document.activeElement.id") == "rules-c-label"
+    pg.keyboard.press("Shift+Tab")          # back to the page, not lost
+    third = pg.locator(".variant").nth(2)
+    third.get_by_role("button", name="Remove").focus()
+    pg.keyboard.press("Enter")
+    expect(pg.locator(".variant")).to_have_count(2)
+    assert pg.evaluate("document.activeElement.tagName") in ("INPUT", "BUTTON")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    pg.get_by_role("button", name="Compare").click()
+    expect(pg.locator("#answer section[data-table]").first).to_be_visible(timeout=60_000)
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    pg.screenshot(path=shots / "compare-phone.png", full_page=True)
+    context.close()
+
+
 def test_compare_of_a_game_in_whole_games_offers_no_hands(page, base, shots):
     """Shiesta is compared in whole games: the hands field is hidden and not sent
     (the command refuses --hands for it), and the comparison runs."""

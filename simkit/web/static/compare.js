@@ -1,15 +1,19 @@
-// Compare: two rule variants of any game on the same deals, as `simkit compare --json`
-// gives them: each measure under A and B, the difference with its interval and p-value.
+// Compare: two to eight rule variants of any game on the same deals, or a sweep of one
+// rule, as `simkit compare --json` gives them: each later variant against the first
+// (the base), every measure's paired difference with its interval, p and Holm's p; the
+// designer's measures with a figure across the variants; the policies each variant
+// played with (adapted to its rules or not).
 
 import { api, chrome, el, later, pct, pvalue, queryOf, replaceUrl, runJob, signed } from "./common.js";
-import { PolicyEditor, RulesEditor, gameTable, urlValues } from "./forms.js";
+import { PolicyEditor, RulesEditor, choicesOf, gameTable, urlValues } from "./forms.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { games: null, game: null, a: null, b: null, policies: null, job: null, key: null };
+const MAX = 8;
+const state = { games: null, game: null, variants: [], policies: null, job: null, key: null };
 
 // --- the inputs --------------------------------------------------------------------------
 
-/** "LABEL:key=value,..." back into a preset-free list of settings. */
+/** "LABEL:key=value,..." back into its label and settings. */
 function parseVariant(text) {
   const i = text.indexOf(":");
   const label = i < 0 ? text : text.slice(0, i);
@@ -31,18 +35,24 @@ function presetOf(g, sets) {
   return { preset: best.preset, sets: sets.filter((s) => !(s.split("=")[0].trim() in inPreset)) };
 }
 
-function variantText(label, editor) {
-  return `${label.trim()}:${editor.overrides().join(",")}`;
+const sweeping = () => $("mode-sweep").checked;
+
+function variantText(v) {
+  return `${v.labelInput.value.trim()}:${v.editor.overrides().join(",")}`;
 }
 
 function pairs() {
   const g = state.game;
-  const out = [["game", g.name],
-    ["variant", variantText($("label-a").value, state.a)], ["variant", variantText($("label-b").value, state.b)]];
+  const out = [["game", g.name]];
+  // a sweep: one variant per value, the first the base, on the rule book's other rules
+  if (!sweeping()) for (const v of state.variants) out.push(["variant", variantText(v)]);
+  if (sweeping()) out.push(["sweep", `${$("sweep-key").value}=${$("sweep-values").value.trim()}`]);
   if (Number($("players").value) !== g.default_players) out.push(["players", $("players").value]);
   out.push(...state.policies.pairs());
   // a game played only in whole games has no hands to set (the command refuses --hands)
   for (const id of ["hands", "games", "seed"]) if (id !== "hands" || g.unit !== "game") out.push([id, $(id).value.trim()]);
+  if ($("adapt").checked) out.push(["adapt", "1"]);
+  if (!$("skill").checked) out.push(["skill", "0"]);
   return out;
 }
 
@@ -51,6 +61,10 @@ function changed() {
   replaceUrl(pairs());
   const pol = state.policies.pairs();
   $("policy-sub").textContent = pol.length ? pol.map((x) => x[1]).join(" · ") : state.game.default_policy;
+  const n = state.variants.length;
+  $("add").disabled = n >= MAX;
+  $("count").textContent = sweeping() ? ""
+    : `${n} variants (2 to ${MAX}); the first is the base`;
   estimateSoon();
 }
 
@@ -70,6 +84,74 @@ const estimateSoon = later(async () => {
   }
 }, 400);
 
+/** One variant's card: its label, rules and (not for the base) a Remove button. */
+/** An id for a new variant's inputs: rules-a, rules-b, ... in the order made (stable, so
+ *  that an address opens the same inputs). */
+function freshId() {
+  const used = new Set(state.variants.map((v) => v.id));
+  const letter = "abcdefghijklmnop".split("").find((c) => !used.has(`rules-${c}`));
+  return `rules-${letter}`;
+}
+
+function addVariant(g, { label, sets }, focus = false) {
+  const i = state.variants.length;
+  const id = freshId();
+  const labelInput = el("input", { class: "label-input", id: `${id}-label`, type: "text", value: label,
+    "aria-label": `label of variant ${i + 1}`, spellcheck: "false", autocomplete: "off" });
+  const host = el("div", {});
+  const remove = el("button", { type: "button", class: "small", "aria-label": `remove variant ${label}` }, "Remove");
+  const card = el("div", { class: "variant" }, el("h3", {}, "Variant ", labelInput,
+    el("span", { class: "base-mark" }, ""), remove), host);
+  const v = { id, card, labelInput, remove };
+  v.editor = new RulesEditor(host, g, { ...presetOf(g, sets), onChange: changed, id });
+  labelInput.addEventListener("input", changed);
+  remove.addEventListener("click", () => {
+    const at = state.variants.indexOf(v);
+    state.variants.splice(at, 1);
+    card.remove();
+    marks();
+    changed();
+    const next = state.variants[Math.min(at, state.variants.length - 1)];
+    (next.remove.hidden ? next.labelInput : next.remove).focus();
+  });
+  state.variants.push(v);
+  $("variants").append(card);
+  marks();
+  if (focus) labelInput.focus();
+}
+
+/** The base's mark, and Remove only while more than two variants remain. */
+function marks() {
+  state.variants.forEach((v, i) => {
+    v.card.querySelector(".base-mark").textContent = i === 0 ? " (the base)" : "";
+    v.remove.hidden = i === 0 || state.variants.length <= 2 || sweeping();
+    v.card.hidden = sweeping();
+  });
+}
+
+function sweepKeys(g, chosen) {
+  const rows = g.rules.filter((r) => r.key !== "players");
+  $("sweep-key").replaceChildren(...rows.map((r) => el("option", { value: r.key }, r.key.replaceAll("_", " "))));
+  $("sweep-key").value = rows.some((r) => r.key === chosen) ? chosen : rows[0].key;
+  sweepDoc();
+}
+
+function sweepDoc() {
+  const row = state.game.rules.find((r) => r.key === $("sweep-key").value);
+  if (!row) return;
+  const choices = choicesOf(row.accepted);
+  $("sweep-doc").textContent = `${row.doc} (accepted: ${row.accepted}; default ${row.default})`;
+  if (!$("sweep-values").value.trim() && choices) $("sweep-values").value = choices.join(",");
+}
+
+function setMode(sweep) {
+  $("mode-sweep").checked = sweep;
+  $("mode-variants").checked = !sweep;
+  $("sweep").hidden = !sweep;
+  $("add").closest(".runbar").hidden = sweep;
+  marks();
+}
+
 function chooseGame(name, values = {}) {
   const g = state.games[name];
   state.game = g;
@@ -78,11 +160,16 @@ function chooseGame(name, values = {}) {
   const P = Number((values.players || [])[0]);
   $("players").replaceChildren(...g.players.map((p) => el("option", { value: p }, `${p} players`)));
   $("players").value = g.players.includes(P) ? P : g.default_players;
-  const [va, vb] = (values.variant || ["A:", `B:`]).map(parseVariant);
-  $("label-a").value = va.label || "A";
-  $("label-b").value = (vb || { label: "B" }).label || "B";
-  state.a = new RulesEditor($("rules-a"), g, { ...presetOf(g, va.sets), onChange: changed, id: "rules-a" });
-  state.b = new RulesEditor($("rules-b"), g, { ...presetOf(g, (vb || { sets: [] }).sets), onChange: changed, id: "rules-b" });
+  state.variants = [];
+  $("variants").replaceChildren();
+  const given = (values.variant || ["A:", "B:"]).map(parseVariant).slice(0, MAX);
+  while (given.length < 2) given.push({ label: given.length ? "B" : "A", sets: [] });
+  for (const v of given.slice(0, MAX)) addVariant(g, v);
+  const sweep = (values.sweep || [""])[0];
+  const [key, vals] = sweep.split(/=(.*)/s);
+  $("sweep-values").value = vals || "";
+  sweepKeys(g, key);
+  setMode(Boolean(sweep));
   state.policies = new PolicyEditor($("policies"), g, Number($("players").value), values.policy || [],
     { onChange: changed, id: "pol" });
   $("answer").hidden = true;
@@ -100,7 +187,8 @@ function run() {
 
 // --- the answer ----------------------------------------------------------------------------
 
-const TITLES = { hands: "Hands", bids: "Bids", scores: "Scores", games: "Games", sessions: "Sessions", variants: "Variants" };
+const TITLES = { hands: "Hands", bids: "Bids", scores: "Scores", games: "Games", sessions: "Sessions",
+  design: "The designer's measures" };
 
 function num(v) {
   if (v === null || v === undefined) return "–";
@@ -113,28 +201,27 @@ function diffText(v, rate) {
   return rate ? `${signed(100 * v, 1)} pp` : signed(v, Math.abs(v) >= 100 ? 1 : 3);
 }
 
+const NS = "http://www.w3.org/2000/svg";
+function svg(w, h, cls, label) {
+  const s = document.createElementNS(NS, "svg");
+  s.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  s.setAttribute("class", cls);
+  if (label) { s.setAttribute("role", "img"); s.setAttribute("aria-label", label); } else s.setAttribute("aria-hidden", "true");
+  return s;
+}
+
 /** A small SVG: the difference and its interval against zero. */
 function diffBar(d, lo, hi, span) {
   const W = 150, H = 18, mid = W / 2;
   const x = (v) => mid + (v / span) * (W / 2 - 4);
-  const NS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("class", "diffbar");
-  svg.setAttribute("width", W);
-  svg.setAttribute("height", H);
-  svg.setAttribute("aria-hidden", "true");
+  const s = svg(W, H, "diffbar");
+  s.setAttribute("width", W);
+  s.setAttribute("height", H);
   const sig = lo !== null && hi !== null && (lo > 0 || hi < 0);
-  svg.innerHTML = `<line x1="${mid}" x2="${mid}" y1="1" y2="${H - 1}" stroke="#8a826c" stroke-dasharray="3 2"/>`
+  s.innerHTML = `<line x1="${mid}" x2="${mid}" y1="1" y2="${H - 1}" stroke="#8a826c" stroke-dasharray="3 2"/>`
     + (lo === null ? "" : `<line x1="${x(lo)}" x2="${x(hi)}" y1="${H / 2}" y2="${H / 2}" stroke="${sig ? "#b38a24" : "#1f5f3f"}" stroke-width="3" stroke-linecap="round"/>`)
     + `<circle cx="${x(d)}" cy="${H / 2}" r="4.5" fill="${sig ? "#e0b64a" : "#1f5f3f"}" stroke="#fff" stroke-width="1.5"/>`;
-  return svg;
-}
-
-function cell(text, data = {}) {
-  const td = el("td", {}, text);
-  for (const [k, v] of Object.entries(data)) td.dataset[k] = JSON.stringify(v ?? null);
-  return td;
+  return s;
 }
 
 /** The half-width a row's bar shows: its own interval's reach (measures differ in units). */
@@ -142,19 +229,27 @@ function spanOf(r) {
   return Math.max(1e-12, Math.abs(r.ci_low ?? 0), Math.abs(r.ci_high ?? 0), Math.abs(r.diff ?? 0)) * 1.1;
 }
 
+const sig = (p) => p !== null && p !== undefined && p < 0.05;
+
+/** A table cell whose data attributes hold the exact numbers (for scripts and tests). */
+function cell(text, data = {}) {
+  const td = el("td", {}, text);
+  for (const [k, v] of Object.entries(data)) td.dataset[k] = JSON.stringify(v ?? null);
+  return td;
+}
+
 function metricTable(rows, labels) {
   const head = el("tr", {}, el("th", { class: "left" }, "measure"), el("th", {}, labels[0]), el("th", {}, labels[1]),
-    el("th", {}, `${labels[1]} − ${labels[0]} [95% CI]`), el("th", {}, "p-value"), el("th", {}, ""));
+    el("th", {}, `${labels[1]} − ${labels[0]} [95% CI]`), el("th", {}, "p"), el("th", {}, "Holm's p"), el("th", {}, ""));
   const body = rows.map((r) => {
     const rate = r.kind === "rate";
     const f = rate ? (v) => pct(v) : num;
-    const sig = r.p_value !== null && r.p_value < 0.05;
-    const d = cell("", { diff: r.diff });
-    d.append(el("span", { class: sig ? "sig" : "" }, diffText(r.diff, rate)),
+    const d = el("td", {});
+    d.append(el("span", { class: sig(r.p_holm) ? "sig" : "" }, diffText(r.diff, rate)),
       el("span", { class: "ci" }, `[${diffText(r.ci_low, rate)}, ${diffText(r.ci_high, rate)}]`));
     return el("tr", { "data-metric": r.metric }, el("td", { class: "left" }, r.metric),
       cell(f(r.a), { a: r.a }), cell(f(r.b), { b: r.b }), d, cell(pvalue(r.p_value), { p: r.p_value }),
-      el("td", {}, diffBar(r.diff ?? 0, r.ci_low, r.ci_high, spanOf(r))));
+      cell(pvalue(r.p_holm), { holm: r.p_holm }), el("td", {}, diffBar(r.diff ?? 0, r.ci_low, r.ci_high, spanOf(r))));
   });
   return el("table", { class: "data" }, el("thead", {}, head), el("tbody", {}, body));
 }
@@ -162,36 +257,136 @@ function metricTable(rows, labels) {
 function bidTable(rows, labels) {
   const [A, B] = labels;
   const head = el("tr", {}, el("th", { class: "left" }, "bid"), el("th", {}, `share ${A}`), el("th", {}, `share ${B}`),
-    el("th", {}, "difference [95% CI]"), el("th", {}, "p"), el("th", {}, `made ${A}`), el("th", {}, `made ${B}`),
-    el("th", {}, "difference [95% CI]"), el("th", {}, "p"));
+    el("th", {}, "difference [95% CI]"), el("th", {}, "Holm's p"), el("th", {}, `made ${A}`), el("th", {}, `made ${B}`),
+    el("th", {}, "difference [95% CI]"), el("th", {}, "Holm's p"));
   const pp = (v) => diffText(v, true);
   const body = rows.map((r) => el("tr", { "data-metric": r.bid }, el("td", { class: "left" }, r.bid),
     cell(pct(r.rate_a), { a: r.rate_a }), cell(pct(r.rate_b), { b: r.rate_b }),
-    el("td", {}, pp(r.diff), el("span", { class: "ci" }, `[${pp(r.ci_low)}, ${pp(r.ci_high)}]`)), cell(pvalue(r.p_value)),
-    cell(pct(r.made_a)), cell(pct(r.made_b)),
-    el("td", {}, pp(r.made_diff), el("span", { class: "ci" }, `[${pp(r.made_ci_low)}, ${pp(r.made_ci_high)}]`)),
-    cell(pvalue(r.made_p_value))));
+    el("td", {}, el("span", { class: sig(r.p_holm) ? "sig" : "" }, pp(r.diff)), el("span", { class: "ci" }, `[${pp(r.ci_low)}, ${pp(r.ci_high)}]`)),
+    el("td", {}, pvalue(r.p_holm)), el("td", {}, pct(r.made_a)), el("td", {}, pct(r.made_b)),
+    el("td", {}, el("span", { class: sig(r.made_p_holm) ? "sig" : "" }, pp(r.made_diff)), el("span", { class: "ci" }, `[${pp(r.made_ci_low)}, ${pp(r.made_ci_high)}]`)),
+    el("td", {}, pvalue(r.made_p_holm))));
   return el("table", { class: "data" }, el("thead", {}, head), el("tbody", {}, body));
+}
+
+/** Tick labels: a sweep's values alone (its key said once, under the figures). */
+function ticks(labels) {
+  const key = labels[0].split("=")[0];
+  const swept = labels.every((l) => l.includes("=") && l.split("=")[0] === key);
+  return swept ? { key, names: labels.map((l) => l.slice(key.length + 1)) } : { key: null, names: labels };
+}
+
+/** One measure across the variants: each variant's value with its 95% interval. */
+function acrossChart(metric, points, rate) {
+  const W = 300, H = 150, L = 46, R = 8, T = 8, B = 34;
+  const lo = Math.min(...points.map((p) => p.lo ?? p.v)), hi = Math.max(...points.map((p) => p.hi ?? p.v));
+  const pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.05 || 0.01;
+  const y0 = lo - pad, y1 = hi + pad;
+  const x = (i) => L + (points.length === 1 ? 0.5 : i / (points.length - 1)) * (W - L - R - 10) + 5;
+  const y = (v) => T + (1 - (v - y0) / (y1 - y0)) * (H - T - B);
+  const f = (v) => (rate ? `${(100 * v).toFixed(1)}%` : num(v));
+  const s = svg(W, H, "across", `${metric}: ${points.map((p) => `${p.label} ${f(p.v)}`).join(", ")}`);
+  let inner = `<line x1="${L}" x2="${L}" y1="${T}" y2="${H - B}" stroke="#c9c1a8"/>`
+    + `<text x="${L - 4}" y="${y(y1) + 10}" text-anchor="end" class="tick">${f(y1)}</text>`
+    + `<text x="${L - 4}" y="${y(y0)}" text-anchor="end" class="tick">${f(y0)}</text>`;
+  points.forEach((p, i) => {
+    if (p.lo !== null && p.hi !== null) inner += `<line x1="${x(i)}" x2="${x(i)}" y1="${y(p.lo)}" y2="${y(p.hi)}" stroke="#1f5f3f" stroke-width="2.5" stroke-linecap="round"/>`;
+    inner += `<circle cx="${x(i)}" cy="${y(p.v)}" r="4.5" fill="${i === 0 ? "#1f5f3f" : "#e0b64a"}" stroke="#fff" stroke-width="1.5"/>`
+      + `<text x="${x(i)}" y="${H - B + 16}" text-anchor="middle" class="tick">${p.tick.length > 12 ? p.tick.slice(0, 11) + "…" : p.tick}</text>`;
+  });
+  s.innerHTML = inner;
+  return el("figure", { class: "across" }, el("figcaption", {}, metric), s);
+}
+
+/** Per design measure with intervals: its value under each variant, the base first. */
+function acrossFigures(rows, labels) {
+  const out = [];
+  const { names } = ticks(labels);
+  const tick = Object.fromEntries(labels.map((l, i) => [l, names[i]]));
+  const metrics = [...new Set(rows.map((r) => r.metric))];
+  for (const m of metrics) {
+    const mine = rows.filter((r) => r.metric === m);
+    const first = mine[0];
+    if (!first || first.a_low === undefined || first.a === null) continue;
+    const points = [{ label: labels[0], tick: tick[labels[0]], v: first.a, lo: first.a_low, hi: first.a_high }];
+    for (const later of labels.slice(1)) {
+      const r = mine.find((x) => (x.vs ?? labels[1]) === later);
+      if (r && r.b !== null) points.push({ label: later, tick: tick[later], v: r.b, lo: r.b_low ?? null, hi: r.b_high ?? null });
+    }
+    out.push(acrossChart(m, points, first.kind === "rate"));
+  }
+  return out;
+}
+
+function played(v, g) {
+  const texts = v.policies;
+  const short = (t) => {
+    const [name, rest] = t.split(/:(.*)/s);
+    const pol = g.policies.find((p) => p.name === name);
+    const defaults = Object.fromEntries((pol ? pol.params : []).map((r) => [r.key, r.default]));
+    const diff = (rest || "").split(",").filter((kv) => {
+      const [k, val] = kv.split("=");
+      return kv && String(defaults[k]).toLowerCase() !== String(val).toLowerCase();
+    });
+    return diff.length ? `${name}:${diff.join(",")}` : name;
+  };
+  const all = [...new Set(texts)];
+  return all.length === 1 ? `${short(all[0])} at every seat` : texts.map(short).join(" | ");
+}
+
+function headPanel(c) {
+  const g = state.games[c.game];
+  const variants = c.tables.variants || [];
+  const items = variants.map((v, i) => {
+    const a = v.adapted;
+    const how = !a ? "not adapted" : `adapted to these rules (${a.reused ? "kept from an earlier run" : `${a.rounds} round${a.rounds === 1 ? "" : "s"}`}; objective: ${a.objective})`;
+    const trace = a ? el("details", { class: "params" }, el("summary", {}, "how the players were adapted"),
+      el("ul", {}, a.trace.map((t) => el("li", {}, `round ${t.round}: best ${t.best}, against the field ${signed(t.diff, 4)} `
+        + (t.ci_low === null ? "" : `[${signed(t.ci_low, 4)}, ${signed(t.ci_high, 4)}] `) + `on ${t.games.toLocaleString("en")} fresh games: `
+        + (t.adopted ? "adopted" : "the field kept"))))) : null;
+    return el("li", {}, el("b", {}, v.label + (i === 0 ? " (base)" : "")), " ", el("code", {}, v.changes),
+      el("div", { class: "hint" }, "played by ", el("code", {}, played(v, g)), `, ${how}`), trace);
+  });
+  return el("section", { class: "panel" }, el("h2", {}, `${g.title}: ${c.labels.join(", ")}`),
+    el("p", { class: "hint" }, [`${c.players} players`, c.hands ? `${c.hands.toLocaleString("en")} hands` : null,
+      c.games ? `${c.games.toLocaleString("en")} games` : null, `seed ${c.seed}`].filter(Boolean).join(", ")
+      + ` per variant. Differences are later − base on the same deals; gold: Holm's p below 5%.`),
+    el("h3", {}, "The variants and the policies that played them"), el("ul", { class: "policies played" }, items));
 }
 
 function show(c) {
   const answer = $("answer");
   answer.hidden = false;
-  const parts = [];
+  const parts = [headPanel(c)];
+  const labels = c.labels;
+  const several = labels.length > 2;
   const variants = c.tables.variants || [];
-  const head = el("section", { class: "panel" }, el("h2", {}, `${state.games[c.game].title}: ${c.labels.join(" vs ")}`),
-    el("ul", { class: "policies" }, variants.map((v) => el("li", {}, el("b", {}, v.label), el("code", {}, v.changes)))),
-    el("p", { class: "hint" }, [`${c.players} players`, c.hands ? `${c.hands.toLocaleString("en")} hands` : null,
-      c.games ? `${c.games.toLocaleString("en")} games` : null, `seed ${c.seed}`].filter(Boolean).join(", ")
-      + ". Differences are B − A; gold: the 95% interval excludes 0."),
-    el("h3", {}, "The policies that played"),
-    el("ul", { class: "policies" }, c.policies.map((p, s) => el("li", {}, el("b", {}, `seat ${s}`), el("code", {}, p)))));
-  parts.push(head);
-  for (const [name, rows] of Object.entries(c.tables)) {
-    if (name === "variants") continue;
-    const table = name === "bids" ? bidTable(rows, c.labels) : metricTable(rows, c.labels);
-    parts.push(el("section", { class: "panel", "data-table": name }, el("h2", {}, TITLES[name] || name),
-      rows.length ? el("div", { class: "scroll" }, table) : el("p", { class: "empty-state" }, "no rows")));
+  for (const later of labels.slice(1)) {
+    const pair = [labels[0], later];
+    const v = variants.find((x) => x.label === later) || {};
+    const shares = Object.entries(v).filter(([k]) => k.startsWith("differing_"))
+      .map(([k, x]) => `${x === null ? "–" : `${(100 * x).toFixed(2)}%`} of the ${k.slice(10)}`);
+    const block = [el("h2", {}, `${later} against ${labels[0]}`),
+      el("p", {}, `Deals whose records differ from the base's: ${shares.join(", ")}.`)];
+    if (c.identical && c.identical[later]) block.push(el("p", { class: "callout", role: "note" }, c.identical[later]));
+    parts.push(el("section", { class: "panel", "data-later": later }, block));
+    for (const [name, rows] of Object.entries(c.tables)) {
+      if (name === "variants") continue;
+      const mine = several ? rows.filter((r) => r.vs === later) : rows;
+      if (!mine.length) continue;
+      const table = name === "bids" ? bidTable(mine, pair) : metricTable(mine, pair);
+      parts.push(el("section", { class: "panel", "data-table": name, "data-later": later },
+        el("h3", {}, `${TITLES[name] || name}: ${later} against ${labels[0]}`), el("div", { class: "scroll" }, table)));
+    }
+  }
+  const design = c.tables.design || [];
+  const figures = acrossFigures(design, labels);
+  if (figures.length) {
+    parts.push(el("section", { class: "panel", "data-figures": "design" },
+      el("h2", {}, "The designer's measures across the variants"),
+      el("p", { class: "hint" }, "Each variant's value with its 95% interval (the base in green)"
+        + (ticks(labels).key ? `, by ${ticks(labels).key}.` : ".")),
+      el("div", { class: "figures" }, figures)));
   }
   answer.replaceChildren(...parts);
 }
@@ -204,11 +399,22 @@ async function start() {
   const values = urlValues();
   $("game").replaceChildren(...Object.values(state.games).map((g) => el("option", { value: g.name }, g.title)));
   for (const id of ["hands", "games", "seed"]) if (values[id]) $(id).value = values[id][0];
+  $("adapt").checked = ["1", "true", "on", "yes"].includes(((values.adapt || [""])[0]).toLowerCase());
+  $("skill").checked = !["0", "false", "off", "no"].includes(((values.skill || [""])[0]).toLowerCase());
   const name = values.game && state.games[values.game[0]] ? values.game[0] : Object.keys(state.games)[0];
   chooseGame(name, values);
   $("game").addEventListener("change", () => chooseGame($("game").value));
   $("players").addEventListener("change", () => { state.policies.setPlayers(Number($("players").value)); changed(); });
-  for (const id of ["hands", "games", "seed", "label-a", "label-b"]) $(id).addEventListener("input", changed);
+  for (const id of ["hands", "games", "seed", "sweep-values"]) $(id).addEventListener("input", changed);
+  for (const id of ["adapt", "skill"]) $(id).addEventListener("change", changed);
+  $("sweep-key").addEventListener("change", () => { $("sweep-values").value = ""; sweepDoc(); changed(); });
+  for (const id of ["mode-variants", "mode-sweep"]) $(id).addEventListener("change", () => { setMode(sweeping()); changed(); });
+  $("add").addEventListener("click", () => {
+    const used = new Set(state.variants.map((v) => v.labelInput.value.trim()));
+    const label = "ABCDEFGH".split("").find((l) => !used.has(l)) || `V${state.variants.length + 1}`;
+    addVariant(state.game, { label, sets: [] }, true);
+    changed();
+  });
   $("run").addEventListener("click", run);
   $("cancel").addEventListener("click", () => state.job && state.job.cancel());
 }
