@@ -66,7 +66,6 @@ from simkit.runner import max_threads
 STUDIES: dict[str, str] = {
     "pepper-bids": "analyses.pepper_bids",
     "pepper-kubwa": "analyses.pepper_kubwa",
-    "pepper-variants": "analyses.pepper_variants",
     "pitch-payouts": "analyses.pitch_payouts",
     "shiesta-strategy": "analyses.shiesta_strategy",
     "burraco-scoring": "analyses.burraco_scoring",
@@ -78,6 +77,10 @@ STUDIES: dict[str, str] = {
     "pitch-tuning": "analyses.tuning:pitch",
     "shiesta-tuning": "analyses.tuning:shiesta",
     "burraco-tuning": "analyses.tuning:burraco",
+    "pepper-variants": "analyses.variants:pepper",
+    "pitch-variants": "analyses.variants:pitch",
+    "shiesta-variants": "analyses.variants:shiesta",
+    "burraco-variants": "analyses.variants:burraco",
 }
 
 
@@ -96,7 +99,7 @@ def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
     An unknown name is an :class:`InputError` naming it and the accepted names.
 
     >>> resolve_studies(["pitch", "pepper-bids", "PITCH-payouts"])
-    ['pitch-payouts', 'pitch-policy-ladder', 'pitch-tuning', 'pepper-bids']
+    ['pitch-payouts', 'pitch-policy-ladder', 'pitch-tuning', 'pitch-variants', 'pepper-bids']
     """
     if names is None or isinstance(names, str):
         names = [] if names is None else [names]

@@ -22,10 +22,11 @@ deals, confirmation on fresh deals):
 The search covers every parameter of the policy (``params`` narrows it, in
 ``simkit tune``'s ``NAME=LOW:HIGH`` / ``NAME=A,B`` form): a number within its
 accepted range, around the current value (as far either side as the
-parameter's ``span`` says, else an eighth of its range; integers 1 to 3), a
-choice or a true/false parameter over all its values.  The objective is the
-game's unit: whole games won (Shiesta, Pepper, Burraco), money per session
-(Pitch), points per hand for a game without whole games.
+parameter's ``span`` says, else an eighth of its range; integers 1 to 3; or
+where its ``span`` says, as ``(low, high)``), a choice or a true/false
+parameter over all its values.  The objective is the game's unit: whole
+games won (Shiesta, Pepper, Burraco), money per session (Pitch), points per
+hand for a game without whole games.
 
 Every round is a tune of its own, kept in a directory: ``out``, or by
 default ``adapt/`` in simkit's cache directory (:func:`simkit.jit.cache_root`),
@@ -101,12 +102,14 @@ def search_space(game: str, policy: str) -> list[str]:
         elif ftype == "bool":
             items.append(f"{f.name}=true,false")
         elif m.get("lo") is not None and m.get("hi") is not None:
-            lo, hi = m["lo"], m["hi"]
-            if ftype == "int":
-                half = m.get("span") or max(1, min(3, (hi - lo) // 8))
+            lo, hi, span = m["lo"], m["hi"], m.get("span")
+            if isinstance(span, tuple):
+                low, high = span
+            elif ftype == "int":
+                half = span or max(1, min(3, (hi - lo) // 8))
                 low, high = max(lo, value - half), min(hi, value + half)
             else:
-                half = m.get("span") or (hi - lo) / 8
+                half = span or (hi - lo) / 8
                 low, high = max(lo, round(value - half, 6)), min(hi, round(value + half, 6))
             if low < high:
                 items.append(f"{f.name}={_value_text(low)}:{_value_text(high)}")

@@ -254,10 +254,15 @@ def _cmd_replay(a) -> int:
 
 
 def _cmd_compare(a) -> int:
+    from simkit import chunks
     from simkit.compare import comparison_json, format_comparison
 
     t0 = time.perf_counter()
-    result = answers.comparison_of(a)
+    try:
+        result = answers.comparison_of(a)
+    except chunks.Interrupted as e:     # Ctrl-C while adapting: its rounds and trials kept
+        print(f"simkit: {e}", file=sys.stderr)
+        return 130
     if a.json:
         print(_json(comparison_json(result)))
     else:

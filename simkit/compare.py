@@ -542,14 +542,17 @@ def compare(game: str, variants=None, players: int | None = None, hands: int | N
     rng.run_key(a_seed)
     played = _variants(g, pairs, players, policy, adapt, params, a_seed, threads, scheduler,
                        out, kept, progress, work, sizes)
+    skill_count = max(200, games // SKILL_SHARE)
+    trace = skill_trace and "game" in units
     if work is not None:
-        work.expect(sum(counts[u] for u in units))
+        rungs = [stronger for v in played for _, stronger in skill.rungs(g, _one_policy(g, v))]
+        work.expect(sum(counts[u] for u in units)
+                    + sum(skill.deals(g, s, skill_count) for s in rungs if trace))
     set_threads(threads)
     sums = {u: _play(g, u, counts[u], [s for s in sections if s.unit == u], played, seed,
                      threads, progress, work) for u in units}
-    skill_count = max(200, games // SKILL_SHARE)
-    skills = (_skill_rows(g, played, skill_count, seed, threads, work)
-              if skill_trace and "game" in units else [[] for _ in played])
+    skills = (_skill_rows(g, played, skill_count, seed, threads, work) if trace
+              else [[] for _ in played])
     tables = _tables(sections, sums, played, skills, seed)
     tables["variants"] = _variant_table(played, sums)
     labels = tuple(v.label for v in played)
@@ -562,7 +565,7 @@ def compare(game: str, variants=None, players: int | None = None, hands: int | N
              "played": {v.label: v.texts() for v in played},
              "adapted": {v.label: v.adapted for v in played},
              "differing": {v.label: _differing(sums, vi) for vi, v in enumerate(played) if vi},
-             "skill_deals": skill_count if skill_trace and "game" in units else None,
+             "skill_deals": skill_count if trace else None,
              "headings": {s.name: s.heading.format(n=counts[s.unit]) for s in sections}}
     for df in tables.values():
         df.attrs.update(attrs)

@@ -59,8 +59,8 @@ def option(default, doc: str, *, choices=None, lo=None, hi=None, scale=None, spa
     kernels' names of them); ``scale`` (floats only) is what the value is
     multiplied by, and rounded, in the integer vector the kernels read (100:
     hundredths); ``span`` (a policy's numbers) how far either side of its
-    value a search of players adapted to new rules looks
-    (:func:`simkit.adapt.search_space`).
+    value a search of players adapted to new rules looks, or ``(low, high)``:
+    where it looks (:func:`simkit.adapt.search_space`).
     """
     return dataclasses.field(default=default, metadata=dict(
         doc=doc, choices=tuple(choices) if choices else None, lo=lo, hi=hi, scale=scale,

@@ -95,3 +95,27 @@ def test_refused(policy, match):
 def test_adapt_options_need_adapt(cli):
     cli.refused("compare", "pepper", "--variant", "A:", "--variant", "B:fail=bid",
                 "--param", "aggression=-1:1", names=["--param", "--adapt"])
+
+
+def test_a_stopped_adaptation_keeps_its_trials(tmp_path):
+    """Stopped mid-round (Cancel on the page; Ctrl-C alike), the finished trials
+    stay kept, and the same adaptation again goes on from them."""
+    import threading
+
+    import optuna
+
+    from simkit.runner import Cancelled, Work
+
+    stop = threading.Event()
+    work = Work(report=lambda f: stop.set() if f >= 0.4 else None, stop=stop)
+    args = dict(seed=3, out=tmp_path, trials=6, deals=500, rounds=1)
+    with pytest.raises(Cancelled):
+        adapt.adapt("shiesta", None, "heuristic", ["three_at=0:6"], work=work, **args)
+    (db,) = tmp_path.glob("*/round-1/_study.db")
+    study = optuna.load_study(study_name="simkit-tune", storage=f"sqlite:///{db}")
+    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    assert 0 < len(done) < 6
+    res = adapt.adapt("shiesta", None, "heuristic", ["three_at=0:6"], **args)
+    assert res["rounds"] == 1 and res["reused"] is False
+    study = optuna.load_study(study_name="simkit-tune", storage=f"sqlite:///{db}")
+    assert [t.params for t in study.trials[:len(done)]] == [t.params for t in done]

@@ -45,6 +45,9 @@ SIZES = {
     "pepper-bids": (20_000, 11),
     "pepper-kubwa": (1_000, 5),         # (its own tests' 30,000 take a minute to replay)
     "pepper-variants": (20_000, 5),
+    "pitch-variants": (20_000, 5),
+    "shiesta-variants": (2_000, 5),
+    "burraco-variants": (400, 5),
     "pitch-payouts": (3_000, 7),
     "shiesta-strategy": (2_000, 11),
     "burraco-scoring": (400, 5),
@@ -63,7 +66,7 @@ TINY = 20
 #: often enough.
 MAY_BE_EMPTY = {("pepper-kubwa", "rule_of_thumb"), ("pepper-kubwa", "rule_of_thumb_searching")}
 #: Studies whose tables have no descriptions on the page yet.
-UNDESCRIBED = {"pepper-kubwa", "pepper-variants"}
+UNDESCRIBED = {"pepper-kubwa"}
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 FILE_NAME = r"[A-Za-z0-9][A-Za-z0-9_-]*"
 

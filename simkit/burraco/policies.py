@@ -29,8 +29,10 @@ class HeuristicParams(Config):
     what = "heuristic parameter"
     KIND = HEURISTIC
 
+    # adapted players search from 2: a table taking every single card (take_at 1) never
+    # draws from the stock, and its hands run to the turn cap (seeds/burraco.md 9)
     take_at: int = option(2, "take the discard pile when it holds at least this many cards",
-                          lo=1, hi=108)
+                          lo=1, hi=108, span=(2, 5))
     open_at: int = option(3, "natural cards needed to lay down a new meld", lo=3, hi=9)
     wild_at: int = option(5, "a wild card goes only onto a meld of at least this many cards",
                           lo=2, hi=13)
@@ -64,7 +66,7 @@ class PatientParams(HeuristicParams):
     what = "patient parameter"
 
     take_at: int = option(4, "take the discard pile when it holds at least this many cards",
-                          lo=1, hi=108)
+                          lo=1, hi=108, span=(2, 7))
     open_at: int = option(4, "natural cards needed to lay down a new meld", lo=3, hi=9)
     wild_at: int = option(6, "a wild card goes only onto a meld of at least this many cards",
                           lo=2, hi=13)

@@ -1,0 +1,360 @@
+"""The variant study of each game: the rule book against every named variant
+of ``seeds/<game>.md``, played by players adapted to each variant's rules.
+
+One study per game (``pepper-variants``, ...), all made here by
+:class:`Variants`.  Each runs :func:`simkit.compare.compare` with ``adapt``:
+before a variant is played, the default heuristic is re-fitted to its rules
+(:mod:`simkit.adapt`: tuning rounds on duplicate deals until no change beats
+the field), so a rule that pays more for a bid is bid more, as real players
+would.  The rule book (the base, ``rule-book``) and up to seven variants play
+the same deals in one comparison (a game with more variants is compared in
+several, each against the same base); every difference is paired, deal by
+deal, with Holm's correction over each variant's tests.
+
+The adaptations take minutes; their results are kept in ``analyses/adapted/``
+(one ``_adapt.json`` per variant, named by a hash of what it depends on:
+rules, table size, policy, searched parameters, sizes, seed) and reused, so
+the study itself takes seconds.  ``python -m analyses.variants GAME...`` runs
+the adaptations again and keeps them there (after a change to a policy, whose
+new settings change the keys).
+
+``hands`` (``Setup.default``) is the hands each variant plays (games played in
+hands), and ``hands // per_game`` its whole games (Shiesta: ``hands`` whole
+games); the skill trace plays a tenth of the games per rung.
+
+Tables (every difference later minus base on the same deals, with its 95%
+interval, p-value and Holm's p-value):
+
+- ``variants``: each variant, its rule changes, the policy its players
+  adapted to (and in how many rounds), and the share of hands and games
+  whose records differ from the rule book's;
+- ``measures``: the game's own measures (contracts, scores, wins, lengths);
+- ``design``: the designer's measures (balance, completion, duration, drama,
+  the skill trace), with each variant's own value and interval;
+- ``bids`` (games with bids): each contract's share and success rate.
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+import sys
+import textwrap
+from dataclasses import dataclass, field
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from analyses.common import GameStudy, Plot, Study, signed
+from simkit import compare, games
+
+#: The kept adaptations the studies reuse (shipped with the package).
+KEPT = pathlib.Path(__file__).resolve().parent / "adapted"
+BASE = "rule-book"
+#: The adaptations' seed, whatever the report's: the players are part of the
+#: table, adapted once; the report's seed draws the deals they are compared on.
+ADAPT_SEED = 0
+#: The designer's measures drawn across the variants (when the game has them).
+SHOWN = ("hands per game: mean", "turns per game: mean", "hands per game (session): mean",
+         "drama: lead changes per", "drama: comeback rate", "drama: share of the game",
+         "balance: largest departure", "skill: the default over classic, win rate")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A game's variant study: the table size, the default hands per variant,
+    hands per whole game of work (0: whole games only) and the presets left
+    out (with the reason in the rule book)."""
+
+    players: int
+    default: int
+    per_game: int
+    skip: tuple[str, ...] = field(default=())
+
+
+SETUPS = {
+    "pepper": Setup(4, 200_000, 40),
+    "pitch": Setup(4, 200_000, 100),
+    # five-one-deck is the five-player game with one deck
+    "shiesta": Setup(4, 20_000, 0, skip=("five-one-deck",)),
+    "burraco": Setup(4, 4_000, 20),
+}
+
+
+def variants_of(game: str, setup: Setup) -> list[tuple[str, dict]]:
+    """The rule book and every named variant (preset) of ``game``."""
+    g = games.get(game)
+    return [(BASE, {})] + [(name, dict(values)) for name, values in g.presets.items()
+                           if name != "seed" and name not in setup.skip]
+
+
+def _rows(result: dict[str, pd.DataFrame], name: str) -> pd.DataFrame:
+    t = result[name]
+    if "vs" not in t:
+        t = t.assign(vs=result["variants"]["label"].iloc[1])
+    return t.assign(table=name)
+
+
+@dataclass
+class Variants(GameStudy):
+    """The variant study of one game (the study contract of :mod:`analyses`)."""
+
+    setup: Setup
+    played: dict = field(default_factory=dict, init=False)
+
+    def __post_init__(self):
+        g = games.get(self.game)
+        self.NAME = f"{self.game}-variants"
+        self.TITLE = f"{g.title}: what each rule variant changes, played by adapted players"
+        self.DEFAULT_HANDS = self.setup.default
+        unit = "hands" if self.setup.per_game else "games"
+        self.STUDY = Study(self.NAME, self.TITLE, self.DEFAULT_HANDS, self.simulate_tables,
+                           self.findings, self._plots(), self._provenance,
+                           self._descriptions(), self._notes,
+                           size=f"{unit} per variant",
+                           # the skill trace's searching player too (Pepper's expert)
+                           kernels=[f"{self.game}:{s}" for s in ("hands", "games", "sessions",
+                                                                 "expert") if s in g.warm])
+
+    def sizes(self, hands: int) -> dict:
+        if not self.setup.per_game:
+            return {"games": hands}
+        return {"hands": hands, "games": max(200, hands // self.setup.per_game)}
+
+    def simulate_tables(self, hands: int, seed: int, progress: bool,
+                        threads: int | None) -> dict[str, pd.DataFrame]:
+        every = variants_of(self.game, self.setup)
+        base, rest = every[0], every[1:]
+        step = compare.MAX_VARIANTS - 1
+        parts = [compare.compare(self.game, [base, *rest[i:i + step]],
+                                 players=self.setup.players, seed=seed, adapt=True,
+                                 adapt_seed=ADAPT_SEED, kept=[KEPT / self.game],
+                                 threads=threads, progress=progress, **self.sizes(hands))
+                 for i in range(0, len(rest), step)]
+        variants = pd.concat([parts[0]["variants"].iloc[:1]]
+                             + [p["variants"].iloc[1:] for p in parts], ignore_index=True)
+        g = games.get(self.game)
+        self.played = {r.label: g.make_policies(r.policies[0], 1)[0].label()
+                       for r in variants.itertuples()}
+        names = [n for n in parts[0] if n not in ("variants", "design", "bids")]
+        tables = {
+            "variants": _variant_rows(self.game, variants),
+            "measures": pd.concat([_rows(p, n) for p in parts for n in names],
+                                  ignore_index=True),
+            "design": pd.concat([_rows(p, "design") for p in parts], ignore_index=True),
+        }
+        if "bids" in parts[0]:
+            tables["bids"] = pd.concat([_rows(p, "bids") for p in parts], ignore_index=True)
+        return tables
+
+    def findings(self, tables) -> list[str]:
+        out = []
+        v = tables["variants"]
+        base = v.iloc[0]
+        out.append(f"The rule book's players: {base['played']} (adapted to it: "
+                   f"{base['adaptation']}).")
+        both = pd.concat([tables["measures"], tables["design"]], ignore_index=True)
+        for r in v.iloc[1:].itertuples():
+            mine = both[both["vs"] == r.variant]
+            out.append(_finding(r, mine))
+        return out
+
+    def _plots(self):
+        return (Plot("design", "The designer's measures under each variant, each with its 95% "
+                     "interval (the rule book first, in green).", _design_figure),
+                Plot("differences", "Each variant against the rule book on the same deals: the "
+                     "paired difference of the designer's measures with its 95% interval; red "
+                     "where Holm's p is below 0.05.", _difference_figure))
+
+    def _provenance(self, hands: int) -> dict:
+        g = games.get(self.game)
+        rules = {name: g.resolve_rules(ov, self.setup.players).as_dict()
+                 for name, ov in variants_of(self.game, self.setup)}
+        policies = dict(self.played) or {BASE: g.default_policy}
+        return dict(**{k: v for k, v in self.sizes(hands).items()}, rules=rules,
+                    policies=policies, players=self.setup.players, adapted_from="heuristic",
+                    kept=f"analyses/adapted/{self.game}", per_variant=True)
+
+    def _descriptions(self) -> dict:
+        g = games.get(self.game)
+        bids = any(s.name == "bids" for s in g.measures(g.resolve_rules(None,
+                                                                        self.setup.players)))
+        out = {
+            "variants": "One row per variant: its rule changes, the policy its players adapted "
+                        "to (every seat), how (rounds, or kept from an earlier run), and the "
+                        "share of hands and games whose records differ from the rule book's.",
+            "measures": "One row per variant and measure of the game's own tables: the rule "
+                        "book's value (a), the variant's (b), the paired difference b - a with "
+                        "its 95% interval, p-value and Holm's p-value.",
+            "design": "One row per variant and designer's measure: the same columns, with "
+                      "each side's own 95% interval (a_low, a_high, b_low, b_high).",
+            "bids": "One row per variant and contract: its share of the hands and its success "
+                    "rate under the rule book and the variant, with paired differences."}
+        return out if bids else {k: v for k, v in out.items() if k != "bids"}
+
+    def _notes(self, hands: int, seed: int) -> list[str]:
+        names = [n for n, _ in variants_of(self.game, self.setup)[1:]]
+        return [
+            "Every variant plays the same deals as the rule book (seed " + str(seed) + "); "
+            "each difference is paired deal by deal, and Holm's correction runs over all the "
+            "tests of one variant.",
+            "The players are the default heuristic adapted to each variant's rules: "
+            "tuning rounds of every parameter against a field playing the current setting, "
+            "the best adopted when it wins on fresh deals beyond its interval. A variant "
+            "played by players who do not notice the change measures only its arithmetic.",
+            "Rerun one: simkit compare " + self.game + f" --players {self.setup.players} "
+            f"--variant {BASE}: --variant {names[0]}:" + ",".join(
+                f"{k}={v}" for k, v in games.get(self.game).presets[names[0]].items())
+            + " --adapt " + " ".join(f"--{k} {v}" for k, v in self.sizes(hands).items())
+            + f" --seed {seed}.",
+        ]
+
+
+def _variant_rows(game: str, variants: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for r in variants.itertuples():
+        a = r.adapted or {}
+        how = ("kept from an earlier run" if a.get("reused") else
+               f"{a.get('rounds', 0)} round{'s' if a.get('rounds', 0) != 1 else ''}")
+        g_label = games.get(game).make_policies(r.policies[0], 1)[0].label()
+        row = {"variant": r.label, "changes": r.changes, "played": g_label,
+               "adaptation": how, "objective": a.get("objective"), "setting": r.policies[0]}
+        for col in variants.columns:
+            if col.startswith("differing_"):
+                row[col] = getattr(r, col)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _fmt(row, x: float) -> str:
+    if not math.isfinite(x):
+        return "n/a"
+    return f"{100 * x:+.1f} pp" if row["kind"] == "rate" else signed(x, 2)
+
+
+def _finding(v, mine: pd.DataFrame) -> str:
+    """One sentence per variant: what it changes, beyond its interval after Holm."""
+    head = f"{v.variant} ({v.changes}; players adapted to {v.played})"
+    shares = [getattr(v, c) for c in ("differing_hands", "differing_games")
+              if hasattr(v, c) and getattr(v, c) is not None and math.isfinite(getattr(v, c))]
+    if shares and max(shares) == 0:
+        return f"{head}: never changed a deal at this table."
+    sig = mine[mine["p_holm"] < 0.05]
+    sig = sig.assign(strength=(sig["diff"].abs() / (sig["ci_high"] - sig["ci_low"])
+                               .abs().clip(lower=1e-12)))
+    # a measure in the game's own table and again among the designer's (turns per
+    # game and its mean) is said once
+    top = (sig.sort_values("strength", ascending=False)
+           .drop_duplicates(subset=["diff", "ci_low", "ci_high"]).head(3))
+    said = [f"{r['metric']} {_fmt(r, r['diff'])} (95% CI {_fmt(r, r['ci_low'])} to "
+            f"{_fmt(r, r['ci_high'])})" for _, r in top.iterrows()]
+    balance = mine[mine["metric"].str.startswith("balance")]
+    calm = "and changes no balance measure" if not (balance["p_holm"] < 0.05).any() else \
+        "and changes the balance"
+    if not said:
+        return f"{head}: no measure moves beyond its interval after Holm's correction."
+    return f"{head}: " + "; ".join(said) + f", {calm}."
+
+
+def _pick(design: pd.DataFrame) -> list[str]:
+    metrics = list(dict.fromkeys(design["metric"]))
+    return [m for m in metrics if any(m.startswith(s) for s in SHOWN)]
+
+
+def _design_figure(tables):
+    design, v = tables["design"], tables["variants"]
+    labels = list(v["variant"])
+    shown = _pick(design)
+    cols = 3
+    rows = math.ceil(len(shown) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(15, 3.6 * rows + 0.6), squeeze=False)
+    for ax, metric in zip(axes.ravel(), shown):
+        mine = design[design["metric"] == metric]
+        first = mine.iloc[0]
+        vals = [(first["a"], first.get("a_low"), first.get("a_high"))]
+        for lab in labels[1:]:
+            r = mine[mine["vs"] == lab]
+            vals.append((r["b"].iloc[0], r["b_low"].iloc[0], r["b_high"].iloc[0])
+                        if len(r) else (np.nan,) * 3)
+        y = np.arange(len(vals))[::-1]
+        x = np.array([a for a, _, _ in vals], float)
+        lo = np.array([b for _, b, _ in vals], float)
+        hi = np.array([c for _, _, c in vals], float)
+        scale = 100 if first["kind"] == "rate" else 1
+        ax.errorbar(x * scale, y, xerr=np.nan_to_num([x * scale - lo * scale,
+                                                      hi * scale - x * scale]),
+                    fmt="none", ecolor="grey", capsize=3)
+        ax.scatter(x * scale, y, c=["tab:green"] + ["tab:orange"] * (len(vals) - 1), zorder=3)
+        ax.axvline(x[0] * scale, color="tab:green", lw=0.8, ls="--")
+        ax.set_yticks(y, labels, fontsize=8)
+        ax.set_title(textwrap.fill(metric, 48), fontsize=9)
+        ax.set_xlabel("%" if scale == 100 else "")
+        ax.grid(alpha=0.3)
+    for ax in axes.ravel()[len(shown):]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def _difference_figure(tables):
+    from analyses.common import difference_panels
+
+    design = tables["design"]
+    shown = [m for m in _pick(design) if not m.startswith("skill")][:4]
+    labels = list(tables["variants"]["variant"])[1:]
+    rows = []
+    for lab in labels:
+        row = {}
+        for i, metric in enumerate(shown):
+            r = design[(design["vs"] == lab) & (design["metric"] == metric)]
+            def get(c, r=r):
+                return float(r[c].iloc[0]) if len(r) else np.nan
+            row.update({f"m{i}_diff": get("diff"), f"m{i}_diff_ci_low": get("ci_low"),
+                        f"m{i}_diff_ci_high": get("ci_high"), f"m{i}_p_value": get("p_holm")})
+        rows.append(row)
+    panels = [(f"m{i}", 100.0 if design[design["metric"] == m]["kind"].iloc[0] == "rate"
+               else 1.0, textwrap.fill(m + ": variant - rule book", 40))
+              for i, m in enumerate(shown)]
+    return difference_panels(pd.DataFrame(rows), labels, panels, 4.6 * len(panels),
+                             "Each variant against the rule book (95% intervals; red: Holm's "
+                             "p < 0.05)")
+
+
+def keep(game: str, seed: int = ADAPT_SEED, progress: bool = True) -> list[pathlib.Path]:
+    """Adapt the players to the rule book and to every variant of ``game`` (as
+    the study does with its default seed) and keep the results in
+    :data:`KEPT` (only each ``_adapt.json``: the search's storage stays in the
+    cache)."""
+    import shutil
+
+    from simkit import adapt
+
+    setup = SETUPS[game]
+    g = games.get(game)
+    where = KEPT / game
+    where.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name, ov in variants_of(game, setup):
+        rules = g.resolve_rules(ov, setup.players)
+        res = adapt.adapt(game, rules, g.default_policy, seed=seed, progress=progress,
+                          label=name)
+        req = adapt.request(game, rules, g.default_policy, seed=seed)
+        (where / req.key()).mkdir(exist_ok=True)
+        shutil.copyfile(adapt.default_place() / req.key() / adapt.RESULT,
+                        where / req.key() / adapt.RESULT)
+        out.append(where / req.key())
+        if progress:
+            print(f"{game} {name}: {res['setting']}", file=sys.stderr)
+    return out
+
+
+pepper = Variants("pepper", SETUPS["pepper"])
+pitch = Variants("pitch", SETUPS["pitch"])
+shiesta = Variants("shiesta", SETUPS["shiesta"])
+burraco = Variants("burraco", SETUPS["burraco"])
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:] or list(SETUPS):
+        keep(name)

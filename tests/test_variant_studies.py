@@ -1,0 +1,68 @@
+"""The variant study of every game (analyses/variants.py) on small seeded runs:
+the rule book against every named variant, played by the kept adapted
+players; its tables, findings and provenance.  What every study satisfies
+(determinism, the report) is checked in test_studies.py, with these sizes."""
+
+from __future__ import annotations
+
+import pytest
+from test_studies import size
+
+from analyses import variants
+from simkit import games
+
+GAMES = ["pepper", "pitch", "shiesta", "burraco"]
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def study(request, run_study):
+    name = f"{request.param}-variants"
+    return request.param, run_study(name, *size(name))
+
+
+def test_every_variant_played_by_adapted_players(study):
+    game, result = study
+    v = result.tables["variants"]
+    names = [n for n, _ in variants.variants_of(game, variants.SETUPS[game])]
+    assert list(v["variant"]) == names and names[0] == variants.BASE
+    assert len(names) == 1 + len(games.get(game).presets) - 1 - len(variants.SETUPS[game].skip)
+    assert v["objective"].notna().all()
+    # the kept adaptations: the study adapted nothing itself
+    assert (v["adaptation"] == "kept from an earlier run").all(), v["adaptation"].tolist()
+    assert result.provenance["policies"] == dict(zip(v["variant"], v["played"]))
+
+
+def test_tables_pair_each_variant_with_the_rule_book(study, assert_intervals):
+    game, result = study
+    labels = list(result.tables["variants"]["variant"])
+    for name in ("measures", "design"):
+        t = result.tables[name]
+        assert set(t["vs"]) == set(labels[1:]), name
+        assert_intervals(t.dropna(subset=["diff"]), "diff")
+        assert (t["p_holm"].dropna() >= t["p_value"].dropna() - 1e-12).all()
+    design = result.tables["design"]
+    text = " | ".join(design["metric"])
+    for word in ("balance", "completion", "per game", "lead changes", "comeback", "skill"):
+        assert word in text, word
+
+
+def test_findings_name_every_variant(study):
+    game, result = study
+    labels = list(result.tables["variants"]["variant"])
+    assert result.summary[0].startswith("The rule book's players:")
+    for label, line in zip(labels[1:], result.summary[1:]):
+        assert line.startswith(label + " ("), line
+    v = result.tables["variants"]
+    for row, line in zip(v.iloc[1:].itertuples(), result.summary[1:]):
+        unchanged = max(getattr(row, c) for c in v.columns if c.startswith("differing_")) == 0
+        assert ("never changed a deal" in line) == unchanged, line
+
+
+def test_pepper_stick_the_dealer_never_comes_up(run_study):
+    """The default players (and the rule book's adapted ones) never pass a hand
+    out: stick-the-dealer changes no deal, every interval is exactly [0, 0]."""
+    result = run_study("pepper-variants", *size("pepper-variants"))
+    d = result.tables["design"]
+    stick = d[d["vs"] == "stick-the-dealer"]
+    assert len(stick) and (stick["diff"] == 0).all() and (stick["ci_low"] == 0).all()
+    assert (stick["ci_high"] == 0).all()
