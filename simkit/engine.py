@@ -105,6 +105,21 @@ def unfinished_column(col: int, cap: str) -> Column:
     return Column("unfinished", "bool", f"the {cap} cap was reached", col)
 
 
+def lead_columns(col: int, side: str, step: str, winner: str, length: str,
+                 none: str = "no single winner") -> tuple[Column, ...]:
+    """Who led a game, step by step (:mod:`simkit.drama`), from kernel columns
+    ``col`` .. ``col + 2``: ``lead_changes``, ``comeback`` and ``settled``.
+    ``side`` names who may lead (``"team"``), ``step`` a step (``"hand"``),
+    ``winner`` the game's only winner, ``length`` the column of its steps
+    and ``none`` when ``settled`` is -1."""
+    return (
+        Column("lead_changes", "int32", f"times the lead passed to another {side}", col),
+        Column("comeback", "bool", f"{winner} was behind at the halfway point, after {step} "
+               f"{length} // 2", col + 1),
+        Column("settled", "int32", f"{step}s played before {winner} led for good (-1: "
+               f"{none})", col + 2))
+
+
 def leading_columns(unit: str, dealer: int | None = None) -> tuple[Column, ...]:
     """The columns a unit's records start with: its number, the dealing seat
     (kernel column ``dealer``, when the unit has one) and each seat's policy."""

@@ -250,14 +250,12 @@ def _compare_parser(sub) -> None:
                         "directory); the same comparison again reuses them")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="with --adapt: play the tuning's tournaments on this Dask cluster")
-    p.add_argument("--adapt-rounds", type=_positive,
-                   help="with --adapt: at most this many rounds per variant (default 3)")
-    p.add_argument("--adapt-trials", type=_positive,
-                   help="with --adapt: settings tried per round (default 24)")
-    p.add_argument("--adapt-games", type=_positive,
-                   help="with --adapt: duplicate whole games per trial (default: Pepper 10000, "
-                        "Pitch 10000 sessions, Shiesta 40000, Burraco 2000); the confirmation "
-                        "plays four times as many")
+    for what, text in (("rounds", "at most this many rounds per variant (default 3)"),
+                       ("trials", "settings tried per round (default 24)"),
+                       ("games", "duplicate whole games per trial (default: Pepper 10000, "
+                                 "Pitch 10000 sessions, Shiesta 40000, Burraco 2000); the "
+                                 "confirmation plays four times as many")):
+        p.add_argument(f"--adapt-{what}", type=_positive, help=f"with --adapt: {text}")
     p.add_argument("--no-skill", action="store_true",
                    help="leave out the skill trace (the ladder's tournaments)")
     _run_options(p, json_out=True)

@@ -62,14 +62,8 @@ GAME_COLUMNS = (
     Column("shared", "bool", "both teams won, level at or above the target (tie = shared)",
            K.G_SHARED),
     engine.unfinished_column(K.G_UNFINISHED, "max_hands"),
-    # who led, hand by hand: a team leads after a hand when its total is the
-    # higher (simkit/drama.py has the definitions)
-    Column("lead_changes", "int16", "times the lead passed to the other team",
-           K.G_LEAD_CHANGES),
-    Column("comeback", "bool", "the winning team was behind at the halfway point, after "
-           "hand hands // 2", K.G_COMEBACK),
-    Column("settled", "int32", "hands played before the winning team led for good (-1: no "
-           "single winner)", K.G_SETTLED),
+    # a team leads after a hand when its total is the higher
+    *engine.lead_columns(K.G_LEAD_CHANGES, "team", "hand", "the winning team", "hands"),
 )
 
 _NO_TRACE = np.empty((1, 1), np.int64)

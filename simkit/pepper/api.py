@@ -61,13 +61,8 @@ GAME_COLUMNS = (
     Column("win_{side}", "bool", "the side won",
            derive=lambda g, ctx, s: (g[:, K.G_WINNERS] >> s) & 1 == 1),
     engine.unfinished_column(K.G_UNFINISHED, "max_rounds"),
-    # who led, round by round (simkit/drama.py; a round's top: the sides on the top score)
-    Column("lead_changes", "int32", "times the lead passed to another side (seeds/pepper.md 6)",
-           K.G_LEAD_CHANGES),
-    Column("comeback", "bool", "the only winning side was behind at the halfway point, after "
-           "round rounds // 2", K.G_COMEBACK),
-    Column("settled", "int32", "rounds played before the only winning side led for good "
-           "(-1: no single winner)", K.G_SETTLED),
+    # a side leads after a round when its score alone is the top (seeds/pepper.md 6)
+    *engine.lead_columns(K.G_LEAD_CHANGES, "side", "round", "the only winning side", "rounds"),
 )
 
 #: Group columns of :func:`aggregate_hands` (the axes of ``kernel.AGG_SHAPE``);

@@ -140,13 +140,10 @@ SESSION_COLUMNS = (
            "score (ties: every player on it)", K.F_TOP),
     Column("session_hands", "int16", "hands in the session", _S0 + K.S_HANDS),
     Column("ended_by_target", "bool", "a player reached the target", _S0 + K.S_TARGET),
-    # who led, hand by hand (seeds/pitch.md 7, simkit/drama.py)
-    Column("lead_changes", "int16", "times the lead passed to another player",
-           _S0 + K.S_LEAD_CHANGES),
-    Column("comeback", "bool", "the only top player at the end was behind at the halfway "
-           "point, after hand session_hands // 2", _S0 + K.S_COMEBACK),
-    Column("settled", "int32", "hands played before the only top player led for good "
-           "(-1: tied at the top)", _S0 + K.S_SETTLED),
+    # a player leads after a hand when its score alone is the top (seeds/pitch.md 7)
+    *engine.lead_columns(_S0 + K.S_LEAD_CHANGES, "player", "hand",
+                         "the only top player at the end", "session_hands",
+                         "tied at the top"),
     Column("first_dealer", "int8", "the first dealer's seat", _S0 + K.S_FIRST_DEALER),
 )
 

@@ -31,13 +31,9 @@ GAME_COLUMNS = (
            "back through pickups and be played again)", K.G_PLAYED),
     Column("cards_left_{seat}", "int16", "cards the seat held at the end", K.G_LEFT),
     engine.unfinished_column(K.G_UNFINISHED, "max_turns"),
-    # who led, turn by turn (seeds/shiesta.md 5, simkit/drama.py): the fewest cards leads
-    Column("lead_changes", "int16", "times another seat came to hold the fewest cards alone",
-           K.G_LEAD_CHANGES),
-    Column("comeback", "bool", "the winner held more cards than some seat at the halfway "
-           "point, after turn turns // 2", K.G_COMEBACK),
-    Column("settled", "int32", "turns played before the winner held the fewest cards for good "
-           "(-1: unfinished)", K.G_SETTLED),
+    # a seat leads after a turn when it alone holds the fewest cards (seeds/shiesta.md 5)
+    *engine.lead_columns(K.G_LEAD_CHANGES, "seat", "turn", "the winner", "turns",
+                         "unfinished"),
     Column("dealt_{r}_{seat}", "int8", "cards of rank r among the seat's 11 dealt cards",
            K.G_DEALT, axes=("seat", "r")),
 )
