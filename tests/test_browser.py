@@ -398,6 +398,20 @@ def test_compare_a_sweep_shows_every_value_and_the_figures(page, base, shots, ca
     page.screenshot(path=shots / "compare-sweep.png", full_page=True)
 
 
+def test_compare_says_when_a_rule_never_changed_a_deal(page, base, shots):
+    """Stick-the-dealer with the default players: nobody passes a hand out, so
+    the page says so in one sentence and every difference is 0."""
+    page.goto(f"{base}/compare?game=pepper&variant=A:&variant=B:all_pass=stick&hands=4000"
+              f"&games=100&seed=2&skill=0")
+    expect(page.locator("#rules-b-all_pass")).to_have_value("stick")
+    page.get_by_role("button", name="Compare").click()
+    note = page.locator('#answer [role="note"]')
+    expect(note).to_contain_text("B never changed a deal at this table", timeout=60_000)
+    expect(page.locator('#answer section[data-later="B"]').first).to_contain_text(
+        "0.00% of the hands, 0.00% of the games")
+    page.screenshot(path=shots / "compare-identical.png", full_page=True)
+
+
 def test_compare_adapted_players_in_a_job(page, base, shots):
     """The adapted-players switch: a job with progress and Cancel; the answer
     names each variant's adapted policy."""
