@@ -9,6 +9,8 @@ into a *design frame*, one row per game, with these columns (the game's
 
 - ``game``: the game's number in the run; ``steps``: its length in hands
   (Shiesta: turns); ``finished``: it ended before the rules' cap;
+  ``decided``: it has a result (a game that reached the cap has none; a
+  Pitch session always has one, its top score);
 - ``pos_1 .. pos_K``: the share of the win that went to each position (a
   seat counted from the first dealer, or from the starter; with partners,
   a side), a tie split evenly, 0 each in an unfinished game;
@@ -21,7 +23,7 @@ into a *design frame*, one row per game, with these columns (the game's
 
 :func:`section` makes the ``design`` table of :mod:`simkit.compare` from it:
 
-- **balance**: each position's win rate (over finished games), the largest
+- **balance**: each position's win rate (over decided games), the largest
   departure of any of them from a fair share (``1 / K``), and the first
   position's advantage (its win rate minus the fair share);
 - **completion**: games that ended before the cap; **duration**: steps per
@@ -46,13 +48,17 @@ def _finished(df: pd.DataFrame) -> np.ndarray:
     return df["finished"].to_numpy(bool)
 
 
+def _decided(df: pd.DataFrame) -> np.ndarray:
+    return df["decided"].to_numpy(bool)
+
+
 def _single(df: pd.DataFrame) -> np.ndarray:
     return df["single"].to_numpy(bool)
 
 
 def _departure(fair: float):
     """The largest departure of a position's win rate from ``fair``: values are
-    ``[finished, pos_1 * finished, ...]`` per game."""
+    ``[decided, pos_1 * decided, ...]`` per game."""
     def stat(x, axis):
         done = np.sum(np.take(x, 0, axis=-1), axis=axis)
         wins = np.sum(np.take(x, np.arange(1, x.shape[-1]), axis=-1), axis=axis)
@@ -83,19 +89,19 @@ def section(frame: Callable[[pd.DataFrame], pd.DataFrame], positions: Sequence[s
     pos = [f"pos_{k + 1}" for k in range(K)]
 
     def win_values(df):
-        f = df["finished"].to_numpy(np.float64)
+        f = df["decided"].to_numpy(np.float64)
         return np.column_stack([f] + [df[c].to_numpy(np.float64) * f for c in pos])
 
     def share(column: str) -> Callable[[pd.DataFrame], np.ndarray]:
         return lambda df: df[column].to_numpy(np.float64)
 
     measures: list = [
-        *(Rate(f"balance: win rate, {name}", share(c), _finished)
+        *(Rate(f"balance: win rate, {name}", share(c), _decided)
           for name, c in zip(positions, pos)),
         Statistic("balance: largest departure of a win rate from a fair share",
                   win_values, _departure(fair), percent=True),
         Rate(f"balance: {first}'s advantage (win rate minus {fair:.0%})",
-             lambda df: df["first"].to_numpy(np.float64) - fair, _finished),
+             lambda df: df["first"].to_numpy(np.float64) - fair, _decided),
         Rate(f"completion: {unit}s ended before {cap}", _finished),
         Mean(f"{steps} per {per}: mean", lambda df: df["steps"].to_numpy(np.float64)),
         Statistic(f"{steps} per {per}: median", lambda df: df["steps"].to_numpy(np.float64),

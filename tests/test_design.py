@@ -18,6 +18,7 @@ FRAME = pd.DataFrame({
     "game": range(6),
     "steps": [4, 6, 8, 10, 12, 30],
     "finished": [True, True, True, True, True, False],
+    "decided": [True, True, True, True, True, False],
     "pos_1": [1.0, 1.0, 0.5, 0.0, 1.0, 0.0],
     "pos_2": [0.0, 0.0, 0.5, 1.0, 0.0, 0.0],
     "pos_3": [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -108,6 +109,9 @@ def test_each_games_design_frame(game, players, kw):
     assert np.all((won > 1 - 1e-9) | ~frame["finished"].to_numpy() | (game == "pitch"))
     assert np.all(won <= 1 + 1e-9)
     assert set(frame["first"]) <= set(np.unique(pos))
+    # a money session always has a result (its top score), even when no target ended it
+    assert frame["decided"].all() if game == "pitch" else (
+        frame["decided"] == frame["finished"]).all()
     share = frame["settled_share"].to_numpy()
     single = frame["single"].to_numpy(bool)
     assert np.isnan(share[~single]).all() and ((share[single] > 0) & (share[single] <= 1)).all()

@@ -134,5 +134,6 @@ def _design_frame(df: pd.DataFrame) -> pd.DataFrame:
     finished = ~df["unfinished"].to_numpy(bool)
     single = finished & (winner >= 0)
     return pd.DataFrame({"game": df["game"].to_numpy(), "steps": steps, "finished": finished,
+                         "decided": finished,
                          "pos_1": first, "pos_2": other, "first": first,
                          **design.lead_columns(df, steps, single)})

@@ -144,6 +144,7 @@ def _design(rules) -> Section:
         finished = ~df["unfinished"].to_numpy(bool)
         single = finished & (winners > 0) & (winners & (winners - 1) == 0)
         return pd.DataFrame({"game": df["game"].to_numpy(), "steps": steps, "finished": finished,
+                             "decided": finished,
                              **{f"pos_{k + 1}": p for k, p in enumerate(pos)},
                              "first": pos[0] if teams else pos[-1],
                              **design.lead_columns(df, steps, single)})

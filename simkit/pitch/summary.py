@@ -163,7 +163,8 @@ def _design(rules) -> Section:
         steps = head["session_hands"].to_numpy(np.int64)
         single = tops[head["session"].to_numpy(np.int64) - first] == 1
         return pd.DataFrame({"session": head["session"].to_numpy(), "steps": steps,
-                             "finished": head["ended_by_target"].to_numpy(bool), **pos,
+                             "finished": head["ended_by_target"].to_numpy(bool),
+                             "decided": np.ones(len(head), bool), **pos,
                              "first": pos[f"pos_{N}"],
                              **design.lead_columns(head, steps, single)})
 

@@ -74,6 +74,7 @@ def _design(rules) -> Section:
         pos = {f"pos_{k + 1}": (seat == k).astype(np.float64) for k in range(P)}
         steps = df["turns"].to_numpy(np.int64)
         return pd.DataFrame({"game": df["game"].to_numpy(), "steps": steps, "finished": finished,
+                             "decided": finished,
                              **pos, "first": pos["pos_1"],
                              **design.lead_columns(df, steps, finished)})
 
