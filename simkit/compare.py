@@ -734,7 +734,7 @@ def format_comparison(result: dict[str, pd.DataFrame]) -> str:
     for label, res in at["adapted"].items():
         if res is not None:
             lines += format_trace(label, res)
-    several = "vs" in next(iter(df for name, df in result.items() if name != "variants"))
+    several = len(labels) > 2
     for later in labels[1:]:
         pair = (labels[0], later)
         share = at["differing"][later]

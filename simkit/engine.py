@@ -298,16 +298,16 @@ class BidShares:
 class Statistic:
     """A statistic of the units that is not a ratio of sums (a median, the
     largest departure of several rates from a fair share): ``values(df)``
-    gives each counted row's values (one column, or several as a 2-D array),
-    ``stat(x, axis)`` reduces them along the unit axis ``axis``; ``percent``
-    says whether it reads as a percentage.  Compared by a paired bootstrap
+    gives each unit's values (one column, or several as a 2-D array, from a
+    section's view with one row per unit), ``stat(x, axis)`` reduces them
+    along the unit axis ``axis``; ``percent`` says whether it reads as a
+    percentage.  Compared by a paired bootstrap
     (:func:`simkit.stats.paired_bootstrap`)."""
 
     metric: str
     values: Callable[[pd.DataFrame], np.ndarray]
     stat: Callable[..., Any]
     percent: bool = False
-    of: Callable[[pd.DataFrame], np.ndarray] | None = None
 
 
 @dataclass(frozen=True)
