@@ -1,0 +1,54 @@
+"""The glossary (simkit/glossary.py): every word the pages use is defined once,
+in plain words, with a rule-book section that exists."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import pytest
+
+from simkit import games, glossary
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+#: Words the pages show that a card player may not know, by game.
+USED = {
+    "pepper": ["Ndogo", "Kubwa", "bowers", "EV", "holds", "made", "pp", "pass", "thrown in",
+               "plan", "95% interval", "chance to win", "policy", "dealer", "seat"],
+    "pitch": ["moon", "pitcher", "stuck", "steal", "session", "EV", "holds", "made", "Jack"],
+    "shiesta": ["pile", "pickup", "burn", "starter", "specials"],
+    "burraco": ["pozzetto", "meld", "burraco", "clean", "dirty", "wild", "going out"],
+}
+
+
+def test_keys_are_unique_and_entries_complete():
+    keys = [t.key for t in glossary.TERMS]
+    assert len(keys) == len(set(keys))
+    for t in glossary.TERMS:
+        assert t.word and t.means.endswith(".") and t.source, t.key
+        assert set(t.games) <= set(games.GAMES), t.key
+
+
+@pytest.mark.parametrize("game", list(USED))
+def test_every_word_the_pages_use_is_defined(game):
+    for word in USED[game]:
+        assert glossary.lookup(word, game) is not None, (game, word)
+
+
+def test_the_rule_book_sections_exist():
+    """``seeds/pepper.md 3.1`` names a heading numbered 3.1 in that file."""
+    for t in glossary.TERMS:
+        m = re.match(r"seeds/(\w+)\.md ([\d., ]+)$", t.source)
+        if not m:
+            continue
+        text = (ROOT / "seeds" / f"{m.group(1)}.md").read_text()
+        for number in re.split(r",\s*", m.group(2).strip()):
+            assert re.search(rf"^#+ {re.escape(number)}\.? ", text, re.M), (t.key, number)
+
+
+def test_a_games_words_do_not_leak_into_another():
+    assert glossary.lookup("pozzetto", "pepper") is None
+    assert glossary.lookup("bid", "pepper").source.startswith("seeds/pepper.md")
+    assert glossary.lookup("bid", "pitch").source.startswith("seeds/pitch.md")
+    assert {t.key for t in glossary.for_game("shiesta")} >= {"pile", "ev", "seat"}
+    assert len(glossary.as_json()["terms"]) == len(glossary.TERMS)
