@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import math
 import signal
 import sys
+import textwrap
 import threading
 import time
 
@@ -169,6 +171,22 @@ def _cmd_rules(a) -> int:
         w = max(len(name) for name, _, _ in shown)
         for name, dtype, doc in shown:
             print(f"  {name:<{w}}  {dtype:<9} {doc}")
+    return 0
+
+
+def _cmd_glossary(a) -> int:
+    from simkit import glossary
+
+    terms = glossary.for_game(a.game) if a.game else list(glossary.TERMS)
+    if a.json:
+        print(json.dumps({"terms": [dataclasses.asdict(t) for t in terms]}, indent=1))
+        return 0
+    for t in terms:
+        games_text = ", ".join(t.games) if t.games else "every game"
+        also = f"; also {', '.join(t.aliases)}" if t.aliases else ""
+        print(f"{t.word} ({games_text}{also})")
+        print(textwrap.fill(f"{t.means} [{t.source}]", width=88, initial_indent="  ",
+                            subsequent_indent="  "))
     return 0
 
 
@@ -392,6 +410,7 @@ def _main(argv) -> int:
     try:
         args = build_parser().parse_args(argv)
         return {"simulate": _cmd_simulate, "rules": _cmd_rules, "bench": _cmd_bench,
+                "glossary": _cmd_glossary,
                 "advise": _cmd_advise, "compare": _cmd_compare,
                 "tournament": _cmd_tournament, "tune": _cmd_tune, "report": _cmd_report,
                 "show": _cmd_show,

@@ -292,6 +292,11 @@ def build_parser() -> argparse.ArgumentParser:
     _report_parser(sub)
     p = sub.add_parser("rules", help="print a game's rules, variants, defaults and records")
     p.add_argument("game", type=_game)
+    p = sub.add_parser("glossary", help="the game terms and the words of simkit's answers, "
+                       "in plain words, with where each comes from")
+    p.add_argument("game", nargs="?", type=_game,
+                   help="only this game's terms and those of every game (default: all)")
+    p.add_argument("--json", action="store_true", help="print the glossary as JSON")
     p = sub.add_parser("bench", help="measure kernel throughput")
     p.add_argument("games", nargs="*", type=_game, help="games to measure (default: all)")
     p.add_argument("--json", action="store_true", help="print JSON records")

@@ -3,6 +3,7 @@ in plain words, with a rule-book section that exists."""
 
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 
@@ -52,3 +53,17 @@ def test_a_games_words_do_not_leak_into_another():
     assert glossary.lookup("bid", "pitch").source.startswith("seeds/pitch.md")
     assert {t.key for t in glossary.for_game("shiesta")} >= {"pile", "ev", "seat"}
     assert len(glossary.as_json()["terms"]) == len(glossary.TERMS)
+
+
+def test_the_glossary_command_prints_a_games_terms(capsys):
+    from simkit.cli import main
+
+    assert main(["glossary", "burraco", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)["terms"]
+    assert [t["key"] for t in printed] == [t.key for t in glossary.for_game("burraco")]
+    assert "pozzetto" in {t["key"] for t in printed} and "kubwa" not in {t["key"] for t in printed}
+    assert main(["glossary", "pepper"]) == 0
+    text = capsys.readouterr().out
+    assert "Pilipili Kubwa (pepper; also Kubwa)" in text and "[seeds/pepper.md 3, 5]" in text
+    assert main(["glossary", "poker"]) == 2
+    assert "unknown game 'poker'" in capsys.readouterr().err
