@@ -272,7 +272,8 @@ def _record_parsers(sub) -> None:
     p.add_argument("--run", metavar="DIR", help="take the game, rules, policies and seed from "
                    "a finished run's manifest")
     p.add_argument("--where", metavar="EXPR", help="with --run: the hands whose records "
-                   "match this pandas query, e.g. \"contract == 7 and not made\"")
+                   "match this condition on the record columns, e.g. "
+                   "\"contract == 7 and not made\"")
     p.add_argument("--limit", type=_positive,
                    help="with --where: at most this many records (default 5)")
     p = sub.add_parser("replay", help="replay a text record with the reference engine, "

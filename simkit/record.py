@@ -41,8 +41,6 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-import pandas as pd
-
 from simkit import games
 from simkit.errors import InputError
 from simkit.rng import MAX_STREAMS
@@ -240,8 +238,9 @@ def read_file(path: str) -> str:
 def run_units(path: str, index: int | None, where: str | None, limit: int):
     """The units of a finished run to show: ``(game, rules, policy specs, seed,
     numbers)``, the unit ``index`` or the first ``limit`` whose records match
-    the pandas query ``where``."""
+    the condition ``where`` (:mod:`simkit.where`: the columns only)."""
     from simkit.store import read_run
+    from simkit.where import select as where_select
     df, manifest = read_run(path)
     game = manifest["game"]
     g = games.get(game)
@@ -259,16 +258,7 @@ def run_units(path: str, index: int | None, where: str | None, limit: int):
         if not 0 <= index < count:
             raise InputError(f"bad --hand {index}: run '{path}' has {unit}s 0 to {count - 1}")
         return game, rules, spec["policies"], spec["seed"], [index]
-    try:
-        mask = df.eval(where)
-    except Exception as e:              # pandas raises many kinds for a bad expression
-        first = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise InputError(f"bad --where {where!r}: {first} (columns: "
-                         f"{', '.join(map(str, df.columns))})") from None
-    if not (isinstance(mask, pd.Series) and len(mask) == len(df)
-            and pd.api.types.is_bool_dtype(mask)):
-        raise InputError(f"bad --where {where!r}: a condition must be true or false for "
-                         f"each {unit} (e.g. \"contract == 7 and not made\"), and this is not")
+    mask = where_select(df, where, unit)
     hit = df[mask]
     if not len(hit):
         raise InputError(f"no {unit} of run '{path}' matches --where {where!r}")

@@ -285,6 +285,16 @@ def test_show_from_a_run(capsys, pepper_run):
     (["--where", "contract"], ["true or false for each hand"]),
     (["--where", "made", "--hand", "3"], ["--hand", "--where", "not both"]),
     (["--hand", "3", "--limit", "2"], ["--limit applies to --where"]),
+    # nothing but the columns: pandas' eval reached the module's globals through @
+    (["--where", 'contract > 0 and @pd.io.common.os.system("id") == 0'],
+     ["'@' names something outside the records"]),
+    (["--where", "__import__('os').system('id') == 0"], ["a call f(...)"]),
+    (["--where", "made.__class__ == 1"], ["an attribute"]),
+    (["--where", "contract ** 99 > 0"], ["a power"]),
+    (["--where", "(" * 5000 + "made" + ")" * 5000], ["at most 1,000 characters"]),
+    (["--where", "contract == " + "9" * 5000], ["at most 1,000 characters"]),
+    (["--where", "contract == 99999999999999999999"], ["too large"]),
+    (["--where", "made and 3"], ["and, or and not take conditions"]),
 ])
 def test_bad_run_arguments(capsys, pepper_run, argv, names):
     one_line_error(*run(capsys, "show", "--run", str(pepper_run), *argv), *names)
