@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import ast
 import operator
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -34,11 +36,13 @@ from simkit.errors import InputError
 MAX_CHARS = 1000
 MAX_DEPTH = 40
 
-_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
-            ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
-_ARITH = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-          ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
-_SIGN = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge}
+_ARITH: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+_SIGN: dict[type, Callable[[Any], Any]] = {ast.USub: operator.neg, ast.UAdd: operator.pos}
 _WORDS = {ast.Attribute: "an attribute (a.b)", ast.Call: "a call f(...)",
           ast.Subscript: "a subscript a[...]", ast.Pow: "a power (**)",
           ast.Lambda: "a lambda", ast.IfExp: "an if-else", ast.Dict: "a dict",
@@ -126,6 +130,7 @@ class _Evaluator:
                                          self._number(self.eval(node.right, d)))
         if isinstance(node, ast.Compare):
             out, left = None, self.eval(node.left, d)
+            right: Any
             for op, right_node in zip(node.ops, node.comparators):
                 if isinstance(op, (ast.In, ast.NotIn)):
                     right = self._list(right_node, d)
