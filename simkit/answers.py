@@ -10,6 +10,12 @@ parser, so every check and every error message is the command's.
 Long answers take ``work`` (:class:`simkit.runner.Work`): progress reports
 and a stop switch.  :func:`estimate` says how long a run will take before
 it starts, from a short timed run of the same table.
+
+The web app takes less than the command line: :func:`parse` also holds a
+query to :func:`limits` (the most samples, hands, games... a request may
+name), refuses empty values, and :func:`check` runs every check an answer
+runs before its first simulation, so a bad request is refused before any
+work starts.
 """
 
 from __future__ import annotations
@@ -21,10 +27,11 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from simkit import games
 from simkit.errors import InputError
-from simkit.runner import KERNEL_LOCK, Work
+from simkit.runner import KERNEL_LOCK, WAIT, Cancelled, Work
 
 #: The options each answer takes from a query: the command line's long option
 #: names (``index`` is ``show``'s ``--hand``, the hand's number in the run).
@@ -41,13 +48,81 @@ REPEATABLE = ("set", "policy", "variant", "param")
 FLAGS = ("bound", "declarer", "adapt")
 #: Options that are on unless turned off: ``skill=0`` is ``--no-skill``.
 ON_FLAGS = ("skill",)
-_ON, _OFF = ("1", "true", "on", "yes"), ("0", "false", "off", "no", "")
+_ON, _OFF = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
+
+
+@functools.cache
+def limits() -> dict:
+    """The most each size a web request names may be, per answer (the command
+    line takes more: :data:`simkit.runner.MAX_COUNT`, ``MAX_HELD``): small
+    enough that one request neither holds the machine for long nor fills its
+    memory.  ``plans`` counts the names in the list, ``variants`` the
+    variants and sweep values together, ``adapt-games`` is per game (each
+    game's default: a tuning trial of about a second, so that a stop is seen
+    soon).  JSON-ready; ``GET /api/limits`` states it."""
+    from simkit.adapt import DEALS
+    from simkit.compare import MAX_VARIANTS
+    from simkit.rng import MAX_STREAMS
+
+    return {"advise": {"samples": 2_000_000, "games": 50_000, "plans": 16,
+                       "score": SCORE_TEXT},
+            "compare": {"hands": 5_000_000, "games": 200_000, "variants": MAX_VARIANTS,
+                        "adapt-rounds": 5, "adapt-trials": 48,
+                        "adapt-games": {g: DEALS.get(g, 2_000) for g in games.GAMES}},
+            "show": {"index": MAX_STREAMS - 1}}
+
+
+#: A web request's score: each value within this many times the game's target
+#: either way (at least :data:`SCORE_FLOOR`), so that the games played out
+#: from it last about as long as games from the start.
+SCORE_TARGETS, SCORE_FLOOR = 2, 100
+SCORE_TEXT = (f"each value at most {SCORE_TARGETS} times the game's target either way "
+              f"(at least {SCORE_FLOOR})")
+
+
+def _score_within(a: argparse.Namespace) -> None:
+    """An InputError for a score further from 0 than :data:`SCORE_TEXT` allows."""
+    if getattr(a, "score", None) is None:
+        return
+    rules, _ = rules_and_policies(a)
+    most = max(SCORE_FLOOR, SCORE_TARGETS * int(getattr(rules, "target", 0) or 0))
+    for part in str(a.score).split(":"):
+        try:
+            value = int(part)
+        except ValueError:
+            return                      # the advisor's own check names a bad score
+        if abs(value) > most:
+            raise InputError(f"bad score {a.score!r}: the web app takes scores within "
+                             f"{most:,} either way ({SCORE_TARGETS} times the game's target, at least "
+                             f"{SCORE_FLOOR}; the command line takes more)")
+
+
+def _within(command: str, a: argparse.Namespace) -> None:
+    """An InputError naming the first size of ``a`` over :func:`limits` (the
+    count of variants is :func:`check`'s: ``compare.check_variants`` names it)."""
+    for key, most in limits()[command].items():
+        if key == "variants":
+            continue
+        if key == "score":
+            _score_within(a)
+            continue
+        value = getattr(a, {"index": "hand"}.get(key, key).replace("-", "_"))
+        if key == "plans" and value is not None:
+            value = len(value.split(","))
+        where = ""
+        if isinstance(most, dict):
+            most, where = most[a.game], f" for {a.game}"
+        if value is not None and value > most:
+            shown = f"{value:,}" + (" names" if key == "plans" else "")
+            raise InputError(f"bad {key} {shown}: the web app takes at most {most:,}{where} "
+                             f"(the command line, simkit {command}, takes more)")
 
 
 def parse(command: str, params: Iterable[tuple[str, str]]) -> argparse.Namespace:
     """A query's ``(key, value)`` pairs as the parsed arguments of ``simkit
-    COMMAND``: checked by the command line's own parser (an InputError names
-    any bad value).  Empty values count as not given."""
+    COMMAND``: checked by the command line's own parser and held to
+    :func:`limits` (an InputError names any bad value).  An empty value is
+    refused (leave an option out for its default), flags included."""
     from simkit.options import build_parser
 
     if command not in OPTIONS:
@@ -65,6 +140,9 @@ def parse(command: str, params: Iterable[tuple[str, str]]) -> argparse.Namespace
         if key in seen and key not in REPEATABLE:
             raise InputError(f"option {key!r} is given twice: give it once")
         seen.add(key)
+        if not value.strip():
+            raise InputError(f"empty {key}: give {key} a value, or leave it out for its "
+                             f"default")
         if key in FLAGS + ON_FLAGS:
             if value.strip().lower() not in _ON + _OFF:
                 raise InputError(f"bad {key} {value!r}: expected 1 (or true, on) or 0 "
@@ -74,12 +152,14 @@ def parse(command: str, params: Iterable[tuple[str, str]]) -> argparse.Namespace
                 argv += [] if on else [f"--no-{key}"]
             else:
                 argv += [f"--{key}"] if on else []
-        elif value.strip():
+        else:
             argv.append(f"--{'hand' if key == 'index' else key}={value}")
     if not game:
         raise InputError(f"give the game: game={'|'.join(games.GAMES)}")
     extra = ["--no-progress"] if command == "compare" else []
-    return build_parser().parse_args([command, game, *argv, *extra])
+    a = build_parser().parse_args([command, game, *argv, *extra])
+    _within(command, a)
+    return a
 
 
 # --- advise ---------------------------------------------------------------------------
@@ -216,6 +296,68 @@ def replay(text: str, policies: list[str] | None = None) -> dict:
     return view.of_text(text, policies or None)
 
 
+# --- checked before any work ----------------------------------------------------------
+
+class _Checked(Exception):
+    """A dry run (:func:`check`) reached the answer's first announcement of effort."""
+
+
+class _DryRun(Work):
+    """The work of a dry run: it ends the answer where the answer first
+    announces its effort (:meth:`Work.expect`) or checks for a stop, which
+    every answer does after all its checks and before its first simulation."""
+
+    def expect(self, amount: float) -> None:
+        raise _Checked
+
+    def check(self) -> None:
+        raise _Checked
+
+
+def check(command: str, a: argparse.Namespace) -> None:
+    """Every check the answer of ``command`` runs before its first simulation,
+    run now, in a fraction of a second (an InputError names a bad value): the
+    rules, the policies, the hand, seat, dealer, score and plans of advise,
+    the variants and sizes of compare (and with ``adapt``, the policy, the
+    searched parameters and each variant's adaptation), the rules, policies
+    and seed of show.  The web app calls it before it starts a job, so a bad
+    value is refused at once, not reported by a failed job."""
+    if command == "show":
+        show_args(a)
+        return
+    if command not in ("advise", "compare"):
+        raise InputError(f"nothing to check for {command!r}: expected advise, compare or show")
+    dry = argparse.Namespace(**vars(a))
+    if command == "compare" and a.adapt:
+        dry.adapt, dry.param = False, []
+        dry.adapt_rounds = dry.adapt_trials = dry.adapt_games = None
+    try:
+        (advise if command == "advise" else compare)(dry, _DryRun())
+    except _Checked:
+        pass
+    if command == "compare" and a.adapt:
+        _check_adapt(a)
+
+
+def _check_adapt(a: argparse.Namespace) -> None:
+    """What an adaptation checks: the one policy with parameters it fits, and
+    the parameters searched (as ``simkit tune`` reads them), for every variant."""
+    from simkit import adapt, tune
+    from simkit.compare import check_variants
+
+    g = games.get(a.game)
+    start = adapt.check(a.game, a.policy)
+    for _, overrides in check_variants(g, a.variant, a.sweep):
+        rules = g.make_rules(overrides=overrides, players=a.players)
+        req = adapt.request(a.game, rules, start, a.param or None, a.seed,
+                            a.adapt_rounds or adapt.ROUNDS, a.adapt_trials or adapt.TRIALS,
+                            a.adapt_games)
+        tune.make_spec(a.game, start, list(req.params), [start], players=rules.players,
+                       rules=rules.as_dict(), trials=req.trials, seed=0,
+                       hands=req.deals if req.unit == "hand" else None,
+                       games=req.deals if req.unit == "game" else None)
+
+
 # --- what the pages need ----------------------------------------------------------------
 
 def _deck_rows(deck) -> list[list[str]]:
@@ -252,35 +394,87 @@ def games_info() -> dict:
 
 # --- how long a run takes ---------------------------------------------------------------
 
-#: A timing run stops growing once it takes this long (seconds).
+#: A timing run grows until the units' share of its time shows above the fixed
+#: cost of a call by this much (seconds), or it reaches the run's own size.
 CALIBRATE = 0.3
+#: Timings kept per process (the oldest is forgotten first).
+KEEP_TIMINGS = 1024
 _timings: dict = {}
 _timings_lock = threading.Lock()
 
 
-def _timed(run: Callable[[int], object], most: int) -> tuple[int, float]:
-    """``(n, seconds)`` of ``run(n)`` for n = 32, 128, ... until it takes
-    :data:`CALIBRATE` seconds or reaches ``most`` (a warm run: the first call
-    may compile, so it is repeated)."""
-    n = min(32, most)
+@dataclass(frozen=True)
+class _Rate:
+    """The time of a run of n units: ``fixed + per * n`` seconds, measured up to
+    ``upto`` units; ``sure`` once the units' share showed above the fixed cost
+    (else a larger run is measured again)."""
+
+    fixed: float
+    per: float
+    upto: int
+    sure: bool
+
+    def __call__(self, n: int) -> float:
+        return self.fixed + self.per * n
+
+
+def _time(run: Callable[[int], object], n: int) -> float:
+    t0 = time.perf_counter()
     run(n)
-    while True:
-        t0 = time.perf_counter()
-        run(n)
-        took = time.perf_counter() - t0
-        if took >= CALIBRATE or n >= most:
-            return n, took
-        n = min(most, n * 4)
+    return time.perf_counter() - t0
 
 
-def _per_unit(key, run: Callable[[int], object], most: int) -> float:
-    """Seconds per unit of ``run``, measured once per ``key`` (per process)."""
-    with _timings_lock:
-        if key not in _timings:
-            with KERNEL_LOCK:           # not beside another thread's kernels (runner.KERNEL_LOCK)
-                n, took = _timed(run, most)
-            _timings[key] = took / n
+def _timed(run: Callable[[int], object], most: int,
+           stop: threading.Event | None = None) -> _Rate:
+    """The :class:`_Rate` of ``run``: timed at 32 units (after a first call,
+    which may compile) and at up to 8 times more, and more, until the larger run
+    takes :data:`CALIBRATE` seconds more than the small one or reaches
+    ``most``.  A call has a fixed cost (an advice's setup: a quarter of a
+    second) that a rate per unit alone would multiply by the run's size.
+    Once ``stop`` is set, Cancelled before the next timing run."""
+    def timed(n: int) -> float:
+        if stop is not None and stop.is_set():
+            raise Cancelled("stopped")
+        return _time(run, n)
+
+    small = min(32, most)
+    timed(small)
+    t_small = timed(small)
+    n, t = small, t_small
+    while n < most and t < t_small + CALIBRATE:
+        grew = t - t_small      # aim at a little over CALIBRATE: a step too far costs seconds
+        n = min(most, int(n * (8 if grew <= 0 else min(8, max(2, 1.5 * CALIBRATE / grew)))))
+        t = timed(n)
+    per = max(t - t_small, 0.0) / (n - small) if n > small else t_small / small
+    return _Rate(max(t_small - per * small, 0.0), per, n, t >= t_small + CALIBRATE)
+
+
+def _hold(lock: threading.Lock, stop: threading.Event | None) -> None:
+    """Acquire ``lock``, looking at ``stop`` while waiting (Cancelled once set)."""
+    while not lock.acquire(timeout=WAIT):
+        if stop is not None and stop.is_set():
+            raise Cancelled("stopped")
+
+
+def _rate(key, run: Callable[[int], object], most: int,
+          stop: threading.Event | None = None) -> _Rate:
+    """The :class:`_Rate` of ``run``, measured once per ``key`` (per process),
+    again for a larger run when the first was too small to be sure.  Once
+    ``stop`` is set, Cancelled (a server shutting down does not wait for it)."""
+    _hold(_timings_lock, stop)
+    try:
+        known = _timings.get(key)
+        if known is None or not (known.sure or known.upto >= most):
+            _hold(KERNEL_LOCK, stop)    # not beside another thread's kernels (runner.KERNEL_LOCK)
+            try:
+                _timings[key] = _timed(run, most, stop)
+            finally:
+                KERNEL_LOCK.release()
+            while len(_timings) > KEEP_TIMINGS:
+                del _timings[next(iter(_timings))]
         return _timings[key]
+    finally:
+        _timings_lock.release()
 
 
 def _say(seconds: float) -> str:
@@ -291,33 +485,34 @@ def _say(seconds: float) -> str:
     return f"about {seconds / 60:.0f} min"
 
 
-def estimate(command: str, a: argparse.Namespace) -> dict:
+def estimate(command: str, a: argparse.Namespace, stop: threading.Event | None = None) -> dict:
     """How long ``command`` (``advise`` or ``compare``) will take with these
     arguments on this machine: ``{"seconds", "text"}``, from short timed runs
-    of the same table (cached per table)."""
+    of the same table (cached per table).  Once ``stop`` is set, the timing
+    runs end (Cancelled)."""
     if command == "advise":
         mod = _advisor(a.game)
         quick = argparse.Namespace(**{**vars(a), "score": None})
         key = ("advise", a.game, a.players, a.seat, a.dealer, a.preset, tuple(a.set),
                tuple(a.policy or ()), a.bound, a.declarer, a.plans, a.hand)
-        per = _per_unit(key, lambda n: advice_of(
-            argparse.Namespace(**{**vars(quick), "samples": n})), a.samples)
-        seconds = per * a.samples
+        seconds = _rate(key, lambda n: advice_of(
+            argparse.Namespace(**{**vars(quick), "samples": n})), a.samples, stop)(a.samples)
         if a.score is not None:
             # each score the hand can leave is played out `games` times (about a dozen)
             gkey = ("games", a.game, a.players, a.preset, tuple(a.set), tuple(a.policy or ()))
             rules, pols = rules_and_policies(a)
             sim = mod.api.simulate_games
-            seconds += 12 * a.games * _per_unit(
-                gkey, lambda n: sim(n, rules=rules, policy=pols, seed=a.seed), a.games)
+            rate = _rate(gkey, lambda n: sim(n, rules=rules, policy=pols, seed=a.seed),
+                         a.games, stop)
+            seconds += 12 * rate(a.games)
     elif command == "compare":
-        seconds = _compare_seconds(a)
+        seconds = _compare_seconds(a, stop)
     else:
         raise InputError(f"no estimate for {command!r}: expected advise or compare")
     return {"seconds": seconds, "text": _say(seconds)}
 
 
-def _compare_seconds(a: argparse.Namespace) -> float:
+def _compare_seconds(a: argparse.Namespace, stop: threading.Event | None = None) -> float:
     """Every variant's runs (each kind of unit the game's measures read, timed
     under the base's rules), the skill trace, and the adaptations not kept."""
     from simkit import adapt, skill
@@ -330,19 +525,20 @@ def _compare_seconds(a: argparse.Namespace) -> float:
     units = {s.unit for s in g.measures(rules)}
     count = {"hand": a.hands or DEFAULT_HANDS, "game": a.games or DEFAULT_GAMES}
 
-    def per(unit: str, policy=pols) -> float:
+    def rate(unit: str, policy=pols, most: int | None = None) -> _Rate:
+        """The rate of ``unit``s at this table, timed up to the run's size."""
         key = ("compare", a.game, unit, a.players, tuple(map(str, policy)))
-        return _per_unit(key, functools.partial(_simulate, g, unit, rules=rules, policy=policy,
-                                                seed=a.seed), count[unit])
+        return _rate(key, functools.partial(_simulate, g, unit, rules=rules, policy=policy,
+                                            seed=a.seed), most or count[unit], stop)
 
-    seconds = sum(len(variants) * count[u] * per(u) for u in units)
+    seconds = sum(len(variants) * rate(u)(count[u]) for u in units)
     if "game" in units and not a.no_skill:
         # each rung: two tables of a tenth of the games (fewer for a searching player)
         deals = max(200, count["game"] // SKILL_SHARE)
         for weaker, stronger in skill.rungs(g, pols[0].text()):
             n = skill.deals(g, stronger, deals)
             table = [(stronger, weaker)[s % 2] for s in range(rules.players)]
-            seconds += len(variants) * 2 * n * per("game", table)
+            seconds += len(variants) * 2 * rate("game", table, n)(n)
     if a.adapt:
         start = adapt.check(a.game, a.policy)
         for _, ov in variants:
@@ -351,8 +547,8 @@ def _compare_seconds(a: argparse.Namespace) -> float:
                                 a.adapt_trials or adapt.TRIALS, a.adapt_games)
             if adapt.kept_result(req) is None:
                 # about two rounds: a search, its confirmation, and one that confirms it
-                games_ = 2 * (req.trials * 2 * req.deals + 2 * adapt.CONFIRM * req.deals)
-                seconds += games_ * per(req.unit)
+                runs = 2 * (req.trials * 2 + 2 * adapt.CONFIRM)
+                seconds += runs * rate(req.unit, most=req.deals)(req.deals)
     return seconds
 
 

@@ -141,19 +141,28 @@ class Work:
             raise Cancelled("stopped")
 
 
+#: Seconds between looks at the stop switch while waiting for :data:`KERNEL_LOCK`.
+WAIT = 0.05
+
+
 def steps(count: int, work: Work, weight: float = 1.0) -> Iterator[tuple[int, int]]:
     """``(first, n)`` steps covering units ``0 .. count-1``, each computed by the
     caller while this holds :data:`KERNEL_LOCK`; between steps, a stop is
-    checked and ``weight`` of effort per unit reported.  A step starts at 64
-    units and doubles while it takes under :data:`GROW` seconds, halving over
+    checked (also while waiting for the lock, behind other runs' steps) and
+    ``weight`` of effort per unit reported.  A step starts at 64 units and
+    doubles while it takes under :data:`GROW` seconds, halving over
     :data:`SHRINK`."""
     first, step = 0, 64
     while first < count:
         work.check()
         n = min(step, count - first)
         t0 = time.perf_counter()
-        with KERNEL_LOCK:
+        while not KERNEL_LOCK.acquire(timeout=WAIT):
+            work.check()
+        try:
             yield first, n
+        finally:
+            KERNEL_LOCK.release()
         took = time.perf_counter() - t0
         first += n
         work.add(n * weight)

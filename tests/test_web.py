@@ -18,7 +18,9 @@ from simkit.web import server
 
 PEPPER = [("game", "pepper"), ("hand", "JH JD AH KH 9C 9S"), ("players", "4"),
           ("seed", "1"), ("samples", "2000")]
-LONG = [("game", "pepper"), ("hand", "JH JD AH KH 9C 9S"), ("samples", "50000000")]
+#: A job of about ten seconds: the most samples the web app takes.
+LONG = [("game", "pepper"), ("hand", "JH JD AH KH 9C 9S"),
+        ("samples", str(answers.limits()["advise"]["samples"]))]
 
 
 @pytest.fixture
@@ -112,6 +114,17 @@ def test_a_path_outside_the_apps_files_is_refused(client, path):
     assert "root:" not in resp.text
 
 
+def test_the_glossary_is_the_packages(client):
+    """The pages' explanations (static/glossary.js reads ``.terms``) come from
+    simkit.glossary, the one glossary the package keeps."""
+    from simkit import glossary
+    body = client.get("/api/glossary").json()
+    assert body == json.loads(json.dumps(glossary.as_json()))
+    kubwa = next(t for t in body["terms"] if t["key"] == "kubwa")
+    assert kubwa["means"] and kubwa["source"].startswith("seeds/pepper.md")
+    assert "/api/glossary" in client.get("/static/glossary.js").text
+
+
 def test_an_unknown_path_is_a_json_404(client):
     _refused(client.get("/api/nothing"), 404, "/api/nothing")
 
@@ -125,7 +138,7 @@ def test_an_answer_without_a_value_is_strict_json_null(client, monkeypatch):
                         lambda: {"p": nan, "rows": [{"ci": [nan, float("inf"), 0.5]}], "n": 3})
     resp = client.get("/api/games")
     assert resp.status_code == 200
-    assert resp.text == '{"p":null,"rows":[{"ci":[null,null,0.5]}],"n":3}'
+    assert resp.text.startswith('{"p":null,"rows":[{"ci":[null,null,0.5]}],"n":3,')
 
 
 # --- health and warming up ------------------------------------------------------------------
@@ -143,7 +156,8 @@ def test_health_says_warming_until_the_kernels_are_compiled():
         deadline = time.monotonic() + 5
         while not told and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert c.get("/api/health").json() == {"status": "warming", "detail": "pepper advisor"}
+        assert c.get("/api/health").json() == {"status": "warming", "detail": "pepper advisor",
+                                                "running": 0}
         # the pages work meanwhile
         assert c.get("/api/show?game=pitch&seed=3&index=5").status_code == 200
         go.set()
@@ -158,7 +172,7 @@ def test_health_answers_at_once_during_a_run(client):
     try:
         time.sleep(0.3)
         t0 = time.perf_counter()
-        assert client.get("/api/health").json() == {"status": "ready"}
+        assert client.get("/api/health").json() == {"status": "ready", "running": 1}
         assert time.perf_counter() - t0 < 0.5
     finally:
         client.delete(f"/api/jobs/{job}")
@@ -179,6 +193,8 @@ def test_a_failed_warm_up_still_leaves_the_app_ready():
 
 def test_games_lists_every_game_with_what_the_forms_need(client):
     info = client.get("/api/games").json()
+    # with the server's bounds, as /api/limits states them
+    assert info.pop("limits") == client.get("/api/limits").json()
     assert info == json.loads(json.dumps(answers.games_info()))
     by = {g["name"]: g for g in info["games"]}
     assert set(by) == {"pepper", "pitch", "shiesta", "burraco"}
@@ -201,13 +217,16 @@ def test_games_lists_every_game_with_what_the_forms_need(client):
       "--samples", "300", "--bound", "--preset", "one-lap", "--score", "20:12",
       "--games", "50"]),
 ])
-def test_advise_returns_exactly_what_the_cli_prints(client, capsys, pairs, argv):
+def test_advise_returns_exactly_what_the_cli_prints(client, capsys, monkeypatch, pairs, argv):
+    # answered directly however busy the machine is (the bound: test_web_limits.py)
+    monkeypatch.setattr(server, "SYNC_SECONDS", 1e9)
     resp = client.get(f"/api/advise?{_query(pairs)}")
     assert resp.status_code == 200, resp.text
     assert resp.json() == _cli_json(capsys, *argv)
 
 
-def test_compare_returns_exactly_what_the_cli_prints(client, capsys):
+def test_compare_returns_exactly_what_the_cli_prints(client, capsys, monkeypatch):
+    monkeypatch.setattr(server, "SYNC_SECONDS", 1e9)
     pairs = [("game", "pepper"), ("variant", "A:"), ("variant", "B:fail=bid"),
              ("hands", "3000"), ("games", "30"), ("seed", "2")]
     resp = client.get(f"/api/compare?{_query(pairs)}")
@@ -395,18 +414,28 @@ def test_a_bad_job_is_refused_before_it_starts(client):
     _refused(client.post(f"/api/jobs?command=advise&{_query(PEPPER)}&colour=red"), 400,
              "colour")
     _refused(client.post(f"/api/jobs?command=simulate&{_query(PEPPER)}"), 400, "simulate")
-    job_id = client.post("/api/jobs?command=advise&game=pepper&hand=JH+JD+AH+KH+9C+1Z"
-                         ).json()["id"]
-    state = _wait(client, job_id, lambda s: s["status"] != "running")
-    assert state["status"] == "failed" and "1Z" in state["error"]
+    # every check of the answer runs before the job starts: a bad hand, seat or
+    # score is refused now, not reported later by a failed job
+    for query, name in (("hand=JH+JD+AH+KH+9C+1Z", "1Z"),
+                        ("hand=JH+JD+AH+KH+9C+9S&seat=-1", "-1"),
+                        ("hand=JH+JD+AH+KH+9C+9S&score=banana", "banana")):
+        _refused(client.post(f"/api/jobs?command=advise&game=pepper&{query}"), 400, name)
+    assert client.app.state.jobs.jobs == {} and client.app.state.runs.running == 0
 
 
 # --- serve ------------------------------------------------------------------------------------
 
 def test_serve_binds_this_machine_and_prints_the_address(monkeypatch, capsys):
-    import uvicorn
     ran = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.update(kw, app=app))
+
+    class Server:
+        def __init__(self, app, host, port):
+            ran.update(app=app, host=host, port=port)
+
+        def run(self):
+            pass
+
+    monkeypatch.setattr(server, "uvicorn_server", Server)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -427,3 +456,9 @@ def test_serve_refuses_a_port_in_use_with_one_sentence():
             server.serve(port=port)
     with pytest.raises(InputError, match="65536"):
         server.serve(port=65536)
+
+
+def test_the_docs_are_served_for_the_docs_links(client):
+    r = client.get("/README.md")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    assert r.text.startswith("# simkit") and "simkit serve" in r.text

@@ -8,26 +8,47 @@ repeated, ...), parsed by the CLI's own parser.
 
 - Pages: ``/`` (the advisor), ``/hand`` (the hand viewer), ``/compare``,
   ``/reports/`` (the rendered reports directory), assets under ``/static/``.
-- ``GET /api/health``: ``{"status": "ready"}`` once the kernels the pages
-  use are compiled (a background thread from startup), ``"warming"`` before;
-  answered on the event loop, so at once even while runs take every thread.
-- ``GET /api/games``, ``/api/advise``, ``/api/compare``, ``/api/estimate``,
-  ``/api/show``; ``POST /api/replay`` (``{"record": text, "policy": [...]}``).
+- ``GET /api/health``: ``{"status": "ready", "running": N}`` once the
+  kernels the pages use are compiled (a background thread from startup),
+  ``"warming"`` before; ``running`` counts the runs being worked out.
+  Answered on the event loop, so at once even while runs take every thread.
+- ``GET /api/games``, ``/api/limits``, ``/api/glossary``, ``/api/advise``,
+  ``/api/compare``, ``/api/estimate``, ``/api/show``; ``POST /api/replay``
+  (``{"record": text, "policy": [...]}``).
 - Jobs, for the pages' long runs: ``POST /api/jobs?command=advise&...``
   starts one on its own thread; ``GET /api/jobs/{id}`` gives its status and
   progress (0..1) and, once done, its result; ``DELETE`` cancels it.  A job
   nobody has asked about for :data:`ABANDONED` seconds is cancelled: a
   closed tab's work stops.
 
+Nothing can tie the server up:
+
+- every size a request names is held to :func:`simkit.answers.limits`, and
+  every check of the answer runs before any work (:func:`simkit.answers.check`),
+  for the direct answers, ``/api/estimate`` and jobs alike;
+- ``/api/advise`` and ``/api/compare`` answer directly only runs estimated at
+  :data:`SYNC_SECONDS` or less (longer ones: a job), and stop their work
+  within a second when the client goes away;
+- :class:`Runs` counts every run, job or direct answer: at most
+  :data:`MAX_RUNNING` at once, and per client (its address and its
+  ``X-Simkit-Client`` header or ``simkit_client`` cookie) one heavy run
+  (estimated over :data:`HEAVY` seconds) and :data:`PER_CLIENT` in all;
+  beyond, HTTP 429;
+- SIGTERM and Ctrl-C stop every run at once (:func:`serve`), so the server
+  exits within a few seconds.
+
 Bad input is HTTP 400 with ``{"error": "one sentence"}`` (the
 :class:`~simkit.errors.InputError` text); anything unexpected is logged here
-and answered with a one-line 500, never a traceback.  Bodies, query values
-and the number of query parameters are capped; files are served only from
-the app's own ``static/`` folder and the reports directory.
+and answered with a one-line 500, never a traceback.  Bodies, query values,
+paths and the number of query parameters are capped; files are served only
+from the app's own ``static/`` folder and the reports directory.
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import functools
 import json
 import logging
 import pathlib
@@ -43,7 +64,13 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+)
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
@@ -60,19 +87,43 @@ MAX_BODY = 1 << 20
 #: Longest query value and most query parameters a request may carry.
 MAX_VALUE = 2000
 MAX_PARAMS = 200
+#: Longest file path under /reports/ (longer: no such report, at once).
+MAX_PATH = 1000
 #: Seconds without a poll after which a running job is cancelled (its tab is gone).
 ABANDONED = 5.0
 #: Seconds a finished job's answer is kept for its page to fetch.
 KEPT = 120.0
-#: Jobs running at once; more is refused until one finishes.
+#: Runs (jobs and direct answers) at once; more is refused (429) until one ends.
 MAX_RUNNING = 8
+#: Runs one client may have at once, and heavy ones among them.
+PER_CLIENT = 4
+#: A run estimated over this many seconds is heavy: one per client at a time.
+HEAVY = 2.0
+#: The longest run (estimated, seconds) ``/api/advise`` and ``/api/compare``
+#: answer directly; a longer one is refused with a pointer to the jobs.
+SYNC_SECONDS = 5.0
+#: Seconds between looks for a gone client while a direct answer is worked out.
+POLL = 0.1
+#: Seconds ``simkit serve`` waits for open requests on SIGTERM or Ctrl-C
+#: (their runs are stopped first, so they end well within it).
+GRACE = 3
+#: How a page may tell its client apart from others at the same address.
+CLIENT_HEADER, CLIENT_COOKIE = "x-simkit-client", "simkit_client"
 JOB_COMMANDS = ("advise", "compare")
 
 
 # --- errors and limits ------------------------------------------------------------------
 
-def _error(status: int, text: str) -> JSONResponse:
-    return JSONResponse({"error": text}, status_code=status)
+def _error(status: int, text: str, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status, headers=headers)
+
+
+class Busy(Exception):
+    """A run refused for now: too many runs, or this client has its share (429)."""
+
+
+class Stopping(Exception):
+    """A run refused because the server is shutting down (503)."""
 
 
 class _TooLarge(Exception):
@@ -124,7 +175,8 @@ class _Guard:
                 await _error(413, f"the request body is too large: at most {MAX_BODY:,} "
                                   f"bytes")(scope, receive, send)
         except Exception:
-            log.exception("simkit serve: %s %s failed", scope.get("method"), scope.get("path"))
+            log.exception("simkit serve: %s %s failed", scope.get("method"),
+                          str(scope.get("path"))[:200])
             if not started:
                 await _error(500, "internal error: the server could not answer this request "
                                   "(the details are in its log)")(scope, receive, send)
@@ -153,13 +205,26 @@ def _command(request: Request) -> str:
     return given[0]
 
 
-def _run(command: str, params: list[tuple[str, str]]) -> dict:
-    """The answer of ``advise`` or ``compare`` for the query's options."""
+def _client(request: Request) -> str:
+    """Who asks: the client's address, and the ``X-Simkit-Client`` header or
+    ``simkit_client`` cookie a page may send (tabs or people behind one address)."""
+    host = request.client.host if request.client else "-"
+    tag = request.headers.get(CLIENT_HEADER) or request.cookies.get(CLIENT_COOKIE) or ""
+    return f"{host} {tag[:64]}"
+
+
+def _prepared(command: str, params: list[tuple[str, str]],
+              stop: threading.Event | None = None) -> tuple[argparse.Namespace, dict]:
+    """The checked arguments of ``command`` (parsed and held to the limits,
+    every check of the answer run) and its estimate: all before any work.
+    ``stop`` ends the estimate's timing runs (the server is shutting down)."""
     a = answers.parse(command, params)
-    # in steps under the kernel lock, as jobs run: numba's thread pool is
-    # entered by one thread at a time (its workqueue layer is not thread-safe)
-    work = Work()
-    return answers.advise(a, work) if command == "advise" else answers.compare(a, work)
+    answers.check(command, a)
+    return a, answers.estimate(command, a, stop)
+
+
+def _answer_fn(command: str) -> Callable[..., dict]:
+    return answers.advise if command == "advise" else answers.compare
 
 
 # --- warming up ---------------------------------------------------------------------------
@@ -191,7 +256,77 @@ class Warmth:
             self.ready.set()
 
 
-# --- jobs ---------------------------------------------------------------------------------
+# --- runs and jobs ------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Run:
+    """One answer being worked out, a job's or a direct one: who asked, whether
+    it is heavy (estimated over :data:`HEAVY` seconds), its stop switch."""
+
+    client: str
+    heavy: bool
+    stop: threading.Event = field(default_factory=threading.Event)
+
+
+class Runs:
+    """Every run of one app, jobs and direct answers alike, until its thread
+    ends: at most :attr:`most` at once; per client one heavy run and
+    :attr:`per_client` in all (a cancelled run no longer counts for its
+    client); :meth:`stop_all` on shutdown."""
+
+    def __init__(self, most: int = MAX_RUNNING, per_client: int = PER_CLIENT):
+        self.most, self.per_client = most, per_client
+        self.lock = threading.Lock()
+        self.active: list[Run] = []
+        self.stopping = False
+        #: Set on shutdown: also ends the estimates' timing runs, which are no runs.
+        self.halt = threading.Event()
+
+    @property
+    def running(self) -> int:
+        """Runs whose work has not ended yet."""
+        return len(self.active)
+
+    def room(self) -> None:
+        """Busy (or Stopping) when no run could start now."""
+        with self.lock:
+            self._room()
+
+    def _room(self) -> None:
+        if self.stopping:
+            raise Stopping("the server is shutting down: no new runs")
+        if len(self.active) >= self.most:
+            raise Busy(f"the server is busy with {len(self.active)} runs, the most it takes "
+                       f"at once: try again when one has finished")
+
+    def admit(self, client: str, heavy: bool) -> Run:
+        """A new run of ``client``'s, or Busy naming the rule it would break."""
+        with self.lock:
+            self._room()
+            mine = [r for r in self.active if r.client == client and not r.stop.is_set()]
+            if heavy and any(r.heavy for r in mine):
+                raise Busy("you have a long run going already, and one runs at a time per "
+                           "client: wait for it to finish, or cancel it")
+            if len(mine) >= self.per_client:
+                raise Busy(f"you have {len(mine)} runs going already, the most one client "
+                           f"may have: wait for one to finish")
+            run = Run(client, heavy)
+            self.active.append(run)
+            return run
+
+    def end(self, run: Run) -> None:
+        with self.lock:
+            if run in self.active:
+                self.active.remove(run)
+
+    def stop_all(self) -> None:
+        """Stop every run and refuse new ones (the server is shutting down)."""
+        with self.lock:
+            self.stopping = True
+            self.halt.set()
+            for run in self.active:
+                run.stop.set()
+
 
 @dataclass
 class Job:
@@ -217,38 +352,36 @@ class Jobs:
     """The running and recently finished jobs of one app, and the watchman
     thread that cancels abandoned ones and forgets old answers."""
 
-    def __init__(self, abandoned: float = ABANDONED, kept: float = KEPT):
+    def __init__(self, runs: Runs | None = None, abandoned: float = ABANDONED,
+                 kept: float = KEPT):
+        self.runs = runs or Runs()
         self.abandoned, self.kept = abandoned, kept
         self.lock = threading.Lock()
         self.jobs: dict[str, Job] = {}
         self.watchman: threading.Thread | None = None
 
-    def start(self, command: str, params: list[tuple[str, str]]) -> Job:
-        a = answers.parse(command, params)       # bad options: 400 now, not a failed job
+    def start(self, command: str, a: argparse.Namespace, run: Run) -> Job:
+        """Work out ``command`` for the checked arguments ``a`` on a thread of
+        its own, as ``run`` (admitted by :attr:`runs`, ended with the thread)."""
+        job = Job(uuid.uuid4().hex, command, stop=run.stop)
         with self.lock:
-            running = sum(j.status == "running" for j in self.jobs.values())
-            if running >= MAX_RUNNING:
-                raise InputError(f"the server is busy with {running} runs: wait for one to "
-                                 f"finish or cancel it")
-            job = Job(uuid.uuid4().hex, command)
             self.jobs[job.id] = job
             if self.watchman is None:
                 self.watchman = threading.Thread(target=self._watch, daemon=True,
                                                  name="simkit-jobs")
                 self.watchman.start()
-        job.thread = threading.Thread(target=self._work, args=(job, a), daemon=True,
+        job.thread = threading.Thread(target=self._work, args=(job, a, run), daemon=True,
                                       name=f"simkit-job-{job.id[:8]}")
         job.thread.start()
         return job
 
-    def _work(self, job: Job, a) -> None:
+    def _work(self, job: Job, a, run: Run) -> None:
         def report(fraction: float) -> None:
             job.progress = min(1.0, max(job.progress, float(fraction)))
 
         work = Work(report=report, stop=job.stop)
         try:
-            fn = answers.advise if job.command == "advise" else answers.compare
-            result = fn(a, work=work)
+            result = _answer_fn(job.command)(a, work=work)
         except Cancelled:
             job.status = "cancelled"
         except InputError as e:
@@ -260,6 +393,8 @@ class Jobs:
         else:
             if job.status == "running":
                 job.result, job.progress, job.status = result, 1.0, "done"
+        finally:
+            self.runs.end(run)
         job.ended = time.monotonic()
 
     def get(self, job_id: str) -> Job:
@@ -296,6 +431,34 @@ class Jobs:
             self.sweep()
 
 
+async def _watched(request: Request, run: Run, fn: Callable[[], dict]):
+    """``fn()`` (a direct answer's work, stopped by ``run.stop``) on a worker
+    thread while this looks every :data:`POLL` seconds whether the client has
+    gone, and if so stops the work: it ends within a second, not minutes later."""
+    runs: Runs = request.app.state.runs
+
+    def work() -> dict:
+        try:
+            return fn()
+        finally:
+            runs.end(run)
+
+    task = asyncio.ensure_future(run_in_threadpool(work))
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())   # always retrieved
+    try:
+        while not task.done():
+            await asyncio.wait({task}, timeout=POLL)
+            if not task.done() and await request.is_disconnected():
+                run.stop.set()
+        return task.result()
+    except Cancelled:
+        return _error(503, "the run was stopped: the client went away or the server is "
+                           "shutting down")
+    finally:
+        if not task.done():             # this request itself was cancelled
+            run.stop.set()
+
+
 # --- routes -------------------------------------------------------------------------------
 
 api = APIRouter(prefix="/api")
@@ -304,36 +467,79 @@ api = APIRouter(prefix="/api")
 @api.get("/health")
 async def health(request: Request) -> dict:
     w: Warmth = request.app.state.warmth
-    out = {"status": "ready" if w.ready.is_set() else "warming"}
+    out: dict = {"status": "ready" if w.ready.is_set() else "warming"}
     if not w.ready.is_set() and w.detail:
         out["detail"] = w.detail
+    out["running"] = request.app.state.runs.running
     return out
 
 
+def _limits(runs: Runs, abandoned: float) -> dict:
+    """The bounds of every answer's options and of the server's runs."""
+    return {**answers.limits(), "sync_seconds": SYNC_SECONDS, "heavy_seconds": HEAVY,
+            "running": runs.most, "per_client": runs.per_client,
+            "abandoned_seconds": abandoned, "body_bytes": MAX_BODY,
+            "value_chars": MAX_VALUE, "params": MAX_PARAMS}
+
+
+@api.get("/limits")
+async def limits(request: Request) -> dict:
+    return _limits(request.app.state.runs, request.app.state.jobs.abandoned)
+
+
+@api.get("/glossary")
+def glossary() -> dict:
+    """Every game term in plain words (:func:`simkit.glossary.as_json`): the
+    pages' explanations read it."""
+    from simkit import glossary as terms
+
+    return terms.as_json()
+
+
 @api.get("/games")
-def games_info() -> dict:
-    return answers.games_info()
+def games_info(request: Request) -> dict:
+    return {**answers.games_info(),
+            "limits": _limits(request.app.state.runs, request.app.state.jobs.abandoned)}
+
+
+async def _answer(request: Request, command: str):
+    """A direct answer: checked, estimated, refused when longer than
+    :data:`SYNC_SECONDS` or when the server or the client is busy, else
+    worked out while the client waits (and stopped if it leaves)."""
+    params = _params(request)
+    runs: Runs = request.app.state.runs
+    runs.room()
+    a, e = await run_in_threadpool(_prepared, command, params, runs.halt)
+    if e["seconds"] > SYNC_SECONDS:
+        raise InputError(f"this {command} would take {e['text']}, over the {SYNC_SECONDS:g} "
+                         f"s a direct answer may take: run it as a job (POST "
+                         f"/api/jobs?command={command} with the same options), as the pages "
+                         f"do")
+    run = runs.admit(_client(request), e["seconds"] > HEAVY)
+    return await _watched(request, run, lambda: _answer_fn(command)(a, Work(stop=run.stop)))
 
 
 @api.get("/advise")
-def advise(request: Request) -> dict:
-    return _run("advise", _params(request))
+async def advise(request: Request):
+    return await _answer(request, "advise")
 
 
 @api.get("/compare")
-def compare(request: Request) -> dict:
-    return _run("compare", _params(request))
+async def compare(request: Request):
+    return await _answer(request, "compare")
 
 
 @api.get("/estimate")
 def estimate(request: Request) -> dict:
     command = _command(request)
-    return answers.estimate(command, answers.parse(command, _params(request, ("command",))))
+    _, e = _prepared(command, _params(request, ("command",)), request.app.state.runs.halt)
+    return {**e, "sync": e["seconds"] <= SYNC_SECONDS}
 
 
 @api.get("/show")
 def show(request: Request) -> dict:
-    return answers.show(answers.parse("show", _params(request)))
+    a = answers.parse("show", _params(request))
+    return answers.show(a)
 
 
 @api.post("/replay")
@@ -343,11 +549,14 @@ async def replay(request: Request) -> dict:
     except (ValueError, UnicodeDecodeError):
         raise InputError("the body is not JSON: send {\"record\": TEXT, \"policy\": "
                          "[SPEC, ...]}") from None
+    except RecursionError:
+        raise InputError("the body is nested too deeply: send {\"record\": TEXT, "
+                         "\"policy\": [SPEC, ...]}") from None
     if not isinstance(body, dict) or not isinstance(body.get("record"), str):
         raise InputError("give the record as text: {\"record\": TEXT}")
     unknown = sorted(set(body) - {"record", "policy"})
     if unknown:
-        raise InputError(f"unknown field {unknown[0]!r}: expected record and policy")
+        raise InputError(f"unknown field {unknown[0][:40]!r}: expected record and policy")
     policy = body.get("policy") or None
     if policy is not None and not (isinstance(policy, list)
                                    and all(isinstance(p, str) for p in policy)):
@@ -358,8 +567,12 @@ async def replay(request: Request) -> dict:
 @api.post("/jobs")
 def job_start(request: Request) -> dict:
     command = _command(request)
-    job = request.app.state.jobs.start(command, _params(request, ("command",)))
-    return {"id": job.id}
+    params = _params(request, ("command",))
+    jobs: Jobs = request.app.state.jobs
+    jobs.runs.room()
+    a, e = _prepared(command, params, jobs.runs.halt)   # bad options: 400 now, not a failed job
+    run = jobs.runs.admit(_client(request), e["seconds"] > HEAVY)
+    return {"id": jobs.start(command, a, run).id}
 
 
 @api.get("/jobs/{job_id}")
@@ -391,28 +604,61 @@ NO_REPORTS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>simkit reports</title><link rel="stylesheet" href="/static/style.css"></head>
 <body><nav class="top"><a class="brand" href="/">simkit</a><a href="/">Advisor</a>
 <a href="/hand">Hand viewer</a><a href="/compare">Compare</a>
-<a href="/reports/" aria-current="page">Reports</a></nav>
+<a href="/reports/" aria-current="page">Reports</a><a href="/README.md">Docs</a></nav>
 <main class="page"><section class="panel"><h1>No reports yet</h1>
 <p>The reports directory <code>{where}</code> holds no reports yet. Render the studies with
 <code>simkit report all</code> (a few minutes), then reload this page.</p></section></main>
 </body></html>"""
 
 
-def _report_file(root: pathlib.Path, rel: str) -> pathlib.Path | None:
-    """The file under ``root`` that ``rel`` names (a folder: its index.html), or
-    None when there is none or ``rel`` leads outside ``root``."""
-    if "\x00" in rel:
+def _report_file(root: pathlib.Path, rel: str) -> tuple[pathlib.Path, bool] | None:
+    """``(file, folder)``: the file under ``root`` that ``rel`` names (a folder:
+    its index.html, and ``folder`` True), or None when there is none, ``rel``
+    leads outside ``root`` or cannot name a file (too long, a NUL)."""
+    if "\x00" in rel or len(rel) > MAX_PATH:
         return None
     try:
         base = root.resolve()
         target = (base / rel).resolve()
-    except (OSError, RuntimeError, ValueError):
+        if not target.is_relative_to(base):
+            return None
+        folder = target.is_dir()
+        if folder:
+            target = target / "index.html"
+        return (target, folder) if target.is_file() else None
+    except (OSError, RuntimeError, ValueError):      # e.g. a name too long for the system
         return None
-    if not target.is_relative_to(base):
-        return None
-    if target.is_dir():
-        target = target / "index.html"
-    return target if target.is_file() else None
+
+
+def _is_file(path: pathlib.Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+@functools.cache
+def _readme() -> str:
+    """The documentation: the checkout's README next to the package (an editable
+    install), else the copy the installed package's metadata carries."""
+    beside = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+    if _is_file(beside):
+        return beside.read_text(encoding="utf-8")
+    from importlib import metadata
+
+    try:
+        return metadata.metadata("simkit").get_payload() or ""     # type: ignore[attr-defined]
+    except metadata.PackageNotFoundError:
+        return ""
+
+
+@pages.get("/README.md", include_in_schema=False)
+async def readme() -> PlainTextResponse:
+    """The documentation, as text (the reports' and the pages' Docs link)."""
+    text = _readme()
+    if not text:
+        raise HTTPException(404, "no documentation in this install: see simkit --help")
+    return PlainTextResponse(text)
 
 
 @pages.get("/reports", include_in_schema=False)
@@ -423,23 +669,36 @@ async def reports_root() -> RedirectResponse:
 @pages.get("/reports/{rel:path}", include_in_schema=False)
 async def reports(rel: str, request: Request):
     root: pathlib.Path = request.app.state.reports
-    if rel in ("", "index.html") and not (root / "index.html").is_file():
+    if rel in ("", "index.html") and not _is_file(root / "index.html"):
         return HTMLResponse(NO_REPORTS.format(where=root), status_code=200)
-    if not root.is_dir():
-        raise HTTPException(404, f"no report {rel[:80]!r}: the reports directory does not "
-                                 f"exist yet (simkit report all)")
     found = _report_file(root, rel)
     if found is None:
+        if len(rel) > MAX_PATH:
+            raise HTTPException(404, f"no report file {rel[:40]!r}...: a path under /reports/ "
+                                     f"is at most {MAX_PATH:,} characters")
         raise HTTPException(404, f"no report file {rel[:80]!r} in the reports directory")
-    if rel and not rel.endswith("/") and (root / rel).is_dir():
+    path, folder = found
+    if folder and rel and not rel.endswith("/"):
         return RedirectResponse(f"/reports/{rel}/")       # so its relative links resolve
-    return FileResponse(found)
+    return FileResponse(path)
 
 
 # --- the app ------------------------------------------------------------------------------
 
 async def _input_error(request: Request, exc: Exception) -> JSONResponse:
     return _error(400, str(exc))
+
+
+async def _busy(request: Request, exc: Exception) -> JSONResponse:
+    return _error(429, str(exc), {"Retry-After": "2"})
+
+
+async def _stopping(request: Request, exc: Exception) -> JSONResponse:
+    return _error(503, str(exc))
+
+
+async def _cancelled(request: Request, exc: Exception) -> JSONResponse:
+    return _error(503, "the server is shutting down: the request was stopped")
 
 
 async def _invalid(request: Request, exc: Exception) -> JSONResponse:
@@ -458,12 +717,15 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def create_app(reports: str = "reports", *, warm: Callable[..., Any] | None | bool = True,
-               abandoned: float = ABANDONED) -> FastAPI:
+               abandoned: float = ABANDONED, most: int = MAX_RUNNING,
+               per_client: int = PER_CLIENT) -> FastAPI:
     """The app: pages, API, jobs.  ``reports`` is the directory ``/reports/``
     serves.  ``warm``: True compiles the pages' kernels at startup
     (:func:`simkit.answers.warm_up`, in a background thread), False skips it
     (the kernels compile on first use), or a function to call instead.
-    ``abandoned``: seconds without a poll before a job is cancelled."""
+    ``abandoned``: seconds without a poll before a job is cancelled; ``most``
+    and ``per_client``: runs at once in all and per client (:class:`Runs`,
+    ``app.state.runs``)."""
     from contextlib import asynccontextmanager
 
     fn = answers.warm_up if warm is True else (None if warm is False else warm)
@@ -472,15 +734,18 @@ def create_app(reports: str = "reports", *, warm: Callable[..., Any] | None | bo
     async def lifespan(app: FastAPI):
         app.state.warmth.start()
         yield
-        for job in list(app.state.jobs.jobs.values()):
-            job.stop.set()
+        app.state.runs.stop_all()
 
     app = FastAPI(title="simkit", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
     app.state.warmth = Warmth(fn)
-    app.state.jobs = Jobs(abandoned=abandoned)
+    app.state.runs = Runs(most, per_client)
+    app.state.jobs = Jobs(app.state.runs, abandoned=abandoned)
     app.state.reports = pathlib.Path(reports).absolute()
     app.add_exception_handler(InputError, _input_error)
+    app.add_exception_handler(Busy, _busy)
+    app.add_exception_handler(Stopping, _stopping)
+    app.add_exception_handler(Cancelled, _cancelled)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(HTTPException, _http_error)
     app.include_router(api)
@@ -508,12 +773,26 @@ def _check_port(host: str, port: int) -> None:
                              f"--port") from None
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = False,
-          reports: str = "reports") -> None:
-    """Run the app until Ctrl-C: print its address, open it in the browser
-    with ``open_browser``.  Binds to ``host`` (this machine only by default)."""
+def uvicorn_server(app: FastAPI, host: str, port: int):
+    """uvicorn's server for ``app``; its shutdown (SIGTERM, Ctrl-C) stops every
+    run first, so that the open requests end at once and the graceful shutdown
+    (at most :data:`GRACE` seconds) does not wait for their work."""
     import uvicorn
 
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None) -> None:
+            app.state.runs.stop_all()
+            await super().shutdown(sockets)
+
+    return Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                 timeout_graceful_shutdown=GRACE))
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = False,
+          reports: str = "reports") -> None:
+    """Run the app until Ctrl-C or SIGTERM (which stop every run, then the
+    server, within seconds): print its address, open it in the browser with
+    ``open_browser``.  Binds to ``host`` (this machine only by default)."""
     _check_port(host, port)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
@@ -524,4 +803,4 @@ def serve(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = False,
         import webbrowser
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    uvicorn.run(create_app(reports), host=host, port=port, log_level="warning")
+    uvicorn_server(create_app(reports), host, port).run()
