@@ -14,6 +14,7 @@ game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,62 +128,318 @@ def commitment(level: int) -> int:
     return level if level >= 0 else 1 << 30
 
 
-def too_close(table: pd.DataFrame, recommended: str) -> str | None:
-    """The plan whose EV interval overlaps the recommended plan's, the best such
-    (None when the recommendation stands clear of every other plan)."""
-    rows = table.to_dict("records")
-    best = next(r for r in rows if r["bid"] == recommended)
-    overlap = [r for r in rows if r is not best and r["ev_high"] >= best["ev_low"]
-               and best["ev_high"] >= r["ev_low"]]
-    return str(max(overlap, key=lambda r: r["ev"])["bid"]) if overlap else None
+# -- the chance to win the game, with its interval ------------------------------------
+
+#: The smallest difference in the chance to win the game a player would act on:
+#: 1 percentage point.
+WIN_MATTERS = 0.01
+_Z = 1.959963984540054          # the normal quantile of a two-sided 95% interval
 
 
-def choose(table: pd.DataFrame, by: str = "ev", fmt=lambda v: f"{v:+.2f}") -> tuple[str, str]:
-    """``(recommended plan, reason)``: the plan with the highest ``by`` (``ev``,
-    or ``p_win`` with a score; ties: the higher EV, then the plan that commits
-    least, :func:`commitment`: pass, then the lowest bid).
+@dataclass(frozen=True)
+class WinChances:
+    """Each plan's chance to win the game, from the positions its deals leave.
 
-    The reason says how often the recommended plan holds and makes the
-    contract, its value against the runner-up, whether that is too close to
-    call (their EV intervals overlap, :func:`too_close`) and what passing does.
+    ``codes[plan]``: per sampled deal, the code of the position (the scores)
+    the hand leaves; ``chance[code]``: the share of games won from it (1 or 0
+    at once when the game is over there); ``games[code]``: the games played
+    out from it (0 when it is over).  Every plan reads the same estimate of
+    a position (the same games, one seed for every score), so two plans that
+    reach it share its noise.
+    """
+
+    codes: dict[str, np.ndarray]
+    chance: dict[int, float]
+    games: dict[int, int]
+
+    def _per_position(self, name: str):
+        """(positions, deal -> position index, chance, games) of a plan."""
+        u, inv = np.unique(self.codes[name], return_inverse=True)
+        keys = u.tolist()
+        return (keys, inv, np.array([self.chance[k] for k in keys], float),
+                np.array([self.games[k] for k in keys], float))
+
+    def estimate(self, name: str) -> tuple[float, float, float]:
+        """``(p_win, low, high)``: the mean over the deals of each position's
+        chance, and its 95% interval.  Two sources of noise add up: which
+        positions the sampled deals reach (the variance of the per-deal
+        chance over ``n`` deals) and the games played from each position (a
+        proportion over ``games``: ``w (1 - w) / games``, weighted by the
+        square of the position's share of the deals).  Their sum gives the
+        effective number of games ``n_eff = p (1 - p) / var``, and the
+        interval is Clopper-Pearson's for ``p n_eff`` wins of ``n_eff``
+        (:func:`simkit.stats.proportion_ci`); when every deal ends the game at
+        once it is exactly the interval of a proportion over the deals."""
+        _, inv, w, g = self._per_position(name)
+        n = len(inv)
+        per_deal = w[inv]
+        p = float(per_deal.mean())
+        share = np.bincount(inv, minlength=len(w)) / n
+        played = g > 0
+        var = float(per_deal.var()) / n + float(
+            np.sum(share[played] ** 2 * w[played] * (1 - w[played]) / g[played]))
+        n_eff = p * (1 - p) / var if var > 0 and 0 < p < 1 else float(n)
+        lo, hi = stats.proportion_ci(p * n_eff, n_eff)
+        return p, float(lo), float(hi)
+
+    def difference(self, a: str, b: str) -> tuple[float, float, float]:
+        """``(p_win(a) - p_win(b), low, high)``, paired over the same deals, with
+        each position's game noise counted once (normal 95% interval)."""
+        ka, ia, wa, ga = self._per_position(a)
+        kb, ib, wb, gb = self._per_position(b)
+        n = len(ia)
+        d = wa[ia] - wb[ib]
+        diff = float(d.mean())
+        net: dict[int, float] = {}
+        for keys, inv, sign in ((ka, ia, 1.0), (kb, ib, -1.0)):
+            for k, c in zip(keys, np.bincount(inv, minlength=len(keys)).tolist()):
+                net[k] = net.get(k, 0.0) + sign * c / n
+        noise = sum(s * s * self.chance[k] * (1 - self.chance[k]) / self.games[k]
+                    for k, s in net.items() if self.games[k] > 0)
+        half = _Z * float(np.sqrt(float(d.var(ddof=1)) / n + noise)) if n > 1 else float("nan")
+        return diff, diff - half, diff + half
+
+
+def with_win_chances(table: pd.DataFrame, win: WinChances) -> pd.DataFrame:
+    """``table`` with ``p_win`` and its interval ``p_win_low``-``p_win_high``
+    (:meth:`WinChances.estimate`) per plan."""
+    est = [win.estimate(name) for name in table["bid"]]
+    table["p_win"] = [e[0] for e in est]
+    table["p_win_low"] = [e[1] for e in est]
+    table["p_win_high"] = [e[2] for e in est]
+    return table
+
+
+# -- the recommendation ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Measure:
+    """What plans are ranked by and the smallest difference in it a player would
+    act on: ``by`` (a column: ``ev`` or ``p_win``), ``matters`` (in the column's
+    units), ``text`` (the threshold in words, e.g. "0.05 points per hand"),
+    ``fmt`` (a value as the reason shows it) and ``diff`` (a difference)."""
+
+    by: str
+    matters: float
+    text: str
+    fmt: Callable[[float], str]
+    diff: Callable[[float], str]
+
+
+def win_measure() -> Measure:
+    """The chance to win the game: a difference under 1 percentage point does not count."""
+    return Measure("p_win", WIN_MATTERS, "1 percentage point",
+                   lambda p: f"{100 * p:.2f}%", lambda d: f"{100 * d:+.2f} pp")
+
+
+def same_outcome(a: PlanOutcome, b: PlanOutcome) -> bool:
+    """The two plans gave the same result on every deal (contract, make, scores)."""
+    return all(np.array_equal(x, y) for x, y in
+               zip((a.holds, a.made, a.thrown, a.us, a.them, a.value),
+                   (b.holds, b.made, b.thrown, b.us, b.them, b.value)))
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def identical_plans(table: pd.DataFrame, outcomes: dict[str, PlanOutcome]) -> list[dict]:
+    """Groups of two or more plans with the same result on every deal, each
+    ``{"plans": [...], "note": why}`` (the plans in the table's order; the
+    first commits least).  Pass with the lowest bids: the others always bid
+    higher, so those bids never stood; two ceilings: the auction never went
+    past the lower one."""
+    rows = [r for r in table.to_dict("records") if r["bid"] in outcomes]
+    rows.sort(key=lambda r: commitment(r["level"]))
+    groups: list[list[dict]] = []
+    for r in rows:
+        for g in groups:
+            if same_outcome(outcomes[g[0]["bid"]], outcomes[r["bid"]]):
+                g.append(r)
+                break
+        else:
+            groups.append([r])
+    order = {str(b): i for i, b in enumerate(table["bid"])}
+    out = []
+    for g in groups:
+        if len(g) < 2:
+            continue
+        names = sorted((str(r["bid"]) for r in g), key=order.__getitem__)
+        n = int(g[0]["deals"])
+        first, rest = str(g[0]["bid"]), [str(r["bid"]) for r in g[1:]]
+        numbers = all(0 < r["level"] for r in g[1:]) and all(
+            str(r["bid"]).isdigit() for r in g[1:])
+        if first == "pass" and numbers:
+            top = rest[-1]
+            bids = _and(rest).replace(" and ", " or ")
+            why = (f"{_and(names)} gave the same result on every one of the {n:,} deals: "
+                   f"the others always bid higher than {top}, so a bid of {bids} "
+                   f"never stood and each ended as passing did")
+        elif numbers and str(g[0]["bid"]).isdigit():
+            why = (f"{_and(names)} gave the same result on every one of the {n:,} deals: the "
+                   f"auction never needed a bid above {first}, so the higher "
+                   f"{'ceiling was' if len(rest) == 1 else 'ceilings were'} never used")
+        else:
+            why = (f"{_and(names)} gave the same result on every one of the {n:,} deals "
+                   f"(the same contract, the same play, the same score)")
+        out.append({"plans": names, "note": why})
+    return out
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The recommendation and why: ``clear`` when the recommended plan beats
+    every other plan (but those with the same result on every deal) by an
+    interval wholly above ``measure.matters``; else ``vs`` is the plan it is
+    too close to.  ``diff``, ``low``, ``high``: the paired difference
+    (recommended minus ``vs``, or the nearest plan when clear) and its 95%
+    interval; ``identical``: :func:`identical_plans`."""
+
+    recommended: str
+    reason: str
+    clear: bool
+    vs: str | None
+    diff: float | None
+    low: float | None
+    high: float | None
+    measure: Measure
+    identical: list[dict]
+
+    def json(self) -> dict:
+        def num(v):
+            return None if v is None or v != v else float(v)
+
+        return {"by": self.measure.by, "value": float(self.measure.matters),
+                "text": self.measure.text, "vs": self.vs, "diff": num(self.diff),
+                "low": num(self.low), "high": num(self.high)}
+
+
+def _difference(outcomes, win: WinChances | None, by: str, a: str, b: str):
+    if by == "p_win":
+        assert win is not None
+        return win.difference(a, b)
+    return stats.mean_ci_of(outcomes[a].value - outcomes[b].value)
+
+
+def choose(table: pd.DataFrame, outcomes: dict[str, PlanOutcome], measure: Measure,
+           win: WinChances | None = None) -> Verdict:
+    """The recommended plan and why (:class:`Verdict`): the plan with the
+    highest ``measure.by`` (``ev``, or ``p_win`` with a score; ties: the
+    higher EV, then the plan that commits least, :func:`commitment`: pass,
+    then the lowest bid).
+
+    It is a **clear choice** only when, against every other plan (but those
+    that gave the same result on every deal), the 95% interval of the paired
+    difference (the same deals; :meth:`WinChances.difference` for ``p_win``)
+    lies wholly above ``measure.matters``, the smallest difference a player
+    would act on; otherwise it is **too close to call**, and the reason names
+    the plan, the difference with its interval and the threshold.  The reason
+    also says how often the recommended plan holds and makes the contract and
+    what passing does.
     """
     rows = table.to_dict("records")
+    by = measure.by
 
     def key(r):
         return (round(r[by], 9), round(r["ev"], 9), -commitment(r["level"]))
 
     best = max(rows, key=key)
-    others = [r for r in rows if r is not best]
+    identical = identical_plans(table, outcomes)
+    twins = next((set(g["plans"]) for g in identical if best["bid"] in g["plans"]),
+                 {best["bid"]})
+    others = [r for r in rows if r["bid"] not in twins] or [r for r in rows if r is not best]
     runner = max(others, key=lambda r: (key(r)[:2], -abs(r["level"] - best["level"])))
-    close = too_close(table, best["bid"]) if by == "ev" else None
-    shown = (lambda p: f"{100 * p:.2f}%") if by == "p_win" else fmt
+    diffs = {r["bid"]: _difference(outcomes, win, by, best["bid"], r["bid"]) for r in others}
+    short = [r for r in others if not diffs[r["bid"]][1] > measure.matters]
+    vs = max(short, key=key)["bid"] if short else min(
+        others, key=lambda r: diffs[r["bid"]][0])["bid"]
+    d, lo, hi = diffs[vs]
+    span = f"{measure.diff(d)} [{measure.diff(lo)}, {measure.diff(hi)}]"
     what = "wins the game in " if by == "p_win" else "EV "
-    reason = f"{what}{shown(best[by])} vs {shown(runner[by])} for {runner['bid']}"
+    reason = f"{what}{measure.fmt(best[by])} vs {measure.fmt(runner[by])} for {runner['bid']}"
     if abs(best[by] - runner[by]) <= TIE:
         reason += " (a tie: the higher EV, then the plan that commits least, wins it)"
-    elif close is not None:
-        reason += f" (too close to call: the 95% intervals of {best['bid']} and {close} overlap)"
+    if not short:
+        reason += (f"; a clear choice: it beats every other plan by more than "
+                   f"{measure.text} (the smallest difference worth acting on), the nearest, "
+                   f"{vs}, by {span}")
+    elif hi < measure.matters:
+        reason += (f"; too close to call: better than {vs} by {span}, less than "
+                   f"{measure.text}, a difference no player would act on")
+    else:
+        reason += (f"; too close to call: better than {vs} by {span}, and that 95% interval "
+                   f"reaches below {measure.text}, the smallest difference worth acting on")
+    if len(twins) > 1:
+        same = [b for b in table["bid"] if b in twins and b != best["bid"]]
+        reason += (f" ({_and(same)} gave the same result on every deal: {best['bid']}, "
+                   f"which commits least, stands for {'it' if len(same) == 1 else 'them'})")
     if best["bid"] != "pass" and best["held"] > 0:
         reason += (f"; your side holds the contract in {pct(best['p_contract'])} of deals "
                    f"and makes it in {pct(best['p_make'])} of those")
     if "pass" in set(table["bid"]):
         reason += "; " + pass_line(table)
-    return best["bid"], reason
+    return Verdict(str(best["bid"]), reason, not short, str(vs),
+                   d, lo, hi, measure, identical)
+
+
+def decides_line(table: pd.DataFrame, recommended: str, score: str, target: int,
+                 fmt=lambda v: f"{v:+.2f}") -> str:
+    """Why the chance to win the game, not EV, chooses with a score, and what EV
+    alone would have chosen when that differs."""
+    text = (f"With the score {score} the plan is chosen by its chance to win the game, "
+            f"not by EV: the game ends when a side reaches {target}, so what counts is "
+            f"getting there first, not points per hand; near the end a plan that can end the "
+            f"game, or stop the others ending it, is worth more than its points")
+    rows = table.to_dict("records")
+    by_ev = max(rows, key=lambda r: (round(r["ev"], 9), -commitment(r["level"])))
+    if by_ev["bid"] != recommended:
+        best = next(r for r in rows if r["bid"] == recommended)
+        text += (f". EV alone would choose {by_ev['bid']} ({fmt(by_ev['ev'])} a hand, "
+                 f"against {fmt(best['ev'])} for {recommended}), but {recommended} wins the "
+                 f"game more often ({pct(best['p_win'])} against {pct(by_ev['p_win'])})")
+    return text + "."
 
 
 def head_json(a) -> dict:
     """The fields every advisor's JSON shares (``a``: a game's Advice): what a
-    plan's value is in (``VALUE``: unit, digits, the EV column's head), the hand,
+    plan's value is in (``VALUE``: unit, digits, the EV column's head, and
+    ``matters``, the smallest difference in it worth acting on), the hand,
     seats and samples, the recommendation with its reason, whether it is too
-    close to call, the policy of every seat and the rules in force."""
-    close = None if a.declarer else too_close(a.bids, a.recommended)
+    close to call (``close``, ``close_to``: :func:`choose`'s verdict), the
+    ``threshold`` it was judged by and the paired difference (``by``,
+    ``value``, ``text``, ``vs``, ``diff``, ``low``, ``high``), the plans
+    that gave the same result on every deal (``identical``: their names and
+    a note why), what decides (``decided_by``: ``ev`` or ``p_win``, and
+    ``decides``, the sentence why, with a score), the policy of every seat
+    and the rules in force."""
+    vd = getattr(a, "verdict", None)
+    close = None if vd is None or vd.clear else vd.vs
     return {"value": dict(a.VALUE), "players": int(a.players), "hand": list(a.hand),
             "seat": int(a.seat), "dealer": int(a.dealer), "samples": int(a.samples),
-            "recommended": a.recommended, "reason": a.reason, "close": close is not None,
-            "close_to": close, "mode": "declarer" if a.declarer else "auction",
+            "recommended": a.recommended, "reason": a.reason,
+            "close": vd is not None and not vd.clear, "close_to": close,
+            "threshold": None if vd is None else vd.json(),
+            "identical": [] if vd is None else [dict(g) for g in vd.identical],
+            "decided_by": "ev" if vd is None else vd.measure.by,
+            "decides": getattr(a, "decides", None),
+            "mode": "declarer" if a.declarer else "auction",
             "policies": list(a.policies),
             "rules": {k: (v if isinstance(v, (bool, int, float)) else str(v))
                       for k, v in a.rules.as_dict().items()}}
+
+
+def notes(a) -> list[str]:
+    """The lines under an advisor's table: the plans that played the same, what
+    decides with a score, and the threshold of a clear choice."""
+    v = getattr(a, "verdict", None)
+    if v is None:
+        return []
+    lines = [f"same on every deal: {g['note']}." for g in v.identical]
+    if getattr(a, "decides", None):
+        lines.append(a.decides)
+    lines.append(f"clear choice: the best plan beats every other by a 95% interval wholly "
+                 f"above {v.measure.text}; otherwise too close to call.")
+    return lines
 
 
 def table_json(table: pd.DataFrame, extra: tuple[str, ...] = ()) -> list[dict]:
@@ -204,7 +461,7 @@ def format_rows(table: pd.DataFrame, recommended: str, unit: str = "points",
                 value_digits: int = 2, with_win: bool = False) -> list[str]:
     """The plans as text lines: contract held, made, points for us and them, EV."""
     head = (f"{'plan':<7}{'holds':>8}{'made [95% CI]':>24}{'us':>8}{'them':>8}"
-            f"{'EV [95% CI]':>26}" + (f"{'P(win)':>9}" if with_win else ""))
+            f"{'EV [95% CI]':>26}" + (f"{'P(win) [95% CI]':>24}" if with_win else ""))
     lines = [head]
     for r in table.to_dict("records"):
         made = "-" if np.isnan(r["p_make"]) else \
@@ -214,7 +471,9 @@ def format_rows(table: pd.DataFrame, recommended: str, unit: str = "points",
         line = (f"{r['bid']:<7}{100 * r['p_contract']:>7.1f}%{made:>24}{r['ev_us']:>+8.2f}"
                 f"{r['ev_them']:>+8.2f}{ev:>26}")
         if with_win:
-            line += f"{100 * r['p_win']:>8.1f}%"
+            win = f"{100 * r['p_win']:.1f}% [{100 * r['p_win_low']:.1f}, " \
+                  f"{100 * r['p_win_high']:.1f}]"
+            line += f"{win:>24}"
         lines.append(line + ("  <" if r["bid"] == recommended else ""))
     lines.append(f"holds: deals in which your side holds the contract; made: of those; "
                  f"us, them: points per hand for your side and an average opponent side; "

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from simkit import advice, stats
 from simkit.cli import main
 from simkit.errors import InputError
 from simkit.pepper import advise as A
@@ -24,7 +25,8 @@ FOUR_JACKS = "JH JD JC JS AH AD"      # no other hand can be sure of every trick
 BIDS_4P = ["pass", "1", "2", "3", "4", "5", "ndogo", "kubwa"]
 BIDS_3P = ["pass", "1", "2", "3", "4", "5", "6", "7", "ndogo", "kubwa"]
 JSON_KEYS = {"game", "players", "hand", "seat", "dealer", "samples", "bids", "recommended",
-             "reason", "close", "close_to", "mode", "policies", "rules", "value"}
+             "reason", "close", "close_to", "mode", "policies", "rules", "value", "threshold",
+             "identical", "decided_by", "decides"}
 BID_KEYS = ["bid", "p_make", "ci_low", "ci_high", "ev", "ev_low", "ev_high", "p_contract",
             "contract_low", "contract_high", "ev_us", "ev_us_low", "ev_us_high", "ev_them",
             "ev_them_low", "ev_them_high"]
@@ -125,14 +127,14 @@ def test_json_shape(top_six):
 
 
 def _check_json(d, players, bid_names, samples, with_win=False, keys=BID_KEYS):
-    assert set(d) == JSON_KEYS | ({"score", "games"} if with_win else set())
+    assert set(d) == JSON_KEYS | {"trump"} | ({"score", "games"} if with_win else set())
     assert d["game"] == "pepper" and d["players"] == players and d["samples"] == samples
     assert isinstance(d["hand"], list) and all(isinstance(c, str) for c in d["hand"])
     assert len(d["hand"]) == (6 if players == 4 else 8)
     assert type(d["seat"]) is int and type(d["dealer"]) is int
     assert [b["bid"] for b in d["bids"]] == bid_names
     for b in d["bids"]:
-        assert list(b) == keys + (["p_win"] if with_win else [])
+        assert list(b) == keys + (["p_win", "p_win_low", "p_win_high"] if with_win else [])
         assert all(b[k] is None or type(b[k]) is float for k in b if k != "bid")
     assert d["recommended"] in bid_names
     json.dumps(d, allow_nan=False)
@@ -423,17 +425,163 @@ def test_a_tie_goes_to_the_plan_that_commits_least():
     b = a.bids.set_index("bid")
     assert b.loc["pass", "ev"] == b.loc["1", "ev"] == b.loc["3", "ev"]
     assert a.recommended == "pass" and "commits least" in a.reason
+    # the rows that are the same on every deal get a note saying why
+    d = A.advice_json(a)
+    same = d["identical"][0]
+    assert same["plans"] == ["pass", "1", "2", "3"]
+    assert "the others always bid higher than 3" in same["note"] and "3,000 deals" in same["note"]
+    assert "same on every deal: pass, 1, 2 and 3" in A.format_advice(a)
+    # and the verdict is judged against the plans that differ, not against pass's twins
+    assert d["threshold"]["vs"] not in ("1", "2", "3")
 
 
-def test_too_close_to_call_names_the_overlapping_plan():
+def test_too_close_to_call_names_the_plan_and_the_threshold():
     d = A.advice_json(A.advise(FOUR_JACKS, samples=300, seed=2))
-    rows = {r["bid"]: r for r in d["bids"]}
-    best = rows[d["recommended"]]
-    overlapping = [b for b, r in rows.items() if b != d["recommended"]
-                   and r["ev_high"] >= best["ev_low"] and best["ev_high"] >= r["ev_low"]]
-    assert d["close"] == bool(overlapping)
-    if overlapping:
-        assert d["close_to"] in overlapping
+    assert d["threshold"]["by"] == "ev" and d["threshold"]["value"] == A.MATTERS == 0.05
+    assert d["value"]["matters"] == 0.05
+    t = d["threshold"]
+    assert t["low"] <= t["diff"] <= t["high"]
+    if d["close"]:
+        assert d["close_to"] == t["vs"] and t["low"] <= 0.05
+        assert "too close to call" in d["reason"] and "0.05 points per hand" in d["reason"]
+    else:
+        assert t["low"] > 0.05 and "clear choice" in d["reason"]
+
+
+# --- the verdict: clear only beyond a difference a player would act on --------------
+
+def _outcome(values, holds=None):
+    v = np.asarray(values, float)
+    h = np.ones(len(v), bool) if holds is None else np.asarray(holds, bool)
+    return advice.PlanOutcome(h, h, ~h, v, np.zeros(len(v)), v)
+
+
+def _verdict(plans, measure):
+    table = advice.plan_table({name: (level, o) for name, (level, o) in plans.items()})
+    return advice.choose(table, {n: o for n, (_, o) in plans.items()}, measure)
+
+
+def test_a_difference_under_the_threshold_is_too_close_to_call():
+    """The issue's Pitch example: +0.088 $ against +0.084 $ a hand, measured very
+    precisely, is still too close to call: under a cent a hand."""
+    rng = np.random.default_rng(0)
+    noise = rng.normal(0, 0.001, 200_000)
+    plans = {"pass": (0, _outcome(np.full(200_000, -0.05))),
+             "2": (2, _outcome(0.084 + noise)), "3": (3, _outcome(0.088 + noise))}
+    v = _verdict(plans, PA.EV_MEASURE)
+    assert v.recommended == "3" and not v.clear and v.vs == "2"
+    assert 0.0039 < v.low <= v.diff <= v.high < 0.0041           # sure, and too small
+    assert "too close to call" in v.reason and "1 cent per hand" in v.reason
+    assert "no player would act on" in v.reason
+    # a cent and a half more, as sure: a clear choice
+    plans["3"] = (3, _outcome(0.099 + noise))
+    v = _verdict(plans, PA.EV_MEASURE)
+    assert v.clear and v.vs == "2" and v.low > PA.MATTERS
+    assert "a clear choice" in v.reason and "1 cent per hand" in v.reason
+
+
+def test_a_large_but_uncertain_difference_is_too_close_to_call():
+    """Pepper: ahead by 0.2 points a hand, but the interval of the (paired)
+    difference reaches below 0.05: too close, the threshold named."""
+    rng = np.random.default_rng(1)
+    a = rng.normal(0, 5, 2_000)
+    plans = {"pass": (0, _outcome(a)), "3": (3, _outcome(a + 0.2 + rng.normal(0, 3, 2_000)))}
+    v = _verdict(plans, A.EV_MEASURE)
+    assert v.recommended == "3" and not v.clear and v.low < 0.05 < v.high
+    assert "reaches below 0.05 points per hand" in v.reason
+    # the same difference on the same deals with little noise of its own: clear
+    plans["3"] = (3, _outcome(a + 0.2 + rng.normal(0, 0.1, 2_000)))
+    v = _verdict(plans, A.EV_MEASURE)
+    assert v.clear and v.low > 0.05          # paired: the deals' own spread cancels
+
+
+def test_identical_rows_do_not_make_a_choice_close():
+    """Pass and 1 the same on every deal: the verdict is judged against 3 alone,
+    and pass (which commits least) stands for 1."""
+    base = np.linspace(-1, 1, 1_000)
+    plans = {"pass": (0, _outcome(base + 1)), "1": (1, _outcome(base + 1)),
+             "3": (3, _outcome(base - 1))}
+    v = _verdict(plans, A.EV_MEASURE)
+    assert v.recommended == "pass" and v.clear and v.vs == "3"
+    assert v.identical == [{"plans": ["pass", "1"], "note": v.identical[0]["note"]}]
+    assert "never stood" in v.identical[0]["note"]
+    assert "commits least" in v.reason
+
+
+# --- the chance to win the game: its interval ------------------------------------
+
+def test_win_chance_interval_is_a_proportion():
+    """Every deal ends the game at once (chances 0 or 1): the interval is exactly
+    Clopper-Pearson's over the deals."""
+    codes = {"a": np.array([1] * 70 + [2] * 30), "b": np.array([1] * 40 + [2] * 60)}
+    win = advice.WinChances(codes, {1: 1.0, 2: 0.0}, {1: 0, 2: 0})
+    p, lo, hi = win.estimate("a")
+    assert p == 0.7
+    assert (lo, hi) == pytest.approx(tuple(float(x) for x in stats.proportion_ci(70, 100)))
+    d, dlo, dhi = win.difference("a", "b")
+    assert d == pytest.approx(0.3) and dlo < 0.3 < dhi
+
+
+def test_win_chance_interval_counts_the_games_played():
+    """One position, played out 100 or 100,000 times: the interval is the games'
+    proportion (the deals all lead there), narrower with more games."""
+    codes = {"a": np.full(5_000, 7)}
+    few = advice.WinChances(codes, {7: 0.4}, {7: 100})
+    many = advice.WinChances(codes, {7: 0.4}, {7: 100_000})
+    p, lo, hi = few.estimate("a")
+    assert p == pytest.approx(0.4)
+    assert (lo, hi) == pytest.approx(tuple(float(x) for x in stats.proportion_ci(40, 100)))
+    _, lo2, hi2 = many.estimate("a")
+    assert lo < lo2 < 0.4 < hi2 < hi and hi2 - lo2 < 0.01
+    # two plans reaching the same position share its noise: their difference is exact
+    both = advice.WinChances({"a": codes["a"], "b": codes["a"]}, {7: 0.4}, {7: 100})
+    assert both.difference("a", "b") == (0.0, 0.0, 0.0)
+
+
+def test_win_chance_interval_covers_played_out_games():
+    """Positions 0.3 and 0.6 reached half the time each, games of 200 per
+    position drawn at random: the 95% interval covers the true 0.45 about 95% of
+    the time."""
+    rng = np.random.default_rng(5)
+    codes = {"a": np.array([1, 2] * 500)}
+    hits = 0
+    for _ in range(400):
+        chance = {1: rng.binomial(200, 0.3) / 200, 2: rng.binomial(200, 0.6) / 200}
+        _, lo, hi = advice.WinChances(codes, chance, {1: 200, 2: 200}).estimate("a")
+        hits += lo <= 0.45 <= hi
+    assert 0.91 <= hits / 400 <= 0.99
+
+
+def test_a_score_gets_win_chance_intervals_and_says_why_it_decides(fake_games):
+    a = A.advise(NINES_TENS, score="20:20", samples=2_000, games=10, plans="pass,3,kubwa")
+    b = a.bids
+    assert ((b["p_win_low"] <= b["p_win"]) & (b["p_win"] <= b["p_win_high"])).all()
+    # the stand-in's positions are won or lost outright: a proportion over the deals
+    for r in b.to_dict("records"):
+        k = round(r["p_win"] * 2_000)
+        lo, hi = stats.proportion_ci(k, 2_000)
+        assert (r["p_win_low"], r["p_win_high"]) == pytest.approx((float(lo), float(hi)))
+    d = A.advice_json(a)
+    assert d["decided_by"] == "p_win" and d["threshold"]["text"] == "1 percentage point"
+    assert d["decides"].startswith("With the score 20:20 the plan is chosen by its chance to "
+                                   "win the game, not by EV")
+    assert "reaches 30" in d["decides"]
+    text = A.format_advice(a)
+    assert "P(win) [95% CI]" in text and d["decides"] in text
+    assert "1 percentage point" in d["reason"]
+
+
+def test_the_game_phase_reports_progress(fake_games):
+    """With a score the progress goes on through the games played out: it stays
+    under 1 until they are done (it was 100% from the end of the plans)."""
+    from simkit.runner import Work
+    seen = []
+    A.advise(NINES_TENS, score="20:20", samples=2_000, games=2_000, plans="pass,3,kubwa",
+             work=Work(report=seen.append))
+    assert seen[-1] == pytest.approx(1.0)
+    assert all(f < 1.0 for f in seen[:-1])            # not done before the last game
+    # the plans are 6,000 deals of a larger run: the games report most of the way
+    assert sum(f > 0.5 for f in seen) > 10
 
 
 @pytest.mark.parametrize("game, hand", [("pepper", TOP_SIX), ("pitch", "AS KS QS JS 10S 9S")])

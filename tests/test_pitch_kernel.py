@@ -205,7 +205,7 @@ def test_advisor_recommends_the_moon_and_passes_on_rags():
     assert [b["bid"] for b in j["bids"]] == ["pass", "2", "3", "4", "moon"]
     assert set(j) == {"game", "players", "hand", "seat", "dealer", "samples", "bids",
                       "recommended", "reason", "close", "close_to", "mode", "policies", "rules",
-                      "value"}
+                      "value", "threshold", "identical", "decided_by", "decides"}
     assert j["game"] == "pitch" and j["seat"] == 1 and j["hand"][4] == "10S"
     rags = advise("2C 3D 4H 5S 7C 8D", samples=5_000, seed=SEED)
     assert rags.recommended == "pass"

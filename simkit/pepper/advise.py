@@ -10,7 +10,11 @@ contract and makes it, the points of the hand's side and of an average
 opponent side, and EV, their difference, with 95% intervals.  Passing is
 measured like every other plan: the others take the contract and score.
 The recommendation is the plan with the highest EV (ties: the plan that
-commits least, pass, then the lowest bid).
+commits least, pass, then the lowest bid); it is a *clear choice* only when
+it beats every other plan by a paired 95% interval wholly above
+:data:`MATTERS` (0.05 points per hand), else *too close to call*
+(:func:`simkit.advice.choose`).  Plans that gave the same result on every
+deal (pass and the bids the others always outbid) are noted as such.
 
 With a game score (``score="24:10"``: the hand's side first) each plan also
 gets ``p_win``, the chance that the hand's side wins the game: every sampled
@@ -19,7 +23,11 @@ or a loss at once (tied top sides all win, unless ``tie = play_on``); from
 every other score the rest of the game is played out ``games`` times with
 :func:`simkit.pepper.api.simulate_games` (the next seat dealing), with the
 same seed for every score so the plans share their randomness.  Then the
-recommendation is the plan with the highest ``p_win``.
+recommendation is the plan with the highest ``p_win`` (its 95% interval
+``p_win_low``-``p_win_high``: :meth:`simkit.advice.WinChances.estimate`),
+a clear choice only by more than 1 percentage point, and ``decides`` says
+why the chance to win, not EV, decides.  The games report their progress
+as they go (``work``), after the plans'.
 
 ``declarer=True`` gives the older figures instead
 (:func:`simkit.pepper.api.evaluate_hand`): each contract played by the
@@ -37,6 +45,7 @@ every card too (weaker defenders may give more).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -49,6 +58,15 @@ from simkit.pepper import api
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import DECK, PepperRules
 from simkit.runner import MAX_HELD, Work, check_count, in_steps
+
+#: The smallest difference in EV a player would act on: 0.05 points per hand (a
+#: point every 20 hands; a game to 30 lasts about 8 to 10 hands).  A plan is a
+#: clear choice only when it beats every other by more than this.
+MATTERS = 0.05
+
+#: EV, the points of a hand (us minus them), judged by :data:`MATTERS`.
+EV_MEASURE = advice.Measure("ev", MATTERS, f"{MATTERS} points per hand",
+                            lambda v: f"{v:+.2f}", lambda d: f"{d:+.2f}")
 
 
 @dataclass(frozen=True)
@@ -66,7 +84,8 @@ class Advice(FixedHand):
     """
 
     #: What a plan's value (EV) is in, and the digits it is shown with.
-    VALUE = {"unit": "points (us minus them)", "digits": 2, "head": "EV"}
+    VALUE: ClassVar[dict[str, Any]] = {"unit": "points (us minus them)", "digits": 2,
+                                       "head": "EV", "matters": MATTERS}
 
     bids: pd.DataFrame
     recommended: str
@@ -79,6 +98,8 @@ class Advice(FixedHand):
     games: int | None = None
     declarer: bool = False
     bound: bool = False
+    verdict: advice.Verdict | None = None
+    decides: str | None = None
 
     @property
     def why(self) -> str:
@@ -141,38 +162,60 @@ def _start_scores(values: tuple[int, ...], rules: PepperRules, seat: int) -> tup
 
 # -- the advice ------------------------------------------------------------------
 
+#: Hands a game played out from a position lasts, roughly, per point still to go
+#: to the target (a hand moves the leader's score about 3 to 6): the game
+#: phase's share of a run's progress, next to the plans' one hand per deal.
+HANDS_PER_POINT = 1 / 6
+
+
+def _game_effort(state, rules: PepperRules) -> float:
+    """The effort of one game played out from ``state``, in hands."""
+    return 1.0 + max(0, rules.target - int(max(state))) * HANDS_PER_POINT
+
+
+#: Positions a hand leaves, about (the game phase's share before they are known).
+POSITIONS = 12
+
+
 def _win_chances(outcomes, start, rules, pols, side, dealer, games, seed, threads,
-                 work: Work | None = None):
-    """p_win per plan from the per-deal score changes (deals x sides) of each."""
+                 work: Work | None = None, reserved: float = 0.0) -> advice.WinChances:
+    """Each plan's positions and each position's chance to win (:class:`~simkit.
+    advice.WinChances`) from the per-deal score changes (deals x sides) of
+    each.  With ``work`` the games report their effort (:func:`_game_effort`
+    per game), replacing the ``reserved`` share announced before the plans."""
     S = rules.sides
     base = 128                                   # |score change| <= 4 * 8 = 32 per hand
     start_arr = np.array(start, np.int64)
     weights = base ** np.arange(S, dtype=np.int64)
     codes = {name: (delta + 64) @ weights for name, delta in outcomes.items()}
-    win = {}
+    win, played = {}, {}
     first_dealer = (dealer + 1) % rules.players
     states = {code: start_arr + (code // weights) % base - 64
               for code in np.unique(np.concatenate(list(codes.values()))).tolist()}
-    if work is not None:
-        work.expect(games * len(states))
-    for code, state in states.items():
+
+    def over(state) -> bool:
         top = int(state.max())
-        on_top = state == top
-        if top >= rules.target and (on_top.sum() == 1 or rules.tie == "shared"):
-            win[code] = float(on_top[side])      # over: a win, or a shared win
-            if work is not None:
-                work.add(games)
+        return top >= rules.target and ((state == top).sum() == 1 or rules.tie == "shared")
+
+    if work is not None:
+        work.expect(sum(games * _game_effort(s, rules) for s in states.values()
+                        if not over(s)) - reserved)
+    for code, state in states.items():
+        if over(state):
+            win[code] = float((state == int(state.max()))[side])   # a win, or a shared win
+            played[code] = 0
             continue
         scores = tuple(int(v) for v in state)
-        won = in_steps(lambda first, n, scores=scores: api.simulate_games(
-            n, rules=rules, policy=pols, seed=seed, start=first, threads=threads,
-            scores=scores, first_dealer=first_dealer)[f"win_{side}"].to_numpy(), games, work)
+
+        def play(first: int, n: int, scores: tuple[int, ...] = scores) -> np.ndarray:
+            return api.simulate_games(
+                n, rules=rules, policy=pols, seed=seed, start=first, threads=threads,
+                scores=scores, first_dealer=first_dealer)[f"win_{side}"].to_numpy()
+
+        won = in_steps(play, games, work, _game_effort(state, rules))
         win[code] = float(won.mean())
-    out = {}
-    for name, c in codes.items():
-        u, counts = np.unique(c, return_counts=True)
-        out[name] = float(sum(n * win[k] for k, n in zip(u.tolist(), counts.tolist())) / len(c))
-    return out
+        played[code] = games
+    return advice.WinChances(codes, win, played)
 
 
 def _outcome(df: pd.DataFrame, r: PepperRules, side: int) -> tuple[PlanOutcome, np.ndarray]:
@@ -252,8 +295,11 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
         check_count(games, "games per score")
     common = dict(players=r.players, seat=seat, dealer=dealer, rules=r, policy=pols,
                   seed=seed, threads=threads, work=work)
+    reserved = 0.0
+    if start is not None:
+        reserved = games * POSITIONS * _game_effort(start, r)
     if work is not None:
-        work.expect(samples * ((2 if declarer else len(names)) + bound))
+        work.expect(samples * ((2 if declarer else len(names)) + bound) + reserved)
     if declarer:
         ev = api.evaluate_hand(hand, samples=samples, **common)
         table = _declarer_table(ev)
@@ -272,18 +318,23 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
         if name in (str(r.tricks - 1), "kubwa"):
             trump["number" if name != "kubwa" else "all"] = _trump(df, seat)
     table = advice.plan_table(plans)
-    by = "ev"
+    outcomes = {name: o for name, (_, o) in plans.items()}
+    win, measure, decides = None, EV_MEASURE, None
     if start is not None:
-        p_win = _win_chances(deltas, start, r, pols, side, dealer, games, seed, threads,
-                             work)
-        table["p_win"] = [p_win[name] for name in table["bid"]]
-        by = "p_win"
-    recommended, reason = advice.choose(table, by)
+        win = _win_chances(deltas, start, r, pols, side, dealer, games, seed, threads,
+                           work, reserved)
+        advice.with_win_chances(table, win)
+        measure = advice.win_measure()
+    verdict = advice.choose(table, outcomes, measure, win)
+    if values is not None:
+        decides = advice.decides_line(table, verdict.recommended,
+                                      ":".join(str(v) for v in values), r.target)
     if bound:
         _add_bound(table, hand, samples, r, seat, dealer, seed, threads, work)
-    return Advice(cards, r.players, seat, dealer, samples, table, recommended, reason, r,
-                  trump, texts, values, start, games if start is not None else None,
-                  bound=bound)
+    return Advice(cards, r.players, seat, dealer, samples, table, verdict.recommended,
+                  verdict.reason, r, trump, texts, values, start,
+                  games if start is not None else None, bound=bound, verdict=verdict,
+                  decides=decides)
 
 
 def _add_bound(table: pd.DataFrame, hand, samples: int, r: PepperRules, seat: int,
@@ -354,6 +405,7 @@ def format_advice(advice_: Advice) -> str:
                      "single trump over these deals (the perfect-information bound, no "
                      "policy playing): no declaring side does better against defenders who see "
                      "every card.")
+    lines += advice.notes(a)
     lines.append(f"recommended: {a.recommended} \u2014 {a.reason}")
     return "\n".join(lines)
 
@@ -368,9 +420,12 @@ def _bound_text(row: dict) -> str:
 
 
 def advice_json(advice_: Advice) -> dict:
-    """The advice as JSON-ready data (plain str, int, float and None values)."""
+    """The advice as JSON-ready data (plain str, int, float and None values); ``trump``
+    is the suit the hand's seat names most often when it holds the contract
+    (``number``: for a number bid, ``all``: for Ndogo or Kubwa; ``-``: never)."""
     a = advice_
-    extra = ("p_win",) if "p_win" in a.bids.columns else ()
+    extra: tuple[str, ...] = (("p_win", "p_win_low", "p_win_high")
+                              if "p_win" in a.bids.columns else ())
     if a.bound:
         extra += ("p_make_bound", "bound_low", "bound_high")
     if a.declarer:
@@ -384,7 +439,8 @@ def advice_json(advice_: Advice) -> dict:
     if a.bound:
         for row, r in zip(bids, a.bids.to_dict("records")):
             row["bound_trump"] = r["bound_trump"] or None
-    out = {"game": "pepper", **advice.head_json(a), "bids": bids}
+    out = {"game": "pepper", **advice.head_json(a), "bids": bids,
+           "trump": {str(k): str(v) for k, v in a.trump.items()}}
     if a.score is not None:
         out["score"] = list(a.score)
         out["games"] = int(a.games or 0)

@@ -11,6 +11,9 @@ per hand** (the hand settled as a one-hand session: 10 cents per point above
 the table's average, the moon's dollars), with 95% intervals.  Passing is
 measured like every other plan.  The recommendation is the plan with the most
 expected money; ties go to the plan that commits least (pass, then the lowest bid).
+It is a *clear choice* only when it beats every other plan by a paired 95%
+interval wholly above :data:`MATTERS` (1 cent per hand), else *too close to
+call* (:func:`simkit.advice.choose`).
 
 ``declarer=True`` gives the older figures instead
 (:func:`simkit.pitch.api.evaluate_hand`): each bid played as pitcher with no
@@ -20,6 +23,7 @@ auction (nobody outbids or steals), and passing with the auction played.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -33,6 +37,15 @@ from simkit.pitch.policies import make_policies
 from simkit.pitch.rules import DECK, LEVELS, PitchRules
 from simkit.runner import MAX_HELD, Work, check_count
 
+#: The smallest difference in expected money a player would act on: 1 cent per
+#: hand (a dollar, one moon's stake, every hundred hands).  A plan is a clear
+#: choice only when it beats every other by more than this.
+MATTERS = 0.01
+
+#: Expected money per hand, judged by :data:`MATTERS`.
+EV_MEASURE = advice.Measure("ev", MATTERS, "1 cent per hand", lambda v: f"{v:+.3f} $",
+                            lambda d: f"{d:+.3f} $")
+
 
 @dataclass(frozen=True)
 class Advice(FixedHand):
@@ -44,7 +57,8 @@ class Advice(FixedHand):
     leads most often as pitcher; ``policies`` the seats' policy specs."""
 
     #: What a plan's value (EV) is in, and the digits it is shown with.
-    VALUE = {"unit": "dollars", "digits": 3, "head": "EV ($)"}
+    VALUE: ClassVar[dict[str, Any]] = {"unit": "dollars", "digits": 3, "head": "EV ($)",
+                                       "matters": MATTERS}
 
     bids: pd.DataFrame
     recommended: str
@@ -53,6 +67,7 @@ class Advice(FixedHand):
     trump: str
     policies: tuple[str, ...]
     declarer: bool = False
+    verdict: advice.Verdict | None = None
 
 
 def _outcome(df: pd.DataFrame, seat: int, players: int) -> PlanOutcome:
@@ -122,8 +137,9 @@ def advise(hand, players: int | None = None, seat: int | None = None, dealer: in
             trump = str(led.mode().iloc[0])
     table = advice.plan_table(plans)
     table["points"] = table["ev_us"]
-    recommended, reason = advice.choose(table, "ev", fmt=lambda v: f"{v:+.3f} $")
-    return Advice(cards, N, seat, dealer, samples, table, recommended, reason, r, trump, texts)
+    verdict = advice.choose(table, {name: o for name, (_, o) in plans.items()}, EV_MEASURE)
+    return Advice(cards, N, seat, dealer, samples, table, verdict.recommended, verdict.reason,
+                  r, trump, texts, verdict=verdict)
 
 
 def format_advice(advice_: Advice) -> str:
@@ -151,6 +167,7 @@ def format_advice(advice_: Advice) -> str:
                                     value_digits=a.VALUE["digits"])
     lines.append(f"money: per hand, {a.rules.cents} cents a point against the table's average "
                  f"plus ${a.rules.moon_dollars} a moon from each other player.")
+    lines += advice.notes(a)
     lines.append(f"recommended: {a.recommended} \u2014 {a.reason}")
     return "\n".join(lines)
 
