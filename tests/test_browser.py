@@ -151,9 +151,48 @@ def _run_advice(page) -> None:
     expect(page.locator("#answer")).to_be_visible(timeout=30_000)
 
 
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+
+
+def _axe(page) -> list[dict]:
+    """The serious and critical accessibility violations axe-core (vendored:
+    tests/vendor) finds on the page as it is now: ``[{id, impact, help,
+    nodes}]`` (nodes: the first few elements' selectors), empty when none."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ["violations"]});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 5).map(n => n.target.join(" "))}));
+    }""")
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def _phone(browser, width: int = 360, height: int = 800):
+    """A page in a phone-sized window (closed with its context by the caller)."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.errors = errors
+    return context, pg
+
+
+def _glossary_served(page, app) -> None:
+    """The glossary the pages read, also while the server under test lacks
+    /api/glossary (another part of the work adds it): served from
+    simkit.glossary for this page only then."""
+    if any(getattr(r, "path", "") == "/api/glossary" for r in app.routes):
+        return
+    from simkit import glossary
+    body = json.dumps(glossary.as_json())
+    page.route("**/api/glossary", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=body))
+
+
 # --- the advisor ----------------------------------------------------------------------------------
 
-def test_clicking_a_hand_enables_advise_and_bad_hands_get_the_alert(page, base, shots):
+def test_clicking_cards_enables_advise_and_bad_cards_get_the_alert(page, base, shots):
     page.goto(f"{base}/?game=pepper")
     # the one element with role="alert" (hidden while empty, so found by its role attribute)
     button, alert = _advise_button(page), page.locator('[role="alert"]')
@@ -202,7 +241,7 @@ def test_the_table_is_the_clis_json(page, base, shots, capsys):
 
 
 def test_a_long_run_shows_its_percentage_and_cancel_stops_it(page, base, app, shots):
-    page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&players=4&seed=1&samples=5000000")
+    page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&players=4&seed=1&samples=2000000")
     button, percent = _advise_button(page), page.locator("#percent")
     expect(button).to_be_enabled()
     before = set(app.state.jobs.jobs)
@@ -229,7 +268,7 @@ def test_a_long_run_shows_its_percentage_and_cancel_stops_it(page, base, app, sh
 
 def test_a_closed_tabs_work_is_stopped(browser, base, app):
     tab = browser.new_page()
-    tab.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&players=4&seed=2&samples=5000000")
+    tab.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&players=4&seed=2&samples=2000000")
     before = set(app.state.jobs.jobs)
     _advise_button(tab).click()
     expect(tab.locator("#percent")).not_to_have_text("0.0%", timeout=5000)
@@ -284,6 +323,309 @@ def test_a_shared_link_restores_the_inputs_and_the_numbers(browser, page, base, 
                        "--players", "3", "--seat", "1", "--dealer", "2", "--set", "low=dealt",
                        "--policy", "classic", "--samples", "1500", "--seed", "4")
     _assert_table_is(page, advice)
+
+
+def _focused_card(page) -> str | None:
+    return page.evaluate("document.activeElement && document.activeElement.closest('#grid')"
+                         " ? document.activeElement.dataset.card : null")
+
+
+def test_the_deck_by_keyboard_alone_six_cards_in_40_presses(page, base, shots):
+    """The deck is one widget: one Tab stop, the arrow keys (and Home, End)
+    inside it; Enter or Space picks a card and the focus stays on it. The
+    issue's 6-card Pepper hand in at most 40 key presses from the page's
+    load, then one key (Ctrl+Enter) advises."""
+    page.goto(f"{base}/?game=pepper&samples=2000&seed=1")
+    expect(_grid_card(page, "AC")).to_be_visible()
+    presses = 0
+
+    def press(key):
+        nonlocal presses
+        presses += 1
+        page.keyboard.press(key)
+
+    while _focused_card(page) is None:              # Tab to the deck: one stop
+        press("Tab")
+        assert presses < 20, "the deck is not reached by Tab"
+    stops = page.locator('#grid button.card[tabindex="0"]')
+    expect(stops).to_have_count(1)
+    columns = len(page.locator("#grid .row").first.locator("button.card").all())
+    for i, card in enumerate(HAND):
+        here = _grid_card(page, _focused_card(page))
+        r, c = int(here.get_attribute("data-row")), int(here.get_attribute("data-col"))
+        there = _grid_card(page, card)
+        tr, tc = int(there.get_attribute("data-row")), int(there.get_attribute("data-col"))
+        for _ in range(abs(tr - r)):
+            press("ArrowDown" if tr > r else "ArrowUp")
+        # along the suit: the arrows, or Home / End and the arrows from there
+        ways = [(abs(tc - c), []), (1 + tc, ["Home"]), (1 + columns - 1 - tc, ["End"])]
+        _, first = min(ways, key=lambda w: w[0])
+        for key in first:
+            press(key)
+        c = 0 if first == ["Home"] else columns - 1 if first == ["End"] else c
+        for _ in range(abs(tc - c)):
+            press("ArrowRight" if tc > c else "ArrowLeft")
+        assert _focused_card(page) == card
+        press("Enter" if i % 2 == 0 else "Space")
+        expect(there).to_have_attribute("aria-pressed", "true")
+        assert _focused_card(page) == card, "the focus left the card just picked"
+        expect(stops).to_have_count(1)
+    expect(page.locator("#hand")).to_have_value(" ".join(HAND))
+    picked = presses
+    assert picked <= 40, picked
+    (shots / "keyboard-presses.txt").write_text(f"{picked} key presses for {' '.join(HAND)}\n")
+    print(f"\n{picked} key presses picked {' '.join(HAND)}")
+    # Enter again drops the card, the focus staying; Space picks it back
+    page.keyboard.press("Enter")
+    expect(_grid_card(page, HAND[-1])).to_have_attribute("aria-pressed", "false")
+    assert _focused_card(page) == HAND[-1]
+    page.keyboard.press("Space")
+    expect(_advise_button(page)).to_be_enabled()
+    # Shift+Tab leaves the deck and Tab comes back to the card last visited
+    page.keyboard.press("Shift+Tab")
+    assert _focused_card(page) is None
+    page.keyboard.press("Tab")
+    assert _focused_card(page) == HAND[-1]
+    page.keyboard.press("Control+Enter")            # one key to advise
+    expect(page.locator("#answer")).to_be_visible(timeout=30_000)
+    page.screenshot(path=shots / "advisor-keyboard.png", full_page=True)
+
+
+def test_enter_in_the_text_box_advises(page, base):
+    page.goto(f"{base}/?game=pepper&samples=2000&seed=1")
+    expect(_grid_card(page, "AC")).to_be_visible()
+    page.locator("#hand").focus()
+    page.keyboard.type("jh jd ah kh 9c 9s")
+    expect(_advise_button(page)).to_be_enabled()
+    page.keyboard.press("Enter")
+    expect(page.locator("#answer")).to_be_visible(timeout=30_000)
+    expect(page.locator("#hand")).to_have_value("JH JD AH KH 9C 9S")      # as the deck writes it
+
+
+def test_a_shared_link_with_run_runs_on_open(browser, page, base, shots):
+    """A link naming a complete question with run=1 (which Copy the link adds)
+    opens with the answer; one with an incomplete hand says why it did not run."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&samples=2000&seed=3&run=1")
+    expect(page.locator("#answer")).to_be_visible(timeout=30_000)
+    expect(page.locator("#recommended")).not_to_be_empty()
+    page.get_by_role("button", name="Copy the link").click()
+    expect(page.locator("#shared")).to_contain_text("runs it")
+    link = page.evaluate("navigator.clipboard.readText()")
+    query = dict(parse_qsl(urlsplit(link).query))
+    assert query == {"game": "pepper", "hand": " ".join(HAND), "players": "4",
+                     "samples": "2000", "seed": "3", "run": "1"}
+    other = browser.new_page(viewport={"width": 1366, "height": 900})
+    try:
+        other.goto(link)
+        expect(other.locator("#answer")).to_be_visible(timeout=30_000)
+        assert _table(other) == _table(page)
+        other.goto(f"{base}/?game=pepper&hand=JH+JD&samples=2000&run=1")
+        expect(other.locator("#estimate")).to_contain_text("not complete")
+        expect(other.locator("#answer")).to_be_hidden()
+    finally:
+        other.close()
+
+
+def test_game_terms_explain_themselves_on_focus_and_click(page, base, app, shots):
+    """Every game term on the advisor page is a button: Enter (from the keyboard)
+    or a click shows its definition from the glossary, a mouse hover alone does
+    not, Escape closes it and gives the focus back."""
+    from simkit import glossary
+    _glossary_served(page, app)
+    page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&samples=2000&seed=1")
+    _run_advice(page)
+    words = {w.strip().lower() for w in page.locator("button.term").all_text_contents()}
+    for w in ("ndogo", "kubwa", "ev", "holds", "made", "95% intervals", "policies", "seat",
+              "dealer", "bowers", "plan"):
+        assert w in words, (w, sorted(words))
+    ev = page.locator("#table-note button.term", has_text="EV")
+    box = page.locator(".term-box")
+    ev.hover()
+    expect(box).to_have_count(0)                    # not on hover alone
+    ev.focus()
+    page.keyboard.press("Enter")
+    expect(box).to_have_count(1)
+    expect(box).to_contain_text(glossary.lookup("EV", "pepper").means)
+    expect(ev).to_have_attribute("aria-expanded", "true")
+    page.screenshot(path=shots / "advisor-term.png")
+    page.keyboard.press("Escape")
+    expect(box).to_have_count(0)
+    assert page.evaluate("document.activeElement.textContent") == "EV"
+    kubwa = page.locator("#trump-note button.term", has_text="Kubwa")
+    kubwa.click()
+    expect(box).to_contain_text(glossary.lookup("Kubwa", "pepper").means)
+    page.locator("h1").click()                      # a click elsewhere closes it
+    expect(box).to_have_count(0)
+    # the plans' boxes explain theirs too
+    page.locator("details.group summary", has_text="The run").click()
+    page.get_by_role("button", name="what kubwa means").click()
+    expect(box).to_contain_text(glossary.lookup("kubwa", "pepper").means)
+
+
+def test_field_errors_speak_the_pages_words_on_the_field(page, base, shots):
+    """samples=abc: an error on the samples field naming it, no NaN anywhere, the
+    hand box not marked, Advise disabled; fixed, the error goes. Over the
+    server's limit (/api/limits) says so instead of a time. A score error sits
+    on the score field."""
+    limit = page.request.get(f"{base}/api/limits").json()["advise"]["samples"]
+    page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&samples=abc")
+    error = page.locator("#samples-error")
+    expect(error).to_contain_text("samples")
+    expect(error).to_contain_text("'abc' is not a whole number")
+    expect(page.locator("#samples")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#samples")).to_be_visible()       # its group opened
+    expect(page.locator("#hand")).to_have_attribute("aria-invalid", "false")
+    expect(page.locator('[role="alert"]')).to_be_empty()
+    expect(_advise_button(page)).to_be_disabled()
+    assert "NaN" not in page.locator("body").inner_text()
+    page.screenshot(path=shots / "advisor-samples-error.png", full_page=True)
+    page.locator("#samples").fill("2000")
+    expect(error).to_be_empty()
+    expect(page.locator("#samples")).to_have_attribute("aria-invalid", "false")
+    expect(_advise_button(page)).to_be_enabled()
+    expect(page.locator("#estimate")).to_contain_text("expected time", timeout=20_000)
+    page.locator("#samples").fill(str(10 ** 12))
+    expect(error).to_contain_text(f"at most {limit:,}")
+    expect(_advise_button(page)).to_be_disabled()
+    expect(page.locator("#estimate")).not_to_contain_text("expected time")
+    expect(page.locator("#estimate")).not_to_contain_text("min")
+    page.locator("#samples").fill("2000")
+    page.locator("#score").fill("20-25")
+    expect(page.locator("#score-error")).to_contain_text("score")
+    expect(_advise_button(page)).to_be_disabled()
+    expect(page.locator("#hand")).to_have_attribute("aria-invalid", "false")
+    page.locator("#score").fill("20:25")
+    expect(page.locator("#score-error")).to_be_empty()
+    expect(_advise_button(page)).to_be_enabled()
+    # a field explains itself while it has the focus, or after a tap of its "?"
+    doc = page.locator("#samples-help-doc")
+    expect(doc).to_be_hidden()
+    page.locator("#samples").focus()
+    expect(doc).to_be_visible()
+    expect(doc).to_contain_text("deals")
+    page.locator("#seed").focus()
+    expect(doc).to_be_hidden()
+    page.get_by_role("button", name="about samples (deals)").click()
+    expect(doc).to_be_visible()
+    page.locator("h1").click()
+    expect(doc).to_be_visible()                      # a tap keeps it until tapped again
+    page.get_by_role("button", name="about samples (deals)").click()
+    expect(doc).to_be_hidden()
+    # a rule's value: the error under that rule, its group opened; fixed, it goes
+    page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&samples=2000&set=target=abc")
+    rule_error = page.locator("#rules-target-error")
+    expect(rule_error).to_contain_text("target")
+    expect(page.locator("#rules-target")).to_be_visible()
+    expect(_advise_button(page)).to_be_disabled()
+    expect(page.locator("#hand")).to_have_attribute("aria-invalid", "false")
+    page.locator("#rules-target").fill("40")
+    expect(rule_error).to_be_empty()
+    expect(_advise_button(page)).to_be_enabled()
+    # a server's sentence in the page's words: no command line, no rule-book numbers
+    plain = page.evaluate("""async () => (await import('/static/common.js')).plainError(
+        "argument --samples: 'abc' is not a whole number (see 'simkit advise --help')",
+        {samples: "samples (deals)"})""")
+    assert plain == "samples (deals): 'abc' is not a whole number"
+
+
+def test_a_score_shows_the_win_chance_with_its_interval_and_why(page, base, shots):
+    """20:25 in Pepper: the chance to win the game decides; its column has a 95%
+    interval, its chart is drawn, and a sentence says why it, not EV, decides."""
+    page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&score=20:25&samples=2000"
+              f"&games=200&seed=1")
+    _run_advice(page)
+    decides = page.locator("#decides")
+    expect(decides).to_be_visible()
+    expect(decides).to_contain_text("chance to win the game")
+    expect(decides).to_contain_text("not by EV")
+    for row in _table(page):
+        assert 0 <= row["p_win low"] <= row["p_win"] <= row["p_win high"] <= 1, row
+    expect(page.locator("#win-chart svg g[data-bid]")).to_have_count(
+        page.locator("#plans tbody tr").count())
+    badge = page.locator("#close-badge")
+    expect(badge).to_have_text(re.compile("^(clear choice|too close to call)$"))
+    expect(page.locator("#headline")).to_contain_text("chance to win")
+    page.screenshot(path=shots / "advisor-score.png", full_page=True)
+
+
+_LAYOUT = """() => {
+    const rows = Array.from(document.querySelectorAll('#grid .row')).map((row) =>
+        new Set(Array.from(row.querySelectorAll('button.card')).map((b) =>
+            b.offsetTop)).size);
+    const fonts = Array.from(document.querySelectorAll('svg.chart text')).map((t) => {
+        const svg = t.ownerSVGElement;
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return parseFloat(getComputedStyle(t).fontSize) * scale;
+    });
+    const box = document.getElementById('plans-box').getBoundingClientRect();
+    const inner = document.getElementById('plans-box');
+    return {scroll: document.documentElement.scrollWidth, rows, fonts,
+            table: [box.left, box.right], hidden: inner.scrollWidth - inner.clientWidth};
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_advisor_on_a_phone(browser, base, app, shots, width):
+    """A phone: nothing scrolls sideways before or with an answer (the table
+    scrolls in its own box), each suit on one row, chart words of 11 px or
+    more, and no serious or critical accessibility problem (axe-core)."""
+    context, pg = _phone(browser, width)
+    try:
+        _glossary_served(pg, app)
+        pg.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&score=20:25&samples=2000"
+                f"&games=200&seed=1")
+        expect(_advise_button(pg)).to_be_enabled()
+        before = pg.evaluate(_LAYOUT)
+        assert before["scroll"] <= width, before
+        assert before["rows"] == [1, 1, 1, 1], before
+        assert _axe(pg) == []
+        pg.screenshot(path=shots / f"advisor-{width}.png", full_page=True)
+        _run_advice(pg)
+        after = pg.evaluate(_LAYOUT)
+        assert after["scroll"] <= width, after
+        assert after["rows"] == [1, 1, 1, 1], after
+        assert after["table"][0] >= 0 and after["table"][1] <= width, after
+        assert after["hidden"] <= 1, after            # a card per plan: no column off-screen
+        assert after["fonts"] and min(after["fonts"]) >= 11, after["fonts"]
+        (shots / f"advisor-{width}-layout.json").write_text(json.dumps(after))
+        pg.locator("#table-note button.term", has_text="EV").click()     # a term opened
+        assert pg.evaluate("document.documentElement.scrollWidth") <= width
+        assert _axe(pg) == []
+        pg.screenshot(path=shots / f"advisor-{width}-answer.png", full_page=True)
+        # Pitch's 52 cards: still a suit a row
+        pg.locator("label[for=game-pitch]").click()
+        expect(pg.locator("#answer")).to_be_hidden()           # the other game's answer goes
+        assert pg.evaluate(_LAYOUT)["rows"] == [1, 1, 1, 1]
+        assert pg.evaluate("document.documentElement.scrollWidth") <= width
+        assert _axe(pg) == []
+        pg.screenshot(path=shots / f"advisor-{width}-pitch.png", full_page=True)
+        assert not pg.errors, pg.errors
+    finally:
+        context.close()
+
+
+def test_the_advisor_has_no_serious_accessibility_problem(page, base, app, shots):
+    """axe-core at 1366 px, before and with an answer (Pepper with a score, and
+    Pitch), and with a field error shown."""
+    _glossary_served(page, app)
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(f"{base}/?game=pepper&samples=abc")
+    expect(page.locator("#samples-error")).not_to_be_empty()
+    assert _axe(page) == []
+    page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&score=20:25&samples=2000"
+              f"&games=200&seed=1")
+    expect(_advise_button(page)).to_be_enabled()
+    assert _axe(page) == []
+    _run_advice(page)
+    assert _axe(page) == []
+    after = page.evaluate(_LAYOUT)
+    assert after["scroll"] <= 1366 and min(after["fonts"]) >= 11, after
+    page.screenshot(path=shots / "advisor-1366-answer.png", full_page=True)
+    page.goto(f"{base}/?game=pitch&hand=AS+KS+QS+JS+10S+9D&samples=2000&seed=1&run=1")
+    expect(page.locator("#answer")).to_be_visible(timeout=30_000)
+    assert _axe(page) == []
+    page.screenshot(path=shots / "advisor-1366-pitch.png", full_page=True)
 
 
 # --- the hand viewer ------------------------------------------------------------------------
@@ -469,5 +811,7 @@ def test_every_page_links_to_the_others_and_the_reports(page, base):
     for path in ("/", "/hand", "/compare", "/reports/"):
         page.goto(base + path)
         links = page.locator("nav.top a").evaluate_all(
-            "els => els.map(e => e.getAttribute('href'))")
-        assert {"/", "/hand", "/compare", "/reports/"} <= set(links), (path, links)
+            "els => els.map(e => new URL(e.href).pathname)")
+        assert {"/", "/hand", "/compare", "/reports/", "/README.md"} <= set(links), (path, links)
+    page.goto(base + "/README.md")
+    assert page.locator("body").text_content().startswith("# simkit")

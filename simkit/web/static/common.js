@@ -47,7 +47,7 @@ export function replaceUrl(pairs) {
 // --- the top bar -------------------------------------------------------------------------
 
 const LINKS = [["/", "Advisor"], ["/hand", "Hand viewer"], ["/compare", "Compare"],
-  ["/reports/", "Reports"]];
+  ["/reports/", "Reports"], ["/README.md", "Docs"]];
 
 /** The top bar (links to every page and the reports) and the warming-up light. */
 export function chrome(active) {
@@ -155,7 +155,15 @@ export function card(text, { size = "", tag = "span", mark = false } = {}) {
   }
   if (p.copies) e.append(el("span", { class: "copy", title: `copy mark ${"'".repeat(p.copies)}` }, "'".repeat(p.copies)));
   e.className = cls.filter(Boolean).join(" ");
-  e.setAttribute("aria-label", cardName(p));
+  // the drawing is for the eye; a button's name is its text ("jack of hearts", its visible
+  // text and its accessible name the same), a card in a row is an image of that name
+  if (tag === "button") {
+    for (const c of e.children) c.setAttribute("aria-hidden", "true");
+    e.append(el("span", { class: "sr-only" }, cardName(p)));
+  } else {
+    e.setAttribute("role", "img");
+    e.setAttribute("aria-label", cardName(p));
+  }
   return e;
 }
 
@@ -291,8 +299,10 @@ export function runBar({ button, cancel, progress, bar, percent, eta }) {
 }
 
 /** A page's run of ``command``: the run bar and Cancel of ``els`` (``runBar``'s parts),
- *  "running…", "done" or "cancelled" in ``els.estimate``, the error in ``els.alert``,
- *  the answer to ``onDone``; ``state.job`` holds the job while it runs (for Cancel). */
+ *  "running…", "done" or "cancelled" in ``els.estimate``, the error in ``els.alert``
+ *  (or to ``els.onError(error)`` first, which returns true when it showed it itself, e.g.
+ *  on the field it names), the answer to ``onDone``; ``state.job`` holds the job while it
+ *  runs (for Cancel). */
 export async function runJob(state, command, pairs, els, onDone) {
   const r = runBar(els);
   els.alert.textContent = "";
@@ -305,11 +315,81 @@ export async function runJob(state, command, pairs, els, onDone) {
     els.estimate.textContent = "done";
   } catch (e) {
     els.estimate.textContent = e.cancelled ? "cancelled" : "";
-    if (!e.cancelled) els.alert.textContent = e.message;
+    if (!e.cancelled && !(els.onError && els.onError(e))) els.alert.textContent = plainError(e.message);
   } finally {
     if (state.job === job) state.job = null;
     r.running(false);
   }
+}
+
+// --- errors in the page's words ----------------------------------------------------------
+
+/** The option a server's sentence is about ("argument --samples: ...", "bad --score ...",
+ *  "option 'samples' ...", "rule 'target'", "parameter 'aggression'"): ``{option, key}``
+ *  (``key``: the rule or parameter named, if any), or null. */
+export function optionOfError(message) {
+  const m = String(message);
+  const rule = m.match(/\brule '([a-z_0-9]+)'/) || m.match(/\bparameter '([a-z_0-9]+)'/);
+  if (rule) return { option: /\brule '/.test(m) ? "set" : "policy", key: rule[1] };
+  const opt = m.match(/(?:^|[\s(])--([a-z][a-z-]*)\b/) || m.match(/\boption '([a-z][a-z-]*)'/)
+    || m.match(/^bad ([a-z]+) /);
+  return opt ? { option: opt[1], key: null } : null;
+}
+
+/** A server's sentence in the page's words: no command-line usage hints, no rule-book
+ *  section numbers, ``--samples`` written as the field's ``labels`` name it. */
+export function plainError(message, labels = {}) {
+  let m = String(message)
+    .replace(/\s*\(see '[^']*--help'\)/g, "")
+    .replace(/\s*\((?:see )?seeds\/[^)]*\)/g, "")
+    .replace(/^argument (--[a-z-]+): /, "$1: ")
+    .replace(/, e\.g\. --[a-z-]+=\S+\)/g, ")");
+  m = m.replace(/(?:^|(?<=[\s(]))--([a-z][a-z-]*)/g, (all, name) => labels[name] || name.replaceAll("-", " "));
+  return m;
+}
+
+// --- the server's bounds ---------------------------------------------------------------
+
+/** The largest counts the server takes, ``{samples, games, hands}`` (numbers): from
+ *  /api/limits when the server has it, else the bounds simkit has always had. */
+let limitsCache = null;
+export function limits() {
+  const fallback = { samples: 1e8, games: 1e12, hands: 1e12 };
+  if (!limitsCache) {
+    limitsCache = fetch("/api/limits").then((r) => (r.ok ? r.json() : null)).catch(() => null)
+      .then((body) => ({ ...fallback, ...readLimits(body) }));
+  }
+  return limitsCache;
+}
+
+/** The counts of a limits answer, whatever its nesting ({advise: {samples: N}},
+ *  {samples: {max: N}}, {max_samples: N}...). */
+function readLimits(body) {
+  const out = {};
+  const visit = (o, inAdvise) => {
+    if (!o || typeof o !== "object") return;
+    for (const [k, v] of Object.entries(o)) {
+      const name = k.replace(/^max_|_max$/g, "");
+      const n = typeof v === "number" ? v : v && typeof v === "object" && typeof v.max === "number" ? v.max : null;
+      if (n !== null && ["samples", "games", "hands"].includes(name) && (inAdvise || !(name in out))) out[name] = n;
+      else if (v && typeof v === "object") visit(v, inAdvise || k === "advise");
+    }
+  };
+  visit(body, false);
+  return out;
+}
+
+/** A count as typed, checked: ``{value}`` or ``{error}`` in the page's words. */
+export function checkCount(text, { label, unit, most = Infinity, least = 1, example = "1000" }) {
+  const t = String(text).trim();
+  if (t === "") return { error: `${label}: give the number of ${unit}, e.g. ${example}` };
+  if (!/^[+]?[0-9]+$/.test(t)) {
+    return { error: `${label}: '${t}' is not a whole number: write the number of ${unit} in digits, e.g. ${example}` };
+  }
+  const n = Number(t);
+  if (n < least) return { error: `${label}: at least ${least.toLocaleString("en")} ${unit}` };
+  if (n > most) return { error: `${label}: at most ${most.toLocaleString("en")} ${unit}, the most the server takes` };
+  return { value: n };
 }
 
 /** Seconds as "42 s" or "3 min 5 s". */

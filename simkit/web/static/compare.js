@@ -6,10 +6,28 @@
 
 import { api, chrome, el, later, pct, pvalue, queryOf, replaceUrl, runJob, signed } from "./common.js";
 import { PolicyEditor, RulesEditor, choicesOf, gameTable, urlValues } from "./forms.js";
+import { explain, explained, loadTerms, markStatic, termOf } from "./terms.js";
+import { term } from "./glossary.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX = 8;
 const state = { games: null, game: null, variants: [], policies: null, job: null, key: null };
+
+/** The words of the measures the glossary explains (each marked once per table). */
+const WORDS = {
+  Ndogo: "ndogo", Kubwa: "kubwa", "thrown-in": "thrown in", "thrown in": "thrown in", moons: "moon",
+  moon: "moon", pitcher: "pitcher", pitched: "pitcher", session: "session", pickups: "pickup",
+  pickup: "pickup", burns: "burn", starter: "starter", pozzetto: "pozzetto", burraco: "burraco",
+  burracos: "burraco", "wild cards": "wild", sets: "meld", sequences: "meld", closed: "closed",
+  "contracts made": "made", "contract level": "pepper-bid", comeback: "comeback", "lead changes": "comeback",
+  skill: "skill",
+};
+
+/** A table heading that explains its word (p, Holm's p, the 95% interval). */
+function th(text, word = null, cls = null) {
+  const t = word && termOf(word);
+  return el("th", { class: cls }, t ? term(t.key, null, text) : text);
+}
 
 // --- the inputs --------------------------------------------------------------------------
 
@@ -210,17 +228,19 @@ function svg(w, h, cls, label) {
   return s;
 }
 
-/** A small SVG: the difference and its interval against zero. */
-function diffBar(d, lo, hi, span) {
+const SIG = "#1f7a3f", PLAIN = "#9a927c";
+
+/** A small SVG: the difference and its interval against zero, green when significant. */
+function diffBar(d, lo, hi, span, significant) {
   const W = 150, H = 18, mid = W / 2;
   const x = (v) => mid + (v / span) * (W / 2 - 4);
   const s = svg(W, H, "diffbar");
   s.setAttribute("width", W);
   s.setAttribute("height", H);
-  const sig = lo !== null && hi !== null && (lo > 0 || hi < 0);
+  // the highlight's colours: green where Holm's p is below 5% (the table's bold green), grey else
   s.innerHTML = `<line x1="${mid}" x2="${mid}" y1="1" y2="${H - 1}" stroke="#8a826c" stroke-dasharray="3 2"/>`
-    + (lo === null ? "" : `<line x1="${x(lo)}" x2="${x(hi)}" y1="${H / 2}" y2="${H / 2}" stroke="${sig ? "#b38a24" : "#1f5f3f"}" stroke-width="3" stroke-linecap="round"/>`)
-    + `<circle cx="${x(d)}" cy="${H / 2}" r="4.5" fill="${sig ? "#e0b64a" : "#1f5f3f"}" stroke="#fff" stroke-width="1.5"/>`;
+    + (lo === null ? "" : `<line x1="${x(lo)}" x2="${x(hi)}" y1="${H / 2}" y2="${H / 2}" stroke="${significant ? SIG : PLAIN}" stroke-width="3" stroke-linecap="round"/>`)
+    + `<circle cx="${x(d)}" cy="${H / 2}" r="4.5" fill="${significant ? SIG : PLAIN}" stroke="#fff" stroke-width="1.5"/>`;
   return s;
 }
 
@@ -240,27 +260,36 @@ function cell(text, data = {}) {
 
 function metricTable(rows, labels) {
   const head = el("tr", {}, el("th", { class: "left" }, "measure"), el("th", {}, labels[0]), el("th", {}, labels[1]),
-    el("th", {}, `${labels[1]} − ${labels[0]} [95% CI]`), el("th", {}, "p"), el("th", {}, "Holm's p"), el("th", {}, ""));
+    el("th", {}, `${labels[1]} − ${labels[0]} `, ciHead()), th("p", "p-value"), th("Holm's p", "Holm's p"),
+    el("th", {}, el("span", { class: "sr-only" }, "difference as a bar")));
+  const seen = new Set();
   const body = rows.map((r) => {
     const rate = r.kind === "rate";
     const f = rate ? (v) => pct(v) : num;
     const d = el("td", {});
     d.append(el("span", { class: sig(r.p_holm) ? "sig" : "" }, diffText(r.diff, rate)),
       el("span", { class: "ci" }, `[${diffText(r.ci_low, rate)}, ${diffText(r.ci_high, rate)}]`));
-    return el("tr", { "data-metric": r.metric }, el("td", { class: "left" }, r.metric),
+    return el("tr", { "data-metric": r.metric }, explain(el("td", { class: "left" }, r.metric), state.game.name, WORDS, seen),
       cell(f(r.a), { a: r.a }), cell(f(r.b), { b: r.b }), d, cell(pvalue(r.p_value), { p: r.p_value }),
-      cell(pvalue(r.p_holm), { holm: r.p_holm }), el("td", {}, diffBar(r.diff ?? 0, r.ci_low, r.ci_high, spanOf(r))));
+      cell(pvalue(r.p_holm), { holm: r.p_holm }), el("td", {}, diffBar(r.diff ?? 0, r.ci_low, r.ci_high, spanOf(r), sig(r.p_holm))));
   });
   return el("table", { class: "data" }, el("thead", {}, head), el("tbody", {}, body));
+}
+
+/** "[95% CI]", the interval explained. */
+function ciHead() {
+  const t = termOf("interval");
+  return t ? el("span", {}, "[", term(t.key, null, "95% CI"), "]") : "[95% CI]";
 }
 
 function bidTable(rows, labels) {
   const [A, B] = labels;
   const head = el("tr", {}, el("th", { class: "left" }, "bid"), el("th", {}, `share ${A}`), el("th", {}, `share ${B}`),
-    el("th", {}, "difference [95% CI]"), el("th", {}, "Holm's p"), el("th", {}, `made ${A}`), el("th", {}, `made ${B}`),
+    el("th", {}, "difference ", ciHead()), th("Holm's p", "Holm's p"), th(`made ${A}`, "made"), el("th", {}, `made ${B}`),
     el("th", {}, "difference [95% CI]"), el("th", {}, "Holm's p"));
+  const seen = new Set();
   const pp = (v) => diffText(v, true);
-  const body = rows.map((r) => el("tr", { "data-metric": r.bid }, el("td", { class: "left" }, r.bid),
+  const body = rows.map((r) => el("tr", { "data-metric": r.bid }, explain(el("td", { class: "left" }, r.bid), state.game.name, WORDS, seen),
     cell(pct(r.rate_a), { a: r.rate_a }), cell(pct(r.rate_b), { b: r.rate_b }),
     el("td", {}, el("span", { class: sig(r.p_holm) ? "sig" : "" }, pp(r.diff)), el("span", { class: "ci" }, `[${pp(r.ci_low)}, ${pp(r.ci_high)}]`)),
     el("td", {}, pvalue(r.p_holm)), el("td", {}, pct(r.made_a)), el("td", {}, pct(r.made_b)),
@@ -278,7 +307,7 @@ function ticks(labels) {
 
 /** One measure across the variants: each variant's value with its 95% interval. */
 function acrossChart(metric, points, rate) {
-  const W = 300, H = 150, L = 46, R = 8, T = 8, B = 34;
+  const W = 300, H = 150, L = 58, R = 8, T = 8, B = 34;     // L: room for "105.0%" at 12.5 px
   const lo = Math.min(...points.map((p) => p.lo ?? p.v)), hi = Math.max(...points.map((p) => p.hi ?? p.v));
   const pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.05 || 0.01;
   const y0 = lo - pad, y1 = hi + pad;
@@ -350,8 +379,27 @@ function headPanel(c) {
   return el("section", { class: "panel" }, el("h2", {}, `${g.title}: ${c.labels.join(", ")}`),
     el("p", { class: "hint" }, [`${c.players} players`, c.hands ? `${c.hands.toLocaleString("en")} hands` : null,
       c.games ? `${c.games.toLocaleString("en")} games` : null, `seed ${c.seed}`].filter(Boolean).join(", ")
-      + ` per variant. Differences are later − base on the same deals; gold: Holm's p below 5%.`),
+      + " per variant. Differences are later − base on the same deals; ",
+      el("span", { class: "sig" }, "bold green"), " (and a green bar): ", ...explained("Holm's p below 5%.", null, ["Holm's p"])),
     el("h3", {}, "The variants and the policies that played them"), el("ul", { class: "policies played" }, items));
+}
+
+/** The win rates of a table when they do not add up to 100% (per variant), with why:
+ *  tied top sides all win (more), games nobody won (less); else null. */
+function sumNote(name, rows, labels) {
+  const wins = rows.filter((r) => r.kind === "rate" && /^(balance: )?win rate,|\bwin rate$/.test(r.metric));
+  if (wins.length < 2) return null;
+  const totals = ["a", "b"].map((k) => (wins.some((r) => r[k] === null || r[k] === undefined) ? null
+    : wins.reduce((sum, r) => sum + r[k], 0)));
+  const off = totals.filter((t) => t !== null && Math.abs(t - 1) > 0.0005);
+  if (!off.length) return null;
+  const each = totals.map((t, i) => `${labels[i]} ${t === null ? "–" : pct(t, 1)}`).join(", ");
+  const why = [
+    off.some((t) => t > 1) ? "more than 100% because sides that tie for the top all count as winners" : null,
+    off.some((t) => t < 1) ? "less than 100% because a game nobody won (unfinished, or shared) counts for no side" : null,
+  ].filter(Boolean).join("; and ");
+  return el("p", { class: "callout sum-note", "data-sum": JSON.stringify(totals) },
+    `The win rates add up to ${each}: ${why}.`);
 }
 
 function show(c) {
@@ -376,7 +424,10 @@ function show(c) {
       if (!mine.length) continue;
       const table = name === "bids" ? bidTable(mine, pair) : metricTable(mine, pair);
       parts.push(el("section", { class: "panel", "data-table": name, "data-later": later },
-        el("h3", {}, `${TITLES[name] || name}: ${later} against ${labels[0]}`), el("div", { class: "scroll" }, table)));
+        el("h3", {}, `${TITLES[name] || name}: ${later} against ${labels[0]}`),
+        // the table scrolls in its own box on a phone, from the keyboard too
+        el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": `${TITLES[name] || name}: ${later} against ${labels[0]}` }, table),
+        sumNote(name, mine, pair)));
     }
   }
   const design = c.tables.design || [];
@@ -395,7 +446,8 @@ function show(c) {
 
 async function start() {
   chrome("/compare");
-  state.games = await gameTable();
+  [state.games] = await Promise.all([gameTable(), loadTerms()]);
+  markStatic(document.querySelector("main"));
   const values = urlValues();
   $("game").replaceChildren(...Object.values(state.games).map((g) => el("option", { value: g.name }, g.title)));
   for (const id of ["hands", "games", "seed"]) if (values[id]) $(id).value = values[id][0];

@@ -26,7 +26,65 @@ export function same(a, b) {
   return x !== "" && y !== "" && !Number.isNaN(Number(x)) && Number(x) === Number(y);
 }
 
-/** One input for a rule or parameter row, with its key, what it accepts and its meaning. */
+/** What a free-text row accepts, read from its text ("an integer from 1 to 10000", "a
+ *  number from -6.0 to 6.0", "exactly 4"): ``{integer, lo, hi}``, or null (anything). */
+export function rangeOf(accepted) {
+  const a = String(accepted || "");
+  let m = a.match(/^an? (integer|number) from (-?[0-9.]+) to (-?[0-9.]+)$/i);
+  if (m) return { integer: m[1] === "integer", lo: Number(m[2]), hi: Number(m[3]) };
+  m = a.match(/^exactly (-?[0-9.]+)$/i);
+  return m ? { integer: true, lo: Number(m[1]), hi: Number(m[1]) } : null;
+}
+
+/** A row's value checked against what it accepts: an error sentence naming the field, or null. */
+export function rowProblem(row, value) {
+  const r = rangeOf(row.accepted);
+  if (!r) return null;
+  const name = row.key.replaceAll("_", " ");
+  const t = String(value).trim();
+  const n = Number(t);
+  const what = r.lo === r.hi ? `${r.lo}` : `${r.integer ? "a whole number" : "a number"} from ${r.lo} to ${r.hi}`;
+  if (t === "" || Number.isNaN(n) || !/^[+-]?[0-9]*\.?[0-9]+(e[+-]?[0-9]+)?$/i.test(t)) {
+    return `${name}: '${t}' is not a number; write ${what}`;
+  }
+  if (r.integer && !Number.isInteger(n)) return `${name}: ${t} is not a whole number; write ${what}`;
+  if (n < r.lo || n > r.hi) return `${name}: ${t} is out of range; write ${what}`;
+  return null;
+}
+
+let fieldNumber = 0;
+
+/** A field's explanation, shown while the field has the focus and on a tap of its "?"
+ *  button (not on a mouse hover alone, so phones and keyboards see it too): the "?" button
+ *  and the explanation element, already wired (``aria-expanded``, ``aria-controls``). */
+export function fieldHelp(name, text, id = `help-${++fieldNumber}`) {
+  // hidden by its own attribute, not by a page's style sheet: every page that shows a
+  // field (advisor, compare, hand viewer) gets the same behaviour
+  const doc = el("p", { class: "field-doc", id: `${id}-doc`, hidden: true }, text);
+  const button = el("button", { type: "button", class: "help", "aria-expanded": "false", "aria-controls": doc.id },
+    el("span", { "aria-hidden": "true" }, "?"), el("span", { class: "sr-only" }, `about ${name}`));
+  button.addEventListener("click", () => {
+    const open = button.getAttribute("aria-expanded") !== "true";
+    button.setAttribute("aria-expanded", String(open));
+    doc.classList.toggle("open", open);
+    doc.hidden = !open;
+  });
+  return { button, doc };
+}
+
+/** Show ``help``'s explanation while the focus is inside ``field`` (and while its "?"
+ *  keeps it open). */
+export function showWhileFocused(field, help) {
+  field.addEventListener("focusin", () => { help.doc.hidden = false; });
+  field.addEventListener("focusout", (e) => {
+    if (field.contains(e.relatedTarget)) return;
+    if (help.button.getAttribute("aria-expanded") !== "true") help.doc.hidden = true;
+  });
+}
+
+/** One input for a rule or parameter row, with its key, what it accepts and its meaning
+ *  (shown under it while it has the focus, or after a tap of its "?"), and its error
+ *  (shown on the field, cleared as soon as the value is right). */
 function rowInput(row, value, base, onChange, id) {
   const choices = choicesOf(row.accepted);
   let input;
@@ -36,15 +94,38 @@ function rowInput(row, value, base, onChange, id) {
   } else {
     input = el("input", { id, name: row.key, type: "text", value: String(value), spellcheck: "false", autocomplete: "off" });
   }
+  const name = row.key.replaceAll("_", " ");
+  const help = fieldHelp(name, `${row.doc || name} (${row.accepted})`, id);
+  const error = el("p", { class: "field-error", id: `${id}-error`, "aria-live": "polite" });
+  input.setAttribute("aria-describedby", `${help.doc.id} ${error.id}`);
   // a list shows its choices itself; free text says what it accepts
-  const wrap = el("div", { class: "field", title: `${row.doc || ""} (${row.accepted})` },
-    el("label", { for: id }, row.key.replaceAll("_", " ")), input,
-    choices ? null : el("span", { class: "rule-doc" }, row.accepted.replace(/^an? (integer|number) /, "")));
-  const mark = () => wrap.classList.toggle("changed", !same(input.value, base));
+  const wrap = el("div", { class: "field", "data-key": row.key },
+    el("div", { class: "field-head" }, el("label", { for: id }, name), help.button), input,
+    choices ? null : el("span", { class: "rule-doc" }, row.accepted.replace(/^an? (integer|number) /, "")),
+    help.doc, error);
+  showWhileFocused(wrap, help);
+  const it = { wrap, input, row, base, error, problem: null };
+  const check = () => {
+    it.problem = choices ? null : rowProblem(row, input.value);
+    it.error.textContent = it.problem || "";
+    input.setAttribute("aria-invalid", it.problem ? "true" : "false");
+  };
+  const mark = () => { wrap.classList.toggle("changed", !same(input.value, base)); check(); };
   input.addEventListener("input", mark);
   input.addEventListener("change", () => { mark(); onChange(); });
   mark();
-  return { wrap, input, row, base };
+  return it;
+}
+
+/** Show a server's error on the input of the row it names (``key``), among ``inputs``
+ *  (rowInput's); true if one was found. It clears as soon as the value changes. */
+function showOn(inputs, key, message) {
+  const it = (inputs || []).find((x) => x.row.key === key);
+  if (!it) return false;
+  it.error.textContent = message;
+  it.input.setAttribute("aria-invalid", "true");
+  it.problem = message;
+  return true;
 }
 
 /** "KEY=VALUE" texts as a map. */
@@ -107,6 +188,14 @@ export class RulesEditor {
   /** How many settings differ from the preset. */
   count() { return Object.keys(this.sets).length; }
 
+  /** The settings whose value is not one the rule accepts: ``[{key, message, input}]``. */
+  problems() {
+    return this.inputs.filter((it) => it.problem).map((it) => ({ key: it.row.key, message: it.problem, input: it.input }));
+  }
+
+  /** Show ``message`` on the setting ``key`` (a server's refusal naming it); true if shown. */
+  showError(key, message) { return showOn(this.inputs, key, message); }
+
   /** The CLI's options: preset (unless seed) and a set per changed setting. */
   pairs() {
     const out = [];
@@ -159,6 +248,7 @@ export class PolicyEditor {
 
   render() {
     this.host.replaceChildren();
+    this.inputs = [];
     const box = el("input", { type: "checkbox", id: `${this.id}-every` });
     box.checked = this.every;
     box.addEventListener("change", () => {
@@ -185,6 +275,7 @@ export class PolicyEditor {
       const it = rowInput(row, spec.params[row.key] ?? values[row.key], values[row.key],
         () => this.readSeat(s, select, inputs), `${id}-${row.key}`);
       params.append(it.wrap);
+      this.inputs.push(it);
       return it;
     });
     select.addEventListener("change", () => {
@@ -199,6 +290,19 @@ export class PolicyEditor {
     const label = this.every ? "every seat" : this.seatName(s);
     return el("div", { class: "policy-seat" }, el("div", { class: "field" },
       el("label", { for: id }, label), select), details);
+  }
+
+  /** The parameters whose value is not one the policy accepts: ``[{key, message, input}]``. */
+  problems() {
+    return (this.inputs || []).filter((it) => it.problem)
+      .map((it) => ({ key: it.row.key, message: it.problem, input: it.input }));
+  }
+
+  /** Show ``message`` on the parameter ``key`` (a server's refusal naming it); true if shown. */
+  showError(key, message) {
+    const it = (this.inputs || []).find((x) => x.row.key === key);
+    if (it && it.wrap.closest("details")) it.wrap.closest("details").open = true;
+    return showOn(this.inputs, key, message);
   }
 
   readSeat(s, select, inputs) {

@@ -3,9 +3,22 @@
 
 import { SUITS, SUIT_NAMES, api, card, chrome, el, queryOf, replaceUrl } from "./common.js";
 import { PolicyEditor, RulesEditor, gameTable, urlValues } from "./forms.js";
+import { explain, loadTerms, markStatic } from "./terms.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { view: null, frame: 0, timer: null, games: null, rules: null, policies: null, source: "run" };
+const state = { view: null, frame: 0, timer: null, games: null, rules: null, policies: null, source: "run",
+  opened: false };
+
+/** The words of a hand the glossary explains (marked once per move shown). */
+const WORDS = {
+  "Pilipili Ndogo": "ndogo", "Pilipili Kubwa": "kubwa", Ndogo: "ndogo", Kubwa: "kubwa", bowers: "bowers",
+  bower: "bowers", "no trump": "no trump", "thrown in": "thrown in", made: "made", pitcher: "pitcher",
+  pitches: "pitcher", moon: "moon", stuck: "stuck", steal: "steal", high: "High", low: "Low", jack: "Jack",
+  pile: "pile", pickups: "pickup", pickup: "pickup", "picks up": "pick up", burns: "burn", burn: "burn",
+  starter: "starter", melds: "meld", meld: "meld", pozzetti: "pozzetto", pozzetto: "pozzetto",
+  burracos: "burraco", burraco: "burraco", "wild cards": "wild", "wild card": "wild", closed: "closed",
+  closer: "closed", dealer: "dealer",
+};
 
 // --- the form --------------------------------------------------------------------------
 
@@ -67,28 +80,48 @@ async function replayPasted(event) {
   await load(() => api("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body }), null);
 }
 
+/** Show what ``fetchView`` answers, from its first move (a shared address's step only
+ *  on the page's first hand); a refusal clears the table, so that no other hand stays
+ *  on screen under the message as if it were the one asked for. */
 async function load(fetchView, pairs) {
   const alert = $("alert");
   alert.textContent = "";
   const button = pairs ? $("show") : $("replay");
   button.disabled = true;
+  const first = !state.opened;
+  state.opened = true;
   try {
     const view = await fetchView();
     state.view = view;
     state.source = pairs ? "run" : "paste";
-    const step = Number(new URLSearchParams(location.search).get("step"));
+    const step = first && pairs ? Number(new URLSearchParams(location.search).get("step")) : 0;
     if (pairs) replaceUrl(pairs);
-    state.frame = pairs && step > 0 ? Math.min(step, view.frames.length - 1) : 0;
+    state.frame = step > 0 ? Math.min(step, view.frames.length - 1) : 0;
     $("viewer").hidden = false;
     $("record-panel").hidden = false;
-    $("record").textContent = view.record;
+    // a break allowed after each comma of the long policy lines, so that they wrap there
+    $("record").replaceChildren(...view.record.split(",").flatMap((t, i) => (i ? [",", el("wbr"), t] : [t])));
     $("slider").max = String(view.frames.length - 1);
     draw();
   } catch (e) {
+    clearView();
     alert.textContent = e.message;
   } finally {
     button.disabled = false;
   }
+}
+
+/** No hand on screen: the table, the record and the step of the address cleared. */
+function clearView() {
+  state.view = null;
+  state.frame = 0;
+  $("viewer").hidden = true;
+  $("record-panel").hidden = true;
+  $("felt").replaceChildren();
+  $("record").textContent = "";
+  $("caption").textContent = "";
+  const pairs = new URLSearchParams(location.search);
+  if (pairs.has("step")) { pairs.delete("step"); replaceUrl([...pairs.entries()]); }
 }
 
 /** Where each seat sits: seat 0 at the bottom, play going clockwise. */
@@ -152,7 +185,8 @@ function draw() {
   const view = state.view;
   const n = view.frames.length;
   const f = view.frames[state.frame];
-  $("caption").textContent = f.caption;
+  const seen = new Set();
+  explain(Object.assign($("caption"), { textContent: f.caption }), view.game, WORDS, seen);
   const felt = $("felt");
   const places = placeOf(view.players);
   const seats = el("div", { class: `seats p${view.players}` });
@@ -163,6 +197,7 @@ function draw() {
   }
   places.forEach((p, s) => slots[p].append(seatBox(view, f, s)));
   const center = el("div", { class: "center" }, f.areas.map(areaBox));
+  for (const t of center.querySelectorAll("h4, .lab")) explain(t, view.game, WORDS, seen);
   seats.append(center);
   const score = el("div", { class: "score", "aria-label": "score" },
     (f.score || []).map(([label, value]) => el("span", {}, label, el("b", {}, value))));
@@ -173,7 +208,9 @@ function draw() {
   $("next").disabled = $("last").disabled = state.frame === n - 1;
   const end = state.frame === n - 1;
   $("result").hidden = !end;
-  $("result-list").replaceChildren(...(end ? view.result.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]) : []));
+  const terms = new Set();
+  $("result-list").replaceChildren(...(end ? view.result.flatMap(([k, v]) => [
+    explain(el("dt", {}, k), view.game, WORDS, terms), el("dd", {}, v)]) : []));
   if (state.source === "run") {
     const pairs = new URLSearchParams(location.search);
     if (state.frame) pairs.set("step", state.frame); else pairs.delete("step");
@@ -208,7 +245,7 @@ function togglePlay() {
 function keys(e) {
   if (!state.view || e.altKey || e.ctrlKey || e.metaKey) return;
   const t = e.target;
-  if (t.matches("input[type=text], textarea, select")) return;
+  if (t.matches("input[type=text], textarea, select, [role=tab]")) return;
   const to = { ArrowLeft: state.frame - 1, ArrowRight: state.frame + 1, Home: 0, End: state.view.frames.length - 1 }[e.key];
   if (to === undefined) return;
   e.preventDefault();
@@ -231,18 +268,34 @@ async function copyRecord() {
   setTimeout(() => { $("copied").textContent = ""; }, 2000);
 }
 
-function tabs(which) {
+function tabs(which, focus = false) {
   const run = which === "run";
-  $("tab-run").setAttribute("aria-selected", String(run));
-  $("tab-paste").setAttribute("aria-selected", String(!run));
+  for (const [id, on] of [["tab-run", run], ["tab-paste", !run]]) {
+    $(id).setAttribute("aria-selected", String(on));
+    $(id).tabIndex = on ? 0 : -1;          // roving: Tab reaches the chosen tab only
+  }
   $("from-run").hidden = !run;
   $("from-paste").hidden = run;
   $("alert").textContent = "";
+  if (focus) $(run ? "tab-run" : "tab-paste").focus();
+}
+
+/** The tabs' keys (the WAI-ARIA tabs pattern): Left/Right to the other tab, Home to the
+ *  first, End to the last, each choosing the tab it moves to. */
+function tabKeys(e) {
+  const order = ["run", "paste"];
+  const at = order.indexOf(e.target.id === "tab-run" ? "run" : "paste");
+  const to = { ArrowLeft: (at + order.length - 1) % order.length, ArrowRight: (at + 1) % order.length,
+    Home: 0, End: order.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  tabs(order[to], true);
 }
 
 async function start() {
   chrome("/hand");
-  state.games = await gameTable();
+  [state.games] = await Promise.all([gameTable(), loadTerms()]);
+  markStatic($("help"));
   const values = urlValues();
   $("game").replaceChildren(...Object.values(state.games).map((g) => el("option", { value: g.name }, g.title)));
   if (values.game && state.games[values.game[0]]) $("game").value = values.game[0];
@@ -256,6 +309,7 @@ async function start() {
   $("from-paste").addEventListener("submit", replayPasted);
   $("tab-run").addEventListener("click", () => tabs("run"));
   $("tab-paste").addEventListener("click", () => tabs("paste"));
+  document.querySelector("[role=tablist]").addEventListener("keydown", tabKeys);
   $("first").addEventListener("click", () => { stopPlay(); go(0); });
   $("prev").addEventListener("click", () => { stopPlay(); go(state.frame - 1); });
   $("next").addEventListener("click", () => { stopPlay(); go(state.frame + 1); });
