@@ -155,7 +155,7 @@ def test_stick_against_redeal(stick):
     assert b.loc["(thrown in)", "hands_a"] == round(thrown["a"] * SMALL["hands"])
     # the stuck dealers' contracts of 1 appear only under stick
     assert b.loc["1", "hands_b"] > b.loc["1", "hands_a"]
-    assert s.loc["bidding side points per hand", "n_b"] == SMALL["hands"]
+    assert s.loc["bidding side points per played hand", "n_b"] == SMALL["hands"]
     g = stick["games"].set_index("metric")
     assert list(g.index) == ["side 0 win rate", "side 1 win rate", "rounds per game",
                              "unfinished games"]

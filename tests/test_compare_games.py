@@ -39,8 +39,8 @@ def test_pitch_redeal_throws_in_what_forced_dealers_played():
     for bid in ("3", "4"):
         assert bids.loc[bid, "hands_a"] == bids.loc[bid, "hands_b"]
     sessions = r["sessions"].set_index("metric")
-    assert "money per session, players who joined" not in sessions.index   # nobody joins
-    assert (sessions.loc[[f"money per session, starting seat {k}" for k in range(1, 5)],
+    assert "money per session ($), players who joined" not in sessions.index   # nobody joins
+    assert (sessions.loc[[f"money per session ($), starting seat {k}" for k in range(1, 5)],
                          "n_a"] == 300).all()
 
 
@@ -60,7 +60,7 @@ def test_pitch_moon_points_change_only_moon_scores():
                   games=50, seed=5, policy="heuristic:moon_rule=run,moon_run=3,moon_trumps=4")
     moons = _row(r, "hands", "moons bid")
     assert moons["a"] == moons["b"] > 0                # the same hands bid the moon
-    pts = _row(r, "hands", "pitcher points per hand")
+    pts = _row(r, "hands", "pitcher points per pitched hand")
     assert pts["diff"] != 0
 
 

@@ -86,8 +86,12 @@ PARTS = ("score", "melded", "hand_penalty", "clean_burraco", "dirty_burraco",
 
 def measures(rules) -> list:
     """What ``simkit compare burraco`` compares (:mod:`simkit.compare`): each
-    team's score per hand and its parts, burracos, sets, sequences and wild
-    cards melded, how hands end; games won, their length."""
+    team's score per hand and its parts (in points: the cards left in hand and
+    the pozzetto penalty count negative), burracos, sets, sequences and wild
+    cards melded, how hands end; games won, their length.  A shared game
+    (``tie=shared``: both teams win) counts in "shared games", not in either
+    team's win rate: the two win rates, the shared and the unfinished games
+    add to 100%."""
 
     def per_team(part, label):
         return [Mean(f"{label}, team {t}", lambda df, t=t: df[f"{part}_{t}"].to_numpy())
@@ -95,11 +99,11 @@ def measures(rules) -> list:
 
     hand_measures = []
     for part, label in (("score", "score per hand"), ("melded", "melded points per hand"),
-                        ("hand_penalty", "cards left in hand per hand"),
-                        ("burraco_bonus", "burraco bonus per hand"),
+                        ("hand_penalty", "points of cards left in hand per hand"),
+                        ("burraco_bonus", "burraco bonus points per hand"),
                         ("clean_burraco", "clean burracos per hand"),
                         ("dirty_burraco", "dirty burracos per hand"),
-                        ("pozzetto_penalty", "pozzetto penalty per hand"),
+                        ("pozzetto_penalty", "pozzetto penalty points per hand"),
                         ("sets", "sets per hand"), ("sequences", "sequences per hand"),
                         ("wilds", "wild cards melded per hand")):
         hand_measures += per_team(part, label)

@@ -108,12 +108,13 @@ def measures(rules) -> list:
         Section("bids", "Contracts: share of {n:,} hands and success rate", "hand",
                 (BidShares(rules.kubwa + 1, rules.bid_text),)),
         Section("scores", "Scores per played hand ({n:,} hands)", "hand", (
-            Mean("bidding side points per hand", lambda df: _bidder_and_others(df, rules)[0],
-                 played),
-            Mean("opponent side points per hand", lambda df: _bidder_and_others(df, rules)[1],
-                 played),
+            Mean("bidding side points per played hand",
+                 lambda df: _bidder_and_others(df, rules)[0], played),
+            Mean("opponent side points per played hand",
+                 lambda df: _bidder_and_others(df, rules)[1], played),
             Rate("contracts made", lambda df: df["made"].to_numpy(), played),
-            Mean("mean contract level", lambda df: df["contract"].to_numpy(), played),
+            Mean(f"mean contract level (tricks bid; Ndogo counts {rules.ndogo}, "
+                 f"Kubwa {rules.kubwa})", lambda df: df["contract"].to_numpy(), played),
             Rate("thrown-in rate", lambda df: ~played(df)))),
         Section("games", "Games ({n:,} whole games; tied top sides all win)", "game", (
             *(Rate(f"side {s} win rate", lambda df, s=s: df[f"win_{s}"].to_numpy())

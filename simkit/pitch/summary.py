@@ -117,16 +117,16 @@ def measures(rules) -> list:
         return value
 
     def seat_money(k):
-        return Mean(f"money per session, starting seat {k}" if k else
-                    "money per session, players who joined", lambda df: df["money"].to_numpy(),
+        return Mean(f"money per session ($), starting seat {k}" if k else
+                    "money per session ($), players who joined", lambda df: df["money"].to_numpy(),
                     lambda df: df["seat"].to_numpy() == k)
 
     return [
         Section("bids", "Contracts: share of {n:,} hands and success rate", "hand",
                 (BidShares(6, rules.bid_text),)),
         Section("hands", "Per pitched hand ({n:,} hands)", "hand", (
-            Mean("pitcher points per hand", pitcher_value("score"), pitched),
-            Mean("pitcher money per hand ($)", pitcher_value("money"), pitched),
+            Mean("pitcher points per pitched hand", pitcher_value("score"), pitched),
+            Mean("pitcher money per pitched hand ($)", pitcher_value("money"), pitched),
             Rate("contracts made", lambda df: df["made"].to_numpy(), pitched),
             Rate("moons bid", lambda df: df["moon"].to_numpy(), pitched),
             Rate("thrown-in rate", lambda df: ~pitched(df)))),
