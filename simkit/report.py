@@ -6,7 +6,8 @@ simulates, aggregates with pandas and returns a :class:`StudyResult`.
 :func:`render` writes it to ``<out>/<name>/``::
 
     index.html     title, summary, figures with captions, tables, notes, provenance
-    study.json     name, title, summary, provenance (read by render_index)
+    study.json     name, title, summary, figures and captions, tables, provenance
+                   (read by render_index)
     <figure>.png   one per figure
     <table>.csv    one per table, complete (the page shows at most 60 rows)
 
@@ -191,24 +192,36 @@ def _check_result(result: StudyResult) -> None:
 
 # ---------------------------------------------------------------- HTML
 
-_CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 72rem;
-       margin: 2rem auto; padding: 0 1rem; color: #222; line-height: 1.45; }
-h1 { font-size: 1.7rem; margin-bottom: .3rem; }
-h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
-.summary h2 { border: 0; margin-top: .4rem; }
-.summary { background: #f4f7fb; border-left: 4px solid #3b6ea5; padding: .6rem 1.2rem; }
-.summary li { margin: .3rem 0; }
-figure { margin: 1.5rem 0; } figure img { max-width: 100%; border: 1px solid #eee; }
-figcaption, .caption { color: #444; font-size: .92rem; margin: .3rem 0 .6rem; }
-table { border-collapse: collapse; font-size: .85rem; margin: .4rem 0; }
-th, td { border: 1px solid #ddd; padding: .2rem .5rem; text-align: right; }
-th { background: #f0f0f0; } tr:nth-child(even) td { background: #fafafa; }
-.scroll { overflow-x: auto; } .muted { color: #777; font-size: .85rem; }
-.players { font-size: .9rem; }
-.players code { overflow-wrap: anywhere; }   /* a long policy string wraps, not cut off */
-pre { background: #f6f6f6; padding: .8rem; overflow-x: auto; font-size: .8rem; }
-"""
+#: The browser app's style sheets (simkit serve), inlined into every report page so
+#: that a report looks like the app also when opened from disk.
+STYLE_FILES = ("style.css", "report.css")
+#: The app's pages the header links back to (served by ``simkit serve``).
+APP_LINKS = (("/", "Advisor"), ("/hand", "Hand viewer"), ("/compare", "Compare"))
+#: The documentation, from a reports directory in the repository (``reports/``).
+DOCS_FILE = "README.md"
+
+
+def _css() -> str:
+    static = pathlib.Path(__file__).resolve().parent / "web" / "static"
+    return "\n".join((static / name).read_text(encoding="utf-8") for name in STYLE_FILES)
+
+
+def _header(up: str, here: str) -> str:
+    """The app's top bar: the app's pages, all reports (``up``: the way to the
+    reports directory, "" or "../") and the docs; ``here`` is "index" or "study"."""
+    links = ['<a class="brand" href="/">simkit<span class="suits" aria-hidden="true">'
+             '♠<span class="r">♥</span>♣<span class="r">♦</span></span></a>']
+    links += [f'<a href="{href}">{text}</a>' for href, text in APP_LINKS]
+    current = ' aria-current="page"' if here == "index" else ""
+    links.append(f'<a href="{up}{PAGE_FILE}"{current}>Reports</a>')
+    links.append(f'<a class="docs" href="{up}../{DOCS_FILE}#reports">Docs</a>')
+    return f'<nav class="top" aria-label="simkit">{"".join(links)}</nav>'
+
+
+def _head(title: str) -> str:
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{_esc(title)}</title><style>{_css()}</style></head><body>")
 
 
 def _esc(text: Any) -> str:
@@ -248,59 +261,63 @@ def _players(prov: Mapping[str, Any]) -> str:
         items = [str(p) for p in pols]
     else:
         items = [str(pols)]
-    return ("<p class=\"players\"><b>Played by simulated players:</b> "
+    return ("<section class=\"panel players\"><b>Played by simulated players:</b> "
             + "; ".join(f"<code>{_esc(i)}</code>" for i in items)
             + ". Every figure here is what these policies do at these tables; people "
-              "playing the same cards may do better or worse.</p>")
+              "playing the same cards may do better or worse.</section>")
 
 
-def _table_html(df: pd.DataFrame) -> str:
+def _table_html(df: pd.DataFrame, name: str = "") -> str:
     shown = df.head(MAX_HTML_ROWS)
     head = "".join(f"<th>{_esc(c)}</th>" for c in shown.columns)
     rows = []
     for rec in shown.itertuples(index=False, name=None):
         rows.append("<tr>" + "".join(f"<td>{_esc(_cell(v))}</td>" for v in rec) + "</tr>")
-    return (f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+    return (f'<div class="scroll" role="region" tabindex="0" aria-label="table {_esc(name)}">'
+            f'<table class="data"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def _page(result: StudyResult) -> str:
     r = result
-    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-             f"<title>{_esc(r.title)}</title><style>{_CSS}</style></head><body>",
-             "<p class=\"muted\"><a href=\"../index.html\">all reports</a></p>",
-             f"<h1>{_esc(r.title)}</h1>"]
-    parts.append(f"<p class=\"muted\">study {_meta(r.name, r.provenance)}</p>")
+    parts = [_head(r.title), _header("../", "study"), '<main class="page report">',
+             '<header class="heading"><p class="crumbs"><a href="../index.html">'
+             '&larr; All reports</a></p>',
+             f"<h1>{_esc(r.title)}</h1>",
+             f"<p class=\"meta\">study {_meta(r.name, r.provenance)}</p></header>"]
+    if r.summary:
+        parts.append("<section class=\"panel summary\"><h2>Findings</h2><ul>"
+                     + "".join(f"<li>{_esc(s)}</li>" for s in r.summary) + "</ul></section>")
     if r.provenance.get("policies"):
         parts.append(_players(r.provenance))
-    if r.summary:
-        parts.append("<div class=\"summary\"><h2>Findings</h2><ul>"
-                     + "".join(f"<li>{_esc(s)}</li>" for s in r.summary) + "</ul></div>")
     if r.figures:
-        parts.append("<h2>Figures</h2>")
+        parts.append("<section class=\"panel report-figures\"><h2>Figures</h2>")
         for i, key in enumerate(r.figures, 1):
             cap = r.captions.get(key, key)
             parts.append(f"<figure id=\"fig-{_esc(key)}\"><img src=\"{_esc(key)}.png\" "
                          f"alt=\"{_esc(cap)}\"><figcaption><b>Figure {i}.</b> {_esc(cap)}"
                          f"</figcaption></figure>")
+        parts.append("</section>")
     if r.tables:
-        parts.append("<h2>Tables</h2>")
+        parts.append("<section class=\"panel tables\"><h2>Tables</h2>")
         for key, df in r.tables.items():
             parts.append(f"<h3 id=\"table-{_esc(key)}\">{_esc(key)}</h3>")
             if key in r.descriptions:
-                parts.append(f"<p class=\"caption\">{_esc(r.descriptions[key])}</p>")
+                parts.append(f"<p class=\"table-note\">{_esc(r.descriptions[key])}</p>")
             more = (f"first {MAX_HTML_ROWS} of {len(df):,} rows; "
                     if len(df) > MAX_HTML_ROWS else f"{len(df):,} rows; ")
             parts.append(f"<p class=\"muted\">{more}full table: "
                          f"<a href=\"{_esc(key)}.csv\">{_esc(key)}.csv</a></p>")
-            parts.append(_table_html(df))
+            parts.append(_table_html(df, key))
+        parts.append("</section>")
     if r.notes:
-        parts.append("<h2>Method notes</h2><ul>"
-                     + "".join(f"<li>{_esc(n)}</li>" for n in r.notes) + "</ul>")
-    parts.append("<h2>Provenance</h2><pre>"
+        parts.append("<section class=\"panel notes\"><h2>Method notes</h2><ul>"
+                     + "".join(f"<li>{_esc(n)}</li>" for n in r.notes) + "</ul></section>")
+    parts.append("<section class=\"panel\"><h2>Provenance</h2>"
+                 "<pre class=\"provenance\" tabindex=\"0\" role=\"region\" "
+                 "aria-label=\"provenance\">"
                  + _esc(json.dumps(r.provenance, indent=2, default=json_default))
-                 + "</pre></body></html>\n")
+                 + "</pre></section></main></body></html>\n")
     return "\n".join(parts)
 
 
@@ -360,7 +377,8 @@ def render(result: StudyResult, out_dir) -> pathlib.Path:
             for key, df in result.tables.items():
                 df.to_csv(tmp / f"{key}.csv", index=False)
             record = {"name": result.name, "title": result.title, "summary": list(result.summary),
-                      "figures": list(result.figures), "tables": list(result.tables),
+                      "figures": list(result.figures), "captions": dict(result.captions),
+                      "tables": list(result.tables),
                       "provenance": result.provenance}
             _write_text(tmp / STUDY_FILE,
                         json.dumps(record, indent=2, default=json_default) + "\n")
@@ -386,33 +404,63 @@ def _read_study(d: pathlib.Path) -> dict:
     return {}
 
 
+def _first_sentence(text: str, most: int = 220) -> str:
+    """The first sentence of ``text`` (at most ``most`` characters, cut at a word)."""
+    m = re.match(r"(.+?[.!?])(\s|$)", text.strip())
+    first = m.group(1) if m else text.strip()
+    if len(first) > most:
+        first = first[:most].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return first
+
+
+def _card(d: pathlib.Path, rec: Mapping[str, Any]) -> str:
+    """One study on the index: its first figure as a thumbnail, its title (the link)
+    and its first finding in one sentence, then its name and sizes."""
+    title = rec.get("title") or d.name
+    prov, summary = rec.get("provenance"), rec.get("summary")
+    prov = prov if isinstance(prov, dict) else {}
+    summary = [s for s in summary if isinstance(s, str)] if isinstance(summary, list) else []
+    figures, captions = rec.get("figures"), rec.get("captions")
+    figures = figures if isinstance(figures, list) else []
+    captions = captions if isinstance(captions, dict) else {}
+    thumb = next((f for f in figures if isinstance(f, str) and _FILE_NAME.match(f)
+                  and (d / f"{f}.png").is_file()), None)
+    if thumb:
+        alt = captions.get(thumb) if isinstance(captions.get(thumb), str) else ""
+        img = (f'<img class="thumb" src="{_esc(d.name)}/{_esc(thumb)}.png" loading="lazy" '
+               f'alt="{_esc(alt)}">')
+    else:
+        img = '<div class="thumb none" aria-hidden="true">♠</div>'
+    finding = (f'<p class="finding">{_esc(_first_sentence(summary[0]))}</p>' if summary
+               else "")
+    return (f'<li class="report-card" data-study="{_esc(d.name)}">{img}<div class="body">'
+            f'<h2><a href="{_esc(d.name)}/{PAGE_FILE}">{_esc(title)}</a></h2>{finding}'
+            f'<p class="meta">{_meta(d.name, prov)}</p></div></li>')
+
+
 def render_index(out_dir) -> pathlib.Path:
     """Write ``<out_dir>/index.html`` linking every ``<out_dir>/<study>/index.html``.
 
-    Titles and summaries come from each study's ``study.json`` (a study
-    without one is listed by its directory name).  Written atomically.
+    A card per study: its first figure as a thumbnail, its title (the link) and
+    its first finding in a sentence, from its ``study.json`` (a study without
+    one is listed by its directory name).  Written atomically.
     """
     out_dir = pathlib.Path(out_dir)
     if not out_dir.is_dir():
         raise InputError(f"cannot write the report index in '{out_dir}': not a directory")
-    items = []
+    cards = []
     for d in sorted(p for p in out_dir.iterdir()
                     if p.is_dir() and not p.name.startswith(".") and (p / PAGE_FILE).is_file()):
-        rec = _read_study(d)
-        title = rec.get("title") or d.name
-        prov, summary = rec.get("provenance"), rec.get("summary")
-        prov = prov if isinstance(prov, dict) else {}
-        summary = summary if isinstance(summary, list) else []
-        items.append(f"<li><a href=\"{_esc(d.name)}/{PAGE_FILE}\"><b>{_esc(title)}</b></a> "
-                     f"<span class=\"muted\">{_meta(d.name, prov)}</span>"
-                     + ("<ul>" + "".join(f"<li>{_esc(s)}</li>" for s in summary) + "</ul>"
-                        if summary else "") + "</li>")
-    body = ("<ul>" + "".join(items) + "</ul>") if items else "<p>No reports yet.</p>"
-    page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>simkit reports</title><style>{_CSS}</style></head><body>"
-            f"<h1>simkit reports</h1><p class=\"muted\">{len(items)} stud"
-            f"{'y' if len(items) == 1 else 'ies'}; each page gives its seed, sample sizes, "
-            f"rules, policies and code version.</p>{body}</body></html>\n")
+        cards.append(_card(d, _read_study(d)))
+    body = (f'<ul class="report-cards">{"".join(cards)}</ul>' if cards
+            else '<p class="empty-reports">No reports yet: render them with '
+                 '<code>simkit report all</code>.</p>')
+    n = len(cards)
+    page = (_head("simkit reports") + _header("", "index")
+            + '<main class="page report"><header class="heading"><h1>Reports</h1>'
+            f"<p>{n} stud{'y' if n == 1 else 'ies'}, each a page of findings, figures and "
+            "tables with the seed, sample sizes, rules, policies and code version that made "
+            f"them. Open one for the whole study.</p></header>{body}</main></body></html>\n")
     path = out_dir / PAGE_FILE
     tmp = out_dir / f".{PAGE_FILE}.{os.getpid()}.partial"
     try:
