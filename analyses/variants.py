@@ -149,15 +149,22 @@ class Variants(GameStudy):
         return tables
 
     def findings(self, tables) -> list[str]:
-        out = []
         v = tables["variants"]
         base = v.iloc[0]
-        out.append(f"The rule book's players: {base['played']} (adapted to it: "
-                   f"{base['adaptation']}).")
         both = pd.concat([tables["measures"], tables["design"]], ignore_index=True)
-        for r in v.iloc[1:].itertuples():
-            mine = both[both["vs"] == r.variant]
-            out.append(_finding(r, mine))
+        later = [(r, both[both["vs"] == r.variant]) for r in v.iloc[1:].itertuples()]
+        kinds = {r.variant: _effect(r, mine) for r, mine in later}
+        moved = [name for name, kind in kinds.items() if kind == "moves"]
+        never = [name for name, kind in kinds.items() if kind == "never"]
+        # the headline first: the index's card shows it
+        head = (f"Of {len(kinds)} variants, each played by players adapted to it, "
+                f"{len(moved)} move a measure beyond its interval after Holm's correction"
+                + (f" ({', '.join(moved)})" if moved else "")
+                + (f"; {len(never)} never changed a deal ({', '.join(never)})" if never else "")
+                + ".")
+        out = [head, f"The rule book's players: {base['played']} (adapted to it: "
+                     f"{base['adaptation']})."]
+        out += [_finding(r, mine) for r, mine in later]
         return out
 
     def _plots(self):
@@ -231,6 +238,16 @@ def _fmt(row, x: float) -> str:
     if not math.isfinite(x):
         return "n/a"
     return f"{100 * x:+.1f} pp" if row["kind"] == "rate" else signed(x, 2)
+
+
+def _effect(v, mine: pd.DataFrame) -> str:
+    """"never" (no deal's record differs), "moves" (a measure beyond its interval
+    after Holm's correction) or "none"."""
+    shares = [getattr(v, c) for c in ("differing_hands", "differing_games")
+              if hasattr(v, c) and getattr(v, c) is not None and math.isfinite(getattr(v, c))]
+    if shares and max(shares) == 0:
+        return "never"
+    return "moves" if (mine["p_holm"] < 0.05).any() else "none"
 
 
 def _finding(v, mine: pd.DataFrame) -> str:

@@ -49,13 +49,22 @@ def test_tables_pair_each_variant_with_the_rule_book(study, assert_intervals):
 def test_findings_name_every_variant(study):
     game, result = study
     labels = list(result.tables["variants"]["variant"])
-    assert result.summary[0].startswith("The rule book's players:")
-    for label, line in zip(labels[1:], result.summary[1:]):
+    head, players, *each = result.summary
+    assert players.startswith("The rule book's players:")
+    assert len(each) == len(labels) - 1
+    for label, line in zip(labels[1:], each):
         assert line.startswith(label + " ("), line
     v = result.tables["variants"]
-    for row, line in zip(v.iloc[1:].itertuples(), result.summary[1:]):
+    never = []
+    for row, line in zip(v.iloc[1:].itertuples(), each):
         unchanged = max(getattr(row, c) for c in v.columns if c.startswith("differing_")) == 0
         assert ("never changed a deal" in line) == unchanged, line
+        never += [row.variant] if unchanged else []
+    # the headline counts them: the variants that move a measure, those that never matter
+    moved = [label for label, line in zip(labels[1:], each) if "(95% CI" in line]
+    assert head.startswith(f"Of {len(labels) - 1} variants, each played by players adapted "
+                           f"to it, {len(moved)} move a measure"), head
+    assert (f"{len(never)} never changed a deal ({', '.join(never)})" in head) == bool(never)
 
 
 def test_pepper_stick_the_dealer_never_comes_up(run_study):
