@@ -93,8 +93,8 @@ def _score_within(a: argparse.Namespace) -> None:
             return                      # the advisor's own check names a bad score
         if abs(value) > most:
             raise InputError(f"bad score {a.score!r}: the web app takes scores within "
-                             f"{most:,} either way ({SCORE_TARGETS} times the game's target, at least "
-                             f"{SCORE_FLOOR}; the command line takes more)")
+                             f"{most:,} either way ({SCORE_TARGETS} times the game's target, "
+                             f"at least {SCORE_FLOOR}; the command line takes more)")
 
 
 def _within(command: str, a: argparse.Namespace) -> None:

@@ -192,9 +192,11 @@ def _check_result(result: StudyResult) -> None:
 
 # ---------------------------------------------------------------- HTML
 
-#: The browser app's style sheets (simkit serve), inlined into every report page so
-#: that a report looks like the app also when opened from disk.
+#: The browser app's style sheets (simkit serve), copied once into the reports
+#: directory as :data:`STYLE_FILE`, which every page links: a report looks like
+#: the app also when opened from disk, and the pages do not repeat it.
 STYLE_FILES = ("style.css", "report.css")
+STYLE_FILE = "style.css"
 #: The app's pages the header links back to (served by ``simkit serve``).
 APP_LINKS = (("/", "Advisor"), ("/hand", "Hand viewer"), ("/compare", "Compare"))
 #: The documentation, from a reports directory in the repository (``reports/``).
@@ -218,10 +220,23 @@ def _header(up: str, here: str) -> str:
     return f'<nav class="top" aria-label="simkit">{"".join(links)}</nav>'
 
 
-def _head(title: str) -> str:
+def _write_style(out_dir: pathlib.Path) -> None:
+    """The app's style sheets as ``<out_dir>/style.css`` (replaced atomically)."""
+    tmp = out_dir / f".{STYLE_FILE}.{os.getpid()}.partial"
+    try:
+        _write_text(tmp, _css())
+        os.replace(tmp, out_dir / STYLE_FILE)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _head(title: str, up: str) -> str:
+    """The page's head; ``up``: the way to the reports directory ("" or "../")."""
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{_esc(title)}</title><style>{_css()}</style></head><body>")
+            f"<title>{_esc(title)}</title><link rel=\"stylesheet\" href=\"{up}{STYLE_FILE}\">"
+            f"</head><body>")
 
 
 def _esc(text: Any) -> str:
@@ -280,7 +295,7 @@ def _table_html(df: pd.DataFrame, name: str = "") -> str:
 
 def _page(result: StudyResult) -> str:
     r = result
-    parts = [_head(r.title), _header("../", "study"), '<main class="page report">',
+    parts = [_head(r.title, "../"), _header("../", "study"), '<main class="page report">',
              '<header class="heading"><p class="crumbs"><a href="../index.html">'
              '&larr; All reports</a></p>',
              f"<h1>{_esc(r.title)}</h1>",
@@ -384,6 +399,7 @@ def render(result: StudyResult, out_dir) -> pathlib.Path:
                         json.dumps(record, indent=2, default=json_default) + "\n")
             _write_text(tmp / PAGE_FILE, _page(result))
             os.chmod(tmp, 0o755)            # mkdtemp makes it private
+            _write_style(out_dir)
             _swap_in(tmp, target)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -456,7 +472,8 @@ def render_index(out_dir) -> pathlib.Path:
             else '<p class="empty-reports">No reports yet: render them with '
                  '<code>simkit report all</code>.</p>')
     n = len(cards)
-    page = (_head("simkit reports") + _header("", "index")
+    _write_style(out_dir)
+    page = (_head("simkit reports", "") + _header("", "index")
             + '<main class="page report"><header class="heading"><h1>Reports</h1>'
             f"<p>{n} stud{'y' if n == 1 else 'ies'}, each a page of findings, figures and "
             "tables with the seed, sample sizes, rules, policies and code version that made "

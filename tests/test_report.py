@@ -90,9 +90,10 @@ def _tags(page_html: str, tag: str) -> list[dict]:
 
 
 def test_a_report_has_the_apps_style_and_its_header(tmp_path):
-    """A report page: the app's style sheets inlined (self-contained, also from
-    disk), the app's top bar with the app's pages, all reports and the docs,
-    each part in a panel, tables as the app draws them, scrolling in their box."""
+    """A report page: the app's style sheets, copied once beside the reports (so
+    that a page opened from disk looks the same), the app's top bar with the
+    app's pages, all reports and the docs, each part in a panel, tables as the
+    app draws them, scrolling in their box."""
     report.use_file_backend()
     fig, ax = plt.subplots()
     ax.plot([0, 1], [1, 0])
@@ -102,9 +103,10 @@ def test_a_report_has_the_apps_style_and_its_header(tmp_path):
         notes=["A note."], provenance={"seed": 4, "policies": ["heuristic"]}), tmp_path)
     text = page.read_text()
     static = report.pathlib.Path(report.__file__).parent / "web" / "static"
+    style = (tmp_path / "style.css").read_text()
     for name in report.STYLE_FILES:
-        assert (static / name).read_text() in text          # inlined, as the app has it
-    assert not _tags(text, "link")                           # nothing fetched from elsewhere
+        assert (static / name).read_text() in style          # as the app has it
+    assert [t["href"] for t in _tags(text, "link")] == ["../style.css"]   # nothing from elsewhere
     hrefs = [a.get("href") for a in _tags(text, "a")]
     assert hrefs[:4] == ["/", "/", "/hand", "/compare"]     # the brand, then the app's pages
     assert {"../index.html", "../../README.md#reports", "t.csv"} <= set(hrefs)
