@@ -381,7 +381,8 @@ def _stop_signals():
             signal.signal(sig, handler)
 
 
-#: The longest error line printed: a value quoted from a huge bad input is cut.
+#: The longest error line printed, ``simkit: error: `` included: a value quoted
+#: from a huge bad input is cut.
 MAX_ERROR = 500
 
 
@@ -417,10 +418,10 @@ def _main(argv) -> int:
                 "replay": _cmd_replay, "verify": _cmd_verify,
                 "serve": _cmd_serve}[args.command](args)
     except InputError as e:
-        print(f"simkit: error: {_short(str(e))}", file=sys.stderr)
+        print(_short(f"simkit: error: {e}"), file=sys.stderr)
         return 2
     except RunError as e:
-        print(f"simkit: error: {_short(str(e))}", file=sys.stderr)
+        print(_short(f"simkit: error: {e}"), file=sys.stderr)
         return 1
     except PermissionError as e:      # e.g. a part made unreadable (chmod 000)
         print(f"simkit: error: cannot use '{e.filename}': permission denied"

@@ -21,11 +21,21 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{message} (see '{self.prog} --help')")
 
 
+#: The most digits a whole number on the command line may have (every count and
+#: seed is far shorter; Python refuses to read more than 4,300).
+MAX_DIGITS = 30
+
+
 def _integer(text: str) -> int:
-    """A whole number as typed: ASCII digits, a sign allowed (``int`` would also
-    take other scripts' digits, ``"１０"``, and underscores)."""
-    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    """A whole number as typed: ASCII digits, a minus sign allowed, nothing else
+    (``int`` would also take spaces, ``+``, other scripts' digits, ``"１０"``,
+    and underscores)."""
+    if not re.fullmatch(r"-?[0-9]+", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (ASCII digits, "
+                                         f"e.g. 1000)")
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{text[:12]}... ({len(text):,} characters) is too "
+                                         f"large: at most {MAX_DIGITS} digits")
     return int(text)
 
 

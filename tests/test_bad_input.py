@@ -51,6 +51,13 @@ FOUND = [
     # scores
     (["advise", "pepper", *HAND, "--score=-99999999999999999999:0"], ["--score"]),
     (["advise", "pepper", *HAND, "--score", "\uff12\uff14:\uff11\uff10"], ["--score"]),
+    # numbers as ASCII digits only, and not thousands of them (Python's int-string limit)
+    (["simulate", "pepper", "--hands", " 10", "--no-progress"], ["' 10'", "ASCII digits"]),
+    (["simulate", "pepper", "--hands", "10 ", "--no-progress"], ["'10 '", "ASCII digits"]),
+    (["simulate", "pepper", "--hands", "+10", "--no-progress"], ["'+10'", "ASCII digits"]),
+    (["show", "pepper", "--hand", "1", "--seed", "+5"], ["'+5'", "ASCII digits"]),
+    (["simulate", "pepper", "--hands", "9" * 5000], ["at most 30 digits"]),
+    (["simulate", "pepper", "--hands", "10", "--preset", "x" * 2000], ["preset", " ... "]),
     # accepted silently before
     (["simulate", "pepper", "--hands", "10", "--rules", ""], ["--rules ''"]),
     (["simulate", "pepper", "--hands", "10", "--policy", "heuristic:aggression=1,aggression=2"],
@@ -62,7 +69,8 @@ FOUND = [
 
 @pytest.mark.parametrize("argv, names", FOUND, ids=[" ".join(a)[:60] for a, _ in FOUND])
 def test_the_cases_found_by_hand(workdir, cli, argv, names):
-    cli.refused(*argv, names=names, seconds=SECONDS)
+    line = cli.refused(*argv, names=names, seconds=SECONDS)
+    assert len(line.rstrip("\n")) <= 500, len(line)      # the prefix counts too
 
 
 def test_rules_files(workdir, cli):
