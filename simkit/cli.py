@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import json
 import math
+import os
 import signal
 import sys
 import textwrap
@@ -223,6 +224,10 @@ def _cmd_report(a) -> int:
             mod = analyses.load_study(name)
             print(f"{name:<21} {mod.TITLE} (default {mod.DEFAULT_HANDS:,} {mod.STUDY.size})")
         return 0
+    if "all" in a.studies and len(a.studies) > 1:
+        others = [n for n in a.studies if n != "all"]
+        raise InputError(f"'all' with study names ({', '.join(others)}): give 'all' alone (every "
+                         f"study) or the names alone")
     t0 = time.perf_counter()
     pages = analyses.run_studies(a.studies or ["all"], hands=a.hands, seed=a.seed, out=a.out,
                         progress=not a.no_progress, threads=a.threads)
@@ -341,7 +346,14 @@ def _cmd_tune(a) -> int:
 def _cmd_serve(a) -> int:
     from simkit.web.server import serve
 
-    serve(host=a.host, port=a.port, open_browser=a.open, reports=a.reports)
+    reports = "reports" if a.reports is None else a.reports
+    if a.reports is not None and not os.path.isdir(a.reports):
+        # the default may be missing (the app says how to render the reports); a
+        # directory named on purpose must be one
+        what = "does not exist" if not os.path.exists(a.reports) else "is not a directory"
+        raise InputError(f"bad --reports {a.reports!r}: it {what}; give the directory the "
+                         f"reports were rendered into (simkit report --out DIR)")
+    serve(host=a.host, port=a.port, open_browser=a.open, reports=reports)
     return 0
 
 

@@ -323,7 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--open", action="store_true", help="open the app in a web browser")
-    p.add_argument("--reports", metavar="DIR", default="reports",
+    p.add_argument("--reports", metavar="DIR", default=None,
                    help="the rendered reports served at /reports/ (default: reports)")
     p = sub.add_parser("verify", help="check a run directory's parts against the sizes and "
                        "checksums its manifest recorded; nothing is changed")

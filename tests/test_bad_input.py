@@ -58,6 +58,12 @@ FOUND = [
     (["show", "pepper", "--hand", "1", "--seed", "+5"], ["'+5'", "ASCII digits"]),
     (["simulate", "pepper", "--hands", "9" * 5000], ["at most 30 digits"]),
     (["simulate", "pepper", "--hands", "10", "--preset", "x" * 2000], ["preset", " ... "]),
+    # contradictions and directories that are not there
+    (["report", "all", "pepper-bids", "--hands", "100"], ["'all' with study names",
+                                                         "pepper-bids"]),
+    (["serve", "--reports", "/nonexistent", "--port", "1"], ["--reports", "does not exist"]),
+    (["serve", "--reports", "/etc/passwd", "--port", "1"], ["--reports", "not a directory"]),
+    (["serve", "--reports", "", "--port", "1"], ["--reports ''", "does not exist"]),
     # accepted silently before
     (["simulate", "pepper", "--hands", "10", "--rules", ""], ["--rules ''"]),
     (["simulate", "pepper", "--hands", "10", "--policy", "heuristic:aggression=1,aggression=2"],
