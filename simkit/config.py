@@ -231,18 +231,21 @@ def parse_assignments(items: list[str] | None, what: str = "--set") -> dict[str,
 
 
 def load_toml(path: str) -> dict[str, Any]:
-    """Read a TOML file; an unreadable or malformed file is an InputError."""
+    """Read a TOML rules file (a regular file of at most 1 MiB, UTF-8:
+    :func:`simkit.files.read_text`); an unreadable or malformed file is an
+    InputError."""
+    from simkit.files import MAX_RULES_BYTES, read_text
+
     if not str(path).strip():
         raise InputError("--rules '' names no file: give the path of a TOML rules file")
+    text = read_text(path, f"rules file {path!r}", MAX_RULES_BYTES)
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except OSError as e:
-        raise InputError(f"cannot read rules file {path!r}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"rules file {path!r} is not UTF-8 text, as TOML must be") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"rules file {path!r} is not valid TOML: {e}") from None
+    except ValueError as e:             # e.g. an integer past Python's int-string limit
+        raise InputError(f"rules file {path!r} holds a value simkit cannot read: "
+                         f"{str(e)[:120]}") from None
 
 
 def make_rules(cls: type[Config], presets: dict[str, dict], game: str, preset: str = "seed",

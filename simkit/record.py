@@ -36,7 +36,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import re
-import sys
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -208,31 +207,13 @@ MAX_RECORD_BYTES = 4 << 20
 
 def read_file(path: str) -> str:
     """A record file's text ('-': standard input), UTF-8 (a byte-order mark
-    allowed), at most :data:`MAX_RECORD_BYTES`; anything else is an
-    InputError naming the file."""
-    what = "standard input" if path == "-" else repr(path)
-    if path == "-" and (sys.stdin is None or sys.stdin.closed):
-        raise InputError("cannot read a record from standard input: it is closed")
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
-        else:
-            with open(path, "rb") as f:
-                data = f.read(MAX_RECORD_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"cannot read record {path!r}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"cannot read record {path!r}: it is a directory") from None
-    except (OSError, ValueError) as e:
-        raise InputError(f"cannot read record {what}: {getattr(e, 'strerror', None) or e}"
-                         ) from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise InputError(f"cannot read record {what}: larger than {MAX_RECORD_BYTES >> 20} MiB, "
-                         "far more than any record")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"cannot read record {what}: not UTF-8 text") from None
+    allowed), at most :data:`MAX_RECORD_BYTES`, from a regular file
+    (:func:`simkit.files.read_text`); anything else is an InputError naming
+    the file."""
+    from simkit.files import read_text
+
+    what = "a record from standard input" if path == "-" else f"record {path!r}"
+    return read_text(path, what, MAX_RECORD_BYTES, stdin=True)
 
 
 def run_units(path: str, index: int | None, where: str | None, limit: int):

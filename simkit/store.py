@@ -418,10 +418,11 @@ def read_manifest(directory) -> dict | None:
     mpath = pathlib.Path(directory) / RUN_MANIFEST
     if not mpath.is_file():
         return None
+    from simkit.files import MAX_JSON_BYTES, read_text
+
     try:
-        with open(mpath, encoding="utf-8") as f:
-            manifest = json.load(f)
-    except (OSError, ValueError) as e:
+        manifest = json.loads(read_text(str(mpath), f"manifest '{mpath}'", MAX_JSON_BYTES))
+    except (OSError, ValueError, InputError) as e:
         raise InputError(f"manifest '{mpath}' is not readable JSON ({_one_line(e)}); to "
                          f"start over, delete '{directory}' or choose another --out") from None
     if not isinstance(manifest, dict):

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import math
 import pathlib
 import time
@@ -42,6 +43,7 @@ from typing import Any
 from simkit import chunks, store, tournament
 from simkit import games as registry
 from simkit.errors import InputError
+from simkit.files import MAX_JSON_BYTES, read_text
 from simkit.runner import KERNEL_LOCK, Work
 
 #: Settings confirmed on fresh deals after the search.
@@ -298,8 +300,15 @@ def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
     t0 = time.perf_counter()
     where = _open(spec, out)
     if where is not None and (where / RESULT).exists():
-        import json
-        done = json.loads((where / RESULT).read_text(encoding="utf-8"))
+        try:
+            done = json.loads(read_text(str(where / RESULT), f"tune result '{where / RESULT}'",
+                                        MAX_JSON_BYTES))
+        except ValueError:
+            raise InputError(f"tune result '{where / RESULT}' is not readable JSON: to start "
+                             f"over, delete '{where}' or give another --out") from None
+        if not isinstance(done, dict):
+            raise InputError(f"tune result '{where / RESULT}' is not a JSON object: to start "
+                             f"over, delete '{where}' or give another --out")
         done.update(complete_before=True, seconds=time.perf_counter() - t0)
         return done
     storage = None if where is None else f"sqlite:///{where / STUDY_DB}"
@@ -362,9 +371,11 @@ def _open(spec: Spec, out) -> pathlib.Path | None:
     manifest = {"kind": "tune", "spec": spec.key(), "trials": spec.trials}
     if where.exists() and any(where.iterdir()):
         try:
-            import json
-            held = json.loads((where / MANIFEST).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            held = json.loads(read_text(str(where / MANIFEST), f"'{where / MANIFEST}'",
+                                        MAX_JSON_BYTES))
+            if not isinstance(held, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError, InputError):
             raise InputError(f"--out {str(out)!r} is not empty and holds no tune "
                              f"({MANIFEST} missing or unreadable): give a new directory") from None
         if held.get("kind") != "tune" or held.get("spec") != spec.key():

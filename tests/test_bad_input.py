@@ -64,6 +64,11 @@ FOUND = [
     (["serve", "--reports", "/nonexistent", "--port", "1"], ["--reports", "does not exist"]),
     (["serve", "--reports", "/etc/passwd", "--port", "1"], ["--reports", "not a directory"]),
     (["serve", "--reports", "", "--port", "1"], ["--reports ''", "does not exist"]),
+    # files that never end or never start: refused before they are read
+    (["simulate", "pepper", "--hands", "100", "--rules", "/dev/zero"], ["/dev/zero", "device"]),
+    (["simulate", "pepper", "--hands", "100", "--rules", "/dev/urandom"], ["device"]),
+    (["advise", "pepper", *HAND, "--rules", "/dev/zero"], ["device"]),
+    (["simulate", "pepper", "--hands", "100", "--rules", "/"], ["a directory"]),
     # accepted silently before
     (["simulate", "pepper", "--hands", "10", "--rules", ""], ["--rules ''"]),
     (["simulate", "pepper", "--hands", "10", "--policy", "heuristic:aggression=1,aggression=2"],
@@ -71,6 +76,24 @@ FOUND = [
     (["simulate", "pepper", "--hands", "10", "--policy", "random:aggression=1"],
      ["aggression", "there are none"]),
 ]
+
+
+def test_a_fifo_as_rules_is_refused_at_once(workdir, cli):
+    os.mkfifo("pipe.toml")
+    cli.refused("simulate", "pepper", "--hands", "100", "--rules", "pipe.toml",
+                names=["pipe.toml", "a pipe (FIFO)"], seconds=SECONDS)
+
+
+def test_a_rules_file_too_large_or_with_a_huge_number(workdir, cli):
+    from simkit.files import MAX_RULES_BYTES
+    with open("big.toml", "w") as f:
+        f.write("# " + "x" * MAX_RULES_BYTES + "\n")
+    cli.refused("simulate", "pepper", "--hands", "100", "--rules", "big.toml",
+                names=["big.toml", "larger than 1 MiB"], seconds=SECONDS)
+    with open("huge.toml", "w") as f:
+        f.write("target = " + "9" * 5000 + "\n")
+    cli.refused("simulate", "pepper", "--hands", "100", "--rules", "huge.toml",
+                names=["huge.toml"], seconds=SECONDS)
 
 
 @pytest.mark.parametrize("argv, names", FOUND, ids=[" ".join(a)[:60] for a, _ in FOUND])

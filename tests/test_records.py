@@ -171,8 +171,10 @@ def test_record_input_is_bounded(capsys, tmp_path, monkeypatch):
 
     from simkit import record
 
-    if os.path.exists("/dev/zero"):
-        one_line_error(*run(capsys, "replay", "/dev/zero"), "larger than 4 MiB")
+    if os.path.exists("/dev/zero"):     # endless: refused before it is read
+        one_line_error(*run(capsys, "replay", "/dev/zero"), "/dev/zero", "a device")
+    os.mkfifo(tmp_path / "fifo")        # would wait forever for a writer
+    one_line_error(*run(capsys, "replay", str(tmp_path / "fifo")), "a pipe (FIFO)")
     (tmp_path / "big").write_bytes(b"x" * (record.MAX_RECORD_BYTES + 1))
     one_line_error(*run(capsys, "replay", str(tmp_path / "big")), "larger than 4 MiB")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"game: pepp\xe9r\n")))
