@@ -50,6 +50,22 @@ def _positive(text: str) -> int:
     return _whole(text, 1)
 
 
+def _at_most(most: int, what: str):
+    """A type: a whole number from 1 to ``most`` (``what`` says why the cap)."""
+    def check(text: str) -> int:
+        value = _whole(text, 1)
+        if value > most:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected 1 to {most:,} ({what})")
+        return value
+    return check
+
+
+#: The most settings one tune tries (each is a whole tournament).
+MAX_TRIALS = 100_000
+#: The most records ``show --where`` prints.
+MAX_LIMIT = 10_000
+
+
 def _index(text: str) -> int:
     """A unit's number in a run: below the streams a run has (``rng.MAX_STREAMS``)."""
     from simkit.rng import MAX_STREAMS
@@ -173,7 +189,8 @@ def _tune_parser(sub) -> None:
     p.add_argument("--confirm-against", metavar="SPEC", action="append", default=[],
                    help="a policy the best settings also meet on fresh deals, beyond the "
                         "default, the field and the named settings (repeatable)")
-    p.add_argument("--trials", type=_positive, help="settings tried (default 30)")
+    p.add_argument("--trials", type=_at_most(MAX_TRIALS, "each trial is a whole tournament"),
+                   help=f"settings tried (default 30, at most {MAX_TRIALS:,})")
     _size_options(p, "duplicate deals each trial plays against each policy of the field "
                   "(default 20000, Burraco 1000)",
                   "whole games instead (default 1000 for games played only in whole games)")
@@ -284,7 +301,7 @@ def _record_parsers(sub) -> None:
     p.add_argument("--where", metavar="EXPR", help="with --run: the hands whose records "
                    "match this condition on the record columns, e.g. "
                    "\"contract == 7 and not made\"")
-    p.add_argument("--limit", type=_positive,
+    p.add_argument("--limit", type=_at_most(MAX_LIMIT, "records printed"),
                    help="with --where: at most this many records (default 5)")
     p = sub.add_parser("replay", help="replay a text record with the reference engine, "
                        "checking every move and the score; print it completed")

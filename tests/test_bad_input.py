@@ -58,6 +58,11 @@ FOUND = [
     (["show", "pepper", "--hand", "1", "--seed", "+5"], ["'+5'", "ASCII digits"]),
     (["simulate", "pepper", "--hands", "9" * 5000], ["at most 30 digits"]),
     (["simulate", "pepper", "--hands", "10", "--preset", "x" * 2000], ["preset", " ... "]),
+    # counts with a stated cap
+    (["tune", "pepper", "--param", "aggression=0:1", "--trials", "1000000000000"],
+     ["--trials", "1 to 100,000"]),
+    (["show", "pepper", "--run", "r", "--where", "made", "--limit", "1000000000001"],
+     ["--limit", "1 to 10,000"]),
     # contradictions and directories that are not there
     (["report", "all", "pepper-bids", "--hands", "100"], ["'all' with study names",
                                                          "pepper-bids"]),
