@@ -43,7 +43,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import simkit
-from simkit.errors import InputError
+from simkit.errors import InputError, RunError
 
 COMPRESSION = "zstd"
 _GIT_TIMEOUT_S = 5.0
@@ -428,7 +428,45 @@ def read_manifest(directory) -> dict | None:
     if not isinstance(manifest, dict):
         raise InputError(f"manifest '{mpath}' is not a JSON object; to start over, delete "
                          f"'{directory}' or choose another --out")
+    why = identity_problem(manifest)
+    if why is not None:
+        raise RunError(f"run '{directory}' is damaged: {why}, so the manifest cannot say "
+                       f"what the stored rows are; to start over, delete '{directory}' or "
+                       f"choose another --out")
     return manifest
+
+
+#: The manifest fields a run's id is the hash of (:func:`run_id`).
+IDENTITY = ("game", "unit", "kind", "spec", "count", "chunk")
+
+
+def identity_problem(manifest: Mapping) -> str | None:
+    """Why a manifest's description of its run cannot be trusted, or None.
+
+    A run with a ``run_id`` (every run since parts carried one) is checked:
+    the id recomputed from its identity fields (:data:`IDENTITY`) must be
+    the stored one, the ``rules``, ``policies`` and ``seed`` it shows must be
+    its spec's, and it must keep its ``parts`` record.  An edited seed, rules
+    or policy would otherwise pass as intact, and ``show --run`` would print
+    hands that are not the stored rows."""
+    if "run_id" not in manifest:
+        return None
+    identity = {k: manifest.get(k) for k in IDENTITY}
+    try:
+        same = run_id(identity) == manifest["run_id"]
+    except (TypeError, ValueError):
+        same = False
+    if not same:
+        return (f"its manifest's fields ({', '.join(IDENTITY)}) do not give its run_id "
+                f"(edited after the run was written)")
+    spec = manifest.get("spec")
+    if isinstance(spec, Mapping):
+        for key in ("rules", "policies", "seed"):
+            if key in spec and key in manifest and manifest[key] != spec[key]:
+                return f"its manifest's {key} is not its spec's (the run's identity)"
+    if not isinstance(manifest.get("parts"), Mapping):
+        return "its manifest keeps no record of its parts, as every run with a run_id does"
+    return None
 
 
 def is_run_dir(path) -> bool:

@@ -525,11 +525,42 @@ def test_runs_from_before_checksums_are_taken_as_they_are(cli, tmp_path):
     run = tmp_path / "old"
     _pepper_run(cli, run)
     manifest = store.read_manifest(run)
-    del manifest["parts"]
+    # a run as written before checksums: no parts record, and so no run id either
+    del manifest["parts"], manifest["run_id"]
     store.write_json_atomic(run / store.RUN_MANIFEST, manifest)
     code, out, _ = cli("verify", str(run))
     assert code == 0 and "no checksums recorded" in out
     assert len(store.read_run(run)[0]) == 4000
+
+
+def test_a_manifest_that_lies_about_its_run_is_damaged(cli, tmp_path):
+    """The run id is recomputed from the manifest's own fields: an edited seed,
+    rules, policy, count or unit, or a parts record deleted from a run new
+    enough to keep one, is a damaged run (one line, exit 1) for verify and
+    every reader, not an intact run whose hands are not the stored rows."""
+    run = tmp_path / "run"
+    _pepper_run(cli, run)
+    true = store.read_manifest(run)
+    edits = {
+        "spec seed": lambda m: m["spec"].update(seed=m["spec"]["seed"] + 1),
+        "seed": lambda m: m.update(seed=m["seed"] + 1),
+        "rules": lambda m: m["spec"]["rules"].update(target=99),
+        "policies": lambda m: m.update(policies=["random"] * 4),
+        "count": lambda m: m.update(count=m["count"] - 1),
+        "game": lambda m: m.update(game="pitch"),
+        "parts": lambda m: m.pop("parts"),
+    }
+    for name, edit in edits.items():
+        m = json.loads(json.dumps(true))
+        edit(m)
+        store.write_json_atomic(run / store.RUN_MANIFEST, m)
+        for argv in (["verify", str(run)], ["show", "--run", str(run), "--hand", "5"]):
+            code, out, err = cli(*argv)
+            assert code == 1 and out == "", (name, argv, out, err)
+            assert err.startswith("simkit: error: run ") and "is damaged" in err, (name, err)
+            assert err.count("\n") == 1, (name, err)
+    store.write_json_atomic(run / store.RUN_MANIFEST, true)
+    assert cli("verify", str(run))[0] == 0
 
 
 def test_a_damaged_aggregate_is_computed_again(cli, tmp_path):
