@@ -338,6 +338,10 @@ def _create(job: Job, out: pathlib.Path) -> dict:
         if out.exists():
             raise InputError(f"{out} appeared while this run was starting; "
                              f"choose another --out") from None
+        if out.is_symlink():            # it leads nowhere, or to itself
+            raise InputError(f"cannot create --out '{out}': it is a symbolic link to "
+                             f"'{os.readlink(out)}', which is not a directory; give a "
+                             f"directory") from None
         raise
     return manifest
 

@@ -28,7 +28,9 @@ from simkit.errors import InputError
 #: pitcher, an unfinished game's winner).
 NOBODY = ("-", "none")
 
-_WHOLE = re.compile(r"[+-]?[0-9]+")
+# at most 30 digits: every seed and score is far shorter, and Python refuses to read
+# more than 4,300
+_WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
 #: One seat in a list of seats: ``2`` or ``seat 2``.
 _SEAT_ITEM = re.compile(r"(?:seat\s+)?\S+", re.IGNORECASE)
 

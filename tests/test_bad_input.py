@@ -83,6 +83,23 @@ FOUND = [
 ]
 
 
+def test_paths_the_system_refuses_are_one_line(workdir, cli):
+    """A symlink loop or a dangling symlink as --out, names too long for the
+    system, and numbers past Python's int-string limit: one line, exit 2,
+    nothing left behind (no traceback)."""
+    os.symlink("loop", "loop")
+    os.symlink("nowhere/x", "dangling")
+    for out, to in (("loop", "'loop'"), ("dangling", "'nowhere/x'")):
+        cli.refused("simulate", "pepper", "--hands", "100", "--out", out, "--no-progress",
+                    names=[f"--out '{os.path.abspath(out)}'", "symbolic link to " + to])
+    cli.refused("simulate", "pepper", "--hands", "100", "--out", "a" * 300, "--no-progress",
+                names=["(300 chars)", "File name too long"])
+    for argv in (["verify", "a" * 100_000], ["show", "--run", "a" * 100_000, "--hand", "1"]):
+        cli.refused(*argv, names=["(100,000 chars)", "File name too long"])
+    cli.refused("advise", "pepper", *HAND, "--score=" + "9" * 5000 + ":0",
+                names=["--score", "at most 1,000,000"])
+
+
 def test_a_fifo_as_rules_is_refused_at_once(workdir, cli):
     os.mkfifo("pipe.toml")
     cli.refused("simulate", "pepper", "--hands", "100", "--rules", "pipe.toml",

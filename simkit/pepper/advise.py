@@ -129,6 +129,9 @@ def parse_score(score, players: int = 4) -> tuple[int, ...]:
             raise bad
         if not all(p.lstrip("+-").isascii() and p.lstrip("+-").isdigit() for p in parts):
             raise bad                   # int() would take other scripts' digits too
+        if any(len(p.lstrip("+-")) > 12 for p in parts):      # past MAX_SCORE at once
+            raise InputError(f"bad --score {score[:24]!r}...: scores are at most "
+                             f"{MAX_SCORE:,} either way")
         values = tuple(int(p) for p in parts)
     elif isinstance(score, (tuple, list)):
         if len(score) not in (2, n_sides) or any(
