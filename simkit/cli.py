@@ -439,13 +439,6 @@ def _main(argv) -> int:
         print(f"simkit: error: cannot use '{e.filename}': permission denied"
               if e.filename else f"simkit: error: permission denied ({e})", file=sys.stderr)
         return 2
-    except OSError as e:              # a path the system refuses: a symlink loop, a name
-        name = str(e.filename or "")  # too long, a file where a directory should be ...
-        shown = name if len(name) <= 80 else f"{name[:40]}...{name[-20:]} ({len(name):,} chars)"
-        why = e.strerror or str(e) or type(e).__name__
-        print(_short(f"simkit: error: cannot use '{shown}': {why}" if name else
-                     f"simkit: error: {why}"), file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("simkit: " + (f"stopped by {signal.Signals(_Stop.signum).name}"
                             if _Stop.signum else "interrupted"), file=sys.stderr)
@@ -453,6 +446,13 @@ def _main(argv) -> int:
     except BrokenPipeError:      # output piped into e.g. `head`
         sys.stderr.close()
         return 0
+    except OSError as e:              # a path the system refuses: a symlink loop, a name
+        name = str(e.filename or "")  # too long, a file where a directory should be ...
+        shown = name if len(name) <= 80 else f"{name[:40]}...{name[-20:]} ({len(name):,} chars)"
+        why = e.strerror or str(e) or type(e).__name__
+        print(_short(f"simkit: error: cannot use '{shown}': {why}" if name else
+                     f"simkit: error: {why}"), file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
