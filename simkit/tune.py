@@ -300,17 +300,9 @@ def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
     t0 = time.perf_counter()
     where = _open(spec, out)
     if where is not None and (where / RESULT).exists():
-        try:
-            done = json.loads(read_text(str(where / RESULT), f"tune result '{where / RESULT}'",
-                                        MAX_JSON_BYTES))
-        except ValueError:
-            raise InputError(f"tune result '{where / RESULT}' is not readable JSON: to start "
-                             f"over, delete '{where}' or give another --out") from None
-        if not isinstance(done, dict):
-            raise InputError(f"tune result '{where / RESULT}' is not a JSON object: to start "
-                             f"over, delete '{where}' or give another --out")
-        done.update(complete_before=True, seconds=time.perf_counter() - t0)
-        return done
+        kept = _finished(where)
+        kept.update(complete_before=True, seconds=time.perf_counter() - t0)
+        return kept
     storage = None if where is None else f"sqlite:///{where / STUDY_DB}"
     study = optuna.create_study(study_name="simkit-tune", storage=storage,
                                 sampler=_sampler(spec.sampler, spec.seed),
@@ -361,6 +353,20 @@ def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
     if where is not None:
         store.write_json_atomic(where / RESULT, result)
     return result
+
+
+def _finished(where: pathlib.Path) -> dict:
+    """The result a finished tune in ``where`` kept (a bounded read; a file that
+    is not a JSON object is an InputError saying how to start over)."""
+    path = where / RESULT
+    try:
+        done = json.loads(read_text(str(path), f"tune result '{path}'", MAX_JSON_BYTES))
+    except ValueError:
+        done = None
+    if not isinstance(done, dict):
+        raise InputError(f"tune result '{path}' is not a JSON object: to start over, delete "
+                         f"'{where}' or give another --out")
+    return done
 
 
 def _open(spec: Spec, out) -> pathlib.Path | None:
