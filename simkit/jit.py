@@ -41,7 +41,7 @@ from numba.extending import overload
 KERNEL_SIDE = ("kernel.py", "tables.py", "solver.py", "expert.py", "policies.py", "rules.py")
 #: The modules outside a game's package that kernels (or the modules above) read.
 SHARED = ("bits.py", "jit.py", "rng.py", "policy.py", "config.py", "cards.py", "errors.py",
-          "yardstick.py", "lead.py")
+          "yardstick.py", "lead.py", "files.py")
 #: A compiled copy not used for this many days is removed when another is made.
 KEEP_DAYS = 30
 _ROOT = os.path.dirname(os.path.abspath(__file__))
