@@ -387,7 +387,9 @@ def test_the_reports_look_like_the_app_and_link_back(browser, base, app, shots, 
         links = pg.locator("nav.top a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
         assert {"/", "/hand", "/compare", "../index.html"} <= set(links), links
         assert pg.locator("section.panel.summary li").count() == 2
-        assert pg.locator("figure img").evaluate("img => img.naturalWidth") > 0
+        # the figure loads (waited for: a busy machine serves it later than the page)
+        pg.wait_for_function("() => { const i = document.querySelector('figure img'); "
+                             "return i && i.complete && i.naturalWidth > 0; }", timeout=15_000)
         table = pg.locator("div.scroll table.data")
         expect(table).to_have_count(1)
         fits = pg.evaluate("""() => { const s = document.querySelector('div.scroll');
