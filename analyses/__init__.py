@@ -18,6 +18,9 @@ The contract of a study module::
     DEFAULT_HANDS: int   # default size; the module docstring says what it
                          # counts (e.g. hands per simulated table) and the
                          # default run takes about a minute at most on 2 cores
+    HELD_BYTES: int      # optional: the bytes each hand takes where the study
+                         # holds them all at once (``--hands`` is then capped by
+                         # the machine's memory); absent, it plays in batches
 
     def run(hands: int | None = None, seed: int = 0, progress: bool = False,
             threads: int | None = None) -> simkit.report.StudyResult: ...
@@ -61,7 +64,7 @@ from collections.abc import Iterable
 
 from simkit import report, warm
 from simkit.errors import InputError
-from simkit.runner import max_threads
+from simkit.runner import check_held, max_threads
 
 STUDIES: dict[str, str] = {
     "pepper-bids": "analyses.pepper_bids",
@@ -157,6 +160,8 @@ def run_studies(names: str | Iterable[str] | None, hands: int | None = None, see
         if getattr(mod, "NAME", None) != n:
             raise RuntimeError(f"study {STUDIES[n]} has NAME "
                                f"{getattr(mod, 'NAME', None)!r}, expected {n!r}")
+        if hands is not None and getattr(mod, "HELD_BYTES", None):
+            check_held(hands, f"--hands for {n}", mod.HELD_BYTES)
     out.mkdir(exist_ok=True)
     _compile_ahead([k for n in todo for k in modules[n].STUDY.kernels], threads, progress)
 

@@ -220,11 +220,16 @@ def advice_of(a: argparse.Namespace, work: Work | None = None):
     elif a.hand is None:
         raise InputError("give the hand: --hand \"JH JD AH KH QH 9S\", or --from FILE (a record)")
     rules, pols = rules_and_policies(a)
+    if a.games is not None and a.score is None:
+        raise InputError(f"--games {a.games} plays games out from a score: give the score "
+                         f"too (--score US:THEM), or drop --games")
     extra = {"bound": True} if a.bound else {}
+    if a.games is not None:
+        extra["games"] = a.games
     advice = mod.advise(a.hand, players=rules.players, seat=a.seat,
                         dealer=0 if a.dealer is None else a.dealer,
                         samples=a.samples, score=a.score, rules=rules, policy=pols,
-                        seed=a.seed, threads=getattr(a, "threads", None), games=a.games,
+                        seed=a.seed, threads=getattr(a, "threads", None),
                         declarer=a.declarer, plans=a.plans, work=work, **extra)
     return mod, advice
 
@@ -492,7 +497,7 @@ def estimate(command: str, a: argparse.Namespace, stop: threading.Event | None =
     runs end (Cancelled)."""
     if command == "advise":
         mod = _advisor(a.game)
-        quick = argparse.Namespace(**{**vars(a), "score": None})
+        quick = argparse.Namespace(**{**vars(a), "score": None, "games": None})
         key = ("advise", a.game, a.players, a.seat, a.dealer, a.preset, tuple(a.set),
                tuple(a.policy or ()), a.bound, a.declarer, a.plans, a.hand)
         seconds = _rate(key, lambda n: advice_of(
@@ -502,9 +507,10 @@ def estimate(command: str, a: argparse.Namespace, stop: threading.Event | None =
             gkey = ("games", a.game, a.players, a.preset, tuple(a.set), tuple(a.policy or ()))
             rules, pols = rules_and_policies(a)
             sim = mod.api.simulate_games
+            n_games = a.games or getattr(mod, "GAMES", 10_000)
             rate = _rate(gkey, lambda n: sim(n, rules=rules, policy=pols, seed=a.seed),
-                         a.games, stop)
-            seconds += 12 * rate(a.games)
+                         n_games, stop)
+            seconds += 12 * rate(n_games)
     elif command == "compare":
         seconds = _compare_seconds(a, stop)
     else:

@@ -14,7 +14,7 @@ import numpy as np
 
 from simkit import games
 from simkit.engine import BenchCase, kernel_run
-from simkit.runner import MAX_HELD, check_count, max_threads, set_threads
+from simkit.runner import check_held, max_threads, set_threads
 
 #: Timed runs of each case at each thread count, interleaved (1, all, 1, all, ...).
 REPEATS = 5
@@ -71,7 +71,7 @@ def run_bench(names, hands: int = 2_000_000) -> list[dict]:
     hand is many Pepper hands' worth of work), case ``heuristic``; then its
     further cases (``GameSpec.bench_cases``: Pepper's double-dummy solver and
     its searching player), sized from ``hands`` by the game."""
-    check_count(hands, "--hands", MAX_HELD)
+    check_held(hands, "--hands", "bench")
     cases = [("-", _yardstick_case(hands))]
     for name in names:
         game = games.get(name)

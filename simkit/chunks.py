@@ -64,7 +64,7 @@ import pandas as pd
 
 from simkit import store
 from simkit.errors import InputError, RunError
-from simkit.runner import MAX_HELD, check_count, set_threads
+from simkit.runner import MAX_HELD, check_count, check_held, set_threads
 
 BACKENDS = ("threads", "dask")
 #: More local Dask workers than this per core only thrash (each is a process).
@@ -122,7 +122,10 @@ class Job:
             raise ValueError(f"kind {kind!r} with merge keys {tuple(merge)}: aggregate jobs, "
                              f"and only they, merge their chunks")
         check_count(count, f"number of {unit}s")
-        check_count(chunk, "--chunk", MAX_HELD)
+        if kind == "aggregate":         # played in batches: only the sums are held
+            check_count(chunk, "--chunk", MAX_HELD)
+        else:
+            check_held(chunk, "--chunk", "hand" if unit == "hand" else "game")
         n = -(-count // chunk)
         if n > store.MAX_PARTS:
             raise InputError(f"--chunk {chunk} makes {n:,} chunks of {count:,} {unit}s, more "
@@ -622,8 +625,15 @@ def _workers_ignore_ctrl_c():
         signal.signal(signal.SIGINT, old)
 
 
+def check_scheduler(scheduler: str) -> None:
+    """An InputError unless the Dask cluster at ``scheduler`` answers: for a
+    command to ask before it writes anything."""
+    with _session("dask", None, None, scheduler):
+        pass
+
+
 @contextlib.contextmanager
-def _session(backend: str, job: Job, workers: int | None, scheduler: str | None):
+def _session(backend: str, job: Job | None, workers: int | None, scheduler: str | None):
     """The Dask client a run's chunks go to (None on the threads backend): a
     local cluster of ``workers`` processes, or the cluster at ``scheduler``;
     closed when the run ends."""

@@ -271,6 +271,10 @@ def make_rules(cls: type[Config], presets: dict[str, dict], game: str, preset: s
         values.update(section)
     values.update(overrides or {})
     if players is not None:
+        if "players" in (overrides or {}) and str(overrides["players"]).strip() != str(players):
+            raise InputError(f"players {players} and a rule value players="
+                             f"{overrides['players']} disagree (--players and --set players): "
+                             f"give the player count once")
         values["players"] = players
     return cls.build(values)
 

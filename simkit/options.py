@@ -14,8 +14,35 @@ from simkit import games
 from simkit.errors import InputError
 
 
+class _Once(argparse._StoreAction):
+    """An option that takes one value: given twice, it is refused (argparse
+    would keep the last one silently)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault(_GIVEN, set())
+        if option_string is not None and self.dest in given:
+            parser.error(f"{option_string} is given twice ({getattr(namespace, self.dest)!r} "
+                         f"and {values!r}): give it once")
+        given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
+_GIVEN = "_options_given"       # the single-valued options seen, dropped after parsing
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line and exit code 2."""
+    """argparse that reports a usage error as one line and exit code 2, and
+    refuses a single-valued option given twice."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
+
+    def parse_known_args(self, args=None, namespace=None):
+        ns, extras = super().parse_known_args(args, namespace)
+        ns.__dict__.pop(_GIVEN, None)
+        return ns, extras
 
     def error(self, message):
         raise InputError(f"{message} (see '{self.prog} --help')")
@@ -230,7 +257,7 @@ def _advise_parser(sub) -> None:
     p.add_argument("--score", metavar="US:THEM",
                    help="game score, the hand's side first (3 players: US:THEM or US:LEFT:RIGHT; "
                         "a negative first score as --score=-6:12): adds each bid's chance to win")
-    p.add_argument("--games", type=_positive, default=10_000,
+    p.add_argument("--games", type=_positive,
                    help="with --score: games played out from each position (default 10000)")
     p.add_argument("--plans", metavar="LIST",
                    help="bidding plans to play, comma-separated (default: all; e.g. "

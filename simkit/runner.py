@@ -61,6 +61,50 @@ MAX_COUNT = 10 ** 12
 MAX_HELD = 10 ** 8
 
 
+#: Bytes one unit takes while a command holds them all, measured as peak memory
+#: over ten times the count, with room to spare (2026-12-04): the advisor's
+#: sample of a fixed hand through every plan (Pepper 455, Pitch 562), a
+#: benchmark's hand (154), a chunk's record of a hand (Burraco 228, Pitch 240)
+#: or of a game (Pitch 3,700).  An aggregated chunk is played in batches and
+#: holds only its sums.
+HELD_BYTES = {"sample": 700, "bench": 200, "hand": 400, "game": 5_000}
+
+
+def memory_bytes() -> int:
+    """The memory this process may use: the machine's, or its container's
+    limit (cgroup v2 ``memory.max``) where that is lower."""
+    import os
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            text = f.read(64).strip()
+        if text.isdigit():
+            total = min(total, int(text))
+    except OSError:
+        pass
+    return total
+
+
+def held_most(unit: str | int) -> int:
+    """The most units one command holds at once, each of ``unit`` bytes (or a
+    key of :data:`HELD_BYTES`): what fits in half of :func:`memory_bytes`, and
+    at most :data:`MAX_HELD`."""
+    each = HELD_BYTES[unit] if isinstance(unit, str) else unit
+    return max(1, min(MAX_HELD, memory_bytes() // 2 // each))
+
+
+def check_held(n: int, what: str, unit: str | int) -> int:
+    """``n`` units held in memory at once (``unit``: as :func:`held_most`),
+    from 1 to :func:`held_most`, or an InputError saying what the machine holds."""
+    each = HELD_BYTES[unit] if isinstance(unit, str) else unit
+    most = held_most(each)
+    if isinstance(n, int) and not isinstance(n, bool) and most < n <= MAX_COUNT:
+        raise InputError(f"bad {what} {n:,}: at most {most:,} on this machine (they are held "
+                         f"in memory at once, about {each:,} bytes each, in half "
+                         f"of its {memory_bytes() / 2**30:.1f} GiB)")
+    return check_count(n, what, MAX_HELD)
+
+
 def check_count(n: int, what: str = "--hands", most: int = MAX_COUNT) -> int:
     """A number of hands, games or samples from 1 to ``most``, or an InputError
     naming it: every command checks its counts here, before any work."""

@@ -48,7 +48,7 @@ from simkit.runner import KERNEL_LOCK, Work
 
 #: Settings confirmed on fresh deals after the search.
 CONFIRM_BEST = 3
-MANIFEST, STUDY_DB, RESULT = "_tune.json", "_study.db", "_result.json"
+MANIFEST, STUDY_DB, RESULT, LOCK = "_tune.json", "_study.db", "_result.json", "_tune.lock"
 SAMPLERS = ("tpe", "cmaes")
 #: Evaluation deals per trial when none are given: hands (games for a game
 #: played only in whole games), before the game's bench scale divides them.
@@ -216,6 +216,14 @@ class Spec:
                 "also": list(self.also)}
 
 
+def _fixed_keys(policy: str) -> set[str]:
+    """The parameters a policy text sets by name, after its ``:`` (a named
+    setting's own values may be searched: that tunes the setting)."""
+    from simkit.config import parse_assignments
+
+    return set(parse_assignments([policy.partition(":")[2]], "policy parameter"))
+
+
 def make_spec(game: str, policy: str | None, params: Sequence[str], against: Sequence[str] | None,
               *, players=None, rules=None, hands=None, games=None, trials=None, seed=0,
               sampler="tpe", also: Sequence[str] = ()) -> Spec:
@@ -226,6 +234,11 @@ def make_spec(game: str, policy: str | None, params: Sequence[str], against: Seq
         raise InputError(f"bad --sampler {sampler!r}: expected one of " + ", ".join(SAMPLERS))
     base = g.make_policies(policy or "heuristic", 1)[0]
     tuned = parse_params(type(base.params), params)
+    fixed = _fixed_keys(str(policy or "heuristic"))
+    both = [p.name for p in tuned if p.name in fixed]
+    if both:
+        raise InputError(f"--param {both[0]} is searched, and --policy {policy!r} fixes it: "
+                         f"drop it from one of them")
     field = tuple(str(s).strip() for s in (against or [g.make_policies(None, 1)[0].name]))
     extra = tuple(str(s).strip() for s in also or ())
     for s in field + extra:
@@ -298,15 +311,69 @@ def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     t0 = time.perf_counter()
-    where = _open(spec, out)
-    if where is not None and (where / RESULT).exists():
-        kept = _finished(where)
-        kept.update(complete_before=True, seconds=time.perf_counter() - t0)
-        return kept
-    storage = None if where is None else f"sqlite:///{where / STUDY_DB}"
-    study = optuna.create_study(study_name="simkit-tune", storage=storage,
-                                sampler=_sampler(spec.sampler, spec.seed),
-                                direction="maximize", load_if_exists=True)
+    if scheduler is not None and out is not None:
+        chunks.check_scheduler(scheduler)       # before anything is written
+    with contextlib.ExitStack() as held:
+        where = _open(spec, out, held)
+        if where is not None and (where / RESULT).exists():
+            kept = _finished(where)
+            kept.update(complete_before=True, seconds=time.perf_counter() - t0)
+            return kept
+        study = _study(spec, where)
+        return _search(spec, study, where, t0, threads=threads, scheduler=scheduler,
+                       progress=progress, confirm_deals=confirm_deals, start=start,
+                       confirm_only=confirm_only, confirm_best=confirm_best, work=work)
+
+
+def _study(spec: Spec, where: pathlib.Path | None):
+    """The Optuna study: in memory, or in ``where``'s SQLite store, checked
+    first (a damaged store is an InputError saying how to start over)."""
+    import optuna
+
+    storage = None
+    if where is not None:
+        _check_db(where)
+        storage = f"sqlite:///{where / STUDY_DB}"
+    try:
+        return optuna.create_study(study_name="simkit-tune", storage=storage,
+                                   sampler=_sampler(spec.sampler, spec.seed),
+                                   direction="maximize", load_if_exists=True)
+    except Exception as e:          # SQLAlchemy's and Optuna's errors alike
+        raise InputError(_damaged(where, STUDY_DB, str(e).splitlines()[0][:120])) from None
+
+
+def _damaged(where, name: str, why: str) -> str:
+    return (f"tune store '{pathlib.Path(where) / name}' is damaged ({why}): to start over, "
+            f"delete '{where}' or give another --out")
+
+
+def _check_db(where: pathlib.Path) -> None:
+    """An InputError unless ``where``'s study store is absent, empty (a tune
+    stopped before its first write) or a sound SQLite database with Optuna's
+    tables."""
+    import sqlite3
+
+    path = where / STUDY_DB
+    if not path.exists() or (path.is_file() and path.stat().st_size == 0):
+        return
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            check = con.execute("PRAGMA quick_check").fetchone()[0]
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+        finally:
+            con.close()
+    except sqlite3.Error as e:
+        check, tables = str(e), set()
+    if check != "ok" or not {"studies", "trials"} <= tables:
+        raise InputError(_damaged(where, STUDY_DB, check if check != "ok" else
+                                  "not an Optuna study"))
+
+
+def _search(spec: Spec, study, where: pathlib.Path | None, t0: float, *, threads, scheduler,
+            progress, confirm_deals, start, confirm_only, confirm_best, work) -> dict:
+    """The trials still to play, then the confirmation: :func:`run`'s work."""
+    import optuna
     # a trial left running by a killed tune is played anew under a new number
     for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
         study.tell(t.number, state=optuna.trial.TrialState.FAIL)
@@ -333,7 +400,7 @@ def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
                                             spec.deals, spec.unit, run_args)
             except KeyboardInterrupt:
                 study.tell(trial, state=optuna.trial.TrialState.FAIL)
-                raise Interrupted(done, spec.trials, out) from None
+                raise Interrupted(done, spec.trials, where) from None
             except BaseException:
                 study.tell(trial, state=optuna.trial.TrialState.FAIL)
                 raise
@@ -352,48 +419,81 @@ def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
     result["complete_before"] = False
     if where is not None:
         store.write_json_atomic(where / RESULT, result)
+        manifest = {**_manifest(spec), "result": store.file_digest(where / RESULT)}
+        store.write_json_atomic(where / MANIFEST, manifest)
     return result
+
+
+def _manifest(spec: Spec) -> dict:
+    return {"kind": "tune", "spec": spec.key(), "trials": spec.trials}
 
 
 def _finished(where: pathlib.Path) -> dict:
     """The result a finished tune in ``where`` kept (a bounded read; a file that
     is not a JSON object is an InputError saying how to start over)."""
     path = where / RESULT
+    kept = _held_manifest(where, str(where)).get("result")
+    if kept != store.file_digest(path):
+        raise InputError(_damaged(where, RESULT, "it is not the result this tune wrote: its "
+                                  "size or checksum differs"))
     try:
         done = json.loads(read_text(str(path), f"tune result '{path}'", MAX_JSON_BYTES))
     except ValueError:
         done = None
     if not isinstance(done, dict):
-        raise InputError(f"tune result '{path}' is not a JSON object: to start over, delete "
-                         f"'{where}' or give another --out")
+        raise InputError(_damaged(where, RESULT, "not a JSON object"))
     return done
 
 
-def _open(spec: Spec, out) -> pathlib.Path | None:
-    """The run directory, made or checked against what it holds."""
+def _held_manifest(where: pathlib.Path, out: str) -> dict:
+    """The tune manifest in ``where``, or an InputError: the directory holds no tune."""
+    try:
+        held = json.loads(read_text(str(where / MANIFEST), f"'{where / MANIFEST}'",
+                                    MAX_JSON_BYTES))
+        if not isinstance(held, dict):
+            raise ValueError("not a JSON object")
+    except (OSError, ValueError, InputError):
+        raise InputError(f"--out {out!r} is not empty and holds no tune ({MANIFEST} missing "
+                         f"or unreadable): give a new directory") from None
+    return held
+
+
+@contextlib.contextmanager
+def _lock(where: pathlib.Path):
+    """Hold ``where`` for this tune: a second tune on it is refused (the lock
+    is the operating system's, so it ends with the process however it ends)."""
+    import fcntl
+
+    with open(where / LOCK, "a") as f:
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise InputError(f"--out '{where}' is in use by another simkit tune: wait for it "
+                             f"to finish, or give another --out") from None
+        yield
+
+
+def _open(spec: Spec, out, held: contextlib.ExitStack) -> pathlib.Path | None:
+    """The run directory, made or checked against what it holds, and locked
+    for this tune until ``held`` closes."""
     if out is None:
         return None
     where = store.check_place(out)
-    manifest = {"kind": "tune", "spec": spec.key(), "trials": spec.trials}
-    if where.exists() and any(where.iterdir()):
-        try:
-            held = json.loads(read_text(str(where / MANIFEST), f"'{where / MANIFEST}'",
-                                        MAX_JSON_BYTES))
-            if not isinstance(held, dict):
-                raise ValueError("not a JSON object")
-        except (OSError, ValueError, InputError):
-            raise InputError(f"--out {str(out)!r} is not empty and holds no tune "
-                             f"({MANIFEST} missing or unreadable): give a new directory") from None
-        if held.get("kind") != "tune" or held.get("spec") != spec.key():
+    manifest = _manifest(spec)
+    if where.exists() and any(p.name != LOCK for p in where.iterdir()):
+        kept = _held_manifest(where, str(out))
+        if kept.get("kind") != "tune" or kept.get("spec") != spec.key():
             raise InputError(f"--out {str(out)!r} holds another tune ({MANIFEST}); give a "
                              "new directory, or the same game, policy, params, field, rules, "
                              "deals, seed and sampler to continue it")
-        if held.get("trials") != spec.trials:
+        held.enter_context(_lock(where))
+        if kept.get("trials") != spec.trials:
             if (where / RESULT).exists():
                 (where / RESULT).unlink()       # more (or fewer) trials: confirm anew
             store.write_json_atomic(where / MANIFEST, manifest)
         return where
     where.mkdir(exist_ok=True)
+    held.enter_context(_lock(where))
     store.write_json_atomic(where / MANIFEST, manifest)
     return where
 

@@ -60,6 +60,9 @@ def test_bad_input_exits_2_and_leaves_nothing(capsys, tmp_path):
                   ["--param", "aggression=0:1", "--param", "aggression=0:2"],
                   ["--param", "aggression=0:1", "--against", "bogus"],
                   ["--param", "aggression=0:1", "--policy", "heuristic", "--policy", "random"],
+                  ["--param", "aggression=0:1", "--policy", "heuristic:aggression=1"],
+                  ["--param", "keep_guards=true,false", "--policy", "classic:keep_guards=true"],
+                  ["--param", "aggression=0:1", "--trials", "100001"],
                   []):
         rc, text, err = _run(capsys, ["tune", "pepper", *extra, "--out", str(out)])
         assert rc == 2 and text == "" and err.startswith("simkit: error: ")
@@ -116,7 +119,7 @@ def test_stored_tune_continues_and_reprints(capsys, tmp_path):
     rc, first, _ = _run(capsys, [*SEARCH, "--trials", "2", "--out", out, "--json"])
     assert rc == 0
     assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
-        tune.RESULT, tune.STUDY_DB, tune.MANIFEST]
+        tune.RESULT, tune.STUDY_DB, tune.MANIFEST, tune.LOCK]
     rc, more, _ = _run(capsys, [*SEARCH, "--trials", "4", "--out", out, "--json"])
     a, b = _strict(first), _strict(more)
     assert len(b["trials"]) == 4 and b["trials"][:2] == a["trials"]
@@ -180,3 +183,51 @@ def test_a_trial_left_running_by_a_killed_tune_is_played_anew(capsys, tmp_path):
     states = [t.state.name for t in optuna.load_study(
         study_name="simkit-tune", storage=f"sqlite:///{out / tune.STUDY_DB}").get_trials()]
     assert states == ["COMPLETE", "COMPLETE", "FAIL", "COMPLETE"]
+
+
+def _finished(capsys, tmp_path):
+    out = tmp_path / "t"
+    rc, text, _ = _run(capsys, [*SEARCH, "--trials", "2", "--out", str(out), "--json"])
+    assert rc == 0
+    return out, text
+
+
+def test_a_second_tune_on_the_same_out_is_refused(capsys, tmp_path):
+    import fcntl
+
+    out, _ = _finished(capsys, tmp_path)
+    (out / tune.RESULT).unlink()                  # so the next run would search again
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with open(out / tune.LOCK, "a") as f:         # as another tune holds it
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        rc, text, err = _run(capsys, [*SEARCH, "--trials", "3", "--out", str(out)])
+    assert rc == 2 and text == "" and len(err.strip().splitlines()) == 1
+    assert "is in use by another simkit tune" in err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+@pytest.mark.parametrize("damage", ["edited", "garbage", "truncated db", "garbage db"])
+def test_a_damaged_store_is_refused_saying_how_to_start_over(capsys, tmp_path, damage):
+    out, text = _finished(capsys, tmp_path)
+    result, db = out / tune.RESULT, out / tune.STUDY_DB
+    if damage == "edited":
+        res = json.loads(result.read_text())
+        res["best"]["value"] = 99.0               # still valid JSON, not what was written
+        result.write_text(json.dumps(res))
+    elif damage == "garbage":
+        result.write_text("{not json")
+    else:
+        result.unlink()                           # so the store is read to continue
+        data = db.read_bytes()
+        db.write_bytes(data[: len(data) // 3] if damage == "truncated db" else b"x" * 5000)
+    rc, text, err = _run(capsys, [*SEARCH, "--trials", "2", "--out", str(out)])
+    assert rc == 2 and text == "" and len(err.strip().splitlines()) == 1
+    assert "is damaged" in err and f"delete '{out}'" in err
+
+
+def test_an_unreachable_scheduler_leaves_nothing_behind(capsys, tmp_path):
+    out = tmp_path / "t"
+    rc, text, err = _run(capsys, [*SEARCH, "--trials", "2", "--out", str(out),
+                                  "--scheduler", "tcp://127.0.0.1:9"])
+    assert rc == 2 and "cannot connect to --scheduler" in err
+    assert not out.exists()

@@ -319,3 +319,32 @@ def test_a_signal_stops_simkit_serve_within_five_seconds_under_load(tmp_path, si
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_an_idle_simkit_serve_stops_on_a_signal_in_one_line(tmp_path, sig):
+    """Idle, as under load: exit code 128 + the signal, and one line saying so."""
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen([sys.executable, "-m", "simkit.cli", "serve", "--port", str(port)],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        def up() -> bool:
+            assert proc.poll() is None, proc.communicate()
+            try:
+                return httpx.get(f"http://127.0.0.1:{port}/api/health",
+                                 timeout=1).status_code == 200
+            except httpx.TransportError:
+                return False
+
+        _until(up, 60, step=0.1)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    said = "interrupted" if sig == signal.SIGINT else f"stopped by {sig.name}"
+    assert proc.returncode == 128 + sig and err.strip().splitlines() == [f"simkit: {said}"], err

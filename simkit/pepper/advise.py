@@ -57,7 +57,7 @@ from simkit.errors import InputError
 from simkit.pepper import api
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import DECK, PepperRules
-from simkit.runner import MAX_HELD, Work, check_count, in_steps
+from simkit.runner import Work, check_count, check_held, in_steps
 
 #: The smallest difference in EV a player would act on: 0.05 points per hand (a
 #: point every 20 hands; a game to 30 lasts about 8 to 10 hands).  A plan is a
@@ -110,6 +110,8 @@ class Advice(FixedHand):
 
 #: The largest game score ``--score`` takes either way (a game is to 30 or so).
 MAX_SCORE = 1_000_000
+#: Games played out from each score a hand can leave (``--games``'s default).
+GAMES = 10_000
 
 
 def parse_score(score, players: int = 4) -> tuple[int, ...]:
@@ -265,7 +267,7 @@ def _declarer_table(ev) -> pd.DataFrame:
 
 def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
            samples: int = 100_000, score=None, rules=None, policy=None, seed: int = 0,
-           threads: int | None = None, games: int = 10_000, declarer: bool = False,
+           threads: int | None = None, games: int = GAMES, declarer: bool = False,
            plans=None, bound: bool = False, work: Work | None = None) -> Advice:
     """Rank every bidding plan for ``hand`` and recommend one (see the module notes).
 
@@ -283,7 +285,7 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
     r = api.resolve_rules(rules, players)
     dealer = engine.check_seat(dealer, "dealer", r.players)
     seat = (dealer + 1) % r.players if seat is None else engine.check_seat(seat, "seat", r.players)
-    check_count(samples, "--samples", MAX_HELD)
+    check_held(samples, "--samples", "sample")
     cards = tuple(DECK.text(c) for c in api.parse_hand(hand, r.players))
     pols = make_policies(policy, r.players)
     texts = tuple(p.label() for p in pols)

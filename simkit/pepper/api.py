@@ -26,7 +26,7 @@ from simkit.pepper import solver
 from simkit.pepper.rules import DECK, PLAN_POLICY, TRUMP_TEXT, PepperRules
 from simkit.pepper.summary import GameSummary, HandSummary, measures
 from simkit.policy import EXPERT
-from simkit.runner import BATCH, MAX_HELD, Work, check_count, in_steps, set_threads
+from simkit.runner import BATCH, Work, check_count, check_held, in_steps, set_threads
 
 # --- record schemas (README "Hand records", seeds/pepper.md 8) ---------------------
 
@@ -369,7 +369,7 @@ def fixed_hands(hand, contract: int | str, samples: int, players: int | None = N
 def _fixed_table(samples, players, seat, dealer, rules, policy, seed):
     """The checked ``(table, seat, dealer)`` of a fixed-hand run (seat default:
     left of the dealer)."""
-    check_count(samples, "--samples", MAX_HELD)
+    check_held(samples, "--samples", "sample")
     t = engine.setup(SPEC, players, rules, policy, seed)
     dealer = engine.check_seat(dealer, "dealer", t.rules.players)
     seat = (dealer + 1) % t.rules.players if seat is None else \

@@ -35,7 +35,7 @@ from simkit.errors import InputError
 from simkit.pitch import api
 from simkit.pitch.policies import make_policies
 from simkit.pitch.rules import DECK, LEVELS, PitchRules
-from simkit.runner import MAX_HELD, Work, check_count
+from simkit.runner import Work, check_held
 
 #: The smallest difference in expected money a player would act on: 1 cent per
 #: hand (a dollar, one moon's stake, every hundred hands).  A plan is a clear
@@ -116,7 +116,7 @@ def advise(hand, players: int | None = None, seat: int | None = None, dealer: in
     N = r.players
     dealer = engine.check_seat(dealer, "dealer", N)
     seat = (dealer + 1) % N if seat is None else engine.check_seat(seat, "seat", N)
-    check_count(samples, "--samples", MAX_HELD)
+    check_held(samples, "--samples", "sample")
     cards = tuple(DECK.text(c) for c in api.parse_hand(hand))
     names = advice.plan_list(plans, api.plan_names(r), lambda p: api.parse_plan(r, p),
                              declarer)

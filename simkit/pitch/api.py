@@ -40,7 +40,7 @@ from simkit.pitch.rules import (
     PitchRules,
 )
 from simkit.pitch.summary import AGG_KEYS, HandSummary, SessionSummary, aggregate_frame, measures
-from simkit.runner import BATCH, MAX_HELD, Work, check_count, in_steps, set_threads
+from simkit.runner import BATCH, Work, check_held, in_steps, set_threads
 
 #: Money units (1/840 cent) per dollar.
 UNITS_PER_DOLLAR = 100 * MONEY_UNITS_PER_CENT
@@ -320,7 +320,7 @@ def _fixed(t, cards, samples, seat, dealer, plan=PLAN_POLICY, contract=PASS,
 
 def _fixed_table(hand, samples, players, seat, dealer, rules, policy, seed):
     """The checked arguments of a fixed-hand run: ``(table, cards, seat, dealer)``."""
-    check_count(samples, "--samples", MAX_HELD)
+    check_held(samples, "--samples", "sample")
     t = engine.setup(SPEC, players, rules, policy, seed)
     N = t.rules.players
     dealer = engine.check_seat(dealer, "dealer", N)

@@ -48,10 +48,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import json
 import logging
 import pathlib
+import signal
 import socket
 import sys
 import threading
@@ -783,6 +785,19 @@ def uvicorn_server(app: FastAPI, host: str, port: int):
         async def shutdown(self, sockets=None) -> None:
             app.state.runs.stop_all()
             await super().shutdown(sockets)
+
+        @contextlib.contextmanager
+        def capture_signals(self):
+            # SIGHUP as uvicorn takes SIGTERM: a clean shutdown, then the
+            # signal raised again for the command's own handler (one line, 129)
+            with super().capture_signals():
+                main = threading.current_thread() is threading.main_thread()
+                before = signal.signal(signal.SIGHUP, self.handle_exit) if main else None
+                try:
+                    yield
+                finally:
+                    if main:
+                        signal.signal(signal.SIGHUP, before)
 
     return Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
                                  timeout_graceful_shutdown=GRACE))
