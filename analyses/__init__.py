@@ -153,8 +153,6 @@ def run_studies(names: str | Iterable[str] | None, hands: int | None = None, see
     from tqdm import tqdm
 
     todo = resolve_studies(names)
-    report.check_args(hands, seed, threads)
-    out = report.check_out(out)
     modules = {n: load_study(n) for n in todo}
     for n, mod in modules.items():
         if getattr(mod, "NAME", None) != n:
@@ -162,6 +160,8 @@ def run_studies(names: str | Iterable[str] | None, hands: int | None = None, see
                                f"{getattr(mod, 'NAME', None)!r}, expected {n!r}")
         if hands is not None and getattr(mod, "HELD_BYTES", None):
             check_held(hands, f"--hands for {n}", mod.HELD_BYTES)
+    report.check_args(hands, seed, threads)
+    out = report.check_out(out)
     out.mkdir(exist_ok=True)
     _compile_ahead([k for n in todo for k in modules[n].STUDY.kernels], threads, progress)
 

@@ -538,6 +538,12 @@ def _open(job: Job, out: pathlib.Path | None, manifest: dict | None
                           "it, or it came from elsewhere)")
         else:
             parts[str(i)] = record
+    for i in damaged:               # checked before anything is removed
+        path = out / store.part_name(i)
+        if path.is_dir() and not path.is_symlink():
+            raise RunError(f"run '{out}' has a directory where {path.name} belongs: move it "
+                           f"away (simkit removes only its own files), then run the same "
+                           f"command again")
     for i in damaged:
         store.remove_file(out / store.part_name(i))
         parts.pop(str(i), None)

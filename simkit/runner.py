@@ -98,7 +98,7 @@ def check_held(n: int, what: str, unit: str | int) -> int:
     from 1 to :func:`held_most`, or an InputError saying what the machine holds."""
     each = HELD_BYTES[unit] if isinstance(unit, str) else unit
     most = held_most(each)
-    if isinstance(n, int) and not isinstance(n, bool) and most < n <= MAX_COUNT:
+    if isinstance(n, int) and not isinstance(n, bool) and n > most:
         raise InputError(f"bad {what} {n:,}: at most {most:,} on this machine (they are held "
                          f"in memory at once, about {each:,} bytes each, in half "
                          f"of its {memory_bytes() / 2**30:.1f} GiB)")

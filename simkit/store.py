@@ -317,6 +317,8 @@ def part_record(directory, index: int) -> dict:
 
 def _damage(path: pathlib.Path, want: Mapping) -> str | None:
     """Why the file ``path`` is not the one recorded as ``want``, or None."""
+    if path.is_dir():
+        return "a directory stands where the part belongs (move it away)"
     if not path.is_file():
         return "missing"
     got = file_digest(path)
@@ -466,7 +468,20 @@ def identity_problem(manifest: Mapping) -> str | None:
                 return f"its manifest's {key} is not its spec's (the run's identity)"
     if not isinstance(manifest.get("parts"), Mapping):
         return "its manifest keeps no record of its parts, as every run with a run_id does"
+    for key, part in manifest["parts"].items():
+        if not _is_part_record(key, part):
+            return (f"its manifest's record of part {str(key)[:20]!r} is not a part's record "
+                    f"(rows, bytes and sha256)")
     return None
+
+
+def _is_part_record(key, part) -> bool:
+    """Whether ``key: part`` reads as a manifest's record of a part (:func:`part_record`)."""
+    def count(v) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+    return (isinstance(key, str) and key.isascii() and key.isdigit()
+            and isinstance(part, Mapping) and count(part.get("rows"))
+            and count(part.get("bytes")) and isinstance(part.get("sha256"), str))
 
 
 def is_run_dir(path) -> bool:

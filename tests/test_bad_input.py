@@ -24,7 +24,7 @@ HAND = ["--hand", "JH JD AH KH QH 9S"]
 FOUND = [
     # counts: every command checks them the same way, before any work
     (["advise", "pepper", *HAND, "--samples", "1180591620717411303424"], ["--samples"]),
-    (["advise", "pepper", *HAND, "--samples", "1000000000000"], ["--samples", "100,000,000"]),
+    (["advise", "pepper", *HAND, "--samples", "1000000000000"], ["--samples", "on this machine"]),
     (["advise", "pitch", "--hand", "AS KS QS JS 10S 9S", "--samples", "1000000000000"],
      ["--samples"]),
     (["bench", "pepper", "--hands", HUGE], ["--hands"]),
@@ -38,6 +38,17 @@ FOUND = [
     (["simulate", "pepper", "--hands", "100", "--chunk", HUGE], ["--chunk"]),
     (["tournament", "pepper", "--policy", "heuristic", "--policy", "random", "--hands", HUGE],
      ["hands"]),
+    # counts held in memory at once: capped by what the machine holds (a
+    # count the probe found to exhaust memory, and more than any machine's cap)
+    (["advise", "pepper", *HAND, "--samples", "300000000"],
+     ["--samples 300,000,000", "on this machine", "bytes each"]),
+    (["advise", "pitch", "--hand", "AS KS QS JS 10S 9S", "--samples", "300000000"],
+     ["--samples", "on this machine"]),
+    (["bench", "pepper", "--hands", "300000000"], ["--hands 300,000,000", "on this machine"]),
+    (["simulate", "pepper", "--hands", "300000000", "--chunk", "300000000"],
+     ["--chunk 300,000,000", "on this machine"]),
+    (["report", "pepper-kubwa", "--hands", "300000000", "--out", "r"],
+     ["--hands for pepper-kubwa", "on this machine"]),
     # workers, bounded
     (["simulate", "pepper", "--hands", "100", "--backend", "dask", "--workers",
       "1180591620717411303424"], ["--workers"]),
@@ -74,6 +85,18 @@ FOUND = [
     (["simulate", "pepper", "--hands", "100", "--rules", "/dev/urandom"], ["device"]),
     (["advise", "pepper", *HAND, "--rules", "/dev/zero"], ["device"]),
     (["simulate", "pepper", "--hands", "100", "--rules", "/"], ["a directory"]),
+    # contradictions: an option given twice, or two that disagree
+    (["simulate", "pepper", "--hands", "10", "--seed", "1", "--seed", "2"],
+     ["--seed is given twice", "give it once"]),
+    (["simulate", "pepper", "--hands", "10", "--out", "a", "--out", "b"], ["--out", "twice"]),
+    (["simulate", "pepper", "--hands", "10", "--preset", "seed", "--preset", "reentry"],
+     ["--preset", "twice"]),
+    (["advise", "pepper", *HAND, *HAND], ["--hand", "twice"]),
+    (["simulate", "pepper", "--hands", "10", "--set", "players=3", "--players", "4"],
+     ["--players and --set players", "once"]),
+    (["advise", "pepper", *HAND, "--games", "100"], ["--games 100", "--score"]),
+    (["tune", "pepper", "--param", "aggression=0:1", "--policy", "heuristic:aggression=1"],
+     ["--param aggression", "fixes it"]),
     # accepted silently before
     (["simulate", "pepper", "--hands", "10", "--rules", ""], ["--rules ''"]),
     (["simulate", "pepper", "--hands", "10", "--policy", "heuristic:aggression=1,aggression=2"],
@@ -280,3 +303,21 @@ def test_tune_refuses_each_bad_option(workdir, cli, option, value):
     """Every option of ``simkit tune`` (the property test above draws it rarely)."""
     argv = _valid("tune", "pepper")
     cli.refused(*argv, option, value, seconds=SECONDS)
+
+
+def test_the_memory_caps_follow_the_machine(monkeypatch):
+    """A count held in memory at once is capped by half the machine's memory
+    over the bytes one unit takes, and never above MAX_HELD."""
+    from simkit import runner
+    from simkit.errors import InputError
+
+    assert 2**28 < runner.memory_bytes() < 2**50
+    monkeypatch.setattr(runner, "memory_bytes", lambda: 8 * 2**30)
+    most = 8 * 2**30 // 2 // runner.HELD_BYTES["sample"]
+    assert runner.held_most("sample") == most == 6_135_667
+    assert runner.check_held(most, "--samples", "sample") == most
+    with pytest.raises(InputError, match=r"bad --samples 6,135,668: at most 6,135,667 on this "
+                                         r"machine \(.*700 bytes each, in half of its 8.0 GiB"):
+        runner.check_held(most + 1, "--samples", "sample")
+    monkeypatch.setattr(runner, "memory_bytes", lambda: 2**60)
+    assert runner.held_most(1) == runner.MAX_HELD

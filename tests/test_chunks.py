@@ -212,9 +212,8 @@ def test_interrupted_aggregate_run_resumes_to_the_same_aggregate(tmp_path, monke
 
 def test_a_different_run_into_the_same_output_is_refused(tmp_path, cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    base = ["simulate", "pepper", "--hands", "4000", "--chunk", "1000", "--no-progress",
-            "--out", "x.parquet"]
-    code, _, err = cli(*base, "--seed", "7")
+    base = ["simulate", "pepper", "--hands", "4000", "--no-progress", "--out", "x.parquet"]
+    code, _, err = cli(*base, "--seed", "7", "--chunk", "1000")
     assert code == 0, err
     before = snapshot(tmp_path / "x.parquet")
     for extra, says in [
@@ -228,7 +227,8 @@ def test_a_different_run_into_the_same_output_is_refused(tmp_path, cli, monkeypa
         (["--seed", "7", "--chunk", "500"], "chunk size 1,000 there, 500 here"),
         (["--seed", "7", "--aggregate"], "kind records there, aggregate here"),
     ]:
-        code, out, err = cli(*base, *extra)
+        chunk = [] if "--chunk" in extra else ["--chunk", "1000"]
+        code, out, err = cli(*base, *chunk, *extra)
         assert code == 2 and out == "", (extra, out, err)
         assert err.startswith("simkit: error: x.parquet holds a different run: "), err
         assert err.endswith("; choose another --out or delete it\n") and says in err, err
@@ -242,8 +242,8 @@ def test_a_different_run_into_the_same_output_is_refused(tmp_path, cli, monkeypa
                          "--no-progress", "--out", "x.parquet", "--seed", "7")
     assert code == 2 and "4,000 hands there, 3,000 games here" in err
     # in a real process: exit code 2 and one line
-    res = subprocess.run(CLI + base + ["--seed", "9"], capture_output=True, text=True,
-                         timeout=300)
+    res = subprocess.run(CLI + base + ["--chunk", "1000", "--seed", "9"], capture_output=True,
+                         text=True, timeout=300)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr == ("simkit: error: x.parquet holds a different run: seed 7 there, 9 "
                           "here; choose another --out or delete it\n")
@@ -549,6 +549,9 @@ def test_a_manifest_that_lies_about_its_run_is_damaged(cli, tmp_path):
         "count": lambda m: m.update(count=m["count"] - 1),
         "game": lambda m: m.update(game="pitch"),
         "parts": lambda m: m.pop("parts"),
+        "parts entry": lambda m: m["parts"].update({"1": "garbage"}),
+        "parts sizes": lambda m: m["parts"]["0"].update(bytes=-1),
+        "parts key": lambda m: m["parts"].update({"x": m["parts"]["0"]}),
     }
     for name, edit in edits.items():
         m = json.loads(json.dumps(true))
@@ -561,6 +564,30 @@ def test_a_manifest_that_lies_about_its_run_is_damaged(cli, tmp_path):
             assert err.count("\n") == 1, (name, err)
     store.write_json_atomic(run / store.RUN_MANIFEST, true)
     assert cli("verify", str(run))[0] == 0
+
+
+def test_a_directory_where_a_part_belongs_is_one_line_and_kept(cli, tmp_path):
+    """verify names it; a rerun refuses to touch it (simkit removes only its own
+    files) and changes nothing; once it is moved away the rerun repairs the run."""
+    ref, run = tmp_path / "ref", tmp_path / "run"
+    _pepper_run(cli, ref)
+    _pepper_run(cli, run)
+    (run / store.part_name(1)).unlink()
+    (run / store.part_name(1)).mkdir()
+    (run / store.part_name(1) / "mine.txt").write_text("a user's file")
+    code, out, _ = cli("verify", str(run))
+    assert code == 1 and "a directory stands where the part belongs" in out
+    def files():
+        return {p.name: p.is_dir() or p.read_bytes() for p in run.iterdir()}
+
+    before = files()
+    code, out, err = cli("simulate", "pepper", "--hands", "4000", "--chunk", "1000", "--seed",
+                         str(SEED), "--out", str(run), "--no-progress")
+    assert code == 1 and err.count("\n") == 1 and "move it away" in err, err
+    assert files() == before and (run / store.part_name(1) / "mine.txt").exists()
+    (run / store.part_name(1)).rename(tmp_path / "moved")
+    _pepper_run(cli, run)
+    assert contents(run) == contents(ref)
 
 
 def test_a_damaged_aggregate_is_computed_again(cli, tmp_path):
