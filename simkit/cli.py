@@ -324,6 +324,7 @@ def _cmd_tune(a) -> int:
     if a.policy and len(a.policy) > 1:
         raise InputError("tune takes one --policy (the one tuned); the field is --against")
     rules, _ = answers.rules_and_policies(argparse.Namespace(**{**vars(a), "policy": None}))
+    tune.check_unfixed(a.policy[0] if a.policy else None, a.param)
     spec = tune.make_spec(a.game, a.policy[0] if a.policy else None, a.param, a.against,
                           players=rules.players, rules=rules, hands=a.hands, games=a.games,
                           trials=a.trials, seed=a.seed, sampler=a.sampler,

@@ -216,12 +216,19 @@ class Spec:
                 "also": list(self.also)}
 
 
-def _fixed_keys(policy: str) -> set[str]:
-    """The parameters a policy text sets by name, after its ``:`` (a named
-    setting's own values may be searched: that tunes the setting)."""
+def check_unfixed(policy: str | None, params: Sequence[str]) -> None:
+    """An InputError if a searched ``--param`` is also set by name in the tuned
+    ``--policy`` (after its ``:``): the command line refuses the contradiction.
+    (:func:`make_spec` searches it from there, as :mod:`simkit.adapt` wants; a
+    named setting's own values may be searched: that tunes the setting.)"""
     from simkit.config import parse_assignments
 
-    return set(parse_assignments([policy.partition(":")[2]], "policy parameter"))
+    fixed = parse_assignments([str(policy or "").partition(":")[2]], "policy parameter")
+    for item in params:
+        name = str(item).partition("=")[0].strip()
+        if name in fixed:
+            raise InputError(f"--param {name} is searched, and --policy {policy!r} fixes it: "
+                             f"drop it from one of them")
 
 
 def make_spec(game: str, policy: str | None, params: Sequence[str], against: Sequence[str] | None,
@@ -234,11 +241,6 @@ def make_spec(game: str, policy: str | None, params: Sequence[str], against: Seq
         raise InputError(f"bad --sampler {sampler!r}: expected one of " + ", ".join(SAMPLERS))
     base = g.make_policies(policy or "heuristic", 1)[0]
     tuned = parse_params(type(base.params), params)
-    fixed = _fixed_keys(str(policy or "heuristic"))
-    both = [p.name for p in tuned if p.name in fixed]
-    if both:
-        raise InputError(f"--param {both[0]} is searched, and --policy {policy!r} fixes it: "
-                         f"drop it from one of them")
     field = tuple(str(s).strip() for s in (against or [g.make_policies(None, 1)[0].name]))
     extra = tuple(str(s).strip() for s in also or ())
     for s in field + extra:
