@@ -370,7 +370,7 @@ def test_the_reports_look_like_the_app_and_link_back(browser, base, app, shots, 
         expect(cards.nth(1).locator(".thumb.none")).to_have_count(1)
         links = pg.locator("nav.top a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
         assert {"/", "/hand", "/compare", "index.html"} <= set(links), links
-        assert any(h.endswith("README.md#reports") for h in links), links
+        assert any(h.endswith("README.md") for h in links), links
         style = pg.evaluate("""() => ({
             nav: getComputedStyle(document.querySelector('nav.top')).borderBottomColor,
             card: getComputedStyle(document.querySelector('.report-card')).backgroundColor})""")
@@ -407,7 +407,8 @@ def test_the_reports_look_like_the_app_and_link_back(browser, base, app, shots, 
         pg.get_by_role("link", name="All reports").click()
         expect(cards).to_have_count(2)
         pg.locator("nav.top a", has_text="Compare").click()
-        expect(pg).to_have_url(f"{base}/compare")
+        # the page may write its inputs into the address as soon as it opens
+        expect(pg).to_have_url(re.compile(re.escape(f"{base}/compare") + r"(\?.*)?$"))
         assert not pg.errors, pg.errors
     finally:
         context.close()
