@@ -666,6 +666,7 @@ def _session(backend: str, job: Job | None, workers: int | None, scheduler: str 
             # process, even where a chunk function resets numba's thread count.
             with _workers_ignore_ctrl_c(), _environ(NUMBA_NUM_THREADS="1"), dask.config.set(
                     {"distributed.worker.multiprocessing-method": "forkserver"}):
+                assert job is not None          # a local cluster is made for a job
                 _preload_forkserver(job)
                 cluster = LocalCluster(n_workers=workers or cores(), threads_per_worker=1,
                                        processes=True, dashboard_address=None,

@@ -269,11 +269,12 @@ def make_rules(cls: type[Config], presets: dict[str, dict], game: str, preset: s
             raise InputError(f"rules file {file!r} has rule values both under [rules] and "
                              f"at the top level ({', '.join(outside)}): put them in one place")
         values.update(section)
-    values.update(overrides or {})
+    given = overrides or {}
+    values.update(given)
     if players is not None:
-        if "players" in (overrides or {}) and str(overrides["players"]).strip() != str(players):
+        if "players" in given and str(given["players"]).strip() != str(players):
             raise InputError(f"players {players} and a rule value players="
-                             f"{overrides['players']} disagree (--players and --set players): "
+                             f"{given['players']} disagree (--players and --set players): "
                              f"give the player count once")
         values["players"] = players
     return cls.build(values)

@@ -125,6 +125,9 @@ def _game(text: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+_GAME_HELP = "the game: " + ", ".join(games.GAMES)
+
+
 def _rules_options(p: argparse.ArgumentParser,
                    policy_help: str = "policy for every seat, or repeat once per seat") -> None:
     p.add_argument("--players", type=_integer, help="number of players")
@@ -159,7 +162,8 @@ def _size_options(p: argparse.ArgumentParser, hands_help: str, games_help: str) 
 def _run_options(p: argparse.ArgumentParser, *, progress: bool = True,
                  json_out: bool = False) -> None:
     """--seed and --threads, and --no-progress and --json where the command has them."""
-    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--seed", type=_seed, default=0,
+                   help="the run's seed: with a hand's number it fixes the hand (default 0)")
     p.add_argument("--threads", type=_positive, help="threads (default: all cores)")
     if progress:
         p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -169,7 +173,7 @@ def _run_options(p: argparse.ArgumentParser, *, progress: bool = True,
 
 def _simulate_parser(sub) -> None:
     p = sub.add_parser("simulate", help="play hands or whole games, write Parquet, print a summary")
-    p.add_argument("game", type=_game)
+    p.add_argument("game", type=_game, help=_GAME_HELP)
     _rules_options(p)
     _size_options(p, "hands to play (default 100000; for games played in hands)",
                   "whole games to play instead of hands (what a game's records count: see "
@@ -188,7 +192,7 @@ def _simulate_parser(sub) -> None:
 def _tournament_parser(sub) -> None:
     p = sub.add_parser("tournament", help="policies against each other on duplicate deals: "
                        "ratings, pairwise differences, a figure")
-    p.add_argument("game", type=_game)
+    p.add_argument("game", type=_game, help=_GAME_HELP)
     _rules_options(p, "an entrant (repeat: at least two); a policy plays every seat of "
                       "its side at its tables")
     _size_options(p, "deals every table plays (default 100000; for games played in hands)",
@@ -204,7 +208,7 @@ def _tournament_parser(sub) -> None:
 def _tune_parser(sub) -> None:
     p = sub.add_parser("tune", help="search a policy's parameters against a field on duplicate "
                        "deals, then confirm the best on fresh deals")
-    p.add_argument("game", type=_game)
+    p.add_argument("game", type=_game, help=_GAME_HELP)
     _rules_options(p, "the policy tuned, with any parameters held fixed (default: the "
                       "game's default policy)")
     p.add_argument("--param", metavar="NAME=LOW:HIGH", action="append", default=[],
@@ -244,7 +248,7 @@ def _report_parser(sub) -> None:
 def _advise_parser(sub) -> None:
     p = sub.add_parser("advise", help="what to bid with a hand: each bidding plan played "
                        "through the whole auction, its EV and, with --score, chance to win")
-    p.add_argument("game", type=_game)
+    p.add_argument("game", type=_game, help=_GAME_HELP)
     p.add_argument("--hand", help='the hand, e.g. "JH JD AH KH QH 9S"')
     p.add_argument("--from", dest="record", metavar="FILE",
                    help="take the hand, seat, dealer, rules and score from a text record "
@@ -276,7 +280,7 @@ def _compare_parser(sub) -> None:
                        "and the designer's (balance, length, drama, skill), paired differences "
                        "with intervals and Holm-corrected p-values; --adapt re-fits the "
                        "players to each variant first")
-    p.add_argument("game", type=_game)
+    p.add_argument("game", type=_game, help=_GAME_HELP)
     p.add_argument("--variant", metavar="LABEL:key=value[,...]", action="append", default=[],
                    help="a rule variant, 2 to 8 in all (the first is the base), e.g. "
                         "--variant A: --variant B:all_pass=stick")
@@ -346,7 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     _simulate_parser(sub)
     _report_parser(sub)
     p = sub.add_parser("rules", help="print a game's rules, variants, defaults and records")
-    p.add_argument("game", type=_game)
+    p.add_argument("game", type=_game, help=_GAME_HELP)
     p = sub.add_parser("glossary", help="the game terms and the words of simkit's answers, "
                        "in plain words, with where each comes from")
     p.add_argument("game", nargs="?", type=_game,

@@ -216,7 +216,7 @@ def _header(up: str, here: str) -> str:
     links += [f'<a href="{href}">{text}</a>' for href, text in APP_LINKS]
     current = ' aria-current="page"' if here == "index" else ""
     links.append(f'<a href="{up}{PAGE_FILE}"{current}>Reports</a>')
-    links.append(f'<a class="docs" href="{up}../{DOCS_FILE}#reports">Docs</a>')
+    links.append(f'<a class="docs" href="{up}../{DOCS_FILE}">Docs</a>')
     return f'<nav class="top" aria-label="simkit">{"".join(links)}</nav>'
 
 

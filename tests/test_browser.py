@@ -812,6 +812,8 @@ def test_every_page_links_to_the_others_and_the_reports(page, base):
         page.goto(base + path)
         links = page.locator("nav.top a").evaluate_all(
             "els => els.map(e => new URL(e.href).pathname)")
-        assert {"/", "/hand", "/compare", "/reports/", "/README.md"} <= set(links), (path, links)
+        assert {"/", "/hand", "/compare", "/reports/", "/docs/"} <= set(links), (path, links)
     page.goto(base + "/README.md")
     assert page.locator("body").text_content().startswith("# simkit")
+    page.goto(base + "/docs/")          # the built site, or how to build it
+    assert page.locator("h1").first.text_content() in ("simkit", "The documentation is not built")

@@ -109,7 +109,7 @@ def test_a_report_has_the_apps_style_and_its_header(tmp_path):
     assert [t["href"] for t in _tags(text, "link")] == ["../style.css"]   # nothing from elsewhere
     hrefs = [a.get("href") for a in _tags(text, "a")]
     assert hrefs[:4] == ["/", "/", "/hand", "/compare"]     # the brand, then the app's pages
-    assert {"../index.html", "../../README.md#reports", "t.csv"} <= set(hrefs)
+    assert {"../index.html", "../../README.md", "t.csv"} <= set(hrefs)
     assert any(n.get("class") == "top" for n in _tags(text, "nav"))
     assert _tags(text, "main")[0]["class"] == "page report"
     panels = [s["class"] for s in _tags(text, "section")]

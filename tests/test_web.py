@@ -462,3 +462,25 @@ def test_the_docs_are_served_for_the_docs_links(client):
     r = client.get("/README.md")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
     assert r.text.startswith("# simkit") and "simkit serve" in r.text
+
+
+def test_the_built_documentation_is_served_under_docs(tmp_path):
+    """/docs/ serves the MkDocs site when it is built; until then a page of the
+    app's style says how to build it, with the README as the way in."""
+    site = tmp_path / "site"
+    with TestClient(server.create_app(str(tmp_path), docs=str(site), warm=False)) as c:
+        r = c.get("/docs/")
+        assert r.status_code == 200 and "The documentation is not built" in r.text
+        assert "mkdocs build" in r.text and 'href="/README.md"' in r.text
+        assert 'href="/docs/" aria-current="page"' in r.text
+        (site / "guides").mkdir(parents=True)
+        (site / "index.html").write_text("<h1>simkit docs</h1>")
+        (site / "guides" / "index.html").write_text("<h1>guides</h1>")
+        assert c.get("/docs/").text == "<h1>simkit docs</h1>"
+        assert c.get("/docs", follow_redirects=False).headers["location"] == "/docs/"
+        r = c.get("/docs/guides", follow_redirects=False)
+        assert r.status_code in (302, 307) and r.headers["location"] == "/docs/guides/"
+        assert c.get("/docs/guides/").text == "<h1>guides</h1>"
+        for bad in ("nothing.html", "a/" * 3000):
+            r = c.get(f"/docs/{bad}")
+            assert r.status_code == 404 and "no documentation page" in r.json()["error"], bad

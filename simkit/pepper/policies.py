@@ -14,6 +14,20 @@ from simkit.config import Config, choices, layout, option
 from simkit.errors import InputError
 from simkit.policy import EXPERT, HEURISTIC, RandomParams, policies_maker
 
+#: Tricks the heuristic adds to its hand estimate at each table size (by the
+#: number of players) when ``tuned``: the best ``aggression`` of
+#: ``simkit tune pepper --players N --param aggression=-1.5:1.5`` against the
+#: hand-set heuristic, plus the best the same search finds against the tuned
+#: one while it wins in whole games beyond its interval;
+#: ``benchmarks/tuned_offsets.py`` runs both (seeds/pepper.md 7.2).
+#: The optimum differs by table size, so it cannot be one ``aggression``.
+TABLE_OFFSET: dict[int, float] = {2: 0.99, 3: 0.15, 4: -0.40}
+
+
+def _offsets_text() -> str:
+    """The offsets as ``tuned``'s help states them: from :data:`TABLE_OFFSET`."""
+    return ", ".join(f"{v:+.2f} with {n}" for n, v in sorted(TABLE_OFFSET.items()))
+
 
 @dataclasses.dataclass(frozen=True)
 class HeuristicParams(Config):
@@ -49,19 +63,8 @@ class HeuristicParams(Config):
                                "declaring side has not shown out; false: the lowest card, the "
                                "old rule)")
     tuned: bool = option(True, "add the table size's tuned offset to the hand estimate "
-                         "before it is rounded to a bid (7.2: +0.99 tricks with 2 "
-                         "players, +0.15 with 3, -0.40 with 4; false: the hand-set "
-                         "estimate, the old rule)")
-
-
-#: Tricks the heuristic adds to its hand estimate at each table size (by the
-#: number of players) when ``tuned``: the best ``aggression`` of
-#: ``simkit tune pepper --players N --param aggression=-1.5:1.5`` against the
-#: hand-set heuristic, plus the best the same search finds against the tuned
-#: one while it wins in whole games beyond its interval (2 players: 0.86 +
-#: 0.13); ``benchmarks/tuned_offsets.py`` runs both (seeds/pepper.md 7.2).
-#: The optimum differs by table size, so it cannot be one ``aggression``.
-TABLE_OFFSET: dict[int, float] = {2: 0.99, 3: 0.15, 4: -0.40}
+                         f"before it is rounded to a bid (7.2, in tricks by players: "
+                         f"{_offsets_text()}; false: the hand-set estimate, the old rule)")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -17,6 +17,21 @@ from simkit.config import Config, layout, option
 from simkit.pitch.rules import HAND_SIZE, MAX_PLAYERS
 from simkit.policy import HEURISTIC, RandomParams, policies_maker
 
+#: Points the heuristic adds to its hand estimate at each table size (by the
+#: number of players) when ``tuned``: the best ``aggression`` of
+#: ``simkit tune pitch --players N --param aggression=-1.5:1.5`` against the
+#: hand-set heuristic, plus the best the same search finds against the tuned
+#: one while it wins in whole sessions beyond its interval;
+#: ``benchmarks/tuned_offsets.py`` runs both (seeds/pitch.md 8.2).
+#: The optimum differs by table size, so it cannot be one ``aggression``.
+TABLE_OFFSET: dict[int, float] = {2: 0.61, 3: -0.09, 4: -0.26, 5: -0.42, 6: -0.36, 7: -0.19,
+                                  8: -0.21}
+
+
+def _offsets_text() -> str:
+    """The offsets as ``tuned``'s help states them: from :data:`TABLE_OFFSET`."""
+    return ", ".join(f"{v:+.2f} with {n}" for n, v in sorted(TABLE_OFFSET.items()))
+
 
 @dataclasses.dataclass(frozen=True)
 class HeuristicParams(Config):
@@ -54,21 +69,8 @@ class HeuristicParams(Config):
                               "when an opponent still to play could beat it: play the lowest "
                               "card (11: never, the old rule)", lo=1, hi=11)
     tuned: bool = option(True, "add the table size's tuned offset to the hand estimate "
-                         "before it is rounded to a bid (8.2, in points: +0.61 with "
-                         "2 players, -0.09 with 3, -0.26 with 4, -0.42 with 5, -0.36 with 6, "
-                         "-0.19 with 7, -0.21 with 8; false: the hand-set estimate, the old "
-                         "rule)")
-
-
-#: Points the heuristic adds to its hand estimate at each table size (by the
-#: number of players) when ``tuned``: the best ``aggression`` of
-#: ``simkit tune pitch --players N --param aggression=-1.5:1.5`` against the
-#: hand-set heuristic, plus the best the same search finds against the tuned
-#: one while it wins in whole sessions beyond its interval (2 players: 0.57 +
-#: 0.04); ``benchmarks/tuned_offsets.py`` runs both (seeds/pitch.md 8.2).
-#: The optimum differs by table size, so it cannot be one ``aggression``.
-TABLE_OFFSET: dict[int, float] = {2: 0.61, 3: -0.09, 4: -0.26, 5: -0.42, 6: -0.36, 7: -0.19,
-                                  8: -0.21}
+                         f"before it is rounded to a bid (8.2, in points by players: "
+                         f"{_offsets_text()}; false: the hand-set estimate, the old rule)")
 
 
 #: Named settings (``--policy NAME``).  ``classic`` is the heuristic as it

@@ -7,7 +7,8 @@ CLI's long option names (``game``, ``hand``, ``set`` and ``policy``
 repeated, ...), parsed by the CLI's own parser.
 
 - Pages: ``/`` (the advisor), ``/hand`` (the hand viewer), ``/compare``,
-  ``/reports/`` (the rendered reports directory), assets under ``/static/``.
+  ``/reports/`` (the rendered reports directory), ``/docs/`` (the built
+  documentation site, or how to build it), assets under ``/static/``.
 - ``GET /api/health``: ``{"status": "ready", "running": N}`` once the
   kernels the pages use are compiled (a background thread from startup),
   ``"warming"`` before; ``running`` counts the runs being worked out.
@@ -606,11 +607,40 @@ NO_REPORTS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>simkit reports</title><link rel="stylesheet" href="/static/style.css"></head>
 <body><nav class="top"><a class="brand" href="/">simkit</a><a href="/">Advisor</a>
 <a href="/hand">Hand viewer</a><a href="/compare">Compare</a>
-<a href="/reports/" aria-current="page">Reports</a><a href="/README.md">Docs</a></nav>
-<main class="page"><section class="panel"><h1>No reports yet</h1>
-<p>The reports directory <code>{where}</code> holds no reports yet. Render the studies with
-<code>simkit report all</code> (a few minutes), then reload this page.</p></section></main>
+<a href="/reports/"{reports_here}>Reports</a><a href="/docs/"{docs_here}>Docs</a></nav>
+<main class="page"><section class="panel">{body}</section></main>
 </body></html>"""
+NO_REPORTS_BODY = """<h1>No reports yet</h1>
+<p>The reports directory <code>{where}</code> holds no reports yet. Render the studies with
+<code>simkit report all</code> (a few minutes), then reload this page.</p>"""
+NO_DOCS_BODY = """<h1>The documentation is not built</h1>
+<p>The documentation site is built from this checkout with MkDocs:
+<code>pip install -e ".[docs]" &amp;&amp; mkdocs build</code> (seconds), then reload this page
+(it serves <code>{where}</code>). Until then the <a href="/README.md">README</a> gives the
+quick start and the commands.</p>"""
+
+
+def _note(body: str, here: str) -> HTMLResponse:
+    """A page of the app's style saying what is missing (``here``: the tab)."""
+    current = ' aria-current="page"'
+    return HTMLResponse(NO_REPORTS.format(
+        body=body, reports_here=current if here == "reports" else "",
+        docs_here=current if here == "docs" else ""))
+
+
+def _tree(root: pathlib.Path, rel: str, prefix: str, what: str):
+    """The file ``rel`` under ``root`` served at ``/PREFIX/REL``, a redirect to a
+    folder's slash, or a 404 naming ``what`` was not found."""
+    found = _report_file(root, rel)
+    if found is None:
+        if len(rel) > MAX_PATH:
+            raise HTTPException(404, f"no {what} {rel[:40]!r}...: a path under /{prefix}/ "
+                                     f"is at most {MAX_PATH:,} characters")
+        raise HTTPException(404, f"no {what} {rel[:80]!r}")
+    path, folder = found
+    if folder and rel and not rel.endswith("/"):
+        return RedirectResponse(f"/{prefix}/{rel}/")       # so its relative links resolve
+    return FileResponse(path)
 
 
 def _report_file(root: pathlib.Path, rel: str) -> tuple[pathlib.Path, bool] | None:
@@ -672,17 +702,26 @@ async def reports_root() -> RedirectResponse:
 async def reports(rel: str, request: Request):
     root: pathlib.Path = request.app.state.reports
     if rel in ("", "index.html") and not _is_file(root / "index.html"):
-        return HTMLResponse(NO_REPORTS.format(where=root), status_code=200)
-    found = _report_file(root, rel)
-    if found is None:
-        if len(rel) > MAX_PATH:
-            raise HTTPException(404, f"no report file {rel[:40]!r}...: a path under /reports/ "
-                                     f"is at most {MAX_PATH:,} characters")
-        raise HTTPException(404, f"no report file {rel[:80]!r} in the reports directory")
-    path, folder = found
-    if folder and rel and not rel.endswith("/"):
-        return RedirectResponse(f"/reports/{rel}/")       # so its relative links resolve
-    return FileResponse(path)
+        return _note(NO_REPORTS_BODY.format(where=root), "reports")
+    return _tree(root, rel, "reports", "report file")
+
+
+#: The documentation site, as ``mkdocs build`` writes it in the checkout.
+DOCS_SITE = pathlib.Path(__file__).resolve().parents[2] / "site"
+
+
+@pages.get("/docs", include_in_schema=False)
+async def docs_root() -> RedirectResponse:
+    return RedirectResponse("/docs/")
+
+
+@pages.get("/docs/{rel:path}", include_in_schema=False)
+async def docs(rel: str, request: Request):
+    """The built documentation site, or a page saying how to build it."""
+    root: pathlib.Path = request.app.state.docs
+    if not _is_file(root / "index.html"):
+        return _note(NO_DOCS_BODY.format(where=root), "docs")
+    return _tree(root, rel, "docs", "documentation page")
 
 
 # --- the app ------------------------------------------------------------------------------
@@ -718,11 +757,12 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return _error(exc.status_code, text)
 
 
-def create_app(reports: str = "reports", *, warm: Callable[..., Any] | None | bool = True,
-               abandoned: float = ABANDONED, most: int = MAX_RUNNING,
-               per_client: int = PER_CLIENT) -> FastAPI:
+def create_app(reports: str = "reports", *, docs: str | None = None,
+               warm: Callable[..., Any] | None | bool = True, abandoned: float = ABANDONED,
+               most: int = MAX_RUNNING, per_client: int = PER_CLIENT) -> FastAPI:
     """The app: pages, API, jobs.  ``reports`` is the directory ``/reports/``
-    serves.  ``warm``: True compiles the pages' kernels at startup
+    serves, ``docs`` the built documentation site ``/docs/`` serves (default:
+    :data:`DOCS_SITE`).  ``warm``: True compiles the pages' kernels at startup
     (:func:`simkit.answers.warm_up`, in a background thread), False skips it
     (the kernels compile on first use), or a function to call instead.
     ``abandoned``: seconds without a poll before a job is cancelled; ``most``
@@ -744,6 +784,7 @@ def create_app(reports: str = "reports", *, warm: Callable[..., Any] | None | bo
     app.state.runs = Runs(most, per_client)
     app.state.jobs = Jobs(app.state.runs, abandoned=abandoned)
     app.state.reports = pathlib.Path(reports).absolute()
+    app.state.docs = pathlib.Path(docs).absolute() if docs is not None else DOCS_SITE
     app.add_exception_handler(InputError, _input_error)
     app.add_exception_handler(Busy, _busy)
     app.add_exception_handler(Stopping, _stopping)

@@ -47,7 +47,7 @@ export function replaceUrl(pairs) {
 // --- the top bar -------------------------------------------------------------------------
 
 const LINKS = [["/", "Advisor"], ["/hand", "Hand viewer"], ["/compare", "Compare"],
-  ["/reports/", "Reports"], ["/README.md", "Docs"]];
+  ["/reports/", "Reports"], ["/docs/", "Docs"]];
 
 /** The top bar (links to every page and the reports) and the warming-up light. */
 export function chrome(active) {

@@ -1,0 +1,111 @@
+"""The documentation cannot go stale: every command it shows parses with the
+command's own parser, every subcommand and option is in the generated
+reference, its Python examples run, and the README stays short.
+
+(``mkdocs build --strict``, run by ``.ci/run``, checks the links and pages.)
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import pathlib
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from simkit.errors import InputError
+from simkit.options import build_parser
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PAGES = sorted((ROOT / "docs").rglob("*.md"))
+TEXTS = [ROOT / "README.md", *PAGES]
+SHELL = ("sh", "bash", "shell", "console")
+FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.M | re.S)
+
+
+def _blocks(path: pathlib.Path, langs) -> list[str]:
+    return [m.group(2) for m in FENCE.finditer(path.read_text(encoding="utf-8"))
+            if m.group(1) in langs]
+
+
+def _commands(path: pathlib.Path) -> list[list[str]]:
+    """Every ``simkit ...`` command in the shell blocks of ``path``, as argv
+    (continued lines joined, ``&&`` chains split, comments dropped)."""
+    out = []
+    for block in _blocks(path, SHELL):
+        for line in block.replace("\\\n", " ").splitlines():
+            line = line.removeprefix("$ ").strip()
+            for part in line.split("&&"):
+                words = shlex.split(part, comments=True)
+                if words[:1] == ["simkit"]:
+                    out.append(words[1:])
+    return out
+
+
+def _hooks():
+    spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "docs" / "hooks.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_readme_is_short_and_opens_with_the_quick_start():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    first = _blocks(ROOT / "README.md", SHELL)[0].strip().splitlines()
+    assert first == ['pip install . && simkit report all',
+                     'pip install -e ".[test]" && python -m pytest']
+
+
+@pytest.mark.parametrize("path", TEXTS, ids=[str(p.relative_to(ROOT)) for p in TEXTS])
+def test_every_command_shown_parses(path):
+    parser = build_parser()
+    for argv in _commands(path):
+        try:
+            parser.parse_args(argv)
+        except InputError as e:
+            pytest.fail(f"{path.relative_to(ROOT)}: simkit {shlex.join(argv)}: {e}")
+
+
+def test_the_docs_show_commands():
+    assert sum(len(_commands(p)) for p in TEXTS) >= 40
+
+
+def test_every_subcommand_and_option_is_in_the_reference():
+    import argparse
+
+    assert "{{ cli }}" in (ROOT / "docs" / "reference" / "cli.md").read_text()
+    text = _hooks().cli()
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, p in sub.choices.items():
+        assert f"## `simkit {name}`" in text, name
+        for action in p._actions:
+            for option in action.option_strings:
+                if option not in ("-h", "--help"):
+                    assert f"`{option}`" in text, (name, option)
+
+
+def test_every_mark_in_the_docs_is_known():
+    hooks = _hooks()
+    for page in PAGES:
+        for m in hooks.MARK.finditer(page.read_text(encoding="utf-8")):
+            assert m.group(1) in hooks.GENERATORS, (page, m.group(0))
+
+
+@pytest.mark.parametrize("path", TEXTS, ids=[str(p.relative_to(ROOT)) for p in TEXTS])
+def test_the_python_examples_run(path, tmp_path):
+    """``>>>`` examples as doctests; every ```python block of a page, in order,
+    in a fresh process (in an empty directory: nothing is left behind)."""
+    res = doctest.testfile(str(path), module_relative=False, verbose=False,
+                           optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert res.failed == 0
+    code = "\n\n".join(b for b in _blocks(path, ("python",)) if ">>>" not in b)
+    if code:
+        run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=600)
+        assert run.returncode == 0, run.stderr[-2000:]
