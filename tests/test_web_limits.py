@@ -11,6 +11,7 @@ latency of /api/health, signals to a real ``simkit serve``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -29,6 +30,9 @@ from fastapi.testclient import TestClient
 
 from simkit import answers
 from simkit.web import server
+
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
 
 HAND = "JH JD AH KH 9C 9S"
 #: The most samples the web app takes: an advice of about ten seconds, a heavy run.
@@ -276,8 +280,10 @@ def test_a_deeply_nested_body_over_the_wire_is_a_400(live):
 
 # --- SIGTERM and Ctrl-C -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_stops_simkit_serve_within_five_seconds_under_load(tmp_path, sig):
+@contextlib.contextmanager
+def _serving(tmp_path):
+    """A real ``simkit serve`` process, once it answers: ``(process, base URL)``;
+    killed at the end if it is still running."""
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
@@ -294,6 +300,16 @@ def test_a_signal_stops_simkit_serve_within_five_seconds_under_load(tmp_path, si
                 return False
 
         _until(up, 60, step=0.1)
+        yield proc, base
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_simkit_serve_within_five_seconds_under_load(tmp_path, sig):
+    with _serving(tmp_path) as (proc, base):
         job = httpx.post(f"{base}/api/jobs?command=advise&{PEPPER}&samples={BIG}",
                          timeout=60).json()["id"]
 
@@ -315,36 +331,13 @@ def test_a_signal_stops_simkit_serve_within_five_seconds_under_load(tmp_path, si
               f"(code {proc.returncode})")
         assert took < 5.0, err
         assert "Traceback" not in err, err
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_an_idle_simkit_serve_stops_on_a_signal_in_one_line(tmp_path, sig):
     """Idle, as under load: exit code 128 + the signal, and one line saying so."""
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.Popen([sys.executable, "-m", "simkit.cli", "serve", "--port", str(port)],
-                            cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        def up() -> bool:
-            assert proc.poll() is None, proc.communicate()
-            try:
-                return httpx.get(f"http://127.0.0.1:{port}/api/health",
-                                 timeout=1).status_code == 200
-            except httpx.TransportError:
-                return False
-
-        _until(up, 60, step=0.1)
+    with _serving(tmp_path) as (proc, _):
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
     said = "interrupted" if sig == signal.SIGINT else f"stopped by {sig.name}"
     assert proc.returncode == 128 + sig and err.strip().splitlines() == [f"simkit: {said}"], err

@@ -693,35 +693,30 @@ async def readme() -> PlainTextResponse:
     return PlainTextResponse(text)
 
 
-@pages.get("/reports", include_in_schema=False)
-async def reports_root() -> RedirectResponse:
-    return RedirectResponse("/reports/")
-
-
-@pages.get("/reports/{rel:path}", include_in_schema=False)
-async def reports(rel: str, request: Request):
-    root: pathlib.Path = request.app.state.reports
-    if rel in ("", "index.html") and not _is_file(root / "index.html"):
-        return _note(NO_REPORTS_BODY.format(where=root), "reports")
-    return _tree(root, rel, "reports", "report file")
-
-
 #: The documentation site, as ``mkdocs build`` writes it in the checkout.
 DOCS_SITE = pathlib.Path(__file__).resolve().parents[2] / "site"
 
 
-@pages.get("/docs", include_in_schema=False)
-async def docs_root() -> RedirectResponse:
-    return RedirectResponse("/docs/")
+def _serve_tree(prefix: str, what: str, missing: str) -> None:
+    """``/PREFIX/...``: the files of the directory ``app.state.PREFIX`` (the
+    rendered reports, the built documentation), or, while it has no
+    index.html, a page of the app's style saying how to make it."""
+    async def root() -> RedirectResponse:
+        return RedirectResponse(f"/{prefix}/")
+
+    async def files(rel: str, request: Request):
+        top: pathlib.Path = getattr(request.app.state, prefix)
+        if rel in ("", "index.html") and not _is_file(top / "index.html"):
+            return _note(missing.format(where=top), prefix)
+        return _tree(top, rel, prefix, what)
+
+    pages.add_api_route(f"/{prefix}", root, methods=["GET"], include_in_schema=False)
+    pages.add_api_route(f"/{prefix}/{{rel:path}}", files, methods=["GET"],
+                        include_in_schema=False)
 
 
-@pages.get("/docs/{rel:path}", include_in_schema=False)
-async def docs(rel: str, request: Request):
-    """The built documentation site, or a page saying how to build it."""
-    root: pathlib.Path = request.app.state.docs
-    if not _is_file(root / "index.html"):
-        return _note(NO_DOCS_BODY.format(where=root), "docs")
-    return _tree(root, rel, "docs", "documentation page")
+_serve_tree("reports", "report file", NO_REPORTS_BODY)
+_serve_tree("docs", "documentation page", NO_DOCS_BODY)
 
 
 # --- the app ------------------------------------------------------------------------------
