@@ -13,6 +13,9 @@ import pytest
 from simkit import adapt, compare
 from simkit.errors import InputError
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 # small rounds: each test stays well under a minute on 2 cores
 QUICK = dict(adapt_rounds=2, adapt_trials=12)
 

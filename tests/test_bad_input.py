@@ -168,6 +168,7 @@ def test_a_report_into_a_run_directory_is_refused(workdir, cli):
     assert sorted(os.listdir(workdir / "run")) == before
 
 
+@pytest.mark.slow      # waits out the 15 s connect timeout
 def test_an_unreachable_scheduler_creates_nothing(workdir, cli):
     """The cluster is asked first: a scheduler that does not answer leaves no
     run directory (within its connection timeout, 15 s)."""

@@ -25,10 +25,10 @@ try:
 except ImportError:         # pragma: no cover - the test extras install it
     sync_playwright = None
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(
     sync_playwright is None or not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
     reason="the browser tests need playwright (pip install playwright) and Debian's "
-           "chromium at /usr/bin/chromium (apt-get install chromium)")
+           "chromium at /usr/bin/chromium (apt-get install chromium)")]
 
 HAND = ["JH", "JD", "AH", "KH", "9C", "9S"]
 

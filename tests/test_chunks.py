@@ -291,6 +291,7 @@ def test_bad_run_options(tmp_path, cli, monkeypatch, extra, says):
 
 # --- the same results everywhere ---------------------------------------------------------
 
+@pytest.mark.slow      # a Dask cluster
 def test_threads_and_dask_give_identical_results(tmp_path):
     from dask.distributed import LocalCluster
 
@@ -318,6 +319,7 @@ def test_threads_and_dask_give_identical_results(tmp_path):
                                   check_categorical=False)
 
 
+@pytest.mark.slow      # a Dask cluster
 def test_dask_backend_from_the_command_line(tmp_path, cli, monkeypatch):
     """``--backend dask --workers 2`` starts its own local cluster; same summary and data
     as the threads backend, and a resume on threads of a run begun on Dask."""
@@ -338,6 +340,7 @@ def test_dask_backend_from_the_command_line(tmp_path, cli, monkeypatch):
     same_run(tmp_path / "d.parquet", tmp_path / "t.parquet")
 
 
+@pytest.mark.slow      # a Dask cluster
 def test_a_dask_run_whose_workers_are_gone_stops_in_one_line(tmp_path, monkeypatch, cli):
     """The cluster loses its workers mid-run: the run stops with one line once it
     has had none for NO_WORKERS_TIMEOUT (not waiting forever), keeps the parts

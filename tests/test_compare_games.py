@@ -14,6 +14,9 @@ from simkit.burraco import api as burraco
 from simkit.cli import main
 from simkit.errors import InputError
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 
 def _row(result, table, metric):
     t = result[table].set_index("metric")

@@ -137,7 +137,10 @@ def test_chunks_equal_simulate(game):
 def test_reference_and_bench_entry_points_run(game):
     rules = game.make_rules(players=game.bench_players[0])
     pols = game.make_policies("heuristic", rules.players)
-    assert game.reference(rules, pols, 1, 0) is not None
+    log = game.reference(rules, pols, 1, 0)
+    assert log.rules == rules                           # played under the rules given
+    assert log == game.reference(rules, pols, 1, 0)     # (seed, index) fixes the hand
+    assert log != game.reference(rules, pols, 1, 1)     # and another index is another deal
     run = engine.kernel_run(game, game.bench_players[0], 3)
     run()
 

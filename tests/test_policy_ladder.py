@@ -9,6 +9,9 @@ import pytest
 
 from analyses import policy_ladder
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def pepper(run_study):

@@ -13,7 +13,8 @@ import pytest
 
 from simkit import store
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="POSIX signals")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="POSIX signals")]
 
 
 def _start(*argv, cwd):

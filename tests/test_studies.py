@@ -38,6 +38,9 @@ from analyses import common, load_study, pepper_bids, resolve_studies, run_studi
 from simkit.errors import InputError
 from simkit.report import render, render_index
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 NAMES = list(analyses.STUDIES)
 #: (hands, seed) of each study's run here; for a study whose own test file runs
 #: it too, the same, so that a test process runs it once for both (conftest.run_study).

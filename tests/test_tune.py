@@ -225,6 +225,7 @@ def test_a_damaged_store_is_refused_saying_how_to_start_over(capsys, tmp_path, d
     assert "is damaged" in err and f"delete '{out}'" in err
 
 
+@pytest.mark.slow      # waits out the 15 s connect timeout
 def test_an_unreachable_scheduler_leaves_nothing_behind(capsys, tmp_path):
     out = tmp_path / "t"
     rc, text, err = _run(capsys, [*SEARCH, "--trials", "2", "--out", str(out),

@@ -10,6 +10,9 @@ import pytest
 from analyses import tuning
 from simkit import engine, games, stats, tune
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def pepper(run_study):

@@ -11,6 +11,9 @@ from test_studies import size
 from analyses import variants
 from simkit import games
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 GAMES = ["pepper", "pitch", "shiesta", "burraco"]
 
 

@@ -45,9 +45,18 @@ def test_unknown_step_is_refused():
         warm.groups(["chess:hands"], 2)
 
 
-def test_warm_runs_steps_in_worker_processes():
-    # the suite's kernels are compiled already (conftest): this only loads them
-    warm.warm(["shiesta:games", "burraco:games"], processes=2)
+@pytest.mark.slow      # compiles a game's kernels
+def test_warm_runs_steps_in_worker_processes(tmp_path):
+    """Into an empty kernel cache: the workers compile the steps' kernels and
+    keep them there (Shiesta's, the quickest to compile)."""
+    import os
+
+    warm.warm(["shiesta:games"], processes=1, env={**os.environ,
+                                                   "SIMKIT_CACHE_DIR": str(tmp_path)})
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("shiesta-")]
+    assert len(kept) == 1 and any(f.suffix == ".nbi" for f in kept[0].rglob("*"))
+    assert not any(p.name.startswith(("pepper-", "pitch-", "burraco-"))
+                   for p in tmp_path.iterdir())
 
 
 def test_a_failing_worker_is_one_error_naming_its_steps(monkeypatch):

@@ -360,11 +360,18 @@ class Referee:
         return rec
 
     def play(self, seat, codes, last):
-        t = seat % 2
-        hand, par, pol = self.hands[seat], self.params[seat], self.pol[seat]
+        """One turn from its codes: the draw, melding, then the discard or going out."""
         assert all(c // SEAT == seat for c in codes)
         codes = [c % SEAT for c in codes]
-        # (1) the draw
+        if self.draw(seat, codes, last):
+            return
+        c, i, keep, going_out = self.melding(seat, codes)
+        self.discard(seat, codes, c, i, keep, going_out, last)
+
+    def draw(self, seat, codes, last):
+        """(1) the draw; True when it leaves two cards and play stops at once (§5)."""
+        t = seat % 2
+        hand, par, pol = self.hands[seat], self.params[seat], self.pol[seat]
         source = codes[0] - 1000
         assert source in (0, 1)
         if pol.name == "random":
@@ -381,8 +388,15 @@ class Referee:
                 assert last
                 if self.rules.stock_end == "stop":                   # play stops at once
                     assert codes == [1000]
-                    return
-        # (2) melding
+                    return True
+        return False
+
+    def melding(self, seat, codes):
+        """(2) melding, from the keep code on: new melds, additions, the pozzetto
+        taken directly and the close_after choice.  Returns the first code that
+        is none of these (the discard or going out), the index after it, and
+        keep and going_out as they then stand."""
+        t, par = seat % 2, self.params[seat]
         keep, going_out = self.keep(seat)
         assert codes[1] == 3000 + keep
         i, decided = 2, False
@@ -393,43 +407,13 @@ class Referee:
                 kind, n = divmod(c - 4000, 100)
                 cards = [x - 5000 for x in codes[i:i + n]]
                 i += n
-                assert cards == sorted(cards) and set(cards) <= hand
-                wilds = [x for x in cards if wild(x)]
-                natural = [x for x in cards if not wild(x)]
-                if wilds:                                            # §9.1 step 3b
-                    in_hand = sorted(x for x in hand if wild(x))
-                    assert kind == 1 and n == 3 and wilds == in_hand[:1]
-                    assert par.wild_start >= 1 and len(in_hand) >= par.wild_start
-                    assert natural == sorted(pair_for_wild(hand, suit_of(natural[0])))
-                    meld = read_meld(cards, self.mr, "sequence")
-                elif kind == 0:
-                    assert n >= par.open_at
-                    assert cards == sorted(x for x in hand
-                                           if not wild(x) and rank(x) == rank(cards[0]))
-                    meld = read_meld(cards, self.mr, "set")
-                else:
-                    assert n >= par.open_at
-                    assert cards == sorted(longest(hand, suit_of(cards[0])))
-                    meld = read_meld(cards, self.mr, "sequence")
-                assert meld is not None
-                assert self.allowed(hand, cards, keep, going_out)
-                hand.difference_update(cards)
-                self.melds[t].append(meld)
+                self.new_meld(seat, kind, cards, keep, going_out)
             elif c >= 100_000:                                       # an addition
                 m, card = divmod(c - 100_000, 1000)
-                assert m < len(self.melds[t]) and card in hand
-                old = self.melds[t][m]
-                if wild(card):
-                    assert self.guard_lets(seat, old, going_out)
-                    assert card == min(x for x in hand if wild(x))
-                new = extend(old, [card], self.mr)
-                assert new is not None and self.allowed(hand, [card], keep, going_out)
-                hand.discard(card)
-                self.melds[t][m] = new
+                self.addition(seat, m, card, keep, going_out)
             elif 2000 <= c < 2002:                                   # the pozzetto, directly
                 assert keep == 0
                 self.take(seat, 0, c)
-                hand = self.hands[seat]
                 keep, going_out = self.keep(seat)
                 assert codes[i] == 3000 + keep
                 i += 1
@@ -440,12 +424,58 @@ class Referee:
                 keep, going_out, decided = 1, True, True
             else:
                 break
+            hand = self.hands[seat]                                  # the pozzetto replaces it
             assert hand or codes[i] in (2000, 2001), "a hand emptied but for the pozzetto"
         # §9.1 close_after: the choice after melding, here a no
         if par.close_after and keep == 2 and self.taken[t] >= 0 and not decided:
             self.settled(seat, keep, going_out)
             assert not self.closes(seat)
-        # (3) the discard, or going out
+        return c, i, keep, going_out
+
+    def new_meld(self, seat, kind, cards, keep, going_out):
+        """A new meld of ``kind`` (0 a set, 1 a sequence): valid, from the hand,
+        the one §9 (or §9.1 step 3b, with a wild card) would lay."""
+        hand, par, n = self.hands[seat], self.params[seat], len(cards)
+        assert cards == sorted(cards) and set(cards) <= hand
+        wilds = [x for x in cards if wild(x)]
+        natural = [x for x in cards if not wild(x)]
+        if wilds:                                                    # §9.1 step 3b
+            in_hand = sorted(x for x in hand if wild(x))
+            assert kind == 1 and n == 3 and wilds == in_hand[:1]
+            assert par.wild_start >= 1 and len(in_hand) >= par.wild_start
+            assert natural == sorted(pair_for_wild(hand, suit_of(natural[0])))
+            meld = read_meld(cards, self.mr, "sequence")
+        elif kind == 0:
+            assert n >= par.open_at
+            assert cards == sorted(x for x in hand
+                                   if not wild(x) and rank(x) == rank(cards[0]))
+            meld = read_meld(cards, self.mr, "set")
+        else:
+            assert n >= par.open_at
+            assert cards == sorted(longest(hand, suit_of(cards[0])))
+            meld = read_meld(cards, self.mr, "sequence")
+        assert meld is not None
+        assert self.allowed(hand, cards, keep, going_out)
+        hand.difference_update(cards)
+        self.melds[seat % 2].append(meld)
+
+    def addition(self, seat, m, card, keep, going_out):
+        """``card`` added to the team's meld ``m``: a wild card only as the guard lets it."""
+        t, hand = seat % 2, self.hands[seat]
+        assert m < len(self.melds[t]) and card in hand
+        old = self.melds[t][m]
+        if wild(card):
+            assert self.guard_lets(seat, old, going_out)
+            assert card == min(x for x in hand if wild(x))
+        new = extend(old, [card], self.mr)
+        assert new is not None and self.allowed(hand, [card], keep, going_out)
+        hand.discard(card)
+        self.melds[t][m] = new
+
+    def discard(self, seat, codes, c, i, keep, going_out, last):
+        """(3) the discard ``c`` (or going out), once melding has settled, and the
+        pozzetto a discard of the last card takes."""
+        t, hand = seat % 2, self.hands[seat]
         self.settled(seat, keep, going_out)
         card = c - (7000 if c >= 7000 else 6000)
         assert 6000 <= c < 7108 and card in hand
@@ -457,21 +487,26 @@ class Referee:
             self.pile.append(card)
             return
         assert not (going_out and len(hand) == 1), "it could go out"
-        if pol.name == "random":
-            assert card == sorted(hand)[self.rand(len(hand))]
-        else:
-            unseen = None
-            if len(self.pile) >= par.guard_pile:                     # §9.1 mind the pile
-                seen = hand | set(self.pile) | {x for tm in self.melds for m in tm
-                                                for x in m.cards}
-                unseen = [x for x in range(108) if not wild(x) and x not in seen]
-            assert card == discard_choice(sorted(hand), self.melds[1 - t], self.mr, unseen)
+        assert card == self.discard_wanted(seat)
         hand.remove(card)
         self.pile.append(card)
         if not hand:                                                 # the pozzetto on the discard
             self.take(seat, 1, codes[i])
             i += 1
         assert i == len(codes)
+
+    def discard_wanted(self, seat):
+        """The card the seat's policy discards: the random one's draw, or §9's
+        choice (minding the unseen cards once the pile reaches guard_pile)."""
+        hand, par = self.hands[seat], self.params[seat]
+        if self.pol[seat].name == "random":
+            return sorted(hand)[self.rand(len(hand))]
+        unseen = None
+        if len(self.pile) >= par.guard_pile:                         # §9.1 mind the pile
+            seen = hand | set(self.pile) | {x for tm in self.melds for m in tm
+                                            for x in m.cards}
+            unseen = [x for x in range(108) if not wild(x) and x not in seen]
+        return discard_choice(sorted(hand), self.melds[1 - seat % 2], self.mr, unseen)
 
 
 # --- hypothesis strategies ----------------------------------------------------
@@ -504,6 +539,7 @@ def tables(draw):
 
 # --- properties ---------------------------------------------------------------
 
+@pytest.mark.slow      # hundreds of hands refereed move by move
 @SOME
 @given(seeds, indices, tables(), st.integers(0, 3))
 def test_every_hand_follows_the_rule_book(seed, index, table_, dealer):
@@ -548,6 +584,7 @@ def test_games_follow_the_rule_book(seed, index, table_, target):
         assert total[w] >= target and total[w] > total[1 - w]
 
 
+@pytest.mark.slow      # every preset and policy, refereed
 def test_every_preset_and_policy_plays_checked_hands():
     """A fixed sweep (no hypothesis): every preset with every policy at every seat."""
     for preset in PRESETS:

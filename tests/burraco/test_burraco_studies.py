@@ -15,6 +15,9 @@ from analyses import burraco_scoring as bs
 from simkit import stats
 from simkit.burraco.api import simulate, simulate_games
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 SEED = 5
 HANDS = 400
 TINY = 20                      # the study contract's run far too small (test_studies.py)

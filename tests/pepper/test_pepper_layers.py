@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-PEPPER = Path(__file__).resolve().parent.parent / "simkit" / "pepper"
+PEPPER = Path(__file__).resolve().parents[2] / "simkit" / "pepper"
 SHARED = ("rules", "policies")
 NUMBA_SIDE = ("tables", "solver", "expert", "kernel")
 REFERENCE_SIDE = ("tricks", "reference_solver", "reference_expert", "reference")

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 from math import comb
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -125,38 +126,56 @@ def test_seed_key_above_2_63_after_a_small_one():
 
 def check_hands(df: pd.DataFrame, rules, start: int = 0) -> None:
     """Every §1-§5, §8 invariant of a block of hand records, vectorised."""
-    P, S, T = rules.players, rules.sides, rules.tricks
     n = len(df)
     hand = df["hand"].to_numpy()
     assert (hand == np.arange(start, start + n)).all()
-    assert (df["dealer"].to_numpy() == hand % P).all()
+    assert (df["dealer"].to_numpy() == hand % rules.players).all()
+    cols = hand_columns(df, rules)
+    played = check_auction(cols, rules)
+    if not played.any():
+        return
+    seat_side, want_side = check_tricks(cols, rules, played)
+    check_scoring(cols, rules, played, seat_side, want_side)
+    check_trump_and_features(cols, rules, played)
 
-    contract = df["contract"].to_numpy().astype(int)
-    bidder = df["bidder"].to_numpy().astype(int)
-    stuck = df["stuck"].to_numpy()
-    made = df["made"].to_numpy()
-    trump = df["trump"].cat.codes.to_numpy().astype(int)
-    bids = df[[f"bid_{s}" for s in range(P)]].to_numpy().astype(int)
-    tricks = df[[f"tricks_{s}" for s in range(P)]].to_numpy().astype(int)
-    side = df[[f"side_tricks_{s}" for s in range(S)]].to_numpy().astype(int)
-    score = df[[f"score_{s}" for s in range(S)]].to_numpy().astype(int)
-    feats = df[["bidder_trumps", "bidder_bowers", "bidder_aces", "bidder_voids"]].to_numpy()
-    calls = df["calls"].to_numpy().astype(int)
 
+def hand_columns(df: pd.DataFrame, rules) -> SimpleNamespace:
+    """The record's columns as integer arrays, per seat and per side as matrices."""
+    P, S = rules.players, rules.sides
+    return SimpleNamespace(
+        dealer=df["dealer"].to_numpy(),
+        contract=df["contract"].to_numpy().astype(int),
+        bidder=df["bidder"].to_numpy().astype(int),
+        stuck=df["stuck"].to_numpy(),
+        made=df["made"].to_numpy(),
+        trump=df["trump"].cat.codes.to_numpy().astype(int),
+        bids=df[[f"bid_{s}" for s in range(P)]].to_numpy().astype(int),
+        tricks=df[[f"tricks_{s}" for s in range(P)]].to_numpy().astype(int),
+        side=df[[f"side_tricks_{s}" for s in range(S)]].to_numpy().astype(int),
+        score=df[[f"score_{s}" for s in range(S)]].to_numpy().astype(int),
+        feats=df[["bidder_trumps", "bidder_bowers", "bidder_aces", "bidder_voids"]].to_numpy(),
+        calls=df["calls"].to_numpy().astype(int))
+
+
+def check_auction(c: SimpleNamespace, rules) -> np.ndarray:
+    """§3: bids and contracts in range, thrown-in and stuck hands, the winning
+    bid; returns the mask of the hands played out."""
+    P = rules.players
+    contract, bidder, stuck, bids = c.contract, c.bidder, c.stuck, c.bids
     assert ((0 <= contract) & (contract <= rules.kubwa)).all()
     assert ((0 <= bids) & (bids <= rules.kubwa)).all()
-    assert (calls >= 1).all()
+    assert (c.calls >= 1).all()
     if rules.auction == "one_lap":
-        assert (calls <= P).all()
+        assert (c.calls <= P).all()
     thrown = contract == 0
     played = ~thrown
 
     # thrown-in hands (§3.2 redeal): contract 0, bidder -1, no trump, all zeros
     if rules.all_pass == "redeal":
         assert (bidder[thrown] == -1).all()
-        assert (trump[thrown] == -1).all()
-        assert not made[thrown].any() and not stuck[thrown].any()
-        for arr in (bids, tricks, side, score, feats):
+        assert (c.trump[thrown] == -1).all()
+        assert not c.made[thrown].any() and not stuck[thrown].any()
+        for arr in (bids, c.tricks, c.side, c.score, c.feats):
             assert (arr[thrown] == 0).all()
     else:
         assert not thrown.any()
@@ -166,42 +185,58 @@ def check_hands(df: pd.DataFrame, rules, start: int = 0) -> None:
     if rules.all_pass == "stick":
         assert ((bids.max(axis=1) == 0) == stuck).all()
         assert (contract[stuck] == 1).all()
-        assert (bidder[stuck] == df["dealer"].to_numpy()[stuck]).all()
+        assert (bidder[stuck] == c.dealer[stuck]).all()
     else:
         assert not stuck.any()
     # otherwise the contract is the highest bid, made by the bidder
     bid_won = played & ~stuck
     assert (bids[bid_won].max(axis=1) == contract[bid_won]).all()
     assert (bids[bid_won, bidder[bid_won]] == contract[bid_won]).all()
+    return played
 
-    if not played.any():
-        return
-    tp, bp, cp = tricks[played], bidder[played], contract[played]
+
+def check_tricks(c: SimpleNamespace, rules,
+                 played: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """§4 over the played hands: every trick won by someone, sides adding up
+    their seats; returns each seat's side and the sides' tricks."""
+    P, S, T = rules.players, rules.sides, rules.tricks
+    tp, bp = c.tricks[played], c.bidder[played]
     assert ((0 <= bp) & (bp < P)).all()
-    # tricks (§4): every trick won by someone; sides add up their seats
     assert (tp.sum(axis=1) == T).all()
     assert (tp >= 0).all()
     seat_side = np.array([rules.side_of(s) for s in range(P)])
     want_side = np.zeros((len(tp), S), int)
     for s in range(P):
         want_side[:, seat_side[s]] += tp[:, s]
-    assert (side[played] == want_side).all()
-    # scoring (§5), recomputed
+    assert (c.side[played] == want_side).all()
+    return seat_side, want_side
+
+
+def check_scoring(c: SimpleNamespace, rules, played: np.ndarray, seat_side: np.ndarray,
+                  want_side: np.ndarray) -> None:
+    """§5, recomputed: made or not, and every side's score."""
+    T = rules.tricks
+    bp, cp = c.bidder[played], c.contract[played]
     bside = seat_side[bp]
-    won = want_side[np.arange(len(tp)), bside]
+    rows = np.arange(len(bp))
+    won = want_side[rows, bside]
     want_made = won >= np.minimum(cp, T)
-    assert (made[played] == want_made).all()
+    assert (c.made[played] == want_made).all()
     fail = T if rules.fail == "flat" else cp
     stake = np.where(cp == rules.kubwa, rules.kubwa_stake, rules.ndogo_stake) * T
     own = np.where(cp < T, np.where(want_made, won, -fail),
                    np.where(want_made, stake, -stake))
     want_score = want_side.copy()
-    want_score[np.arange(len(tp)), bside] = own
-    assert (score[played] == want_score).all()
-    # trump (§3.3) and features (§8)
-    tr = trump[played]
+    want_score[rows, bside] = own
+    assert (c.score[played] == want_score).all()
+
+
+def check_trump_and_features(c: SimpleNamespace, rules, played: np.ndarray) -> None:
+    """§3.3 the trump and §8 the bidder's features, over the played hands."""
+    T = rules.tricks
+    tr = c.trump[played]
     assert ((0 <= tr) & (tr <= (4 if rules.no_trump else 3))).all()
-    f = feats[played]
+    f = c.feats[played]
     nt = tr == 4
     assert ((0 <= f[:, 0]) & (f[:, 0] <= 7)).all()
     assert ((0 <= f[:, 1]) & (f[:, 1] <= 2) & (f[:, 1] <= f[:, 0])).all()

@@ -24,6 +24,9 @@ from simkit.pepper.api import declare_hands, fixed_hands, simulate, simulate_gam
 from simkit.pepper.policies import NAMED, make_policies
 from simkit.pepper.rules import DECK, PRESETS, TRUMP_TEXT, make_rules
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 #: Run seeds.
 SEED = 0x5EED_D1FF
 OTHER_SEED = 2                  # seed_key(2) >= 2**63: keys of both signs

@@ -25,6 +25,9 @@ from simkit.burraco.policies import make_policies
 from simkit.burraco.record import body
 from simkit.burraco.rules import PRESETS, make_rules
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 SEED = 0x5EED_B0CC
 OTHER_SEED = 2
 HANDS = 1_000                  # per policy mix: 2,000 hands per rule set

@@ -241,7 +241,7 @@ def test_the_deal_alone_is_played_out_by_the_policies():
 
 
 def test_the_rule_books_example_is_the_record_of_its_game():
-    book = (Path(__file__).resolve().parent.parent / "seeds" / "shiesta.md").read_text()
+    book = (Path(__file__).resolve().parents[2] / "seeds" / "shiesta.md").read_text()
     section = book.split("## 7. Game records", 1)[1]
     example = section.split("```\n", 2)[1]
     assert example.splitlines() == SR.body(hand_written_game())

@@ -39,6 +39,9 @@ from simkit.rng import Stream
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_pepper_differential import assert_same_games, assert_same_hands, assert_same_records
 
+#: The expert's differential runs, many deals each: the full suite's, not the quick tier's.
+pytestmark = pytest.mark.slow
+
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 SEED = 0x5EED_E4E7
 

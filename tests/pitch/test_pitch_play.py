@@ -2,7 +2,7 @@
 position from the issue: the card or call the new default makes and the one
 the old setting (policies.NAMED["classic"], or the one parameter at its old
 value) makes.  The kernel is held to the same decisions by the differential
-tests (tests/test_pitch_differential.py, default and classic tables).
+tests (tests/pitch/test_pitch_differential.py, default and classic tables).
 """
 
 from __future__ import annotations

@@ -270,7 +270,7 @@ def test_deal_and_auction_are_played_out_by_policies():
 def test_the_rule_book_example_is_what_play_gives():
     """seeds/pitch.md 9 shows the record of hand 3 of seed 7 (four players, the
     seed's rules, the heuristic at every seat)."""
-    book = (Path(__file__).resolve().parent.parent / "seeds" / "pitch.md").read_text()
+    book = (Path(__file__).resolve().parents[2] / "seeds" / "pitch.md").read_text()
     example = book.split("## 9. Hand records as text")[1].split("```")[1].strip().splitlines()
     assert example == body(play(RULES4, make_policies("heuristic", 4), 7, 3))
 

@@ -1,7 +1,7 @@
 """Scenario tests of the heuristic's play (seeds/shiesta.md §6.2), one per
 flaw fixed, on the reference engine: the exact position, the card the new
 default plays and the card the old heuristic (``NAMED["classic"]``) plays.
-The kernel plays the same moves: tests/test_shiesta_differential.py runs both
+The kernel plays the same moves: tests/shiesta/test_shiesta_differential.py runs both
 settings through both engines.
 """
 

@@ -33,6 +33,9 @@ from simkit.pitch.policies import make_policies
 from simkit.pitch.record import body
 from simkit.pitch.rules import DECK, PRESETS, make_rules
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 SEED = 0x5EED_D1FF
 OTHER_SEED = 2                  # seed_key(2) >= 2**63: keys of both signs
 PLAYERS = tuple(range(2, 9))

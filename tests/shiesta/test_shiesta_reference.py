@@ -157,158 +157,202 @@ def referee(rules, log, policies=None, replay=None):
     """Replay ``log`` from its deal and check every rule; with ``policies`` and
     the ``replay`` stream (positioned after the starter draw) also every
     decision of the policies."""
-    n, size = rules.players, rules.hand_size
-    decks = rules.n_decks
-    down = [[c % 13 for c in row] for row in log.dealt_down]
-    hand = [Counter(c % 13 for c in h) for h in log.dealt_hand]
-    up = [Counter(c % 13 for c in row) for row in log.dealt_up]
-    draw = [c % 13 for c in log.draw_pile]
-    pile, out = [], Counter()
+    Referee(rules, log, policies, replay).run()
+    return check_record(rules, log)
 
-    def census():
-        total = Counter(out) + Counter(pile) + Counter(draw)
-        for s in range(n):
-            total += hand[s] + up[s] + Counter(down[s])
-        assert all(total[r] == 4 * decks for r in range(13)), total
 
-    def cards(s):
-        return sum(hand[s].values()) + sum(up[s].values()) + len(down[s])
+class Referee:
+    """The referee's own table for :func:`referee`, in ranks: each seat's hand,
+    face-up and face-down rows, the draw pile, the pile, the cards out of
+    play, who moves next and which way, and the counts the record gives."""
 
-    census()
-    # -- §4.2 the exchange, from the starter clockwise
-    for i in range(n):
-        s = (log.starter + i) % n
-        together = list(hand[s].elements()) + list(up[s].elements())
-        if policies is not None:
-            assert Counter(log.up_after[s]) == expected_exchange(policies[s], together, replay)
-        assert len(log.up_after[s]) == 3
-        assert Counter(log.up_after[s]) + Counter(log.hand_after[s]) == Counter(together)
-        up[s], hand[s] = Counter(log.up_after[s]), Counter(log.hand_after[s])
-    census()
+    def __init__(self, rules, log, policies, replay):
+        self.rules, self.log, self.policies, self.replay = rules, log, policies, replay
+        self.n = rules.players
+        self.down = [[c % 13 for c in row] for row in log.dealt_down]
+        self.hand = [Counter(c % 13 for c in h) for h in log.dealt_hand]
+        self.up = [Counter(c % 13 for c in row) for row in log.dealt_up]
+        self.draw = [c % 13 for c in log.draw_pile]
+        self.pile, self.out = [], Counter()
+        self.to_move, self.direction, self.forced = log.starter, 1, False
+        self.pickups, self.played, self.tops = [0] * self.n, Counter(), []
 
-    to_move, direction, forced = log.starter, 1, False
-    pickups, played, tops = [0] * n, Counter(), []
-    for k, m in enumerate(log.moves):
-        assert not (k and cards(log.moves[k - 1].seat) == 0), "play went on after a win"
-        decision = None            # (options or heuristic answer) to check against the policy
-        if k == 0:
-            # -- §4.3 the opening
-            candidates = [(log.starter + i) % n for i in range(n)]
-            holders = [s for s in candidates if any(opens(r) and hand[s][r] for r in hand[s])]
-            seat = holders[0] if holders else log.starter
-            assert (m.seat, m.source) == (seat, HAND)
-            assert log.opener == seat
-            if holders:
-                rank = min((r for r in hand[seat] if hand[seat][r] and opens(r)), key=level)
-                assert m.rank == rank and 1 <= m.count <= hand[seat][rank]
-                if policies is not None:
-                    if policies[seat].name == "random":
-                        assert m.count == replay.below(hand[seat][rank]) + 1
-                    else:
-                        assert m.count == hand[seat][rank]
+    def census(self):
+        """Every card of every deck is somewhere, once."""
+        total = Counter(self.out) + Counter(self.pile) + Counter(self.draw)
+        for s in range(self.n):
+            total += self.hand[s] + self.up[s] + Counter(self.down[s])
+        assert all(total[r] == 4 * self.rules.n_decks for r in range(13)), total
+
+    def cards(self, s):
+        return sum(self.hand[s].values()) + sum(self.up[s].values()) + len(self.down[s])
+
+    def run(self):
+        log, n = self.log, self.n
+        self.census()
+        self.exchange()
+        self.census()
+        for k, m in enumerate(log.moves):
+            assert not (k and self.cards(log.moves[k - 1].seat) == 0), "play went on after a win"
+            # (held, legal ranks) when the seat chose, to check against its policy
+            decision = self.opening(m) if k == 0 else self.turn(m)
+            if decision is not None and self.policies is not None:
+                self.check_decision(k, m, *decision)
+            self.apply(m)
+            self.census()
+            fewest = min(self.cards(s) for s in range(n))     # who leads: the fewest cards
+            self.tops.append(sum(1 << s for s in range(n) if self.cards(s) == fewest))
+        self.result()
+
+    def exchange(self):
+        """§4.2 the exchange, from the starter clockwise."""
+        log, hand, up = self.log, self.hand, self.up
+        for i in range(self.n):
+            s = (log.starter + i) % self.n
+            together = list(hand[s].elements()) + list(up[s].elements())
+            if self.policies is not None:
+                assert Counter(log.up_after[s]) == expected_exchange(self.policies[s], together,
+                                                                     self.replay)
+            assert len(log.up_after[s]) == 3
+            assert Counter(log.up_after[s]) + Counter(log.hand_after[s]) == Counter(together)
+            up[s], hand[s] = Counter(log.up_after[s]), Counter(log.hand_after[s])
+
+    def opening(self, m):
+        """§4.3 the opening: who opens, with which rank, and (the random policy
+        drawing) how many; returns the decision to check when nobody can open."""
+        log, n = self.log, self.n
+        candidates = [(log.starter + i) % n for i in range(n)]
+        holders = [s for s in candidates
+                   if any(opens(r) and self.hand[s][r] for r in self.hand[s])]
+        seat = holders[0] if holders else log.starter
+        held = self.hand[seat]
+        assert (m.seat, m.source) == (seat, HAND)
+        assert log.opener == seat
+        if not holders:
+            assert held[m.rank] >= m.count >= 1
+            return (held, sorted(r for r in held if held[r]))
+        rank = min((r for r in held if held[r] and opens(r)), key=level)
+        assert m.rank == rank and 1 <= m.count <= held[rank]
+        if self.policies is not None:
+            if self.policies[seat].name == "random":
+                assert m.count == self.replay.below(held[rank]) + 1
             else:
-                assert hand[seat][m.rank] >= m.count >= 1
-                decision = (hand[seat], sorted(r for r in hand[seat] if hand[seat][r]))
-        elif forced:
+                assert m.count == held[rank]
+        return None
+
+    def turn(self, m):
+        """§4.4 a turn after the opening: the seat to move, its source, a legal
+        set or a pickup; returns the decision to check, if the seat had one."""
+        pile = self.pile
+        if self.forced:
             # -- §3: the player after a 3 picks up, whatever the pile
-            assert (m.seat, m.source, m.rank, m.count) == (to_move, PICKUP, 15, len(pile))
+            assert (m.seat, m.source, m.rank, m.count) == (self.to_move, PICKUP, 15, len(pile))
+            return None
+        seat = self.to_move
+        assert m.seat == seat
+        if sum(self.hand[seat].values()):
+            src = HAND
+        elif sum(self.up[seat].values()):
+            src = UP
         else:
-            seat = to_move
-            assert m.seat == seat
-            if sum(hand[seat].values()):
-                src = HAND
-            elif sum(up[seat].values()):
-                src = UP
+            src = DOWN
+        if src == DOWN:
+            turned = self.down[seat][0]
+            if goes_on(turned, pile, self.rules):
+                assert (m.source, m.rank, m.count) == (DOWN, turned, 1)
             else:
-                src = DOWN
-            if src == DOWN:
-                turned = down[seat][0]
-                if goes_on(turned, pile, rules):
-                    assert (m.source, m.rank, m.count) == (DOWN, turned, 1)
-                else:
-                    assert (m.source, m.rank, m.count) == (PICKUP, turned, len(pile) + 1)
-            else:
-                held = hand[seat] if src == HAND else up[seat]
-                legal = legal_set_ranks(held, pile, rules)
-                if m.source == PICKUP:
-                    assert not legal, "picked up holding a legal set"
-                    assert (m.rank, m.count) == (15, len(pile))
-                else:
-                    assert m.source == src
-                    assert m.rank in legal and 1 <= m.count <= held[m.rank]
-                decision = (held, legal)
-        if decision is not None and policies is not None:
-            held, legal = decision
-            p = policies[m.seat]
-            got = None if m.source == PICKUP else (m.rank, m.count)
-            if p.name == "random":
-                options = [(r, c) for r in legal for c in range(1, held[r] + 1)]
-                want = options[replay.below(len(options))] if options else None
-            else:
-                want = expected_heuristic(p.params, held, legal, len(pile),
-                                          cards((m.seat + direction) % n), not draw)
-            assert got == want, (k, got, want)
+                assert (m.source, m.rank, m.count) == (PICKUP, turned, len(pile) + 1)
+            return None
+        held = self.hand[seat] if src == HAND else self.up[seat]
+        legal = legal_set_ranks(held, pile, self.rules)
+        if m.source == PICKUP:
+            assert not legal, "picked up holding a legal set"
+            assert (m.rank, m.count) == (15, len(pile))
+        else:
+            assert m.source == src
+            assert m.rank in legal and 1 <= m.count <= held[m.rank]
+        return (held, legal)
 
-        # -- apply the move
-        forced = False
+    def check_decision(self, k, m, held, legal):
+        """§6: move ``k`` is the one its seat's policy makes from ``held``, where
+        ``legal`` are the ranks it may play (the random policy drawing)."""
+        p = self.policies[m.seat]
+        got = None if m.source == PICKUP else (m.rank, m.count)
+        if p.name == "random":
+            options = [(r, c) for r in legal for c in range(1, held[r] + 1)]
+            want = options[self.replay.below(len(options))] if options else None
+        else:
+            want = expected_heuristic(p.params, held, legal, len(self.pile),
+                                      self.cards((m.seat + self.direction) % self.n),
+                                      not self.draw)
+        assert got == want, (k, got, want)
+
+    def apply(self, m):
+        """The move ``m`` on the referee's table, and who moves next."""
+        self.forced = False
         s = m.seat
         if m.source == PICKUP:
             if m.rank != 15:                                  # the face-down card
-                hand[s][down[s].pop(0)] += 1
-            for r in pile:
-                hand[s][r] += 1
-            pile = []
-            pickups[s] += 1
-            to_move = s if rules.after_pickup == "picker" else (s + direction) % n
+                self.hand[s][self.down[s].pop(0)] += 1
+            for r in self.pile:
+                self.hand[s][r] += 1
+            self.pile = []
+            self.pickups[s] += 1
+            after = s if self.rules.after_pickup == "picker" else (s + self.direction) % self.n
+            self.to_move = after
+            return
+        if m.source == DOWN:
+            self.down[s].pop(0)
         else:
-            if m.source == DOWN:
-                down[s].pop(0)
-            else:
-                held = hand[s] if m.source == HAND else up[s]
-                held[m.rank] -= m.count
-            drawn = 0
-            if m.source == HAND:
-                while sum(hand[s].values()) < size and draw:
-                    hand[s][draw.pop(0)] += 1
-                    drawn += 1
-            assert m.drawn == drawn
-            played[m.rank] += m.count
-            to_move = None
-            if m.rank == N3:
-                out[N3] += m.count
-                forced = True
-            elif m.rank == N10:
-                out.update(pile)
-                out[N10] += m.count
-                pile = []
-                if rules.after_burn == "again":
-                    to_move = s
-            else:
-                pile += [m.rank] * m.count
-                if m.rank == N7 and rules.seven_reverses:
-                    for _ in range(m.count):
-                        direction = -direction
-            if to_move is None:
-                to_move = (s + direction) % n
-        census()
-        fewest = min(cards(s) for s in range(n))          # who leads: the fewest cards
-        tops.append(sum(1 << s for s in range(n) if cards(s) == fewest))
+            held = self.hand[s] if m.source == HAND else self.up[s]
+            held[m.rank] -= m.count
+        drawn = 0
+        if m.source == HAND:
+            while sum(self.hand[s].values()) < self.rules.hand_size and self.draw:
+                self.hand[s][self.draw.pop(0)] += 1
+                drawn += 1
+        assert m.drawn == drawn
+        self.played[m.rank] += m.count
+        self.to_move = self.special(m)
+        if self.to_move is None:
+            self.to_move = (s + self.direction) % self.n
 
-    # -- the result
-    finished = bool(log.moves) and cards(log.moves[-1].seat) == 0
-    if finished:
-        assert log.winner == log.moves[-1].seat and not log.unfinished
-        assert log.turns <= rules.max_turns
-    else:
-        assert log.winner == -1 and log.unfinished and log.turns == rules.max_turns
-    assert log.pickups == pickups
-    assert [log.played[r] for r in range(13)] == [played[r] for r in range(13)]
-    assert log.cards_left == [cards(s) for s in range(n)]
-    assert log.tops == tops
-    led = drama.drama(tops, 1 << log.winner if finished else 0)
-    rec = log.record()
-    assert (rec["lead_changes"], rec["comeback"], rec["settled"]) == tuple(led)
-    return check_record(rules, log)
+    def special(self, m):
+        """§3 the played set's effect on the pile: a 3 out of play and a forced
+        pickup, a 10 burning the pile, a 7 reversing; the seat to move when
+        the rules say (after a burn, ``again``), else None: the next seat."""
+        if m.rank == N3:
+            self.out[N3] += m.count
+            self.forced = True
+        elif m.rank == N10:
+            self.out.update(self.pile)
+            self.out[N10] += m.count
+            self.pile = []
+            if self.rules.after_burn == "again":
+                return m.seat
+        else:
+            self.pile += [m.rank] * m.count
+            if m.rank == N7 and self.rules.seven_reverses:
+                for _ in range(m.count):
+                    self.direction = -self.direction
+        return None
+
+    def result(self):
+        """§4.5-§4.6 the win or the turn cap, and the counts the record gives."""
+        log, rules, n = self.log, self.rules, self.n
+        finished = bool(log.moves) and self.cards(log.moves[-1].seat) == 0
+        if finished:
+            assert log.winner == log.moves[-1].seat and not log.unfinished
+            assert log.turns <= rules.max_turns
+        else:
+            assert log.winner == -1 and log.unfinished and log.turns == rules.max_turns
+        assert log.pickups == self.pickups
+        assert [log.played[r] for r in range(13)] == [self.played[r] for r in range(13)]
+        assert log.cards_left == [self.cards(s) for s in range(n)]
+        assert log.tops == self.tops
+        led = drama.drama(self.tops, 1 << log.winner if finished else 0)
+        rec = log.record()
+        assert (rec["lead_changes"], rec["comeback"], rec["settled"]) == tuple(led)
 
 
 def check_record(rules, log):
@@ -374,6 +418,7 @@ def replay_deal(seed, index, rules, log):
 
 # --- hypothesis properties -------------------------------------------------
 
+@pytest.mark.slow      # whole games refereed move by move
 @SOME
 @given(tables(), seeds, indices)
 def test_game_follows_the_rule_book(table, seed, index):

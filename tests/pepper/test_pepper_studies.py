@@ -14,6 +14,9 @@ import pytest
 from analyses import pepper_bids, pepper_kubwa
 from simkit.pepper.rules import make_rules
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 SEED = 5
 KUBWA_HANDS = 30_000
 BIDS_HANDS, BIDS_SEED = 20_000, 11

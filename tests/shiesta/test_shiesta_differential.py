@@ -31,6 +31,9 @@ from simkit.shiesta.policies import NAMED, make_policies
 from simkit.shiesta.record import body
 from simkit.shiesta.rules import PRESETS, make_rules
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 SEED = 0x5EED_5E57
 OTHER_SEED = 2                  # seed_key(2) >= 2**63: keys of both signs
 PLAYERS = (3, 4, 5)

@@ -237,12 +237,7 @@ def check_record(rules, log):
 
 def check_hand(rules, log, fixed_seat=-1, fixed_contract=0):
     """Every invariant of one hand's record (§1-§7)."""
-    n = rules.players
-    # cards conserved: 6 distinct cards per seat, 52 - 6N undealt
-    assert all(len(h) == 6 for h in log.hands)
-    dealt = [c for h in log.hands for c in h]
-    assert len(set(dealt)) == 6 * n and all(0 <= c < 52 for c in dealt)
-    assert 52 - len(set(dealt)) == 52 - 6 * n
+    dealt = check_deal(rules, log)
     if fixed_seat >= 0 and fixed_contract >= 2:
         assert log.auction == [R.Bid(fixed_seat, fixed_contract)]
         assert (log.contract, log.pitcher, log.stuck) == (fixed_contract, fixed_seat, False)
@@ -250,17 +245,40 @@ def check_hand(rules, log, fixed_seat=-1, fixed_contract=0):
         check_auction(rules, log, fixed_seat)
     rec = check_record(rules, log)
     assert rec[f"bid_{max(log.pitcher, 0)}"] == (log.contract if log.pitcher >= 0 else 0)
-
     if log.pitcher < 0:         # thrown in: only possible under redeal
-        assert rules.all_pass == "redeal" and all(b.level == 0 for b in log.auction)
-        assert log.plays == [] and log.contract == 0 and not log.made and not log.stuck
-        assert rec["trump"] == "-" and (rec["high"], rec["low"], rec["jack"]) == (-1, -1, -1)
-        for k, v in rec.items():
-            if k not in ("dealer", "pitcher", "trump", "high", "low", "jack"):
-                assert v == 0 and not v, k
+        check_thrown_in(rules, log, rec)
         return
+    trump, tricks, trick_list = check_tricks(rules, log, rec, dealt)
+    points, awarded = check_points(rules, log, dealt, trump, trick_list)
+    check_score_and_money(rules, log, rec, tricks, points, awarded)
+    check_pitcher_hand(log, rec, trump)
 
-    # each dealt card is played exactly once, by the seat dealt it
+
+def check_deal(rules, log):
+    """§1: 6 distinct cards per seat, 52 - 6N undealt; returns the dealt cards."""
+    n = rules.players
+    assert all(len(h) == 6 for h in log.hands)
+    dealt = [c for h in log.hands for c in h]
+    assert len(set(dealt)) == 6 * n and all(0 <= c < 52 for c in dealt)
+    assert 52 - len(set(dealt)) == 52 - 6 * n
+    return dealt
+
+
+def check_thrown_in(rules, log, rec):
+    """§2 redeal: a hand everybody passed is not played and scores nothing."""
+    assert rules.all_pass == "redeal" and all(b.level == 0 for b in log.auction)
+    assert log.plays == [] and log.contract == 0 and not log.made and not log.stuck
+    assert rec["trump"] == "-" and (rec["high"], rec["low"], rec["jack"]) == (-1, -1, -1)
+    for k, v in rec.items():
+        if k not in ("dealer", "pitcher", "trump", "high", "low", "jack"):
+            assert v == 0 and not v, k
+
+
+def check_tricks(rules, log, rec, dealt):
+    """§3: each dealt card played once by its seat, the pitch setting trump, every
+    play legal, turn order, the winner leading next; returns the trump suit,
+    the tricks per seat and the tricks as played."""
+    n = rules.players
     assert len(log.plays) == 6 * n
     assert sorted(p.card for p in log.plays) == sorted(dealt)
     for s in range(n):
@@ -269,7 +287,6 @@ def check_hand(rules, log, fixed_seat=-1, fixed_contract=0):
     trump = suit(log.plays[0].card)
     assert log.trump == trump and rec["trump"] == "CDHS"[trump]
 
-    # every play legal (§3), turn order, the winner leads next
     holding = [set(h) for h in log.hands]
     leader = log.pitcher
     tricks = [0] * n
@@ -287,8 +304,12 @@ def check_hand(rules, log, fixed_seat=-1, fixed_contract=0):
         tricks[leader] += 1
         trick_list.append(trick)
     assert tricks == log.tricks and sum(tricks) == 6
+    return trump, tricks, trick_list
 
-    # the four points (§4), only from dealt cards
+
+def check_points(rules, log, dealt, trump, trick_list):
+    """§4: the four points, only from dealt cards; returns the points per seat
+    and how many of the four were awarded."""
     high, low, jack, captured, game, points = expected_points(rules, log.hands, trump, trick_list)
     assert (log.high, log.low, log.jack, log.game_points, log.game_winners, log.points) == \
         (high, low, jack, captured, game, points)
@@ -301,8 +322,12 @@ def check_hand(rules, log, fixed_seat=-1, fixed_contract=0):
         assert jack == -1 and awarded <= 3
     if not any(gp(c) for c in dealt):
         assert game == 0 and sum(captured) == 0
+    return points, awarded
 
-    # scores (§5) and the one-hand money (§7)
+
+def check_score_and_money(rules, log, rec, tricks, points, awarded):
+    """§5 the scores and §7 the one-hand money."""
+    n = rules.players
     score, made = expected_score(rules, log.contract, log.pitcher, tricks, points, awarded)
     assert (log.score, log.made) == (score, made)
     assert rec["moon"] == (log.contract == 5)
@@ -310,7 +335,9 @@ def check_hand(rules, log, fixed_seat=-1, fixed_contract=0):
     assert log.money_units == money and sum(money) == 0
     assert [rec[f"money_{s}"] for s in range(n)] == [m / UNITS_PER_DOLLAR for m in money]
 
-    # the pitcher's dealt hand
+
+def check_pitcher_hand(log, rec, trump):
+    """§6: the pitcher's dealt hand as the record gives it (trumps, A K J 2, game points)."""
     hand = log.hands[log.pitcher]
     assert rec["pitcher_trumps"] == sum(1 for c in hand if suit(c) == trump) >= 1
     assert rec["pitcher_ace"] == (trump * 13 + 12 in hand)

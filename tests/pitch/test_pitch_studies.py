@@ -14,6 +14,9 @@ import pytest
 from analyses import pitch_payouts as pp
 from simkit.pitch import api
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 SEED = 7
 HANDS = 3000
 TINY = 20                      # the study contract's run far too small (test_studies.py)

@@ -18,6 +18,9 @@ from analyses import shiesta_strategy as ss
 from simkit.shiesta.api import simulate_games
 from simkit.shiesta.rules import PRESETS
 
+#: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
+pytestmark = pytest.mark.slow
+
 SEED = 11
 HANDS = 2000
 TINY = 20                      # the study contract's run far too small (test_studies.py)

@@ -368,7 +368,12 @@ def test_heuristic_bids_and_plays():
     rules = make_rules(players=4)
     p = HeuristicParams()
     hand = DECK.parse_hand("9C 10C QD 9S 10S KH")
-    assert R.desired_level(hand, rules, p) == R.desired_level(hand, rules, p)
+    # its best estimate is 1.70 tricks (clubs or spades trumps, the partner's help in
+    # it); the 4-player offset, -0.40, leaves 1.30, rounded down: D = 1
+    assert max(R.estimate(hand, o, rules, p)[0] for o in R.trump_options(rules)) == 170
+    assert R.desired_level(hand, rules, p) == 1
+    assert R.desired_level(hand, rules, p.replace(aggression=0.7)) == 2       # 2.00
+    assert R.desired_level(hand, rules, p.replace(aggression=0.69)) == 1      # 1.99
     # a weak hand passes over any bid at or above its D
     d = R.desired_level(hand, rules, p)
     assert R.heuristic_bid(hand, d, rules, p) == 0
