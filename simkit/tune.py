@@ -420,10 +420,24 @@ def _search(spec: Spec, study, where: pathlib.Path | None, t0: float, *, threads
     result["seconds"] = time.perf_counter() - t0
     result["complete_before"] = False
     if where is not None:
-        store.write_json_atomic(where / RESULT, result)
-        manifest = {**_manifest(spec), "result": store.file_digest(where / RESULT)}
-        store.write_json_atomic(where / MANIFEST, manifest)
+        _keep_result(where, spec, result)
     return result
+
+
+def _keep_result(where: pathlib.Path, spec: Spec, result: dict) -> None:
+    """Write the result, its checksum going into the manifest first: a tune
+    stopped between the two leaves no result (it is confirmed again), never
+    a result the manifest does not vouch for."""
+    import os
+
+    tmp = store.temporary_path(where / RESULT)
+    try:
+        store.write_json_atomic(tmp, result)
+        store.write_json_atomic(where / MANIFEST,
+                                {**_manifest(spec), "result": store.file_digest(tmp)})
+        os.replace(tmp, where / RESULT)
+    finally:
+        store.remove_file(tmp)
 
 
 def _manifest(spec: Spec) -> dict:
