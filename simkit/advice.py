@@ -14,14 +14,15 @@ game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from simkit import stats
-from simkit.errors import InputError
+from simkit.base import stats
+from simkit.base.errors import InputError
 
 #: Values closer than this count as equal when ranking plans (float noise in means).
 TIE = 1e-12
@@ -50,7 +51,8 @@ class PlanOutcome:
     value: np.ndarray
 
 
-def plan_list(plans, names: list[str], parse, declarer: bool = False) -> list[str]:
+def plan_list(plans: str | Sequence[str] | None, names: list[str], parse: Callable[[str], Any],
+              declarer: bool = False) -> list[str]:
     """The plans to play, in the game's order: every plan of ``names`` when
     ``plans`` is None, else the ones given (a list, or text such as
     ``"pass,3,kubwa"``; ``policy``, the seat's own bidding, may be added),
@@ -152,7 +154,8 @@ class WinChances:
     chance: dict[int, float]
     games: dict[int, int]
 
-    def _per_position(self, name: str):
+    def _per_position(self, name: str
+                      ) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
         """(positions, deal -> position index, chance, games) of a plan."""
         u, inv = np.unique(self.codes[name], return_inverse=True)
         keys = u.tolist()
@@ -168,7 +171,7 @@ class WinChances:
         square of the position's share of the deals).  Their sum gives the
         effective number of games ``n_eff = p (1 - p) / var``, and the
         interval is Clopper-Pearson's for ``p n_eff`` wins of ``n_eff``
-        (:func:`simkit.stats.proportion_ci`); when every deal ends the game at
+        (:func:`simkit.base.stats.proportion_ci`); when every deal ends the game at
         once it is exactly the interval of a proportion over the deals."""
         _, inv, w, g = self._per_position(name)
         n = len(inv)
@@ -185,8 +188,8 @@ class WinChances:
     def difference(self, a: str, b: str) -> tuple[float, float, float]:
         """``(p_win(a) - p_win(b), low, high)``, paired over the same deals, with
         each position's game noise counted once (normal 95% interval)."""
-        ka, ia, wa, ga = self._per_position(a)
-        kb, ib, wb, gb = self._per_position(b)
+        ka, ia, wa, _ = self._per_position(a)
+        kb, ib, wb, _ = self._per_position(b)
         n = len(ia)
         d = wa[ia] - wb[ib]
         diff = float(d.mean())
@@ -267,7 +270,7 @@ def identical_plans(table: pd.DataFrame, outcomes: dict[str, PlanOutcome]) -> li
         names = sorted((str(r["bid"]) for r in g), key=order.__getitem__)
         n = int(g[0]["deals"])
         first, rest = str(g[0]["bid"]), [str(r["bid"]) for r in g[1:]]
-        numbers = all(0 < r["level"] for r in g[1:]) and all(
+        numbers = all(r["level"] > 0 for r in g[1:]) and all(
             str(r["bid"]).isdigit() for r in g[1:])
         if first == "pass" and numbers:
             top = rest[-1]
@@ -303,10 +306,10 @@ class Verdict:
     low: float | None
     high: float | None
     measure: Measure
-    identical: list[dict]
+    identical: list[dict[str, Any]]
 
-    def json(self) -> dict:
-        def num(v):
+    def json(self) -> dict[str, Any]:
+        def num(v: float | None) -> float | None:
             return None if v is None or v != v else float(v)
 
         return {"by": self.measure.by, "value": float(self.measure.matters),
@@ -314,7 +317,8 @@ class Verdict:
                 "low": num(self.low), "high": num(self.high)}
 
 
-def _difference(outcomes, win: WinChances | None, by: str, a: str, b: str):
+def _difference(outcomes: dict[str, PlanOutcome], win: WinChances | None, by: str, a: str,
+                b: str) -> tuple[float, float, float]:
     if by == "p_win":
         assert win is not None
         return win.difference(a, b)
@@ -340,7 +344,7 @@ def choose(table: pd.DataFrame, outcomes: dict[str, PlanOutcome], measure: Measu
     rows = table.to_dict("records")
     by = measure.by
 
-    def key(r):
+    def key(r: dict[str, Any]) -> tuple[float, float, int]:
         return (round(r[by], 9), round(r["ev"], 9), -commitment(r["level"]))
 
     best = max(rows, key=key)
@@ -378,12 +382,12 @@ def choose(table: pd.DataFrame, outcomes: dict[str, PlanOutcome], measure: Measu
                    f"and makes it in {pct(best['p_make'])} of those")
     if "pass" in set(table["bid"]):
         reason += "; " + pass_line(table)
-    return Verdict(str(best["bid"]), reason, not short, str(vs),
-                   d, lo, hi, measure, identical)
+    return Verdict(recommended=str(best["bid"]), reason=reason, clear=not short, vs=str(vs),
+                   diff=d, low=lo, high=hi, measure=measure, identical=identical)
 
 
 def decides_line(table: pd.DataFrame, recommended: str, score: str, target: int,
-                 fmt=lambda v: f"{v:+.2f}") -> str:
+                 fmt: Callable[[float], str] = lambda v: f"{v:+.2f}") -> str:
     """Why the chance to win the game, not EV, chooses with a score, and what EV
     alone would have chosen when that differs."""
     text = (f"With the score {score} the plan is chosen by its chance to win the game, "
@@ -400,7 +404,8 @@ def decides_line(table: pd.DataFrame, recommended: str, score: str, target: int,
     return text + "."
 
 
-def head_json(a) -> dict:
+# a: a game's Advice (each advisor has its own class)
+def head_json(a: Any) -> dict[str, Any]:
     """The fields every advisor's JSON shares (``a``: a game's Advice): what a
     plan's value is in (``VALUE``: unit, digits, the EV column's head, and
     ``matters``, the smallest difference in it worth acting on), the hand,
@@ -428,7 +433,7 @@ def head_json(a) -> dict:
                       for k, v in a.rules.as_dict().items()}}
 
 
-def notes(a) -> list[str]:
+def notes(a: Any) -> list[str]:
     """The lines under an advisor's table: the plans that played the same, what
     decides with a score, and the threshold of a clear choice."""
     v = getattr(a, "verdict", None)
@@ -442,17 +447,17 @@ def notes(a) -> list[str]:
     return lines
 
 
-def table_json(table: pd.DataFrame, extra: tuple[str, ...] = ()) -> list[dict]:
+def table_json(table: pd.DataFrame, extra: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """The plans as JSON-ready rows: bid, p_make (its interval: ci_low, ci_high),
     ev, p_contract, ev_us, ev_them (each with its interval: ``_low``, ``_high``),
     and ``extra`` columns (NaN as None)."""
-    def num(v):
-        v = float(v)
-        return None if np.isnan(v) else v
+    def num(v: object) -> float | None:
+        x = float(v)  # type: ignore[arg-type]  # a table cell: a number or NaN
+        return None if np.isnan(x) else x
 
     keys = ("p_make", "ci_low", "ci_high", "ev", "ev_low", "ev_high", "p_contract",
             "contract_low", "contract_high", "ev_us", "ev_us_low", "ev_us_high", "ev_them",
-            "ev_them_low", "ev_them_high") + extra
+            "ev_them_low", "ev_them_high", *extra)
     return [{"bid": str(r["bid"]), **{k: num(r[k]) for k in keys}}
             for r in table.to_dict("records")]
 

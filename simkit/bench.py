@@ -9,23 +9,26 @@ the same conditions: this machine is shared and noisy.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
 from simkit import games
-from simkit.engine import BenchCase, kernel_run
-from simkit.runner import check_held, max_threads, set_threads
+from simkit.engine import BenchCase, GameSpec, kernel_run
+from simkit.runs.batches import check_held, max_threads, set_threads
 
 #: Timed runs of each case at each thread count, interleaved (1, all, 1, all, ...).
 REPEATS = 5
 
 
-def best_rates(fn, units: int, thread_counts, repeats: int = REPEATS) -> dict[int, float]:
+def best_rates(fn: Callable[[], object], units: int, thread_counts: Iterable[int],
+               repeats: int = REPEATS) -> dict[int, float]:
     """Units per second of ``fn()`` (which processes ``units``) at each of
     ``thread_counts``: the best of ``repeats`` runs, the thread counts taking
     turns, so that a burst of other work on this shared machine slows runs of
     every count alike instead of the ones measured while it lasted."""
-    best = {}
+    best: dict[int, float] = {}
     for threads in thread_counts:
         set_threads(threads)
         fn()   # compile / warm caches and pages
@@ -39,12 +42,13 @@ def best_rates(fn, units: int, thread_counts, repeats: int = REPEATS) -> dict[in
     return {threads: units / t for threads, t in best.items()}
 
 
-def reference_rate(game, players: int, units: int) -> float:
+def reference_rate(game: GameSpec, players: int, units: int) -> float:
     """Units (hands, or Shiesta games) per second of the game's readable
     reference engine at a heuristic table."""
     rules = game.make_rules(players=players)
     pols = game.make_policies("heuristic", players)
     t0 = time.perf_counter()
+    assert game.reference is not None, f"{game.name} has no reference engine"
     for i in range(units):
         game.reference(rules, pols, 1, i)
     return units / (time.perf_counter() - t0)
@@ -53,14 +57,14 @@ def reference_rate(game, players: int, units: int) -> float:
 def _yardstick_case(hands: int) -> BenchCase:
     """The bare deal-and-play hands (:mod:`simkit.yardstick`) every rate is divided by."""
     from simkit import yardstick
-    from simkit.rng import run_key
+    from simkit.base.rng import run_key
 
     out = np.empty(hands, np.int64)
     key = run_key(0)
     return BenchCase("yardstick", 4, "hand", hands, lambda: yardstick.run(hands, key, out))
 
 
-def run_bench(names, hands: int = 2_000_000) -> list[dict]:
+def run_bench(names: Iterable[str], hands: int = 2_000_000) -> list[dict[str, Any]]:
     """One record per (game, case, players, threads): 1 thread and all threads,
     the bare yardstick (:mod:`simkit.yardstick`) first.  ``vs_yardstick`` is a
     rate over the yardstick's at the same thread count, in the same run: a
@@ -80,7 +84,7 @@ def run_bench(names, hands: int = 2_000_000) -> list[dict]:
                                         kernel_run(game, players, units)))
                   for players in game.bench_players]
         cases += [(game.name, c) for c in (game.bench_cases(hands) if game.bench_cases else [])]
-    records: list[dict] = []
+    records: list[dict[str, Any]] = []
     yard: dict[int, float] = {}
     for name, c in cases:
         rates = best_rates(c.run, c.units, sorted({1, max_threads()}))

@@ -9,8 +9,8 @@ the advisor, the measures ``simkit compare`` reports).  From that, this
 module does once what every game needs:
 
 - :func:`setup` resolves rules, policies and seed into a :class:`Table`
-  (the kernels' vectors: :func:`simkit.config.vector`,
-  :func:`simkit.policy.vectors`, :func:`simkit.rng.run_key`);
+  (the kernels' vectors: :func:`simkit.base.config.vector`,
+  :func:`simkit.policy.vectors`, :func:`simkit.base.rng.run_key`);
 - :func:`iterate` / :func:`simulate` play a run in batches on the game's
   kernel and turn each batch into a typed DataFrame with :func:`frame`,
   which reads the schema;
@@ -26,20 +26,23 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import string
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeAlias, TypedDict
 
 import numpy as np
 import pandas as pd
 
-from simkit import config, rng, stats
-from simkit.errors import InputError
+from simkit.base import config, rng, stats
+from simkit.base.errors import InputError
 from simkit.policy import Policy, vectors
-from simkit.runner import check_count, run_batches, set_threads
+from simkit.runs.batches import check_count, run_batches, set_threads
 
 # --- record schemas -------------------------------------------------------------
+
+#: The values of each ``{axis}`` a schema may name (``seat``: 0 .. players-1).
+Axes: TypeAlias = Mapping[str, Sequence[Any]]
 
 @dataclass(frozen=True)
 class Column:
@@ -107,7 +110,7 @@ def unfinished_column(col: int, cap: str) -> Column:
 
 def lead_columns(col: int, side: str, step: str, winner: str, length: str,
                  none: str = "no single winner") -> tuple[Column, ...]:
-    """Who led a game, step by step (:mod:`simkit.drama`), from kernel columns
+    """Who led a game, step by step (:mod:`simkit.lab.drama`), from kernel columns
     ``col`` .. ``col + 2``: ``lead_changes``, ``comeback`` and ``settled``.
     ``side`` names who may lead (``"team"``), ``step`` a step (``"hand"``),
     ``winner`` the game's only winner, ``length`` the column of its steps
@@ -126,7 +129,7 @@ def leading_columns(unit: str, dealer: int | None = None) -> tuple[Column, ...]:
     head: tuple[Column, ...] = (index_column(unit),)
     if dealer is not None:
         head += (dealer_column(dealer),)
-    return head + (policy_column(),)
+    return (*head, policy_column())
 
 
 def policy_column() -> Column:
@@ -136,6 +139,10 @@ def policy_column() -> Column:
                       np.zeros(len(ctx.index), np.int8), [ctx.table.policies[s].text()]))
 
 
+#: A unit's record schema: its columns, some in groups repeated per axis value.
+Schema: TypeAlias = Sequence["Column | Each"]
+
+
 @dataclass
 class FrameContext:
     """What a derived column may read besides the matrix: the table, each row's
@@ -143,7 +150,7 @@ class FrameContext:
 
     table: Table
     index: np.ndarray
-    cache: dict = field(default_factory=dict)
+    cache: dict[str, Any] = field(default_factory=dict)
 
     def once(self, key: str, make: Callable[[], Any]) -> Any:
         if key not in self.cache:
@@ -151,7 +158,8 @@ class FrameContext:
         return self.cache[key]
 
 
-def _expand(item, axes: Mapping[str, Sequence], fixed: dict):
+def _expand(item: Column | Each, axes: Axes, fixed: dict[str, Any]
+            ) -> Iterator[tuple[str, Column, tuple[Any, ...], int]]:
     """Yield ``(name, column, axis values, flat offset)`` for every expanded column."""
     if isinstance(item, Each):
         for v in axes[item.axis]:
@@ -168,17 +176,17 @@ def _expand(item, axes: Mapping[str, Sequence], fixed: dict):
         yield item.name.format(**dict(zip(order, combo))), item, combo, flat
 
 
-def expand(schema, axes: Mapping[str, Sequence]) -> list[tuple[str, Column]]:
+def expand(schema: Schema, axes: Axes) -> list[tuple[str, Column]]:
     """Every column of ``schema`` for these axis values: ``(name, its Column)``."""
     return [(name, c) for item in schema for name, c, *_ in _expand(item, axes, {})]
 
 
-def column_names(schema, axes: Mapping[str, Sequence]) -> list[str]:
+def column_names(schema: Schema, axes: Axes) -> list[str]:
     """The expanded column names of ``schema`` for these axis values."""
     return [name for name, _ in expand(schema, axes)]
 
 
-def frame(schema, matrix: np.ndarray, ctx: FrameContext, axes) -> pd.DataFrame:
+def frame(schema: Schema, matrix: np.ndarray, ctx: FrameContext, axes: Axes) -> pd.DataFrame:
     """The typed DataFrame of a kernel record matrix, column by column as the
     schema says."""
     cols: dict[str, object] = {}
@@ -188,11 +196,14 @@ def frame(schema, matrix: np.ndarray, ctx: FrameContext, axes) -> pd.DataFrame:
                 x = c.derive(matrix, ctx, *values)
                 cols[name] = x if c.dtype == "category" else np.asarray(x).astype(c.dtype,
                                                                                   copy=False)
-            elif c.dtype == "category":
-                cols[name] = pd.Categorical.from_codes(matrix[:, c.col + flat].astype(np.int8),
-                                                       list(c.labels))
             else:
-                cols[name] = matrix[:, c.col + flat].astype(c.dtype)
+                assert c.col is not None, f"column {name} has neither col nor derive"
+                data = matrix[:, c.col + flat]
+                if c.dtype == "category":
+                    assert c.labels is not None, f"category column {name} has no labels"
+                    cols[name] = pd.Categorical.from_codes(data.astype(np.int8), list(c.labels))
+                else:
+                    cols[name] = data.astype(c.dtype)
     return pd.DataFrame(cols)
 
 
@@ -214,7 +225,7 @@ class Table:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
-def _no_extra(table) -> tuple:
+def _no_extra(table: Table) -> tuple[Any, ...]:
     return ()
 
 
@@ -240,7 +251,8 @@ def seat_measure(name: str, units: str, column: str,
     it with ``{seat}`` or ``{side}``/``{team}`` (then ``side_of(rules, seat)``
     gives a seat's side)."""
 
-    def values(df, rules, start, count, slots):
+    def values(df: pd.DataFrame, rules: Any, start: int, count: int,
+               slots: int) -> np.ndarray:
         out = np.empty((count, slots), np.float64)
         for s in range(slots):
             side = s if side_of is None else side_of(rules, s)
@@ -254,7 +266,8 @@ def winner_measure(units: str, column: str, side_of: Callable | None = None,
     """``wins``: 1 to every seat of the side in ``column`` (-1: none won), and
     half to every seat when the bool column ``shared`` says all sides tied."""
 
-    def values(df, rules, start, count, slots):
+    def values(df: pd.DataFrame, rules: Any, start: int, count: int,
+               slots: int) -> np.ndarray:
         won = df[column].to_numpy()
         half = 0.5 * df[shared].to_numpy() if shared else 0.0
         out = np.empty((count, slots), np.float64)
@@ -302,7 +315,7 @@ class Statistic:
     section's view with one row per unit), ``stat(x, axis)`` reduces them
     along the unit axis ``axis``; ``percent`` says whether it reads as a
     percentage.  Compared by a paired bootstrap
-    (:func:`simkit.stats.paired_bootstrap`)."""
+    (:func:`simkit.base.stats.paired_bootstrap`)."""
 
     metric: str
     values: Callable[[pd.DataFrame], np.ndarray]
@@ -315,7 +328,7 @@ class Section:
     """One table of the comparison, fed by the run of ``unit``s; ``heading`` may
     use ``{n}``, the number of units per variant.  ``view(df)``, if given,
     turns each batch of records into the frame the measures read, one row
-    per unit (the designer's measures: :mod:`simkit.design`)."""
+    per unit (the designer's measures: :mod:`simkit.lab.design`)."""
 
     name: str
     heading: str
@@ -364,10 +377,11 @@ class Unit:
     agg_chunk: int = 10_000_000
     measure: Measure | None = None
 
-    def arrays(self, table: Table, count: int) -> tuple:
+    def arrays(self, table: Table, count: int) -> tuple[np.ndarray, ...]:
         """The kernel's output arrays for ``count`` units."""
         if self.alloc is not None:
-            return self.alloc(table, count)
+            arrays: tuple[np.ndarray, ...] = self.alloc(table, count)
+            return arrays
         return (np.empty((count, self.width), self.dtype),)
 
     def fill(self, table: Table, start: int, arrays: tuple) -> None:
@@ -406,13 +420,13 @@ class GameSpec:
     ``reference(rules, policies, seed, index)`` plays unit ``index`` of
     ``bench_unit`` with the readable reference engine (``simkit bench`` and
     the contract tests); ``record`` names the module of the game's text
-    records (:mod:`simkit.record`: its ``UNIT``, ``play``, ``body``,
+    records (:mod:`simkit.records.record`: its ``UNIT``, ``play``, ``body``,
     ``replay`` and ``deal``) and ``advise`` the module of ``simkit advise``
     (games with bids): the registry is the one way to them, and they are
     imported only when used; ``bound`` says whether that advisor can add
     the perfect-information bound (``--bound``: a double-dummy solver),
     ``example_hand`` a hand it can be asked about; ``measures(rules)`` lists
-    what ``simkit compare`` compares (:mod:`simkit.compare`); ``bench_cases(hands)``
+    what ``simkit compare`` compares (:mod:`simkit.lab.compare`); ``bench_cases(hands)``
     gives the game's further ``simkit bench`` cases (:class:`BenchCase`: a
     solver, a searching policy) beside the kernel's hands.
     """
@@ -457,7 +471,7 @@ class GameSpec:
                    named_policies=policies.NAMED, make_policies=policies.make_policies,
                    **rest)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.record:
             raise ValueError(f"the spec of {self.name} names no record module")
         if not self.players_text:        # "2, 3 or 4 players", "2 to 8 players"
@@ -477,28 +491,28 @@ class GameSpec:
                              + " or ".join(f"{u}s" for u in self.units))
         return self.units[name]
 
-    def axis_values(self, rules) -> dict[str, Sequence]:
+    def axis_values(self, rules: Any) -> dict[str, Sequence[Any]]:
         """The values of every axis a schema may name, for these rules."""
-        out: dict[str, Sequence] = {"seat": range(rules.players)}
+        out: dict[str, Sequence[Any]] = {"seat": range(rules.players)}
         out.update({k: f(rules) for k, f in self.axes.items()})
         return out
 
-    def check_players(self, players) -> None:
+    def check_players(self, players: object) -> None:
         if players is not None and (isinstance(players, bool)
                                     or not isinstance(players, (int, np.integer))
                                     or players not in self.players):
             raise InputError(f"bad player count {players!r}: {self.name.capitalize()} is "
                              f"played by {self.players_text}")
 
-    def resolve_rules(self, rules=None, players: int | None = None):
+    def resolve_rules(self, rules: Any = None, players: int | None = None) -> Any:
         """Rules from a rules object, a preset name, a dict of rule values or None
         (the seed's), with ``players`` (if given) replacing the count."""
         self.check_players(players)
         return config.resolve_rules(rules, players, self.rules, self.make_rules,
-                                    self.presets, self.title)
+                                    presets=self.presets, game=self.title)
 
 
-def check_seat(value, what: str, players: int) -> int:
+def check_seat(value: object, what: str, players: int) -> int:
     """A seat number (``what``: "seat", "dealer") for ``players`` players, or an
     InputError naming it."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
@@ -520,9 +534,71 @@ class FixedHand:
     samples: int
 
 
+class FixedArgs(TypedDict, total=False):
+    """The keyword arguments of a run around a fixed hand, as the games with an
+    advisor take them (``fixed_hands``, ``plan_hands``, ``evaluate_hand``, their
+    ``advise``): the table (``players``, ``rules``, ``policy``: as ``simulate``
+    takes them), who holds the hand (``seat``; default: left of the dealer) and
+    who deals (``dealer``, default 0), the ``seed`` and the ``threads``."""
+
+    players: int | None
+    seat: int | None
+    dealer: int
+    rules: Any
+    policy: Any
+    seed: int
+    threads: int | None
+
+
+@dataclass(frozen=True)
+class FixedSettings:
+    """:class:`FixedArgs` as given, with their defaults: ``FixedSettings(**given)``
+    refuses a name that is not one of them, as a signature would."""
+
+    players: int | None = None
+    seat: int | None = None
+    dealer: int = 0
+    rules: Any = None
+    policy: Any = None
+    seed: int = 0
+    threads: int | None = None
+
+
 # --- running a game -------------------------------------------------------------------
 
-def setup(game: GameSpec, players=None, rules=None, policy=None, seed: int = 0,
+class RunArgs(TypedDict, total=False):
+    """The keyword arguments that say how a run is played, as the games' public
+    functions take them (``simulate(hands, players=3, seed=7)``): the fields of
+    :class:`RunSettings` but its count."""
+
+    players: int | None
+    rules: Any
+    policy: Any
+    seed: int
+    start: int
+    threads: int | None
+    progress: bool
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What a run is: who plays (``players``, ``rules``: a rules object, preset
+    name, dict of rule values or None for the seed's; ``policy``: one spec or one
+    per seat), which units (``count`` of them from ``start``, each fixed by
+    ``seed`` and its index), and how it is played (``threads``, ``progress``)."""
+
+    count: int
+    players: int | None = None
+    rules: Any = None
+    policy: Any = None
+    seed: int = 0
+    start: int = 0
+    threads: int | None = None
+    progress: bool = False
+
+
+def setup(game: GameSpec, players: int | None = None, rules: Any = None, policy: Any = None,
+          seed: int = 0,
           per_player: bool = False) -> Table:
     """The :class:`Table` of one run: rules, policies and seed checked and
     turned into the kernels' vectors.  With ``per_player`` (Pitch sessions) a
@@ -534,13 +610,14 @@ def setup(game: GameSpec, players=None, rules=None, policy=None, seed: int = 0,
     else:
         pols = game.make_policies(policy, r.players)
     kinds, params = vectors(pols, game.policy_layout)
-    return Table(r, pols, config.vector(r), kinds, params, key)
+    return Table(rules=r, policies=pols, rv=config.vector(r), kinds=kinds, params=params,
+                 key=key)
 
 
-def only_columns(schema, names) -> tuple:
+def only_columns(schema: Schema, names: Collection[str]) -> tuple[Column | Each, ...]:
     """The items of ``schema`` named in ``names`` (column names as the schema
     writes them, ``"score_{side}"``), looking inside :class:`Each` groups."""
-    out = []
+    out: list[Column | Each] = []
     for item in schema:
         if isinstance(item, Each):
             inner = tuple(c for c in item.columns if c.name in names)
@@ -552,7 +629,7 @@ def only_columns(schema, names) -> tuple:
 
 
 def records(game: GameSpec, unit: Unit, table: Table, start: int, count: int,
-            columns=None) -> pd.DataFrame:
+            columns: Collection[str] | None = None) -> pd.DataFrame:
     """Units ``start .. start+count-1`` as one DataFrame (one kernel call);
     ``columns`` (schema names) builds only those."""
     arrays = unit.arrays(table, count)
@@ -565,49 +642,48 @@ def records(game: GameSpec, unit: Unit, table: Table, start: int, count: int,
     return frame(schema, matrix, FrameContext(table, index), game.axis_values(table.rules))
 
 
-def iterate(game: GameSpec, unit_name: str, count: int, players=None, rules=None, policy=None,
-            seed: int = 0, start: int = 0, threads: int | None = None,
-            batch: int | None = None, progress: bool = False, columns=None,
-            **options) -> Iterator[pd.DataFrame]:
-    """Units ``start .. start+count-1`` as DataFrames of at most ``batch`` rows
-    (``columns``: only these schema names, e.g. what a tournament measures)."""
+def iterate(game: GameSpec, unit_name: str, run: RunSettings, batch: int | None = None,
+            columns: Sequence[str] | None = None, **options: Any) -> Iterator[pd.DataFrame]:
+    """Units ``run.start .. run.start+run.count-1`` as DataFrames of at most
+    ``batch`` rows (``columns``: only these schema names, e.g. what a tournament
+    measures)."""
     unit = game.unit(unit_name)
-    check_count(count, f"{unit.label}s")
-    table = setup(game, players, rules, policy, seed, per_player=unit.per_player)
+    check_count(run.count, f"{unit.label}s")
+    table = setup(game, run.players, run.rules, run.policy, run.seed,
+                  per_player=unit.per_player)
     if unit.options is not None:
         table = dataclasses.replace(table, options=unit.options(table, **options))
     elif options:
         raise TypeError(f"unexpected options {', '.join(options)} for {game.name} {unit.name}s")
-    set_threads(threads)
-    yield from run_batches(lambda s, c: records(game, unit, table, s, c, columns), count,
-                           start=start,
-                           batch=batch or unit.batch, progress=progress, unit=unit.label)
+    set_threads(run.threads)
+    yield from run_batches(lambda s, c: records(game, unit, table, s, c, columns=columns),
+                           run.count,
+                           start=run.start, batch=batch or unit.batch, progress=run.progress,
+                           unit=unit.label)
 
 
-def simulate(game: GameSpec, unit_name: str, count: int, players=None, rules=None,
-             policy=None, seed: int = 0, start: int = 0, threads: int | None = None,
-             progress: bool = False, columns=None, **options) -> pd.DataFrame:
-    """Play ``count`` units and return one DataFrame (see :func:`iterate`)."""
-    parts = list(iterate(game, unit_name, count, players, rules, policy, seed, start, threads,
-                         progress=progress, columns=columns, **options))
+def simulate(game: GameSpec, unit_name: str, run: RunSettings,
+             columns: Sequence[str] | None = None, **options: Any) -> pd.DataFrame:
+    """Play ``run.count`` units and return one DataFrame (see :func:`iterate`)."""
+    parts = list(iterate(game, unit_name, run, columns=columns, **options))
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
 
-def aggregate(game: GameSpec, count: int, players=None, rules=None, policy=None, seed: int = 0,
-              start: int = 0, threads: int | None = None) -> pd.DataFrame:
-    """Counts and sums per group of hands ``start .. start+count-1`` (the game's
-    ``agg_keys``); tables of different ranges add up (groupby-sum)."""
+def aggregate(game: GameSpec, run: RunSettings) -> pd.DataFrame:
+    """Counts and sums per group of hands ``run.start .. run.start+run.count-1``
+    (the game's ``agg_keys``); tables of different ranges add up (groupby-sum)."""
     unit = game.unit("hand")
     if unit.aggregate is None:
         raise InputError(f"--aggregate is not offered for {game.name}: its runs keep one "
                          f"record per {unit.label}")
-    check_count(count, "hands")
-    table = setup(game, players, rules, policy, seed)
-    set_threads(threads)
-    return unit.aggregate(table, start, count)
+    check_count(run.count, "hands")
+    table = setup(game, run.players, run.rules, run.policy, run.seed)
+    set_threads(run.threads)
+    return unit.aggregate(table, run.start, run.count)
 
 
-def kernel_run(game: GameSpec, players: int, units: int, policy: str = "heuristic"):
+def kernel_run(game: GameSpec, players: int, units: int,
+               policy: str = "heuristic") -> Callable[[], None]:
     """A closure playing ``units`` of the game's bench unit (full hands, or whole
     games) into arrays allocated once: what ``simkit bench`` times."""
     table = setup(game, players, None, policy, seed=1)
@@ -626,7 +702,7 @@ class Summary:
     DataFrame of totals) and :meth:`text`; :meth:`total` adds the parts up.
     """
 
-    def __init__(self, rules):
+    def __init__(self, rules: Any) -> None:
         self.rules = rules
         self.parts: list[pd.DataFrame] = []
 

@@ -13,8 +13,12 @@ points and ``SPEC``, the game's :class:`~simkit.engine.GameSpec`) and
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, cast
 
-from simkit.errors import InputError
+from simkit.base.errors import InputError
+
+if TYPE_CHECKING:
+    from simkit.engine import GameSpec
 
 #: Game name -> the module that holds its ``SPEC``.
 REGISTRY = {
@@ -34,11 +38,11 @@ def check(game: str) -> str:
     return g
 
 
-def get(game: str):
+def get(game: str) -> GameSpec:
     """The :class:`~simkit.engine.GameSpec` of ``game`` (its package imported on first use)."""
-    return importlib.import_module(REGISTRY[check(game)]).SPEC
+    return cast("GameSpec", importlib.import_module(REGISTRY[check(game)]).SPEC)
 
 
-def specs() -> list:
+def specs() -> list[GameSpec]:
     """Every registered game's spec, in registry order."""
     return [get(g) for g in GAMES]

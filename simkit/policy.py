@@ -1,7 +1,7 @@
 """Named, parameterised policies: parsing ``NAME[:key=value,...]`` specs per seat.
 
 Each game lists its policies in a registry ``{name: ParamsClass}`` where the
-class is a :class:`~simkit.config.Config` of the policy's parameters (an empty
+class is a :class:`~simkit.base.config.Config` of the policy's parameters (an empty
 one for ``random``).  A table takes one spec for every seat or one per seat.
 
 A params class says which decision code its policy runs in the kernels
@@ -12,13 +12,14 @@ policies into the kinds and the parameter matrix the kernels read.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from simkit.config import Config, parse_assignments, vector
-from simkit.errors import InputError
+from simkit.base.config import Config, parse_assignments, vector
+from simkit.base.errors import InputError
 
 #: The decision codes the kernels switch on (a params class's ``KIND``):
 #: uniform random, a game's heuristic, a policy that searches (Pepper's expert).
@@ -78,7 +79,7 @@ def parse_policy(spec: str | Policy, registry: Mapping[str, type[Config]],
     return Policy(name, registry[name].build(values))
 
 
-def seat_policies(specs, players: int, registry: Mapping[str, type[Config]], default: str,
+def seat_policies(specs: Any, players: int, registry: Mapping[str, type[Config]], default: str,
                   named: Mapping[str, str] | None = None) -> tuple[Policy, ...]:
     """One Policy per seat from ``None``, one spec (every seat) or one spec per seat."""
     if specs is None or (not isinstance(specs, str) and len(specs) == 0):
@@ -95,13 +96,13 @@ def seat_policies(specs, players: int, registry: Mapping[str, type[Config]], def
 
 
 def policies_maker(registry: Mapping[str, type[Config]], default: str, players: int | None = None,
-                   named: Mapping[str, str] | None = None):
+                   named: Mapping[str, str] | None = None) -> Callable[..., tuple[Policy, ...]]:
     """A game's ``make_policies(specs, players)``: :func:`seat_policies` over its
     registry and named settings, ``default`` at every seat when no spec is
     given; ``players`` is the count a game with one table size need not be told."""
     fixed = players
 
-    def make(specs, players: int | None = fixed) -> tuple[Policy, ...]:
+    def make(specs: Any, players: int | None = fixed) -> tuple[Policy, ...]:
         if players is None:
             raise TypeError("make_policies needs the number of players")
         return seat_policies(specs, players, registry, default, named)
@@ -109,16 +110,17 @@ def policies_maker(registry: Mapping[str, type[Config]], default: str, players: 
     return make
 
 
-def vectors(policies, layout_cls: type[Config]) -> tuple[np.ndarray, np.ndarray]:
+def vectors(policies: Sequence[Policy], layout_cls: type[Config]) -> tuple[np.ndarray, np.ndarray]:
     """``(kinds, params)`` for the kernels: each seat's decision code (its params
     class's ``KIND``) and a row of ``layout_cls``'s fields as integers
-    (:func:`simkit.config.vector`).  A policy fills the fields it has; the
+    (:func:`simkit.base.config.vector`).  A policy fills the fields it has; the
     others keep ``layout_cls``'s defaults (what ``random`` plays with where a
     game's random player still needs them, e.g. Burraco's greedy melding)."""
     kinds = np.array([p.params.KIND for p in policies], dtype=np.int64)
     rows = []
     for p in policies:
-        own = {k: v for k, v in p.params.as_dict().items() if k in layout_cls.keys()}
+        keys = layout_cls.keys()
+        own = {k: v for k, v in p.params.as_dict().items() if k in keys}
         rows.append(vector(layout_cls.build(own)))
     return kinds, np.array(rows, dtype=np.int64).reshape(len(policies), -1)
 

@@ -27,7 +27,7 @@ deal still has a finite rating.  Ratings are on the Elo scale (400 points:
 are +-1.96 standard errors from the inverse Fisher information (a
 pseudo-inverse, for the centred ratings).
 
-A tournament is a resumable chunked run (:mod:`simkit.chunks`) of kind
+A tournament is a resumable chunked run (:mod:`simkit.runs.chunks`) of kind
 ``"tournament"``: a chunk (:func:`chunk`) plays its deals at every table, and its records
 (one row per table and deal: ``table``, the unit's number, ``value_<slot>``)
 are what ``--out`` keeps, with the tables of results beside them.
@@ -41,15 +41,16 @@ import math
 import pathlib
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
 import scipy.stats as st
 
-from simkit import chunks, engine, runs, store
+from simkit import engine
 from simkit import games as registry
-from simkit.errors import InputError
+from simkit.base.errors import InputError
+from simkit.runs import chunks, jobs, store
 
 ELO = 400.0 / math.log(10.0)        # Elo points per unit of log-odds
 Z95 = 1.959963984540054
@@ -96,13 +97,14 @@ def chunk(game: str, unit: str, run: Mapping[str, Any], start: int, count: int) 
     import numba
     g = registry.get(game)
     rules = g.make_rules(overrides=run["rules"])
-    measure = g.unit(unit).measure
+    measure = _measure(g, unit)
     policies = run["policies"]
     frames = []
     for t, table in enumerate(run["tables"]):
-        df = engine.simulate(g, unit, count, rules=rules, seed=int(run["seed"]),
-                             policy=[policies[e] for e in table], start=start,
-                             threads=numba.get_num_threads(), columns=measure.reads)
+        settings = engine.RunSettings(count, rules=rules, seed=int(run["seed"]),
+                                      policy=[policies[e] for e in table], start=start,
+                                      threads=numba.get_num_threads())
+        df = engine.simulate(g, unit, settings, columns=measure.reads)
         values = measure.values(df, rules, start, count, len(table))
         cols = {"table": np.full(count, t, np.int16),
                 unit: np.arange(start, start + count, dtype=np.int64)}
@@ -118,7 +120,7 @@ def deal_differences(tables: Sequence[Sequence[int]], pairs: Sequence[tuple[int,
     slots = len(tables[0])
     out = {}
     for pair in sorted(set(pairs)):
-        a, b = pair
+        a = pair[0]
         diff, seats = None, 0
         for t in [t for t, p in enumerate(pairs) if p == pair]:
             part = df[df["table"] == t].sort_values(unit)
@@ -189,7 +191,7 @@ class Result:
     pairs: pd.DataFrame
     seconds: float = 0.0
     complete_before: bool = False
-    repaired: dict = dataclasses.field(default_factory=dict)
+    repaired: dict[int, str] = dataclasses.field(default_factory=dict)
 
 
 def results(ent: Entrants, sums: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -220,7 +222,16 @@ def results(ent: Entrants, sums: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFra
     return ratings.reset_index(drop=True), pd.DataFrame(rows)
 
 
-def _unit_and_count(game: engine.GameSpec, hands: int | None, games_: int | None):
+def _measure(game: engine.GameSpec, unit: str) -> engine.Measure:
+    """What a tournament of ``game``'s ``unit``s compares policies by."""
+    measure = game.unit(unit).measure
+    if measure is None:
+        raise InputError(f"{game.name} {unit}s have no measure a tournament compares by")
+    return measure
+
+
+def _unit_and_count(game: engine.GameSpec, hands: int | None,
+                    games_: int | None) -> tuple[str, int]:
     if hands is not None and games_ is not None:
         raise InputError("give --hands or --games, not both")
     if hands is not None:
@@ -232,18 +243,35 @@ def _unit_and_count(game: engine.GameSpec, hands: int | None, games_: int | None
     return "hand", 100_000
 
 
-def run(game: str, policies: Sequence[str], *, players: int | None = None, rules=None,
-        hands: int | None = None, games: int | None = None, seed: int = 0,
-        threads: int | None = None, backend: str = "threads", workers: int | None = None,
-        scheduler: str | None = None, out=None, chunk_size: int | None = None,
-        progress: bool = False) -> Result:
+class TournamentArgs(chunks.ChunkArgs, total=False):
+    """The keyword options of :func:`run` besides the deals: the table
+    (``players``, ``rules``), the deals' ``seed``, and the chunked run
+    (``out``, ``chunk_size`` and :class:`~simkit.runs.chunks.ChunkArgs`)."""
+
+    players: int | None
+    rules: Any
+    seed: int
+    out: store.StrPath | None
+    chunk_size: int | None
+
+
+def run(game: str, policies: Sequence[str], *, hands: int | None = None,
+        games: int | None = None, **options: Unpack[TournamentArgs]) -> Result:
     """Play a tournament (see the module notes) and return its :class:`Result`.
 
-    ``rules`` is a rules object, preset name or dict of rule values; ``hands``
-    (or ``games``) the deals every table plays (default 100,000 hands, or
-    20,000 games for games played in whole games).  With ``out`` the run is
-    kept (and resumed) there, with the result tables and the figure.
+    ``hands`` (or ``games``) are the deals every table plays (default 100,000
+    hands, or 20,000 games for games played in whole games).  ``options``
+    (:class:`TournamentArgs`): ``players``; ``rules``, a rules object, preset
+    name or dict of rule values; ``seed`` (0); ``threads``, ``backend``
+    ("threads" or "dask"), ``workers``, ``scheduler``, ``chunk_size`` and
+    ``progress``, how the run is carried out; with ``out`` the run is kept
+    (and resumed) there, with the result tables and the figure.
     """
+    unknown = sorted(set(options) - TournamentArgs.__optional_keys__)
+    if unknown:
+        raise TypeError(f"run() got an unexpected keyword argument {unknown[0]!r}")
+    players, rules, seed = options.get("players"), options.get("rules"), options.get("seed", 0)
+    out, chunk_size = options.get("out"), options.get("chunk_size")
     t0 = time.perf_counter()
     g = registry.get(game)
     r = g.resolve_rules(rules, players)
@@ -251,18 +279,22 @@ def run(game: str, policies: Sequence[str], *, players: int | None = None, rules
     ent = entrants(g, policies, r.players)
     spec = {"rules": r.as_dict(), "policies": list(ent.texts),
             "tables": [list(t) for t in ent.tables], "seed": seed}
-    job = runs.job(g.name, unit, count, spec, kind="tournament", chunk=chunk_size,
-                   compute=chunk,
-                   chunk_size=lambda u: max(1_000, u.chunk // len(ent.tables)),
-                   summary=SUMMARY_FILES)
+    job = jobs.job(g.name, unit, count, spec, kind="tournament",
+                   chunk=chunk_size if chunk_size is not None else
+                   lambda u: max(1_000, u.chunk // len(ent.tables)),
+                   compute=chunk, summary=SUMMARY_FILES)
     reduce = functools.partial(pair_sums, ent.tables, ent.pairs, unit)
-    result = chunks.run(job, out, backend=backend, threads=threads, workers=workers,
-                        scheduler=scheduler, progress=progress, reduce=reduce)
+    result = chunks.run(job, out, backend=options.get("backend", "threads"),
+                        threads=options.get("threads"), workers=options.get("workers"),
+                        scheduler=options.get("scheduler"),
+                        progress=options.get("progress", False), reduce=reduce)
+    assert result.values is not None            # the reduced chunks, with reduce
     ratings, pairs = results(ent, pd.concat(result.values, ignore_index=True))
-    measure = g.unit(unit).measure
-    res = Result(g.name, r.players, unit, measure.name, measure.units, count, seed, r, ent,
-                 ratings, pairs, time.perf_counter() - t0, result.complete_before,
-                 result.repaired)
+    measure = _measure(g, unit)
+    res = Result(game=g.name, players=r.players, unit=unit, measure=measure.name,
+                 units=measure.units, deals=count, seed=seed, rules=r, entrants=ent,
+                 ratings=ratings, pairs=pairs, seconds=time.perf_counter() - t0,
+                 complete_before=result.complete_before, repaired=result.repaired)
     if out is not None and (not result.complete_before
                             or store.summary_problems(out, result.manifest or {})):
         write(res, pathlib.Path(out))
@@ -275,7 +307,7 @@ def write(res: Result, out: pathlib.Path) -> None:
     files are whole is not written again: it may be read-only."""
     store.write_parquet_atomic(out / RATINGS_FILE, res.ratings)
     store.write_parquet_atomic(out / PAIRS_FILE, res.pairs)
-    from simkit.report import use_file_backend
+    from simkit.app.report import use_file_backend
     use_file_backend()
     fig = figure(res.ratings, res.pairs, f"{res.game.capitalize()}, {res.players} players",
                  res.units, res.deals)
@@ -290,7 +322,8 @@ def write(res: Result, out: pathlib.Path) -> None:
     store.record_files(out, SUMMARY_FILES)
 
 
-def figure(ratings: pd.DataFrame, pairs: pd.DataFrame, title: str, units: str, deals: int):
+def figure(ratings: pd.DataFrame, pairs: pd.DataFrame, title: str, units: str,
+           deals: int) -> Any:
     """Ratings with their intervals (left) and the pairwise differences (right)."""
     import matplotlib.pyplot as plt
 

@@ -37,14 +37,15 @@ import json
 import math
 import pathlib
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, TypedDict, Unpack
 
-from simkit import chunks, store, tournament
 from simkit import games as registry
-from simkit.errors import InputError
-from simkit.files import MAX_JSON_BYTES, read_text
-from simkit.runner import KERNEL_LOCK, Work
+from simkit import tournament
+from simkit.base.errors import InputError
+from simkit.base.files import MAX_JSON_BYTES, read_text
+from simkit.runs import chunks, store
+from simkit.runs.batches import KERNEL_LOCK, Work
 
 #: Settings confirmed on fresh deals after the search.
 CONFIRM_BEST = 3
@@ -72,7 +73,7 @@ class Param:
     low: float = 0.0
     high: float = 0.0
     step: float | None = None
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
 
     def text(self) -> str:
         if self.kind == "choice":
@@ -80,19 +81,19 @@ class Param:
         return f"{self.name}={_show(self.low)}:{_show(self.high)}"
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _fields(params_cls) -> dict[str, dataclasses.Field]:
+def _fields(params_cls: Any) -> dict[str, dataclasses.Field[Any]]:
     return {f.name: f for f in dataclasses.fields(params_cls)}
 
 
-def parse_params(params_cls, items: Sequence[str]) -> tuple[Param, ...]:
+def parse_params(params_cls: Any, items: Sequence[str]) -> tuple[Param, ...]:
     """The ``--param`` items (``NAME=LOW:HIGH`` for a number, ``NAME=A,B,...``
     for a choice or a true/false parameter) as :class:`Param` s, checked
     against the policy's parameters and their accepted values."""
-    from simkit.config import _accepted, _coerce
+    from simkit.base.config import _accepted, _coerce
 
     fields = _fields(params_cls)
     what = params_cls.what
@@ -147,7 +148,7 @@ def parse_params(params_cls, items: Sequence[str]) -> tuple[Param, ...]:
     return tuple(out.values())
 
 
-def _suggest(trial, p: Param):
+def _suggest(trial: Any, p: Param) -> Any:
     if p.kind == "choice":
         return trial.suggest_categorical(p.name, list(p.choices))
     if p.kind == "int":
@@ -155,7 +156,7 @@ def _suggest(trial, p: Param):
     return trial.suggest_float(p.name, p.low, p.high, step=p.step)
 
 
-def importances(spec: Spec, trials) -> dict[str, float]:
+def importances(spec: Spec, trials: list[Any]) -> dict[str, float]:
     """Each searched parameter's importance, adding up to 1: Optuna's PED-ANOVA,
     how differently the parameter is spread among the best tenth of the trials
     than among all of them (deterministic; no model fitted).  Zero for every
@@ -200,7 +201,7 @@ class Spec:
     params: tuple[Param, ...]
     against: tuple[str, ...]
     players: int
-    rules: dict
+    rules: dict[str, Any]
     unit: str
     deals: int
     trials: int
@@ -208,7 +209,7 @@ class Spec:
     sampler: str
     also: tuple[str, ...] = ()      # confirmation opponents beyond the default, field, named
 
-    def key(self) -> dict:
+    def key(self) -> dict[str, Any]:
         return {"game": self.game, "policy": self.policy,
                 "params": [p.text() for p in self.params], "against": list(self.against),
                 "players": self.players, "rules": self.rules, "unit": self.unit,
@@ -219,9 +220,9 @@ class Spec:
 def check_unfixed(policy: str | None, params: Sequence[str]) -> None:
     """An InputError if a searched ``--param`` is also set by name in the tuned
     ``--policy`` (after its ``:``): the command line refuses the contradiction.
-    (:func:`make_spec` searches it from there, as :mod:`simkit.adapt` wants; a
+    (:func:`make_spec` searches it from there, as :mod:`simkit.lab.adapt` wants; a
     named setting's own values may be searched: that tunes the setting.)"""
-    from simkit.config import parse_assignments
+    from simkit.base.config import parse_assignments
 
     fixed = parse_assignments([str(policy or "").partition(":")[2]], "policy parameter")
     for item in params:
@@ -231,18 +232,39 @@ def check_unfixed(policy: str | None, params: Sequence[str]) -> None:
                              f"drop it from one of them")
 
 
+class SpecArgs(TypedDict, total=False):
+    """The keyword options of :func:`make_spec`: the table (``players``,
+    ``rules``), the evaluation deals (``hands`` or ``games``; by default
+    :data:`DEFAULT_HANDS` over the game's bench scale), ``trials``
+    (:data:`DEFAULT_TRIALS`), ``seed`` (0), ``sampler`` ("tpe" or "cmaes") and
+    ``also`` (more opponents for the confirmation)."""
+
+    players: int | None
+    rules: Any
+    hands: int | None
+    games: int | None
+    trials: int | None
+    seed: int
+    sampler: str
+    also: Sequence[str] | None
+
+
 def make_spec(game: str, policy: str | None, params: Sequence[str], against: Sequence[str] | None,
-              *, players=None, rules=None, hands=None, games=None, trials=None, seed=0,
-              sampler="tpe", also: Sequence[str] = ()) -> Spec:
-    """A checked :class:`Spec` (every bad value is an InputError, before any work)."""
+              **kw: Unpack[SpecArgs]) -> Spec:
+    """A checked :class:`Spec` (every bad value is an InputError, before any work;
+    ``kw``: :class:`SpecArgs`)."""
+    unknown = sorted(set(kw) - SpecArgs.__optional_keys__)
+    if unknown:
+        raise TypeError(f"make_spec() got an unexpected keyword argument {unknown[0]!r}")
     g = registry.get(game)
-    r = g.resolve_rules(rules, players)
+    r = g.resolve_rules(kw.get("rules"), kw.get("players"))
+    sampler, hands, games = kw.get("sampler", "tpe"), kw.get("hands"), kw.get("games")
     if sampler not in SAMPLERS:
         raise InputError(f"bad --sampler {sampler!r}: expected one of " + ", ".join(SAMPLERS))
     base = g.make_policies(policy or "heuristic", 1)[0]
     tuned = parse_params(type(base.params), params)
     field = tuple(str(s).strip() for s in (against or [g.make_policies(None, 1)[0].name]))
-    extra = tuple(str(s).strip() for s in also or ())
+    extra = tuple(str(s).strip() for s in kw.get("also") or ())
     for s in field + extra:
         g.make_policies(s, 1)
     if hands is None and games is None:
@@ -252,29 +274,77 @@ def make_spec(game: str, policy: str | None, params: Sequence[str], against: Seq
         else:
             games = scaled
     unit, deals = tournament._unit_and_count(g, hands, games)
-    return Spec(g.name, str(policy or "heuristic").strip(), tuned, field, r.players,
-                r.as_dict(), unit, deals, trials or DEFAULT_TRIALS, seed, sampler, extra)
+    return Spec(game=g.name, policy=str(policy or "heuristic").strip(), params=tuned,
+                against=field, players=r.players, rules=r.as_dict(), unit=unit, deals=deals,
+                trials=kw.get("trials") or DEFAULT_TRIALS, seed=kw.get("seed", 0),
+                sampler=sampler, also=extra)
 
 
-def _trial_value(spec: Spec, candidate: str, seed: int, deals: int, unit: str,
-                 run_args: dict) -> tuple[float, list]:
-    """The candidate's mean difference against the field on ``deals`` duplicate
-    deals of ``seed`` (and the pairs' rows)."""
-    rows = [_versus(spec, candidate, opponent, seed, unit, deals, run_args).pairs.iloc[0]
-            .to_dict() for opponent in spec.against]
+@dataclasses.dataclass(frozen=True)
+class Deals:
+    """The duplicate deals a setting plays on: ``count`` hands or whole games
+    (``unit``) of ``seed``."""
+
+    seed: int
+    unit: str
+    count: int
+
+
+class TuneArgs(TypedDict, total=False):
+    """The keyword options of :func:`run` (see there)."""
+
+    out: store.StrPath | None
+    threads: int | None
+    scheduler: str | None
+    progress: bool
+    confirm_deals: int | None
+    start: dict[str, Any] | None
+    confirm_only: Sequence[str] | None
+    confirm_best: int
+    work: Work | None
+
+
+@dataclasses.dataclass(frozen=True)
+class TuneOptions:
+    """How a tune is carried out: :func:`run`'s options, with their defaults."""
+
+    out: store.StrPath | None = None
+    threads: int | None = None
+    scheduler: str | None = None
+    progress: bool = False
+    confirm_deals: int | None = None
+    start: dict[str, Any] | None = None
+    confirm_only: Sequence[str] | None = None
+    confirm_best: int = CONFIRM_BEST
+    work: Work | None = None
+
+    def table_args(self) -> chunks.ChunkArgs:
+        """How each tournament of the tune plays: in this process, or on the
+        scheduler's workers."""
+        return {"threads": self.threads, "scheduler": self.scheduler,
+                "backend": "dask" if self.scheduler else "threads"}
+
+
+def _trial_value(spec: Spec, candidate: str, deals: Deals,
+                 how: TuneOptions) -> tuple[float, list[dict[str, Any]]]:
+    """The candidate's mean difference against the field on ``deals`` (and the
+    pairs' rows)."""
+    rows = [_versus(spec, candidate, opponent, deals, how).pairs.iloc[0].to_dict()
+            for opponent in spec.against]
     return float(sum(r["diff"] for r in rows) / len(rows)), rows
 
 
-def _versus(spec: Spec, candidate: str, opponent: str, seed: int, unit: str, deals: int,
-            run_args: dict) -> tournament.Result:
-    """``candidate`` against ``opponent`` on ``deals`` duplicate deals of ``seed``."""
+def _versus(spec: Spec, candidate: str, opponent: str, deals: Deals,
+            how: TuneOptions) -> tournament.Result:
+    """``candidate`` against ``opponent`` on ``deals``."""
     return tournament.run(spec.game, [candidate, opponent], rules=spec.rules,
-                          players=spec.players, seed=seed,
-                          hands=deals if unit == "hand" else None,
-                          games=deals if unit == "game" else None, **run_args)
+                          players=spec.players, seed=deals.seed,
+                          hands=deals.count if deals.unit == "hand" else None,
+                          games=deals.count if deals.unit == "game" else None,
+                          **how.table_args())
 
 
-def _sampler(name: str, seed: int):
+def _sampler(name: str, seed: int) -> Any:
     import optuna
 
     s = seed % 2**32
@@ -295,39 +365,41 @@ def _confirm_field(spec: Spec) -> list[str]:
     return out
 
 
-def run(spec: Spec, *, out=None, threads=None, scheduler=None, progress=False,
-        confirm_deals: int | None = None, start: dict | None = None,
-        confirm_only: Sequence[str] | None = None, confirm_best: int = CONFIRM_BEST,
-        work: Work | None = None) -> dict:
+def run(spec: Spec, **kw: Unpack[TuneArgs]) -> dict[str, Any]:
     """Search, confirm and return the result (the ``--json`` shape, see the
     module notes); with ``out`` kept there and resumed from there.
 
-    ``start`` (parameter values) is the search's first trial; ``confirm_only``
+    ``threads``, ``scheduler`` and ``progress``: how the trials' tournaments
+    are played (a scheduler's workers play them with ``out``), and
+    ``confirm_deals`` (default the search's deals) how many fresh deals the
+    confirmation plays.  ``start`` (parameter values) is the search's first trial; ``confirm_only``
     (policy specs) replaces the confirmation's opponents, and
-    ``confirm_best`` the number of settings confirmed (:mod:`simkit.adapt`
+    ``confirm_best`` the number of settings confirmed (:mod:`simkit.lab.adapt`
     confirms its best against the field alone).  ``work``: progress (one
     unit per trial) and a stop checked between trials; the trials' kernels
-    then take turns with other threads' (``runner.KERNEL_LOCK``).
+    then take turns with other threads' (``batches.KERNEL_LOCK``).
     """
     import optuna
 
+    unknown = sorted(set(kw) - TuneArgs.__optional_keys__)
+    if unknown:
+        raise TypeError(f"run() got an unexpected keyword argument {unknown[0]!r}")
+    how = TuneOptions(**kw)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     t0 = time.perf_counter()
-    if scheduler is not None and out is not None:
-        chunks.check_scheduler(scheduler)       # before anything is written
+    if how.scheduler is not None and how.out is not None:
+        chunks.check_scheduler(how.scheduler)   # before anything is written
     with contextlib.ExitStack() as held:
-        where = _open(spec, out, held)
+        where = _open(spec, how.out, held)
         if where is not None and (where / RESULT).exists():
             kept = _finished(where)
             kept.update(complete_before=True, seconds=time.perf_counter() - t0)
             return kept
         study = _study(spec, where)
-        return _search(spec, study, where, t0, threads=threads, scheduler=scheduler,
-                       progress=progress, confirm_deals=confirm_deals, start=start,
-                       confirm_only=confirm_only, confirm_best=confirm_best, work=work)
+        return _search(spec, study, where, t0, how)
 
 
-def _study(spec: Spec, where: pathlib.Path | None):
+def _study(spec: Spec, where: pathlib.Path | None) -> Any:
     """The Optuna study: in memory, or in ``where``'s SQLite store, checked
     first (a damaged store is an InputError saying how to start over)."""
     import optuna
@@ -341,10 +413,12 @@ def _study(spec: Spec, where: pathlib.Path | None):
                                    sampler=_sampler(spec.sampler, spec.seed),
                                    direction="maximize", load_if_exists=True)
     except Exception as e:          # SQLAlchemy's and Optuna's errors alike
+        if where is None:
+            raise                   # no store to be damaged: Optuna's own error
         raise InputError(_damaged(where, STUDY_DB, str(e).splitlines()[0][:120])) from None
 
 
-def _damaged(where, name: str, why: str) -> str:
+def _damaged(where: store.StrPath, name: str, why: str) -> str:
     return (f"tune store '{pathlib.Path(where) / name}' is damaged ({why}): to start over, "
             f"delete '{where}' or give another --out")
 
@@ -372,25 +446,24 @@ def _check_db(where: pathlib.Path) -> None:
                                   "not an Optuna study"))
 
 
-def _search(spec: Spec, study, where: pathlib.Path | None, t0: float, *, threads, scheduler,
-            progress, confirm_deals, start, confirm_only, confirm_best, work) -> dict:
+def _search(spec: Spec, study: Any, where: pathlib.Path | None, t0: float,
+            how: TuneOptions) -> dict[str, Any]:
     """The trials still to play, then the confirmation: :func:`run`'s work."""
     import optuna
     # a trial left running by a killed tune is played anew under a new number
     for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
         study.tell(t.number, state=optuna.trial.TrialState.FAIL)
-    run_args = {"threads": threads, "scheduler": scheduler,
-                "backend": "dask" if scheduler else "threads"}
+    work, searched = how.work, Deals(seed=spec.seed, unit=spec.unit, count=spec.deals)
     done = len(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)))
-    if start is not None and not study.get_trials(deepcopy=False):
-        study.enqueue_trial(start)
+    if how.start is not None and not study.get_trials(deepcopy=False):
+        study.enqueue_trial(how.start)
     lock = KERNEL_LOCK if work is not None else contextlib.nullcontext()
     if work is not None:
         work.expect(spec.trials + 1)
         work.add(done)
     from tqdm import tqdm
     with tqdm(total=spec.trials, initial=done, unit="trial", delay=2.0,
-              disable=not progress) as bar:
+              disable=not how.progress) as bar:
         while done < spec.trials:
             if work is not None:
                 work.check()
@@ -398,8 +471,7 @@ def _search(spec: Spec, study, where: pathlib.Path | None, t0: float, *, threads
             values = {p.name: _suggest(trial, p) for p in spec.params}
             try:
                 with lock:
-                    value, _ = _trial_value(spec, setting(spec.policy, values), spec.seed,
-                                            spec.deals, spec.unit, run_args)
+                    value, _ = _trial_value(spec, setting(spec.policy, values), searched, how)
             except KeyboardInterrupt:
                 study.tell(trial, state=optuna.trial.TrialState.FAIL)
                 raise Interrupted(done, spec.trials, where) from None
@@ -413,8 +485,7 @@ def _search(spec: Spec, study, where: pathlib.Path | None, t0: float, *, threads
             if work is not None:
                 work.add(1)
     with lock:
-        result = _result(spec, study, confirm_deals or spec.deals, run_args, confirm_only,
-                         confirm_best)
+        result = _result(spec, study, how)
     if work is not None:
         work.add(1)
     result["seconds"] = time.perf_counter() - t0
@@ -424,7 +495,7 @@ def _search(spec: Spec, study, where: pathlib.Path | None, t0: float, *, threads
     return result
 
 
-def _keep_result(where: pathlib.Path, spec: Spec, result: dict) -> None:
+def _keep_result(where: pathlib.Path, spec: Spec, result: dict[str, Any]) -> None:
     """Write the result, its checksum going into the manifest first: a tune
     stopped between the two leaves no result (it is confirmed again), never
     a result the manifest does not vouch for."""
@@ -440,11 +511,11 @@ def _keep_result(where: pathlib.Path, spec: Spec, result: dict) -> None:
         store.remove_file(tmp)
 
 
-def _manifest(spec: Spec) -> dict:
+def _manifest(spec: Spec) -> dict[str, Any]:
     return {"kind": "tune", "spec": spec.key(), "trials": spec.trials}
 
 
-def _finished(where: pathlib.Path) -> dict:
+def _finished(where: pathlib.Path) -> dict[str, Any]:
     """The result a finished tune in ``where`` kept (a bounded read; a file that
     is not a JSON object is an InputError saying how to start over)."""
     path = where / RESULT
@@ -461,7 +532,7 @@ def _finished(where: pathlib.Path) -> dict:
     return done
 
 
-def _held_manifest(where: pathlib.Path, out: str) -> dict:
+def _held_manifest(where: pathlib.Path, out: str) -> dict[str, Any]:
     """The tune manifest in ``where``, or an InputError: the directory holds no tune."""
     try:
         held = json.loads(read_text(str(where / MANIFEST), f"'{where / MANIFEST}'",
@@ -475,7 +546,7 @@ def _held_manifest(where: pathlib.Path, out: str) -> dict:
 
 
 @contextlib.contextmanager
-def _lock(where: pathlib.Path):
+def _lock(where: pathlib.Path) -> Iterator[None]:
     """Hold ``where`` for this tune: a second tune on it is refused (the lock
     is the operating system's, so it ends with the process however it ends)."""
     import fcntl
@@ -489,7 +560,8 @@ def _lock(where: pathlib.Path):
         yield
 
 
-def _open(spec: Spec, out, held: contextlib.ExitStack) -> pathlib.Path | None:
+def _open(spec: Spec, out: store.StrPath | None,
+          held: contextlib.ExitStack[Any]) -> pathlib.Path | None:
     """The run directory, made or checked against what it holds, and locked
     for this tune until ``held`` closes."""
     if out is None:
@@ -514,16 +586,18 @@ def _open(spec: Spec, out, held: contextlib.ExitStack) -> pathlib.Path | None:
     return where
 
 
-def _result(spec: Spec, study, confirm_deals: int, run_args: dict,
-            confirm_only: Sequence[str] | None = None,
-            confirm_best: int = CONFIRM_BEST) -> dict:
+def _result(spec: Spec, study: Any, how: TuneOptions) -> dict[str, Any]:
+    """The search's trials and best settings, those confirmed on fresh deals
+    (``how.confirm_deals`` of them, default the search's) against
+    ``how.confirm_only`` (default :func:`_confirm_field`)."""
     import optuna
 
     trials = [t for t in study.get_trials(deepcopy=False)
               if t.state == optuna.trial.TrialState.COMPLETE]
     rows = [{"number": t.number, "params": _clean(t.params), "value": float(t.value)}
             for t in trials]
-    ranked, seen = [], set()
+    ranked: list[tuple[Any, str]] = []
+    seen: set[str] = set()
     for t in sorted(trials, key=lambda t: (-t.value, t.number)):
         s = setting(spec.policy, t.params)
         if s not in seen:
@@ -532,15 +606,17 @@ def _result(spec: Spec, study, confirm_deals: int, run_args: dict,
     best_t, best_s = ranked[0]
     fresh = confirm_seed(spec.seed)
     g = registry.get(spec.game)
+    confirm_deals = how.confirm_deals or spec.deals
     units = [(spec.unit, confirm_deals)]
     if spec.unit == "hand" and "game" in g.units:
         units.append(("game", max(200, confirm_deals // 20)))
     confirm = []
-    opponents = list(confirm_only) if confirm_only is not None else _confirm_field(spec)
-    for t, s in ranked[:confirm_best]:
+    opponents = (list(how.confirm_only) if how.confirm_only is not None
+                 else _confirm_field(spec))
+    for t, s in ranked[:how.confirm_best]:
         for opponent in opponents:
             for unit, deals in units:
-                res = _versus(spec, s, opponent, fresh, unit, deals, run_args)
+                res = _versus(spec, s, opponent, Deals(seed=fresh, unit=unit, count=deals), how)
                 p = res.pairs.iloc[0]
                 confirm.append({"setting": s, "trial": t.number, "against": opponent,
                                 "in_field": opponent in spec.against, "unit": unit,
@@ -564,17 +640,17 @@ def _result(spec: Spec, study, confirm_deals: int, run_args: dict,
             "confirmations": confirm, "confirm_seed": fresh}
 
 
-def _clean(params: dict) -> dict:
+def _clean(params: dict[str, Any]) -> dict[str, Any]:
     """Parameter values as played: floats without the grid's rounding noise."""
     return {k: round(v, 6) if isinstance(v, float) else v for k, v in params.items()}
 
 
-def _num(x) -> float | None:
+def _num(x: Any) -> float | None:
     x = float(x)
     return x if math.isfinite(x) else None
 
 
-def format_result(res: dict) -> str:
+def format_result(res: dict[str, Any]) -> str:
     """The tables ``simkit tune`` prints."""
     label = "games" if res["unit"] == "game" else "hands"
     lines = [f"{res['game'].capitalize()} tune of {res['policy']}, {res['players']} players: "
@@ -607,7 +683,7 @@ def format_result(res: dict) -> str:
     return "\n".join(lines)
 
 
-def result_json(res: dict) -> dict:
+def result_json(res: dict[str, Any]) -> dict[str, Any]:
     """The JSON of ``simkit tune --json``."""
     return {k: res[k] for k in ("game", "policy", "trials", "best", "confirm",
                                 "confirmations", "importance")}

@@ -10,12 +10,14 @@ winning and leading the next trick.  No auction, no policy, no scoring: the
 rules and heuristics of a real game are what its ratio to this measures.
 """
 
+from __future__ import annotations
+
 import numba
 import numpy as np
 
-from simkit.bits import low_bit
-from simkit.jit import block, blocks, kernel
-from simkit.rng import shuffle, start_stream
+from simkit.base.bits import low_bit
+from simkit.base.jit import block, blocks, kernel
+from simkit.base.rng import shuffle, start_stream
 
 #: Hands per parallel block (as the games' kernels).
 BLOCK = 1024
@@ -23,7 +25,8 @@ _SUIT = (1 << 6) - 1          # the six cards of one suit, lowest first
 
 
 @kernel(inline=True)
-def _hand(st, key, j, deck, hands):
+def _hand(st: np.ndarray, key: np.uint64, j: int, deck: np.ndarray,
+          hands: np.ndarray) -> int:
     """Hand ``j``: deal, then six tricks; returns the tricks seat 0's side took."""
     start_stream(st, key, j)
     for c in range(24):
@@ -52,7 +55,7 @@ def _hand(st, key, j, deck, hands):
 
 
 @kernel(parallel=True)
-def run(count, key, out):
+def run(count: int, key: np.uint64, out: np.ndarray) -> None:
     """Play hands ``0 .. count-1``; ``out[j]``: the tricks seat 0's side took."""
     for b in numba.prange(blocks(count, BLOCK)):
         st = np.empty(2, np.uint64)
@@ -65,7 +68,7 @@ def run(count, key, out):
 def hands(count: int, seed: int = 0) -> np.ndarray:
     """The yardstick's ``count`` hands: the tricks seat 0's side took in each
     (every hand deals all 24 cards, so the two sides' tricks sum to 6)."""
-    from simkit.rng import run_key
+    from simkit.base.rng import run_key
 
     out = np.empty(count, np.int64)
     run(count, run_key(seed), out)

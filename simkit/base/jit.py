@@ -1,0 +1,215 @@
+"""The one place that holds numba's jit options, and where compiled kernels are kept.
+
+Every kernel in simkit is compiled through :func:`kernel` so that caching,
+the error model and parallelism are set consistently.  ``cache=True`` keeps
+compiled machine code on disk between runs (first call: seconds; later: ms).
+Recursive functions are avoided: caching them has crashed numba here.
+
+The machine code is kept in the user's cache directory (:func:`cache_root`:
+``$SIMKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/simkit``, else
+``~/.cache/simkit``), never beside the package: files written into an
+installed package outlive it (``pip`` removes only what it installed), and
+a ``simkit/`` folder left in ``site-packages`` would shadow the next install.
+
+numba checks a cached kernel only against its own source file, but a kernel
+inlines functions and reads constants of other modules (a game's solver,
+policy parameter layouts, rule codes, the shared bit and stream helpers):
+edited alone, those would leave stale machine code in use.  So simkit's
+kernels are cached with :class:`_PackageLocator`, whose stamp is a hash of
+the modules of the kernel's package that kernels read (:data:`KERNEL_SIDE`,
+the same file names in every game folder) and the shared modules they read
+(:data:`SHARED`): editing any of them compiles that package's kernels anew,
+while editing a reference engine, an advisor or an ``api.py`` does not.  The
+cache directory is named by that stamp, so two installs of the same code (a
+``pip install .`` and an editable checkout) share one compiled copy, and
+installs of different code never overwrite each other's.  Copies unused for
+:data:`KEEP_DAYS` days are removed when a new one is made.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numba
+from numba import types
+from numba.core import caching
+from numba.extending import overload
+
+#: The modules of a game's package that its kernels import or read constants from
+#: (and every ``kernel_*.py``: a kernel split along its seams, :func:`kernel_side`).
+KERNEL_SIDE = ("kernel.py", "tables.py", "solver.py", "expert.py", "policies.py", "rules.py")
+
+
+def kernel_side(name: str) -> bool:
+    """Whether the module file ``name`` of a game's package is one its kernels read."""
+    return name in KERNEL_SIDE or (name.startswith("kernel_") and name.endswith(".py"))
+
+
+#: The modules outside a game's package that kernels (or the modules above) read.
+#: Paths relative to the package's top folder.
+SHARED = ("base/bits.py", "base/jit.py", "base/rng.py", "policy.py", "base/config.py",
+          "base/cards.py", "base/errors.py", "yardstick.py", "base/lead.py", "base/files.py")
+#: A compiled copy not used for this many days is removed when another is made.
+KEEP_DAYS = 30
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # simkit/
+_USED = ".last-used"
+
+
+def cache_root() -> str:
+    """The directory under which simkit keeps compiled kernels."""
+    if os.environ.get("SIMKIT_CACHE_DIR"):
+        return os.environ["SIMKIT_CACHE_DIR"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "simkit")
+
+
+@functools.cache
+def _package_stamp(folder: str) -> bytes:
+    """One hash of ``folder``'s :data:`KERNEL_SIDE` modules and of :data:`SHARED`
+    (their contents, not their paths: the same code anywhere has one stamp)."""
+    paths = sorted(os.path.join(folder, f) for f in os.listdir(folder) if kernel_side(f))
+    paths += [os.path.join(_ROOT, f) for f in SHARED]
+    digest = hashlib.sha256(numba.__version__.encode())
+    for path in paths:
+        digest.update(os.path.basename(path).encode())
+        with open(path, "rb") as f:
+            digest.update(hashlib.sha256(f.read()).digest())
+    return digest.digest()
+
+
+@functools.cache
+def _cache_dir(folder: str) -> str:
+    """The compiled copy of ``folder``'s kernels: created, marked as used now,
+    and the stale copies beside it removed."""
+    name = os.path.basename(folder) if folder != _ROOT else "simkit"
+    top = cache_root()
+    path = os.path.join(top, f"{name}-{_package_stamp(folder).hex()[:20]}")
+    new = not os.path.isdir(path)
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, _USED), "w"):
+        pass                        # its time is the copy's last use
+    if new:
+        _remove_stale(top, keep=path)
+    return path
+
+
+def _remove_stale(top: str, keep: str) -> None:
+    """Remove the compiled copies under ``top`` unused for :data:`KEEP_DAYS` days."""
+    old = time.time() - KEEP_DAYS * 86400
+    for entry in os.scandir(top):
+        marker = os.path.join(entry.path, _USED)
+        try:
+            if entry.path != keep and entry.is_dir() and os.path.getmtime(marker) < old:
+                shutil.rmtree(entry.path, ignore_errors=True)
+        except OSError:             # another process removed it, or no marker
+            pass
+
+
+class _PackageLocator(caching._CacheLocator):
+    """numba's cache for simkit's kernels: in :func:`cache_root`, stamped with
+    the whole package (see the module notes)."""
+
+    def __init__(self, py_func: Callable[..., Any], py_file: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._folder = os.path.dirname(os.path.abspath(py_file))
+
+    def get_cache_path(self) -> str:
+        return _cache_dir(self._folder)
+
+    def get_source_stamp(self) -> bytes:
+        return _package_stamp(self._folder)
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func: Callable[..., Any], py_file: str) -> _PackageLocator | None:
+        # only simkit's own kernels, and not when the user chose a cache directory
+        inside = os.path.abspath(py_file).startswith(_ROOT + os.sep)
+        if numba.config.CACHE_DIR or not inside:
+            return None
+        self = cls(py_func, py_file)
+        try:
+            self.ensure_cache_path()
+        except OSError:             # no writable cache directory: numba's own choice
+            return None
+        return self
+
+
+_LOCATORS = (getattr(caching, "CacheImpl", None) or caching._CacheImpl)._locator_classes
+if _PackageLocator not in _LOCATORS:
+    _LOCATORS.insert(0, _PackageLocator)
+
+_OPTIONS = {"cache": True, "error_model": "numpy", "nogil": True}
+
+
+def kernel(fn: Callable[..., Any] | None = None, *, parallel: bool = False,
+           inline: bool = False) -> Any:
+    """Decorator: compile ``fn`` with simkit's standard options.
+
+    ``parallel=True`` is for the outer batch loops that use ``numba.prange``;
+    inner per-hand functions stay serial.  ``inline=True`` inlines a function
+    into its callers at numba's level: for a large function called once per
+    hand, whose array arguments would otherwise cost reference counting.
+    """
+    # a numba dispatcher (numba is untyped to mypy), or the decorator making one
+    def wrap(f: Callable[..., Any]) -> Any:
+        return numba.njit(parallel=parallel, inline="always" if inline else "never",
+                          **_OPTIONS)(f)
+    return wrap(fn) if fn is not None else wrap
+
+
+def if_given(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A kernel-only stand-in for kernel ``fn``: ``g = if_given(fn)``, then in a
+    kernel ``g(flag, otherwise, *args)`` is ``fn(*args)`` when ``flag`` is not
+    None, else ``otherwise``.
+
+    Decided when the kernel is compiled, from ``flag``'s type: a kernel called
+    with ``flag`` None never compiles ``fn`` at all.  So a costly optional
+    player (Pepper's searching expert) is compiled only by the runs that seat
+    it, and a newcomer's first command does not wait for it.  (``fn`` is bound
+    here rather than passed in: a function passed as a value is a pointer to a
+    Python object, and numba cannot cache a kernel holding one.)"""
+    def stand_in(flag: object, otherwise: object, *args: object) -> object:
+        raise TypeError(f"if_given({fn.__name__}) is for kernels only")
+
+    @overload(stand_in)
+    def _choose(flag: object, otherwise: object, *args: object) -> Callable[..., object]:
+        # numba requires the implementations' parameters, annotations included,
+        # to be the typing function's
+        def absent(flag: object, otherwise: object, *args: object) -> object:
+            return otherwise
+
+        def given(flag: object, otherwise: object, *args: object) -> object:
+            return fn(*args)
+        return absent if isinstance(flag, (types.NoneType, types.Omitted)) else given
+    return stand_in
+
+
+# --- the batch loop every parallel kernel runs ------------------------------------
+# A batch of ``count`` units (hands or games) is cut into blocks of ``size``
+# consecutive units; ``numba.prange`` hands the blocks to threads, and a block
+# allocates its scratch arrays once.  Every parallel kernel loops the same way:
+#
+#     for b in numba.prange(blocks(count, BLOCK)):
+#         ... per-block scratch ...
+#         for j in block(b, count, BLOCK):
+#             ... unit j ...
+
+@kernel(inline=True)
+def blocks(count: int, size: int) -> int:
+    """Number of blocks of ``size`` units covering ``count`` units."""
+    return (count + size - 1) // size
+
+
+@kernel(inline=True)
+def block(b: int, count: int, size: int) -> range:
+    """The units (row indices) of block ``b``."""
+    return range(b * size, min(count, (b + 1) * size))

@@ -1,0 +1,689 @@
+"""Rule variants side by side, for any game: ``simkit compare GAME --variant A:
+--variant B:key=value [--variant C:...]``, or ``--sweep KEY=V1,V2,...``.
+
+Two to :data:`MAX_VARIANTS` variants play the same deals (the same seed, so
+hand or game ``i`` is dealt from the same stream, by the same dealer, under
+each).  The first variant is the *base*; each later one is compared with it.
+What is compared is each game's own: its spec's ``measures(rules)`` returns
+:class:`~simkit.engine.Section`\\ s of :class:`~simkit.engine.Rate`,
+:class:`~simkit.engine.Mean` and :class:`~simkit.engine.Statistic` measures
+(for games with bids one :class:`~simkit.engine.BidShares` table of each
+contract's share and success rate), the designer's measures among them
+(:mod:`simkit.lab.design`); to those the skill trace of the game's ladder is
+added (:mod:`simkit.lab.skill`).
+
+**Paired.** Every difference is taken deal by deal: per unit (hand, or
+whole game with the same seed) each measure adds ``(x, n)`` to its ratio
+under each variant, and :func:`simkit.base.stats.paired_difference` gives the
+difference of the two ratios with a paired interval and p-value;
+statistics that are not ratios (a median, a largest departure) by a paired
+bootstrap.  The share of deals whose records differ at all (every column
+but the seats' policies) is reported per later variant; where it is 0 the
+rule never changed a deal at this table, and every interval is exactly
+``[0, 0]``.  Holm's correction runs over all the tests of one later variant
+against the base (``p_holm``), and the verdicts use it.
+
+**Adapted players** (``adapt=True``): before it is compared, each variant's
+players are re-fitted to its rules (:mod:`simkit.lab.adapt`); every output names,
+per variant, the policies that played.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import re
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
+
+import numpy as np
+import pandas as pd
+
+from simkit import engine
+from simkit import games as registry
+from simkit.base import rng, stats
+from simkit.base.errors import InputError
+from simkit.engine import BidShares, GameSpec, Mean, Rate, Section, Statistic
+from simkit.lab import skill
+from simkit.lab.compare_text import ALPHA as ALPHA
+from simkit.lab.compare_text import comparison_json as comparison_json
+from simkit.lab.compare_text import format_comparison as format_comparison
+from simkit.lab.compare_text import identical_sentence as identical_sentence
+from simkit.policy import Policy
+from simkit.runs.batches import Work, check_count, set_threads, steps
+
+if TYPE_CHECKING:
+    from simkit.lab.adapt import AdaptArgs
+    from simkit.runs.store import StrPath
+
+MAX_VARIANTS = 8
+_LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
+_FORM = "LABEL or LABEL:key=value[,key=value...], e.g. A: or B:all_pass=stick,auction=one_lap"
+#: Units per block whose sums are added (the same blocks however the run is cut
+#: into steps, so the web app's sums equal the command's to the last bit).
+BLOCK = {"hand": 1 << 16, "game": 1 << 12}
+#: The skill trace's deals per rung: this fraction of the whole games compared.
+SKILL_SHARE = 10
+
+
+# --- variants -------------------------------------------------------------------------
+
+def _check(game: GameSpec, label: str, overrides: dict[str, Any], shown: object,
+           swept: bool = False) -> tuple[str, dict[str, Any]]:
+    """Validate a label and rule overrides (``shown``: the variant as the user gave
+    it; ``swept``: a sweep's own ``key=value`` label)."""
+    if not swept and (not isinstance(label, str) or not _LABEL.match(label)):
+        raise InputError(f"bad --variant {shown!r}: the label must be letters, digits or _.+- "
+                         f"before the ':'; expected {_FORM}")
+    if "players" in overrides:
+        raise InputError(f"bad --variant {shown!r}: the player count is the same for every "
+                         f"variant; set it with --players")
+    try:
+        game.make_rules(overrides=overrides)      # unknown keys and bad values raise here
+    except InputError as e:
+        raise InputError(f"bad --variant {shown!r}: {e}") from None
+    return label, dict(overrides)
+
+
+def parse_variant(game: GameSpec, text: str) -> tuple[str, dict[str, Any]]:
+    """``"B:all_pass=stick,auction=one_lap"`` -> ``("B", {"all_pass": "stick", ...})``.
+
+    ``"A"`` or ``"A:"`` is the seed's rules.  Keys and values are checked
+    with the game's rules; ``players`` is set for every variant at once
+    (``--players``), not per variant.
+    """
+    if not isinstance(text, str):
+        raise InputError(f"bad --variant {text!r}: expected {_FORM}")
+    label, _, rest = text.strip().partition(":")
+    overrides: dict[str, str] = {}
+    for part in rest.split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value:
+            raise InputError(f"bad --variant {text!r}: {part.strip()!r} is not key=value; "
+                             f"expected {_FORM}")
+        if key in overrides:
+            raise InputError(f"bad --variant {text!r}: rule {key!r} is given twice")
+        overrides[key] = value
+    return _check(game, label.strip(), overrides, text)
+
+
+def parse_sweep(game: GameSpec, text: str,
+                base: dict[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """``"kubwa_stake=1,2,3"`` -> one variant per value, labelled ``key=value``,
+    each the ``base`` rules (default: the seed's) with that value."""
+    form = "KEY=V1,V2,... (at least two values), e.g. kubwa_stake=1,2,3,4"
+    if not isinstance(text, str):
+        raise InputError(f"bad --sweep {text!r}: expected {form}")
+    key, sep, values = text.strip().partition("=")
+    key = key.strip()
+    items = [v.strip() for v in values.split(",")]
+    if not sep or not key or not all(items):
+        raise InputError(f"bad --sweep {text!r}: expected {form}")
+    if len(items) < 2:
+        raise InputError(f"bad --sweep {text!r}: a sweep needs at least two values; expected "
+                         f"{form}")
+    if len(set(items)) < len(items):
+        raise InputError(f"bad --sweep {text!r}: a value is given twice")
+    out = []
+    for v in items:
+        shown = f"{key}={v}"
+        out.append(_check(game, shown, {**(base or {}), key: v}, f"--sweep {text}", swept=True))
+    return out
+
+
+def check_variants(game: GameSpec, variants: Any,
+                   sweep: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The validated ``(label, overrides)`` of a comparison: the variants given
+    (texts, or ``(label, dict)`` pairs), then those of ``sweep`` (built on the
+    first variant's rules, if any); 2 to :data:`MAX_VARIANTS` in all, the
+    first being the base."""
+    if variants is None or isinstance(variants, (str, tuple)):
+        variants = [] if variants is None else [variants]
+    out = []
+    for v in variants:
+        if isinstance(v, str):
+            out.append(parse_variant(game, v))
+        elif isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], dict):
+            out.append(_check(game, v[0], v[1], v))
+        else:
+            raise InputError(f"bad variant {v!r}: expected {_FORM}")
+    if sweep:
+        out += parse_sweep(game, sweep, out[0][1] if out else None)
+    if not 2 <= len(out) <= MAX_VARIANTS:
+        raise InputError(f"compare needs 2 to {MAX_VARIANTS} variants (--variant A:... "
+                         f"--variant B:..., or --sweep KEY=V1,V2,...), got {len(out)}")
+    labels = [label for label, _ in out]
+    twice = sorted({lab for lab in labels if labels.count(lab) > 1})
+    if twice:
+        raise InputError(f"two variants have the label {twice[0]!r}: give each its own")
+    return out
+
+
+def _changes(overrides: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in overrides.items()) or "seed rules"
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """One variant as played: its label, rule changes and rules, the policy of
+    every seat, and its adaptation (None when its players were not adapted)."""
+
+    label: str
+    overrides: dict[str, Any]
+    rules: Any
+    policies: tuple[Policy, ...]
+    adapted: dict[str, Any] | None = None
+
+    def texts(self) -> list[str]:
+        return [p.text() for p in self.policies]
+
+
+# --- what is measured ------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class _Ratio:
+    """One ratio estimate: per row ``x(df)`` adds to the numerator and ``n(df)``
+    to the denominator (a rate: hits among counted rows; a mean: values)."""
+
+    x: Callable[[pd.DataFrame], np.ndarray]
+    n: Callable[[pd.DataFrame], np.ndarray]
+
+
+def _ratio(m: Rate | Mean) -> _Ratio:
+    def counted(df: pd.DataFrame) -> np.ndarray:
+        return np.ones(len(df)) if m.of is None else np.asarray(m.of(df), np.float64)
+    def value(df: pd.DataFrame) -> np.ndarray:
+        # rows not counted add nothing (their value may be NaN)
+        c = counted(df)
+        x = np.asarray(m.hit(df) if isinstance(m, Rate) else m.value(df), np.float64)
+        out: np.ndarray = np.where(c > 0, x, 0.0) * c
+        return out
+    return _Ratio(value, counted)
+
+
+def _bid_ratios(m: BidShares) -> list[_Ratio]:
+    """Per level: its share of the hands, then its success rate."""
+    out = []
+    for level in range(m.levels):
+        def share(df: pd.DataFrame, level: int = level) -> np.ndarray:
+            return np.asarray(df["contract"].to_numpy() == level, np.float64)
+
+        def made(df: pd.DataFrame, level: int = level) -> np.ndarray:
+            return np.asarray((df["contract"].to_numpy() == level) & df["made"].to_numpy(bool),
+                              np.float64)
+        out += [_Ratio(share, lambda df: np.ones(len(df))), _Ratio(made, share)]
+    return out
+
+
+def _ratios(section: Section) -> list[_Ratio]:
+    out: list[_Ratio] = []
+    for m in section.measures:
+        if isinstance(m, BidShares):
+            out += _bid_ratios(m)
+        elif not isinstance(m, Statistic):
+            out.append(_ratio(m))
+    return out
+
+
+def _statistics(section: Section) -> list[Statistic]:
+    return [m for m in section.measures if isinstance(m, Statistic)]
+
+
+# --- running -------------------------------------------------------------------------
+
+def _per_unit(values: np.ndarray, index: np.ndarray, first: int, count: int) -> np.ndarray:
+    """Rows' values summed per unit ``first .. first+count-1`` (a unit may have
+    several rows: a Pitch session's players)."""
+    if len(index) == count and (len(index) == 0 or (index[0] == first
+                                                    and index[-1] == first + count - 1)):
+        return np.asarray(values, np.float64)
+    return np.bincount(index - first, weights=values, minlength=count)
+
+
+def _unit_hashes(df: pd.DataFrame, first: int, count: int) -> np.ndarray:
+    """One number per unit that changes when any of its records' columns does
+    (but the seats' policies, which name who played, not what happened)."""
+    cols = [c for c in df.columns if not str(c).startswith("policy")]
+    h: np.ndarray = pd.util.hash_pandas_object(df[cols], index=False).to_numpy(np.uint64)
+    index = df[cols[0]].to_numpy(np.int64) - first
+    if len(index) == count and np.array_equal(index, np.arange(count)):
+        return h
+    rank = np.arange(len(h), dtype=np.uint64) - np.searchsorted(index, index).astype(np.uint64)
+    out = np.zeros(count, np.uint64)
+    with np.errstate(over="ignore"):
+        np.add.at(out, index, h * (rank + np.uint64(1)) + np.uint64(0x9E3779B97F4A7C15))
+    return out
+
+
+class _Sums:
+    """The paired sums of one kind of unit, for every later variant against the
+    base: per ratio the 4-vector and 4x4 cross-products of ``(x_a, n_a, x_b,
+    n_b)`` over the units, the units whose ``(x, n)`` differ, the units whose
+    records differ, and each statistic's per-unit values."""
+
+    def __init__(self, ratios: int, stats_: int, variants: int, block: int) -> None:
+        self.k, self.v, self.block = ratios, variants, block
+        self.S = np.zeros((variants, ratios, 4))
+        self.M = np.zeros((variants, ratios, 4, 4))
+        self.differ = np.zeros((variants, ratios), np.int64)
+        self.records_differ = np.zeros(variants, np.int64)
+        self.units = 0
+        self.held: list[np.ndarray] = []         # (variants, ratios, 2, units) per step
+        self.values: list[list[list[np.ndarray]]] = [[[] for _ in range(stats_)]
+                                                     for _ in range(variants)]
+
+    def stat_values(self, v: int, k: int) -> np.ndarray:
+        """Statistic ``k``'s per-unit values under variant ``v``, the whole run."""
+        held = self.values[v][k]
+        if len(held) > 1:
+            held[:] = [np.concatenate(held)]
+        return held[0]
+
+    @functools.cache     # noqa: B019 (one _Sums per comparison: freed with it)
+    def stat_interval(self, v: int, k: int, stat: Callable[..., Any],
+                      seed: int) -> tuple[float, float, float]:
+        """Statistic ``k`` under variant ``v`` with its bootstrap 95% interval."""
+        x = self.stat_values(v, k)
+        return (float(stat(x, axis=0)), *stats.bootstrap_interval(x, stat, seed=seed))
+
+    def add(self, xn: np.ndarray) -> None:
+        self.held.append(xn)
+        while sum(h.shape[-1] for h in self.held) >= self.block:
+            self._flush(self.block)
+
+    def finish(self) -> None:
+        rest = sum(h.shape[-1] for h in self.held)
+        if rest:
+            self._flush(rest)
+
+    def _flush(self, n: int) -> None:
+        both = np.concatenate(self.held, axis=-1)
+        block, rest = both[..., :n], both[..., n:]
+        self.held = [rest] if rest.shape[-1] else []
+        base = block[0]                           # (ratios, 2, n)
+        for v in range(1, self.v):
+            vec = np.stack([base[:, 0], base[:, 1], block[v, :, 0], block[v, :, 1]], axis=1)
+            self.S[v] += vec.sum(axis=-1)
+            for i in range(4):
+                for j in range(i, 4):
+                    s = np.sum(vec[:, i] * vec[:, j], axis=-1)
+                    self.M[v, :, i, j] += s
+                    if j != i:
+                        self.M[v, :, j, i] += s
+            self.differ[v] += np.count_nonzero((vec[:, 0] != vec[:, 2])
+                                               | (vec[:, 1] != vec[:, 3]), axis=-1)
+        self.units += n
+
+
+def _ranges(count: int, block: int, work: Work | None) -> Iterator[tuple[int, int]]:
+    """``(first, n)`` of the run's steps: blocks, or the work's timed steps."""
+    if work is not None:
+        yield from steps(count, work)
+        return
+    for first in range(0, count, block):
+        yield first, min(block, count - first)
+
+
+def _play(g: GameSpec, unit: str, sections: list[Section], variants: list[Variant],
+          run: engine.RunSettings, work: Work | None) -> _Sums:
+    """Every variant on units ``0 .. run.count-1`` of ``unit`` (the deals of
+    ``run.seed``), summed in pairs."""
+    ratios = [(s, r) for s in sections for r in _ratios(s)]
+    statistics = [(s, m) for s in sections for m in _statistics(s)]
+    sums = _Sums(len(ratios), len(statistics), len(variants), BLOCK[unit])
+    from tqdm import tqdm
+    with tqdm(total=run.count, unit=g.unit(unit).label, disable=not run.progress, delay=1.0,
+              desc=f"{unit}s, {len(variants)} variants") as bar:
+        for first, n in _ranges(run.count, BLOCK[unit], work):
+            frames = [engine.simulate(g, unit, dataclasses.replace(
+                          run, count=n, rules=v.rules, policy=list(v.texts()), start=first,
+                          progress=False))
+                      for v in variants]
+            hashes = [_unit_hashes(df, first, n) for df in frames]
+            for v in range(1, len(variants)):
+                sums.records_differ[v] += int(np.count_nonzero(hashes[0] != hashes[v]))
+            xn = np.empty((len(variants), len(ratios), 2, n))
+            views: dict[tuple[int, str], pd.DataFrame] = {}
+            for vi, df in enumerate(frames):
+                for s in sections:
+                    views[vi, s.name] = s.view(df) if s.view is not None else df
+                for k, (s, r) in enumerate(ratios):
+                    view = views[vi, s.name]
+                    index = view.iloc[:, 0].to_numpy(np.int64)
+                    xn[vi, k, 0] = _per_unit(r.x(view), index, first, n)
+                    xn[vi, k, 1] = _per_unit(r.n(view), index, first, n)
+                for k, (s, m) in enumerate(statistics):
+                    sums.values[vi][k].append(np.asarray(m.values(views[vi, s.name]), float))
+            sums.add(xn)
+            bar.update(n)
+    sums.finish()
+    return sums
+
+
+# --- rows ------------------------------------------------------------------------------
+
+def _paired(sums: _Sums, v: int, k: int) -> dict[str, Any]:
+    return stats.paired_difference(sums.S[v, k], sums.M[v, k], sums.units, sums.differ[v, k])
+
+
+def _own(S: np.ndarray, M: np.ndarray, units: int, side: int) -> tuple[float, float, float]:
+    """One variant's own ratio and its 95% interval from the paired sums
+    (``side`` 0: the base, 1: the other)."""
+    i = 2 * side
+    return stats.ratio_ci(sx=S[i], sn=S[i + 1], sxx=M[i, i], sxn=M[i, i + 1],
+                          snn=M[i + 1, i + 1], units=units)
+
+
+def _metric_row(metric: str, kind: str, sums: _Sums, v: int, k: int) -> dict[str, Any]:
+    c = _paired(sums, v, k)
+    (a, a_lo, a_hi), (b, b_lo, b_hi) = (_own(sums.S[v, k], sums.M[v, k], sums.units, s)
+                                         for s in (0, 1))
+    return {"metric": metric, "kind": kind, "a": a, "b": b,
+            "n_a": int(sums.S[v, k, 1]), "n_b": int(sums.S[v, k, 3]), "diff": c["diff"],
+            "ci_low": c["lo"], "ci_high": c["hi"], "p_value": c["p_value"],
+            "a_low": a_lo, "a_high": a_hi, "b_low": b_lo, "b_high": b_hi}
+
+
+def _bid_rows(m: BidShares, sums: _Sums, v: int, k0: int) -> list[dict[str, Any]]:
+    rows = []
+    for level in range(m.levels):
+        k = k0 + 2 * level
+        ca, cb = sums.S[v, k, 0], sums.S[v, k, 2]
+        if ca == 0 and cb == 0:
+            continue
+        share, made = _paired(sums, v, k), _paired(sums, v, k + 1)
+        row = {"bid": m.text(level) if level else "(thrown in)", "level": level,
+               "hands_a": int(ca), "rate_a": share["a"], "hands_b": int(cb),
+               "rate_b": share["b"], "diff": share["diff"], "ci_low": share["lo"],
+               "ci_high": share["hi"], "p_value": share["p_value"]}
+        keys = ("made_a", "made_b", "made_diff", "made_ci_low", "made_ci_high", "made_p_value")
+        row.update(dict.fromkeys(keys, math.nan))
+        if level:
+            row.update(made_a=made["a"], made_b=made["b"], made_diff=made["diff"],
+                       made_ci_low=made["lo"], made_ci_high=made["hi"],
+                       made_p_value=made["p_value"])
+        rows.append(row)
+    return rows
+
+
+def _statistic_row(m: Statistic, sums: _Sums, v: int, k: int, seed: int) -> dict[str, Any]:
+    a, b = sums.stat_values(0, k), sums.stat_values(v, k)
+    c = stats.paired_bootstrap(a, b, m.stat, seed=seed)
+    (va, a_lo, a_hi), (vb, b_lo, b_hi) = (sums.stat_interval(i, k, m.stat, seed)
+                                          for i in (0, v))
+    return {"metric": m.metric, "kind": "rate" if m.percent else "mean", "a": va, "b": vb,
+            "n_a": len(a), "n_b": len(b), "diff": c["diff"], "ci_low": c["lo"],
+            "ci_high": c["hi"], "p_value": c["p_value"], "a_low": a_lo, "a_high": a_hi,
+            "b_low": b_lo, "b_high": b_hi}
+
+
+def _section_rows(section: Section, sums: _Sums, v: int, offsets: dict[str, int],
+                  seed: int) -> list[dict[str, Any]]:
+    """The rows of one section for later variant ``v`` (or a bid table)."""
+    k, j = offsets["ratio"], offsets["stat"]
+    rows = []
+    for m in section.measures:
+        if isinstance(m, BidShares):
+            return _bid_rows(m, sums, v, k)
+        if isinstance(m, Statistic):
+            rows.append(_statistic_row(m, sums, v, j, seed))
+            j += 1
+        else:
+            # a measure that counted no row under either (players who joined, where
+            # nobody may join) is left out
+            if sums.S[v, k, 1] or sums.S[v, k, 3]:
+                rows.append(_metric_row(m.metric, "rate" if isinstance(m, Rate) else "mean",
+                                        sums, v, k))
+            k += 1
+    return rows
+
+
+def _skill_rows(g: GameSpec, variants: list[Variant], run: engine.RunSettings,
+                work: Work | None) -> list[list[dict[str, Any]]]:
+    """Per later variant, the skill trace's rows (see :mod:`simkit.lab.skill`) on
+    ``run.count`` deals of ``run.seed``."""
+    played = [_one_policy(g, v) for v in variants]
+    scored = []
+    for v, default in zip(variants, played):
+        per = {}
+        for weaker, stronger in skill.rungs(g, default):
+            n = skill.deals(g, stronger, run.count)
+            per[skill.names(weaker, stronger, default)] = skill.scores(
+                g, v.rules, weaker, stronger, count=n, seed=run.seed, threads=run.threads,
+                work=work)
+        scored.append(per)
+    out: list[list[dict[str, Any]]] = [[] for _ in variants]
+    for vi in range(1, len(variants)):
+        for name, b in scored[vi].items():
+            a = scored[0].get(name)
+            if a is None or len(a) != len(b):
+                continue
+            S = np.array([a.sum(), len(a), b.sum(), len(b)], float)
+            vec = np.stack([a, np.ones_like(a), b, np.ones_like(b)])
+            M = vec @ vec.T
+            c = stats.paired_difference(S, M, len(a), int(np.count_nonzero(a != b)))
+            (ma, la, ha), (mb, lb, hb) = skill.interval(a), skill.interval(b)
+            out[vi].append({"metric": f"skill: {name}, win rate on duplicate deals",
+                            "kind": "rate", "a": ma, "b": mb, "n_a": len(a), "n_b": len(b),
+                            "diff": c["diff"], "ci_low": c["lo"], "ci_high": c["hi"],
+                            "p_value": c["p_value"], "a_low": la, "a_high": ha, "b_low": lb,
+                            "b_high": hb})
+            t = stats.paired_bootstrap(a, b, skill.games_to_lead, seed=run.seed)
+            ga, gb = (float(skill.games_to_lead(x)) for x in (a, b))
+            out[vi].append({"metric": f"skill: {name}, games for the stronger to be ahead "
+                                      "(95%)", "kind": "mean",
+                            "a": ga if math.isfinite(ga) else math.nan,
+                            "b": gb if math.isfinite(gb) else math.nan,
+                            "n_a": len(a), "n_b": len(b), "diff": t["diff"],
+                            "ci_low": t["lo"], "ci_high": t["hi"], "p_value": t["p_value"]})
+    return out
+
+
+def _one_policy(g: GameSpec, v: Variant) -> str:
+    """The policy every seat of ``v`` plays (the game's default at a mixed table)."""
+    texts = set(v.texts())
+    return v.texts()[0] if len(texts) == 1 else g.make_policies(None, 1)[0].text()
+
+
+# --- the comparison -------------------------------------------------------------------
+
+#: Hands and whole games per variant when none are given.
+DEFAULT_HANDS, DEFAULT_GAMES = 1_000_000, 20_000
+
+
+class CompareArgs(TypedDict, total=False):
+    """The keyword options of :func:`compare` (see there)."""
+
+    players: int | None
+    hands: int | None
+    games: int | None
+    seed: int
+    policy: Any
+    threads: int | None
+    progress: bool
+    work: Work | None
+    sweep: str | None
+    adapt: bool
+    params: Sequence[str] | None
+    out: StrPath | None
+    kept: Sequence[StrPath]
+    scheduler: str | None
+    skill_trace: bool
+    adapt_rounds: int | None
+    adapt_trials: int | None
+    adapt_games: int | None
+    adapt_seed: int | None
+
+
+def _variants(g: GameSpec, pairs: list[tuple[str, dict[str, Any]]], players: int | None,
+              policy: Any, params: Sequence[str] | None,
+              fit: AdaptArgs | None) -> list[Variant]:
+    """Each variant as played: ``policy`` at every seat, or with ``fit`` (the
+    options of :func:`simkit.lab.adapt.adapt`) adapted to its rules."""
+    rules = [g.make_rules(overrides=ov, players=players) for _, ov in pairs]
+    pols = g.make_policies(policy, rules[0].players)
+    if fit is None:
+        return [Variant(lab, ov, r, tuple(pols)) for (lab, ov), r in zip(pairs, rules)]
+    from simkit.lab import adapt
+
+    start = adapt.check(g.name, policy)
+    out_v = []
+    for (lab, ov), r in zip(pairs, rules):
+        one: AdaptArgs = {**fit, "label": lab}
+        res = adapt.adapt(g.name, r, start, params, **one)
+        adapted = {"rounds": res["rounds"], "objective": res["objective"],
+                   "setting": res["setting"], "trace": res["trace"],
+                   "reused": res["reused"]}
+        out_v.append(Variant(lab, ov, r, tuple(g.make_policies(res["setting"], r.players)),
+                             adapted))
+    return out_v
+
+
+def _fit(kw: CompareArgs, seed: int) -> AdaptArgs | None:
+    """The options of each variant's adaptation (None without ``adapt``), checked."""
+    sizes = {"rounds": kw.get("adapt_rounds"), "trials": kw.get("adapt_trials"),
+             "games": kw.get("adapt_games")}
+    for what, v in sizes.items():
+        if v is not None:
+            check_count(v, f"--adapt-{what}")
+    a_seed = kw.get("adapt_seed")
+    a_seed = seed if a_seed is None else a_seed
+    rng.run_key(a_seed)
+    if not kw.get("adapt", False):
+        return None
+    return {"seed": a_seed, "rounds": sizes["rounds"], "trials": sizes["trials"],
+            "deals": sizes["games"], "out": kw.get("out"), "kept": kw.get("kept", ()),
+            "threads": kw.get("threads"), "scheduler": kw.get("scheduler"),
+            "progress": kw.get("progress", False), "work": kw.get("work")}
+
+
+def compare(game: str, variants: Any = None,
+            **kw: Unpack[CompareArgs]) -> dict[str, pd.DataFrame]:
+    """Play ``hands`` hands (games played in hands) and ``games`` whole games
+    under each variant of ``game`` and compare each later variant with the
+    first (see the module notes).
+
+    ``variants``: texts for :func:`parse_variant` (or ``(label, dict)``
+    pairs); ``sweep``: ``KEY=V1,V2,...`` (:func:`parse_sweep`).  The table:
+    ``players``, ``policy`` (one spec or one per seat) and ``seed`` (0); the
+    run: ``threads``, ``progress``.  With
+    ``adapt`` each variant's players are first adapted to its rules
+    (:func:`simkit.lab.adapt.adapt` with ``params``, kept in ``out`` or the cache,
+    looked up in ``kept`` too; ``adapt_rounds``, ``adapt_trials`` and
+    ``adapt_games`` its sizes, default :mod:`simkit.lab.adapt`'s, ``adapt_seed``
+    its seed, default ``seed``, and ``scheduler`` where it plays); without
+    ``skill_trace`` no skill trace is added.  Returns one
+    DataFrame per section of the game's measures (differences later minus
+    base; a column ``vs`` names the later variant when there are more than
+    two) and ``variants`` (label, changes, policies, adaptation, the share of
+    deals whose records differ from the base's, every rule value).  Each table's ``attrs`` hold the
+    game, labels, players, hands, games, seed and policies.  ``work``
+    (:class:`simkit.runs.batches.Work`): report progress, stop when told.
+    """
+    unknown = sorted(set(kw) - CompareArgs.__optional_keys__)
+    if unknown:
+        raise TypeError(f"compare() got an unexpected keyword argument {unknown[0]!r}")
+    g = registry.get(game)
+    players, seed, work = kw.get("players"), kw.get("seed", 0), kw.get("work")
+    pairs = check_variants(g, variants, kw.get("sweep"))
+    g.check_players(players)
+    rng.run_key(seed)
+    assert g.measures is not None, f"{g.name} has no measures to compare"
+    sections = g.measures(g.make_rules(overrides=pairs[0][1], players=players))
+    units = list(dict.fromkeys(s.unit for s in sections))
+    hands, games = kw.get("hands"), kw.get("games")
+    if hands is not None and "hand" not in units:
+        raise InputError(f"--hands does not apply: {g.title} is compared in whole games only; "
+                         "give --games")
+    hands = DEFAULT_HANDS if hands is None else hands
+    games = DEFAULT_GAMES if games is None else games
+    check_count(hands, "--hands")
+    check_count(games, "--games")
+    counts = {"hand": hands, "game": games}
+    played = _variants(g, pairs, players, kw.get("policy"), params=kw.get("params"),
+                       fit=_fit(kw, seed))
+    run = engine.RunSettings(count=max(200, games // SKILL_SHARE), seed=seed,
+                             threads=kw.get("threads"), progress=kw.get("progress", False))
+    trace = kw.get("skill_trace", True) and "game" in units
+    if work is not None:
+        rungs = [stronger for v in played for _, stronger in skill.rungs(g, _one_policy(g, v))]
+        work.expect(sum(counts[u] for u in units)
+                    + sum(skill.deals(g, s, run.count) for s in rungs if trace))
+    set_threads(run.threads)
+    sums = {u: _play(g, u, [s for s in sections if s.unit == u], played,
+                     run=dataclasses.replace(run, count=counts[u]), work=work) for u in units}
+    skills = _skill_rows(g, played, run, work) if trace else [[] for _ in played]
+    tables = _tables(sections, sums, played, skills, seed)
+    tables["variants"] = _variant_table(played, sums)
+    labels = tuple(v.label for v in played)
+    attrs = {"game": g.name, "title": g.title, "labels": labels,
+             "changes": tuple(_changes(v.overrides) for v in played),
+             "players": played[0].rules.players,
+             "hands": hands if "hand" in units else None,
+             "games": games if "game" in units else None, "seed": int(seed),
+             "policies": tuple(played[0].texts()),
+             "played": {v.label: v.texts() for v in played},
+             "adapted": {v.label: v.adapted for v in played},
+             "differing": {v.label: _differing(sums, vi) for vi, v in enumerate(played) if vi},
+             "skill_deals": run.count if trace else None,
+             "headings": {s.name: s.heading.format(n=counts[s.unit]) for s in sections}}
+    for df in tables.values():
+        df.attrs.update(attrs)
+    return tables
+
+
+def _differing(sums: dict[str, _Sums], v: int) -> dict[str, float]:
+    """Per kind of unit, the share of units whose records differ from the base's."""
+    return {u: float(s.records_differ[v]) / s.units if s.units else math.nan
+            for u, s in sums.items()}
+
+
+def _tables(sections: list[Section], sums: dict[str, _Sums], played: list[Variant],
+            skills: list[list[dict[str, Any]]], seed: int) -> dict[str, pd.DataFrame]:
+    """Every section's rows for every later variant, with Holm's correction over
+    all the tests of each later variant against the base."""
+    per: dict[str, list[list[dict[str, Any]]]] = {s.name: [[] for _ in played] for s in sections}
+    offsets = {u: {"ratio": 0, "stat": 0} for u in sums}
+    for s in sections:
+        at = dict(offsets[s.unit])
+        for v in range(1, len(played)):
+            per[s.name][v] = _section_rows(s, sums[s.unit], v, at, seed)
+        offsets[s.unit]["ratio"] += len(_ratios(s))
+        offsets[s.unit]["stat"] += len(_statistics(s))
+    if "design" in per:
+        for v in range(1, len(played)):
+            per["design"][v] += skills[v]
+    for v in range(1, len(played)):
+        _holm([rows[v] for rows in per.values()])
+    several = len(played) > 2
+    out = {}
+    for name, rows in per.items():
+        flat = [({"vs": played[v].label} if several else {}) | r
+                for v in range(1, len(played)) for r in rows[v]]
+        out[name] = pd.DataFrame(flat)
+    return out
+
+
+def _holm(tables: list[list[dict[str, Any]]]) -> None:
+    """Fill ``p_holm`` (and ``made_p_holm``) in place over all the rows' tests."""
+    cells = [(row, key) for rows in tables for row in rows
+             for key in ("p_value", "made_p_value") if key in row]
+    adjusted = stats.holm([row[key] for row, key in cells])
+    for (row, key), p in zip(cells, adjusted):
+        row[key.replace("p_value", "p_holm")] = float(p)
+
+
+def _variant_table(played: list[Variant], sums: dict[str, _Sums]) -> pd.DataFrame:
+    rows = []
+    for vi, v in enumerate(played):
+        row: dict[str, Any] = {"label": v.label, "changes": _changes(v.overrides),
+                               "policies": v.texts(), "adapted": v.adapted}
+        for u, s in sums.items():
+            row[f"differing_{u}s"] = (float(s.records_differ[vi]) / s.units
+                                      if vi and s.units else (0.0 if vi == 0 else math.nan))
+        rows.append({**row, **v.rules.as_dict()})
+    return pd.DataFrame(rows)
