@@ -44,20 +44,22 @@ every card too (weaker defenders may give more).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Unpack
 
 import numpy as np
 import pandas as pd
 
-from simkit import advice, engine, stats
+from simkit import advice, engine
 from simkit.advice import PlanOutcome, pct
+from simkit.base.errors import InputError
 from simkit.engine import FixedHand
-from simkit.errors import InputError
 from simkit.pepper import api
 from simkit.pepper.policies import make_policies
-from simkit.pepper.rules import DECK, PepperRules
-from simkit.runner import Work, check_count, check_held, in_steps
+from simkit.pepper.rules import DECK, PepperRules, Tie
+from simkit.pepper.summary import made_text
+from simkit.runs.batches import Work, check_count, check_held, in_steps
 
 #: The smallest difference in EV a player would act on: 0.05 points per hand (a
 #: point every 20 hands; a game to 30 lasts about 8 to 10 hands).  A plan is a
@@ -114,7 +116,7 @@ MAX_SCORE = 1_000_000
 GAMES = 10_000
 
 
-def parse_score(score, players: int = 4) -> tuple[int, ...]:
+def parse_score(score: str | Sequence[int], players: int = 4) -> tuple[int, ...]:
     """A game score ``"US:THEM"`` (e.g. ``"24:10"``, ``"-3:12"``) as a tuple of ints.
 
     The hand's side comes first.  With 3 players ``"US:THEM"`` puts both
@@ -157,7 +159,7 @@ def _start_scores(values: tuple[int, ...], rules: PepperRules, seat: int) -> tup
     for i, s in enumerate(others):
         start[s] = values[1 + i] if len(values) > 2 else values[1]
     top = max(start)
-    if top >= rules.target and not (rules.tie == "play_on" and start.count(top) > 1):
+    if top >= rules.target and not (rules.tie is Tie.PLAY_ON and start.count(top) > 1):
         text = ":".join(str(v) for v in values)
         raise InputError(f"bad --score {text!r}: the game ends in the round a side reaches "
                          f"{rules.target} (rule 'target'), so a game in progress has every "
@@ -173,7 +175,7 @@ def _start_scores(values: tuple[int, ...], rules: PepperRules, seat: int) -> tup
 HANDS_PER_POINT = 1 / 6
 
 
-def _game_effort(state, rules: PepperRules) -> float:
+def _game_effort(state: Sequence[int] | np.ndarray, rules: PepperRules) -> float:
     """The effort of one game played out from ``state``, in hands."""
     return 1.0 + max(0, rules.target - int(max(state))) * HANDS_PER_POINT
 
@@ -182,25 +184,30 @@ def _game_effort(state, rules: PepperRules) -> float:
 POSITIONS = 12
 
 
-def _win_chances(outcomes, start, rules, pols, side, dealer, games, seed, threads,
-                 work: Work | None = None, reserved: float = 0.0) -> advice.WinChances:
+def _win_chances(outcomes: dict[str, np.ndarray], start: tuple[int, ...], rules: PepperRules,
+                 side: int, common: api.FixedArgs, games: int, work: Work | None = None,
+                 reserved: float = 0.0) -> advice.WinChances:
     """Each plan's positions and each position's chance to win (:class:`~simkit.
-    advice.WinChances`) from the per-deal score changes (deals x sides) of
-    each.  With ``work`` the games report their effort (:func:`_game_effort`
-    per game), replacing the ``reserved`` share announced before the plans."""
+    advice.WinChances`) for the hand's ``side`` from the per-deal score
+    changes (deals x sides) of each, the games played out at the table of
+    ``common`` (its policies, seed and threads; the seat left of its dealer
+    deals first).  With ``work`` the games report their effort
+    (:func:`_game_effort` per game), replacing the ``reserved`` share
+    announced before the plans."""
     S = rules.sides
     base = 128                                   # |score change| <= 4 * 8 = 32 per hand
     start_arr = np.array(start, np.int64)
     weights = base ** np.arange(S, dtype=np.int64)
     codes = {name: (delta + 64) @ weights for name, delta in outcomes.items()}
-    win, played = {}, {}
-    first_dealer = (dealer + 1) % rules.players
+    win: dict[int, float] = {}
+    played: dict[int, int] = {}
+    first_dealer = (common.get("dealer", 0) + 1) % rules.players
     states = {code: start_arr + (code // weights) % base - 64
               for code in np.unique(np.concatenate(list(codes.values()))).tolist()}
 
-    def over(state) -> bool:
+    def over(state: np.ndarray) -> bool:
         top = int(state.max())
-        return top >= rules.target and ((state == top).sum() == 1 or rules.tie == "shared")
+        return top >= rules.target and ((state == top).sum() == 1 or rules.tie is Tie.SHARED)
 
     if work is not None:
         work.expect(sum(games * _game_effort(s, rules) for s in states.values()
@@ -213,9 +220,11 @@ def _win_chances(outcomes, start, rules, pols, side, dealer, games, seed, thread
         scores = tuple(int(v) for v in state)
 
         def play(first: int, n: int, scores: tuple[int, ...] = scores) -> np.ndarray:
-            return api.simulate_games(
-                n, rules=rules, policy=pols, seed=seed, start=first, threads=threads,
-                scores=scores, first_dealer=first_dealer)[f"win_{side}"].to_numpy()
+            won: np.ndarray = api.simulate_games(
+                n, rules=rules, policy=common.get("policy"), seed=common.get("seed", 0),
+                start=first, threads=common.get("threads"), scores=scores,
+                first_dealer=first_dealer)[f"win_{side}"].to_numpy()
+            return won
 
         won = in_steps(play, games, work, _game_effort(state, rules))
         win[code] = float(won.mean())
@@ -230,7 +239,8 @@ def _outcome(df: pd.DataFrame, r: PepperRules, side: int) -> tuple[PlanOutcome, 
     holds = (bidder >= 0) & ((bidder % 2 if r.players == 4 else bidder) == side)
     us = scores[:, side].astype(float)
     them = (scores.sum(axis=1) - scores[:, side]) / (r.sides - 1)
-    return PlanOutcome(holds, df["made"].to_numpy(bool), bidder < 0, us, them, us - them), scores
+    return PlanOutcome(holds=holds, made=df["made"].to_numpy(bool), thrown=bidder < 0, us=us,
+                       them=them, value=us - them), scores
 
 
 def _trump(df: pd.DataFrame, seat: int) -> str:
@@ -255,9 +265,9 @@ def _declarer_choice(bids: pd.DataFrame, samples: int) -> tuple[str, str]:
                          f"{samples:,} deals; {best['ev']:+.1f} points")
 
 
-def _declarer_table(ev) -> pd.DataFrame:
+def _declarer_table(ev: api.HandEvaluation) -> pd.DataFrame:
     b = ev.bids
-    return pd.DataFrame({"bid": ["pass"] + list(b["bid"]),
+    return pd.DataFrame({"bid": ["pass", *b["bid"]],
                          "level": np.r_[0, b["level"].to_numpy()].astype(np.int64),
                          "p_make": np.r_[1.0, b["p_make"].to_numpy(float)],
                          "ci_low": np.r_[1.0, b["ci_low"].to_numpy(float)],
@@ -265,29 +275,58 @@ def _declarer_table(ev) -> pd.DataFrame:
                          "ev": np.r_[0.0, b["ev"].to_numpy(float)]})
 
 
-def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
-           samples: int = 100_000, score=None, rules=None, policy=None, seed: int = 0,
-           threads: int | None = None, games: int = GAMES, declarer: bool = False,
-           plans=None, bound: bool = False, work: Work | None = None) -> Advice:
+def _play_plans(hand: api.Hand, names: Sequence[str], samples: int, common: api.FixedArgs,
+                work: Work | None) -> tuple[dict[str, tuple[int, PlanOutcome]],
+                                            dict[str, np.ndarray], dict[str, str]]:
+    """Every plan of ``names`` played on the same deals at the table of
+    ``common`` (:func:`simkit.pepper.api.plan_hands`): per plan its code and
+    outcome for the hand's side, and every side's score change per deal; and
+    the trump the hand's seat names for a number bid and for ndogo/kubwa."""
+    r: PepperRules = common["rules"]
+    seat = common["seat"]
+    assert seat is not None, "advise gives the seat"
+    side = r.side_of(seat)
+    played: dict[str, tuple[int, PlanOutcome]] = {}
+    deltas: dict[str, np.ndarray] = {}
+    trump: dict[str, str] = {}
+    for name in names:
+        df = api.plan_hands(hand, name, samples, work=work, **common)
+        outcome, deltas[name] = _outcome(df, r, side)
+        played[name] = (api.parse_plan(r, name), outcome)
+        kubwa = r.bid_text(r.kubwa)
+        if name in (r.bid_text(r.tricks - 1), kubwa):
+            trump["number" if name != kubwa else "all"] = _trump(df, seat)
+    return played, deltas, trump
+
+
+def advise(hand: api.Hand, samples: int = 100_000, score: str | Sequence[int] | None = None,
+           games: int = GAMES, declarer: bool = False, plans: str | Sequence[str] | None = None,
+           bound: bool = False, work: Work | None = None,
+           **given: Unpack[api.FixedArgs]) -> Advice:
     """Rank every bidding plan for ``hand`` and recommend one (see the module notes).
 
+    ``given``: the table, seat, dealer, seed and threads
+    (:class:`simkit.pepper.api.FixedArgs`; ``players`` defaults to 4 here);
     ``seat`` defaults to the seat left of ``dealer`` (the first to bid; the
     dealer speaks last).  ``score``: ``"US:THEM"`` or a tuple, the hand's
     side first; adds p_win per plan, each position after the hand played out
     ``games`` times.  ``plans``: the plans to play (names or levels; default
     every plan).  ``declarer``: the no-auction figures instead.  ``bound``:
     add the perfect-information bound per contract level.  ``work``
-    (:class:`simkit.runner.Work`): report progress, stop when told.  Bad input
-    raises :class:`~simkit.errors.InputError` before any simulation.
+    (:class:`simkit.runs.batches.Work`): report progress, stop when told.  Bad input
+    raises :class:`~simkit.base.errors.InputError` before any simulation.
     """
+    settings = api.FixedSettings(**given)
+    players = settings.players if "players" in given else 4
     if isinstance(players, bool) or players not in (2, 3, 4):
         raise InputError(f"bad player count {players!r}: Pepper is played by 2, 3 or 4 players")
-    r = api.resolve_rules(rules, players)
-    dealer = engine.check_seat(dealer, "dealer", r.players)
-    seat = (dealer + 1) % r.players if seat is None else engine.check_seat(seat, "seat", r.players)
+    r = api.resolve_rules(settings.rules, players)
+    dealer = engine.check_seat(settings.dealer, "dealer", r.players)
+    seat = (dealer + 1) % r.players if settings.seat is None else \
+        engine.check_seat(settings.seat, "seat", r.players)
     check_held(samples, "--samples", "sample")
     cards = tuple(DECK.text(c) for c in api.parse_hand(hand, r.players))
-    pols = make_policies(policy, r.players)
+    pols = make_policies(settings.policy, r.players)
     texts = tuple(p.label() for p in pols)
     names = advice.plan_list(plans, api.plan_names(r), lambda p: api.parse_plan(r, p),
                              declarer)
@@ -298,36 +337,31 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
         values = parse_score(score, r.players)
         start = _start_scores(values, r, seat)
         check_count(games, "games per score")
-    common = dict(players=r.players, seat=seat, dealer=dealer, rules=r, policy=pols,
-                  seed=seed, threads=threads, work=work)
+    common = api.FixedArgs(players=r.players, seat=seat, dealer=dealer, rules=r, policy=pols,
+                           seed=settings.seed, threads=settings.threads)
     reserved = 0.0
     if start is not None:
         reserved = games * POSITIONS * _game_effort(start, r)
     if work is not None:
         work.expect(samples * ((2 if declarer else len(names)) + bound) + reserved)
     if declarer:
-        ev = api.evaluate_hand(hand, samples=samples, **common)
+        ev = api.evaluate_hand(hand, samples=samples, work=work, **common)
         table = _declarer_table(ev)
         recommended, reason = _declarer_choice(table, samples)
         if bound:
-            _add_bound(table, hand, samples, r, seat, dealer, seed, threads, work)
-        return Advice(cards, r.players, seat, dealer, samples, table, recommended, reason, r,
-                      dict(ev.trump), texts, declarer=True, bound=bound)
+            _add_bound(table, hand, samples, common, work)
+        return Advice(hand=cards, players=r.players, seat=seat, dealer=dealer,
+                      samples=samples, bids=table, recommended=recommended, reason=reason, rules=r,
+                      trump=dict(ev.trump), policies=texts, declarer=True, bound=bound)
 
     side = r.side_of(seat)
-    plans, deltas, trump = {}, {}, {}
-    for name in names:
-        df = api.plan_hands(hand, name, samples, **common)
-        outcome, deltas[name] = _outcome(df, r, side)
-        plans[name] = (api.parse_plan(r, name), outcome)
-        if name in (str(r.tricks - 1), "kubwa"):
-            trump["number" if name != "kubwa" else "all"] = _trump(df, seat)
-    table = advice.plan_table(plans)
-    outcomes = {name: o for name, (_, o) in plans.items()}
+    played, deltas, trump = _play_plans(hand, names, samples, common, work)
+    table = advice.plan_table(played)
+    outcomes = {name: o for name, (_, o) in played.items()}
     win, measure, decides = None, EV_MEASURE, None
     if start is not None:
-        win = _win_chances(deltas, start, r, pols, side, dealer, games, seed, threads,
-                           work, reserved)
+        win = _win_chances(deltas, start, r, side=side, common=common, games=games, work=work,
+                           reserved=reserved)
         advice.with_win_chances(table, win)
         measure = advice.win_measure()
     verdict = advice.choose(table, outcomes, measure, win)
@@ -335,19 +369,21 @@ def advise(hand, players: int = 4, seat: int | None = None, dealer: int = 0,
         decides = advice.decides_line(table, verdict.recommended,
                                       ":".join(str(v) for v in values), r.target)
     if bound:
-        _add_bound(table, hand, samples, r, seat, dealer, seed, threads, work)
-    return Advice(cards, r.players, seat, dealer, samples, table, verdict.recommended,
-                  verdict.reason, r, trump, texts, values, start,
-                  games if start is not None else None, bound=bound, verdict=verdict,
+        _add_bound(table, hand, samples, common, work)
+    return Advice(hand=cards, players=r.players, seat=seat, dealer=dealer, samples=samples,
+                  bids=table, recommended=verdict.recommended, reason=verdict.reason, rules=r,
+                  trump=trump, policies=texts, score=values, start=start,
+                  games=games if start is not None else None, bound=bound, verdict=verdict,
                   decides=decides)
 
 
-def _add_bound(table: pd.DataFrame, hand, samples: int, r: PepperRules, seat: int,
-               dealer: int, seed: int, threads, work: Work | None = None) -> None:
-    """The bound columns (module notes) for the rows that are contract levels;
+def _add_bound(table: pd.DataFrame, hand: api.Hand, samples: int, common: api.FixedArgs,
+               work: Work | None = None) -> None:
+    """The bound columns (module notes) for the rows that are contract levels, on
+    the deals of ``common`` (its table, seat, dealer, seed and threads);
     ``pass`` and ``policy`` get NaN and ''."""
-    values = api.bound_hands(hand, samples, players=r.players, seat=seat, dealer=dealer,
-                             rules=r, seed=seed, threads=threads, work=work)
+    r: PepperRules = common["rules"]
+    values = api.bound_hands(hand, samples, work=work, **common)
     rows = [api.make_bound(values, int(level), r) if level >= 1 else
             {"p_make_bound": np.nan, "bound_low": np.nan, "bound_high": np.nan,
              "bound_trump": ""} for level in table["level"]]
@@ -375,7 +411,7 @@ def _head(a: Advice) -> list[str]:
         lines.append(f"score {':'.join(str(v) for v in a.score)} (this hand's side first), "
                      f"target {a.rules.target}; each position after the hand played out "
                      f"{a.games:,} times")
-    return lines + [""]
+    return [*lines, ""]
 
 
 def format_advice(advice_: Advice) -> str:
@@ -386,8 +422,8 @@ def format_advice(advice_: Advice) -> str:
         bound = f"{'bound [95% CI]':>26}" if a.bound else ""
         lines.append(f"{'bid':<7}{'made [95% CI]':<30}{'EV':>8}{bound}")
         for row in a.bids.itertuples():
-            made = "(reference)" if row.level == 0 else stats.format_estimate(
-                row.p_make, row.ci_low, row.ci_high, a.samples).split(" (")[0]
+            made = "(reference)" if row.level == 0 else made_text(
+                row.p_make, row.ci_low, row.ci_high, a.samples)
             mark = "  <" if row.bid == a.recommended else ""
             extra = f"{_bound_text(row._asdict()):>26}" if a.bound else ""
             lines.append(f"{row.bid:<7}{made:<30}{row.ev:>+8.2f}{extra}{mark}")
@@ -418,7 +454,7 @@ def format_advice(advice_: Advice) -> str:
 def _bound_text(row: dict) -> str:
     """``61.2% [60.9, 61.5] H``: the bound of a row, '-' for pass and policy."""
     p = row["p_make_bound"]
-    if not p == p:                      # NaN
+    if p != p:                          # NaN
         return "-"
     return (f"{100 * p:.1f}% [{100 * row['bound_low']:.1f}, {100 * row['bound_high']:.1f}] "
             f"{row['bound_trump']}")

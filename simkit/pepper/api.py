@@ -9,60 +9,67 @@ resolve rules, policies, seed and threads once at the edge
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
-from simkit import engine, stats
-from simkit.cards import mask_of
+from simkit import engine
+from simkit.base import stats
+from simkit.base.cards import mask_of
+from simkit.base.errors import InputError
 from simkit.engine import Column, GameSpec, Unit
-from simkit.errors import InputError
 from simkit.pepper import kernel as K
+from simkit.pepper import kernel_columns as KC
 from simkit.pepper import policies as policies_module
 from simkit.pepper import rules as rules_module
 from simkit.pepper import solver
 from simkit.pepper.rules import DECK, PLAN_POLICY, TRUMP_TEXT, PepperRules
 from simkit.pepper.summary import GameSummary, HandSummary, measures
-from simkit.policy import EXPERT
-from simkit.runner import BATCH, Work, check_count, check_held, in_steps, set_threads
+from simkit.policy import EXPERT, Policy
+from simkit.runs.batches import BATCH, Work, check_count, check_held, in_steps, set_threads
+
+if TYPE_CHECKING:
+    from simkit.pepper.reference import HandLog
 
 # --- record schemas (README "Hand records", seeds/pepper.md 8) ---------------------
 
 HAND_COLUMNS = (
-    *engine.leading_columns("hand", K.C_DEALER),
-    Column("bid_{seat}", "int8", "highest level the seat called (0: only passed)", K.C_BID),
-    Column("calls", "int16", "calls in the auction", K.C_CALLS),
+    *engine.leading_columns("hand", KC.C_DEALER),
+    Column("bid_{seat}", "int8", "highest level the seat called (0: only passed)", KC.C_BID),
+    Column("calls", "int16", "calls in the auction", KC.C_CALLS),
     Column("contract", "int8", "0 thrown in; 1..T-1 numbers, T Ndogo, T+1 Kubwa (T = 6 with "
-           "4 players, else 8)", K.C_CONTRACT),
-    Column("bidder", "int8", "the seat holding the contract (-1: thrown in)", K.C_BIDDER),
-    Column("stuck", "bool", "the dealer was stuck with a 1 (stick-the-dealer)", K.C_STUCK),
+           "4 players, else 8)", KC.C_CONTRACT),
+    Column("bidder", "int8", "the seat holding the contract (-1: thrown in)", KC.C_BIDDER),
+    Column("stuck", "bool", "the dealer was stuck with a 1 (stick-the-dealer)", KC.C_STUCK),
     Column("trump", "category", "trump named: C, D, H, S or NT (missing: thrown in)",
-           K.C_TRUMP, labels=TRUMP_TEXT),
-    Column("tricks_{seat}", "int8", "tricks the seat won", K.C_TRICKS),
+           KC.C_TRUMP, labels=TRUMP_TEXT),
+    Column("tricks_{seat}", "int8", "tricks the seat won", KC.C_TRICKS),
     Column("side_tricks_{side}", "int8", "tricks the side won (sides: teams 0 = seats 0, 2 "
-           "and 1 = seats 1, 3 with 4 players, else one per seat)", K.C_SIDE_TRICKS),
-    Column("score_{side}", "int8", "the side's score change", K.C_SCORE),
-    Column("made", "bool", "the contract was made", K.C_MADE),
-    Column("bidder_trumps", "int8", "trumps in the bidder's dealt hand", K.C_F_TRUMPS),
-    Column("bidder_bowers", "int8", "bowers in the bidder's dealt hand", K.C_F_BOWERS),
-    Column("bidder_aces", "int8", "aces outside trumps in the bidder's hand", K.C_F_ACES),
-    Column("bidder_voids", "int8", "suits outside trumps the bidder was void in", K.C_F_VOIDS),
+           "and 1 = seats 1, 3 with 4 players, else one per seat)", KC.C_SIDE_TRICKS),
+    Column("score_{side}", "int8", "the side's score change", KC.C_SCORE),
+    Column("made", "bool", "the contract was made", KC.C_MADE),
+    Column("bidder_trumps", "int8", "trumps in the bidder's dealt hand", KC.C_F_TRUMPS),
+    Column("bidder_bowers", "int8", "bowers in the bidder's dealt hand", KC.C_F_BOWERS),
+    Column("bidder_aces", "int8", "aces outside trumps in the bidder's hand", KC.C_F_ACES),
+    Column("bidder_voids", "int8", "suits outside trumps the bidder was void in", KC.C_F_VOIDS),
 )
 
 GAME_COLUMNS = (
     engine.index_column("game"),
-    engine.dealer_column(K.G_FIRST_DEALER, first=True),
-    Column("rounds", "int32", "hands played", K.G_ROUNDS),
-    Column("score_{side}", "int32", "the side's final score", K.G_SCORE),
+    engine.dealer_column(KC.G_FIRST_DEALER, first=True),
+    Column("rounds", "int32", "hands played", KC.G_ROUNDS),
+    Column("score_{side}", "int32", "the side's final score", KC.G_SCORE),
     Column("winners", "int8", "bitmask of the winning sides (tied top sides all win)",
-           K.G_WINNERS),
+           KC.G_WINNERS),
     Column("win_{side}", "bool", "the side won",
-           derive=lambda g, ctx, s: (g[:, K.G_WINNERS] >> s) & 1 == 1),
-    engine.unfinished_column(K.G_UNFINISHED, "max_rounds"),
+           derive=lambda g, ctx, s: (g[:, KC.G_WINNERS] >> s) & 1 == 1),
+    engine.unfinished_column(KC.G_UNFINISHED, "max_rounds"),
     # a side leads after a round when its score alone is the top (seeds/pepper.md 6)
-    *engine.lead_columns(K.G_LEAD_CHANGES, "side", "round", "the only winning side", "rounds"),
+    *engine.lead_columns(KC.G_LEAD_CHANGES, "side", "round", "the only winning side", "rounds"),
 )
 
 #: Group columns of :func:`aggregate_hands` (the axes of ``kernel.AGG_SHAPE``);
@@ -73,24 +80,35 @@ AGG_TOTALS = ("hands", "bidder_points", "bidder_points_sq", "opponents_points")
 
 _NO_TRACE = np.empty((1, 1), np.int64)
 
+#: A hand as text (``"JH JD AH KH QH 9S"``) or a list of card texts.
+Hand = str | list[str]
 
-def _search(table) -> bool | None:
+
+def _rules(t: engine.Table) -> PepperRules:
+    """A Pepper table's rules."""
+    assert isinstance(t.rules, PepperRules), t.rules
+    return t.rules
+
+
+def _search(table: engine.Table) -> bool | None:
     """The kernels' ``search`` argument: None unless a seat plays the expert, so
     that a run without one never compiles the expert's search."""
     return True if (table.kinds == EXPERT).any() else None
 
 
-def _untraced(table) -> tuple:
+def _untraced(table: engine.Table) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray,
+                                            bool | None]:
     return (False, _NO_TRACE, _NO_TRACE, _NO_TRACE, _search(table))
 
 
-def _start(table) -> tuple:
+def _start(table: engine.Table) -> tuple[np.ndarray, int, bool | None]:
     return (table.options["init"], table.options["first_dealer"], _search(table))
 
 
-def _game_options(table, scores=None, first_dealer=None) -> dict:
+def _game_options(table: engine.Table, scores: Sequence[int] | None = None,
+                  first_dealer: int | None = None) -> dict[str, Any]:
     """Starting scores (one per side) and first dealer (None: drawn per game)."""
-    r = table.rules
+    r = _rules(table)
     init = np.zeros(3, np.int64)
     if scores is not None:
         scores = list(scores)
@@ -106,10 +124,11 @@ def _game_options(table, scores=None, first_dealer=None) -> dict:
     return {"init": init, "first_dealer": first_dealer}
 
 
-def _aggregate(t, start, count) -> pd.DataFrame:
+def _aggregate(t: engine.Table, start: int, count: int) -> pd.DataFrame:
     """Counts and sums per group, computed inside the kernel (see :func:`aggregate_hands`)."""
     agg = np.zeros((K.AGG_LANES, int(np.prod(K.AGG_SHAPE)), K.AGG_STATS), np.int64)
-    K.run_hands_agg(start, count, t.key, t.rv, t.kinds, t.params, agg, _search(t))
+    K.run_hands_agg(start=start, count=count, key=t.key, rules=t.rv, kinds=t.kinds,
+                    params=t.params, agg=agg, search=_search(t))
     total = agg.sum(axis=0)
     cells = np.flatnonzero(total[:, 0])
     keys = np.unravel_index(cells, K.AGG_SHAPE)
@@ -120,12 +139,13 @@ def _aggregate(t, start, count) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
-def _side(rules, seat: int) -> int:
+def _side(rules: PepperRules, seat: int) -> int:
     """The scoring side of a seat: its team with 4 players, else itself."""
     return seat % rules.sides
 
 
-def _reference_hand(rules, policies, seed, index):
+def _reference_hand(rules: PepperRules, policies: Sequence[Policy], seed: int,
+                    index: int) -> HandLog:
     from simkit.pepper import reference
     return reference.simulate_hand(rules, policies, seed, index)
 
@@ -150,14 +170,15 @@ def _bench_cases(hands: int) -> list[engine.BenchCase]:
     side = np.full(deals * 5, 0b0101, np.int64)
     out = np.empty(deals * 5, np.int64)
 
-    def solve(target):
+    def solve(target: int) -> Callable[[], None]:
         targets = np.full(deals * 5, target, np.int64)
-        return lambda: solver.solve_deals(masks, 4, trump, leader, side, targets, out)
+        return lambda: solver.solve_deals(hands=masks, P=4, o=trump, leader=leader, side=side,
+                                          target=targets, out=out)
 
     expert = max(1, hands // 4_000)         # 500 by default: two kernel blocks
     samples = max(1, hands // 40_000)       # 50 by default: 400 expert hands
 
-    def advise_expert():
+    def advise_expert() -> None:
         # what the advisor plays (every plan on the same deals), without its
         # tables: the advisor sits above this module
         import numba
@@ -175,25 +196,26 @@ def _bench_cases(hands: int) -> list[engine.BenchCase]:
                              advise_expert)]
 
 
-SPEC = GameSpec.declare(
+SPEC: GameSpec = GameSpec.declare(
     "pepper", rules_module, policies_module, record="simkit.pepper.record",
     players=(2, 3, 4),
     axes={"side": lambda r: range(r.sides)},
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
-                     K.run_hands, K.N_COLS, np.int16, _untraced, batch=BATCH,
-                     chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
+                     kernel=K.run_hands, width=KC.N_COLS, dtype=np.int16, extra=_untraced,
+                     batch=BATCH, chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
                      measure=engine.seat_measure("points", "points per hand",
                                                  "score_{side}", _side)),
         "game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
-                     K.run_games, K.N_GCOLS, np.int64, _start, batch=1 << 16,
+                     kernel=K.run_games, width=KC.N_GCOLS, dtype=np.int64, extra=_start,
+                     batch=1 << 16,
                      chunk=100_000, options=_game_options,
                      measure=engine.seat_measure("wins", "wins per game", "win_{side}", _side)),
     },
     reference=_reference_hand, bench_players=(4, 3, 2), bench_scale=1,
     advise="simkit.pepper.advise", bound=True, example_hand="JH JD AH KH QH 9S",
     measures=measures, bench_cases=_bench_cases,
-    # simkit.warm: each step's kernels, with their cold compile time (s, 2-core machine)
+    # simkit.runs.warm: each step's kernels, with their cold compile time (s, 2-core machine)
     warm={"hands": (49, lambda: simulate(hands=50)),
           "games": (32, lambda: simulate_games(games=5)),
           "first": (60, lambda: declare_hands(hands=50, contract=3)),
@@ -211,16 +233,16 @@ SPEC = GameSpec.declare(
 resolve_rules = SPEC.resolve_rules
 
 
-def iter_hands(hands: int, players: int | None = None, rules=None, policy=None, seed: int = 0,
-               start: int = 0, threads: int | None = None, batch: int = BATCH,
-               progress: bool = False) -> Iterator[pd.DataFrame]:
-    """Hands ``start .. start+hands-1`` as DataFrames of at most ``batch`` rows each."""
-    return engine.iterate(SPEC, "hand", hands, players, rules, policy, seed, start, threads,
-                          batch, progress)
+def iter_hands(hands: int, batch: int = BATCH,
+               **run: Unpack[engine.RunArgs]) -> Iterator[pd.DataFrame]:
+    """Hands ``start .. start+hands-1`` as DataFrames of at most ``batch`` rows
+    each; ``run``: the keyword arguments of :func:`simulate` (``players``,
+    ``rules``, ``policy``, ``seed``, ``start``, ``threads``, ``progress``)."""
+    return engine.iterate(SPEC, "hand", engine.RunSettings(hands, **run), batch=batch)
 
 
-def simulate(hands: int = 100_000, players: int | None = None, rules=None, policy=None,
-             seed: int = 0, start: int = 0, threads: int | None = None,
+def simulate(hands: int = 100_000, players: int | None = None, rules: Any = None,
+             policy: Any = None, seed: int = 0, start: int = 0, threads: int | None = None,
              progress: bool = False) -> pd.DataFrame:
     """Play ``hands`` Pepper hands and return one row per hand (:data:`HAND_COLUMNS`).
 
@@ -230,25 +252,28 @@ def simulate(hands: int = 100_000, players: int | None = None, rules=None, polic
     Hand ``i`` is dealt by seat ``i mod players`` from stream (seed, i).
     ``players`` (2, 3 or 4) overrides the rules' count, which defaults to 4.
     """
-    return engine.simulate(SPEC, "hand", hands, players, rules, policy, seed, start, threads,
-                           progress)
+    run = engine.RunSettings(hands, players=players, rules=rules, policy=policy, seed=seed,
+                             start=start, threads=threads, progress=progress)
+    return engine.simulate(SPEC, "hand", run)
 
 
-def simulate_games(games: int = 10_000, players: int | None = None, rules=None, policy=None,
-                   seed: int = 0, start: int = 0, threads: int | None = None,
-                   progress: bool = False, scores=None,
-                   first_dealer: int | None = None) -> pd.DataFrame:
+def simulate_games(games: int = 10_000, scores: Sequence[int] | None = None,
+                   first_dealer: int | None = None,
+                   **run: Unpack[engine.RunArgs]) -> pd.DataFrame:
     """Play ``games`` whole games and return one row per game (:data:`GAME_COLUMNS`).
 
     ``scores`` (one per side) starts every game from a score in progress;
     ``first_dealer`` fixes the first dealer (default: drawn per game).
+    ``run``: the keyword arguments of :func:`simulate` (``players``,
+    ``rules``, ``policy``, ``seed``, ``start``, ``threads``, ``progress``).
     """
-    return engine.simulate(SPEC, "game", games, players, rules, policy, seed, start, threads,
-                           progress, scores=scores, first_dealer=first_dealer)
+    return engine.simulate(SPEC, "game", engine.RunSettings(games, **run), scores=scores,
+                           first_dealer=first_dealer)
 
 
-def aggregate_hands(hands: int, players: int | None = None, rules=None, policy=None,
-                    seed: int = 0, start: int = 0, threads: int | None = None) -> pd.DataFrame:
+def aggregate_hands(hands: int, players: int | None = None, rules: Any = None,
+                    policy: Any = None, seed: int = 0, start: int = 0,
+                    threads: int | None = None) -> pd.DataFrame:
     """Counts and sums per group of hands ``start .. start+hands-1``, computed
     inside the kernel: memory does not grow with ``hands``.
 
@@ -259,10 +284,13 @@ def aggregate_hands(hands: int, players: int | None = None, rules=None, policy=N
     ``opponents_points`` (sum over all other sides).  The same hands as
     :func:`simulate`; tables from different ranges add up (groupby-sum).
     """
-    return engine.aggregate(SPEC, hands, players, rules, policy, seed, start, threads)
+    run = engine.RunSettings(hands, players=players, rules=rules, policy=policy, seed=seed,
+                             start=start, threads=threads)
+    return engine.aggregate(SPEC, run)
 
 
-def _frame(t, rec, start=0, numbers=None) -> pd.DataFrame:
+def _frame(t: engine.Table, rec: np.ndarray, start: int = 0,
+           numbers: np.ndarray | None = None) -> pd.DataFrame:
     """Hand records of hands ``start ..`` (or of the hand ``numbers`` given)."""
     if numbers is None:
         numbers = np.arange(start, start + len(rec), dtype=np.int64)
@@ -270,7 +298,17 @@ def _frame(t, rec, start=0, numbers=None) -> pd.DataFrame:
                         SPEC.axis_values(t.rules))
 
 
-def trace_hands(rules: PepperRules, policies, seed: int, start: int, count: int) -> dict:
+def _traces(count: int) -> dict[str, np.ndarray]:
+    """The kernels' trace arrays for ``count`` hands: ``calls`` (seat * 16 +
+    level, -1 padded), ``plays`` (card ids in order, -1 padded) and ``deal``
+    (dealt masks by seat; index 3 is the dead hand with 2 players)."""
+    return {"calls": np.empty((count, KC.MAX_CALLS), np.int64),
+            "plays": np.empty((count, 32), np.int64),
+            "deal": np.empty((count, 4), np.int64)}
+
+
+def trace_hands(rules: PepperRules, policies: Any, seed: int, start: int,
+                count: int) -> dict[str, np.ndarray]:
     """Hands with their full action trace, for comparison with the reference.
 
     Returns ``rec`` (records), ``calls`` (seat * 16 + level, -1 padded),
@@ -278,55 +316,56 @@ def trace_hands(rules: PepperRules, policies, seed: int, start: int, count: int)
     index 3 is the dead hand with 2 players).
     """
     t = engine.setup(SPEC, None, rules, policies, seed)
-    rec = np.empty((count, K.N_COLS), np.int16)
-    calls = np.empty((count, K.MAX_CALLS), np.int64)
-    plays = np.empty((count, 32), np.int64)
-    deal = np.empty((count, 4), np.int64)
-    K.run_hands(start, count, t.key, t.rv, t.kinds, t.params, rec, True, calls, plays, deal,
-                _search(t))
-    return {"rec": rec, "calls": calls, "plays": plays, "deal": deal}
+    rec = np.empty((count, KC.N_COLS), np.int16)
+    tr = _traces(count)
+    K.run_hands(start=start, count=count, key=t.key, rules=t.rv, kinds=t.kinds,
+                params=t.params, rec=rec, trace=True, tr_calls=tr["calls"],
+                tr_plays=tr["plays"], tr_deal=tr["deal"], search=_search(t))
+    return {"rec": rec, **tr}
 
 
-def _contract(r: PepperRules, contract) -> int:
+def _contract(r: PepperRules, contract: int | str) -> int:
     level = r.parse_bid(contract) if isinstance(contract, str) else int(contract)
     if not 1 <= level <= r.kubwa:
         raise InputError(f"bad contract {contract!r}: expected a bid from 1 to kubwa")
     return level
 
 
-def declare_hands(hands: int, contract: int | str, players: int | None = None, rules=None,
-                  policy=None, seed: int = 0, start: int = 0,
-                  threads: int | None = None, numbers=None) -> pd.DataFrame:
+def declare_hands(hands: int, contract: int | str, numbers: npt.ArrayLike | None = None,
+                  **run: Unpack[engine.RunArgs]) -> pd.DataFrame:
     """Deal hands as :func:`simulate` does (same seed, same deals) but skip the
     auction: the seat left of the dealer plays ``contract`` (a level or a bid
     name such as ``"kubwa"``) on every deal.  ``numbers`` (an array of hand
     numbers) plays those deals instead of ``start .. start+hands-1``.
+    ``run``: the keyword arguments of :func:`simulate` (``players``,
+    ``rules``, ``policy``, ``seed``, ``start``, ``threads``; no ``progress``).
 
     For studies of what a hand is worth whatever would have been bid.  The
     ``bid_<seat>`` column of a heuristic declarer holds the level it would
     have wanted; the other auction columns are 0.
     """
-    return _first_speaker(_contract, contract, hands, players, rules, policy, seed, start,
-                          threads, numbers)
+    return _first_speaker(_contract, contract, numbers, engine.RunSettings(hands, **run))
 
 
-def _first_speaker(parse, value, hands, players, rules, policy, seed, start,
-                   threads, numbers=None) -> pd.DataFrame:
-    """Hands ``start ..`` (or the hand ``numbers``) dealt as :func:`simulate` deals
-    them, with the seat left of the dealer held to ``parse(rules, value)``: a
-    declared contract (:func:`_contract`) or a plan (:func:`parse_plan`), by
-    kernel ``run_first``."""
+def _first_speaker(parse: Callable[[PepperRules, Any], int], value: Any,
+                   numbers: npt.ArrayLike | None, run: engine.RunSettings) -> pd.DataFrame:
+    """Hands ``run.start ..`` (or the hand ``numbers``) dealt as :func:`simulate`
+    deals them, with the seat left of the dealer held to ``parse(rules,
+    value)``: a declared contract (:func:`_contract`) or a plan
+    (:func:`parse_plan`), by kernel ``run_first``."""
     if numbers is None:
-        check_count(hands, "hands")
-        numbers = np.arange(start, start + hands, dtype=np.int64)
-    numbers = np.array(numbers, dtype=np.int64)     # writable: one specialisation
-    t = engine.setup(SPEC, players, rules, policy, seed)
-    code = parse(t.rules, value)
-    set_threads(threads)
-    rec = np.empty((len(numbers), K.N_COLS), np.int16)
+        check_count(run.count, "hands")
+        hands = np.arange(run.start, run.start + run.count, dtype=np.int64)
+    else:
+        hands = np.array(numbers, dtype=np.int64)   # writable: one specialisation
+    t = engine.setup(SPEC, run.players, run.rules, run.policy, run.seed)
+    code = parse(_rules(t), value)
+    set_threads(run.threads)
+    rec = np.empty((len(hands), KC.N_COLS), np.int16)
     plan, contract = (PLAN_POLICY, code) if parse is _contract else (code, 0)
-    K.run_first(numbers, t.key, t.rv, t.kinds, t.params, plan, contract, rec, _search(t))
-    return _frame(t, rec, numbers=numbers)
+    K.run_first(numbers=hands, key=t.key, rules=t.rv, kinds=t.kinds, params=t.params,
+                plan=plan, contract=contract, rec=rec, search=_search(t))
+    return _frame(t, rec, numbers=hands)
 
 
 def hand_size(players: int) -> int:
@@ -334,7 +373,7 @@ def hand_size(players: int) -> int:
     return 6 if players == 4 else 8
 
 
-def parse_hand(hand, players: int) -> list[int]:
+def parse_hand(hand: Hand, players: int) -> list[int]:
     """Card ids of a Pepper hand, checking the count for the player count."""
     cards = DECK.parse_hand(hand)
     need = hand_size(players)
@@ -344,60 +383,82 @@ def parse_hand(hand, players: int) -> list[int]:
     return cards
 
 
-def _fixed(t, hand, contract, samples, seat, dealer, work=None) -> np.ndarray:
-    """The record matrix of :func:`fixed_hands` (threads already set)."""
-    return _records(t, hand, PLAN_POLICY, samples, seat, dealer, contract, work)
+# --- runs around a fixed hand (seeds/pepper.md 9.1) -------------------------------
+
+#: The keyword arguments of a fixed-hand run, and the settings they make
+#: (the engine's, shared with Pitch).
+FixedArgs = engine.FixedArgs
+FixedSettings = engine.FixedSettings
 
 
-def fixed_hands(hand, contract: int | str, samples: int, players: int | None = None,
-                seat: int | None = None, dealer: int = 0, rules=None, policy=None,
-                seed: int = 0, threads: int | None = None) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Held:
+    """A fixed-hand run, checked: the table, the hand (parsed when played),
+    its seat and the dealer."""
+
+    table: engine.Table
+    hand: Hand
+    seat: int
+    dealer: int
+
+    def mask(self) -> int:
+        """The held cards' mask, the hand checked for the player count."""
+        return mask_of(parse_hand(self.hand, _rules(self.table).players))
+
+
+def _fixed_table(hand: Hand, samples: int, given: FixedSettings) -> Held:
+    """The checked arguments of a fixed-hand run (seat default: left of the
+    dealer); the hand itself is checked when it is first played."""
+    check_held(samples, "--samples", "sample")
+    t = engine.setup(SPEC, given.players, given.rules, given.policy, given.seed)
+    N = _rules(t).players
+    dealer = engine.check_seat(given.dealer, "dealer", N)
+    seat = (dealer + 1) % N if given.seat is None else engine.check_seat(given.seat, "seat", N)
+    return Held(t, hand, seat, dealer)
+
+
+def fixed_hands(hand: Hand, contract: int | str, samples: int,
+                **given: Unpack[FixedArgs]) -> pd.DataFrame:
     """Hand records of ``samples`` deals in which ``seat`` (default: left of the
     dealer) holds ``hand`` and the unseen cards are dealt uniformly (sample
     ``k`` uses stream (seed, k)); ``seat`` plays ``contract`` with no auction.
+    The other keyword arguments: :class:`FixedArgs`.
 
     The deal: the unseen cards in id order are shuffled, then each other hand
     in deal order (the dead hand last with 2 players) takes the next cards.
     The auction columns are 0.  What :func:`evaluate_hand` plays.
     """
-    t, seat, dealer = _fixed_table(samples, players, seat, dealer, rules, policy, seed)
-    level = _contract(t.rules, contract)
-    set_threads(threads)
-    return _frame(t, _fixed(t, hand, level, samples, seat, dealer))
-
-
-def _fixed_table(samples, players, seat, dealer, rules, policy, seed):
-    """The checked ``(table, seat, dealer)`` of a fixed-hand run (seat default:
-    left of the dealer)."""
-    check_held(samples, "--samples", "sample")
-    t = engine.setup(SPEC, players, rules, policy, seed)
-    dealer = engine.check_seat(dealer, "dealer", t.rules.players)
-    seat = (dealer + 1) % t.rules.players if seat is None else \
-        engine.check_seat(seat, "seat", t.rules.players)
-    return t, seat, dealer
+    settings = FixedSettings(**given)
+    held = _fixed_table(hand, samples, settings)
+    level = _contract(_rules(held.table), contract)
+    set_threads(settings.threads)
+    return _frame(held.table, _records(held, PLAN_POLICY, samples, contract=level))
 
 
 # --- the perfect-information bound (seeds/pepper.md 9.4, 10) ----------------------
 
-def bound_hands(hand, samples: int, players: int | None = None, seat: int | None = None,
-                dealer: int = 0, rules=None, seed: int = 0,
-                threads: int | None = None, work: Work | None = None) -> np.ndarray:
+def bound_hands(hand: Hand, samples: int, work: Work | None = None,
+                **given: Unpack[FixedArgs]) -> np.ndarray:
     """``(samples, 5)``: on the deals of :func:`fixed_hands` (the same seed, the
     same deals), the double-dummy value of ``seat``'s side leading the first
     trick, for each trump option C, D, H, S, NT (section 10): the most tricks
-    it takes with every card visible."""
-    t, seat, dealer = _fixed_table(samples, players, seat, dealer, rules, None, seed)
-    fixed = mask_of(parse_hand(hand, t.rules.players))
-    set_threads(threads)
+    it takes with every card visible.  The other keyword arguments:
+    :class:`FixedArgs` (``policy`` is not read: no policy plays)."""
+    settings = replace(FixedSettings(**given), policy=None)
+    held = _fixed_table(hand, samples, settings)
+    fixed = held.mask()
+    set_threads(settings.threads)
 
-    def solve(first, count):
+    def solve(first: int, count: int) -> np.ndarray:
         out = np.empty((count, 5), np.int64)
-        solver.bound_fixed(first, count, t.key, t.rv, seat, dealer, fixed, out)
+        solver.bound_fixed(first=first, count=count, key=held.table.key, rules=held.table.rv,
+                           seat=held.seat, dealer=held.dealer, fixed=fixed, out=out)
         return out
     return in_steps(solve, samples, work)
 
 
-def bound_first(numbers, trump, players: int | None = None, rules=None, seed: int = 0,
+def bound_first(numbers: npt.ArrayLike, trump: npt.ArrayLike,
+                players: int | None = None, rules: Any = None, seed: int = 0,
                 threads: int | None = None, target: int = 0) -> np.ndarray:
     """On the deals of :func:`simulate` / :func:`declare_hands` (the hand
     ``numbers``): the double-dummy value of the first speaker's side leading the
@@ -412,11 +473,12 @@ def bound_first(numbers, trump, players: int | None = None, rules=None, seed: in
                          f"(C D H S NT)")
     set_threads(threads)
     out = np.empty(len(numbers), np.int64)
-    solver.bound_first(numbers, t.key, t.rv, trump, target, out)
+    solver.bound_first(numbers=numbers, key=t.key, rules=t.rv, trump=trump, target=target,
+                       out=out)
     return out
 
 
-def make_bound(values: np.ndarray, level: int, rules: PepperRules) -> dict:
+def make_bound(values: np.ndarray, level: int, rules: PepperRules) -> dict[str, Any]:
     """The bound on making contract ``level`` (9.4) from :func:`bound_hands`'s
     values: the best single trump option (allowed by the rules) and the share
     of deals in which it takes the contract's tricks, with its 95% interval."""
@@ -432,18 +494,19 @@ def make_bound(values: np.ndarray, level: int, rules: PepperRules) -> dict:
 
 # --- bidding plans (seeds/pepper.md 9.3) -----------------------------------------
 
-def plan_names(rules) -> list[str]:
+def plan_names(rules: Any) -> list[str]:
     """The plans' names under these rules: pass, the ceilings 1 .. T-1, ndogo,
     kubwa (``policy``, the seat's own bidding, is also accepted by :func:`parse_plan`)."""
     r = rules if isinstance(rules, PepperRules) else resolve_rules(rules)
     return ["pass", *(str(level) for level in range(1, r.ndogo)), "ndogo", "kubwa"]
 
 
-def parse_plan(rules, plan) -> int:
+def parse_plan(rules: Any, plan: str | int) -> int:
     """The plan code (``rules.PLAN_POLICY``, ``PLAN_PASS``, a ceiling 1 .. T-1,
     ``T`` Ndogo, ``T+1`` Kubwa) of a plan name (:func:`plan_names` or ``policy``,
     any case) or code; anything else is an InputError naming it."""
     r = rules if isinstance(rules, PepperRules) else resolve_rules(rules)
+    code: int | None
     if isinstance(plan, str):
         codes = {name: level for level, name in enumerate(plan_names(r))}
         codes["policy"] = PLAN_POLICY
@@ -459,80 +522,76 @@ def parse_plan(rules, plan) -> int:
     return code
 
 
-def _records(t, hand, plan, samples, seat, dealer, contract=0, work=None) -> np.ndarray:
+def _records(held: Held, plan: int, samples: int, contract: int = 0,
+             work: Work | None = None) -> np.ndarray:
     """The record matrix of a plan (or, ``contract`` > 0, declared) run, in steps
-    with ``work`` (:func:`simkit.runner.in_steps`: the same rows)."""
-    return in_steps(lambda first, n: _plan(t, hand, plan, n, seat, dealer, False, contract,
-                                           first)["rec"], samples, work)
+    with ``work`` (:func:`simkit.runs.batches.in_steps`: the same rows)."""
+    return in_steps(lambda first, n: _plan(held, plan, n, contract=contract, first=first)["rec"],
+                    samples, work)
 
 
-def _plan(t, hand, plan, samples, seat, dealer, trace: bool, contract: int = 0,
-          first: int = 0) -> dict:
+def _plan(held: Held, plan: int, samples: int, trace: bool = False, contract: int = 0,
+          first: int = 0) -> dict[str, np.ndarray]:
     """The arrays of a plan run of samples ``first .. first+samples-1`` (threads
     already set; a declared ``contract`` > 0 instead of the auction): ``rec``
     and, with ``trace``, ``calls``, ``plays`` and ``deal`` as
     :func:`trace_hands` gives them."""
-    rec = np.empty((samples, K.N_COLS), np.int16)
-    if trace:
-        calls = np.empty((samples, K.MAX_CALLS), np.int64)
-        plays = np.empty((samples, 32), np.int64)
-        deal = np.empty((samples, 4), np.int64)
-    else:
-        calls = plays = deal = _NO_TRACE
-    K.run_plan(first, samples, t.key, t.rv, t.kinds, t.params, seat, dealer,
-               mask_of(parse_hand(hand, t.rules.players)), plan, contract, rec, trace, calls,
-               plays, deal, _search(t))
-    return {"rec": rec, "calls": calls, "plays": plays, "deal": deal}
+    t = held.table
+    rec = np.empty((samples, KC.N_COLS), np.int16)
+    tr = _traces(samples) if trace else dict.fromkeys(("calls", "plays", "deal"), _NO_TRACE)
+    K.run_plan(first=first, count=samples, key=t.key, rules=t.rv, kinds=t.kinds,
+               params=t.params, seat=held.seat, dealer=held.dealer, fixed=held.mask(),
+               plan=plan, contract=contract, rec=rec, trace=trace, tr_calls=tr["calls"],
+               tr_plays=tr["plays"], tr_deal=tr["deal"], search=_search(t))
+    return {"rec": rec, **tr}
 
 
-def _plan_run(hand, plan, samples, players, seat, dealer, rules, policy, seed, threads,
-              trace: bool, work=None):
+def _plan_run(hand: Hand, plan: str | int, samples: int, given: FixedSettings,
+              trace: bool, work: Work | None = None) -> tuple[engine.Table, dict[str, np.ndarray]]:
     """Checked arguments, then :func:`_plan`: ``(table, arrays)`` (without
     ``trace``, only ``rec``, in steps with ``work``)."""
-    t, seat, dealer = _fixed_table(samples, players, seat, dealer, rules, policy, seed)
-    code = parse_plan(t.rules, plan)
-    set_threads(threads)
+    held = _fixed_table(hand, samples, given)
+    code = parse_plan(_rules(held.table), plan)
+    set_threads(given.threads)
     if trace:
-        return t, _plan(t, hand, code, samples, seat, dealer, trace)
-    return t, {"rec": _records(t, hand, code, samples, seat, dealer, 0, work)}
+        return held.table, _plan(held, code, samples, trace=True)
+    return held.table, {"rec": _records(held, code, samples, work=work)}
 
 
-def plan_hands(hand, plan, samples: int, players: int | None = None, seat: int | None = None,
-               dealer: int = 0, rules=None, policy=None, seed: int = 0,
-               threads: int | None = None, work: Work | None = None) -> pd.DataFrame:
+def plan_hands(hand: Hand, plan: str | int, samples: int, work: Work | None = None,
+               **given: Unpack[FixedArgs]) -> pd.DataFrame:
     """Hand records (the columns of :func:`simulate`) of ``samples`` deals in
     which ``seat`` (default: left of the dealer) holds ``hand`` and bids by
     ``plan`` (:func:`parse_plan`: ``"pass"``, ``"3"``, ``"ndogo"``, ``"kubwa"``,
     ``"policy"`` or a code) while every other seat bids by its policy
     (seeds/pepper.md 9.3).  The whole hand is played under the rules in force;
     the deals are those of :func:`fixed_hands` (sample ``k``: stream (seed, k)).
-    ``work`` (:class:`simkit.runner.Work`): report progress, stop when told.
+    ``work`` (:class:`simkit.runs.batches.Work`): report progress, stop when told.
+    The other keyword arguments: :class:`FixedArgs`.
     """
-    t, arrays = _plan_run(hand, plan, samples, players, seat, dealer, rules, policy, seed,
-                          threads, False, work)
+    t, arrays = _plan_run(hand, plan, samples, FixedSettings(**given), trace=False, work=work)
     return _frame(t, arrays["rec"])
 
 
-def plan_deals(hands: int, plan, players: int | None = None, rules=None, policy=None,
-               seed: int = 0, start: int = 0, threads: int | None = None,
-               numbers=None) -> pd.DataFrame:
+def plan_deals(hands: int, plan: str | int, numbers: npt.ArrayLike | None = None,
+               **run: Unpack[engine.RunArgs]) -> pd.DataFrame:
     """Hand records of the deals :func:`simulate` deals (same seed, same deals),
     each played with the seat left of the dealer, the first to speak, bidding
     by ``plan`` (:func:`parse_plan`) while the other seats bid by their
     policies (seeds/pepper.md 9.3).  Every plan on the same deals: the Kubwa
-    study's paired comparisons.  ``numbers``: those hands instead of a range."""
-    return _first_speaker(parse_plan, plan, hands, players, rules, policy, seed, start,
-                          threads, numbers)
+    study's paired comparisons.  ``numbers``: those hands instead of a range.
+    ``run``: the keyword arguments of :func:`simulate` (``players``,
+    ``rules``, ``policy``, ``seed``, ``start``, ``threads``; no ``progress``)."""
+    return _first_speaker(parse_plan, plan, numbers, engine.RunSettings(hands, **run))
 
 
-def trace_plan(hand, plan, samples: int, players: int | None = None, seat: int | None = None,
-               dealer: int = 0, rules=None, policy=None, seed: int = 0,
-               threads: int | None = None) -> dict:
+def trace_plan(hand: Hand, plan: str | int, samples: int,
+               **given: Unpack[FixedArgs]) -> dict[str, np.ndarray]:
     """:func:`plan_hands` with its full action trace, for comparison with the
     reference: ``rec`` (records), ``calls``, ``plays`` and ``deal`` as
-    :func:`trace_hands` gives them."""
-    return _plan_run(hand, plan, samples, players, seat, dealer, rules, policy, seed, threads,
-                     True)[1]
+    :func:`trace_hands` gives them.  The other keyword arguments:
+    :class:`FixedArgs`."""
+    return _plan_run(hand, plan, samples, FixedSettings(**given), trace=True)[1]
 
 
 @dataclass(frozen=True)
@@ -550,11 +609,12 @@ class HandEvaluation(engine.FixedHand):
 
     tricks: pd.DataFrame
     bids: pd.DataFrame
-    trump: dict
-    outcomes: dict
+    trump: dict[str, str]
+    outcomes: dict[int, np.ndarray]
 
 
-def _outcomes(r: PepperRules, rv, side_tricks: dict, side: int) -> dict[int, np.ndarray]:
+def _outcomes(r: PepperRules, rv: np.ndarray, side_tricks: dict[str, np.ndarray],
+              side: int) -> dict[int, np.ndarray]:
     """Per bid level, every side's score change in each sample (the other sides
     score the tricks they won); the contract's own by :func:`kernel.contract_scores`."""
     out = {}
@@ -566,9 +626,8 @@ def _outcomes(r: PepperRules, rv, side_tricks: dict, side: int) -> dict[int, np.
     return out
 
 
-def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dealer: int = 0,
-                  samples: int = 10_000, rules=None, policy=None, seed: int = 0,
-                  threads: int | None = None, work: Work | None = None) -> HandEvaluation:
+def evaluate_hand(hand: Hand, samples: int = 10_000, work: Work | None = None,
+                  **given: Unpack[FixedArgs]) -> HandEvaluation:
     """Hold ``hand`` fixed at ``seat``, deal the unseen cards uniformly and play
     ``samples`` deals out with the hand's side as declarer.
 
@@ -576,18 +635,20 @@ def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dea
     number bid, and separately for Ndogo/Kubwa (whose trump choice may
     differ), and every seat plays by its policy.  Play does not depend on the
     number bid, so one play-out per sample gives every number bid's result.
-    By default ``seat`` is the first to bid, left of the dealer.
+    By default ``seat`` is the first to bid, left of the dealer.  The other
+    keyword arguments: :class:`FixedArgs`.
     """
-    t, seat, dealer = _fixed_table(samples, players, seat, dealer, rules, policy, seed)
-    r = t.rules
+    settings = FixedSettings(**given)
+    held = _fixed_table(hand, samples, settings)
+    seat, r = held.seat, _rules(held.table)
     cards = parse_hand(hand, r.players)
-    set_threads(threads)
-    recs = {name: _fixed(t, hand, contract, samples, seat, dealer, work)
+    set_threads(settings.threads)
+    recs = {name: _records(held, PLAN_POLICY, samples, contract=contract, work=work)
             for name, contract in (("number", 1), ("all", r.kubwa))}
-    side_tricks = {name: rec[:, K.C_SIDE_TRICKS:K.C_SIDE_TRICKS + r.sides].astype(np.int64)
+    side_tricks = {name: rec[:, KC.C_SIDE_TRICKS:KC.C_SIDE_TRICKS + r.sides].astype(np.int64)
                    for name, rec in recs.items()}
     side = r.side_of(seat)
-    outcomes = _outcomes(r, t.rv, side_tricks, side)
+    outcomes = _outcomes(r, held.table.rv, side_tricks, side)
     counts = np.bincount(side_tricks["number"][:, side], minlength=r.tricks + 1)
     tricks = pd.DataFrame({"tricks": np.arange(r.tricks + 1), "count": counts,
                            "share": counts / samples})
@@ -601,7 +662,8 @@ def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dea
         rows.append({"bid": r.bid_text(level), "level": level, "made": k,
                      "p_make": k / samples, "ci_low": lo, "ci_high": hi,
                      "ev_points": own, "ev_opponents": theirs, "ev": own - theirs})
-    trump = {name: TRUMP_TEXT[int(np.bincount(rec[:, K.C_TRUMP]).argmax())]
+    trump = {name: TRUMP_TEXT[int(np.bincount(rec[:, KC.C_TRUMP]).argmax())]
              for name, rec in recs.items()}
-    return HandEvaluation(tuple(DECK.text(c) for c in cards), r.players, seat, dealer,
-                          samples, tricks, pd.DataFrame(rows), trump, outcomes)
+    return HandEvaluation(hand=tuple(DECK.text(c) for c in cards), players=r.players,
+                          seat=seat, dealer=held.dealer, samples=samples, tricks=tricks,
+                          bids=pd.DataFrame(rows), trump=trump, outcomes=outcomes)

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.bits import low_bit, next_seat, popcount
-from simkit.jit import kernel
+from simkit.base.bits import low_bit, next_seat, popcount
+from simkit.base.jit import kernel
+from simkit.base.rng import shuffle
 from simkit.pepper.solver import TT_SIZE, candidates, dd_at_least, dd_value, side_of
 from simkit.pepper.tables import BIT_OF, CARD_OF, EFF, SUIT_BITS, SUIT_OF_BIT, TRUMP_BITS
-from simkit.rng import shuffle
 
 #: Deals of the unseen cards tried for a world before the constrained deal.
 WORLD_TRIES = 20

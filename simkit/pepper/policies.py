@@ -9,9 +9,10 @@ the parameters, which the kernels read as rows indexed by :data:`PARAM`
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
-from simkit.config import Config, choices, layout, option
-from simkit.errors import InputError
+from simkit.base.config import Choice, Config, codes, layout, option
+from simkit.base.errors import InputError
 from simkit.policy import EXPERT, HEURISTIC, RandomParams, policies_maker
 
 #: Tricks the heuristic adds to its hand estimate at each table size (by the
@@ -27,6 +28,29 @@ TABLE_OFFSET: dict[int, float] = {2: 0.99, 3: 0.15, 4: -0.40}
 def _offsets_text() -> str:
     """The offsets as ``tuned``'s help states them: from :data:`TABLE_OFFSET`."""
     return ", ".join(f"{v:+.2f} with {n}" for n, v in sorted(TABLE_OFFSET.items()))
+
+
+class PolicyName(Choice):
+    """Pepper's policies (seeds/pepper.md §7): the names :data:`POLICIES` registers."""
+
+    HEURISTIC = "heuristic"
+    EXPERT = "expert"
+    RANDOM = "random"
+
+
+class SlamPlay(Choice):
+    """The declaring side's play in Ndogo and Kubwa while it has won every
+    trick (seeds/pepper.md §7.2)."""
+
+    PLAN = "plan"
+    SIMPLE = "simple"
+
+
+class Model(Choice):
+    """What the expert's worlds are weighed by (seeds/pepper.md §7.3)."""
+
+    TABLE = "table"
+    VOIDS = "voids"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,11 +75,11 @@ class HeuristicParams(Config):
     ndogo_lower: bool = option(True, "when Ndogo pays no more than T-1 made with every trick "
                                "(ndogo_stake 1), call T-1 instead of Ndogo unless an opponent "
                                "already holds T-1 (false: call Ndogo, the old rule)")
-    slam_play: str = option("plan", "the declaring side's play in Ndogo and Kubwa while it has "
+    slam_play: SlamPlay = option(SlamPlay.PLAN, "the declaring side's play in Ndogo and Kubwa while it has "
                             "won every trick: plan (draw trumps, cash side bosses, lead losers "
                             "to the partner keeping trumps as entries, win safely or as high as "
                             "possible) or simple (the ordinary play, the old rule)",
-                            choices=("plan", "simple"))
+                            choices=SlamPlay)
     keep_guards: bool = option(True, "a defender that cannot follow suit and does not win the "
                                "trick discards a side-suit card that beats none of the "
                                "declaring side's possible losers, keeping its guards (its "
@@ -81,10 +105,10 @@ class ExpertParams(HeuristicParams):
                          "seen, solved with every card visible for each card it may play "
                          "(0: the oracle, which sees the real deal: for measuring only)",
                          lo=0, hi=64)
-    model: str = option("table", "what the worlds are weighed by: table (the likelihood of the "
+    model: Model = option(Model.TABLE, "what the worlds are weighed by: table (the likelihood of the "
                          "other seats' calls, trump and cards under the table's own policies, "
                          "7.3 Inference) or voids (only the suits shown out of, every world "
-                         "alike: the expert before inference)", choices=("table", "voids"))
+                         "alike: the expert before inference)", choices=Model)
     particles: int = option(128, "model=table: worlds drawn and weighed at each card, of which "
                             "the `worlds` heaviest are solved (at least `worlds`)",
                             lo=1, hi=1024)
@@ -103,13 +127,14 @@ class ExpertParams(HeuristicParams):
                              "of drawing (nothing drawn)")
 
     def check(self) -> None:
-        if self.model == "table" and 0 < self.particles < self.worlds:
+        if self.model is Model.TABLE and 0 < self.particles < self.worlds:
             raise InputError(f"bad value {self.particles!r} for expert parameter 'particles': "
                              f"expected at least worlds ({self.worlds})")
 
 
-POLICIES: dict[str, type] = {"heuristic": HeuristicParams, "expert": ExpertParams,
-                             "random": RandomParams}
+POLICIES: dict[str, type[Config]] = {PolicyName.HEURISTIC: HeuristicParams,
+                                     PolicyName.EXPERT: ExpertParams,
+                                     PolicyName.RANDOM: RandomParams}
 #: Named settings (``--policy NAME``): ``classic`` is the heuristic as it was
 #: before cover_third, ndogo_lower, slam_play, keep_guards and tuned, and
 #: ``untuned`` the default heuristic before tuned (seeds/pepper.md 7.2).
@@ -118,18 +143,19 @@ NAMED: dict[str, str] = {
                "tuned=false",
     "untuned": "heuristic:tuned=false",
 }
-make_policies = policies_maker(POLICIES, default="heuristic", named=NAMED)
+make_policies = policies_maker(POLICIES, default=PolicyName.HEURISTIC, named=NAMED)
 #: The parameter layout the kernel reads (every policy's fields fit in it).
 LAYOUT = ExpertParams
 
 #: Where each parameter sits in a kernel's params row (the expert's are the
 #: heuristic's, ``worlds``, ``model``, ``particles``, ``trust``, ``calls``,
 #: ``redraw`` and ``enumerate``).
-PARAM = layout(ExpertParams, "PARAM")
-(SlamPlay,) = choices(HeuristicParams, "slam_play")
-(Model,) = choices(ExpertParams, "model")
+PARAM: Any = layout(ExpertParams, "PARAM")      # Any: an IntEnum made at run time
+#: The kernels' names of the choices' values (numba reads IntEnum members as constants).
+SlamPlayCode: Any = codes(SlamPlay)
+ModelCode: Any = codes(Model)
 
 
 def hundredths(tricks: float) -> int:
     """Trick estimates are integers in hundredths, so both engines agree exactly."""
-    return int(round(tricks * 100))
+    return round(tricks * 100)

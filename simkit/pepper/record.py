@@ -1,5 +1,5 @@
 """Pepper hand records (seeds/pepper.md 11): the game's lines of a ``simkit
-show`` / ``simkit replay`` record (the shared header: :mod:`simkit.record`),
+show`` / ``simkit replay`` record (the shared header: :mod:`simkit.records.record`),
 their reader and their replay by the reference engine.
 
 After the header, one fact per ``key: value`` line (hand 2 of seed 4, three
@@ -26,9 +26,9 @@ players)::
 replays them with the reference engine: a :class:`ScriptDecider` makes the
 recorded calls, trump and cards, each checked to be made in turn (the
 reference checks they are legal), and the policies, when given, what the
-record leaves out (:mod:`simkit.script`).  :func:`deal` gives ``simkit
+record leaves out (:mod:`simkit.records.script`).  :func:`deal` gives ``simkit
 advise --from`` the deal alone.  Anything wrong is an
-:class:`~simkit.errors.InputError` of one line.
+:class:`~simkit.base.errors.InputError` of one line.
 """
 
 from __future__ import annotations
@@ -37,14 +37,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simkit.errors import InputError
-from simkit.frames import TrickHand, area, frame, group_label, plural, row, texts
-from simkit.moves import tricks_of
+from simkit.base.errors import InputError
+from simkit.base.rng import Stream
 from simkit.pepper.reference import (
     SUIT_WORDS,
     Bid,
     HandLog,
     Play,
+    PlayView,
     PolicyDecider,
     play_with_decider,
     simulate_hand,
@@ -53,9 +53,10 @@ from simkit.pepper.reference import (
 from simkit.pepper.reference import deal as deal_cards
 from simkit.pepper.rules import DECK, NO_TRUMP, TRUMP_TEXT, PepperRules
 from simkit.policy import Policy
-from simkit.rng import Stream
-from simkit.script import Script
-from simkit.text import key_values, numbers, seat_number, whole, yes_no
+from simkit.records.frames import TrickHand, area, frame, group_label, plural, row, texts
+from simkit.records.moves import tricks_of
+from simkit.records.script import Script
+from simkit.records.text import key_values, numbers, seat_number, whole, yes_no
 
 UNIT = "hand"
 BOOK = "seeds/pepper.md"
@@ -151,7 +152,7 @@ def _features(text: str, rules: PepperRules, what: str) -> tuple[int, ...]:
     if set(feats) != set(_FEATURES) or None in feats.values():
         raise InputError(f"bad {what} {text.strip()!r}: expected trumps=N bowers=N aces=N "
                          f"voids=N")
-    return tuple(feats[name] for name in _FEATURES)
+    return tuple(feats[name] or 0 for name in _FEATURES)       # none is None here
 
 
 #: How each result line is read: two texts of a line mean the same when they read the same.
@@ -194,7 +195,7 @@ def _need(fields: dict[str, str], key: str) -> str:
     return fields[key]
 
 
-def _check_deal(rules: PepperRules, hands, dead) -> None:
+def _check_deal(rules: PepperRules, hands: Sequence[Sequence[int]], dead: Sequence[int]) -> None:
     """A deal must give each seat a full hand and use every card once (§1)."""
     for s, hand in enumerate(hands):
         if len(hand) != rules.tricks:
@@ -270,8 +271,9 @@ def read(lines: Sequence[str], rules: PepperRules) -> Record:
     plays, winners = _tricks(trick_lines, rules)
     results = {key: (fields[key], READERS[key](fields[key], rules, key))
                for key in RESULTS if key in fields}
-    return Record(dealer, tuple(map(tuple, hands)), tuple(dead), tuple(calls), trump,
-                  tuple(plays), tuple(winners), results)
+    return Record(dealer=dealer, hands=tuple(map(tuple, hands)), dead=tuple(dead),
+                  calls=tuple(calls), trump=trump, plays=tuple(plays), winners=tuple(winners),
+                  results=results)
 
 
 def parse(lines: Sequence[str], rules: PepperRules) -> HandLog:
@@ -284,10 +286,13 @@ def parse(lines: Sequence[str], rules: PepperRules) -> HandLog:
     rec = read(lines, rules)
     res = {key: value for key, (_, value) in rec.results.items()}
     contract, bidder = res["contract"]
-    return HandLog(rules, rec.dealer, list(map(list, rec.hands)), list(rec.dead),
-                   list(rec.calls), res["stuck"], contract, bidder, rec.trump, list(rec.plays),
-                   res["tricks by seat"], res["tricks by side"], res["score by side"],
-                   res["made"], *res["bidder hand"])
+    trumps, bowers, aces, voids = res["bidder hand"]
+    return HandLog(rules=rules, dealer=rec.dealer, hands=list(map(list, rec.hands)),
+                   dead=list(rec.dead), auction=list(rec.calls), stuck=res["stuck"],
+                   contract=contract, bidder=bidder, trump=rec.trump, plays=list(rec.plays),
+                   tricks=res["tricks by seat"], side_tricks=res["tricks by side"],
+                   score=res["score by side"], made=res["made"], trumps_held=trumps,
+                   bowers_held=bowers, aces_outside=aces, voids_outside=voids)
 
 
 def deal(lines: Sequence[str], rules: PepperRules) -> tuple[int, list[str]]:
@@ -307,16 +312,17 @@ class ScriptDecider:
     :class:`PolicyDecider`, each checked to come from the seat whose turn it
     is; the legality of each is the reference's check.  ``policies`` (a
     :class:`PolicyDecider`, or None) make what the record leaves out and are
-    asked at every recorded decision too (:class:`simkit.script.Script`)."""
+    asked at every recorded decision too (:class:`simkit.records.script.Script`)."""
 
     def __init__(self, rules: PepperRules, rec: Record, policies: PolicyDecider | None = None):
         self.rules = rules
-        self.calls = Script(rec.calls, policies)
-        self.trumps = Script([rec.trump] if rec.trump >= 0 else [], policies)
-        self.plays = Script(rec.plays, policies)
+        self.calls: Script[Bid] = Script(rec.calls, policies)
+        self.trumps: Script[int] = Script([rec.trump] if rec.trump >= 0 else [], policies)
+        self.plays: Script[Play] = Script(rec.plays, policies)
 
     @staticmethod
-    def _take(script: Script, question, where: str, seat: int, name) -> tuple[bool, Any]:
+    def _take(script: Script[Any], question: Callable[[PolicyDecider], int], where: str,
+              seat: int, name: Callable[[Any], str]) -> tuple[bool, Any]:
         """:meth:`Script.take`, a recorded move checked to be by ``seat`` (``name(move)``
         names it in the error)."""
         recorded, move = script.take(question, where)
@@ -325,31 +331,35 @@ class ScriptDecider:
                              f"turn")
         return recorded, move
 
-    def bid(self, seat: int, hand, calls, high) -> int:
+    def bid(self, seat: int, hand: Sequence[int], calls: Sequence[Bid], high: int) -> int:
         recorded, b = self._take(self.calls, lambda p: p.bid(seat, hand, calls, high),
                                  f"at auction call {len(calls) + 1}, seat {seat} to speak",
                                  seat, lambda _: f"auction call {self.calls.taken}")
-        return b.level if recorded else b
+        level: int = b.level if recorded else b
+        return level
 
     def auction_done(self) -> None:
         """The auction is over: the record must have no call left."""
         self.calls.done(lambda _: f"the auction is over after call {self.calls.taken}, "
                                   f"but the record has {len(self.calls.moves)} calls")
 
-    def trump(self, seat: int, hand, contract: int) -> int:
+    def trump(self, seat: int, hand: Sequence[int], contract: int) -> int:
         self.auction_done()
         if not self.trumps.moves and self.plays.moves:
             raise InputError(f"seat {seat} won the bid but the record names no trump")
         _, trump = self.trumps.take(lambda p: p.trump(seat, hand, contract),
                                     f"at the trump, which seat {seat} names")
-        return trump
+        named: int = trump
+        return named
 
-    def play(self, seat: int, hand, trick, view, trump: int) -> int:
+    def play(self, seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
+             trump: int) -> int:
         number = len(view.plays) // self.rules.players + 1
         recorded, p = self._take(self.plays, lambda d: d.play(seat, hand, trick, view, trump),
                                  f"at trick {number}, seat {seat} to play", seat,
                                  lambda p: f"play {self.plays.taken} ({DECK.text(p.card)})")
-        return p.card if recorded else p
+        card: int = p.card if recorded else p
+        return card
 
     def finish(self, log: HandLog) -> None:
         """The hand is over: the record must have nothing left."""
@@ -426,7 +436,7 @@ def _auction_end(log: HandLog) -> str:
 
 
 def frames(log: HandLog) -> list[dict]:
-    """The hand viewer's frames (:mod:`simkit.view`), from the log: the deal, then
+    """The hand viewer's frames (:mod:`simkit.records.view`), from the log: the deal, then
     one frame per call, the trump and each card, each with the hands, the
     auction, the contract once known, the dead hand, the trick on the table,
     the tricks won and each side's tricks (with its score once the hand is over)."""

@@ -15,11 +15,12 @@ Encoding (``simkit.pepper.rules``):
 - a bid is a level: 0 pass, ``1 .. T-1`` numbers, ``T`` Ndogo, ``T+1`` Kubwa,
   where ``T = rules.tricks`` (6 with four players, else 8).
 
-Layout: records; §1 deal; §3 auction and trump; §5 scoring; §7 policies
-(random, heuristic, expert); the hand loop with the play of §4; hands without an
-auction (§9: a fixed hand, a declared contract); bidding plans (§9.3: a
-fixed hand whose seat bids by a plan); and the game loop (§6).  A hand's
-text record, its reader and its replay are in ``record.py``.
+Layout: records; §1 deal; §3 auction and trump; §5 scoring; the hand loop
+with the play of §4; hands without an auction (§9: a fixed hand, a declared
+contract); bidding plans (§9.3: a fixed hand whose seat bids by a plan); and
+the game loop (§6).  The players, the policies of §7 (random, heuristic,
+expert) and :class:`PolicyDecider`, are in ``reference_players.py``.  A
+hand's text record, its reader and its replay are in ``record.py``.
 
 Two lower modules hold parts of the rule book, and their names are imported
 here: ``tricks.py`` the card ids and seats of §1, the card ranking of §2 and
@@ -27,60 +28,52 @@ the trick primitives of §4 (:class:`Play`, :func:`effective_suit`,
 :func:`trick_winner`, :func:`legal_cards`, ...), which the reference solver
 (``reference_solver.py``, §10) shares; ``reference_expert.py`` the expert's
 search (§7.3: its candidates, worlds, goal and choice), on that solver.
-:func:`expert_card` here gives it the heuristic's card as its tie-break.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from simkit import drama
-from simkit.errors import InputError
-from simkit.moves import AtTable, Bid, highest_calls
-from simkit.pepper import reference_expert
-from simkit.pepper.policies import (
-    TABLE_OFFSET,
-    ExpertParams,
-    HeuristicParams,
-    hundredths,
-    make_policies,
-)
+from simkit.base.errors import InputError
+from simkit.base.rng import Stream
+from simkit.lab import drama
+from simkit.pepper.policies import PolicyName, make_policies
+from simkit.pepper.reference_players import PolicyDecider, desired_level, heuristic_params
+
+# the players' names that callers outside the package read through this module
+from simkit.pepper.reference_players import heuristic_card as heuristic_card
+from simkit.pepper.reference_players import table_model as table_model
 from simkit.pepper.rules import (
     ACE,
     DECK,
-    KING,
     NO_TRUMP,
     PLAN_PASS,
     PLAN_POLICY,
-    QUEEN,
     TRUMP_TEXT,
+    AllPass,
+    Auction,
+    Fail,
     PepperRules,
+    Tie,
 )
 from simkit.pepper.tricks import (
     Play,
     PlayView,
-    beats,
-    card_of,
-    discard_value,
-    discarded,
+    bid_options,
     effective_suit,
     is_left_bower,
     is_right_bower,
     is_trump,
     legal_cards,
-    partner_of,
     rank_of,
-    same_side,
-    shown_out,
-    suit_cards,
     suit_of,
     trick_winner,
-    trump_position,
-    winning_play,
+    trump_options,
 )
 from simkit.policy import Policy
-from simkit.rng import Stream
+from simkit.records.moves import AtTable, Bid, highest_calls
 
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades", "no trump")
 
@@ -153,7 +146,7 @@ class HandLog(AtTable):
 class GameResult:
     """One whole game (§6, §8): ``winners`` has bit ``s`` set for each winning side;
     ``drama``: who led it, round by round (its lead changes, comeback and
-    settled round, :mod:`simkit.drama`)."""
+    settled round, :mod:`simkit.lab.drama`)."""
 
     first_dealer: int
     rounds: int
@@ -200,12 +193,6 @@ def high_bid(calls: Sequence[Bid]) -> int:
     return max((b.level for b in calls), default=0)
 
 
-def bid_options(rules: PepperRules, high: int) -> list[int]:
-    """Legal calls (§3.1, in the order §7.1 draws from): pass, then every level
-    above the current high bid up to Kubwa, increasing."""
-    return [0] + list(range(high + 1, rules.kubwa + 1))
-
-
 def auction_over(rules: PepperRules, dealer: int, calls: Sequence[Bid]) -> bool:
     """Has the auction ended after these calls? (§3.1)
 
@@ -222,12 +209,12 @@ def auction_over(rules: PepperRules, dealer: int, calls: Sequence[Bid]) -> bool:
     if any(b.level == rules.kubwa for b in calls):
         return True
     some_bid = any(b.level > 0 for b in calls)
-    if rules.auction == "open":
+    if rules.auction is Auction.OPEN:
         passed = {b.seat for b in calls if b.level == 0}
         if len(passed) == n:
             return True
         return some_bid and len(passed) == n - 1
-    if rules.auction == "one_lap":
+    if rules.auction is Auction.ONE_LAP:
         return len(calls) == n
     # reentry
     if not some_bid:
@@ -244,7 +231,7 @@ def next_to_speak(rules: PepperRules, dealer: int, calls: Sequence[Bid]) -> int:
     ``reentry`` everyone speaks in turn.
     """
     n = rules.players
-    if rules.auction != "open":
+    if rules.auction is not Auction.OPEN:
         return (dealer + 1 + len(calls)) % n
     passed = {b.seat for b in calls if b.level == 0}
     seat = (calls[-1].seat + 1) % n if calls else (dealer + 1) % n
@@ -263,14 +250,10 @@ def auction_result(rules: PepperRules, dealer: int, calls: Sequence[Bid]) -> tup
     bids = [b for b in calls if b.level > 0]
     if bids:
         return bids[-1].level, bids[-1].seat, False
-    if rules.all_pass == "stick":
+    if rules.all_pass is AllPass.STICK:
         return 1, dealer, True
     return 0, -1, False
 
-
-def trump_options(rules: PepperRules) -> list[int]:
-    """The bidder's choices (§3.3): C, D, H, S, then NT when ``no_trump`` is on."""
-    return [0, 1, 2, 3] + ([NO_TRUMP] if rules.no_trump else [])
 
 
 # ---------------------------------------------------------------------------
@@ -300,7 +283,7 @@ def score_hand(rules: PepperRules, contract: int, bidder: int,
         score[side] = stake if made else -stake
     else:
         made = won >= contract
-        score[side] = won if made else -(T if rules.fail == "flat" else contract)
+        score[side] = won if made else -(T if rules.fail is Fail.FLAT else contract)
     return side_tricks, score, made
 
 
@@ -324,552 +307,47 @@ def bidder_features(hand: Sequence[int], trump: int) -> tuple[int, int, int, int
 
 
 # ---------------------------------------------------------------------------
-# §7.2 The heuristic policy
-# ---------------------------------------------------------------------------
-
-#: Estimate of a trump held at each position from the top (§7.2), in hundredths.
-TRUMP_VALUE = (100, 90, 75, 60, 50, 40, 35)
-
-
-def run_from_top(cards_high_first: Sequence[int], held) -> int:
-    """How many of these cards the hand holds consecutively from the first."""
-    count = 0
-    for c in cards_high_first:
-        if c not in held:
-            break
-        count += 1
-    return count
-
-
-def estimate(hand: Sequence[int], trump_option: int, rules: PepperRules,
-             params: HeuristicParams) -> tuple[int, int]:
-    """``(est, sure)`` of a hand for one trump option (§7.2 "Hand estimate").
-
-    ``est`` is in hundredths of a trick and, with 4 players, includes
-    ``partner_help``; ``sure`` counts the tricks the hand is certain of when
-    it leads.
-    """
-    held = set(hand)
-    est = 0
-    if trump_option == NO_TRUMP:
-        sure = 0
-        for s in range(4):
-            ace, king, queen = (card_of(s, r) in held for r in (ACE, KING, QUEEN))
-            if ace:
-                est += 90
-            if king:
-                est += 70 if ace else 30
-            if queen and ace and king:
-                est += 50
-            sure += run_from_top(suit_cards(s, NO_TRUMP), held)
-    else:
-        t = trump_option
-        trumps = suit_cards(t, t)
-        n = sum(1 for c in trumps if c in held)
-        est += sum(TRUMP_VALUE[p] for p, c in enumerate(trumps) if c in held)
-        est += 20 * max(0, n - 2)
-        side_runs = 0
-        for s in range(4):
-            if s == t:
-                continue
-            cards = suit_cards(s, t)          # no jack in the left bower's suit
-            ace, king = card_of(s, ACE) in held, card_of(s, KING) in held
-            if ace:
-                est += 80
-            if king:
-                est += 50 if ace else 20
-            if n >= 1 and not any(c in held for c in cards):
-                est += 30                     # a void to ruff
-            side_runs += run_from_top(cards, held)
-        top = run_from_top(trumps, held)
-        out = 7 - n
-        sure = n + side_runs if top >= out else top
-    if rules.players == 4:
-        est += hundredths(params.partner_help)
-    return est, sure
-
-
-def desired_level(hand: Sequence[int], rules: PepperRules, params: HeuristicParams) -> int:
-    """The level D the heuristic wants to reach (§7.2 "Bidding").
-
-    With the best ``est`` and best ``sure`` over the allowed trump options
-    (each maximised separately): Kubwa if ``sure >= T - kubwa_margin`` or
-    ``est >= kubwa_est`` (in hundredths); else
-    Ndogo if ``est + aggression >= 100 T``; else ``(est + aggression) // 100``
-    (floor division) clamped to ``0 .. T-1``.  With ``tuned`` the table
-    size's ``TABLE_OFFSET`` is added to ``aggression``.
-    """
-    T = rules.tricks
-    values = [estimate(hand, o, rules, params) for o in trump_options(rules)]
-    best_est = max(e for e, _ in values)
-    best_sure = max(s for _, s in values)
-    aggression = hundredths(params.aggression)
-    if params.tuned:
-        aggression += hundredths(TABLE_OFFSET[rules.players])
-    if best_sure >= T - params.kubwa_margin or best_est >= hundredths(params.kubwa_est):
-        return rules.kubwa
-    if best_est + aggression >= 100 * T:
-        return rules.ndogo
-    return min(max((best_est + aggression) // 100, 0), T - 1)
-
-
-def ndogo_is_dominated(rules: PepperRules) -> bool:
-    """Ndogo made pays no more than T-1 made with every trick, and a failed Ndogo
-    loses at least as much as a failed T-1 (§5): true when ``ndogo_stake`` is 1."""
-    return rules.ndogo_stake == 1
-
-
-def heuristic_bid(hand: Sequence[int], high: int, rules: PepperRules,
-                  params: HeuristicParams, high_is_own_side: bool = False) -> int:
-    """The heuristic's call (§7.2 "Bidding").
-
-    Bid D if it is above the current high bid, else pass, also over the
-    partner: the partner is raised only to a higher D.  With ``ndogo_lower``
-    and a D of Ndogo while Ndogo is dominated (:func:`ndogo_is_dominated`):
-    call T-1 if it is above the high bid; else call Ndogo if the high bid is
-    T-1 held by another side (``high_is_own_side`` false); else pass.
-    """
-    d = desired_level(hand, rules, params)
-    if params.ndogo_lower and d == rules.ndogo and ndogo_is_dominated(rules):
-        lower = rules.ndogo - 1
-        if lower > high:
-            return lower
-        if high == lower and not high_is_own_side:
-            return rules.ndogo
-        return 0
-    return d if d > high else 0
-
-
-def choose_trump(hand: Sequence[int], contract: int, rules: PepperRules,
-                 params: HeuristicParams) -> int:
-    """The heuristic's trump (§7.2 "Trump choice").
-
-    The option with the highest ``est``; for Ndogo or Kubwa, the highest
-    ``sure`` first and then the highest ``est``.  Ties go to the earlier
-    option in the order C, D, H, S, NT (NT only when allowed).
-    """
-    best_option, best_key = -1, None
-    for option in trump_options(rules):
-        est, sure = estimate(hand, option, rules, params)
-        key = (sure, est) if contract >= rules.ndogo else (est,)
-        if best_key is None or key > best_key:     # strict: ties keep the earlier
-            best_option, best_key = option, key
-    return best_option
-
-
-def lowest(cards: Sequence[int], trump: int) -> int:
-    """The card of smallest discard value, ties to the smaller card id (§7.2)."""
-    return min(cards, key=lambda c: (discard_value(c, trump), c))
-
-
-def boss(suit: int, trump: int, played) -> int | None:
-    """The highest card of an effective suit not yet played (§7.2), or None.
-
-    ``played`` holds every card on the table, the current trick included; the
-    boss may be in anyone's hand, the dead hand included.
-    """
-    for c in suit_cards(suit, trump):
-        if c not in played:
-            return c
-    return None
-
-
-def side_boss(held, trump: int, played) -> int | None:
-    """The boss card of a side suit that ``held`` holds, if any: the lowest
-    suit's first (§7.2, the lead)."""
-    for s in range(4):
-        if trump != NO_TRUMP and s == trump:
-            continue
-        b = boss(s, trump, played)
-        if b is not None and b in held:
-            return b
-    return None
-
-
-def lead_card(hand: Sequence[int], trump: int, played: Sequence[int],
-              params: HeuristicParams) -> int:
-    """The heuristic's lead (§7.2 "Play", leading): the first rule that applies.
-
-    1. with a trump suit, ``draw_trumps`` on, the boss trump held and some
-       trump outstanding (neither played nor held): the highest trump held;
-    2. a non-trump card that is the boss of its effective suit (lowest suit
-       first, C < D < H < S);
-    3. the boss trump, if held;
-    4. the lowest non-trump card; with only trumps, the lowest trump.
-    """
-    played = set(played)
-    held = set(hand)
-    trumps_held = [c for c in hand if is_trump(c, trump)]
-    boss_trump = boss(trump, trump, played) if trump != NO_TRUMP else None
-    holds_boss_trump = boss_trump is not None and boss_trump in held
-    if trump != NO_TRUMP and params.draw_trumps and holds_boss_trump:
-        outstanding = [c for c in suit_cards(trump, trump) if c not in played and c not in held]
-        if outstanding:
-            return min(trumps_held, key=lambda c: trump_position(c, trump))
-    b = side_boss(held, trump, played)
-    if b is not None:
-        return b
-    if holds_boss_trump:
-        return boss_trump
-    others = [c for c in hand if not is_trump(c, trump)]
-    return lowest(others if others else trumps_held, trump)
-
-
-def follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trump: int,
-                rules: PepperRules, params: HeuristicParams | None = None,
-                view: PlayView | None = None) -> int:
-    """The heuristic's card when following (§7.2 "Play", following).
-
-    1. with 4 players, if the partner's card is winning the trick so far:
-       with ``cover_third``, if an opponent still to play may beat it
-       (:func:`threatened`), the cheapest legal card that beats it and that
-       nobody still to play may beat; otherwise, and without
-       ``cover_third``, the lowest legal card (never overtake the partner);
-    2. if a legal card beats the winning card: the lowest such card;
-    3. the lowest legal card;
-    4. with ``keep_guards``, a defender whose card is a discard (off the led
-       suit, not beating the winning card) discards the lowest legal card that
-       is neither a trump nor one of its :func:`guards`, if it has one.
-
-    ``view`` (what the seat has seen, :class:`PlayView`) is needed for
-    ``cover_third`` and for the all-tricks play (:func:`slam_follow_card`);
-    without it (or without ``params``) the old rules apply.
-    """
-    led = effective_suit(trick[0].card, trump)
-    legal = legal_cards(hand, led, trump)
-    best = winning_play(trick, trump)
-    if view is not None and params is not None and slam_active(seat, view, rules, params):
-        return slam_follow_card(seat, hand, trick, trump, rules, view)
-    card = lowest(legal, trump)
-    if rules.players == 4 and best.seat == partner_of(seat, rules):
-        if view is not None and params is not None and params.cover_third \
-                and threatened(best.card, seat, hand, trick, trump, rules, view):
-            safe = safe_winners(legal, seat, hand, trick, trump, rules, view)
-            if safe:
-                card = lowest(safe, trump)
-    else:
-        winners = [c for c in legal if beats(c, best.card, trump)]
-        if winners:
-            card = lowest(winners, trump)
-    if view is not None and params is not None and params.keep_guards \
-            and not same_side(seat, view.bidder, rules) \
-            and effective_suit(card, trump) != led and not beats(card, best.card, trump):
-        spare = [c for c in legal if not is_trump(c, trump)
-                 and c not in guards(seat, hand, trump, rules, view)]
-        if spare:
-            card = lowest(spare, trump)
-    return card
-
-
-def guards(seat: int, hand: Sequence[int], trump: int, rules: PepperRules,
-           view: PlayView) -> set[int]:
-    """A defender's guards (§7.2 "Play", ``keep_guards``): in each side suit (not
-    trumps), its highest card if a lower card of that suit is unseen (neither
-    played nor in its hand) and some seat of the declaring side has not shown
-    out of the suit: a card that beats one of the declaring side's possible
-    losers."""
-    voids = shown_out(view, rules, trump)
-    declaring = [s for s in range(rules.players) if same_side(s, view.bidder, rules)]
-    out = set()
-    for suit in range(4):
-        held = [c for c in suit_cards(suit, trump) if c in hand]
-        if suit == trump or not held or all(suit in voids[s] for s in declaring):
-            continue
-        order = suit_cards(suit, trump)
-        if any(order.index(c) > order.index(held[0])
-               for c in unseen(suit, trump, hand, view)):
-            out.add(held[0])
-    return out
-
-
-# --- what a seat has seen, and the play for every trick (§7.2) ----------------
-
-def unseen(suit: int, trump: int, hand: Sequence[int], view: PlayView) -> list[int]:
-    """The cards of an effective suit neither played nor in the seat's hand, highest first."""
-    played = view.played
-    return [c for c in suit_cards(suit, trump) if c not in played and c not in hand]
-
-
-def threatened(card: int, seat: int, hand: Sequence[int], trick: Sequence[Play], trump: int,
-               rules: PepperRules, view: PlayView) -> bool:
-    """May an opponent still to play in this trick beat ``card``? (§7.2 "Play")
-
-    ``card`` is of the led effective suit, or a trump on another suit's lead.
-    An opponent of ``seat`` still to play (after ``seat``) may beat it if:
-
-    - ``card`` is of the led suit, a higher card of that suit is unseen
-      (neither played nor in the seat's hand) and the opponent has not shown
-      out of the led suit; or the led suit is not trumps, the opponent has
-      shown out of it but not out of trumps, and some trump is unseen;
-    - ``card`` is a trump on another lead: a higher trump is unseen and the
-      opponent has shown out of the led suit but not out of trumps.
-    """
-    n = rules.players
-    led = effective_suit(trick[0].card, trump)
-    suit = effective_suit(card, trump)
-    order = suit_cards(suit, trump)
-    higher = any(order.index(c) < order.index(card) for c in unseen(suit, trump, hand, view))
-    trumps_unseen = trump != NO_TRUMP and bool(unseen(trump, trump, hand, view))
-    voids = shown_out(view, rules, trump)
-    leader = trick[0].seat
-    me = (seat - leader) % n
-    for k in range(me + 1, n):
-        opp = (leader + k) % n
-        if same_side(opp, seat, rules):
-            continue
-        v = voids[opp]
-        if suit == led:
-            if higher and led not in v:
-                return True
-            if trump != NO_TRUMP and led != trump and led in v and trump not in v \
-                    and trumps_unseen:
-                return True
-        elif higher and led in v and trump not in v:
-            return True
-    return False
-
-
-def safe_winners(legal: Sequence[int], seat: int, hand: Sequence[int], trick: Sequence[Play],
-                 trump: int, rules: PepperRules, view: PlayView) -> list[int]:
-    """The legal cards that beat the winning card and that no opponent still to
-    play may beat (:func:`threatened`)."""
-    best = winning_play(trick, trump)
-    return [c for c in legal if beats(c, best.card, trump)
-            and not threatened(c, seat, hand, trick, trump, rules, view)]
-
-
-def highest(cards: Sequence[int], trump: int) -> int:
-    """The card of largest discard value, ties to the larger card id."""
-    return max(cards, key=lambda c: (discard_value(c, trump), c))
-
-
-def slam_active(seat: int, view: PlayView, rules: PepperRules, params: HeuristicParams) -> bool:
-    """Does the all-tricks plan apply? (§7.2 "All tricks"): ``slam_play = plan``,
-    4 players, an Ndogo or Kubwa contract, ``seat`` on the declaring side, and
-    that side has won every trick so far."""
-    if params.slam_play != "plan" or rules.players != 4 or view.contract < rules.ndogo:
-        return False
-    if not same_side(seat, view.bidder, rules):
-        return False
-    return all(t == 0 for s, t in enumerate(view.tricks) if not same_side(s, seat, rules))
-
-
-def slam_follow_card(seat: int, hand: Sequence[int], trick: Sequence[Play], trump: int,
-                     rules: PepperRules, view: PlayView) -> int:
-    """Following under the all-tricks plan (§7.2 "All tricks"), the first that applies:
-
-    1. the partner's card wins and no opponent still to play may beat it:
-       if ``seat`` is the declarer, trumps were led and a legal card beats the
-       partner's card safely (:func:`safe_winners`), the cheapest such card
-       (take the lead back); otherwise, with no card of the led suit, the
-       lowest non-trump card of the suits whose boss the seat does not hold
-       (keep the winners; the partner reads such a discard as "no winner
-       here"); otherwise the lowest legal card;
-    2. the cheapest legal card that beats the winning card safely;
-    3. the highest legal card that beats the winning card;
-    4. the lowest legal card.
-    """
-    led = effective_suit(trick[0].card, trump)
-    legal = legal_cards(hand, led, trump)
-    best = winning_play(trick, trump)
-    safe = safe_winners(legal, seat, hand, trick, trump, rules, view)
-    if best.seat == partner_of(seat, rules) and \
-            not threatened(best.card, seat, hand, trick, trump, rules, view):
-        if seat == view.bidder and trump != NO_TRUMP and led == trump and safe:
-            return lowest(safe, trump)
-        if not any(effective_suit(c, trump) == led for c in hand):
-            played = view.played
-            spare = [c for c in hand if not is_trump(c, trump)
-                     and boss(effective_suit(c, trump), trump, played) not in hand]
-            if spare:
-                return lowest(spare, trump)
-        return lowest(legal, trump)
-    if safe:
-        return lowest(safe, trump)
-    winners = [c for c in legal if beats(c, best.card, trump)]
-    if winners:
-        return highest(winners, trump)
-    return lowest(legal, trump)
-
-
-def slam_lead_card(seat: int, hand: Sequence[int], trump: int, rules: PepperRules,
-                   view: PlayView) -> int:
-    """Leading under the all-tricks plan (§7.2 "All tricks"), the first that applies.
-    Opponents *may hold trumps* if there is a trump suit, some trump is unseen
-    and not both opponents have shown out of trumps.
-
-    1. opponents may hold trumps and the seat holds the boss trump: lead its
-       highest trump (draw trumps from the top);
-    2. a non-trump boss held: lead it (lowest suit first, C < D < H < S);
-    3. with a trump suit, opponents holding no trumps, some trump unseen and
-       the partner not shown out of trumps: the lowest card of the suits the
-       partner has shown out of (the partner ruffs), if the seat holds any;
-    4. the declarer holding a non-trump card: its lowest non-trump card of
-       the suits the partner has not discarded from (:func:`discarded`), or
-       if there are none, its lowest non-trump card (a loser led to the
-       partner, the trumps kept to take the lead back);
-    5. the declarer's partner holding a trump: its lowest trump (the lead
-       goes back to the declarer, who overtakes);
-    6. the boss trump if held; else the lowest non-trump card; with only
-       trumps, the lowest trump.
-    """
-    played = view.played
-    voids = shown_out(view, rules, trump)
-    partner = partner_of(seat, rules)
-    opponents = [(seat + 1) % 4, (seat + 3) % 4]
-    trumps_held = [c for c in hand if is_trump(c, trump)]
-    others = [c for c in hand if not is_trump(c, trump)]
-    trumps_unseen = trump != NO_TRUMP and bool(unseen(trump, trump, hand, view))
-    opp_trumps = trumps_unseen and not all(trump in voids[o] for o in opponents)
-    boss_trump = boss(trump, trump, played) if trump != NO_TRUMP else None
-    holds_boss_trump = boss_trump is not None and boss_trump in hand
-    if opp_trumps and holds_boss_trump:
-        return boss_trump
-    b = side_boss(hand, trump, played)
-    if b is not None:
-        return b
-    if trump != NO_TRUMP and not opp_trumps and trumps_unseen and trump not in voids[partner]:
-        ruff = [c for c in others if effective_suit(c, trump) in voids[partner]]
-        if ruff:
-            return lowest(ruff, trump)
-    if seat == view.bidder and others:
-        thrown = discarded(view, rules, trump)[partner]
-        fresh = [c for c in others if effective_suit(c, trump) not in thrown]
-        return lowest(fresh if fresh else others, trump)
-    if seat != view.bidder and trumps_held:
-        return lowest(trumps_held, trump)
-    if holds_boss_trump:
-        return boss_trump
-    return lowest(others if others else trumps_held, trump)
-
-
-def heuristic_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
-                   trump: int, rules: PepperRules, params: HeuristicParams) -> int:
-    """The card the heuristic (§7.2, its all-tricks plan included) plays here
-    with these parameters: the heuristic's own play, and the expert's
-    tie-break (§7.3 "The choice").  It draws nothing."""
-    if not trick:
-        if slam_active(seat, view, rules, params):
-            return slam_lead_card(seat, hand, trump, rules, view)
-        return lead_card(hand, trump, [p.card for p in view.plays], params)
-    return follow_card(seat, hand, trick, trump, rules, params, view)
-
-
-# ---------------------------------------------------------------------------
-# §7.3 The expert policy: perfect-information Monte Carlo (reference_expert.py)
-# ---------------------------------------------------------------------------
-
-def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
-                trump: int, rules: PepperRules, params: ExpertParams, stream: Stream,
-                table: Sequence[Policy] = (), planned: int = -1) -> int:
-    """The expert's card (§7.3): the search of :func:`reference_expert.expert_card`
-    over ``params.worlds`` worlds, its tie-break the card the heuristic plays
-    here with the expert's parameters (:func:`heuristic_card`).  With
-    ``model = table`` the worlds are weighed by the table's policies
-    ``table`` (:func:`table_model`; ``planned``: the seat that called by a
-    plan, -1 none)."""
-    hint = heuristic_card(seat, hand, trick, view, trump, rules, params)
-    model = table_model(rules, table, trump, params.trust, params.calls, planned) \
-        if params.model == "table" and params.worlds > 0 else None
-    return reference_expert.expert_card(seat, hand, trick, view, trump, rules, params.worlds,
-                                        stream, hint, model, params.particles, params.redraw,
-                                        params.enumerate)
-
-
-def table_model(rules: PepperRules, table: Sequence[Policy], trump: int, trust: float,
-                calls: bool = False, planned: int = -1) -> reference_expert.TableModel:
-    """The expert's model of the other seats (§7.3 "Inference"): each calls,
-    plays and names the trump as the heuristic with its own parameters (an
-    expert seat as its heuristic), a random seat says nothing, nor do the
-    calls of the seat ``planned`` that called by a plan (§9.3).  ``trust`` is
-    rounded to thousandths, as the kernels read it; ``calls``: whether the
-    calls are weighed."""
-    def play(seat, hand, trick, view):
-        policy = table[seat]
-        if policy.name == "random":
-            return None
-        return heuristic_card(seat, hand, trick, view, trump, rules, policy.params)
-
-    def name(seat, hand, contract):
-        policy = table[seat]
-        if policy.name == "random":
-            return None
-        return choose_trump(hand, contract, rules, policy.params)
-
-    def call(seat, hand, before, high):
-        policy = table[seat]
-        if policy.name == "random" or seat == planned:
-            return None
-        bids = [b for b in before if b.level > 0]
-        own_side = bool(bids) and same_side(bids[-1].seat, seat, rules)
-        return heuristic_bid(hand, high, rules, policy.params, own_side)
-
-    return reference_expert.TableModel(play, name, len(trump_options(rules)),
-                                       round(trust * 1000) / 1000, call, rules.kubwa, calls)
-
-
-# ---------------------------------------------------------------------------
-# Who decides: the seats' policies (§7), or a recorded log (replay)
-# ---------------------------------------------------------------------------
-
-class PolicyDecider:
-    """Decisions by each seat's policy (§7).
-
-    ``policies`` holds one Policy (or policy spec such as ``"random"``) per
-    seat, or a single one for every seat.
-
-    ``random`` draws one ``stream.below(n)`` per decision, in decision order
-    (§7.1); ``heuristic`` follows §7.2 and never draws; ``expert`` bids and
-    names the trump as the heuristic, with the heuristic's parameters, and
-    plays by §7.3 (:func:`expert_card`), drawing its worlds' shuffles from
-    ``stream`` when it has more than one candidate (the oracle,
-    ``worlds = 0``, draws nothing).
-    """
-
-    def __init__(self, rules: PepperRules, policies: Sequence[Policy], stream: Stream):
-        policies = make_policies(list(policies), rules.players)   # specs or Policy objects
-        for p in policies:
-            if p.name not in ("random", "heuristic", "expert"):
-                raise InputError(f"unknown Pepper policy {p.name!r}: "
-                                 f"expected random, heuristic or expert")
-        self.rules, self.policies, self.stream = rules, tuple(policies), stream
-        self.planned = -1                 # a seat calling by a plan (PlanDecider)
-
-    def _random(self, seat: int) -> bool:
-        return self.policies[seat].name == "random"
-
-    def bid(self, seat: int, hand: Sequence[int], calls: Sequence[Bid], high: int) -> int:
-        if self._random(seat):
-            options = bid_options(self.rules, high)
-            return options[self.stream.below(len(options))]
-        bids = [b for b in calls if b.level > 0]
-        own_side = bool(bids) and same_side(bids[-1].seat, seat, self.rules)
-        return heuristic_bid(hand, high, self.rules, self.policies[seat].params, own_side)
-
-    def trump(self, seat: int, hand: Sequence[int], contract: int) -> int:
-        if self._random(seat):
-            options = trump_options(self.rules)
-            return options[self.stream.below(len(options))]
-        return choose_trump(hand, contract, self.rules, self.policies[seat].params)
-
-    def play(self, seat: int, hand: Sequence[int], trick: Sequence[Play],
-             view: PlayView, trump: int) -> int:
-        if self._random(seat):
-            led = effective_suit(trick[0].card, trump) if trick else None
-            legal = legal_cards(hand, led, trump)
-            return legal[self.stream.below(len(legal))]
-        params = self.policies[seat].params
-        if self.policies[seat].name == "expert":
-            return expert_card(seat, hand, trick, view, trump, self.rules, params, self.stream,
-                               self.policies, self.planned)
-        return heuristic_card(seat, hand, trick, view, trump, self.rules, params)
-
-
-# ---------------------------------------------------------------------------
 # The phases of a hand
 # ---------------------------------------------------------------------------
 
-def _auction(rules, dealer, hands, decide) -> tuple[list[Bid], int, int, bool]:
+#: Every seat's cards, by seat.
+Hands = Sequence[Sequence[int]]
+#: Where a trick has no led suit yet (an index past the suits' words).
+NO_SUIT = NO_TRUMP
+
+
+class Decider(Protocol):
+    """Who makes a hand's decisions: the seats' policies (:class:`PolicyDecider`),
+    a bidding plan (:class:`PlanDecider`) or a record's script."""
+
+    def bid(self, seat: int, hand: Sequence[int], calls: Sequence[Bid], high: int) -> int: ...
+
+    def trump(self, seat: int, hand: Sequence[int], contract: int) -> int: ...
+
+    def play(self, seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
+             trump: int) -> int: ...
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """A dealt hand: its dealer, every seat's cards and the dead hand (§1)."""
+
+    dealer: int
+    hands: Hands
+    dead: Sequence[int]
+
+
+@dataclass(frozen=True)
+class Held:
+    """A contract held: its level, its holder and the trump named (§3)."""
+
+    contract: int
+    bidder: int
+    trump: int
+
+
+def _auction(rules: PepperRules, dealer: int, hands: Hands,
+             decide: Decider) -> tuple[list[Bid], int, int, bool]:
     """§3.1-3.2 with the given decider: ``(calls, contract, bidder, stuck)``."""
     calls: list[Bid] = []
     while not auction_over(rules, dealer, calls):
@@ -885,7 +363,8 @@ def _auction(rules, dealer, hands, decide) -> tuple[list[Bid], int, int, bool]:
     return calls, contract, bidder, stuck
 
 
-def _name_trump(rules, bidder, hand, contract, decide) -> int:
+def _name_trump(rules: PepperRules, bidder: int, hand: Sequence[int], contract: int,
+                decide: Decider) -> int:
     """§3.3 with the given decider: the bidder names a trump suit or NT."""
     trump = decide.trump(bidder, hand, contract)
     if trump not in trump_options(rules):
@@ -895,8 +374,8 @@ def _name_trump(rules, bidder, hand, contract, decide) -> int:
     return trump
 
 
-def _play_tricks(rules, hands, bidder, trump, decide, contract=0,
-                 calls=()) -> tuple[list[Play], list[int]]:
+def _play_tricks(rules: PepperRules, hands: Hands, bidder: int, trump: int, decide: Decider,
+                 contract: int = 0, calls: Sequence[Bid] = ()) -> tuple[list[Play], list[int]]:
     """§4 with the given decider: ``(plays in order, tricks per seat)``.  The
     contract (0: none given, played as a number bid) and the auction's
     ``calls`` are part of what the players see (:class:`PlayView`)."""
@@ -909,10 +388,11 @@ def _play_tricks(rules, hands, bidder, trump, decide, contract=0,
         trick: list[Play] = []
         for i in range(n):
             seat = (leader + i) % n
-            led = effective_suit(trick[0].card, trump) if trick else None
-            legal = legal_cards(holding[seat], led, trump)
-            view = PlayView(tuple(plays), bidder, contract, tuple(tricks),
-                            tuple(tuple(h) for h in holding), tuple(calls))
+            led = effective_suit(trick[0].card, trump) if trick else NO_SUIT
+            legal = legal_cards(holding[seat], led if trick else None, trump)
+            view = PlayView(plays=tuple(plays), bidder=bidder, contract=contract,
+                            tricks=tuple(tricks), holdings=tuple(tuple(h) for h in holding),
+                            calls=tuple(calls))
             card = decide.play(seat, holding[seat], trick, view, trump)
             if card not in holding[seat]:
                 raise InputError(f"trick {number}: seat {seat} plays {DECK.text(card)}, "
@@ -929,32 +409,40 @@ def _play_tricks(rules, hands, bidder, trump, decide, contract=0,
     return plays, tricks
 
 
-def _thrown_in(rules, dealer, hands, dead, calls) -> HandLog:
+def _thrown_in(rules: PepperRules, dealt: Dealt, calls: Sequence[Bid]) -> HandLog:
     """The record of a hand nobody bid on (§3.2 redeal)."""
-    return HandLog(rules, dealer, [list(h) for h in hands], list(dead), list(calls), False,
-                   0, -1, -1, [], [0] * rules.players, [0] * rules.sides, [0] * rules.sides,
-                   False, 0, 0, 0, 0)
+    return HandLog(rules=rules, dealer=dealt.dealer, hands=[list(h) for h in dealt.hands],
+                   dead=list(dealt.dead), auction=list(calls), stuck=False, contract=0, bidder=-1,
+                   trump=-1, plays=[], tricks=[0] * rules.players, side_tricks=[0] * rules.sides,
+                   score=[0] * rules.sides, made=False, trumps_held=0, bowers_held=0,
+                   aces_outside=0, voids_outside=0)
 
 
-def _played_hand(rules, dealer, hands, dead, calls, stuck, contract, bidder, trump,
-                 plays, tricks) -> HandLog:
+def _played_hand(rules: PepperRules, dealt: Dealt, calls: Sequence[Bid], stuck: bool,
+                 held: Held, plays: list[Play], tricks: list[int]) -> HandLog:
     """The record of a played hand: scores (§5) and the bidder's features (§8)."""
-    side_tricks, score, made = score_hand(rules, contract, bidder, tricks)
-    features = bidder_features(hands[bidder], trump)
-    return HandLog(rules, dealer, [list(h) for h in hands], list(dead), list(calls), stuck,
-                   contract, bidder, trump, plays, tricks, side_tricks, score, made, *features)
+    side_tricks, score, made = score_hand(rules, held.contract, held.bidder, tricks)
+    trumps, bowers, aces, voids = bidder_features(dealt.hands[held.bidder], held.trump)
+    return HandLog(rules=rules, dealer=dealt.dealer, hands=[list(h) for h in dealt.hands],
+                   dead=list(dealt.dead), auction=list(calls), stuck=stuck,
+                   contract=held.contract, bidder=held.bidder, trump=held.trump, plays=plays,
+                   tricks=tricks, side_tricks=side_tricks, score=score, made=made,
+                   trumps_held=trumps, bowers_held=bowers, aces_outside=aces, voids_outside=voids)
 
 
-def play_with_decider(rules, dealer, hands, dead, decide) -> HandLog:
+def play_with_decider(rules: PepperRules, dealer: int, hands: Hands, dead: Sequence[int],
+                      decide: Decider) -> HandLog:
     """Auction, trump, play and scoring of one dealt hand (§3-§5), every decision
     asked of ``decide`` (the policies, a bidding plan or a record's script)."""
+    dealt = Dealt(dealer, hands, dead)
     calls, contract, bidder, stuck = _auction(rules, dealer, hands, decide)
     if bidder < 0:
-        return _thrown_in(rules, dealer, hands, dead, calls)
+        return _thrown_in(rules, dealt, calls)
     trump = _name_trump(rules, bidder, hands[bidder], contract, decide)
-    plays, tricks = _play_tricks(rules, hands, bidder, trump, decide, contract, calls)
-    return _played_hand(rules, dealer, hands, dead, calls, stuck, contract, bidder, trump,
-                        plays, tricks)
+    plays, tricks = _play_tricks(rules=rules, hands=hands, bidder=bidder, trump=trump,
+                                 decide=decide, contract=contract, calls=calls)
+    return _played_hand(rules=rules, dealt=dealt, calls=calls, stuck=stuck,
+                        held=Held(contract, bidder, trump), plays=plays, tricks=tricks)
 
 
 def run_auction(rules: PepperRules, policies: Sequence[Policy], dealer: int,
@@ -980,8 +468,8 @@ def play_tricks(rules: PepperRules, policies: Sequence[Policy], hands: Sequence[
 
     Returns ``(plays in order, tricks won per seat)``.
     """
-    return _play_tricks(rules, hands, bidder, trump, PolicyDecider(rules, policies, stream),
-                        contract)
+    return _play_tricks(rules=rules, hands=hands, bidder=bidder, trump=trump,
+                        decide=PolicyDecider(rules, policies, stream), contract=contract)
 
 
 def play_hand(rules: PepperRules, policies: Sequence[Policy], dealer: int,
@@ -1000,7 +488,8 @@ def simulate_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, ind
     stream = Stream(seed, index)
     dealer = index % rules.players
     hands, dead = deal(stream, rules, dealer)
-    return play_hand(rules, policies, dealer, hands, dead, stream)
+    return play_hand(rules=rules, policies=policies, dealer=dealer, hands=hands, dead=dead,
+                     stream=stream)
 
 
 # ---------------------------------------------------------------------------
@@ -1055,10 +544,9 @@ def deal_fixed(stream: Stream, rules: PepperRules, dealer: int, seat: int,
     return hands, dead
 
 
-def play_declared(rules: PepperRules, policies: Sequence[Policy], dealer: int,
-                  hands: Sequence[Sequence[int]], dead: Sequence[int], declarer: int,
+def play_declared(rules: PepperRules, policies: Sequence[Policy], dealt: Dealt, declarer: int,
                   contract: int, stream: Stream, wanted: int = -1) -> HandLog:
-    """Play one dealt hand in which ``declarer`` holds ``contract`` with no
+    """Play one ``dealt`` hand in which ``declarer`` holds ``contract`` with no
     auction (§9): the declarer names the trump by its policy (§3.3, §7), leads
     the first trick (§4), and the hand is scored as if it had won the bid (§5).
 
@@ -1067,10 +555,11 @@ def play_declared(rules: PepperRules, policies: Sequence[Policy], dealer: int,
     _check_seat(declarer, rules, "declarer")
     _check_contract(contract, rules)
     decide = PolicyDecider(rules, policies, stream)
-    trump = _name_trump(rules, declarer, hands[declarer], contract, decide)
-    plays, tricks = _play_tricks(rules, hands, declarer, trump, decide, contract)
-    log = _played_hand(rules, dealer, hands, dead, [], False, contract, declarer, trump,
-                       plays, tricks)
+    trump = _name_trump(rules, declarer, dealt.hands[declarer], contract, decide)
+    plays, tricks = _play_tricks(rules=rules, hands=dealt.hands, bidder=declarer, trump=trump,
+                                 decide=decide, contract=contract)
+    log = _played_hand(rules=rules, dealt=dealt, calls=[], stuck=False,
+                       held=Held(contract, declarer, trump), plays=plays, tricks=tricks)
     log.wanted = wanted
     return log
 
@@ -1090,7 +579,8 @@ def fixed_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, index:
     _check_contract(contract, rules)
     stream = Stream(seed, index)
     hands, dead = deal_fixed(stream, rules, dealer, seat, cards)
-    return play_declared(rules, policies, dealer, hands, dead, seat, contract, stream)
+    return play_declared(rules, policies, Dealt(dealer, hands, dead), seat, contract,
+                         stream=stream)
 
 
 def declare_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, index: int,
@@ -1110,10 +600,10 @@ def declare_hand(rules: PepperRules, policies: Sequence[Policy], seed: int, inde
     hands, dead = deal(stream, rules, dealer)
     declarer = (dealer + 1) % rules.players
     policy = make_policies(list(policies), rules.players)[declarer]
-    wanted = desired_level(hands[declarer], rules, policy.params) \
-        if policy.name != "random" else -1              # the expert bids as the heuristic
-    return play_declared(rules, policies, dealer, hands, dead, declarer, contract, stream,
-                         wanted)
+    wanted = desired_level(hands[declarer], rules, heuristic_params(policy)) \
+        if policy.name != PolicyName.RANDOM else -1              # the expert bids as the heuristic
+    return play_declared(rules, policies, Dealt(dealer, hands, dead), declarer, contract,
+                         stream=stream, wanted=wanted)
 
 
 # ---------------------------------------------------------------------------
@@ -1146,7 +636,7 @@ def plan_bid(rules: PepperRules, plan: int, high: int) -> int:
     if plan == PLAN_PASS:
         return 0
     if plan < rules.ndogo:                            # a ceiling
-        if rules.auction == "one_lap":
+        if rules.auction is Auction.ONE_LAP:
             return plan if plan > high else 0
         return high + 1 if high + 1 <= plan else 0
     for level in (plan, rules.kubwa):                 # ndogo or kubwa
@@ -1222,7 +712,7 @@ def game_winners(rules: PepperRules, scores: Sequence[int]) -> int:
     if top < rules.target:
         return 0
     leaders = [s for s, v in enumerate(scores) if v == top]
-    if rules.tie == "play_on" and len(leaders) > 1:
+    if rules.tie is Tie.PLAY_ON and len(leaders) > 1:
         return 0
     return sum(1 << s for s in leaders)
 
@@ -1240,7 +730,7 @@ def play_game(rules: PepperRules, policies: Sequence[Policy], seed: int, index: 
 
     Who led: after each round the top is the sides on the highest score; the
     game's lead changes, comeback and settled round follow from those tops
-    and its winners (:func:`simkit.drama.drama`).
+    and its winners (:func:`simkit.lab.drama.drama`).
     """
     stream = Stream(seed, index)
     if first_dealer is None:
@@ -1252,7 +742,8 @@ def play_game(rules: PepperRules, policies: Sequence[Policy], seed: int, index: 
     winners = 0
     while len(logs) < rules.max_rounds:
         hands, dead = deal(stream, rules, dealer)
-        log = play_hand(rules, policies, dealer, hands, dead, stream)
+        log = play_hand(rules=rules, policies=policies, dealer=dealer, hands=hands, dead=dead,
+                        stream=stream)
         logs.append(log)
         scores = [a + b for a, b in zip(scores, log.score)]
         tops.append(drama.top(scores))
@@ -1260,5 +751,5 @@ def play_game(rules: PepperRules, policies: Sequence[Policy], seed: int, index: 
         winners = game_winners(rules, scores)
         if winners:
             break
-    return GameResult(first_dealer, len(logs), scores, winners, winners == 0,
-                      drama.drama(tops, winners), logs)
+    return GameResult(first_dealer=first_dealer, rounds=len(logs), scores=scores, winners=winners,
+                      unfinished=winners == 0, drama=drama.drama(tops, winners), hands=logs)

@@ -25,8 +25,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from simkit.errors import InputError
-from simkit.moves import Bid
+from simkit.base.errors import InputError
+from simkit.base.rng import Stream
 from simkit.pepper import reference_solver
 from simkit.pepper.rules import DECK, PepperRules
 from simkit.pepper.tricks import (
@@ -40,7 +40,7 @@ from simkit.pepper.tricks import (
     suit_cards,
     trick_winner,
 )
-from simkit.rng import Stream
+from simkit.records.moves import Bid
 
 #: Plain shuffles tried for a world before the constrained deal (§7.3 Worlds, step 1).
 WORLD_TRIES = 20
@@ -270,11 +270,22 @@ def expert_goal(seat: int, rules: PepperRules, view: PlayView) -> ExpertGoal:
     return ExpertGoal(is_open, declarers if is_open else own, seat in declarers, won, need)
 
 
+def seat_hands(world: Sequence[Sequence[int]], holders: Sequence[Holder],
+               players: int) -> list[list[int]]:
+    """A world's hands by seat (§7.3 "Worlds"): each holder's cards at its seat,
+    the dead hand left out, the player's own seat empty."""
+    hands: list[list[int]] = [[] for _ in range(players)]
+    for h, cards in zip(holders, world):
+        if h.seat != DEAD:
+            hands[h.seat] = list(cards)
+    return hands
+
+
 def candidate_value(seat: int, card: int, own: Sequence[int], world: Sequence[Sequence[int]],
-                    holders: Sequence[Holder], trick: Sequence[Play], trump: int,
-                    rules: PepperRules, side: frozenset[int]) -> int:
+                    trick: Sequence[Play], trump: int, side: frozenset[int]) -> int:
     """The double-dummy value (§10) for ``side`` of the position after ``seat``
-    plays ``card`` in a world (§7.3 "The value of a candidate in a world").
+    plays ``card`` in a world (§7.3 "The value of a candidate in a world"),
+    the world's hands by seat (:func:`seat_hands`).
 
     The position has every hand that plays (the world's, and the player's own
     ``own`` without ``card``; the dead hand takes no part) and the current
@@ -283,13 +294,10 @@ def candidate_value(seat: int, card: int, own: Sequence[int], world: Sequence[Se
     trick's winner to lead, and the completed trick adds 1 if its winner is
     on the side.
     """
-    n = rules.players
-    hands: list[list[int]] = [[] for _ in range(n)]
-    for h, cards in zip(holders, world):
-        if h.seat != DEAD:
-            hands[h.seat] = list(cards)
+    n = len(world)
+    hands = [list(h) for h in world]
     hands[seat] = [c for c in own if c != card]
-    after = list(trick) + [Play(seat, card)]
+    after = [*trick, Play(seat, card)]
     if len(after) < n:
         return reference_solver.value(hands, trump, after, (seat + 1) % n, side)
     winner = trick_winner(after, trump)
@@ -335,10 +343,7 @@ def world_weight(seat: int, world: Sequence[Sequence[int]], holders: Sequence[Ho
     played since).  The player's own actions and those the
     model says nothing of (None) count 1."""
     n = rules.players
-    dealt: list[list[int]] = [[] for _ in range(n)]
-    for h, cards in zip(holders, world):
-        if h.seat != DEAD:
-            dealt[h.seat] = list(cards)
+    dealt = seat_hands(world, holders, n)
     dealt[seat] = list(own)
     for p in view.plays:
         dealt[p.seat].append(p.card)
@@ -403,14 +408,14 @@ def all_worlds(unseen: Sequence[int], holders: Sequence[Holder], trump: int,
 
     def deal_from(rest: list[int], x: int, world: list[list[int]]) -> bool:
         if x == len(holders) - 1:
-            world = world + [rest]
+            world = [*world, rest]
             if fits(world, holders, trump):
                 if len(out) == limit:
                     return False
                 out.append(world)
             return True
         for part in itertools.combinations(rest, holders[x].size):
-            if not deal_from([c for c in rest if c not in part], x + 1, world + [list(part)]):
+            if not deal_from([c for c in rest if c not in part], x + 1, [*world, list(part)]):
                 return False
         return True
 
@@ -428,13 +433,27 @@ def heaviest(deals: list, weights: Sequence[float], n: int) -> tuple[list, list[
     return [deals[w] for w in order], q
 
 
+@dataclass(frozen=True)
+class Search:
+    """How the expert searches at one card (§7.3): ``worlds`` worlds, drawn from
+    ``stream``; ``hint`` is the card the heuristic (§7.2, its all-tricks plan
+    included) plays here with the expert's parameters: the heuristic's card
+    of "The choice"; the worlds are weighed by ``model`` (None:
+    ``model=voids``), ``particles`` of them drawn, redrawn at most ``redraw``
+    times, or listed with ``enumerate_few`` (:func:`expert_card`)."""
+
+    worlds: int
+    stream: Stream
+    hint: int
+    model: TableModel | None = None
+    particles: int = 0
+    redraw: int = 0
+    enumerate_few: bool = False
+
+
 def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: PlayView,
-                trump: int, rules: PepperRules, worlds: int, stream: Stream, hint: int,
-                model: TableModel | None = None, particles: int = 0, redraw: int = 0,
-                enumerate_few: bool = False) -> int:
-    """The expert's card (§7.3), with ``worlds`` worlds; ``hint`` is the card
-    the heuristic (§7.2, its all-tricks plan included) plays here with the
-    expert's parameters: the heuristic's card of "The choice".
+                trump: int, rules: PepperRules, search: Search) -> int:
+    """The expert's card (§7.3), searched as ``search`` says (:class:`Search`).
 
     With one candidate (:func:`expert_candidates`) it is played and nothing is
     drawn.  Otherwise worlds are drawn (:func:`sample_world`), all of them
@@ -465,33 +484,42 @@ def expert_card(seat: int, hand: Sequence[int], trick: Sequence[Play], view: Pla
         return candidates[0]
     holders = world_holders(seat, rules, view, trump)
     unseen = unseen_cards(hand, view)
+    worlds, particles = search.worlds, search.particles
     if worlds == 0:
         deals, q = [real_world(unseen, holders, view)], [WEIGHT_ONE]
-    elif model is None:
-        deals = [sample_world(stream, unseen, holders, trump) for _ in range(worlds)]
+    elif search.model is None:
+        deals = [sample_world(search.stream, unseen, holders, trump) for _ in range(worlds)]
         q = [WEIGHT_ONE] * worlds
     else:
-        drawn = all_worlds(unseen, holders, trump, particles) if enumerate_few else None
+        model = search.model
+
+        def weight(world: Sequence[Sequence[int]]) -> float:
+            return world_weight(seat=seat, world=world, holders=holders, own=hand, view=view,
+                                trump=trump, rules=rules, model=model)
+
+        drawn = all_worlds(unseen, holders, trump, particles) if search.enumerate_few else None
         if drawn is not None:
-            weights = [world_weight(seat, world, holders, hand, view, trump, rules, model)
-                       for world in drawn]
+            weights = [weight(world) for world in drawn]
         else:
             drawn, weights = [], []
-            for rounds in range(redraw + 1):
+            for rounds in range(search.redraw + 1):
                 if rounds > 0 and not thin(weights, particles):
                     break
-                more = [sample_world(stream, unseen, holders, trump) for _ in range(particles)]
+                more = [sample_world(search.stream, unseen, holders, trump)
+                        for _ in range(particles)]
                 drawn += more
-                weights += [world_weight(seat, world, holders, hand, view, trump, rules, model)
-                            for world in more]
+                weights += [weight(world) for world in more]
         deals, q = heaviest(drawn, weights, worlds)
     goal = expert_goal(seat, rules, view)
+    by_seat = [seat_hands(world, holders, rules.players) for world in deals]
     best, best_key = -1, None
+    key: tuple[int, bool, int] | tuple[int, bool]
     for card in candidates:                       # lowest first: strict ">" keeps the lowest
-        values = [candidate_value(seat, card, hand, world, holders, trick, trump, rules,
-                                  goal.side) for world in deals]
+        values = [candidate_value(seat=seat, card=card, own=hand, world=world, trick=trick,
+                                  trump=trump, side=goal.side) for world in by_seat]
         total = sum(v * w for v, w in zip(values, q))
-        is_hint = equivalent(card, hint, hand, trick, view, trump)
+        is_hint = equivalent(a=card, b=search.hint, hand=hand, trick=trick, view=view,
+                             trump=trump)
         if goal.open:
             wanted = sum(w for v, w in zip(values, q)
                          if (goal.won + v >= goal.need) == goal.declaring)

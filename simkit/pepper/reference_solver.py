@@ -57,8 +57,9 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from simkit.errors import InputError
+from simkit.base.errors import InputError
 from simkit.pepper.rules import DECK, NO_TRUMP, TRUMP_TEXT
 from simkit.pepper.tricks import (
     Play,
@@ -71,7 +72,7 @@ from simkit.pepper.tricks import (
     winning_play,
 )
 
-__all__ = ["value", "can_take", "every_trick", "brute_force_value"]
+__all__ = ["brute_force_value", "can_take", "every_trick", "value"]
 
 CARDS = 24          # card ids 0..23 (§1)
 OUT = -1            # holder of a card out of play: played in an earlier trick, or never in play
@@ -105,9 +106,10 @@ def value(hands: Sequence[Sequence[int]], trump: int, trick: Sequence[Play], to_
 def can_take(hands: Sequence[Sequence[int]], trump: int, trick: Sequence[Play], to_play: int,
              side: Iterable[int], n: int) -> bool:
     """``value(...) >= n``, computed by a search that stops as soon as it is settled."""
-    if _whole(n) is None:
+    need = _whole(n)
+    if need is None:
         raise InputError(f"bad trick count n={n!r}: expected a whole number")
-    return _Search(*_checked(hands, trump, trick, to_play, side)).can_take(_whole(n))
+    return _Search(*_checked(hands, trump, trick, to_play, side)).can_take(need)
 
 
 def every_trick(hands: Sequence[Sequence[int]], trump: int, trick: Sequence[Play], to_play: int,
@@ -129,8 +131,7 @@ def brute_force_value(hands: Sequence[Sequence[int]], trump: int, trick: Sequenc
     §10 and nothing else.  The work grows like the product of the hands' legal
     choices, so it is only for small endings (the tests).
     """
-    hands, trump, trick, to_play, side = _checked(hands, trump, trick, to_play, side)
-    return _minimax(hands, trump, trick, to_play, side)
+    return _minimax(*_checked(hands, trump, trick, to_play, side))
 
 
 def _minimax(hands: list[list[int]], trump: int, trick: list[Play], seat: int,
@@ -150,7 +151,7 @@ def _minimax(hands: list[list[int]], trump: int, trick: list[Play], seat: int,
     for card in legal_cards(hands[seat], led, trump):
         rest = [[c for c in hand if c != card] if s == seat else hand
                 for s, hand in enumerate(hands)]
-        outcomes.append(_minimax(rest, trump, trick + [Play(seat, card)],
+        outcomes.append(_minimax(rest, trump, [*trick, Play(seat, card)],
                                  (seat + 1) % players, side))
     return max(outcomes) if seat in side else min(outcomes)
 
@@ -225,7 +226,8 @@ class _Search:
             return self._from_trick_start(to_play, n, self.tricks_left)
         best = winning_play(trick, trump)
         led = self.facts.suit[trick[0].card]
-        return self._play(to_play, led, best.seat, best.card, n, self.tricks_left)
+        return self._play(seat=to_play, led=led, best_seat=best.seat, best_card=best.card, n=n,
+                          left=self.tricks_left)
 
     # --- trick starts: the memo -----------------------------------------------
 
@@ -236,8 +238,8 @@ class _Search:
         of the cards in play within each effective suit matters (§2, §4).
         """
         holder = self.holder
-        return (leader,) + tuple(tuple(h for c in order if (h := holder[c]) != OUT)
-                                 for order in self.facts.order)
+        return (leader, *(tuple(h for c in order if (h := holder[c]) != OUT)
+                          for order in self.facts.order))
 
     def _from_trick_start(self, leader: int, n: int, left: int) -> bool:
         """Can R take ``n`` of the ``left`` tricks still to play, ``leader`` to lead?"""
@@ -253,7 +255,7 @@ class _Search:
             return True
         if hi < n:
             return False
-        result = self._play(leader, None, -1, -1, n, left)
+        result = self._play(seat=leader, led=None, best_seat=-1, best_card=-1, n=n, left=left)
         self.bounds[key] = (n, hi) if result else (lo, n - 1)
         return result
 
@@ -291,14 +293,16 @@ class _Search:
             count[suit] -= 1
             trick.append(card)
             if led is None:
-                answer = self._play(next_seat, suit, seat, card, n, left)
+                answer = self._play(seat=next_seat, led=suit, best_seat=seat, best_card=card, n=n,
+                                    left=left)
             else:
                 if facts.beats[card][best_card]:
                     new_seat, new_card = seat, card
                 else:
                     new_seat, new_card = best_seat, best_card
                 if len(trick) < self.players:
-                    answer = self._play(next_seat, led, new_seat, new_card, n, left)
+                    answer = self._play(seat=next_seat, led=led, best_seat=new_seat,
+                                        best_card=new_card, n=n, left=left)
                 else:
                     answer = self._after_trick(new_seat, n, left)
             # take it back
@@ -386,7 +390,7 @@ def _text(card: int) -> str:
     return DECK.text(card)
 
 
-def _whole(x) -> int | None:
+def _whole(x: Any) -> int | None:
     """``x`` as a plain int if it is a whole number (a Python or numpy integer, not a
     bool), else None."""
     if isinstance(x, bool):
@@ -397,47 +401,58 @@ def _whole(x) -> int | None:
         return None
 
 
-def _checked(hands, trump, trick, to_play, side):
+def _seat(x: Any, players: int) -> int | None:
+    """``x`` as a seat of ``players`` if it is one (:func:`_whole`), else None."""
+    seat = _whole(x)
+    return seat if seat is not None and 0 <= seat < players else None
+
+
+# The checks below take what the caller gave (Any: anything at all) and
+# return it checked and typed, or raise InputError naming it.
+
+def _checked(hands: Any, trump: Any, trick: Any, to_play: Any, side: Any
+             ) -> tuple[list[list[int]], int, list[Play], int, frozenset[int]]:
     """Validate a position; returns ``(hands, trump, trick, to_play, side)`` as fresh
     lists of plain ints, a list of Play and a frozenset.  Raises InputError.
 
     In order: the trump option, the hands, the current trick (its plays in
     turn and following suit), the seat to play, the hands' sizes, the side."""
-    if _whole(trump) is None or not 0 <= trump <= NO_TRUMP:
+    option = _whole(trump)
+    if option is None or not 0 <= option <= NO_TRUMP:
         raise InputError(f"bad trump option {trump!r}: expected 0-3 (C D H S) or 4 (no trump)")
-    trump = _whole(trump)
     where: dict[int, str] = {}            # card id -> where it was given: each card once
-    hands = _checked_hands(hands, where)
-    plays = _checked_trick(trick, hands, trump, where)
-    to_play = _checked_to_play(to_play, plays, len(hands))
-    _check_sizes(hands, plays, to_play)
-    return hands, trump, plays, to_play, _checked_side(side, len(hands))
+    held = _checked_hands(hands, where)
+    plays = _checked_trick(trick, held, option, where)
+    seat = _checked_to_play(to_play, plays, len(held))
+    _check_sizes(held, plays, seat)
+    return held, option, plays, seat, _checked_side(side, len(held))
 
 
-def _card_id(c, place: str, where: dict[int, str]) -> int:
+def _card_id(c: Any, place: str, where: dict[int, str]) -> int:
     """``c`` as a card id seen in ``place``, once only over ``where``."""
-    if _whole(c) is None or not 0 <= c < CARDS:
+    card = _whole(c)
+    if card is None or not 0 <= card < CARDS:
         raise InputError(f"bad card {c!r} in {place}: expected a card id 0..23")
-    c = _whole(c)
-    if c in where:
-        raise InputError(f"{_text(c)} (card {c}) appears twice: in {where[c]} and in {place}")
-    where[c] = place
-    return c
+    if card in where:
+        raise InputError(f"{_text(card)} (card {card}) appears twice: in {where[card]} and in "
+                         f"{place}")
+    where[card] = place
+    return card
 
 
-def _checked_hands(hands, where: dict[int, str]) -> list[list[int]]:
+def _checked_hands(hands: Any, where: dict[int, str]) -> list[list[int]]:
     """One list of card ids per seat that plays, 2 to 4 seats."""
     try:
-        hands = [list(h) for h in hands]
+        given = [list(h) for h in hands]
     except TypeError:
         raise InputError(f"bad hands {hands!r}: expected one list of card ids per seat") from None
-    players = len(hands)
+    players = len(given)
     if not 2 <= players <= 4:
         raise InputError(f"{players} hands given: expected one per seat that plays, 2 to 4")
-    return [[_card_id(c, f"seat {s}'s hand", where) for c in hand] for s, hand in enumerate(hands)]
+    return [[_card_id(c, f"seat {s}'s hand", where) for c in hand] for s, hand in enumerate(given)]
 
 
-def _checked_trick(trick, hands: list[list[int]], trump: int,
+def _checked_trick(trick: Any, hands: list[list[int]], trump: int,
                    where: dict[int, str]) -> list[Play]:
     """The current trick's plays: fewer than a whole trick, by the seats in
     turn, each following the led suit if its hand could (§4)."""
@@ -452,10 +467,10 @@ def _checked_trick(trick, hands: list[list[int]], trump: int,
             except (TypeError, ValueError):
                 raise InputError(f"bad play {p!r} in the trick: "
                                  f"expected Play(seat, card)") from None
-        if _whole(seat) is None or not 0 <= seat < players:
+        who = _seat(seat, players)
+        if who is None:
             raise InputError(f"bad seat {seat!r} in the trick: expected 0..{players - 1}")
-        plays.append(Play(_whole(seat), _card_id(card, f"the current trick (play {i + 1})",
-                                                 where)))
+        plays.append(Play(who, _card_id(card, f"the current trick (play {i + 1})", where)))
     if len(plays) >= players:
         raise InputError(f"the current trick has {len(plays)} plays: a complete trick is over, "
                          f"at most {players - 1} with {players} players")
@@ -476,15 +491,15 @@ def _checked_trick(trick, hands: list[list[int]], trump: int,
     return plays
 
 
-def _checked_to_play(to_play, plays: list[Play], players: int) -> int:
+def _checked_to_play(to_play: Any, plays: list[Play], players: int) -> int:
     """The seat to play: the one after the trick's last play."""
-    if _whole(to_play) is None or not 0 <= to_play < players:
+    seat = _seat(to_play, players)
+    if seat is None:
         raise InputError(f"bad seat to play {to_play!r}: expected 0..{players - 1}")
-    to_play = _whole(to_play)
-    if plays and to_play != (plays[-1].seat + 1) % players:
-        raise InputError(f"seat {to_play} cannot be to play: seat {(plays[-1].seat + 1) % players} "
+    if plays and seat != (plays[-1].seat + 1) % players:
+        raise InputError(f"seat {seat} cannot be to play: seat {(plays[-1].seat + 1) % players} "
                          f"plays after seat {plays[-1].seat}")
-    return to_play
+    return seat
 
 
 def _check_sizes(hands: list[list[int]], plays: list[Play], to_play: int) -> None:
@@ -506,14 +521,17 @@ def _check_sizes(hands: list[list[int]], plays: list[Play], to_play: int) -> Non
                              f"hold {want} (seat {to_play}, to play, holds {left})")
 
 
-def _checked_side(side, players: int) -> frozenset[int]:
+def _checked_side(side: Any, players: int) -> frozenset[int]:
     """The side R as a frozenset of seats that play."""
     try:
-        seats = list(side)
+        given = list(side)
     except TypeError:
         raise InputError(f"bad side {side!r}: expected a set of seats") from None
-    for s in seats:
-        if _whole(s) is None or not 0 <= s < players:
+    seats = []
+    for s in given:
+        seat = _seat(s, players)
+        if seat is None:
             raise InputError(f"bad seat {s!r} in the side: the seats that play are "
                              f"0..{players - 1}")
-    return frozenset(_whole(s) for s in seats)
+        seats.append(seat)
+    return frozenset(seats)

@@ -1,18 +1,19 @@
 """Pepper rules: the frozen, validated config and its named variants.
 
 The rule book is ``seeds/pepper.md``; each option below names the section of
-it that it settles.  Kernels receive the rules as :func:`simkit.config.vector`,
+it that it settles.  Kernels receive the rules as :func:`simkit.base.config.vector`,
 whose indices :data:`R` names.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
-from simkit import config
-from simkit.cards import Deck
-from simkit.config import Config, option
-from simkit.errors import InputError
+from simkit.base import config
+from simkit.base.cards import Deck
+from simkit.base.config import Choice, Config, option
+from simkit.base.errors import InputError
 
 TITLE = "Pepper (Pilipili)"
 BOOK = "seeds/pepper.md"
@@ -24,6 +25,35 @@ NO_TRUMP = 4
 TRUMP_TEXT = ("C", "D", "H", "S", "NT")
 
 
+class Auction(Choice):
+    """How the auction runs (seeds/pepper.md §3.1)."""
+
+    OPEN = "open"
+    ONE_LAP = "one_lap"
+    REENTRY = "reentry"
+
+
+class AllPass(Choice):
+    """What happens when everyone passes (seeds/pepper.md §3.2)."""
+
+    REDEAL = "redeal"
+    STICK = "stick"
+
+
+class Fail(Choice):
+    """What a failed number bid loses (seeds/pepper.md §5)."""
+
+    FLAT = "flat"
+    BID = "bid"
+
+
+class Tie(Choice):
+    """Several sides on the same top score at the end (seeds/pepper.md §6)."""
+
+    SHARED = "shared"
+    PLAY_ON = "play_on"
+
+
 @dataclasses.dataclass(frozen=True)
 class PepperRules(Config):
     """Rules of one Pepper table (see ``seeds/pepper.md``)."""
@@ -32,20 +62,20 @@ class PepperRules(Config):
     DERIVED = ("tricks", "hands_dealt", "sides")
 
     players: int = option(4, "players: 4 (two teams of two), 3, or 2 (with a dead third hand)", lo=2, hi=4)
-    auction: str = option("open", "open: laps until all but one have passed, a pass is final; "
+    auction: Auction = option(Auction.OPEN, "open: laps until all but one have passed, a pass is final; "
                           "one_lap: each player speaks once; reentry: laps, a passed player may bid again",
-                          choices=("open", "one_lap", "reentry"))
-    all_pass: str = option("redeal", "everyone passes: redeal (the deal passes on) or "
+                          choices=Auction)
+    all_pass: AllPass = option(AllPass.REDEAL, "everyone passes: redeal (the deal passes on) or "
                            "stick (the dealer plays the lowest bid, 1)",
-                           choices=("redeal", "stick"))
+                           choices=AllPass)
     no_trump: bool = option(True, "the bidder may name no trump")
-    fail: str = option("flat", "a failed number bid loses the hand size (flat: 6, or 8 with 2-3 players) "
-                       "or the bid itself (bid)", choices=("flat", "bid"))
+    fail: Fail = option(Fail.FLAT, "a failed number bid loses the hand size (flat: 6, or 8 with 2-3 players) "
+                       "or the bid itself (bid)", choices=Fail)
     ndogo_stake: int = option(1, "Pilipili Ndogo wins or loses this many times the hand size", lo=1, hi=4)
     kubwa_stake: int = option(2, "Pilipili Kubwa wins or loses this many times the hand size", lo=1, hi=4)
     target: int = option(30, "a game ends in the round in which a side reaches this score", lo=1, hi=10_000)
-    tie: str = option("shared", "several sides on the same top score at the end: all win (shared) "
-                      "or play another round (play_on)", choices=("shared", "play_on"))
+    tie: Tie = option(Tie.SHARED, "several sides on the same top score at the end: all win (shared) "
+                      "or play another round (play_on)", choices=Tie)
     max_rounds: int = option(1000, "rounds after which a game is recorded as unfinished", lo=1, hi=1_000_000)
 
     @property
@@ -113,11 +143,15 @@ PRESETS: dict[str, dict] = {
 
 make_rules = config.rules_maker(PepperRules, PRESETS, "Pepper")
 
-#: The kernels' names of the options' values (both engines may use them).
-Auction, AllPass, Fail, Tie = config.choices(PepperRules, "auction", "all_pass", "fail", "tie")
+#: The kernels' names of the options' values (numba reads IntEnum members as constants;
+#: Any: IntEnums made at run time, whose members mypy cannot see).
+AuctionCode: Any = config.codes(Auction)
+AllPassCode: Any = config.codes(AllPass)
+FailCode: Any = config.codes(Fail)
+TieCode: Any = config.codes(Tie)
 
-#: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`).
-R = config.layout(PepperRules, "R")
+#: Where each rule sits in the kernels' rules vector (:func:`simkit.base.config.vector`).
+R: Any = config.layout(PepperRules, "R")      # Any: an IntEnum made at run time
 
 
 # --- bidding plans (seeds/pepper.md §9.3) ---------------------------------------

@@ -41,8 +41,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simkit.bits import high_bit, low_bit, next_seat, popcount
-from simkit.jit import block, blocks, kernel
+from simkit.base.bits import high_bit, low_bit, next_seat, popcount
+from simkit.base.jit import block, blocks, kernel
+from simkit.base.rng import start_stream
 from simkit.pepper.rules import R
 from simkit.pepper.tables import (
     BIT_OF,
@@ -53,7 +54,6 @@ from simkit.pepper.tables import (
     deal_number,
     to_play_bits,
 )
-from simkit.rng import start_stream
 
 #: Plies of a search: 8 tricks of 4 cards, and the root.
 MAXPLY = 33

@@ -6,11 +6,22 @@ so they never hold the whole run.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
-from simkit import design, stats
+from simkit.base import stats
 from simkit.engine import BidShares, Mean, Rate, Section, Summary, bid_table
+from simkit.lab import design
+from simkit.pepper.rules import PepperRules
+
+
+def made_text(p: float, lo: float, hi: float, n: int) -> str:
+    """A success rate with its interval, without the count: ``81.2% [80.9%, 81.5%]``."""
+    text = stats.format_estimate(p, lo, hi, n)
+    assert isinstance(text, str), text                # one estimate: one text
+    return text.split(" (")[0]
 
 
 class HandSummary(Summary):
@@ -44,9 +55,8 @@ class HandSummary(Summary):
         lines = [f"{'bid':<12}{'hands':>12}{'share':>8}   {'made [95% CI]':<26}"
                  f"{'bidders':>9}{'others':>9}"]
         for row in self.table().itertuples():
-            made = ("" if np.isnan(row.made) else
-                    stats.format_estimate(row.made, row.ci_low, row.ci_high,
-                                          row.hands).split(" (")[0])
+            made = "" if np.isnan(row.made) else made_text(row.made, row.ci_low,
+                                                          row.ci_high, row.hands)
             pts = ("" if np.isnan(row.bidders_points) else
                    f"{row.bidders_points:+9.2f}{row.opponents_points:+9.2f}")
             lines.append(f"{row.bid:<12}{row.hands:>12,}{row.share:>8.1%}   {made:<26}{pts}")
@@ -82,14 +92,13 @@ class GameSummary(Summary):
         lines = [f"{'side':<6}{'games':>10}   win rate [95% CI]"]
         for row in t.itertuples():
             lines.append(f"{row.side:<6}{row.games:>10,}   "
-                         + stats.format_estimate(row.win_rate, row.ci_low, row.ci_high,
-                                                 row.games).split(" (")[0])
+                         + made_text(row.win_rate, row.ci_low, row.ci_high, row.games))
         lines.append(f"mean rounds per game {t.attrs['mean_rounds']:.2f}; unfinished games "
                      f"{t.attrs['unfinished']:,}; tied sides all count as winners")
         return "\n".join(lines)
 
 
-def _bidder_and_others(df: pd.DataFrame, rules) -> tuple[np.ndarray, np.ndarray]:
+def _bidder_and_others(df: pd.DataFrame, rules: PepperRules) -> tuple[np.ndarray, np.ndarray]:
     """Per hand: the bidding side's score change and an opponent side's (mean of
     the others); 0 for thrown-in hands, which the measures leave out."""
     side = np.where(rules.players == 4, df["bidder"] % 2, df["bidder"]).clip(0)
@@ -98,11 +107,17 @@ def _bidder_and_others(df: pd.DataFrame, rules) -> tuple[np.ndarray, np.ndarray]
     return own, (scores.sum(axis=1) - own) / (rules.sides - 1)
 
 
-def measures(rules) -> list:
-    """What ``simkit compare pepper`` compares (:mod:`simkit.compare`)."""
+def _column(name: str) -> Callable[[pd.DataFrame], np.ndarray]:
+    """The values of column ``name``."""
+    return lambda df: df[name].to_numpy()
 
-    def played(df):
-        return df["contract"].to_numpy() > 0
+
+def measures(rules: PepperRules) -> list[Section]:
+    """What ``simkit compare pepper`` compares (:mod:`simkit.lab.compare`)."""
+
+    def played(df: pd.DataFrame) -> np.ndarray:
+        contract: np.ndarray = df["contract"].to_numpy()
+        return contract > 0
 
     return [
         Section("bids", "Contracts: share of {n:,} hands and success rate", "hand",
@@ -112,21 +127,20 @@ def measures(rules) -> list:
                  lambda df: _bidder_and_others(df, rules)[0], played),
             Mean("opponent side points per played hand",
                  lambda df: _bidder_and_others(df, rules)[1], played),
-            Rate("contracts made", lambda df: df["made"].to_numpy(), played),
+            Rate("contracts made", _column("made"), played),
             Mean(f"mean contract level (tricks bid; Ndogo counts {rules.ndogo}, "
-                 f"Kubwa {rules.kubwa})", lambda df: df["contract"].to_numpy(), played),
+                 f"Kubwa {rules.kubwa})", _column("contract"), played),
             Rate("thrown-in rate", lambda df: ~played(df)))),
         Section("games", "Games ({n:,} whole games; tied top sides all win)", "game", (
-            *(Rate(f"side {s} win rate", lambda df, s=s: df[f"win_{s}"].to_numpy())
-              for s in range(rules.sides)),
-            Mean("rounds per game", lambda df: df["rounds"].to_numpy()),
-            Rate("unfinished games", lambda df: df["unfinished"].to_numpy()))),
+            *(Rate(f"side {s} win rate", _column(f"win_{s}")) for s in range(rules.sides)),
+            Mean("rounds per game", _column("rounds")),
+            Rate("unfinished games", _column("unfinished")))),
         _design(rules),
     ]
 
 
-def _design(rules) -> Section:
-    """The designer's measures (:mod:`simkit.design`): with partners the two
+def _design(rules: PepperRules) -> Section:
+    """The designer's measures (:mod:`simkit.lab.design`): with partners the two
     sides (the first dealer's first), else every seat counted from the first
     dealer's left; the first dealer's side's edge; lengths in hands."""
     P, S = rules.players, rules.sides

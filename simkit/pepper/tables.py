@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.jit import kernel
+from simkit.base.jit import kernel
+from simkit.base.rng import shuffle, start_stream
 from simkit.pepper.rules import R
-from simkit.rng import shuffle, start_stream
 
 
 def _tables():

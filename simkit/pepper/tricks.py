@@ -8,21 +8,22 @@ options and seats are encoded as in ``reference.py`` (``simkit.pepper.rules``):
 a card is ``suit * 6 + rank position``, a trump option a suit 0..3 or
 ``NO_TRUMP``.
 
-Layout: a play (:class:`Play`); card ids and seats (§1); the ranking of the
-cards under a trump option (§2, and the discard value of §7.2); tricks and
-legal cards (§4); what a seat has seen of the play (:class:`PlayView`, the
+Layout: a play (:class:`Play`); card ids and seats (§1); the legal calls and
+trump options (§3, which the referee and the players both read); the ranking
+of the cards under a trump option (§2, and the discard value of §7.2); tricks
+and legal cards (§4); what a seat has seen of the play (:class:`PlayView`, the
 suits each seat has shown out of or discarded from).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from simkit import moves
-from simkit.moves import Play
 from simkit.pepper.rules import ACE, DECK, JACK, KING, NINE, NO_TRUMP, QUEEN, TEN, PepperRules
+from simkit.records import moves
+from simkit.records.moves import Play
 
 # ---------------------------------------------------------------------------
 # §1 Card ids and seats
@@ -43,6 +44,21 @@ def partner_of(seat: int, rules: PepperRules) -> int:
 def same_side(a: int, b: int, rules: PepperRules) -> bool:
     """True if seats ``a`` and ``b`` score together (the same seat, or partners)."""
     return a == b or (rules.players == 4 and (a - b) % 2 == 0)
+
+
+# ---------------------------------------------------------------------------
+# §3 Calls and trump options
+# ---------------------------------------------------------------------------
+
+def bid_options(rules: PepperRules, high: int) -> list[int]:
+    """Legal calls (§3.1, in the order §7.1 draws from): pass, then every level
+    above the current high bid up to Kubwa, increasing."""
+    return [0, *range(high + 1, rules.kubwa + 1)]
+
+
+def trump_options(rules: PepperRules) -> list[int]:
+    """The bidder's choices (§3.3): C, D, H, S, then NT when ``no_trump`` is on."""
+    return [0, 1, 2, 3] + ([NO_TRUMP] if rules.no_trump else [])
 
 
 # ---------------------------------------------------------------------------
@@ -177,7 +193,7 @@ class PlayView:
         return {p.card for p in self.plays}
 
 
-def _off_suit(view: PlayView, rules: PepperRules, trump: int):
+def _off_suit(view: PlayView, rules: PepperRules, trump: int) -> Iterator[tuple[int, int, int]]:
     """Every play so far (the current trick included) of another effective suit
     than the one led: ``(seat, led suit, card)``."""
     n = rules.players

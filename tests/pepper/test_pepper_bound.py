@@ -10,13 +10,13 @@ import json
 import numpy as np
 import pytest
 
-from simkit.cli import main
+from simkit.app.cli import main
+from simkit.base.rng import Stream
 from simkit.pepper import advise as A
 from simkit.pepper import api
 from simkit.pepper import reference as R
 from simkit.pepper import reference_solver as RS
 from simkit.pepper.rules import DECK, TRUMP_TEXT, make_rules
-from simkit.rng import Stream
 
 SEED = 11
 HEARTS = TRUMP_TEXT.index("H")
@@ -26,7 +26,7 @@ def _side(seat: int, players: int) -> set[int]:
     return {seat, seat ^ 2} if players == 4 else {seat}
 
 
-@pytest.mark.parametrize("players, hand, seat, dealer", [
+@pytest.mark.parametrize(("players", "hand", "seat", "dealer"), [
     (4, "JH JD AH KH 9C AS", 1, 0), (4, "AC KC 10D 9H QS 9S", 3, 1),
     (3, "JS JC AS KS 9D 10D QH AH", 2, 0), (2, "AD KD QD JD JH 9S 10C AC", 0, 1)])
 def test_bound_hands_are_the_reference_solvers_values(players, hand, seat, dealer):
@@ -60,7 +60,8 @@ def test_bound_first_is_the_reference_solvers_value(players):
         hands, _dead = R.deal(Stream(SEED, int(n)), rules, dealer)
         seat = (dealer + 1) % players
         want = RS.value(hands, int(o), [], seat, _side(seat, players))
-        assert v == want and e == (want >= rules.tricks), n
+        assert v == want, n
+        assert e == (want >= rules.tricks), n
     assert set(np.unique(every)) <= {0, 1}
 
 
@@ -71,7 +72,8 @@ def test_bound_of_the_top_six_trumps_is_certain():
     assert (values[:, HEARTS] == 6).all()
     for level in (1, 5, rules.parse_bid("kubwa")):
         b = api.make_bound(values, level, rules)
-        assert b["p_make_bound"] == 1.0 and b["bound_trump"] == "H"
+        assert b["p_make_bound"] == 1.0
+        assert b["bound_trump"] == "H"
         assert b["bound_low"] < 1.0 == b["bound_high"]
 
 
@@ -88,9 +90,11 @@ def test_make_bound_takes_the_best_single_trump():
     # six tricks: C and NT in 2 deals of 4 each, and 14 tricks in all each: the first
     # option; taking the best trump deal by deal would give 4 of 4
     b = api.make_bound(values, 6, rules)
-    assert b["p_make_bound"] == 0.5 and b["bound_trump"] == "C"
+    assert b["p_make_bound"] == 0.5
+    assert b["bound_trump"] == "C"
     b5 = api.make_bound(values, 5, rules)
-    assert b5["p_make_bound"] == 0.75 and b5["bound_trump"] == "S"
+    assert b5["p_make_bound"] == 0.75
+    assert b5["bound_trump"] == "S"
     values[0, 4] = 2                         # NT: 2 of 4 with 15 tricks beats C's 14
     assert api.make_bound(values, 6, rules)["bound_trump"] == "NT"
     no_nt = make_rules(overrides={"no_trump": False}, players=4)
@@ -136,7 +140,8 @@ def test_advice_with_the_bound(capsys):
     rules = make_rules(players=4)
     for row in a.bids.itertuples():
         if row.level < 1:
-            assert np.isnan(row.p_make_bound) and row.bound_trump == ""
+            assert np.isnan(row.p_make_bound)
+            assert row.bound_trump == ""
             continue
         want = api.make_bound(values, int(row.level), rules)
         assert row.p_make_bound == want["p_make_bound"]
@@ -149,12 +154,15 @@ def test_advice_with_the_bound(capsys):
     for b in d["bids"]:
         assert {"p_make_bound", "bound_low", "bound_high", "bound_trump"} <= set(b)
         if b["bid"] == "pass":
-            assert b["p_make_bound"] is None and b["bound_trump"] is None
+            assert b["p_make_bound"] is None
+            assert b["bound_trump"] is None
         else:
-            assert type(b["p_make_bound"]) is float and b["bound_trump"] in TRUMP_TEXT
+            assert type(b["p_make_bound"]) is float
+            assert b["bound_trump"] in TRUMP_TEXT
     json.dumps(d, allow_nan=False)
     text = A.format_advice(a)
-    assert "bound [95% CI]" in text and "perfect-information bound" in text
+    assert "bound [95% CI]" in text
+    assert "perfect-information bound" in text
     kubwa = a.bids.set_index("bid").loc["kubwa"]
     assert f"{100 * kubwa.p_make_bound:.1f}% [" in text
 
@@ -169,5 +177,7 @@ def test_bound_on_the_command_line(capsys):
     assert all("p_make_bound" in b for b in d["bids"])
     code = main(["advise", "pitch", "--hand", "AS KS QS JS 10S 9S", "--bound"])
     err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1
-    assert "--bound" in err and "pepper" in err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "--bound" in err
+    assert "pepper" in err

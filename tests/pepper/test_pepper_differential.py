@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit.pepper import kernel as K
+from simkit.pepper import kernel_columns as KC
 from simkit.pepper import record as PR
 from simkit.pepper import reference as R
 from simkit.pepper.api import declare_hands, fixed_hands, simulate, simulate_games, trace_hands
@@ -51,16 +51,16 @@ def mixed_specs(players: int) -> list[str]:
 def record_columns(rules) -> list[tuple[str, int]]:
     """(name, kernel column) of every record field compared."""
     P, S = rules.players, rules.sides
-    cols = [("dealer", K.C_DEALER)]
-    cols += [(f"bid_{s}", K.C_BID + s) for s in range(P)]
-    cols += [("calls", K.C_CALLS), ("contract", K.C_CONTRACT), ("bidder", K.C_BIDDER),
-             ("stuck", K.C_STUCK), ("trump", K.C_TRUMP)]
-    cols += [(f"tricks_{s}", K.C_TRICKS + s) for s in range(P)]
-    cols += [(f"side_tricks_{s}", K.C_SIDE_TRICKS + s) for s in range(S)]
-    cols += [(f"score_{s}", K.C_SCORE + s) for s in range(S)]
-    cols += [("made", K.C_MADE), ("bidder_trumps", K.C_F_TRUMPS),
-             ("bidder_bowers", K.C_F_BOWERS), ("bidder_aces", K.C_F_ACES),
-             ("bidder_voids", K.C_F_VOIDS)]
+    cols = [("dealer", KC.C_DEALER)]
+    cols += [(f"bid_{s}", KC.C_BID + s) for s in range(P)]
+    cols += [("calls", KC.C_CALLS), ("contract", KC.C_CONTRACT), ("bidder", KC.C_BIDDER),
+             ("stuck", KC.C_STUCK), ("trump", KC.C_TRUMP)]
+    cols += [(f"tricks_{s}", KC.C_TRICKS + s) for s in range(P)]
+    cols += [(f"side_tricks_{s}", KC.C_SIDE_TRICKS + s) for s in range(S)]
+    cols += [(f"score_{s}", KC.C_SCORE + s) for s in range(S)]
+    cols += [("made", KC.C_MADE), ("bidder_trumps", KC.C_F_TRUMPS),
+             ("bidder_bowers", KC.C_F_BOWERS), ("bidder_aces", KC.C_F_ACES),
+             ("bidder_voids", KC.C_F_VOIDS)]
     return cols
 
 
@@ -82,7 +82,7 @@ def reference_arrays(rules, policies, seed: int, start: int, count: int):
     """The reference's hands as arrays shaped like trace_hands' output."""
     P = rules.players
     deal = np.zeros((count, 4), np.int64)
-    calls = np.full((count, K.MAX_CALLS), -1, np.int64)
+    calls = np.full((count, KC.MAX_CALLS), -1, np.int64)
     plays = np.full((count, 32), -1, np.int64)
     rows = []
     for j in range(count):
@@ -92,7 +92,7 @@ def reference_arrays(rules, policies, seed: int, start: int, count: int):
             d[s] = _mask(log.hands[s])
         if P == 2:
             d[3] = _mask(log.dead)
-        c = [b.seat * 16 + b.level for b in log.auction][:K.MAX_CALLS]
+        c = [b.seat * 16 + b.level for b in log.auction][:KC.MAX_CALLS]
         calls[j, :len(c)] = c
         if log.plays:
             plays[j, :len(log.plays)] = [p.card for p in log.plays]
@@ -104,7 +104,7 @@ def kernel_text(rules, tr: dict, j: int, cols) -> str:
     """The kernel's hand j in words, for a failure message."""
     P = rules.players
     deal = tr["deal"][j]
-    lines = [f"dealer: {tr['rec'][j, K.C_DEALER]}"]
+    lines = [f"dealer: {tr['rec'][j, KC.C_DEALER]}"]
     for s in range(P):
         lines.append(f"seat {s}: {DECK.format_hand(c for c in range(24) if deal[s] >> c & 1)}")
     if P == 2:
@@ -112,7 +112,7 @@ def kernel_text(rules, tr: dict, j: int, cols) -> str:
     calls = [int(v) for v in tr["calls"][j] if v >= 0]
     lines.append("auction: " + (" ".join(f"{v // 16}:{rules.bid_text(v % 16)}" for v in calls)
                                 or "-"))
-    t = int(tr["rec"][j, K.C_TRUMP])
+    t = int(tr["rec"][j, KC.C_TRUMP])
     lines.append(f"trump: {TRUMP_TEXT[t] if 0 <= t < len(TRUMP_TEXT) else t}")
     plays = [int(v) for v in tr["plays"][j] if v >= 0]
     for k in range(0, len(plays), P):
@@ -193,7 +193,8 @@ def test_comparison_catches_a_difference():
     tr = trace_hands(rules, pols, SEED, 0, 200)
     ref = reference_arrays(other, pols, SEED, 0, 200)
     cols = record_columns(rules)
-    assert (tr["deal"] == ref["deal"]).all() and (tr["calls"] == ref["calls"]).all()
+    assert (tr["deal"] == ref["deal"]).all()
+    assert (tr["calls"] == ref["calls"]).all()
     assert (tr["rec"][:, [c for _, c in cols]] != ref["rec"]).any()
     # different seeds: different deals
     ref2 = reference_arrays(rules, pols, OTHER_SEED, 0, 50)
@@ -246,26 +247,29 @@ def test_unfinished_games_agree():
     rules = make_rules("play-on-ties", overrides={"target": 15, "max_rounds": 12}, players=4)
     pols = make_policies("random", 4)
     df = simulate_games(60, rules=rules, policy=pols, seed=SEED, threads=1)
-    assert df["unfinished"].any() and not df["unfinished"].all()
+    assert df["unfinished"].any()
+    assert not df["unfinished"].all()
     assert_same_games(rules, "random", 60, SEED)
 
 
 def test_long_games_agree():
     """Games longer than the kernel's first history of tops (64 rounds,
-    simkit.lead) grow it, and the shorter games after them in the block reuse
+    simkit.base.lead) grow it, and the shorter games after them in the block reuse
     the grown one."""
     capped = make_rules("seed", overrides={"target": 15, "max_rounds": 100}, players=4)
     df = simulate_games(40, rules=capped, policy="random", seed=SEED, threads=1)
-    assert (df["rounds"] > 64).sum() >= 10 and (df["rounds"] <= 64).sum() >= 3
+    assert (df["rounds"] > 64).sum() >= 10
+    assert (df["rounds"] <= 64).sum() >= 3
     assert_same_games(capped, "random", 40, SEED)
     # finished, so settled and comeback read the rounds past 64 too
     far = make_rules("seed", overrides={"target": 250}, players=3)
     df = simulate_games(30, rules=far, policy="heuristic", seed=SEED, threads=1)
-    assert (df["rounds"] > 64).all() and (df["settled"] > 64).sum() >= 5
+    assert (df["rounds"] > 64).all()
+    assert (df["settled"] > 64).sum() >= 5
     assert_same_games(far, "heuristic", 30, SEED)
 
 
-@pytest.mark.parametrize("players, scores", [(4, (24, 3)), (3, (-5, 20, 28)), (2, (29, 29))])
+@pytest.mark.parametrize(("players", "scores"), [(4, (24, 3)), (3, (-5, 20, 28)), (2, (29, 29))])
 def test_games_from_a_score_in_progress_agree(players, scores):
     """Games started from given scores and a given first dealer (the advisor's
     and the Kubwa study's "win chance from here")."""
@@ -308,7 +312,8 @@ def test_who_led_is_consistent():
     frames.append(simulate_games(300, rules=capped, policy="random", seed=SEED))
     frames.append(simulate_games(300, players=2, seed=SEED, scores=(29, 29)))
     df = pd.concat(frames, ignore_index=True)
-    assert df["unfinished"].any() and (df["winners"] == 0b11).any()    # both kinds of -1
+    assert df["unfinished"].any()
+    assert (df["winners"] == 0b11).any()
     _check_who_led(df)
 
 
@@ -472,18 +477,20 @@ def test_declared_hands_agree(case):
     tr = trace_hands(rules, pols, seed, start, NO_AUCTION_DEALS)
     rec = tr["rec"]
     T = rules.tricks
-    left = (rec[:, K.C_DEALER] + 1) % players
-    same = (rec[:, K.C_BIDDER] == left) & ((rec[:, K.C_CONTRACT] >= T) == (level >= T))
+    left = (rec[:, KC.C_DEALER] + 1) % players
+    same = (rec[:, KC.C_BIDDER] == left) & ((rec[:, KC.C_CONTRACT] >= T) == (level >= T))
     if level < T:       # auctions seldom give Ndogo or Kubwa to the seat left of the dealer
         assert same.sum() >= 50, "too few auction hands to compare plays with"
     for j in np.flatnonzero(same):
         log = logs[j]
         plays = [p.card for p in log.plays]
-        assert tr["plays"][j, :len(plays)].tolist() == plays and \
-            rec[j, K.C_TRUMP] == log.trump, \
-            (f"hand {start + j}: declared play differs from the traced auction hand\n"
-             + kernel_text(rules, tr, j, record_columns(rules))
-             + "\n--- reference (record) ---\n" + "\n".join(PR.body(log)))
+
+        def why(j=j, log=log) -> str:       # written out only when an assert fails
+            return (f"hand {start + j}: declared play differs from the traced auction hand\n"
+                    + kernel_text(rules, tr, j, record_columns(rules))
+                    + "\n--- reference (record) ---\n" + "\n".join(PR.body(log)))
+        assert tr["plays"][j, :len(plays)].tolist() == plays, why()
+        assert rec[j, KC.C_TRUMP] == log.trump, why()
 
 
 def test_no_auction_cases_cover_the_modes():
@@ -497,10 +504,12 @@ def test_no_auction_cases_cover_the_modes():
             assert len(mine) * NO_AUCTION_DEALS >= 10_000
             T = make_rules(players=players).tricks
             levels = {_level(c[pos["contract"]], players) for c in mine}
-            assert {T, T + 1} <= levels and len(levels - {T, T + 1}) >= 2
+            assert {T, T + 1} <= levels
+            assert len(levels - {T, T + 1}) >= 2
             assert {"heuristic", "random", "mixed", "tuned"} <= {c[pos["table"]] for c in mine}
             keys = {k for c in mine for k in c[pos["rules"]]}
-            assert {"fail", "no_trump"} <= keys and keys & {"ndogo_stake", "kubwa_stake"}
+            assert {"fail", "no_trump"} <= keys
+            assert keys & {"ndogo_stake", "kubwa_stake"}
             if "seat" in pos:
                 assert len({c[pos["seat"]] for c in mine}) >= 2
                 assert len({c[3] for c in mine}) >= 2                   # dealers

@@ -22,13 +22,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from simkit.errors import InputError
+from simkit.base.errors import InputError
+from simkit.base.rng import Stream
 from simkit.pepper import api
 from simkit.pepper import reference as R
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import DECK, PRESETS, make_rules
-from simkit.rng import Stream
-from simkit.runner import max_threads
+from simkit.runs.batches import max_threads
 
 SEED = 20240616
 SEED2 = 3
@@ -50,8 +50,8 @@ needs_two_threads = pytest.mark.skipif(max_threads() < 2,
 @needs_two_threads
 @pytest.mark.parametrize("players", PLAYERS)
 def test_hands_same_on_one_and_two_threads(players):
-    kw = dict(hands=30_000, players=players, rules="stick-the-dealer",
-              policy=mixed(players), seed=SEED)
+    kw = {"hands": 30_000, "players": players, "rules": "stick-the-dealer",
+              "policy": mixed(players), "seed": SEED}
     one = api.simulate(threads=1, **kw)
     two = api.simulate(threads=2, **kw)
     pd.testing.assert_frame_equal(one, two)
@@ -61,7 +61,8 @@ def test_hands_same_on_one_and_two_threads(players):
 @needs_two_threads
 @pytest.mark.parametrize("players", PLAYERS)
 def test_games_same_on_one_and_two_threads(players):
-    kw = dict(games=2_000, players=players, rules="play-on-ties", policy="heuristic", seed=SEED)
+    kw = {"games": 2_000, "players": players, "rules": "play-on-ties", "policy": "heuristic",
+          "seed": SEED}
     pd.testing.assert_frame_equal(api.simulate_games(threads=1, **kw),
                                   api.simulate_games(threads=2, **kw))
 
@@ -69,7 +70,7 @@ def test_games_same_on_one_and_two_threads(players):
 @pytest.mark.parametrize("batch", [1, 999, 4096, 7_777])
 def test_batch_size_does_not_change_hands(batch):
     n = 400 if batch == 1 else 20_000
-    kw = dict(players=4, rules="reentry", policy=mixed(4), seed=SEED)
+    kw = {"players": 4, "rules": "reentry", "policy": mixed(4), "seed": SEED}
     whole = api.simulate(n, **kw)
     if batch == 1:
         parts = list(api.iter_hands(n, batch=batch, **kw))
@@ -84,7 +85,7 @@ def test_batch_size_does_not_change_hands(batch):
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_start_offset_gives_the_same_hands(players):
-    kw = dict(players=players, policy=mixed(players), seed=SEED)
+    kw = {"players": players, "policy": mixed(players), "seed": SEED}
     whole = api.simulate(10_000, **kw)
     part = api.simulate(1_000, start=1_000, **kw)
     pd.testing.assert_frame_equal(part, whole.iloc[1000:2000].reset_index(drop=True))
@@ -109,7 +110,7 @@ def test_seed_changes_the_run():
 
 def test_seed_key_above_2_63_after_a_small_one():
     code = textwrap.dedent("""
-        from simkit import rng
+        from simkit.base import rng
         from simkit.pepper import api
         assert rng.seed_key(0) < 2**63 <= rng.seed_key(2)
         for seed in (0, 2):
@@ -162,8 +163,8 @@ def check_auction(c: SimpleNamespace, rules) -> np.ndarray:
     bid; returns the mask of the hands played out."""
     P = rules.players
     contract, bidder, stuck, bids = c.contract, c.bidder, c.stuck, c.bids
-    assert ((0 <= contract) & (contract <= rules.kubwa)).all()
-    assert ((0 <= bids) & (bids <= rules.kubwa)).all()
+    assert ((contract >= 0) & (contract <= rules.kubwa)).all()
+    assert ((bids >= 0) & (bids <= rules.kubwa)).all()
     assert (c.calls >= 1).all()
     if rules.auction == "one_lap":
         assert (c.calls <= P).all()
@@ -174,7 +175,8 @@ def check_auction(c: SimpleNamespace, rules) -> np.ndarray:
     if rules.all_pass == "redeal":
         assert (bidder[thrown] == -1).all()
         assert (c.trump[thrown] == -1).all()
-        assert not c.made[thrown].any() and not stuck[thrown].any()
+        assert not c.made[thrown].any()
+        assert not stuck[thrown].any()
         for arr in (bids, c.tricks, c.side, c.score, c.feats):
             assert (arr[thrown] == 0).all()
     else:
@@ -201,7 +203,7 @@ def check_tricks(c: SimpleNamespace, rules,
     their seats; returns each seat's side and the sides' tricks."""
     P, S, T = rules.players, rules.sides, rules.tricks
     tp, bp = c.tricks[played], c.bidder[played]
-    assert ((0 <= bp) & (bp < P)).all()
+    assert ((bp >= 0) & (bp < P)).all()
     assert (tp.sum(axis=1) == T).all()
     assert (tp >= 0).all()
     seat_side = np.array([rules.side_of(s) for s in range(P)])
@@ -235,14 +237,15 @@ def check_trump_and_features(c: SimpleNamespace, rules, played: np.ndarray) -> N
     """§3.3 the trump and §8 the bidder's features, over the played hands."""
     T = rules.tricks
     tr = c.trump[played]
-    assert ((0 <= tr) & (tr <= (4 if rules.no_trump else 3))).all()
+    assert ((tr >= 0) & (tr <= (4 if rules.no_trump else 3))).all()
     f = c.feats[played]
     nt = tr == 4
-    assert ((0 <= f[:, 0]) & (f[:, 0] <= 7)).all()
-    assert ((0 <= f[:, 1]) & (f[:, 1] <= 2) & (f[:, 1] <= f[:, 0])).all()
-    assert ((0 <= f[:, 2]) & (f[:, 2] <= np.where(nt, 4, 3))).all()
-    assert ((0 <= f[:, 3]) & (f[:, 3] <= 3)).all()
-    assert (f[nt, 0] == 0).all() and (f[nt, 1] == 0).all()
+    assert ((f[:, 0] >= 0) & (f[:, 0] <= 7)).all()
+    assert ((f[:, 1] >= 0) & (f[:, 1] <= 2) & (f[:, 1] <= f[:, 0])).all()
+    assert ((f[:, 2] >= 0) & (f[:, 2] <= np.where(nt, 4, 3))).all()
+    assert ((f[:, 3] >= 0) & (f[:, 3] <= 3)).all()
+    assert (f[nt, 0] == 0).all()
+    assert (f[nt, 1] == 0).all()
     assert (f[:, 0] <= T).all()
 
 
@@ -259,7 +262,8 @@ def test_hand_invariants_all_presets(players):
             if preset == "seed" and policy == "random":
                 # random bidding reaches every contract and both outcomes
                 assert set(df["contract"]) == set(range(rules.kubwa + 1))
-                assert df["made"].any() and not df["made"][df["contract"] > 0].all()
+                assert df["made"].any()
+                assert not df["made"][df["contract"] > 0].all()
             if preset == "stick-the-dealer" and policy == "random":
                 assert df["stuck"].any()       # everyone passes: (1/(kubwa+1))**players
             if preset == "seed" and policy == "random":
@@ -288,7 +292,8 @@ def test_game_invariants(players, preset):
     assert not g["unfinished"].any()                 # heuristic tables always finish
     assert (winners > 0).all()
     assert ((g["first_dealer"] >= 0) & (g["first_dealer"] < players)).all()
-    assert (g["rounds"] >= 1).all() and (g["rounds"] < rules.max_rounds).all()
+    assert (g["rounds"] >= 1).all()
+    assert (g["rounds"] < rules.max_rounds).all()
     top = scores.max(axis=1)
     assert (top >= rules.target).all()
     leaders = sum(((scores[:, s] == top).astype(int) << s) for s in range(S))
@@ -307,7 +312,8 @@ def test_unfinished_games_have_no_winner():
     rules = make_rules(overrides={"max_rounds": 10}, players=4)
     g = api.simulate_games(5_000, rules=rules, policy="random", seed=SEED)
     unf = g["unfinished"].to_numpy()
-    assert unf.any() and not unf.all()
+    assert unf.any()
+    assert not unf.all()
     assert (g["rounds"][unf] == 10).all()
     assert (g["winners"][unf] == 0).all()
     assert not g.loc[unf, ["win_0", "win_1"]].to_numpy().any()
@@ -343,7 +349,8 @@ def test_four_player_deal_both_jacks_of_a_colour():
     assert (d[:, 3] != 0).all()
     union = np.bitwise_or.reduce(d, axis=1)
     assert (union == (1 << 24) - 1).all()
-    assert (d[:, 0] & d[:, 1] == 0).all() and (d[:, 2] & d[:, 3] == 0).all()
+    assert (d[:, 0] & d[:, 1] == 0).all()
+    assert (d[:, 2] & d[:, 3] == 0).all()
     p = comb(22, 4) / comb(24, 6)
     assert abs(p - 0.0543478) < 1e-6
     for pair in (("JH", "JD"), ("JC", "JS")):
@@ -379,7 +386,8 @@ def test_two_player_dead_hand():
     for s in (0, 1, 3):
         assert (popcount(d[:, s]) == 8).all()
     assert (np.bitwise_or.reduce(d, axis=1) == (1 << 24) - 1).all()
-    assert (d[:, 0] & d[:, 1] == 0).all() and (d[:, 0] & d[:, 3] == 0).all()
+    assert (d[:, 0] & d[:, 1] == 0).all()
+    assert (d[:, 0] & d[:, 3] == 0).all()
     for c in range(24):
         for s in (0, 1, 3):
             k = int(((d[:, s] >> c) & 1).sum())
@@ -390,8 +398,9 @@ def test_two_player_dead_hand():
 
 def check_evaluation(ev, samples):
     b, t = ev.bids, ev.tricks
-    assert (b["ci_low"] <= b["p_make"]).all() and (b["p_make"] <= b["ci_high"]).all()
-    assert ((0 <= b["ci_low"]) & (b["ci_high"] <= 1)).all()
+    assert (b["ci_low"] <= b["p_make"]).all()
+    assert (b["p_make"] <= b["ci_high"]).all()
+    assert ((b["ci_low"] >= 0) & (b["ci_high"] <= 1)).all()
     assert (b["p_make"] == b["made"] / samples).all()
     assert t["count"].sum() == samples
     assert abs(t["share"].sum() - 1) < 1e-12
@@ -411,10 +420,12 @@ def test_top_six_trumps_make_everything(policy):
     assert (ev.bids["p_make"] == 1.0).all()
     assert (ev.bids["made"] == 20_000).all()
     kubwa = ev.bids.set_index("bid").loc["kubwa"]
-    assert kubwa["p_make"] == 1.0 and kubwa["ev_points"] == 12.0
+    assert kubwa["p_make"] == 1.0
+    assert kubwa["ev_points"] == 12.0
     assert ev.tricks.set_index("tricks").loc[6, "share"] == 1.0
     assert ev.trump == {"number": "H", "all": "H"}
-    assert ev.seat == 1 and ev.dealer == 0
+    assert ev.seat == 1
+    assert ev.dealer == 0
 
 
 @pytest.mark.parametrize("dealer", [0, 3])
@@ -479,7 +490,7 @@ def reference_fixed(hand_text, players, seat, dealer, samples, specs):
     return np.bincount(out, minlength=per + 1)
 
 
-@pytest.mark.parametrize("hand,players,specs", [
+@pytest.mark.parametrize(("hand", "players", "specs"), [
     ("AC KC 9D JS QH 10H", 4, "heuristic"),
     ("AC KC QC 9D JS QH 10H AD", 2, "heuristic"),
     ("JC 10C AD 9H KH QS 9S AS", 3, ["heuristic", "random", "heuristic"]),
@@ -499,19 +510,19 @@ def test_evaluate_hand_agrees_with_the_reference_statistically(hand, players, sp
 
 
 @pytest.mark.parametrize("kwargs", [
-    dict(hand="JH JD AH KH QH", players=4),                  # 5 cards for 4 players
-    dict(hand="JH JD AH KH QH AS", players=3),               # 6 cards for 3 players
-    dict(hand="JH JD AH KH QH AS 9C 9D 9S", players=2),     # 9 cards for 2 players
-    dict(hand="JH JH AH KH QH AS", players=4),               # duplicate
-    dict(hand="JH JD AH KH QH 8H", players=4),               # not in the Pepper deck
-    dict(hand="JH JD AH KH QH XX", players=4),               # not a card
-    dict(hand="JH JD AH KH QH AS", players=4, seat=4),
-    dict(hand="JH JD AH KH QH AS", players=4, seat=-1),
-    dict(hand="JH JD AH KH QH AS", players=4, dealer=4),
-    dict(hand="JH JD AH KH QH AS", players=5),
-    dict(hand="JH JD AH KH QH AS", players=4, samples=0),
-    dict(hand="JH JD AH KH QH AS", players=4, policy="nosuch"),
-    dict(hand="JH JD AH KH QH AS", players=4, rules="nosuch"),
+    {"hand": "JH JD AH KH QH", "players": 4},                  # 5 cards for 4 players
+    {"hand": "JH JD AH KH QH AS", "players": 3},               # 6 cards for 3 players
+    {"hand": "JH JD AH KH QH AS 9C 9D 9S", "players": 2},     # 9 cards for 2 players
+    {"hand": "JH JH AH KH QH AS", "players": 4},               # duplicate
+    {"hand": "JH JD AH KH QH 8H", "players": 4},               # not in the Pepper deck
+    {"hand": "JH JD AH KH QH XX", "players": 4},               # not a card
+    {"hand": "JH JD AH KH QH AS", "players": 4, "seat": 4},
+    {"hand": "JH JD AH KH QH AS", "players": 4, "seat": -1},
+    {"hand": "JH JD AH KH QH AS", "players": 4, "dealer": 4},
+    {"hand": "JH JD AH KH QH AS", "players": 5},
+    {"hand": "JH JD AH KH QH AS", "players": 4, "samples": 0},
+    {"hand": "JH JD AH KH QH AS", "players": 4, "policy": "nosuch"},
+    {"hand": "JH JD AH KH QH AS", "players": 4, "rules": "nosuch"},
 ])
 def test_evaluate_hand_rejects_bad_input(kwargs):
     with pytest.raises(InputError):

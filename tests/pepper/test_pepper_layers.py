@@ -1,8 +1,11 @@
 """Pepper's twin engines stand on layers that import only downwards.
 
-The numba side: tables (card tables, the deal) -> solver (double dummy) ->
-expert (7.3) -> kernel.  The reference side: tricks (§1, §2, §4 primitives)
--> reference_solver -> reference_expert -> reference.  Each may also read
+The numba side: kernel_columns (the records' columns) -> tables (card
+tables, the deal) -> solver (double dummy) -> expert (7.3) -> kernel_bidding
+(the auction) -> kernel_play (the heuristic's play, a trick resolved) ->
+kernel_inference (the expert's worlds and card) -> kernel (the drivers).  The
+reference side: tricks (§1, §2, §3 calls, §4 primitives) -> reference_solver
+-> reference_expert -> reference_players (§7) -> reference.  Each may also read
 the shared ground (rules, policies); neither side imports the other, and
 every import is at the top of the file, above the code.
 """
@@ -16,8 +19,10 @@ import pytest
 
 PEPPER = Path(__file__).resolve().parents[2] / "simkit" / "pepper"
 SHARED = ("rules", "policies")
-NUMBA_SIDE = ("tables", "solver", "expert", "kernel")
-REFERENCE_SIDE = ("tricks", "reference_solver", "reference_expert", "reference")
+NUMBA_SIDE = ("kernel_columns", "tables", "solver", "expert", "kernel_bidding", "kernel_play",
+              "kernel_inference", "kernel")
+REFERENCE_SIDE = ("tricks", "reference_solver", "reference_expert", "reference_players",
+                  "reference")
 
 
 def _pepper_imports(name: str) -> list[tuple[str, bool]]:
@@ -63,4 +68,5 @@ def test_the_reference_side_never_reads_numba():
         modules += [node.module or "" for node in ast.walk(tree)
                     if isinstance(node, ast.ImportFrom)]
         for module in modules:
-            assert not module.startswith(("numba", "simkit.jit")), f"{name}.py imports {module}"
+            assert not module.startswith(("numba", "simkit.base.jit")), \
+                f"{name}.py imports {module}"

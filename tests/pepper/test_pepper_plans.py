@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit.errors import InputError
-from simkit.pepper import kernel as K
+from simkit.base.errors import InputError
+from simkit.pepper import kernel_columns as KC
 from simkit.pepper import record as PR
 from simkit.pepper import reference as R
 from simkit.pepper.api import (
@@ -107,7 +107,7 @@ def reference_arrays(rules, logs) -> dict:
     """The reference's hands shaped like ``trace_plan``'s arrays, and their records."""
     n = len(logs)
     deal = np.zeros((n, 4), np.int64)
-    calls = np.full((n, K.MAX_CALLS), -1, np.int64)
+    calls = np.full((n, KC.MAX_CALLS), -1, np.int64)
     plays = np.full((n, 32), -1, np.int64)
     for j, log in enumerate(logs):
         for s in range(rules.players):
@@ -124,10 +124,10 @@ def reference_arrays(rules, logs) -> dict:
 def plan_columns(rules) -> list[int]:
     """The kernel record's columns in the order of :func:`record_names`."""
     P, S = rules.players, rules.sides
-    return [K.C_DEALER, *(K.C_BID + s for s in range(P)), K.C_CALLS, K.C_CONTRACT,
-            K.C_BIDDER, K.C_STUCK, K.C_TRUMP, *(K.C_TRICKS + s for s in range(P)),
-            *(K.C_SIDE_TRICKS + s for s in range(S)), *(K.C_SCORE + s for s in range(S)),
-            K.C_MADE, K.C_F_TRUMPS, K.C_F_BOWERS, K.C_F_ACES, K.C_F_VOIDS]
+    return [KC.C_DEALER, *(KC.C_BID + s for s in range(P)), KC.C_CALLS, KC.C_CONTRACT,
+            KC.C_BIDDER, KC.C_STUCK, KC.C_TRUMP, *(KC.C_TRICKS + s for s in range(P)),
+            *(KC.C_SIDE_TRICKS + s for s in range(S)), *(KC.C_SCORE + s for s in range(S)),
+            KC.C_MADE, KC.C_F_TRUMPS, KC.C_F_BOWERS, KC.C_F_ACES, KC.C_F_VOIDS]
 
 
 def kernel_text(rules, tr: dict, j: int) -> str:
@@ -138,7 +138,7 @@ def kernel_text(rules, tr: dict, j: int) -> str:
     calls = [int(v) for v in tr["calls"][j] if v >= 0]
     lines.append("auction: " + (" ".join(f"{v // 16}:{rules.bid_text(v % 16)}" for v in calls)
                                 or "-"))
-    t = int(tr["rec"][j, K.C_TRUMP])
+    t = int(tr["rec"][j, KC.C_TRUMP])
     lines.append(f"trump: {TRUMP_TEXT[t] if 0 <= t < 5 else '-'}")
     plays = [DECK.text(int(v)) for v in tr["plays"][j] if v >= 0]
     lines += [f"trick {k // P + 1}: " + " ".join(plays[k:k + P]) for k in range(0, len(plays), P)]
@@ -180,7 +180,8 @@ def check_plan_calls(rules, logs, seat: int, plan: int) -> None:
             if b.seat == seat and plan == PLAN_PASS:
                 assert b.level == 0
             elif b.seat == seat and 1 <= plan < T:               # a ceiling
-                assert b.level <= plan and (b.level > 0) == (high < plan)
+                assert b.level <= plan
+                assert (b.level > 0) == (high < plan)
                 assert b.level in (0, plan if one_lap else high + 1)
             elif b.seat == seat and plan >= T:                   # ndogo, kubwa
                 assert b.level == (plan if high < plan else T + 1)
@@ -189,13 +190,14 @@ def check_plan_calls(rules, logs, seat: int, plan: int) -> None:
 
 # --- reference against kernel -----------------------------------------------------
 
-@pytest.mark.parametrize("players, auction, all_pass, name", plan_cases())
+@pytest.mark.parametrize(("players", "auction", "all_pass", "name"), plan_cases())
 def test_plans_agree(players, auction, all_pass, name):
     """Deal, calls, plays (trace_plan) and every record column (plan_hands)."""
     t = table(players, auction, all_pass)
     rules, pols, seat, dealer = t["rules"], t["pols"], t["seat"], t["dealer"]
     plan = parse_plan(rules, name)
-    kw = dict(rules=rules, policy=pols, seat=seat, dealer=dealer, seed=SEED, threads=1)
+    kw = {"rules": rules, "policy": pols, "seat": seat, "dealer": dealer, "seed": SEED,
+          "threads": 1}
     tr = trace_plan(t["hand"], name, DEALS, **kw)
     df = plan_hands(t["hand"], name, DEALS, **kw)
     cards = DECK.parse_hand(t["hand"])
@@ -221,12 +223,14 @@ def test_plans_agree(players, auction, all_pass, name):
     if plan == PLAN_PASS:
         assert (bids == 0).all()
     elif 1 <= plan < rules.tricks:
-        assert (bids <= plan).all() and (plan < rules.tricks - 1 or (bids > 0).any())
+        assert (bids <= plan).all()
+        assert (plan < rules.tricks - 1 or (bids > 0).any())
     elif plan >= rules.tricks:
-        assert (bids > 0).any() and (bids[bids > 0] >= plan).all()
+        assert (bids > 0).any()
+        assert (bids[bids > 0] >= plan).all()
 
 
-@pytest.mark.parametrize("players, auction", [(4, "open"), (3, "one_lap"), (2, "reentry")])
+@pytest.mark.parametrize(("players", "auction"), [(4, "open"), (3, "one_lap"), (2, "reentry")])
 @pytest.mark.parametrize("name", ["pass", "2", "ndogo", "kubwa", "policy"])
 def test_plan_deals_agree(players, auction, name):
     """plan_deals (the Kubwa study's runs: simulate's deals, the first speaker on
@@ -245,7 +249,8 @@ def test_plan_deals_agree(players, auction, name):
     seat = (df["dealer"] + 1) % players
     bids = df.to_numpy()[np.arange(300), df.columns.get_indexer([f"bid_{s}" for s in seat])]
     if name == "kubwa":
-        assert (df["contract"] == rules.kubwa).all() and (df["bidder"] == seat).all()
+        assert (df["contract"] == rules.kubwa).all()
+        assert (df["bidder"] == seat).all()
         assert (bids == rules.kubwa).all()
     if name == "pass":
         assert (bids == 0).all()
@@ -276,7 +281,7 @@ def test_plan_hands_replay():
             log = R.plan_hand(rules, pols, SEED, k, cards, plan, seat=2, dealer=3)
             lines = PR.body(log)
             assert PR.body(PR.replay(lines, rules, None, 0, 0)) == lines
-    kw = dict(rules=rules, policy=pols, seat=2, dealer=3, seed=SEED)
+    kw = {"rules": rules, "policy": pols, "seat": 2, "dealer": 3, "seed": SEED}
     one = plan_hands(HANDS[4][2], "2", 10_000, threads=1, **kw)
     two = plan_hands(HANDS[4][2], "2", 10_000, threads=2, **kw)
     assert one.equals(two)
@@ -301,11 +306,15 @@ def test_kubwa_plan_with_the_top_six_hearts(auction, own):
         specs[seat] = own
         df = plan_hands(TOP_HEARTS, "kubwa", 500, rules=rules, policy=specs, dealer=dealer,
                         seed=SEED, threads=1)
-        assert (df["calls"] == 1).all() and (df[f"bid_{seat}"] == rules.kubwa).all()
-        assert (df["contract"] == rules.kubwa).all() and (df["bidder"] == seat).all()
-        assert (df["trump"] == "H").all() and df["made"].all()
+        assert (df["calls"] == 1).all()
+        assert (df[f"bid_{seat}"] == rules.kubwa).all()
+        assert (df["contract"] == rules.kubwa).all()
+        assert (df["bidder"] == seat).all()
+        assert (df["trump"] == "H").all()
+        assert df["made"].all()
         assert (df[f"tricks_{seat}"] == 6).all()
-        assert (df[f"score_{seat % 2}"] == 2 * 6).all() and (df[f"score_{1 - seat % 2}"] == 0).all()
+        assert (df[f"score_{seat % 2}"] == 2 * 6).all()
+        assert (df[f"score_{1 - seat % 2}"] == 0).all()
 
 
 #: The plan seat holds every ace and a jack of each colour: no other hand has an
@@ -325,30 +334,36 @@ def test_pass_plan_at_a_silent_table(players, auction):
     with 1 (3.2), and plays it."""
     rules = make_rules(overrides={"auction": auction}, players=players)
     n = 400
-    kw = dict(rules=rules, policy=SILENT, seed=SEED, threads=1)
+    kw = {"rules": rules, "policy": SILENT, "seed": SEED, "threads": 1}
     tr = trace_plan(NO_BIDS[players], "pass", n, **kw)
     calls = tr["calls"][:, :players]
-    assert (calls % 16 == 0).all() and (tr["calls"][:, players:] == -1).all()   # all pass, once
+    assert (calls % 16 == 0).all()
+    assert (tr["calls"][:, players:] == -1).all()
     df = plan_hands(NO_BIDS[players], "pass", n, **kw)
-    assert ((df["contract"] == 0).all() and (df["bidder"] == -1).all()
-            and (df["calls"] == players).all())
-    assert not df["stuck"].any() and df["trump"].isna().all()
+    assert ((df["contract"] == 0).all())
+    assert ((df["bidder"] == -1).all())
+    assert ((df["calls"] == players).all())
+    assert not df["stuck"].any()
+    assert df["trump"].isna().all()
     for s in range(rules.sides):
         assert (df[f"score_{s}"] == 0).all()
     stick = rules.replace(all_pass="stick")
     for dealer in range(players):
         df = plan_hands(NO_BIDS[players], "pass", n, rules=stick, policy=SILENT, seat=dealer,
                         dealer=dealer, seed=SEED, threads=1)
-        assert (df["contract"] == 1).all() and (df["bidder"] == dealer).all()
-        assert df["stuck"].all() and (df["calls"] == players).all()
+        assert (df["contract"] == 1).all()
+        assert (df["bidder"] == dealer).all()
+        assert df["stuck"].all()
+        assert (df["calls"] == players).all()
         assert (df[[f"bid_{s}" for s in range(players)]] == 0).all().all()
         if players == 4:    # it names clubs (7.2: C and D tie) and leads the right bower
-            assert df["made"].all() and (df["trump"] == "C").all()
+            assert df["made"].all()
+            assert (df["trump"] == "C").all()
 
 
 # --- identities -----------------------------------------------------------------
 
-@pytest.mark.parametrize("players, auction", [(4, "open"), (4, "reentry"), (3, "one_lap"),
+@pytest.mark.parametrize(("players", "auction"), [(4, "open"), (4, "reentry"), (3, "one_lap"),
                                               (2, "open")])
 def test_a_plan_calling_what_the_policy_calls_changes_nothing(players, auction):
     """On each deal where the plan's calls are exactly the heuristic plan seat's
@@ -360,7 +375,7 @@ def test_a_plan_calling_what_the_policy_calls_changes_nothing(players, auction):
     rules = make_rules(overrides={"auction": auction, "all_pass": "stick"}, players=players)
     specs = ["heuristic:aggression=0.5", "random", "heuristic", "random"][:players]
     seat, n = 0, 400
-    kw = dict(rules=rules, policy=specs, seat=seat, dealer=seat, seed=SEED, threads=1)
+    kw = {"rules": rules, "policy": specs, "seat": seat, "dealer": seat, "seed": SEED, "threads": 1}
     same_total = differ_total = 0
     for hand in HANDS[players]:
         base = trace_plan(hand, "policy", n, **kw)
@@ -376,10 +391,11 @@ def test_a_plan_calling_what_the_policy_calls_changes_nothing(players, auction):
                 assert first // 16 == seat, (hand, name, j, tr["calls"][j], base["calls"][j])
             same_total += same.sum()
             differ_total += (~same).sum()
-    assert same_total >= 500 and differ_total >= 500, (same_total, differ_total)
+    assert same_total >= 500, (same_total, differ_total)
+    assert differ_total >= 500, (same_total, differ_total)
 
 
-@pytest.mark.parametrize("players, specs", [(4, MIXED), (3, ["random", "heuristic", "random"]),
+@pytest.mark.parametrize(("players", "specs"), [(4, MIXED), (3, ["random", "heuristic", "random"]),
                                             (2, ["random", "random"])])
 def test_opening_kubwa_plan_is_the_fixed_hand_kubwa(players, specs):
     """The seat left of the dealer opens, so a Kubwa plan is one call that draws
@@ -388,11 +404,12 @@ def test_opening_kubwa_plan_is_the_fixed_hand_kubwa(players, specs):
     9.1 on the same deal (fixed_hands, sample k from the same stream)."""
     rules = make_rules(players=players)
     n = 2_000
-    kw = dict(rules=rules, policy=specs, dealer=1, seed=SEED, threads=1)
+    kw = {"rules": rules, "policy": specs, "dealer": 1, "seed": SEED, "threads": 1}
     plan = plan_hands(HANDS[players][2], "kubwa", n, **kw)
     fixed = fixed_hands(HANDS[players][2], "kubwa", n, **kw)
     seat = 2 % players
-    assert (plan["calls"] == 1).all() and (plan[f"bid_{seat}"] == rules.kubwa).all()
+    assert (plan["calls"] == 1).all()
+    assert (plan[f"bid_{seat}"] == rules.kubwa).all()
     auction = ["calls", *(f"bid_{s}" for s in range(players))]
     pd.testing.assert_frame_equal(plan.drop(columns=auction), fixed.drop(columns=auction))
 
@@ -406,13 +423,16 @@ def test_plan_names_and_codes():
     assert plan_names(None) == plan_names(r4)
     assert [parse_plan(r4, n) for n in plan_names(r4)] == list(range(8))
     assert [parse_plan(r3, n) for n in plan_names(r3)] == list(range(10))
-    assert parse_plan(r4, "policy") == PLAN_POLICY == -1 and PLAN_PASS == 0
-    assert parse_plan(r4, " KuBwa ") == 7 and parse_plan(r3, "NDOGO") == 8
-    assert parse_plan(r4, "Pass") == 0 and parse_plan(r4, "POLICY") == -1
+    assert parse_plan(r4, "policy") == PLAN_POLICY == -1
+    assert PLAN_PASS == 0
+    assert parse_plan(r4, " KuBwa ") == 7
+    assert parse_plan(r3, "NDOGO") == 8
+    assert parse_plan(r4, "Pass") == 0
+    assert parse_plan(r4, "POLICY") == -1
     assert [parse_plan(r4, v) for v in (-1, 0, 3, 6, 7, np.int64(5))] == [-1, 0, 3, 6, 7, 5]
 
 
-@pytest.mark.parametrize("players, plan", [(4, "9"), (4, "6"), (4, "0"), (4, 8), (4, -2),
+@pytest.mark.parametrize(("players", "plan"), [(4, "9"), (4, "6"), (4, "0"), (4, 8), (4, -2),
                                            (4, True), (4, 2.0), (4, None), (4, "ndogo kubwa"),
                                            (3, "8"), (2, "double"), (3, "")])
 def test_bad_plans(players, plan):
@@ -420,7 +440,8 @@ def test_bad_plans(players, plan):
     with pytest.raises(InputError) as e:
         parse_plan(rules, plan)
     msg = str(e.value)
-    assert "\n" not in msg and msg.startswith(f"bad plan {plan!r}: expected pass, "
+    assert "\n" not in msg
+    assert msg.startswith(f"bad plan {plan!r}: expected pass, "
                                               f"1 to {rules.tricks - 1}, ndogo, kubwa or policy")
     with pytest.raises(InputError):
         plan_hands(HANDS[players][0], plan, 10, rules=rules)
@@ -432,7 +453,7 @@ def test_bad_plan_message_names_the_value():
         parse_plan(make_rules(players=4), "9")
 
 
-@pytest.mark.parametrize("kwargs, words", [
+@pytest.mark.parametrize(("kwargs", "words"), [
     ({"samples": 0}, "--samples"), ({"seat": 4}, "seat"), ({"dealer": -1}, "dealer"),
     ({"hand": "JH JD AH"}, "6 cards"), ({"hand": "JH JD AH KH QH QH"}, "duplicate")])
 def test_plan_hands_checks_its_arguments(kwargs, words):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from simkit.pepper import api
 from simkit.pepper import reference as R
+from simkit.pepper import reference_players as RP
 from simkit.pepper.policies import NAMED, HeuristicParams, make_policies
 from simkit.pepper.rules import DECK, make_rules
 
@@ -54,9 +55,9 @@ def test_third_hand_covers_the_partner():
     trick = plays("0:9H 1:9C")
     hand = cards("AH 10H QS 9D")
     view = R.PlayView(tuple(trick), 0, 3, (0, 0, 0, 0))
-    assert R.follow_card(2, hand, trick, S, rules, NEW, view) == DECK.parse("AH")
-    assert R.follow_card(2, hand, trick, S, rules, CLASSIC, view) == DECK.parse("10H")
-    assert R.follow_card(2, hand, trick, S, rules, NEW.replace(cover_third=False), view) \
+    assert RP.follow_card(2, hand, trick, S, rules, NEW, view) == DECK.parse("AH")
+    assert RP.follow_card(2, hand, trick, S, rules, CLASSIC, view) == DECK.parse("10H")
+    assert RP.follow_card(2, hand, trick, S, rules, NEW.replace(cover_third=False), view) \
         == DECK.parse("10H")
 
 
@@ -65,16 +66,16 @@ def test_no_cover_when_the_partner_is_safe_or_nobody_can_win():
     # the partner's KH: only AH is higher, and seat 2 holds it -> play low
     trick = plays("0:KH 1:9H")
     view = R.PlayView(tuple(trick), 0, 3, (0, 0, 0, 0))
-    assert R.follow_card(2, cards("AH 10H QS 9D"), trick, S, rules, NEW, view) == DECK.parse("10H")
+    assert RP.follow_card(2, cards("AH 10H QS 9D"), trick, S, rules, NEW, view) == DECK.parse("10H")
     # seat 3 has shown out of hearts and spades: nobody to come may beat 9H
     earlier = plays("3:9S 0:10S 1:QS 2:KS 3:AS 0:JD 1:9D 2:10D")   # 3 led spades, then ...
     trick = plays("2:9H 3:QD")
     view = R.PlayView(tuple(plays("0:10C 1:QC 2:KC 3:9D")) + tuple(trick), 2, 3, (0, 0, 1, 0))
     assert earlier  # (layout aid only)
     # seat 0 (partner 2 winning with 9H, seat 1 still to play and not shown out of hearts)
-    assert R.follow_card(0, cards("AH 10H"), trick, S, rules, NEW, view) == DECK.parse("AH")
+    assert RP.follow_card(0, cards("AH 10H"), trick, S, rules, NEW, view) == DECK.parse("AH")
     # no safe winner (KH held by nobody known, only 10H beats 9H): play low
-    assert R.follow_card(0, cards("10H JH"), trick, S, rules, NEW, view) == DECK.parse("10H")
+    assert RP.follow_card(0, cards("10H JH"), trick, S, rules, NEW, view) == DECK.parse("10H")
 
 
 # --- flaw 2: T-1 instead of a dominated Ndogo -----------------------------------
@@ -88,22 +89,22 @@ UNTUNED = NEW.replace(tuned=False)
 def test_ndogo_hand_calls_five():
     # the hand-set estimate (tuned=false), for which this hand is worth Ndogo
     rules = make_rules("trumps-only", players=4)
-    assert R.desired_level(NDOGO_HAND, rules, UNTUNED) == rules.ndogo
-    assert R.heuristic_bid(NDOGO_HAND, 0, rules, UNTUNED) == 5
-    assert R.heuristic_bid(NDOGO_HAND, 0, rules, CLASSIC) == rules.ndogo
-    assert R.heuristic_bid(NDOGO_HAND, 3, rules, UNTUNED, high_is_own_side=True) == 5
+    assert RP.desired_level(NDOGO_HAND, rules, UNTUNED) == rules.ndogo
+    assert RP.heuristic_bid(NDOGO_HAND, 0, rules, UNTUNED) == 5
+    assert RP.heuristic_bid(NDOGO_HAND, 0, rules, CLASSIC) == rules.ndogo
+    assert RP.heuristic_bid(NDOGO_HAND, 3, rules, UNTUNED, high_is_own_side=True) == 5
     # over an opponent's 5: Ndogo; over the partner's 5: pass
-    assert R.heuristic_bid(NDOGO_HAND, 5, rules, UNTUNED, high_is_own_side=False) == rules.ndogo
-    assert R.heuristic_bid(NDOGO_HAND, 5, rules, UNTUNED, high_is_own_side=True) == 0
-    assert R.heuristic_bid(NDOGO_HAND, 5, rules, CLASSIC, high_is_own_side=True) == rules.ndogo
+    assert RP.heuristic_bid(NDOGO_HAND, 5, rules, UNTUNED, high_is_own_side=False) == rules.ndogo
+    assert RP.heuristic_bid(NDOGO_HAND, 5, rules, UNTUNED, high_is_own_side=True) == 0
+    assert RP.heuristic_bid(NDOGO_HAND, 5, rules, CLASSIC, high_is_own_side=True) == rules.ndogo
     # a doubled Ndogo is worth calling
     double = make_rules(players=4, overrides={"no_trump": False, "ndogo_stake": 2})
-    assert R.heuristic_bid(NDOGO_HAND, 0, double, UNTUNED) == double.ndogo
+    assert RP.heuristic_bid(NDOGO_HAND, 0, double, UNTUNED) == double.ndogo
     # the tuned default takes 0.40 tricks off at 4 players (7.2): 560, worth 5
-    assert R.desired_level(NDOGO_HAND, rules, NEW) == 5
+    assert RP.desired_level(NDOGO_HAND, rules, NEW) == 5
     # and adds 0.99 heads-up: 525 + 99, worth 6 of 8 tricks instead of 5
     two = make_rules("trumps-only", players=2)
-    assert (R.desired_level(NDOGO_HAND, two, UNTUNED), R.desired_level(NDOGO_HAND, two, NEW)) \
+    assert (RP.desired_level(NDOGO_HAND, two, UNTUNED), RP.desired_level(NDOGO_HAND, two, NEW)) \
         == (5, 6)
 
 
@@ -130,14 +131,14 @@ def test_declarer_keeps_trumps_as_entries():
     history = plays("1:JH 2:QH 3:10H 0:9H 1:JD 2:9D 3:10D 0:QC")
     view = R.PlayView(tuple(history), 1, rules.ndogo, (0, 2, 0, 0))
     hand = cards("AH KH 9C 9S")
-    assert R.slam_active(1, view, rules, NEW)
-    assert R.slam_lead_card(1, hand, H, rules, view) == DECK.parse("9C")
-    assert R.lead_card(hand, H, [p.card for p in history], CLASSIC) == DECK.parse("AH")
-    assert not R.slam_active(1, view, rules, CLASSIC)
+    assert RP.slam_active(1, view, rules, NEW)
+    assert RP.slam_lead_card(1, hand, H, rules, view) == DECK.parse("9C")
+    assert RP.lead_card(hand, H, [p.card for p in history], CLASSIC) == DECK.parse("AH")
+    assert not RP.slam_active(1, view, rules, CLASSIC)
     # the partner discarded clubs: lead the spade instead
     history = plays("1:JH 2:QH 3:10H 0:9H 1:JD 2:9D 3:10C 0:QC")
     view = R.PlayView(tuple(history), 1, rules.ndogo, (0, 2, 0, 0))
-    assert R.slam_lead_card(1, hand, H, rules, view) == DECK.parse("9S")
+    assert RP.slam_lead_card(1, hand, H, rules, view) == DECK.parse("9S")
 
 
 def test_partner_wins_the_loser_safely():
@@ -148,11 +149,11 @@ def test_partner_wins_the_loser_safely():
     trick = plays("1:9C 2:10C")
     view = R.PlayView(tuple(history + trick), 1, rules.ndogo, (0, 1, 0, 0))
     hand = cards("QC AC 9D 10S 9S")
-    assert R.follow_card(3, hand, trick, H, rules, NEW, view) == DECK.parse("AC")
-    assert R.follow_card(3, hand, trick, H, rules, CLASSIC, view) == DECK.parse("QC")
+    assert RP.follow_card(3, hand, trick, H, rules, NEW, view) == DECK.parse("AC")
+    assert RP.follow_card(3, hand, trick, H, rules, CLASSIC, view) == DECK.parse("QC")
     # in a number contract the plan does not apply: the ordinary cheapest winner
     view5 = R.PlayView(tuple(history + trick), 1, 5, (0, 1, 0, 0))
-    assert R.follow_card(3, hand, trick, H, rules, NEW, view5) == DECK.parse("QC")
+    assert RP.follow_card(3, hand, trick, H, rules, NEW, view5) == DECK.parse("QC")
 
 
 def test_every_trick_chance_rises():
@@ -179,16 +180,16 @@ def test_defender_keeps_its_guard():
     trick = plays("0:JH")
     view = R.PlayView(tuple(trick), 0, rules.kubwa, (0, 0, 0))
     hand = cards("10S QD KD")
-    assert R.follow_card(1, hand, trick, H, rules, old, view) == DECK.parse("10S")
-    assert R.follow_card(1, hand, trick, H, rules, guard, view) == DECK.parse("QD")
-    assert R.guards(1, hand, H, rules, view) == set(cards("10S KD"))    # the QD guards nothing
+    assert RP.follow_card(1, hand, trick, H, rules, old, view) == DECK.parse("10S")
+    assert RP.follow_card(1, hand, trick, H, rules, guard, view) == DECK.parse("QD")
+    assert RP.guards(1, hand, H, rules, view) == set(cards("10S KD"))    # the QD guards nothing
     later = plays("2:9H 0:JH")
     gone = R.PlayView(tuple(plays("0:9S 1:JS 2:KS") + later), 0, rules.kubwa, (0, 0, 1))
-    assert R.follow_card(1, hand, later, H, rules, guard, gone) == DECK.parse("10S")
+    assert RP.follow_card(1, hand, later, H, rules, guard, gone) == DECK.parse("10S")
     out = R.PlayView(tuple(plays("2:KS 0:QH 1:JS") + trick), 0, rules.kubwa, (1, 0, 0))
-    assert R.guards(1, hand, H, rules, out) == {DECK.parse("KD")}
-    assert R.follow_card(1, hand, trick, H, rules, guard, out) == DECK.parse("10S")
+    assert RP.guards(1, hand, H, rules, out) == {DECK.parse("KD")}
+    assert RP.follow_card(1, hand, trick, H, rules, guard, out) == DECK.parse("10S")
     # the declaring side keeps its old discards; so does classic
-    assert R.follow_card(0, hand, plays("1:JH"), H, rules, guard,
+    assert RP.follow_card(0, hand, plays("1:JH"), H, rules, guard,
                          R.PlayView(tuple(plays("1:JH")), 0, 5, (0, 0, 0))) == DECK.parse("10S")
     assert not CLASSIC.keep_guards

@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 
-from simkit import record
-from simkit.errors import InputError
+from simkit.base.errors import InputError
 from simkit.pepper import reference as R
 from simkit.pepper.policies import make_policies
 from simkit.pepper.record import body, parse, replay
 from simkit.pepper.rules import DECK, make_rules
+from simkit.records import record
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_pepper_reference import FAST, indices, seeds, tables  # noqa: E402
+from test_pepper_reference import FAST, indices, seeds, tables
 
 
 def again(log, text=None):
@@ -43,7 +43,7 @@ def _some_log(players=4, policy="heuristic", preset="seed", want=None):
     rules = make_rules(preset, players=players)
     for i in range(500):
         log = R.simulate_hand(rules, make_policies(policy, players), 11, i)
-        if want is None and not log.thrown_in or want is not None and want(log):
+        if (want is None and not log.thrown_in) or (want is not None and want(log)):
             return log
     raise AssertionError("no such hand")
 
@@ -88,16 +88,14 @@ def test_replay_rejects_bad_records():
         "winner": text.replace(" -> ", " -> 0 ", 1) if "-> 0" not in text else
         text.replace("-> 0", "-> 1", 1),
     }
-    for why, t in bad.items():
+    for _why, t in bad.items():          # each alteration (named by _why) is refused
         with pytest.raises(InputError):
             again(log, t)
-            pytest.fail(why)
     # the rules come from the shared header
     full = record.show("pepper", log.rules, ["heuristic"], 11, 0)
     for rules in ("players=5", "colour=red"):
         with pytest.raises(InputError):
             record.replay(_replace_line(full, "rules", rules))
-            pytest.fail(rules)
 
 
 def test_seats_are_written_either_way():
@@ -151,5 +149,6 @@ def test_replay_thrown_in_and_trumps_only():
         again(log, _replace_line(text, "trump", "NT"))
     stuck = _some_log(preset="stick-the-dealer", policy="heuristic:partner_help=0,aggression=-3",
                       want=lambda lg: lg.stuck)
-    assert stuck.auction and all(b.level == 0 for b in stuck.auction)
+    assert stuck.auction
+    assert all(b.level == 0 for b in stuck.auction)
     assert again(stuck) == stuck

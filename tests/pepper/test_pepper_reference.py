@@ -11,10 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from simkit.base.rng import Stream
 from simkit.pepper import reference as R
+from simkit.pepper import reference_players as RP
 from simkit.pepper.policies import HeuristicParams, make_policies
 from simkit.pepper.rules import DECK, NO_TRUMP, PRESETS, make_rules
-from simkit.rng import Stream
 
 FAST = settings(max_examples=200, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -86,7 +87,7 @@ def check_hand(rules, log):
     # cards conserved: each card dealt exactly once
     assert all(len(h) == T for h in log.hands)
     assert len(log.dead) == (8 if n == 2 else 0)
-    assert sorted(c for h in log.hands + [log.dead] for c in h) == list(range(24))
+    assert sorted(c for h in [*log.hands, log.dead] for c in h) == list(range(24))
 
     # auction: calls legal, bids rising, contract = last bid
     high = 0
@@ -107,8 +108,11 @@ def check_hand(rules, log):
         assert log.auction[0].seat == (log.dealer + 1) % n
 
     if log.bidder < 0:          # thrown in
-        assert log.trump == -1 and log.plays == [] and not log.made
-        assert log.tricks == [0] * n and log.side_tricks == [0] * rules.sides
+        assert log.trump == -1
+        assert log.plays == []
+        assert not log.made
+        assert log.tricks == [0] * n
+        assert log.side_tricks == [0] * rules.sides
         assert log.score == [0] * rules.sides
         assert log.features() == (0, 0, 0, 0)
         return
@@ -146,10 +150,15 @@ def check_hand(rules, log):
 
     trumps, bowers, aces, voids = log.features()
     if log.trump == NO_TRUMP:
-        assert trumps == 0 and bowers == 0 and 0 <= aces <= 4 and 0 <= voids <= 3
+        assert trumps == 0
+        assert bowers == 0
+        assert 0 <= aces <= 4
+        assert 0 <= voids <= 3
     else:
-        assert 0 <= trumps <= 7 and 0 <= bowers <= min(2, trumps)
-        assert 0 <= aces <= 3 and 0 <= voids <= 3
+        assert 0 <= trumps <= 7
+        assert 0 <= bowers <= min(2, trumps)
+        assert 0 <= aces <= 3
+        assert 0 <= voids <= 3
         hand = log.hands[log.bidder]
         assert trumps == sum(1 for c in hand if eff_suit(c, log.trump) == log.trump)
 
@@ -187,10 +196,12 @@ def test_games_end(table, seed, index, target, max_rounds):
     top = max(scores)
     leaders = sum(1 << s for s, v in enumerate(scores) if v == top)
     if g.unfinished:
-        assert g.winners == 0 and g.rounds == rules.max_rounds
+        assert g.winners == 0
+        assert g.rounds == rules.max_rounds
         assert top < rules.target or (rules.tie == "play_on" and bin(leaders).count("1") > 1)
     else:
-        assert top >= rules.target and g.winners == leaders
+        assert top >= rules.target
+        assert g.winners == leaders
         if rules.tie == "play_on":
             assert bin(g.winners).count("1") == 1
     assert R.play_game(rules, policies, seed, index) == g
@@ -262,14 +273,15 @@ def test_top_six_trumps_take_every_trick(t, bidder, rnd, specs, seed, preset):
     rnd.shuffle(rest)
     hands = deal_around(top_six(t), bidder, rest)
     policies = make_policies(specs, 4)
-    plays, tricks = R.play_tricks(rules, policies, hands, bidder, t, Stream(seed, 0))
+    _plays, tricks = R.play_tricks(rules, policies, hands, bidder, t, Stream(seed, 0))
     assert tricks[bidder] == 6
     # and as the heuristic opening bidder it bids kubwa in that suit and makes it
     specs[bidder] = "heuristic"
     dealer = (bidder - 1) % 4
     log = R.play_hand(rules, make_policies(specs, 4), dealer, hands, [], Stream(seed, 1))
     assert (log.bidder, log.contract, log.trump) == (bidder, rules.kubwa, t)
-    assert log.tricks[bidder] == 6 and log.made
+    assert log.tricks[bidder] == 6
+    assert log.made
     assert log.score[bidder % 2] == rules.kubwa_stake * 6
 
 
@@ -295,7 +307,9 @@ def test_bowers_and_outside_ace_make_kubwa(dealer, rnd, specs, seed, bidder_spec
     # the side takes all six (a random partner may ruff the declarer's ace once
     # the all-tricks plan has seen both opponents out of trumps)
     side = log.tricks[bidder] + log.tricks[(bidder + 2) % 4]
-    assert side == 6 and log.made and log.score[bidder % 2] == 12
+    assert side == 6
+    assert log.made
+    assert log.score[bidder % 2] == 12
     assert log.features() == (5, 2, 1, 2)
 
 
@@ -303,22 +317,23 @@ def test_estimate_of_the_bower_hand():
     rules = make_rules(players=4)
     p = HeuristicParams()
     # hearts: 100+90+75+60+50 + 20*3 + AS 80 + void C 30 + void D 30 + partner 75
-    assert R.estimate(BOWER_HAND, 2, rules, p) == (650, 6)
+    assert RP.estimate(BOWER_HAND, 2, rules, p) == (650, 6)
     # diamonds: JD 100, JH 90, void C 30, AH 80, KH 50, AS 80, partner 75; top 2 < out 5
-    assert R.estimate(BOWER_HAND, 1, rules, p) == (505, 2)
+    assert RP.estimate(BOWER_HAND, 1, rules, p) == (505, 2)
     # no trump: AH 90, KH 70, QH 50, AS 90; sure = AH KH QH JH run (4) + AS (1)
-    assert R.estimate(BOWER_HAND, NO_TRUMP, rules, p) == (300 + 75, 5)
-    assert R.desired_level(BOWER_HAND, rules, p) == rules.kubwa
-    assert R.choose_trump(BOWER_HAND, rules.kubwa, rules, p) == 2
+    assert RP.estimate(BOWER_HAND, NO_TRUMP, rules, p) == (300 + 75, 5)
+    assert RP.desired_level(BOWER_HAND, rules, p) == rules.kubwa
+    assert RP.choose_trump(BOWER_HAND, rules.kubwa, rules, p) == 2
     three = make_rules(players=3)
-    assert R.estimate(BOWER_HAND, 2, three, p) == (575, 6)   # no partner help without partners
+    assert RP.estimate(BOWER_HAND, 2, three, p) == (575, 6)   # no partner help without partners
 
 
 # --- small rule points ----------------------------------------------------
 
 def test_left_bower_is_a_trump():
     jd, ah, qd, ad = (DECK.parse(t) for t in ("JD", "AH", "QD", "AD"))
-    assert R.effective_suit(jd, 2) == 2 and R.effective_suit(jd, 1) == 1
+    assert R.effective_suit(jd, 2) == 2
+    assert R.effective_suit(jd, 1) == 1
     assert R.effective_suit(jd, NO_TRUMP) == 1
     # diamonds led with hearts trump: JD is not a diamond, so a hand with JD and AH may play either
     assert R.legal_cards([jd, ah], 1, 2) == [jd, ah]
@@ -337,7 +352,7 @@ def _bids(text):
             for a, b in (t.split(":") for t in text.split())]
 
 
-@pytest.mark.parametrize("auction,calls,over,nxt", [
+@pytest.mark.parametrize(("auction", "calls", "over", "nxt"), [
     ("open", "1:2 2:p 3:p", False, 0),
     ("open", "1:2 2:p 3:p 0:p", True, None),
     ("open", "1:p 2:p 3:p", False, 0),
@@ -370,22 +385,22 @@ def test_heuristic_bids_and_plays():
     hand = DECK.parse_hand("9C 10C QD 9S 10S KH")
     # its best estimate is 1.70 tricks (clubs or spades trumps, the partner's help in
     # it); the 4-player offset, -0.40, leaves 1.30, rounded down: D = 1
-    assert max(R.estimate(hand, o, rules, p)[0] for o in R.trump_options(rules)) == 170
-    assert R.desired_level(hand, rules, p) == 1
-    assert R.desired_level(hand, rules, p.replace(aggression=0.7)) == 2       # 2.00
-    assert R.desired_level(hand, rules, p.replace(aggression=0.69)) == 1      # 1.99
+    assert max(RP.estimate(hand, o, rules, p)[0] for o in R.trump_options(rules)) == 170
+    assert RP.desired_level(hand, rules, p) == 1
+    assert RP.desired_level(hand, rules, p.replace(aggression=0.7)) == 2       # 2.00
+    assert RP.desired_level(hand, rules, p.replace(aggression=0.69)) == 1      # 1.99
     # a weak hand passes over any bid at or above its D
-    d = R.desired_level(hand, rules, p)
-    assert R.heuristic_bid(hand, d, rules, p) == 0
+    d = RP.desired_level(hand, rules, p)
+    assert RP.heuristic_bid(hand, d, rules, p) == 0
     # following: partner winning -> lowest legal, never overtake
     trick = [R.Play(1, DECK.parse("KS")), R.Play(2, DECK.parse("AS"))]
-    assert R.follow_card(0, DECK.parse_hand("9S 10S JS"), trick, 2, rules) == DECK.parse("9S")
+    assert RP.follow_card(0, DECK.parse_hand("9S 10S JS"), trick, 2, rules) == DECK.parse("9S")
     # seat 3's partner (1) is beaten: win cheaply if possible, else lowest
-    assert R.follow_card(3, DECK.parse_hand("9H QH JC"), trick, 2, rules) == DECK.parse("9H")
-    assert R.follow_card(3, DECK.parse_hand("QC JC"), trick, 2, rules) == DECK.parse("JC")
+    assert RP.follow_card(3, DECK.parse_hand("9H QH JC"), trick, 2, rules) == DECK.parse("9H")
+    assert RP.follow_card(3, DECK.parse_hand("QC JC"), trick, 2, rules) == DECK.parse("JC")
     # leading: boss trump held and trumps out -> highest trump; else boss side card
     hand = DECK.parse_hand("JH AH AC 9D")
-    assert R.lead_card(hand, 2, [], p) == DECK.parse("JH")
-    assert R.lead_card(hand, 2, [], p.replace(draw_trumps=False)) == DECK.parse("AC")
+    assert RP.lead_card(hand, 2, [], p) == DECK.parse("JH")
+    assert RP.lead_card(hand, 2, [], p.replace(draw_trumps=False)) == DECK.parse("AC")
     # rule 4: lowest non-trump by value, ties to the smaller id (9C before 9D)
-    assert R.lead_card(DECK.parse_hand("9D 9C QH"), 2, [], p) == DECK.parse("9C")
+    assert RP.lead_card(DECK.parse_hand("9D 9C QH"), 2, [], p) == DECK.parse("9C")

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from simkit.errors import InputError
+from simkit.base.errors import InputError
 from simkit.pepper import reference_solver as dd
 from simkit.pepper.rules import DECK, NO_TRUMP
 from simkit.pepper.tricks import Play, effective_suit, legal_cards, suit_cards
@@ -63,7 +63,7 @@ BRUTE_CASES = [(4, 1, 300), (4, 2, 600), (4, 3, 1200),
                (2, 1, 200), (2, 2, 400), (2, 3, 600), (2, 4, 800)]
 
 
-@pytest.mark.parametrize("players, size, count", BRUTE_CASES)
+@pytest.mark.parametrize(("players", "size", "count"), BRUTE_CASES)
 def test_value_agrees_with_brute_force(players, size, count):
     rng = random.Random(1000 * players + size)
     mid = 0
@@ -94,7 +94,7 @@ def test_can_take_and_every_trick_on_full_deals(players):
         _check_questions(random_position(rng, players, size, trump=i % 5, mid_trick=i % 2 == 1))
 
 
-@pytest.mark.parametrize("players, size", [(4, 4), (3, 5), (2, 6)])
+@pytest.mark.parametrize(("players", "size"), [(4, 4), (3, 5), (2, 6)])
 def test_can_take_and_every_trick_on_endings(players, size):
     rng = random.Random(5 * players + size)
     for i in range(40):
@@ -214,7 +214,7 @@ def test_the_left_bower_is_a_trump():
 
 # --- the two sides -------------------------------------------------------------------
 
-@pytest.mark.parametrize("players, size", [(4, 6), (4, 3), (3, 8), (3, 3), (2, 8), (2, 4)])
+@pytest.mark.parametrize(("players", "size"), [(4, 6), (4, 3), (3, 8), (3, 3), (2, 8), (2, 4)])
 def test_the_two_sides_share_the_tricks(players, size):
     """R and the other seats split the tricks left: a zero-sum game."""
     rng = random.Random(11 * players + size)
@@ -319,7 +319,7 @@ BAD_INPUTS = [
 ]
 
 
-@pytest.mark.parametrize("message, hands, trump, trick, to_play, side", BAD_INPUTS,
+@pytest.mark.parametrize(("message", "hands", "trump", "trick", "to_play", "side"), BAD_INPUTS,
                          ids=[b[0] for b in BAD_INPUTS])
 def test_bad_positions_are_input_errors(message, hands, trump, trick, to_play, side):
     for solve in (dd.value, dd.every_trick, dd.brute_force_value):

@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 import pytest
 
-from simkit import config
+from simkit.base import config
 from simkit.pepper import api
 from simkit.pepper import kernel as K
 from simkit.pepper import reference as R
@@ -29,8 +29,8 @@ def _tricks_for(rules, bidder, won):
     return tricks
 
 
-@pytest.mark.parametrize("players", (2, 3, 4))
-@pytest.mark.parametrize("fail", ("flat", "bid"))
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("fail", ["flat", "bid"])
 def test_contract_score_equals_the_reference_everywhere(players, fail):
     """Every contract, every trick count the bidding side can take, both fail
     rules and every Ndogo and Kubwa stake: the same score change."""
@@ -42,7 +42,7 @@ def test_contract_score_equals_the_reference_everywhere(players, fail):
         for contract in range(1, rules.kubwa + 1):
             for won in range(rules.tricks + 1):
                 bidder = contract % players
-                _, score, made = R.score_hand(rules, contract, bidder,
+                _, score, _made = R.score_hand(rules, contract, bidder,
                                               _tricks_for(rules, bidder, won))
                 want = score[rules.side_of(bidder)]
                 got = K.contract_score(contract, won, rules.tricks, rv[K.R.FAIL], ndogo, kubwa)

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simkit.base.rng import Stream
 from simkit.pepper import reference as R
 from simkit.pepper import reference_solver as RS
 from simkit.pepper import solver as S
-from simkit.rng import Stream
 
 TT = S.new_table()
 STACK = S.new_stack()
@@ -77,7 +77,7 @@ def _sides(players: int, stream: Stream):
     return {seat, (seat + 2) % 4} if players == 4 else {seat}
 
 
-@pytest.mark.parametrize("players, deals", [(4, 600), (3, 200), (2, 400)])
+@pytest.mark.parametrize(("players", "deals"), [(4, 600), (3, 200), (2, 400)])
 def test_full_deals_agree(players, deals):
     """Every trump option's value and "every trick" for random deals, the
     leader and the side drawn at random; values of a side and the others sum to
@@ -130,7 +130,7 @@ def test_the_top_six_trumps_take_every_trick():
     """Hearts trump, 4 players: JH JD AH KH QH 10H lead and take all six,
     whatever the others hold (every other trump is the 9H)."""
     stream = Stream(44, 0)
-    top = [R.DECK.parse(t) for t in "JH JD AH KH QH 10H".split()]
+    top = [R.DECK.parse(t) for t in ["JH", "JD", "AH", "KH", "QH", "10H"]]
     rest = [c for c in range(24) if c not in top]
     for _ in range(50):
         stream.shuffle(rest)
@@ -149,7 +149,7 @@ def test_solve_deals_matches_one_at_a_time():
     target = np.zeros(n, np.int64)
     want = []
     for i in range(n):
-        h, trump, trick, seat = _position(stream, 4, 0, 0)
+        h, trump, _trick, seat = _position(stream, 4, 0, 0)
         hands[i] = _kernel_args(h, [])[0]
         o[i], leader[i], side[i] = trump, seat, 0b0101
         target[i] = -1 if i % 2 else 4

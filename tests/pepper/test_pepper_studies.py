@@ -71,8 +71,10 @@ def test_rates_are_proportions_inside_their_intervals(bids):
     for name, t in tables.items():
         assert (t["made"] <= t[("contracts" if name == "overview" else "hands")]).all()
         assert t["rate"].between(0, 1).all(), name
-        assert (t["ci_low"] <= t["rate"]).all() and (t["rate"] <= t["ci_high"]).all(), name
-        assert (t["ci_low"] >= 0).all() and (t["ci_high"] <= 1).all(), name
+        assert (t["ci_low"] <= t["rate"]).all(), name
+        assert (t["rate"] <= t["ci_high"]).all(), name
+        assert (t["ci_low"] >= 0).all(), name
+        assert (t["ci_high"] <= 1).all(), name
         np.testing.assert_allclose(
             t["rate"], t["made"] / t["contracts" if name == "overview" else "hands"])
     sb = tables["success_by_bid"]
@@ -117,7 +119,8 @@ def test_table_values_are_in_range(bids):
     limits = {"trumps": 7, "bowers": 2, "aces": 4, "voids": 3}
     assert (sf["value"] <= sf["feature"].map(limits)).all()
     heat = tables["heatmap_trumps_bowers"]
-    assert (heat["bowers"] <= heat["trumps"]).all() and (heat["trumps"] >= 1).all()
+    assert (heat["bowers"] <= heat["trumps"]).all()
+    assert (heat["trumps"] >= 1).all()
 
 
 def test_summary_is_computed_from_the_tables(bids):
@@ -133,14 +136,15 @@ def test_summary_is_computed_from_the_tables(bids):
 
 def test_provenance(run_study):
     prov = run_study(pepper_bids.NAME, BIDS_HANDS, BIDS_SEED).provenance
-    assert prov["hands"] == 6 * BIDS_HANDS and prov["hands_per_table"] == BIDS_HANDS
+    assert prov["hands"] == 6 * BIDS_HANDS
+    assert prov["hands_per_table"] == BIDS_HANDS
     assert set(prov["policies"]) == set(pepper_bids.POLICIES)
     assert set(prov["rules"]) == {2, 3, 4}
 
 
 # ---------------------------------------------------------------- Kubwa and the variants
 
-@pytest.mark.parametrize("players, kubwa_stake, expected", [
+@pytest.mark.parametrize(("players", "kubwa_stake", "expected"), [
     (4, 2, Fraction(17, 23)), (3, 2, Fraction(23, 31)), (2, 2, Fraction(23, 31)),
     (4, 3, Fraction(23, 35)),
 ])
@@ -163,7 +167,8 @@ def test_kubwa_tables(kubwa, assert_intervals):
     assert list(ov["players"]) == [4, 3, 2]
     assert ov["p_all_tricks"].between(0, 1).all()
     assert_intervals(ov, "p_all_tricks")
-    assert (ov["deals"] == KUBWA_HANDS).all() and (ov["strong_hands"] > 0).all()
+    assert (ov["deals"] == KUBWA_HANDS).all()
+    assert (ov["strong_hands"] > 0).all()
     plans = t["plans"]
     for players in (4, 3, 2):
         p = plans[plans["players"] == players].set_index("bid")
@@ -171,7 +176,8 @@ def test_kubwa_tables(kubwa, assert_intervals):
         assert list(p.index) == ["pass", *map(str, range(1, T)), "ndogo", "kubwa", "policy"]
         # the first speaker's Kubwa ends the auction at once: it always holds the contract,
         # and its success rate is the overview's chance of every trick
-        assert p.loc["kubwa", "p_contract"] == 1.0 and p.loc["kubwa", "p_thrown"] == 0
+        assert p.loc["kubwa", "p_contract"] == 1.0
+        assert p.loc["kubwa", "p_thrown"] == 0
         assert p.loc["kubwa", "p_make"] == ov.set_index("players").loc[players, "p_all_tricks"]
         assert_intervals(p, "ev", "ev_low", "ev_high")
     cls = t["by_hand_class"]
@@ -186,7 +192,8 @@ def test_kubwa_tables(kubwa, assert_intervals):
     thumbs = t["rule_of_thumb"]
     assert (thumbs.loc[thumbs["verdict"] == "bid Kubwa", "kubwa_vs_best_low"] > 0).all()
     pre = t["preemption"]
-    assert "kubwa" not in set(pre["plan"]) and "pass" not in set(pre["plan"])
+    assert "kubwa" not in set(pre["plan"])
+    assert "pass" not in set(pre["plan"])
     assert pre["p_outbid"].between(0, 1).all()
     assert_intervals(pre, "p_outbid")
     ok = pre["outbid"] > 0
@@ -196,7 +203,8 @@ def test_kubwa_tables(kubwa, assert_intervals):
     assert wins["p_win"].between(0, 1).all()
     assert_intervals(wins, "p_win")
     assert set(wins["state"]) == {s[0] for s in pepper_kubwa.STATES}
-    assert "policy" in set(wins["plan"]) and "kubwa" in set(wins["plan"])
+    assert "policy" in set(wins["plan"])
+    assert "kubwa" in set(wins["plan"])
     assert any("heuristic policy" in line for line in kubwa.summary)
 
 
@@ -216,7 +224,8 @@ def test_kubwa_all_tricks_three_ways(kubwa, assert_intervals):
     assert (t.loc[t["strong"], "expert_deals"] > 0).all()
     pooled = kubwa.tables["all_tricks_strong"].set_index("players")
     assert list(pooled.index) == [4, 3, 2]
-    assert (pooled["deals"] <= pepper_kubwa.EXPERT_DEALS).all() and (pooled["deals"] > 0).all()
+    assert (pooled["deals"] <= pepper_kubwa.EXPERT_DEALS).all()
+    assert (pooled["deals"] > 0).all()
     assert_intervals(pooled, "expert_gain", "gain_low", "gain_high")
     assert np.allclose(pooled["p_expert"] - pooled["p_heuristic"], pooled["expert_gain"])
     # against defenders who search, on the first DEFENCE_DEALS of the same deals
@@ -245,7 +254,8 @@ def test_kubwa_all_tricks_three_ways(kubwa, assert_intervals):
     assert sum("rule of thumb for a player who searches" in line
                for line in kubwa.summary) == thumb["players"].nunique()
     searching = [line for line in kubwa.summary if "against defenders who search" in line]
-    assert len(searching) == 3 and all("rule of thumb" in line for line in searching)
+    assert len(searching) == 3
+    assert all("rule of thumb" in line for line in searching)
     assert any("strong hands" in line and "playing the expert" in line
                for line in kubwa.summary)
     assert "expert" in kubwa.provenance["policies"]
@@ -258,7 +268,8 @@ def test_kubwa_forced_hands_take_every_trick():
     d = api.plan_deals(100_000, "kubwa", players=4, seed=SEED)
     assert (d["contract"] == 7).all()
     six = d[d["bidder_trumps"] == 6]
-    assert len(six) > 0 and six["made"].all()
+    assert len(six) > 0
+    assert six["made"].all()
 
 
 def test_rules_used_are_the_seed_defaults(kubwa):
