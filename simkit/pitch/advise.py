@@ -23,19 +23,20 @@ auction (nobody outbids or steals), and passing with the auction played.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Unpack
 
 import numpy as np
 import pandas as pd
 
-from simkit import advice, engine, stats
+from simkit import advice, engine
 from simkit.advice import PlanOutcome
+from simkit.base.errors import InputError
 from simkit.engine import FixedHand
-from simkit.errors import InputError
 from simkit.pitch import api
 from simkit.pitch.policies import make_policies
-from simkit.pitch.rules import DECK, LEVELS, PitchRules
-from simkit.runner import Work, check_held
+from simkit.pitch.rules import DECK, LEVELS, PLAN_CEILINGS, PitchRules
+from simkit.pitch.summary import made_text
+from simkit.runs.batches import Work, check_held
 
 #: The smallest difference in expected money a player would act on: 1 cent per
 #: hand (a dollar, one moon's stake, every hundred hands).  A plan is a clear
@@ -76,11 +77,12 @@ def _outcome(df: pd.DataFrame, seat: int, players: int) -> PlanOutcome:
     pitcher = df["pitcher"].to_numpy(np.int64)
     us = scores[:, seat].astype(float)
     them = (scores.sum(axis=1) - scores[:, seat]) / (players - 1)
-    return PlanOutcome(pitcher == seat, df["made"].to_numpy(bool), pitcher < 0, us, them,
-                       df[f"money_{seat}"].to_numpy(float))
+    return PlanOutcome(holds=pitcher == seat, made=df["made"].to_numpy(bool),
+                       thrown=pitcher < 0, us=us, them=them,
+                       value=df[f"money_{seat}"].to_numpy(float))
 
 
-def _declarer(ev, cards, r, texts) -> Advice:
+def _declarer(ev: api.HandEvaluation, rules: PitchRules, texts: tuple[str, ...]) -> Advice:
     """The no-auction figures of :func:`simkit.pitch.api.evaluate_hand`, ranked by money."""
     b = ev.bids
     table = pd.DataFrame({"bid": b["bid"], "level": b["level"],
@@ -95,51 +97,59 @@ def _declarer(ev, cards, r, texts) -> Advice:
     runner = others.loc[others["ev"].idxmax()]
     reason = (f"as pitcher with no auction, the most expected money, {choice['ev']:+.3f} $ "
               f"per hand (next: {runner['bid']} at {runner['ev']:+.3f} $)")
-    return Advice(cards, ev.players, ev.seat, ev.dealer, ev.samples, table,
-                  str(choice["bid"]), reason, r, ev.trump, texts, declarer=True)
+    return Advice(hand=ev.hand, players=ev.players, seat=ev.seat, dealer=ev.dealer,
+                  samples=ev.samples, bids=table, recommended=str(choice["bid"]),
+                  reason=reason, rules=rules, trump=ev.trump, policies=texts, declarer=True)
 
 
-def advise(hand, players: int | None = None, seat: int | None = None, dealer: int = 0,
-           samples: int = 100_000, rules=None, policy=None, seed: int = 0,
-           threads: int | None = None, score=None, games=None,
-           declarer: bool = False, plans=None, work: Work | None = None) -> Advice:
+def advise(hand: api.Hand, samples: int = 100_000, score: Any = None, games: Any = None,
+           declarer: bool = False, plans: Any = None, work: Work | None = None,
+           **given: Unpack[api.FixedArgs]) -> Advice:
     """Each plan's chance to pitch and make it, points and money for ``hand``,
-    and the best plan (see the module notes).  ``seat`` defaults to the seat
-    left of ``dealer`` (the dealer speaks last); ``plans`` the plans to play
-    (default: every plan); ``work`` (:class:`simkit.runner.Work`): report
-    progress, stop when told.  Bad input raises
-    :class:`~simkit.errors.InputError` before any simulation."""
+    and the best plan (see the module notes).  ``given``: the table, seat,
+    dealer, seed and threads (:class:`simkit.pitch.api.FixedArgs`); ``seat``
+    defaults to the seat left of ``dealer`` (the dealer speaks last);
+    ``plans`` the plans to play (default: every plan); ``work``
+    (:class:`simkit.runs.batches.Work`): report progress, stop when told.
+    ``score`` and ``games`` (other games' advisors) are refused.  Bad input
+    raises :class:`~simkit.base.errors.InputError` before any simulation."""
     if score is not None:
         raise InputError("--score is not used by Pitch: a money session has no target to "
                          "win; the advice ranks bids by expected money per hand")
-    r = api.resolve_rules(rules, players)
+    settings = api.FixedSettings(**given)
+    r = api.resolve_rules(settings.rules, settings.players)
     N = r.players
-    dealer = engine.check_seat(dealer, "dealer", N)
+    dealer = engine.check_seat(settings.dealer, "dealer", N)
+    seat = settings.seat
     seat = (dealer + 1) % N if seat is None else engine.check_seat(seat, "seat", N)
     check_held(samples, "--samples", "sample")
     cards = tuple(DECK.text(c) for c in api.parse_hand(hand))
     names = advice.plan_list(plans, api.plan_names(r), lambda p: api.parse_plan(r, p),
                              declarer)
-    pols = make_policies(policy, N)
+    pols = make_policies(settings.policy, N)
     texts = tuple(p.label() for p in pols)
-    common = dict(players=N, seat=seat, dealer=dealer, rules=r, policy=pols, seed=seed,
-                  threads=threads, work=work)
+    common = api.FixedArgs(players=N, seat=seat, dealer=dealer, rules=r, policy=pols,
+                           seed=settings.seed, threads=settings.threads)
     if work is not None:
         work.expect(samples * (len(LEVELS) if declarer else len(names)))
     if declarer:
-        return _declarer(api.evaluate_hand(hand, samples=samples, **common), cards, r, texts)
-    plans, trump = {}, "-"
+        return _declarer(api.evaluate_hand(hand, samples=samples, work=work, **common), r,
+                         texts)
+    played: dict[str, tuple[int, PlanOutcome]] = {}
+    trump = "-"
     for name in names:
-        df = api.plan_hands(hand, name, samples, **common)
-        plans[name] = (api.parse_plan(r, name), _outcome(df, seat, N))
+        df = api.plan_hands(hand, name, samples, work=work, **common)
+        code = api.parse_plan(r, name)
+        played[name] = (code, _outcome(df, seat, N))
         led = df.loc[df["pitcher"] == seat, "trump"]
-        if name == "2" and len(led):
+        if code == PLAN_CEILINGS[0] and len(led):     # as pitcher of the least bid, 2
             trump = str(led.mode().iloc[0])
-    table = advice.plan_table(plans)
+    table = advice.plan_table(played)
     table["points"] = table["ev_us"]
-    verdict = advice.choose(table, {name: o for name, (_, o) in plans.items()}, EV_MEASURE)
-    return Advice(cards, N, seat, dealer, samples, table, verdict.recommended, verdict.reason,
-                  r, trump, texts, verdict=verdict)
+    verdict = advice.choose(table, {name: o for name, (_, o) in played.items()}, EV_MEASURE)
+    return Advice(hand=cards, players=N, seat=seat, dealer=dealer, samples=samples, bids=table,
+                  recommended=verdict.recommended, reason=verdict.reason, rules=r, trump=trump,
+                  policies=texts, verdict=verdict)
 
 
 def format_advice(advice_: Advice) -> str:
@@ -157,8 +167,8 @@ def format_advice(advice_: Advice) -> str:
     if a.declarer:
         lines.append(f"{'bid':<7}{'made [95% CI]':<30}{'points':>8}{'money $ [95% CI]':>28}")
         for row in a.bids.itertuples():
-            made = ("(others bid)" if row.level == 0 else stats.format_estimate(
-                row.p_make, row.ci_low, row.ci_high, a.samples).split(" (")[0])
+            made = ("(others bid)" if row.level == 0 else
+                    made_text(row.p_make, row.ci_low, row.ci_high, a.samples))
             money = f"{row.ev:+.3f} [{row.ev_low:+.3f}, {row.ev_high:+.3f}]"
             mark = "  <" if row.bid == a.recommended else ""
             lines.append(f"{row.bid:<7}{made:<30}{row.points:>+8.2f}{money:>28}{mark}")

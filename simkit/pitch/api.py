@@ -9,16 +9,18 @@ pitch``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
 import pandas as pd
 
-from simkit import engine, stats
-from simkit.cards import mask_of
+from simkit import engine
+from simkit.base import stats
+from simkit.base.cards import mask_of
+from simkit.base.errors import InputError
 from simkit.engine import Column, GameSpec, Unit
-from simkit.errors import InputError
 from simkit.pitch import kernel as K
 from simkit.pitch import policies as policies_module
 from simkit.pitch import rules as rules_module
@@ -40,8 +42,22 @@ from simkit.pitch.rules import (
     PitchRules,
 )
 from simkit.pitch.summary import AGG_KEYS, HandSummary, SessionSummary, aggregate_frame, measures
-from simkit.runner import BATCH, Work, check_held, in_steps, set_threads
+from simkit.policy import Policy
+from simkit.runs.batches import BATCH, Work, check_held, in_steps, set_threads
 
+if TYPE_CHECKING:
+    from simkit.pitch.reference import HandLog
+
+def _rules(t: engine.Table) -> PitchRules:
+    """A Pitch table's rules."""
+    assert isinstance(t.rules, PitchRules), t.rules
+    return t.rules
+
+
+#: A hand as text (``"AS KS QS JS TS 9S"``) or a list of card texts.
+Hand = str | list[str]
+#: The hand ``simkit advise pitch`` shows by default.
+EXAMPLE_HAND = "AS KS QS JS TS 9S"
 #: Money units (1/840 cent) per dollar.
 UNITS_PER_DOLLAR = 100 * MONEY_UNITS_PER_CENT
 
@@ -58,16 +74,19 @@ def hand_money(scores: np.ndarray, pitcher: np.ndarray, contract: np.ndarray, ma
         pay = rules.moon_dollars * UNITS_PER_DOLLAR * np.where(made[moon], 1, -1)
         units[moon] -= pay[:, None]
         units[moon, pitcher[moon]] += pay * n
-    return units / UNITS_PER_DOLLAR
+    dollars: np.ndarray = units / UNITS_PER_DOLLAR
+    return dollars
 
 
-def _money(rec, ctx, s):
+def _money(rec: np.ndarray, ctx: engine.FrameContext, s: int) -> np.ndarray:
     """Column ``money_<s>`` of the hands' one-hand-session money (computed once)."""
-    N = ctx.table.rules.players
-    money = ctx.once("money", lambda: hand_money(
+    rules = _rules(ctx.table)
+    N = rules.players
+    money: np.ndarray = ctx.once("money", lambda: hand_money(
         rec[:, K.C_SCORE:K.C_SCORE + N], rec[:, K.C_PITCHER].astype(np.int64),
-        rec[:, K.C_CONTRACT], rec[:, K.C_MADE].astype(bool), ctx.table.rules))
-    return money[:, s]
+        rec[:, K.C_CONTRACT], rec[:, K.C_MADE].astype(bool), rules))
+    seat: np.ndarray = money[:, s]
+    return seat
 
 
 # --- record schemas (seeds/pitch.md 6 and 7) ----------------------------------------
@@ -112,7 +131,7 @@ _S0 = K.N_FIELDS
 _PLAYER = K.N_FIELDS + K.N_SFIELDS
 
 
-def _session_policy(m, ctx):
+def _session_policy(m: np.ndarray, ctx: engine.FrameContext) -> pd.Categorical:
     texts = [p.text() for p in ctx.table.policies]
     names = list(dict.fromkeys(texts))                  # each policy text once
     code_of = np.array([names.index(t) for t in texts], np.int8)
@@ -142,8 +161,8 @@ SESSION_COLUMNS = (
     Column("ended_by_target", "bool", "a player reached the target", _S0 + K.S_TARGET),
     # a player leads after a hand when its score alone is the top (seeds/pitch.md 7)
     *engine.lead_columns(_S0 + K.S_LEAD_CHANGES, "player", "hand",
-                         "the only top player at the end", "session_hands",
-                         "tied at the top"),
+                         winner="the only top player at the end", length="session_hands",
+                         none="tied at the top"),
     Column("first_dealer", "int8", "the first dealer's seat", _S0 + K.S_FIRST_DEALER),
 )
 
@@ -151,21 +170,23 @@ _NO_PLAYS = np.empty((1, 1), np.int8)
 _NO_DEAL = np.empty((1, 1), np.int64)
 
 
-def _untraced(table) -> tuple:
+def _untraced(table: engine.Table) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
     return (False, _NO_PLAYS, _NO_DEAL, _NO_PLAYS)
 
 
-def _session_arrays(table, count):
+def _session_arrays(table: engine.Table, count: int) -> tuple[np.ndarray, np.ndarray]:
     return (np.empty((count, K.MAX_SESSION_PLAYERS, K.N_FIELDS), np.int64),
             np.empty((count, K.N_SFIELDS), np.int64))
 
 
-def _play_sessions(t, start, arrays):
+def _play_sessions(t: engine.Table, start: int, arrays: tuple[np.ndarray, np.ndarray]) -> None:
     res, sres = arrays
-    K.run_sessions(start, len(res), t.key, t.rv, t.kinds, t.params, res, sres)
+    K.run_sessions(start=start, count=len(res), key=t.key, rules=t.rv, kinds=t.kinds,
+                   params=t.params, res=res, sres=sres)
 
 
-def _session_rows(arrays, table, first):
+def _session_rows(arrays: tuple[np.ndarray, np.ndarray], table: engine.Table,
+                  first: int) -> tuple[np.ndarray, np.ndarray]:
     """One row per player who took part in each session; money must sum to zero."""
     res, sres = arrays
     if (sres[:, K.S_IMBALANCE] != 0).any():
@@ -177,7 +198,8 @@ def _session_rows(arrays, table, first):
     return matrix, (first + sess).astype(np.int64)
 
 
-def _session_money(df, rules, start, count, slots) -> np.ndarray:
+def _session_money(df: pd.DataFrame, rules: PitchRules, start: int, count: int,
+                   slots: int) -> np.ndarray:
     """Each policy slot's money per session: the players who played policy j
     (player j, j + slots, ... in order of arrival) added up."""
     out = np.zeros((count, slots), np.float64)
@@ -186,12 +208,13 @@ def _session_money(df, rules, start, count, slots) -> np.ndarray:
     return out
 
 
-def _aggregate(t, start, count) -> pd.DataFrame:
+def _aggregate(t: engine.Table, start: int, count: int) -> pd.DataFrame:
     """Counts and sums per group of hands (:func:`summary.aggregate_frame`)."""
-    return aggregate_frame(engine.records(SPEC, SPEC.unit("hand"), t, start, count), t.rules)
+    return aggregate_frame(engine.records(SPEC, SPEC.unit("hand"), t, start, count), _rules(t))
 
 
-def _reference_hand(rules, policies, seed, index):
+def _reference_hand(rules: PitchRules, policies: Sequence[Policy], seed: int,
+                    index: int) -> HandLog:
     from simkit.pitch import reference
     return reference.play_hand(rules, policies, seed, index, index % rules.players)
 
@@ -201,7 +224,8 @@ SPEC = GameSpec.declare(
     players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
-                     K.run_hands, K.N_COLS, np.int16, _untraced, batch=BATCH,
+                     kernel=K.run_hands, width=K.N_COLS, dtype=np.int16, extra=_untraced,
+                     batch=BATCH,
                      chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
                      measure=engine.seat_measure("money", "dollars per hand", "money_{seat}")),
         "game": Unit("game", "session", "one row per player per money session",
@@ -212,11 +236,11 @@ SPEC = GameSpec.declare(
                                      ("session", "player", "money"))),
     },
     reference=_reference_hand, bench_players=(4, 2, 8), bench_scale=1,
-    # simkit.warm: each step's kernels, with their cold compile time (s, 2-core machine)
+    # simkit.runs.warm: each step's kernels, with their cold compile time (s, 2-core machine)
     warm={"hands": (68, lambda: simulate(hands=50)),
           "sessions": (39, lambda: simulate_sessions(sessions=5)),
-          "plan": (40, lambda: plan_hands(SPEC.example_hand, "policy", samples=50))},
-    advise="simkit.pitch.advise", example_hand="AS KS QS JS TS 9S", measures=measures,
+          "plan": (40, lambda: plan_hands(EXAMPLE_HAND, "policy", samples=50))},
+    advise="simkit.pitch.advise", example_hand=EXAMPLE_HAND, measures=measures,
 )
 
 
@@ -225,16 +249,17 @@ SPEC = GameSpec.declare(
 resolve_rules = SPEC.resolve_rules
 
 
-def iter_hands(hands: int, players: int | None = None, rules=None, policy=None, seed: int = 0,
-               start: int = 0, threads: int | None = None, batch: int = BATCH,
-               progress: bool = False) -> Iterator[pd.DataFrame]:
+def iter_hands(hands: int, batch: int = BATCH,
+               **run: Unpack[engine.RunArgs]) -> Iterator[pd.DataFrame]:
     """Pitch hands ``start .. start+hands-1`` in DataFrames of ``batch`` rows
-    or fewer, as :func:`simulate` makes them."""
-    return engine.iterate(SPEC, "hand", hands, players, rules, policy, seed, start, threads,
-                          batch, progress)
+    or fewer, as :func:`simulate` makes them; ``run``: the keyword arguments of
+    :func:`simulate` (``players``, ``rules``, ``policy``, ``seed``, ``start``,
+    ``threads``, ``progress``)."""
+    return engine.iterate(SPEC, "hand", engine.RunSettings(hands, **run), batch=batch)
 
 
-def simulate(hands: int = 100_000, players: int | None = None, rules=None, policy=None,
+def simulate(hands: int = 100_000, players: int | None = None, rules: Any = None,
+             policy: Any = None,
              seed: int = 0, start: int = 0, threads: int | None = None,
              progress: bool = False) -> pd.DataFrame:
     """Play ``hands`` Pitch hands, one row each (:data:`HAND_COLUMNS`), with
@@ -245,12 +270,13 @@ def simulate(hands: int = 100_000, players: int | None = None, rules=None, polic
     "random"] * 2``).  Hand ``i`` comes from stream (seed, i), the deal
     passing left with each hand (see :func:`simkit.engine.simulate`).
     """
-    return engine.simulate(SPEC, "hand", hands, players, rules, policy, seed, start, threads,
-                           progress)
+    run = engine.RunSettings(hands, players=players, rules=rules, policy=policy, seed=seed,
+                             start=start, threads=threads, progress=progress)
+    return engine.simulate(SPEC, "hand", run)
 
 
-def simulate_sessions(sessions: int = 10_000, players: int | None = None, rules=None,
-                      policy=None, seed: int = 0, start: int = 0, threads: int | None = None,
+def simulate_sessions(sessions: int = 10_000, players: int | None = None, rules: Any = None,
+                      policy: Any = None, seed: int = 0, start: int = 0, threads: int | None = None,
                       progress: bool = False) -> pd.DataFrame:
     """Play ``sessions`` money sessions (seeds/pitch.md 7); one row per player per
     session (:data:`SESSION_COLUMNS`).
@@ -259,11 +285,13 @@ def simulate_sessions(sessions: int = 10_000, players: int | None = None, rules=
     plays policy ``j mod P`` of the ``P`` policies given (any number of them).
     Money is checked to sum to zero in every session (an AssertionError otherwise).
     """
-    return engine.simulate(SPEC, "game", sessions, players, rules, policy, seed, start,
-                           threads, progress)
+    run = engine.RunSettings(sessions, players=players, rules=rules, policy=policy, seed=seed,
+                             start=start, threads=threads, progress=progress)
+    return engine.simulate(SPEC, "game", run)
 
 
-def trace_hands(rules: PitchRules, policies, seed: int, start: int, count: int) -> dict:
+def trace_hands(rules: PitchRules, policies: Any, seed: int, start: int,
+                count: int) -> dict[str, Any]:
     """Hands with their calls and plays, for comparison with the reference engine:
     ``frame`` (as :func:`simulate`), ``calls`` (seat * 16 + level in call
     order, -1 padded), ``plays`` (card ids in play order, -1 padded) and
@@ -273,11 +301,13 @@ def trace_hands(rules: PitchRules, policies, seed: int, start: int, count: int) 
     plays = np.full((count, 48), -1, np.int8)
     calls = np.full((count, K.MAX_CALLS), -1, np.int8)
     dealt = np.zeros((count, MAX_PLAYERS), np.int64)
-    K.run_hands(start, count, t.key, t.rv, t.kinds, t.params, rec, True, plays, dealt, calls)
+    K.run_hands(start=start, count=count, key=t.key, rules=t.rv, kinds=t.kinds,
+                params=t.params, rec=rec, trace=True, tr_plays=plays, tr_deal=dealt,
+                tr_calls=calls)
     return {"frame": _frame(t, rec, start), "calls": calls, "plays": plays, "deal": dealt}
 
 
-def _frame(t, rec, start=0) -> pd.DataFrame:
+def _frame(t: engine.Table, rec: np.ndarray, start: int = 0) -> pd.DataFrame:
     return engine.frame(HAND_COLUMNS, rec, engine.FrameContext(
         t, np.arange(start, start + len(rec), dtype=np.int64)), SPEC.axis_values(t.rules))
 
@@ -289,7 +319,7 @@ def hand_size(players: int) -> int:
     return HAND_SIZE
 
 
-def parse_hand(hand) -> list[int]:
+def parse_hand(hand: Hand) -> list[int]:
     """Card ids of a six-card Pitch hand; anything else is an InputError."""
     cards = DECK.parse_hand(hand)
     if len(cards) != HAND_SIZE:
@@ -298,65 +328,89 @@ def parse_hand(hand) -> list[int]:
     return cards
 
 
-def _fixed(t, cards, samples, seat, dealer, plan=PLAN_POLICY, contract=PASS,
-           trace=False, work: Work | None = None) -> pd.DataFrame | dict:
-    """The hand records of ``samples`` deals around a fixed hand (arguments checked,
-    threads set): the seat declared pitcher of ``contract`` (>= 2, no auction)
-    or held to ``plan`` through the auction.  With ``trace``, a dict as
-    :func:`trace_hands` gives (without the deal); without, in steps with
-    ``work`` (:func:`simkit.runner.in_steps`: the same rows)."""
-    def run(first, count):
-        rec = np.empty((count, K.N_COLS), np.int16)
-        K.run_plan(first, count, t.key, t.rv, t.kinds, t.params, seat, dealer,
-                   np.int64(mask_of(cards)), plan, contract, rec, trace, plays, calls)
-        return rec
-
-    plays = np.full((samples, 48), -1, np.int8) if trace else _NO_PLAYS
-    calls = np.full((samples, K.MAX_CALLS), -1, np.int8) if trace else _NO_PLAYS
-    if trace:
-        return {"frame": _frame(t, run(0, samples)), "calls": calls, "plays": plays}
-    return _frame(t, in_steps(run, samples, work))
+#: The keyword arguments of a fixed-hand run, and the settings they make
+#: (the engine's, shared with Pepper).
+FixedArgs = engine.FixedArgs
+FixedSettings = engine.FixedSettings
 
 
-def _fixed_table(hand, samples, players, seat, dealer, rules, policy, seed):
-    """The checked arguments of a fixed-hand run: ``(table, cards, seat, dealer)``."""
+@dataclass(frozen=True)
+class Held:
+    """A fixed-hand run, checked: the table, the held cards, their seat and the dealer."""
+
+    table: engine.Table
+    cards: list[int]
+    seat: int
+    dealer: int
+
+
+def _fixed_table(hand: Hand, samples: int, given: FixedSettings) -> Held:
+    """The checked arguments of a fixed-hand run."""
     check_held(samples, "--samples", "sample")
-    t = engine.setup(SPEC, players, rules, policy, seed)
-    N = t.rules.players
-    dealer = engine.check_seat(dealer, "dealer", N)
+    t = engine.setup(SPEC, given.players, given.rules, given.policy, given.seed)
+    N = _rules(t).players
+    dealer = engine.check_seat(given.dealer, "dealer", N)
+    seat = given.seat
     seat = (dealer + 1) % N if seat is None else engine.check_seat(seat, "seat", N)
-    return t, parse_hand(hand), seat, dealer
+    return Held(t, parse_hand(hand), seat, dealer)
 
 
-def fixed_hands(hand, contract: int | str, samples: int, players: int | None = None,
-                seat: int | None = None, dealer: int = 0, rules=None, policy=None,
-                seed: int = 0, threads: int | None = None) -> pd.DataFrame:
+def _fixed_run(held: Held, plan: int, contract: int, traced: tuple[bool, np.ndarray, np.ndarray]
+               ) -> Callable[[int, int], np.ndarray]:
+    """The kernel's run of samples ``first .. first+count-1`` around a fixed hand:
+    the seat declared pitcher of ``contract`` (>= 2, no auction) or held to
+    ``plan`` through the auction; ``traced``: the kernel's trace arguments."""
+    t = held.table
+    trace, plays, calls = traced
+
+    def run(first: int, count: int) -> np.ndarray:
+        rec = np.empty((count, K.N_COLS), np.int16)
+        K.run_plan(first=first, count=count, key=t.key, rules=t.rv, kinds=t.kinds,
+                   params=t.params, seat=held.seat, dealer=held.dealer,
+                   fixed=np.int64(mask_of(held.cards)), plan=plan, contract=contract, rec=rec,
+                   trace=trace, tr_plays=plays, tr_calls=calls)
+        return rec
+    return run
+
+
+def _fixed(held: Held, samples: int, plan: int = PLAN_POLICY, contract: int = PASS,
+           work: Work | None = None) -> pd.DataFrame:
+    """The hand records of ``samples`` deals around a fixed hand (:func:`_fixed_run`),
+    in steps with ``work`` (:func:`simkit.runs.batches.in_steps`: the same rows)."""
+    run = _fixed_run(held, plan, contract, (False, _NO_PLAYS, _NO_PLAYS))
+    return _frame(held.table, in_steps(run, samples, work))
+
+
+def fixed_hands(hand: Hand, contract: int | str, samples: int,
+                **given: Unpack[FixedArgs]) -> pd.DataFrame:
     """Hand records of ``samples`` deals in which ``seat`` (default: left of the
     dealer) holds ``hand`` and the unseen cards are dealt uniformly (8.3;
     sample ``k`` uses stream (seed, k)).  ``contract`` 2, 3, 4 or moon makes
     the seat the pitcher with no auction; ``pass`` (0) is the bidding plan
-    ``pass`` (:func:`plan_hands`).  What :func:`evaluate_hand` plays."""
-    t, cards, seat, dealer = _fixed_table(hand, samples, players, seat, dealer, rules, policy,
-                                          seed)
-    level = t.rules.parse_bid(contract) if isinstance(contract, str) else int(contract)
+    ``pass`` (:func:`plan_hands`).  What :func:`evaluate_hand` plays.  The
+    other keyword arguments: :class:`FixedArgs`."""
+    settings = FixedSettings(**given)
+    held = _fixed_table(hand, samples, settings)
+    level = _rules(held.table).parse_bid(contract) if isinstance(contract, str) \
+        else int(contract)
     if level not in LEVELS:
         raise InputError(f"bad contract {contract!r}: expected one of {', '.join(BIDS)}")
-    set_threads(threads)
+    set_threads(settings.threads)
     if level == PASS:
-        return _fixed(t, cards, samples, seat, dealer, plan=PLAN_PASS)
-    return _fixed(t, cards, samples, seat, dealer, contract=level)
+        return _fixed(held, samples, plan=PLAN_PASS)
+    return _fixed(held, samples, contract=level)
 
 
 # --- bidding plans (seeds/pitch.md 8.4) ----------------------------------------------
 
-def plan_names(rules=None) -> list[str]:
+def plan_names(rules: PitchRules | None = None) -> list[str]:
     """The bidding plans an advised seat can be held to, by name (8.4):
     ``["pass", "2", "3", "4", "moon"]`` (``policy`` is also accepted by
     :func:`parse_plan`: the seat bids by its own policy)."""
     return list(PLAN_NAMES)
 
 
-def parse_plan(rules, plan) -> int:
+def parse_plan(rules: PitchRules | None, plan: str | int) -> int:
     """A bidding plan's code (8.4): ``"policy"`` -1, ``"pass"`` 0, ``"2"``, ``"3"``,
     ``"4"`` (ceilings), ``"moon"`` 5, or one of those codes as an int.
     Anything else is an InputError."""
@@ -373,29 +427,32 @@ def parse_plan(rules, plan) -> int:
                      + ", ".join(names) + codes_too)
 
 
-def plan_hands(hand, plan, samples: int, players: int | None = None, seat: int | None = None,
-               dealer: int = 0, rules=None, policy=None, seed: int = 0,
-               threads: int | None = None, work: Work | None = None) -> pd.DataFrame:
+def plan_hands(hand: Hand, plan: str | int, samples: int,
+               work: Work | None = None, **given: Unpack[FixedArgs]) -> pd.DataFrame:
     """Hand records (as :func:`simulate`'s) of ``samples`` deals in which ``seat``
     (default: left of the dealer) holds ``hand`` and the unseen cards are dealt
     uniformly (8.3; sample ``k`` uses stream (seed, k)), the seat held to the
     bidding ``plan`` (:func:`parse_plan`) through the whole auction under the
     rules in force while every other seat bids by its policy (8.4); then the
-    play and scoring as usual.  ``work`` (:class:`simkit.runner.Work`): report
-    progress, stop when told."""
-    t, cards, seat, dealer = _fixed_table(hand, samples, players, seat, dealer, rules, policy,
-                                          seed)
-    code = parse_plan(t.rules, plan)
-    set_threads(threads)
-    return _fixed(t, cards, samples, seat, dealer, plan=code, work=work)
+    play and scoring as usual.  ``work`` (:class:`simkit.runs.batches.Work`): report
+    progress, stop when told.  The other keyword arguments: :class:`FixedArgs`."""
+    settings = FixedSettings(**given)
+    held = _fixed_table(hand, samples, settings)
+    code = parse_plan(_rules(held.table), plan)
+    set_threads(settings.threads)
+    return _fixed(held, samples, plan=code, work=work)
 
 
-def trace_plans(rules: PitchRules, policies, hand, plan: int, seat: int, dealer: int,
-                seed: int, count: int) -> dict:
+def trace_plans(rules: PitchRules, policies: Any, hand: Hand, plan: int,
+                seat: int, dealer: int, seed: int, count: int) -> dict[str, Any]:
     """:func:`plan_hands` (arguments unchecked) with the calls and plays, as
-    :func:`trace_hands` gives them, for comparison with the reference engine."""
+    :func:`trace_hands` gives them (without the deal), for comparison with the
+    reference engine."""
     t = engine.setup(SPEC, None, rules, policies, seed)
-    return _fixed(t, parse_hand(hand), count, seat, dealer, plan=plan, trace=True)
+    plays = np.full((count, 48), -1, np.int8)
+    calls = np.full((count, K.MAX_CALLS), -1, np.int8)
+    run = _fixed_run(Held(t, parse_hand(hand), seat, dealer), plan, PASS, (True, plays, calls))
+    return {"frame": _frame(t, run(0, count)), "calls": calls, "plays": plays}
 
 
 @dataclass(frozen=True)
@@ -414,9 +471,8 @@ class HandEvaluation(engine.FixedHand):
     trump: str
 
 
-def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dealer: int = 0,
-                  samples: int = 10_000, rules=None, policy=None, seed: int = 0,
-                  threads: int | None = None, work: Work | None = None) -> HandEvaluation:
+def evaluate_hand(hand: Hand, samples: int = 10_000, work: Work | None = None,
+                  **given: Unpack[FixedArgs]) -> HandEvaluation:
     """Hold ``hand`` fixed at ``seat``, deal the unseen cards uniformly (seeds/pitch.md
     8.3) and play ``samples`` deals out for each bid.
 
@@ -425,17 +481,17 @@ def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dea
     by its policy.  For ``pass`` the others bid by their policies (a stuck
     dealer bids 2).  The same samples (streams) serve every bid.  Money is
     per hand as a one-hand session.  By default ``seat`` is the first to bid,
-    left of the dealer.
+    left of the dealer.  The other keyword arguments: :class:`FixedArgs`.
     """
-    t, cards, seat, dealer = _fixed_table(hand, samples, players, seat, dealer, rules, policy,
-                                          seed)
-    N = t.rules.players
-    set_threads(threads)
+    settings = FixedSettings(**given)
+    held = _fixed_table(hand, samples, settings)
+    seat = held.seat
+    set_threads(settings.threads)
     rows = []
     trump = "-"
     for text, level in zip(BIDS, LEVELS):
-        df = (_fixed(t, cards, samples, seat, dealer, contract=level, work=work) if level
-              else _fixed(t, cards, samples, seat, dealer, plan=PLAN_PASS, work=work))
+        df = (_fixed(held, samples, contract=level, work=work) if level
+              else _fixed(held, samples, plan=PLAN_PASS, work=work))
         points = df[f"score_{seat}"].to_numpy().astype(np.float64)
         money = df[f"money_{seat}"].to_numpy()
         if level:
@@ -450,5 +506,6 @@ def evaluate_hand(hand, players: int | None = None, seat: int | None = None, dea
                      "ci_low": lo, "ci_high": hi, "points": pm, "points_low": plo,
                      "points_high": phi, "money": mm, "money_low": mlo, "money_high": mhi,
                      "pitched": float((df["pitcher"] == seat).mean())})
-    return HandEvaluation(tuple(DECK.text(c) for c in cards), N, seat, dealer, samples,
-                          pd.DataFrame(rows), trump)
+    return HandEvaluation(hand=tuple(DECK.text(c) for c in held.cards),
+                          players=_rules(held.table).players, seat=seat, dealer=held.dealer,
+                          samples=samples, bids=pd.DataFrame(rows), trump=trump)

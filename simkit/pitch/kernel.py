@@ -6,7 +6,7 @@ set is one bit scan, and the cards that beat the winning card are a mask.
 Seats are table positions 0..n-1; whole sessions map positions to players.
 All decisions are exactly those of seeds/pitch.md section 8.
 
-Entry points (all jitted through ``simkit.jit.kernel``):
+Entry points (all jitted through ``simkit.base.jit.kernel``):
 
 * :func:`run_hands` plays hands ``start .. start+count-1`` of a run, one per
   stream, into a record matrix (columns ``C_*``), in parallel over blocks.
@@ -24,10 +24,18 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simkit import lead
-from simkit.bits import high_bit, low_bit, next_seat, nth_bit, popcount
-from simkit.jit import block, blocks, kernel
-from simkit.pitch.policies import PARAM, TABLE_OFFSET, HeuristicParams, unseen_table
+from simkit.base import lead
+from simkit.base.bits import high_bit, low_bit, next_seat, nth_bit, popcount
+from simkit.base.jit import block, blocks, kernel
+from simkit.base.rng import bounded, sample, start_stream
+from simkit.pitch.policies import (
+    PARAM,
+    TABLE_OFFSET,
+    LowValueCode,
+    MoonRuleCode,
+    PartnerCoverCode,
+    unseen_table,
+)
 from simkit.pitch.rules import (
     ACE,
     GAME_POINTS,
@@ -42,18 +50,17 @@ from simkit.pitch.rules import (
     PLAN_POLICY,
     TEN,
     TWO,
-    AllPass,
-    Auction,
-    GameTie,
-    JoinScore,
-    Low,
-    MoonNeeds,
+    AllPassCode,
+    AuctionCode,
+    GameTieCode,
+    JoinScoreCode,
+    LowCode,
+    MoonNeedsCode,
     R,
-    Steal,
-    StuckBid,
+    StealCode,
+    StuckBidCode,
 )
 from simkit.policy import RANDOM, by_players
-from simkit.rng import bounded, sample, start_stream
 
 # --- record columns ------------------------------------------------------------
 C_DEALER = 0
@@ -171,10 +178,9 @@ def _suit_estimates(captured: bool) -> np.ndarray:
         q = Q[n]
         qh = q[12 - top.clip(0)]
         qb = q[bot.clip(max=12)]
-        if captured:
-            e = qh + (qh * (95 - qb // 5) + (100 - qh) * 40) // 100
-        else:
-            e = qh + (3 * qb) // 4
+        # Low as a capture chance, or as held
+        e = (qh + (qh * (95 - qb // 5) + (100 - qh) * 40) // 100 if captured
+             else qh + (3 * qb) // 4)
         e = e + np.where(jack, np.where(over, 85, 55),
                          np.where(held[:, ACE], ((100 - q[1]) * 40) // 100, 0))
         est[n] = np.where(bits > 0, e, 0)
@@ -187,17 +193,13 @@ EST = np.stack([_suit_estimates(False),
 #: ``COMB[a, b]``: the binomial coefficient, 0 when b > a.
 COMB = np.array([[0 if b > a else __import__("math").comb(a, b) for b in range(53)]
                  for a in range(53)], np.int64)
-MOON_SURE = HeuristicParams.__dataclass_fields__["moon_rule"].metadata["choices"].index("sure")
-LOW_RULES = HeuristicParams.__dataclass_fields__["low_value"].metadata["choices"].index("rules")
-COVER_LOW, COVER_SAFE, COVER_BOSS = (
-    HeuristicParams.__dataclass_fields__["partner_cover"].metadata["choices"].index(c)
-    for c in ("low", "safe", "boss"))
 
 
 @kernel(inline=True)
 def _low_model(params, rules):
     """1: Low valued as a capture chance (low_value = rules under low = captured)."""
-    return 1 if params[PARAM.LOW_VALUE] == LOW_RULES and rules[R.LOW] == Low.CAPTURED else 0
+    return 1 if (params[PARAM.LOW_VALUE] == LowValueCode.RULES
+                 and rules[R.LOW] == LowCode.CAPTURED) else 0
 
 
 @kernel(inline=True)
@@ -224,9 +226,9 @@ def _desired(h, n_players, params, rules):
     bits = (h >> (13 * s)) & 0x1FFF
     gaps = ~bits & 0x1FFF              # run = cards held from the ace down without a gap
     run = 12 if gaps == 0 else 12 - high_bit(gaps)
-    if params[PARAM.MOON_RULE] == MOON_SURE:
+    if params[PARAM.MOON_RULE] == MoonRuleCode.SURE:
         ok = (bits >> JACK) & 1 == 1 and run >= params[PARAM.MOON_RUN]
-        if rules[R.LOW] == Low.DEALT and not bits & 1:
+        if rules[R.LOW] == LowCode.DEALT and not bits & 1:
             ok = False
         for o in range(4):
             if o == s:
@@ -236,9 +238,8 @@ def _desired(h, n_players, params, rules):
                 ok = False
         if ok:
             return 5, s
-    elif popcount(bits) >= params[PARAM.MOON_TRUMPS]:
-        if run >= params[PARAM.MOON_RUN]:
-            return 5, s
+    elif popcount(bits) >= params[PARAM.MOON_TRUMPS] and run >= params[PARAM.MOON_RUN]:
+        return 5, s
     x = est + params[PARAM.AGGRESSION]
     if params[PARAM.TUNED]:
         x += OFFSET[n_players]
@@ -254,9 +255,9 @@ def _desired(h, n_players, params, rules):
 def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, st, work):
     """One auction decision (seeds/pitch.md 2 and 8); returns the level (0 = pass).
     A heuristic seat's hand suit goes to ``work[W_SUIT, seat]``."""
-    forced = is_dealer and high == 0 and rules[R.ALL_PASS] == AllPass.FORCED
-    only_two = forced and rules[R.STUCK_BID] == StuckBid.TWO
-    steal = is_dealer and high > 0 and rules[R.STEAL] == Steal.MATCH
+    forced = is_dealer and high == 0 and rules[R.ALL_PASS] == AllPassCode.FORCED
+    only_two = forced and rules[R.STUCK_BID] == StuckBidCode.TWO
+    steal = is_dealer and high > 0 and rules[R.STEAL] == StealCode.MATCH
     if kinds[seat] == RANDOM:
         if only_two:
             bounded(st, 1)             # one draw per decision, even with one option
@@ -278,7 +279,7 @@ def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, s
             least = 2
         else:
             least = high + 1
-        ends = rules[R.AUCTION] == Auction.ONE_LAP or high == 0 or steal
+        ends = rules[R.AUCTION] == AuctionCode.ONE_LAP or high == 0 or steal
         if ends and least <= d and least <= MOON:
             return least
     if forced:
@@ -294,18 +295,18 @@ def _choose_bid(seat, is_dealer, high, hands, n_players, rules, kinds, params, s
 def _plan_bid(plan, is_dealer, high, rules):
     """The call of a seat held to a bidding plan (8.4): ``PLAN_PASS``, a ceiling
     2..4 or ``PLAN_MOON``; never a random draw."""
-    if is_dealer and high == 0 and rules[R.ALL_PASS] == AllPass.FORCED:
-        if plan == PLAN_PASS or rules[R.STUCK_BID] == StuckBid.TWO:
+    if is_dealer and high == 0 and rules[R.ALL_PASS] == AllPassCode.FORCED:
+        if plan == PLAN_PASS or rules[R.STUCK_BID] == StuckBidCode.TWO:
             return 2
-        if plan == PLAN_MOON or rules[R.AUCTION] == Auction.ONE_LAP:
+        if plan == PLAN_MOON or rules[R.AUCTION] == AuctionCode.ONE_LAP:
             return plan
         return 2                       # open: the least bid, within every ceiling
     if plan == PLAN_PASS:
         return 0
     if plan == PLAN_MOON:
         return MOON                    # nobody speaks after a moon: always above the high bid
-    steal = is_dealer and high > 0 and rules[R.STEAL] == Steal.MATCH
-    if rules[R.AUCTION] == Auction.OPEN:
+    steal = is_dealer and high > 0 and rules[R.STEAL] == StealCode.MATCH
+    if rules[R.AUCTION] == AuctionCode.OPEN:
         lo = high if steal else max(2, high + 1)
         return lo if lo <= plan else 0
     return plan if plan > high or (steal and plan == high) else 0
@@ -401,13 +402,14 @@ def _follow(legal, w, t, partner_wins, pitcher_played, unseen, seat, pitcher, af
     if partner_wins:
         if pitcher_played:
             return _feed(legal, t)
-        if cover == COVER_LOW:
+        if cover == PartnerCoverCode.LOW:
             return _lowest(legal, t)
         opp, free = _to_come(seat, pitcher, after, N, tvoid)
         if not _beatable(w, t, unseen, opp, free):
             return _lowest(legal, t)
         ws = SUIT_OF[w]
-        if cover == COVER_BOSS and ws != t and not (unseen & SUIT[ws] & ~((np.int64(2) << w) - 1)):
+        if cover == PartnerCoverCode.BOSS and ws != t and not (
+                unseen & SUIT[ws] & ~((np.int64(2) << w) - 1)):
             return _lowest(legal, t)       # only a trump beats it: no cover helps
         safe = np.int64(0)
         tops = np.int64(0)
@@ -423,7 +425,7 @@ def _follow(legal, w, t, partner_wins, pitcher_played, unseen, seat, pitcher, af
         if safe:
             plain = safe & ~SUIT[t]
             return low_bit(plain) if plain else low_bit(safe)
-        if cover == COVER_BOSS and tops:
+        if cover == PartnerCoverCode.BOSS and tops:
             return low_bit(tops)                   # one suit: the winning card's
         return _lowest(legal, t)
     b = _beaters(legal, w, t)
@@ -470,7 +472,7 @@ def _auction(dealer, hands, N, rules, kinds, params, st, rec, j, work, seat, pla
     goes to ``rec[j]``; with ``trace`` each call (seat * 16 + level) to
     ``tr_calls[j]``.  Returns ``(high, pitcher)``; the pitcher is -1 when the
     hand is thrown in."""
-    one_lap = rules[R.AUCTION] == Auction.ONE_LAP
+    one_lap = rules[R.AUCTION] == AuctionCode.ONE_LAP
     high = 0
     pitcher = -1
     s = dealer
@@ -484,7 +486,7 @@ def _auction(dealer, hands, N, rules, kinds, params, st, rec, j, work, seat, pla
         if (passed >> s) & 1:
             continue
         is_dealer = s == dealer
-        if is_dealer and high == 0 and rules[R.ALL_PASS] == AllPass.FORCED:
+        if is_dealer and high == 0 and rules[R.ALL_PASS] == AllPassCode.FORCED:
             rec[j, C_STUCK] = 1
         if s == seat and plan != PLAN_POLICY:
             level = _plan_bid(plan, is_dealer, high, rules)
@@ -546,10 +548,7 @@ def _play_tricks(pitcher, hands, N, kinds, params, hand_suit, st, work, rec, j, 
                 w_card = c
                 w_seat = seat
             else:
-                if h & SUIT[led]:
-                    legal = h & (SUIT[led] | SUIT[t])
-                else:
-                    legal = h
+                legal = h & (SUIT[led] | SUIT[t]) if h & SUIT[led] else h
                 if kinds[seat] == RANDOM:
                     c = nth_bit(legal, bounded(st, popcount(legal)))
                 else:
@@ -607,7 +606,7 @@ def _four_points(t, played, N, rules, work, rec, j):
         won = work[W_WON, s]
         if (dealt >> hi_card) & 1:
             rec[j, C_HIGH] = s
-        if ((dealt if rules[R.LOW] == Low.DEALT else won) >> lo_card) & 1:
+        if ((dealt if rules[R.LOW] == LowCode.DEALT else won) >> lo_card) & 1:
             rec[j, C_LOW] = s
         if (won >> jack) & 1:
             rec[j, C_JACK] = s
@@ -616,7 +615,7 @@ def _four_points(t, played, N, rules, work, rec, j):
     if rec[j, C_JACK] >= 0:
         work[W_POINTS, rec[j, C_JACK]] += 1
     game = 0
-    if gp_total > 0 and (n_top == 1 or rules[R.GAME_TIE] == GameTie.ALL):
+    if gp_total > 0 and (n_top == 1 or rules[R.GAME_TIE] == GameTieCode.ALL):
         for s in range(N):
             if work[W_GP, s] == gp_top:
                 game |= 1 << s
@@ -633,7 +632,7 @@ def _score(high, pitcher, t, N, rules, work, rec, j):
         total += work[W_POINTS, s]
     pts = work[W_POINTS, pitcher]
     if high == MOON:
-        need = 4 if rules[R.MOON_NEEDS] == MoonNeeds.FOUR else total
+        need = 4 if rules[R.MOON_NEEDS] == MoonNeedsCode.FOUR else total
         made = work[W_TRICKS, pitcher] == 6 and pts == need
         own = rules[R.MOON_MADE] if made else -rules[R.MOON_FAILED]
     else:
@@ -849,7 +848,7 @@ def _join(st, hand, n, ever, seats, score, seated, res, rules):
     if u < rules[R.JOIN] and n < MAXP and ever < MAX_SESSION_PLAYERS:
         p = ever
         ever += 1
-        if rules[R.JOIN_SCORE] == JoinScore.AVERAGE:
+        if rules[R.JOIN_SCORE] == JoinScoreCode.AVERAGE:
             total = 0
             for k in range(n):
                 total += score[seats[k]]
@@ -865,7 +864,7 @@ def _join(st, hand, n, ever, seats, score, seated, res, rules):
 @kernel
 def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_trace, hist):
     """One money session (seeds/pitch.md 7) into ``res`` (players x F_*) and ``sres``;
-    ``hist`` (:func:`simkit.lead.new_history`) keeps the top after each hand.  Returns
+    ``hist`` (:func:`simkit.base.lead.new_history`) keeps the top after each hand.  Returns
     ``hist``, grown if the session needed more room."""
     n = rules[R.PLAYERS]
     n_pol = kinds.shape[0]

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 from math import comb
+from typing import Any
 
 import numpy as np
 
-from simkit.config import Config, layout, option
+from simkit.base.config import Choice, Config, codes, layout, option
 from simkit.pitch.rules import HAND_SIZE, MAX_PLAYERS
 from simkit.policy import HEURISTIC, RandomParams, policies_maker
 
@@ -33,6 +34,35 @@ def _offsets_text() -> str:
     return ", ".join(f"{v:+.2f} with {n}" for n, v in sorted(TABLE_OFFSET.items()))
 
 
+class MoonRule(Choice):
+    """When the heuristic bids the moon (seeds/pitch.md 8.2)."""
+
+    SURE = "sure"
+    RUN = "run"
+
+
+class LowValue(Choice):
+    """How the heuristic's hand estimate values Low (seeds/pitch.md 8.2)."""
+
+    RULES = "rules"
+    HELD = "held"
+
+
+class PartnerCover(Choice):
+    """What the heuristic plays when its partner is winning and the pitcher is
+    still to play (seeds/pitch.md 8.2)."""
+
+    LOW = "low"
+    SAFE = "safe"
+    BOSS = "boss"
+
+
+#: The kernels' names of the parameters' values (Any: IntEnums made at run time).
+MoonRuleCode: Any = codes(MoonRule)
+LowValueCode: Any = codes(LowValue)
+PartnerCoverCode: Any = codes(PartnerCover)
+
+
 @dataclasses.dataclass(frozen=True)
 class HeuristicParams(Config):
     """Parameters of the ``heuristic`` policy (estimates are in points)."""
@@ -45,13 +75,13 @@ class HeuristicParams(Config):
     moon_run: int = option(4, "bid the moon holding the trumps from the ace down at least "
                            "this deep without a gap (7: never)", lo=1, hi=7)
     moon_trumps: int = option(6, "moon_rule=run: ... and at least this many trumps", lo=1, hi=6)
-    moon_rule: str = option("sure", "when to bid the moon: holding the jack, a run of top trumps "
+    moon_rule: MoonRule = option(MoonRule.SURE, "when to bid the moon: holding the jack, a run of top trumps "
                             "at least moon_run deep and only trumps and side cards in a run from "
                             "their ace (sure), or moon_trumps trumps with a moon_run run (run, "
-                            "the old rule)", choices=("sure", "run"))
-    low_value: str = option("rules", "the Low part of the hand estimate: by the rules in force, "
+                            "the old rule)", choices=MoonRule)
+    low_value: LowValue = option(LowValue.RULES, "the Low part of the hand estimate: by the rules in force, "
                             "a capture chance under low=captured (rules), or always as holding "
-                            "the lowest trump (held, the old estimate)", choices=("rules", "held"))
+                            "the lowest trump (held, the old estimate)", choices=LowValue)
     dealer_match: bool = option(True, "the dealer, whose call ends the auction, bids the least "
                                 "level that takes the bid (matching the high bid when it may) "
                                 "when its hand is worth that, unless it bids the moon "
@@ -59,12 +89,12 @@ class HeuristicParams(Config):
     cash_chance: int = option(50, "lead a boss side card when the chance (in hundredths) that "
                               "no opponent holds a trump is at least this (101: only when every "
                               "trump is seen, the old rule)", lo=0, hi=101)
-    partner_cover: str = option("low", "partner winning, the pitcher still to play: play the "
+    partner_cover: PartnerCover = option(PartnerCover.LOW, "partner winning, the pitcher still to play: play the "
                                 "lowest card (low; the covers measured weaker), or, when the "
                                 "pitcher could beat the partner's card, cover with a card the "
                                 "pitcher cannot beat (safe), or (boss, only when the pitcher "
                                 "could overtake it in its suit) that or else a side card only "
-                                "a trump beats", choices=("low", "safe", "boss"))
+                                "a trump beats", choices=PartnerCover)
     risk_points: int = option(10, "do not win with a card of at least this many game points "
                               "when an opponent still to play could beat it: play the lowest "
                               "card (11: never, the old rule)", lo=1, hi=11)
@@ -89,7 +119,7 @@ LAYOUT = HeuristicParams
 
 #: Where each heuristic parameter sits in a kernel's params row (the
 #: aggression in hundredths of a point, so both engines agree exactly).
-PARAM = layout(HeuristicParams, "PARAM")
+PARAM: Any = layout(HeuristicParams, "PARAM")      # Any: an IntEnum made at run time
 
 
 def unseen_table() -> np.ndarray:

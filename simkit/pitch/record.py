@@ -3,7 +3,7 @@ replayed by the reference engine (seeds/pitch.md 9): its text, its reader and
 its replay.
 
 A record is the shared header (the game, the rules, the seed and hand index
-of a run, each seat's policy: written and read by ``simkit.record``) and a
+of a run, each seat's policy: written and read by ``simkit.records.record``) and a
 body, one fact per ``key: value`` line (hand 3 of seed 7, four players)::
 
     dealer: 3
@@ -25,39 +25,39 @@ a run, :func:`body` writes its lines, :func:`replay` reads lines (as written
 here or by hand) and replays them with the reference engine, a
 :class:`ScriptDecider` making the recorded decisions, each checked to be
 legal in turn, and the policies, when given, what the record leaves out
-(:mod:`simkit.script`); every result stated is checked against the
+(:mod:`simkit.records.script`); every result stated is checked against the
 replay's.  :func:`deal` gives ``simkit advise --from`` the deal alone.
-Anything wrong is an :class:`~simkit.errors.InputError` of one line.
+Anything wrong is an :class:`~simkit.base.errors.InputError` of one line.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, TypeVar
 
-from simkit.errors import InputError
-from simkit.frames import TrickHand, area, frame, plural, row
+from simkit.base.errors import InputError
+from simkit.base.rng import Stream
 from simkit.pitch.reference import (
     UNITS_PER_DOLLAR,
     Bid,
     HandLog,
-    Play,
-    PolicyDecider,
     bid_refusal,
     decided_hand,
-    game_points_of,
     play_hand,
-    suit_of,
-    trick_winner,
 )
 from simkit.pitch.reference import deal as deal_cards
+from simkit.pitch.reference_cards import Play, game_points_of, suit_of, trick_winner
+from simkit.pitch.reference_players import PolicyDecider
 from simkit.pitch.rules import DECK, HAND_SIZE, MOON, PASS, TRUMP_TEXT, PitchRules
 from simkit.policy import Policy
-from simkit.rng import Stream
-from simkit.script import Script
-from simkit.text import key_values, numbers, seat_list, seat_number, seat_or_nobody, yes_no
+from simkit.records.frames import TrickHand, area, frame, plural, row
+from simkit.records.script import Script
+from simkit.records.text import key_values, numbers, seat_list, seat_number, seat_or_nobody, yes_no
+
+T = TypeVar("T")
 
 #: A record is one hand.
 UNIT = "hand"
@@ -154,7 +154,7 @@ def body(log: HandLog) -> list[str]:
 
 
 # ---------------------------------------------------------------------------
-# Reading values (simkit.text's readers; each raises InputError saying what is accepted)
+# Reading values (simkit.records.text's readers; each raises InputError saying what is accepted)
 # ---------------------------------------------------------------------------
 
 def _contract(text: str, rules: PitchRules, what: str) -> int:
@@ -253,7 +253,7 @@ def _lines(lines: Sequence[str], rules: PitchRules) -> tuple[dict[str, str], lis
     return fields, tricks
 
 
-def _reading(key: str, read: Callable, *args):
+def _reading(key: str, read: Callable[..., T], *args: Any) -> T:
     """``read(*args)``, an error naming the record line it comes from."""
     try:
         return read(*args)
@@ -330,8 +330,8 @@ def read(lines: Sequence[str], rules: PitchRules) -> Record:
         winners.append(winner)
     results = {key: (fields[key], READERS[key](fields[key], rules, key))
                for key in READERS if key in fields}
-    return Record(dealer, tuple(tuple(h) for h in hands), tuple(calls), tuple(plays),
-                  tuple(winners), results)
+    return Record(dealer=dealer, hands=tuple(tuple(h) for h in hands), calls=tuple(calls),
+                  plays=tuple(plays), winners=tuple(winners), results=results)
 
 
 # ---------------------------------------------------------------------------
@@ -348,7 +348,7 @@ class ScriptDecider:
     (§2, §3) before the hand goes on; at each lead the winner the record names
     for the trick before is checked.  ``policies`` (a :class:`PolicyDecider`,
     or None) make what the record leaves out and are asked at every recorded
-    decision too (:class:`simkit.script.Script`): a random seat's draw for a
+    decision too (:class:`simkit.records.script.Script`): a random seat's draw for a
     recorded call or card is made and dropped (§8.1)."""
 
     def __init__(self, rules: PitchRules, rec: Record, policies: PolicyDecider | None = None):
@@ -392,7 +392,8 @@ class ScriptDecider:
                                       f"at auction call {k}, seat {seat} to speak")
         if not recorded:
             self.cut_auction = True
-            return b
+            answer: int = b                           # the policies' call
+            return answer
         if b.seat != seat:
             raise InputError(f"auction call {k} is by seat {b.seat}, but it is seat {seat}'s "
                              f"turn (seeds/pitch.md 2)")
@@ -400,7 +401,8 @@ class ScriptDecider:
             call = "passes" if b.level == PASS else f"bids {self.rules.bid_text(b.level)}"
             raise InputError(f"auction call {k}: seat {seat} {call}, but "
                              f"{bid_refusal(self.rules, is_dealer, high, b.level)}")
-        return b.level
+        level: int = b.level
+        return level
 
     def play(self, seat: int, hand: Sequence[int], legal: Sequence[int], trick: Sequence[Play],
              plays: Sequence[Play], trump: int | None, pitcher: int) -> int:
@@ -411,12 +413,14 @@ class ScriptDecider:
         if not plays:
             self._auction_done()
         elif not trick:
+            assert trump is not None, "the first lead names trumps"
             self._check_winner(t - 1, trick_winner(plays[-n:], trump))
         recorded, p = self.plays.take(
-            lambda d: d.play(seat, hand, legal, trick, plays, trump, pitcher),
+            lambda d: d.play(seat, hand, legal, trick, plays, trump=trump, pitcher=pitcher),
             f"at trick {t}, seat {seat} to play")
         if not recorded:
-            return p
+            answer: int = p                           # the policies' card
+            return answer
         card = DECK.text(p.card)
         if p.seat != seat:
             why = ("the pitcher leads the first trick" if not plays else
@@ -433,7 +437,8 @@ class ScriptDecider:
             may = _a_suit(led) + ("" if led == trump else " or a trump")
             raise InputError(f"trick {t}: seat {seat} plays {card} but holds {_a_suit(led)}, "
                              f"the suit led: it must play {may} (seeds/pitch.md 3)")
-        return p.card
+        played: int = p.card
+        return played
 
     def finish(self, log: HandLog) -> None:
         """The hand is over: the record must have nothing left, and the winner it
@@ -512,7 +517,7 @@ def _auction_end(log: HandLog) -> str:
 
 def _points_area(log: HandLog) -> dict:
     """Who won High, Low, Jack and Game (§4)."""
-    def who(seats) -> str:
+    def who(seats: Iterable[int]) -> str:
         return ", ".join(f"seat {s}" for s in seats) or "nobody"
     return area("Points", [
         row("high", text=who([log.high] if log.high >= 0 else [])),
@@ -522,7 +527,7 @@ def _points_area(log: HandLog) -> dict:
 
 
 def frames(log: HandLog) -> list[dict]:
-    """The hand viewer's frames (:mod:`simkit.view`), from the log: the deal, then
+    """The hand viewer's frames (:mod:`simkit.records.view`), from the log: the deal, then
     one frame per call and each card, each with the hands, the auction, the
     pitcher, contract and trump once known, the trick on the table, the tricks
     won and each seat's tricks and game points captured (with its points and
@@ -582,6 +587,6 @@ def result_keys(log: HandLog) -> list[str]:
     return list(PLAY_RESULTS)
 
 
-def seat_labels(rules) -> list[str]:
+def seat_labels(rules: PitchRules) -> list[str]:
     """``seat 0``: every seat plays for itself."""
     return [f"seat {s}" for s in range(rules.players)]

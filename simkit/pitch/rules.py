@@ -1,18 +1,19 @@
 """Pitch: Money Game rules: the frozen, validated config and its named variants.
 
 The rule book is ``seeds/pitch.md``; each option below names what of it it
-settles.  Kernels receive the rules as :func:`simkit.config.vector`, whose
+settles.  Kernels receive the rules as :func:`simkit.base.config.vector`, whose
 indices :data:`R` names.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
-from simkit import config
-from simkit.cards import Deck
-from simkit.config import Config, option
-from simkit.errors import InputError
+from simkit.base import config
+from simkit.base.cards import Deck
+from simkit.base.config import Choice, Config, option
+from simkit.base.errors import InputError
 
 TITLE = "Pitch: Money Game"
 BOOK = "seeds/pitch.md"
@@ -43,6 +44,75 @@ MONEY_UNITS_PER_CENT = 840
 MAX_SESSION_PLAYERS = 32
 
 
+class Low(Choice):
+    """Who scores Low (seeds/pitch.md 4)."""
+
+    CAPTURED = "captured"
+    DEALT = "dealt"
+
+
+class Auction(Choice):
+    """How the auction runs (seeds/pitch.md 2)."""
+
+    ONE_LAP = "one_lap"
+    OPEN = "open"
+
+
+class Steal(Choice):
+    """Whether the dealer may take the bid by matching it (seeds/pitch.md 2)."""
+
+    MATCH = "match"
+    OUTBID = "outbid"
+
+
+class AllPass(Choice):
+    """What happens when everyone before the dealer passes (seeds/pitch.md 2)."""
+
+    FORCED = "forced"
+    REDEAL = "redeal"
+
+
+class StuckBid(Choice):
+    """What a dealer forced to bid may bid (seeds/pitch.md 2)."""
+
+    TWO = "two"
+    ANY = "any"
+
+
+class MoonNeeds(Choice):
+    """What a moon must take to be made (seeds/pitch.md 5)."""
+
+    FOUR = "four"
+    ALL = "all"
+
+
+class GameTie(Choice):
+    """Who scores Game on a tie (seeds/pitch.md 4)."""
+
+    NONE = "none"
+    ALL = "all"
+
+
+class JoinScore(Choice):
+    """A new player's starting score (seeds/pitch.md 7)."""
+
+    AVERAGE = "average"
+    ZERO = "zero"
+
+
+#: The kernels' names of the options' values (numba reads IntEnum members as constants).
+#: (Any: IntEnums made at run time, their members unknown to mypy.)
+LowCode: Any = config.codes(Low)
+AuctionCode: Any = config.codes(Auction)
+StealCode: Any = config.codes(Steal)
+AllPassCode: Any = config.codes(AllPass)
+StuckBidCode: Any = config.codes(StuckBid)
+MoonNeedsCode: Any = config.codes(MoonNeeds)
+GameTieCode: Any = config.codes(GameTie)
+JoinScoreCode: Any = config.codes(JoinScore)
+
+
+
 @dataclasses.dataclass(frozen=True)
 class PitchRules(Config):
     """Rules of one Pitch table and its money sessions (see ``seeds/pitch.md``)."""
@@ -50,26 +120,24 @@ class PitchRules(Config):
     what = "rule"
 
     players: int = option(4, "players, each for themselves (6 cards each)", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
-    low: str = option("captured", "Low goes to whoever wins the lowest trump in a trick "
-                      "(captured, the seed) or to whoever was dealt it (dealt)", choices=("captured", "dealt"))
-    auction: str = option("one_lap", "one lap from left of the dealer, the dealer last "
-                          "(one_lap, the usual reading of the seed), or laps until all but one "
-                          "have passed, a pass being final (open)", choices=("one_lap", "open"))
-    steal: str = option("match", "the dealer may take the bid by matching the high bid (match, "
-                        "the seed) or must bid higher like everyone (outbid)", choices=("match", "outbid"))
-    all_pass: str = option("forced", "everyone else passes: the dealer must bid (forced, the "
-                           "seed; see stuck_bid), or may pass and the hand is thrown in "
-                           "(redeal)",
-                           choices=("forced", "redeal"))
-    stuck_bid: str = option("two", "a dealer forced to bid (all_pass = forced) bids exactly 2 "
-                            "(two, the seed) or any bid of 2 or more (any)",
-                            choices=("two", "any"))
-    moon_needs: str = option("four", "a moon needs all six tricks and all four points (four) or "
-                             "every point awarded in the hand (all)", choices=("four", "all"))
+    low: Low = option(Low.CAPTURED, "Low goes to whoever wins the lowest trump in a trick "
+                      "(captured, the seed) or to whoever was dealt it (dealt)", choices=Low)
+    auction: Auction = option(Auction.ONE_LAP, "one lap from left of the dealer, the dealer last "
+                              "(one_lap, the usual reading of the seed), or laps until all but one "
+                              "have passed, a pass being final (open)", choices=Auction)
+    steal: Steal = option(Steal.MATCH, "the dealer may take the bid by matching the high bid (match, "
+                          "the seed) or must bid higher like everyone (outbid)", choices=Steal)
+    all_pass: AllPass = option(AllPass.FORCED, "everyone else passes: the dealer must bid (forced, the "
+                               "seed; see stuck_bid), or may pass and the hand is thrown in "
+                               "(redeal)", choices=AllPass)
+    stuck_bid: StuckBid = option(StuckBid.TWO, "a dealer forced to bid (all_pass = forced) bids exactly 2 "
+                                 "(two, the seed) or any bid of 2 or more (any)", choices=StuckBid)
+    moon_needs: MoonNeeds = option(MoonNeeds.FOUR, "a moon needs all six tricks and all four points (four) or "
+                                   "every point awarded in the hand (all)", choices=MoonNeeds)
     moon_made: int = option(4, "points a made moon scores", lo=0, hi=100)
     moon_failed: int = option(4, "points a failed moon loses", lo=0, hi=100)
-    game_tie: str = option("none", "a tie for the Game point: nobody scores it (none) or every "
-                           "tied player does (all)", choices=("none", "all"))
+    game_tie: GameTie = option(GameTie.NONE, "a tie for the Game point: nobody scores it (none) or every "
+                               "tied player does (all)", choices=GameTie)
     session_hands: int = option(20, "hands in a money session (a cap, when a target is set)",
                                 lo=1, hi=5000)
     target: int = option(0, "a session ends after a hand in which a player reaches this score "
@@ -78,8 +146,8 @@ class PitchRules(Config):
                           lo=0.0, hi=1.0, scale=1000)
     join: float = option(0.0, "chance that a new player joins after a hand (used in whole thousandths)",
                          lo=0.0, hi=1.0, scale=1000)
-    join_score: str = option("average", "a new player's starting score: the seated players' "
-                             "average rounded down, or zero", choices=("average", "zero"))
+    join_score: JoinScore = option(JoinScore.AVERAGE, "a new player's starting score: the seated "
+                                   "players' average rounded down, or zero", choices=JoinScore)
     cents: int = option(10, "cents paid per point above or below the average score", lo=0, hi=1000)
     moon_dollars: int = option(1, "dollars each other player pays for a made moon "
                                "(the pitcher pays each as much for a failed one)", lo=0, hi=100)
@@ -95,11 +163,11 @@ class PitchRules(Config):
 
     @property
     def leave_permille(self) -> int:
-        return int(round(self.leave * 1000))
+        return round(self.leave * 1000)
 
     @property
     def join_permille(self) -> int:
-        return int(round(self.join * 1000))
+        return round(self.join * 1000)
 
     @staticmethod
     def bid_text(level: int) -> str:
@@ -135,11 +203,6 @@ PRESETS: dict[str, dict] = {
 
 make_rules = config.rules_maker(PitchRules, PRESETS, "Pitch")
 
-#: The kernels' names of the options' values (both engines may use them).
-Low, Auction, Steal, AllPass, StuckBid, MoonNeeds, GameTie, JoinScore = config.choices(
-    PitchRules, "low", "auction", "steal", "all_pass", "stuck_bid", "moon_needs", "game_tie",
-    "join_score")
-
-#: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`;
+#: Where each rule sits in the kernels' rules vector (:func:`simkit.base.config.vector`;
 #: ``leave`` and ``join`` in thousandths).
-R = config.layout(PitchRules, "R")
+R: Any = config.layout(PitchRules, "R")      # Any: an IntEnum made at run time

@@ -7,18 +7,29 @@ so they never hold the whole run.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
-from simkit import design, stats
+from simkit.base import stats
 from simkit.engine import BidShares, Mean, Rate, Section, Summary, bid_table
+from simkit.lab import design
+from simkit.pitch.rules import PitchRules
 
 #: Group columns of :func:`aggregate_frame` and the totals summed per group.
 AGG_KEYS = ("contract", "made", "pitcher_trumps", "pitcher_seat")
 AGG_TOTALS = ("hands", "pitcher_score", "pitcher_score_sq", "pitcher_money", "others_score")
 
 
-def aggregate_frame(df: pd.DataFrame, rules) -> pd.DataFrame:
+def made_text(p: float, lo: float, hi: float, n: int) -> str:
+    """A success rate with its interval, without the count: ``81.2% [80.9%, 81.5%]``."""
+    text = stats.format_estimate(p, lo, hi, n)
+    assert isinstance(text, str), text                # one estimate: one text
+    return text.split(" (")[0]
+
+
+def aggregate_frame(df: pd.DataFrame, rules: PitchRules) -> pd.DataFrame:
     """Counts and sums per group of ``AGG_KEYS`` of a hands frame (``pitcher_seat``:
     1 = left of the dealer ... players = the dealer, 0 = thrown in); tables of
     different hand ranges add up (groupby-sum)."""
@@ -63,8 +74,8 @@ class HandSummary(Summary):
         lines = [f"{'bid':<12}{'hands':>12}{'share':>8}   {'made [95% CI]':<26}"
                  f"{'pitcher':>9}{'others':>9}{'money $':>9}"]
         for row in self.table().itertuples():
-            made = ("" if np.isnan(row.made) else stats.format_estimate(
-                row.made, row.ci_low, row.ci_high, row.hands).split(" (")[0])
+            made = ("" if np.isnan(row.made) else
+                    made_text(row.made, row.ci_low, row.ci_high, row.hands))
             pts = ("" if np.isnan(row.pitcher_points) else
                    f"{row.pitcher_points:+9.2f}{row.others_points:+9.2f}"
                    f"{row.pitcher_money:+9.3f}")
@@ -101,22 +112,25 @@ class SessionSummary(Summary):
         return "\n".join(lines)
 
 
-def measures(rules) -> list:
-    """What ``simkit compare pitch`` compares (:mod:`simkit.compare`): bids, the
+def measures(rules: PitchRules) -> list[Section]:
+    """What ``simkit compare pitch`` compares (:mod:`simkit.lab.compare`): bids, the
     pitcher's points and money per hand, moons; money per session by starting
     seat, session length."""
     N = rules.players
 
-    def pitched(df):
-        return df["pitcher"].to_numpy() >= 0
+    def pitched(df: pd.DataFrame) -> np.ndarray:
+        pitcher: np.ndarray = df["pitcher"].to_numpy()
+        return pitcher >= 0
 
-    def pitcher_value(column):
-        def value(df):
+    def pitcher_value(column: str) -> Callable[[pd.DataFrame], np.ndarray]:
+        def value(df: pd.DataFrame) -> np.ndarray:
             p = df["pitcher"].to_numpy().clip(0)
-            return df[[f"{column}_{s}" for s in range(N)]].to_numpy()[np.arange(len(df)), p]
+            by_seat: np.ndarray = df[[f"{column}_{s}" for s in range(N)]].to_numpy()
+            own: np.ndarray = by_seat[np.arange(len(df)), p]
+            return own
         return value
 
-    def seat_money(k):
+    def seat_money(k: int) -> Mean:
         return Mean(f"money per session ($), starting seat {k}" if k else
                     "money per session ($), players who joined", lambda df: df["money"].to_numpy(),
                     lambda df: df["seat"].to_numpy() == k)
@@ -141,8 +155,8 @@ def measures(rules) -> list:
     ]
 
 
-def _design(rules) -> Section:
-    """The designer's measures (:mod:`simkit.design`) of money sessions: the
+def _design(rules: PitchRules) -> Section:
+    """The designer's measures (:mod:`simkit.lab.design`) of money sessions: the
     players by starting seat (seat N: the first dealer); a win is the top
     score at the end; a session is finished when a target ended it before
     its last hand."""

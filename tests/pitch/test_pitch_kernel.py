@@ -19,11 +19,11 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from simkit.errors import InputError
+from simkit.base.errors import InputError
 from simkit.pitch import api
 from simkit.pitch.advise import advice_json, advise
 from simkit.pitch.rules import DECK, PRESETS
-from simkit.runner import max_threads
+from simkit.runs.batches import max_threads
 
 SEED = 20261129
 PLAYERS = tuple(range(2, 9))
@@ -42,9 +42,9 @@ needs_two_threads = pytest.mark.skipif(max_threads() < 2,
 # --- reproducibility --------------------------------------------------------
 
 @needs_two_threads
-@pytest.mark.parametrize("players", (2, 5, 8))
+@pytest.mark.parametrize("players", [2, 5, 8])
 def test_hands_and_sessions_same_on_one_and_two_threads(players):
-    kw = dict(players=players, rules="redeal", policy=mixed(players), seed=SEED)
+    kw = {"players": players, "rules": "redeal", "policy": mixed(players), "seed": SEED}
     a = api.simulate(30_000, threads=1, **kw)
     b = api.simulate(30_000, threads=2, **kw)
     pd.testing.assert_frame_equal(a, b)
@@ -77,14 +77,17 @@ def test_hand_invariants_every_preset(players):
             N = players
             played = df["pitcher"] >= 0
             tricks = df[[f"tricks_{s}" for s in range(N)]].sum(axis=1)
-            assert (tricks[played] == 6).all() and (tricks[~played] == 0).all()
+            assert (tricks[played] == 6).all()
+            assert (tricks[~played] == 0).all()
             points = df[[f"points_{s}" for s in range(N)]].to_numpy()
             total = points.sum(axis=1)
-            assert (points >= 0).all() and (points <= 4).all()
+            assert (points >= 0).all()
+            assert (points <= 4).all()
             if PRESETS[preset].get("game_tie") != "all":
                 assert (total <= 4).all()
             # High and Low are always awarded in a played hand; Jack only when dealt
-            assert (df.loc[played, "high"] >= 0).all() and (df.loc[played, "low"] >= 0).all()
+            assert (df.loc[played, "high"] >= 0).all()
+            assert (df.loc[played, "low"] >= 0).all()
             assert (total[played] >= 2).all()
             gp = df[[f"game_points_{s}" for s in range(N)]].sum(axis=1)
             assert (gp <= 80).all()
@@ -134,7 +137,8 @@ def test_sessions_are_zero_sum_and_consistent(rules):
     assert (g["player"].count() >= 4).all()
     starters = df[df["joined"] == 0]
     assert (g["seat"].apply(lambda s: sorted(s[s > 0])) .map(tuple) == (1, 2, 3, 4)).all()
-    assert (starters["seat"] > 0).all() and (df.loc[df["joined"] > 0, "seat"] == 0).all()
+    assert (starters["seat"] > 0).all()
+    assert (df.loc[df["joined"] > 0, "seat"] == 0).all()
     assert (df["hands"] <= df["session_hands"]).all()
     assert (df["made"] <= df["pitched"]).all()
     if rules.get("target"):
@@ -161,7 +165,8 @@ def test_a_card_is_dealt_with_chance_6n_over_52(players):
     assert np.abs(dealt / n - p).max() < 5 * np.sqrt(p * (1 - p) / n)
     seat0 = bits[:, 0, :].sum(axis=0)
     assert stats.chisquare(seat0).pvalue > 1e-4
-    assert (bits.sum(axis=2) == 6).all() and (bits.sum(axis=1) <= 1).all()
+    assert (bits.sum(axis=2) == 6).all()
+    assert (bits.sum(axis=1) <= 1).all()
 
 
 def test_chance_of_holding_the_ace_of_a_suit_with_k_of_it():
@@ -193,7 +198,8 @@ def test_chance_of_holding_the_ace_of_a_suit_with_k_of_it():
 def test_top_six_spades_shoot_the_moon_every_time(players):
     ev = api.evaluate_hand("AS KS QS JS TS 9S", players=players, samples=3_000, seed=SEED)
     moon = ev.bids.set_index("bid").loc["moon"]
-    assert moon["made"] == 3_000 and moon["points"] == 4
+    assert moon["made"] == 3_000
+    assert moon["points"] == 4
     assert moon["money"] == pytest.approx(0.1 * (4 - 4 / players) + (players - 1))
     assert ev.trump == "S"
 
@@ -206,21 +212,24 @@ def test_advisor_recommends_the_moon_and_passes_on_rags():
     assert set(j) == {"game", "players", "hand", "seat", "dealer", "samples", "bids",
                       "recommended", "reason", "close", "close_to", "mode", "policies", "rules",
                       "value", "threshold", "identical", "decided_by", "decides"}
-    assert j["game"] == "pitch" and j["seat"] == 1 and j["hand"][4] == "10S"
+    assert j["game"] == "pitch"
+    assert j["seat"] == 1
+    assert j["hand"][4] == "10S"
     rags = advise("2C 3D 4H 5S 7C 8D", samples=5_000, seed=SEED)
     assert rags.recommended == "pass"
     made = rags.bids.set_index("bid")["p_make"]
-    assert made["4"] < 0.01 and made["moon"] == 0
+    assert made["4"] < 0.01
+    assert made["moon"] == 0
 
 
-@pytest.mark.parametrize("kwargs,words", [
-    (dict(hand="AS KS QS"), ["6 cards", "3"]),
-    (dict(hand="AS KS QS JS TS XX"), ["XX"]),
-    (dict(hand="AS AS QS JS TS 9S"), ["duplicate", "AS"]),
-    (dict(hand="AS KS QS JS TS 9S", players=9), ["9", "2 to 8"]),
-    (dict(hand="AS KS QS JS TS 9S", seat=4), ["seat", "4"]),
-    (dict(hand="AS KS QS JS TS 9S", dealer=-1), ["dealer", "-1"]),
-    (dict(hand="AS KS QS JS TS 9S", rules={"low": "held"}), ["held", "low"]),
+@pytest.mark.parametrize(("kwargs", "words"), [
+    ({"hand": "AS KS QS"}, ["6 cards", "3"]),
+    ({"hand": "AS KS QS JS TS XX"}, ["XX"]),
+    ({"hand": "AS AS QS JS TS 9S"}, ["duplicate", "AS"]),
+    ({"hand": "AS KS QS JS TS 9S", "players": 9}, ["9", "2 to 8"]),
+    ({"hand": "AS KS QS JS TS 9S", "seat": 4}, ["seat", "4"]),
+    ({"hand": "AS KS QS JS TS 9S", "dealer": -1}, ["dealer", "-1"]),
+    ({"hand": "AS KS QS JS TS 9S", "rules": {"low": "held"}}, ["held", "low"]),
 ])
 def test_evaluate_hand_rejects_bad_input(kwargs, words):
     with pytest.raises(InputError) as e:
@@ -231,7 +240,7 @@ def test_evaluate_hand_rejects_bad_input(kwargs, words):
 
 # --- command line -------------------------------------------------------------------
 
-@pytest.mark.parametrize("argv,words", [
+@pytest.mark.parametrize(("argv", "words"), [
     (["simulate", "pitch", "--players", "9"], ["9", "players"]),
     (["simulate", "pitch", "--players", "1"], ["1", "players"]),
     (["simulate", "pitch", "--set", "low=held"], ["held", "low"]),
@@ -253,15 +262,18 @@ def test_cli_simulate_sessions_advise_and_rules(workdir, cli):
     code, out, err = cli("simulate", "pitch", "--hands", "30000", "--players", "5",
                          "--no-progress", "--out", "h")
     assert code == 0, err
-    assert "30,000 hands" in out and "moon" in out
-    from simkit.store import read_run
+    assert "30,000 hands" in out
+    assert "moon" in out
+    from simkit.runs.store import read_run
     df, man = read_run(workdir / "h")
-    assert man["game"] == "pitch" and len(df) == 30_000
+    assert man["game"] == "pitch"
+    assert len(df) == 30_000
     pd.testing.assert_frame_equal(df, api.simulate(30_000, players=5), check_categorical=False)
     code, out, err = cli("simulate", "pitch", "--games", "500", "--preset", "drop-in",
                          "--no-progress")
     assert code == 0, err
-    assert "500 sessions" in out and "joined" in out
+    assert "500 sessions" in out
+    assert "joined" in out
     code, out, err = cli("simulate", "pitch", "--hands", "20000", "--aggregate",
                          "--no-progress")
     assert code == 0, err

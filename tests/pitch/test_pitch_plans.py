@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit.errors import InputError
+from simkit.base.errors import InputError
+from simkit.base.rng import Stream
 from simkit.pitch import api
 from simkit.pitch import kernel as K
 from simkit.pitch import reference as R
@@ -33,7 +34,6 @@ from simkit.pitch.rules import (
     PLAN_POLICY,
     make_rules,
 )
-from simkit.rng import Stream
 
 SEED = 0x91A7
 DEALS = 128
@@ -134,7 +134,8 @@ def test_plan_cases_are_reached():
     frame, calls = assert_same_plans(rules, pols, "KD QD 3D 10C 5H 7S", 3, 3, 3, count=400)
     seat_calls = (calls >= 0) & (calls // 16 == 3)
     assert (seat_calls.sum(axis=1) >= 2).any()                      # a second turn
-    assert (frame["pitcher"] == 3).any() and (frame["pitcher"] != 3).any()
+    assert (frame["pitcher"] == 3).any()
+    assert (frame["pitcher"] != 3).any()
     steals = [j for j in range(400) for i in range(1, K.MAX_CALLS)
               if calls[j, i] >= 0 and calls[j, i] // 16 == 3 and calls[j, i] % 16 > 0
               and calls[j, i] % 16 == max((c % 16 for c in calls[j, :i] if c >= 0), default=0)]
@@ -161,7 +162,8 @@ def test_stuck_dealer_bids_exactly_two(preset, policy):
                             dealer=dealer, rules=preset, policy=policy, seed=SEED)
         stuck = df[df["stuck"]]
         assert len(stuck) > 50
-        assert (stuck["contract"] == 2).all() and (stuck["pitcher"] == dealer).all()
+        assert (stuck["contract"] == 2).all()
+        assert (stuck["pitcher"] == dealer).all()
         assert (stuck[f"bid_{dealer}"] == 2).all()
         rules = make_rules(preset, players=players)
         # (the classic heuristic: the new one bids on more hands, so fewer are stuck)
@@ -184,17 +186,21 @@ def test_pass_as_dealer_against_a_table_that_never_bids(rules, players):
     """8.4: the advised seat is the dealer, nobody else ever bids, and the plan
     pass makes it bid exactly 2 (forced), and throws every deal in (redeal)."""
     dealer = players - 1
-    common = dict(players=players, seat=dealer, dealer=dealer, policy=NEVER, seed=SEED)
+    common = {"players": players, "seat": dealer, "dealer": dealer, "policy": NEVER, "seed": SEED}
     df = api.plan_hands("AS KS QS JS 10S 9S", "pass", 500, rules=rules, **common)
-    assert (df["contract"] == 2).all() and (df["pitcher"] == dealer).all()
-    assert df["stuck"].all() and (df[f"bid_{dealer}"] == 2).all()
+    assert (df["contract"] == 2).all()
+    assert (df["pitcher"] == dealer).all()
+    assert df["stuck"].all()
+    assert (df[f"bid_{dealer}"] == 2).all()
     assert (df[[f"bid_{s}" for s in range(players - 1)]] == 0).all().all()
     redeal = api.plan_hands("AS KS QS JS 10S 9S", "pass", 500, rules={**rules,
                             "all_pass": "redeal"}, **common)
-    assert (redeal["pitcher"] == -1).all() and (redeal["contract"] == 0).all()
+    assert (redeal["pitcher"] == -1).all()
+    assert (redeal["contract"] == 0).all()
     assert (redeal[[f"score_{s}" for s in range(players)]] == 0).all().all()
     assert (redeal[[f"money_{s}" for s in range(players)]] == 0).all().all()
-    assert not redeal["stuck"].any() and (redeal["trump"] == "-").all()
+    assert not redeal["stuck"].any()
+    assert (redeal["trump"] == "-").all()
     # the other plans against the same table: a ceiling L bids L in one lap
     # (2 when stuck under two, or in the open auction), the moon the moon (2
     # when stuck under two)
@@ -208,11 +214,13 @@ def test_pass_as_dealer_against_a_table_that_never_bids(rules, players):
             want = level
         else:
             want = 2
-        assert (df["contract"] == want).all() and (df["pitcher"] == dealer).all(), plan
+        assert (df["contract"] == want).all(), plan
+        assert (df["pitcher"] == dealer).all(), plan
         thrown = api.plan_hands("AS KS QS JS 10S 9S", plan, 200, rules={**rules,
                                 "all_pass": "redeal"}, **common)
         want = level if plan == "moon" or r.auction == "one_lap" else 2
-        assert (thrown["contract"] == want).all() and not thrown["stuck"].any(), plan
+        assert (thrown["contract"] == want).all(), plan
+        assert not thrown["stuck"].any(), plan
 
 
 # --- identity with the policy plan ---------------------------------------------------
@@ -240,12 +248,14 @@ def test_plan_equals_policy_where_they_call_the_same(rule_set):
     for plan in PLAN_CODES:
         df, calls, plays = kernel_plans(rules, pols, hand, seat, dealer, plan, SEED, n)
         same = np.array([a == b for a, b in zip(own(calls), own(bcalls))])
-        assert (calls[same] == bcalls[same]).all() and (plays[same] == bplays[same]).all()
+        assert (calls[same] == bcalls[same]).all()
+        assert (plays[same] == bplays[same]).all()
         for col in df.columns:
             assert (df[col].to_numpy()[same] == base[col].to_numpy()[same]).all(), (plan, col)
         same_somewhere |= same.any()
         differ_somewhere |= (~same).any()
-    assert same_somewhere and differ_somewhere
+    assert same_somewhere
+    assert differ_somewhere
 
 
 def test_plan_seat_never_draws():
@@ -277,7 +287,7 @@ def test_plan_seat_never_draws():
 
 def test_plan_hands_is_the_one_mechanism_of_a_pass():
     """fixed_hands' pass (what evaluate_hand plays for pass) is the plan pass."""
-    kw = dict(players=5, seat=2, dealer=4, policy=mixed(5), seed=SEED)
+    kw = {"players": 5, "seat": 2, "dealer": 4, "policy": mixed(5), "seed": SEED}
     a = api.plan_hands("AH 10H 4H KC 2S 9D", "pass", 300, **kw)
     b = api.fixed_hands("AH 10H 4H KC 2S 9D", "pass", 300, **kw)
     pd.testing.assert_frame_equal(a, b)
@@ -305,24 +315,25 @@ def test_parse_plan_and_names():
         with pytest.raises(InputError) as e:
             api.parse_plan(rules, bad)
         msg = str(e.value)
-        assert "\n" not in msg and repr(bad) in msg, msg
+        assert "\n" not in msg, msg
+        assert repr(bad) in msg, msg
         assert "policy, pass, 2, 3, 4, moon" in msg
 
 
-@pytest.mark.parametrize("kwargs,words", [
-    (dict(plan="sometimes"), ["sometimes", "moon"]),
-    (dict(plan=1), ["1", "pass"]),
-    (dict(hand="AS KS QS"), ["6 cards", "3"]),
-    (dict(hand="AS KS QS JS TS XX"), ["XX"]),
-    (dict(seat=4), ["seat", "4"]),
-    (dict(dealer=-1), ["dealer", "-1"]),
-    (dict(players=9), ["9", "2 to 8"]),
-    (dict(samples=0), ["samples"]),
-    (dict(rules={"auction": "laps"}), ["laps", "auction"]),
-    (dict(rules={"stuck_bid": "three"}), ["three", "stuck_bid"]),
+@pytest.mark.parametrize(("kwargs", "words"), [
+    ({"plan": "sometimes"}, ["sometimes", "moon"]),
+    ({"plan": 1}, ["1", "pass"]),
+    ({"hand": "AS KS QS"}, ["6 cards", "3"]),
+    ({"hand": "AS KS QS JS TS XX"}, ["XX"]),
+    ({"seat": 4}, ["seat", "4"]),
+    ({"dealer": -1}, ["dealer", "-1"]),
+    ({"players": 9}, ["9", "2 to 8"]),
+    ({"samples": 0}, ["samples"]),
+    ({"rules": {"auction": "laps"}}, ["laps", "auction"]),
+    ({"rules": {"stuck_bid": "three"}}, ["three", "stuck_bid"]),
 ])
 def test_plan_hands_rejects_bad_input(kwargs, words):
-    args = dict(hand="AS KS QS JS TS 9S", plan="pass", samples=100)
+    args = {"hand": "AS KS QS JS TS 9S", "plan": "pass", "samples": 100}
     args.update(kwargs)
     with pytest.raises(InputError) as e:
         api.plan_hands(**args)

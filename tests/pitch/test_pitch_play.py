@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from simkit.pitch import reference as R
+from simkit.pitch import reference_players as H
 from simkit.pitch.api import fixed_hands
 from simkit.pitch.policies import NAMED, make_policies
 from simkit.pitch.rules import DECK, MOON, PASS, make_rules
@@ -30,13 +31,21 @@ def card(text):
     return DECK.parse(text)
 
 
+def follow(seat, legal, trick, seen, params):
+    """The heuristic's card for ``seat``, pitcher 0, spades trump; ``seen``: the
+    rest of its view (hand, played, voids, players)."""
+    return H.follow_card(H.PlayView(seat=seat, pitcher=0, **seen), legal, trick, S, params)
+
+
 def test_classic_parses_and_differs_from_default():
     (p,) = make_policies(NAMED["classic"], 1)
     assert p.name == "heuristic"
     assert (p.params.moon_rule, p.params.low_value, p.params.dealer_match,
             p.params.cash_chance, p.params.partner_cover, p.params.risk_points) == \
         ("run", "held", False, 101, "low", 11)
-    assert NEW.moon_rule == "sure" and NEW.cash_chance == 50 and NEW.risk_points == 10
+    assert NEW.moon_rule == "sure"
+    assert NEW.cash_chance == 50
+    assert NEW.risk_points == 10
 
 
 # --- 1. "no trumps out": the boss side card is cashed --------------------------
@@ -49,14 +58,15 @@ def test_cash_boss_side_card_when_others_showed_out():
     tricks = [("AS", "2S", "4H", "5H"), ("KS", "3C", "6H", "7H"), ("QS", "8D", "9D", "10D")]
     plays = [P(s, card(t)) for trick in tricks for s, t in enumerate(trick)]
     hand = cards("AH 5C 3D")
-    voids = R.trump_voids(plays, 4, S)
+    voids = H.trump_voids(plays, 4, S)
     assert voids == {1, 2, 3}
     played = [p.card for p in plays]
-    assert R.no_trump_chance(hand, played, S, 4, 0, 0, voids) == 100
-    assert R.lead_card(hand, played, S, 4, NEW, 0, 0, voids) == card("AH")
-    assert R.lead_card(hand, played, S, 4, OLD, 0, 0, voids) == card("3D")
+    seen = H.PlayView(seat=0, hand=hand, pitcher=0, players=4, played=played, voids=voids)
+    assert H.no_trump_chance(seen, S) == 100
+    assert H.lead_card(seen, S, NEW) == card("AH")
+    assert H.lead_card(seen, S, OLD) == card("3D")
     # cash_chance 101 is the old rule on its own
-    assert R.lead_card(hand, played, S, 4, NEW.replace(cash_chance=101), 0, 0, voids) \
+    assert H.lead_card(seen, S, NEW.replace(cash_chance=101)) \
         == card("3D")
 
 
@@ -67,15 +77,16 @@ def test_cash_chance_is_the_hypergeometric_chance():
     trumps."""
     plays = [P(0, card("AS")), P(1, card("2S")), P(2, card("4H")), P(3, card("5H"))]
     hand = cards("AH 7C 6C 3D 2D")
-    voids = R.trump_voids(plays, 4, S)
+    voids = H.trump_voids(plays, 4, S)
     from math import comb
     pool = 52 - 5 - 4 - 2 * 5
     want = 100 * comb(pool - 11, 5) // comb(pool, 5)
-    assert R.no_trump_chance(hand, [p.card for p in plays], S, 4, 1, 0, voids) == want
+    seen = H.PlayView(seat=1, hand=hand, pitcher=0, players=4, played=[p.card for p in plays],
+                      voids=voids)
+    assert H.no_trump_chance(seen, S) == want
     assert want < 50
-    assert R.lead_card(hand, [p.card for p in plays], S, 4, NEW, 1, 0, voids) == card("2D")
-    assert R.lead_card(hand, [p.card for p in plays], S, 4, NEW.replace(cash_chance=10), 1,
-                       0, voids) == card("AH")
+    assert H.lead_card(seen, S, NEW) == card("2D")
+    assert H.lead_card(seen, S, NEW.replace(cash_chance=10)) == card("AH")
 
 
 # --- 2. partner winning, the pitcher still to play ------------------------------
@@ -87,20 +98,20 @@ def test_partner_cover_is_an_option():
     trick = [P(1, card("5H"))]
     hand = cards("AH 4H 9C")
     legal = R.legal_cards(hand, card("5H") // 13, S)
-    args = (trick, S, 0)
-    kw = dict(hand=hand, played=[card("5H")], voids=set(), players=4)
-    assert R.follow_card(2, legal, *args, OLD, **kw) == card("4H")
-    assert R.follow_card(2, legal, *args, NEW, **kw) == card("4H")
-    assert R.follow_card(2, legal, *args, NEW.replace(partner_cover="boss"), **kw) == card("AH")
-    assert R.follow_card(2, legal, *args, NEW.replace(partner_cover="safe"), **kw) == card("4H")
+    kw = {"hand": hand, "played": [card("5H")], "voids": set(), "players": 4}
+    assert follow(2, legal, trick, kw, OLD) == card("4H")
+    assert follow(2, legal, trick, kw, NEW) == card("4H")
+    assert follow(2, legal, trick, kw, NEW.replace(partner_cover="boss")) == card("AH")
+    assert follow(2, legal, trick, kw, NEW.replace(partner_cover="safe")) == card("4H")
     # the pitcher known void in trumps: the AH is safe, and safe covers too
     kw["voids"] = {0}
-    assert R.follow_card(2, legal, *args, NEW.replace(partner_cover="safe"), **kw) == card("AH")
+    assert follow(2, legal, trick, kw, NEW.replace(partner_cover="safe")) == card("AH")
     # partner's card the boss of hearts (AH played before): boss does not cover
-    kw = dict(hand=cards("KH 4H 9C"), played=[card("AH"), card("QH")], voids=set(), players=4)
+    kw = {"hand": cards("KH 4H 9C"), "played": [card("AH"), card("QH")], "voids": set(),
+          "players": 4}
     trick = [P(1, card("QH"))]
     legal = R.legal_cards(kw["hand"], 2, S)
-    assert R.follow_card(2, legal, trick, S, 0, NEW.replace(partner_cover="boss"), **kw) \
+    assert follow(2, legal, trick, kw, NEW.replace(partner_cover="boss")) \
         == card("4H")
 
 
@@ -112,19 +123,19 @@ def test_no_ten_thrown_where_it_can_be_trumped():
     trick = [P(3, card("3C"))]
     hand = cards("10C 2C 7D")
     legal = R.legal_cards(hand, 0, S)
-    kw = dict(hand=hand, played=[card("3C")], voids=set(), players=4)
-    assert R.follow_card(0, legal, trick, S, 0, NEW, **kw) == card("2C")
-    assert R.follow_card(0, legal, trick, S, 0, OLD, **kw) == card("10C")
-    assert R.follow_card(0, legal, trick, S, 0, NEW.replace(risk_points=11), **kw) == card("10C")
+    kw = {"hand": hand, "played": [card("3C")], "voids": set(), "players": 4}
+    assert follow(0, legal, trick, kw, NEW) == card("2C")
+    assert follow(0, legal, trick, kw, OLD) == card("10C")
+    assert follow(0, legal, trick, kw, NEW.replace(risk_points=11)) == card("10C")
     # last to play (2 players): nobody can take it back, the 10C wins the trick
     kw["players"] = 2
     trick = [P(1, card("3C"))]
-    assert R.follow_card(0, legal, trick, S, 0, NEW, **kw) == card("10C")
+    assert follow(0, legal, trick, kw, NEW) == card("10C")
     # both others known void in trumps and the higher clubs seen: the 10C is safe
-    kw = dict(hand=hand, played=[card("3C"), card("AC"), card("KC"), card("QC"), card("JC")],
-              voids={1, 2}, players=4)
+    kw = {"hand": hand, "played": [card("3C"), card("AC"), card("KC"), card("QC"), card("JC")],
+              "voids": {1, 2}, "players": 4}
     trick = [P(3, card("3C"))]
-    assert R.follow_card(0, legal, trick, S, 0, NEW, **kw) == card("10C")
+    assert follow(0, legal, trick, kw, NEW) == card("10C")
 
 
 # --- 4. Low valued by the rules in force ------------------------------------
@@ -134,27 +145,27 @@ def test_low_estimate_follows_the_rules():
     trump, so Low is nearly sure under low = captured (the old estimate valued
     only holding the lowest trump: a pass)."""
     hand = cards("AS 7H 5D 4C 3C 2H")
-    assert R.estimate(hand, S, 4, "held") == 133
-    assert R.estimate(hand, S, 4, "captured") == 228        # Low 95 instead of 0
-    assert R.desired_bid(hand, 4, NEW) == 2
-    assert R.desired_bid(hand, 4, OLD) == PASS
-    assert R.desired_bid(hand, 4, NEW.replace(low_value="held")) == PASS
+    assert H.estimate(hand, S, 4, "held") == 133
+    assert H.estimate(hand, S, 4, "captured") == 228        # Low 95 instead of 0
+    assert H.desired_bid(hand, 4, NEW) == 2
+    assert H.desired_bid(hand, 4, OLD) == PASS
+    assert H.desired_bid(hand, 4, NEW.replace(low_value="held")) == PASS
     # under low = dealt the estimate is the old one
-    assert R.desired_bid(hand, 4, NEW, "dealt") == PASS
+    assert H.desired_bid(hand, 4, NEW, "dealt") == PASS
 
 
 # --- 5. underbidding and the moon ------------------------------------------------
 
 def test_sure_moon():
     hand = cards("AS KS QS JS 10S AH")
-    assert R.desired_bid(hand, 4, OLD) == 3
-    assert R.desired_bid(hand, 4, NEW) == MOON
-    assert R.desired_bid(hand, 4, UNTUNED.replace(moon_rule="run")) == 4  # the estimate alone
-    assert R.desired_bid(cards("AS KS QS JS 3S AH"), 4, NEW) == MOON
-    assert R.desired_bid(cards("AS KS QS JS AH KH"), 4, NEW) == MOON
-    assert R.desired_bid(cards("AS KS QS JS AH QH"), 4, NEW) != MOON    # QH not from the ace
-    assert R.desired_bid(cards("AS KS QS 10S 9S AH"), 4, NEW) != MOON   # no jack
-    assert R.desired_bid(hand, 4, NEW, "dealt") != MOON                 # Low needs the 2S
+    assert H.desired_bid(hand, 4, OLD) == 3
+    assert H.desired_bid(hand, 4, NEW) == MOON
+    assert H.desired_bid(hand, 4, UNTUNED.replace(moon_rule="run")) == 4  # the estimate alone
+    assert H.desired_bid(cards("AS KS QS JS 3S AH"), 4, NEW) == MOON
+    assert H.desired_bid(cards("AS KS QS JS AH KH"), 4, NEW) == MOON
+    assert H.desired_bid(cards("AS KS QS JS AH QH"), 4, NEW) != MOON    # QH not from the ace
+    assert H.desired_bid(cards("AS KS QS 10S 9S AH"), 4, NEW) != MOON   # no jack
+    assert H.desired_bid(hand, 4, NEW, "dealt") != MOON                 # Low needs the 2S
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
@@ -172,20 +183,20 @@ def test_dealer_matches():
     estimate: tuned at 4 players, the first hand is worth 2.)"""
     rules = make_rules(players=4)
     hand = cards("AS KS QS 7S 5H 3D")
-    assert R.desired_bid(hand, 4, UNTUNED) == 3
+    assert H.desired_bid(hand, 4, UNTUNED) == 3
     options = R.bid_options(rules, True, 2)
-    assert R.heuristic_bid(hand, 4, UNTUNED, options, rules, True, 2) == 2
-    assert R.heuristic_bid(hand, 4, UNTUNED.replace(dealer_match=False), options, rules, True,
+    assert H.heuristic_bid(hand, 4, UNTUNED, options, rules, True, 2) == 2
+    assert H.heuristic_bid(hand, 4, UNTUNED.replace(dealer_match=False), options, rules, True,
                            2) == 3
     moon = cards("AS KS QS JS 10S AH")
-    assert R.heuristic_bid(moon, 4, UNTUNED, options, rules, True, 2) == MOON
+    assert H.heuristic_bid(moon, 4, UNTUNED, options, rules, True, 2) == MOON
     # steal = outbid, one lap: the least bid that takes it, 3
     outbid = make_rules(players=4, overrides={"steal": "outbid"})
     hand4 = cards("AS KS QS JS 10S 3D")
-    assert R.desired_bid(hand4, 4, UNTUNED) == 4
-    assert R.heuristic_bid(hand4, 4, UNTUNED, R.bid_options(outbid, True, 2), outbid, True, 2) == 3
+    assert H.desired_bid(hand4, 4, UNTUNED) == 4
+    assert H.heuristic_bid(hand4, 4, UNTUNED, R.bid_options(outbid, True, 2), outbid, True, 2) == 3
     # a non-dealer bids its desired bid
-    assert R.heuristic_bid(hand, 4, UNTUNED, R.bid_options(rules, False, 2), rules, False, 2) == 3
+    assert H.heuristic_bid(hand, 4, UNTUNED, R.bid_options(rules, False, 2), rules, False, 2) == 3
 
 
 def test_dealer_contracts_in_play():
@@ -194,7 +205,8 @@ def test_dealer_contracts_in_play():
     from simkit import engine, games
     g = games.get("pitch")
     for spec, raises in (("heuristic", False), (NAMED["classic"], True)):
-        df = engine.simulate(g, "hand", 20_000, players=4, policy=[spec] * 4, seed=3)
+        run = engine.RunSettings(20_000, players=4, policy=[spec] * 4, seed=3)
+        df = engine.simulate(g, "hand", run)
         dealer = df["dealer"].to_numpy()
         bids = df[[f"bid_{s}" for s in range(4)]].to_numpy()
         others = np.where(np.arange(4)[None, :] == dealer[:, None], 0, bids).max(axis=1)

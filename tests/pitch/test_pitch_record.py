@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from simkit.errors import InputError
+from simkit.base.errors import InputError
+from simkit.base.rng import Stream
 from simkit.pitch import reference as R
 from simkit.pitch.api import simulate
 from simkit.pitch.policies import make_policies
 from simkit.pitch.record import UNIT, body, deal, play, replay
 from simkit.pitch.rules import make_rules
-from simkit.rng import Stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_pitch_differential import ALL_VARIANTS, STUCK_VARIANTS, mixed_specs
@@ -52,15 +52,16 @@ def round_trip(rules, policies, seed: int, start: int, count: int) -> list:
 
 def test_unit_and_the_shared_header():
     """A record is one hand, and its lines never take a key of the shared header
-    (simkit.record), which takes those lines out before the body is read."""
-    from simkit import record as shared
+    (simkit.records.record), which takes those lines out before the body is read."""
+    from simkit.records import record as shared
     assert UNIT == "hand"
     rules = make_rules(overrides=ALL_VARIANTS, players=3)
     specs = mixed_specs(3)
     for i in range(3):
         keys = {line.split(":")[0] for line in body(play(rules, make_policies(specs, 3),
                                                          SEED, i))}
-        assert not keys & set(shared.HEADER) and not any(k.startswith("policy") for k in keys)
+        assert not keys & set(shared.HEADER)
+        assert not any(k.startswith("policy") for k in keys)
         text = shared.show("pitch", rules, specs, SEED, i)
         assert shared.replay(text) == text
 
@@ -77,7 +78,8 @@ def test_round_trip(players):
                            10**6, VARIANT_HANDS)
     cautious = make_rules(overrides=ALL_VARIANTS, players=players)
     logs += round_trip(cautious, make_policies(CAUTIOUS, players), SEED + 3, 0, VARIANT_HANDS)
-    assert any(log.thrown_in for log in logs) and any(log.moon for log in logs)
+    assert any(log.thrown_in for log in logs)
+    assert any(log.moon for log in logs)
     assert any(len(log.auction) > players for log in logs)       # an open auction's second lap
 
 
@@ -234,7 +236,9 @@ def edited(**lines: str) -> list[str]:
 def test_hand_written_record_is_accepted():
     log = replay(HAND, RULES4, None, 0, 0)
     assert body(log) == HAND
-    assert log.score == [3, 0, 0, 0] and log.game_winners == 0 and log.winners == [0, 0, 0, 3, 3, 3]
+    assert log.score == [3, 0, 0, 0]
+    assert log.game_winners == 0
+    assert log.winners == [0, 0, 0, 3, 3, 3]
 
 
 def test_hand_written_record_any_case_with_comments():
@@ -258,7 +262,8 @@ def test_deal_and_auction_are_played_out_by_policies():
     policies = make_policies("heuristic", 4)
     short = HAND[:6]
     log = replay(short, RULES4, policies, 9, 4)
-    assert body(log)[:6] == short and len(log.plays) == 24
+    assert body(log)[:6] == short
+    assert len(log.plays) == 24
     hands = [log.hands[s] for s in range(4)]
     declared = R.play_from(hands, 3, RULES4, policies, Stream(9, 4), seat=0, contract=3)
     assert (log.plays, log.score, log.money_units) == (declared.plays, declared.score,
@@ -287,11 +292,12 @@ def test_deal_for_advise():
 
 def test_thrown_in_record():
     redeal = make_rules("redeal", players=4)
-    passed = HAND[:5] + ["auction: 0:pass 1:pass 2:pass 3:pass"]
+    passed = [*HAND[:5], "auction: 0:pass 1:pass 2:pass 3:pass"]
     log = replay(passed, redeal, None, 0, 0)
-    assert log.thrown_in and body(log)[6:10] == ["stuck: no", "pitcher: -", "contract: none",
+    assert log.thrown_in
+    assert body(log)[6:10] == ["stuck: no", "pitcher: -", "contract: none",
                                                  "trump: -"]
-    with pytest.raises(InputError, match="thrown in .* but the record has tricks"):
+    with pytest.raises(InputError, match=r"thrown in .* but the record has tricks"):
         replay(passed + HAND[10:11], redeal, None, 0, 0)
 
 
@@ -354,26 +360,26 @@ BAD = {
         edited(auction="0:3 1:pass 2:pass 3:pass 0:4"),
         "the auction is over after call 4, but the record has 5 calls"),
     "trick after the hand": (
-        HAND[:RESULT_START] + ["trick 7: 3:2H 0:3H 1:4H 2:5H"],
+        [*HAND[:RESULT_START], "trick 7: 3:2H 0:3H 1:4H 2:5H"],
         "the hand is over after trick 6, but the record goes on to trick 7"),
     "plays after the hand": (
         edited(trick_6="3:JC 0:7C 1:8C 2:4H 3:2H"), "trick 6: 5 plays, but a trick is one card"),
     "truncated": (
-        HAND[:13] + ["trick 4: 0:9H 1:10H"],
+        [*HAND[:13], "trick 4: 0:9H 1:10H"],
         "the record stops at trick 4, seat 2 to play: give --policy to play it out"),
     "truncated auction": (
         edited(auction="0:3 1:pass"),
         "the record stops at auction call 3, seat 2 to speak: give --policy to play it out"),
     "unknown line": (
-        HAND + ["bonus: 3"], "unknown record line 'bonus'"),
+        [*HAND, "bonus: 3"], "unknown record line 'bonus'"),
     "not key: value": (
-        HAND[:3] + ["AS KS 4S"] + HAND[3:], "bad record line 'AS KS 4S': expected 'key: value'"),
+        [*HAND[:3], "AS KS 4S", *HAND[3:]], "bad record line 'AS KS 4S': expected 'key: value'"),
     "no dealer": (
         edited(dealer=None), "the record has no 'dealer' line"),
     "twice the same line": (
-        HAND + ["made: yes"], "the record has two 'made' lines"),
+        [*HAND, "made: yes"], "the record has two 'made' lines"),
     "seat beyond the table": (
-        HAND + ["seat 4: 2H 3H 4H 5H 6H 7H"], "the rules have 4 players"),
+        [*HAND, "seat 4: 2H 3H 4H 5H 6H 7H"], "the rules have 4 players"),
 }
 
 
@@ -390,7 +396,7 @@ def test_bad_record_is_refused_in_one_line(case):
 def test_truncated_record_with_policies_is_not_an_error():
     """The same cut that is refused without policies is played out with them."""
     policies = make_policies("heuristic", 4)
-    log = replay(HAND[:13] + ["trick 4: 0:9H 1:10H"], RULES4, policies, 0, 0)
+    log = replay([*HAND[:13], "trick 4: 0:9H 1:10H"], RULES4, policies, 0, 0)
     assert log.plays[:14] == replay(HAND, RULES4, None, 0, 0).plays[:14]
     assert len(log.plays) == 24
 

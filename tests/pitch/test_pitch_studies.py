@@ -109,7 +109,8 @@ def test_sizes(tables):
     assert list(bi["bid"].unique()) == ["2", "3", "4", "moon"]
     assert (bi.groupby("players")["hands"].sum() == HANDS).all()
     assert np.allclose(bi.groupby("players")["share"].sum(), 1.0)
-    assert (bi["made"] <= bi["hands"]).all() and (bi["stuck"] <= bi["hands"]).all()
+    assert (bi["made"] <= bi["hands"]).all()
+    assert (bi["stuck"] <= bi["hands"]).all()
 
 
 def test_money_sums_to_zero(tables):
@@ -132,11 +133,14 @@ def test_money_sums_to_zero(tables):
 def test_exact_rows(tables):
     ag = tables["aggression"].set_index("aggression")
     zero = ag.loc[0.0]
-    assert zero["diff"] == 0 and zero["diff_ci_low"] == zero["diff_ci_high"] == 0
+    assert zero["diff"] == 0
+    assert zero["diff_ci_low"] == zero["diff_ci_high"] == 0
     mo = tables["moon"]
     never = mo.iloc[0]
     assert (never["moon_rule"], never["moon_trumps"], never["moon_run"]) == ("run", 6, 7)
-    assert never["moon_bids"] == 0 and never["diff"] == 0 and np.isnan(never["success_rate"])
+    assert never["moon_bids"] == 0
+    assert never["diff"] == 0
+    assert np.isnan(never["success_rate"])
     # the aggression-0 row and the default-moon row are the same all-heuristic table
     default = mo[mo["setting"] == "default"].iloc[0]
     assert default["money"] == ag.loc[0.0, "money"]
@@ -161,13 +165,16 @@ def test_forced_moon_money(players):
     df = api.simulate(4000, players=players, policy=spec, seed=SEED)
     moon = df[(df["contract"] == 5) & (df["pitcher"] == 0)]
     made, failed = moon[moon["made"]], moon[~moon["made"]]
-    assert len(made) > 0 and len(failed) > 0
+    assert len(made) > 0
+    assert len(failed) > 0
     assert np.allclose(made["money_0"], (players - 1) * (1 + 0.4 / players), atol=1e-12)
-    assert (made["tricks_0"] == 6).all() and (made["score_0"] == 4).all()
+    assert (made["tricks_0"] == 6).all()
+    assert (made["score_0"] == 4).all()
     assert (failed["score_0"] == -4).all()
     # the study's bookkeeping of seat 0 agrees with the frame
     t = pp._play(players, spec, 4000, SEED, None, False, keep=True)
-    assert t.s0["moon_bids"] == len(moon) and t.s0["moons_made"] == len(made)
+    assert t.s0["moon_bids"] == len(moon)
+    assert t.s0["moons_made"] == len(made)
     assert np.array_equal(t.money0, df["money_0"].to_numpy())
 
 
