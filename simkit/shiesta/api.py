@@ -8,16 +8,23 @@ seeds/shiesta.md section 5, in the schema below and in ``simkit rules shiesta``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 import pandas as pd
 
 from simkit import engine
-from simkit.engine import Column, GameSpec, Unit
+from simkit.engine import Column, GameSpec, Table, Unit
+from simkit.policy import Policy
 from simkit.shiesta import kernel as K
 from simkit.shiesta import policies as policies_module
 from simkit.shiesta import rules as rules_module
 from simkit.shiesta.rules import MAX_PLAYERS, MIN_PLAYERS, SPECIAL_TEXT, ShiestaRules
 from simkit.shiesta.summary import GameSummary, measures
+
+if TYPE_CHECKING:
+    from simkit.shiesta.reference import GameLog
 
 GAME_COLUMNS = (
     *engine.leading_columns("game"),
@@ -32,8 +39,8 @@ GAME_COLUMNS = (
     Column("cards_left_{seat}", "int16", "cards the seat held at the end", K.G_LEFT),
     engine.unfinished_column(K.G_UNFINISHED, "max_turns"),
     # a seat leads after a turn when it alone holds the fewest cards (seeds/shiesta.md 5)
-    *engine.lead_columns(K.G_LEAD_CHANGES, "seat", "turn", "the winner", "turns",
-                         "unfinished"),
+    *engine.lead_columns(K.G_LEAD_CHANGES, side="seat", step="turn", winner="the winner",
+                         length="turns", none="unfinished"),
     Column("dealt_{r}_{seat}", "int8", "cards of rank r among the seat's 11 dealt cards",
            K.G_DEALT, axes=("seat", "r")),
 )
@@ -42,11 +49,12 @@ GAME_COLUMNS = (
 _NO_MOVES = np.empty((1, 1), np.int64)
 
 
-def _untraced(table) -> tuple:
+def _untraced(table: Table) -> tuple[bool, np.ndarray]:
     return (False, _NO_MOVES)
 
 
-def _reference_game(rules, policies, seed, index):
+def _reference_game(rules: ShiestaRules, policies: Sequence[Policy], seed: int,
+                    index: int) -> GameLog:
     from simkit.shiesta import reference
     return reference.play_game(rules, policies, seed, index)
 
@@ -55,12 +63,13 @@ SPEC = GameSpec.declare(
     "shiesta", rules_module, policies_module, record="simkit.shiesta.record",
     players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
     axes={"r": lambda r: SPECIAL_TEXT},
-    units={"game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
-                        K.run_games, K.N_GCOLS, np.int64, _untraced, batch=1 << 17,
+    units={"game": Unit(name="game", label="game", doc="one row per whole game",
+                        schema=GAME_COLUMNS, summary=GameSummary, kernel=K.run_games,
+                        width=K.N_GCOLS, dtype=np.int64, extra=_untraced, batch=1 << 17,
                         chunk=100_000,
                         measure=engine.winner_measure("wins per game", "winner"))},
     reference=_reference_game, bench_unit="game", bench_players=(4, 3, 5), bench_scale=20,
-    # simkit.warm: each step's kernels, with their cold compile time (s, 2-core machine)
+    # simkit.runs.warm: each step's kernels, with their cold compile time (s, 2-core machine)
     warm={"games": (12, lambda: simulate_games(games=20))},
     measures=measures,
 )
@@ -71,8 +80,10 @@ SPEC = GameSpec.declare(
 resolve_rules = SPEC.resolve_rules
 
 
-def simulate_games(games: int = 10_000, players: int | None = None, rules=None, policy=None,
-                   seed: int = 0, start: int = 0, threads: int | None = None,
+def simulate_games(games: int = 10_000, players: int | None = None,
+                   rules: ShiestaRules | str | dict[str, Any] | None = None,
+                   policy: str | Policy | Sequence[str | Policy] | None = None, seed: int = 0,
+                   start: int = 0, threads: int | None = None,
                    progress: bool = False) -> pd.DataFrame:
     """Play ``games`` Shiesta games and return one row per game (:data:`GAME_COLUMNS`).
 
@@ -81,17 +92,21 @@ def simulate_games(games: int = 10_000, players: int | None = None, rules=None, 
     ``["heuristic:exchange=keep", "random", "heuristic"]``.  Game ``g`` uses
     the stream (seed, g).  ``players`` (3 to 5) overrides the rules' count.
     """
-    return engine.simulate(SPEC, "game", games, players, rules, policy, seed, start, threads,
-                           progress)
+    run = engine.RunSettings(games, players=players, rules=rules, policy=policy, seed=seed,
+                             start=start, threads=threads, progress=progress)
+    return engine.simulate(SPEC, "game", run)
 
 
-def trace_games(rules: ShiestaRules, policies, seed: int, start: int, count: int) -> dict:
+def trace_games(rules: ShiestaRules, policies: Sequence[str | Policy] | None, seed: int,
+                start: int, count: int) -> dict[str, Any]:
     """Games with every move (codes as the reference's ``move_codes``, -1 padded),
     for comparison with the reference engine: ``frame`` and ``moves``."""
     t = engine.setup(SPEC, None, rules, policies, seed)
     g = np.empty((count, K.N_GCOLS), np.int64)
+    assert isinstance(t.rules, ShiestaRules)
     moves = np.empty((count, t.rules.max_turns), np.int64)
-    K.run_games(start, count, t.key, t.rv, t.kinds, t.params, g, True, moves)
+    K.run_games(start=start, count=count, key=t.key, rules=t.rv, kinds=t.kinds, params=t.params,
+                grec=g, trace=True, moves=moves)
     frame = engine.frame(GAME_COLUMNS, g, engine.FrameContext(
         t, np.arange(start, start + count, dtype=np.int64)), SPEC.axis_values(t.rules))
     return {"frame": frame, "moves": moves}

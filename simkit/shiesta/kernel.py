@@ -14,12 +14,12 @@ run, one random stream each, into game records (columns ``G_*``), in
 parallel over blocks, optionally with every move (for the differential
 tests).  The readable twin is ``reference.py``; the two never share code.
 
-Who led (``G_LEAD_CHANGES`` .. ``G_SETTLED``, :mod:`simkit.lead`): a step is
+Who led (``G_LEAD_CHANGES`` .. ``G_SETTLED``, :mod:`simkit.base.lead`): a step is
 a turn, and the top after it is the mask of the seats holding the fewest
 cards (hand, face-up and face-down rows).  The counts and the top are kept
 up to date as one seat's count changes (:func:`_fewer`, :func:`_more`)
 rather than found anew each turn.  The turn loop writes each top into the history in place and
-stops when it is full, to grow it (:func:`simkit.lead.note`) and go on:
+stops when it is full, to grow it (:func:`simkit.base.lead.note`) and go on:
 ``hist = note(...)`` every turn (a call, and the array's reference
 counting) made games a third slower, and finding the top anew after each
 change of a count another 3 to 5%.
@@ -30,24 +30,25 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simkit import lead
-from simkit.bits import low_bit
-from simkit.jit import block, blocks, kernel
+from simkit.base import lead
+from simkit.base.bits import low_bit
+from simkit.base.jit import block, blocks, kernel
+from simkit.base.rng import bounded, shuffle, start_stream
 from simkit.policy import RANDOM
-from simkit.rng import bounded, shuffle, start_stream
-from simkit.shiesta.policies import PARAM, Exchange, SpecialSets, ThreeSets
+from simkit.shiesta.policies import PARAM, ExchangeCode, SetsCode
 from simkit.shiesta.rules import (
     ROW,
     SEVEN,
     TEN,
     THREE,
     TWO,
-    AfterBurn,
-    AfterPickup,
-    Opening,
+    AfterBurnCode,
+    AfterPickupCode,
+    HigherCode,
+    OpeningCode,
     R,
-    Starter,
-    Two,
+    StarterCode,
+    TwoCode,
 )
 
 MAXP = 5
@@ -62,7 +63,7 @@ G_PLAYED = 9           # 2s, 3s, 7s, 10s played: .. 12
 G_LEFT = 13            # .. 17
 G_UNFINISHED = 18
 G_DEALT = 19           # seat * 4 + (2, 3, 7, 10): .. 38
-G_LEAD_CHANGES = 39    # who led (simkit.lead); after the dealt counts, which keep their place
+G_LEAD_CHANGES = 39    # who led (simkit.base.lead); after the dealt counts, which keep their place
 G_COMEBACK = 40
 G_SETTLED = 41
 N_GCOLS = 42
@@ -82,10 +83,11 @@ WILD_MASK = _nib([TWO, THREE, TEN])                            # legal on anythi
 
 def _legal_table() -> np.ndarray:
     """``LEGAL[higher, top + 1]``: ranks (bit 4r) legal on top rank ``top``
-    (-1 = empty pile or a reset 2), for strict (0) and equal (1)."""
-    table = np.zeros((2, 14), np.int64)
+    (-1 = empty pile or a reset 2), for each ``higher`` rule (:data:`HigherCode`)."""
+    table = np.zeros((len(HigherCode), 14), np.int64)
     regular = [2, 3, 4, 5, 6, 7, 9, 10, 11, 12]
-    for eq in (0, 1):
+    for higher in HigherCode:
+        eq = higher == HigherCode.EQUAL
         for top in range(-1, 13):
             if top == -1 or top == TWO:
                 ok = regular
@@ -93,7 +95,7 @@ def _legal_table() -> np.ndarray:
                 ok = [r for r in regular if (r <= SEVEN if eq else r < SEVEN)]
             else:
                 ok = [r for r in regular if (r >= top if eq else r > top)]
-            table[eq, top + 1] = _nib(ok) | WILD_MASK
+            table[higher, top + 1] = _nib(ok) | WILD_MASK
     return table
 
 
@@ -130,7 +132,7 @@ def _top(pile, pile_n, two_rule):
     t = pile[pile_n - 1]
     if t != TWO:
         return t
-    if two_rule == Two.RESET:
+    if two_rule == TwoCode.RESET:
         return -1
     for i in range(pile_n - 2, -1, -1):           # transparent: the card beneath the 2s
         if pile[i] != TWO:
@@ -176,7 +178,7 @@ def _exchange(seat, hand, up, hsize, kind, params, st, cards):
     u = np.int64(0)
     need = ROW
     for i in range(13):                           # strongest first (up) or weakest first (keep)
-        r = STRENGTH[12 - i] if params[PARAM.EXCHANGE] == Exchange.UP else STRENGTH[i]
+        r = STRENGTH[12 - i] if params[PARAM.EXCHANGE] == ExchangeCode.UP else STRENGTH[i]
         take = min(need, _count(both, r))
         u += np.int64(take) << (4 * r)
         need -= take
@@ -186,14 +188,11 @@ def _exchange(seat, hand, up, hsize, kind, params, st, cards):
     hand[seat] = both - u
 
 
-assert [m.name for m in SpecialSets] == [m.name for m in ThreeSets]   # one _how_many for both
-
-
 @kernel(inline=True)
 def _how_many(src, r, sets, dry):
     """Cards of special rank ``r`` to play (6.2 sets): one, or all held when
     ``sets`` is ALL, or DRY and the draw pile is empty (``dry``)."""
-    if sets == SpecialSets.ALL or (sets == SpecialSets.DRY and dry):
+    if sets == SetsCode.ALL or (sets == SetsCode.DRY and dry):
         return _count(src, r)
     return 1
 
@@ -279,7 +278,7 @@ def _start(st, N, H, rules, kinds, params, hand, up, cards, g):
     """The starter (4.1), every seat's exchange from the starter clockwise (4.2)
     and the opening (4.3).  Returns ``(starter, first seat to play, the rank it
     must open with or -1)``."""
-    starter = bounded(st, N) if rules[R.STARTER] == Starter.RANDOM else 0
+    starter = bounded(st, N) if rules[R.STARTER] == StarterCode.RANDOM else 0
     g[G_STARTER] = starter
     s = starter
     for _ in range(N):
@@ -400,7 +399,7 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile, hand,
     """One game (seeds/shiesta.md 4) into the record row ``g``; with ``trace`` the
     move codes into ``moves`` (the reference's ``move_codes``).  The arrays after
     ``trace`` are the caller's scratch, made once per block of games; returns
-    the history ``hist`` (:func:`simkit.lead.note`), grown if the game needed
+    the history ``hist`` (:func:`simkit.base.lead.note`), grown if the game needed
     more, for the block's next game."""
     N = rules[R.PLAYERS]
     D = 52 * rules[R.N_DECKS]
@@ -421,7 +420,7 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile, hand,
     turns = 0
     winner = -1
     while winner < 0 and turns < max_turns:
-        if turns == hist.shape[0]:                    # full: simkit.lead doubles it (the
+        if turns == hist.shape[0]:                    # full: simkit.base.lead doubles it (the
             hist = lead.note(hist, turns, leading)    # next turn writes its own top there)
         stop = min(max_turns, hist.shape[0])
         while turns < stop:                           # as many turns as it has room for
@@ -462,13 +461,13 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile, hand,
                 left[cur] += pile_n                   # a face-down card was held already
                 if pile_n:
                     fewest, leading = _more(left, cur, fewest, leading)
-                pile_c = 0
+                pile_c = np.int64(0)
                 pile_n = 0
                 g[G_PICKUPS + cur] += 1
                 hist[turns - 1] = leading
-                if rules[R.OPENING] == Opening.EVERY:
+                if rules[R.OPENING] == OpeningCode.EVERY:
                     fresh_rule = True
-                if rules[R.AFTER_PICKUP] == AfterPickup.NEXT:
+                if rules[R.AFTER_PICKUP] == AfterPickupCode.NEXT:
                     cur = _next(cur, dirn, N)
                 continue
             left[cur] -= k
@@ -503,10 +502,10 @@ def play_game(st, rules, kinds, params, g, moves, trace, deck, down, pile, hand,
                 cur = _next(cur, dirn, N)
             elif r == TEN:
                 pile_n = 0
-                pile_c = 0
-                if rules[R.OPENING] == Opening.EVERY:
+                pile_c = np.int64(0)
+                if rules[R.OPENING] == OpeningCode.EVERY:
                     fresh_rule = True
-                if rules[R.AFTER_BURN] == AfterBurn.NEXT:
+                if rules[R.AFTER_BURN] == AfterBurnCode.NEXT:
                     cur = _next(cur, dirn, N)
             else:
                 if r == SEVEN and rules[R.SEVEN_REVERSES] == 1 and k % 2 == 1:

@@ -1,5 +1,5 @@
 """Shiesta game records (seeds/shiesta.md, "Game records"): the game's lines of a
-``simkit show`` / ``simkit replay`` record (the shared header: :mod:`simkit.record`).
+``simkit show`` / ``simkit replay`` record (the shared header: :mod:`simkit.records.record`).
 
 A record is one whole game, one fact per ``key: value`` line: the deal (each
 seat's face-down row, face-up row and hand, the draw pile in drawing order),
@@ -12,7 +12,7 @@ a rank are the same card.
 :func:`replay` plays the recorded game again with the reference engine
 (:class:`reference.Game`), a :class:`ScriptDecider` making the recorded
 decisions and the policies, when given, what the record leaves out
-(:mod:`simkit.script`).  Before the engine plays a turn it is checked
+(:mod:`simkit.records.script`).  Before the engine plays a turn it is checked
 against the rule book (:func:`check_turn`); after, what the line says about
 it (cards drawn, cards picked up, the special cards' effects) against what
 the engine did.
@@ -22,19 +22,30 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from simkit.errors import InputError
-from simkit.frames import area, frame, plural
-from simkit.frames import row as table_row
+from simkit.base.errors import InputError
+from simkit.base.rng import Stream
 from simkit.policy import Policy
-from simkit.rng import Stream
-from simkit.script import Script
+from simkit.records.frames import area, frame, plural
+from simkit.records.frames import row as table_row
+from simkit.records.script import Script
+from simkit.records.text import key_values, numbers, seat_number, seat_or_nobody, whole, yes_no
 from simkit.shiesta import reference as R
 from simkit.shiesta.reference import DOWN, HAND, PICKED, PICKUP, UP, GameLog, Move
-from simkit.shiesta.rules import RANK_TEXT, REGULAR, ROW, SEVEN, TEN, THREE, TWO, ShiestaRules
-from simkit.text import key_values, numbers, seat_number, seat_or_nobody, whole, yes_no
+from simkit.shiesta.rules import (
+    RANK_TEXT,
+    REGULAR,
+    ROW,
+    SEVEN,
+    TEN,
+    THREE,
+    TWO,
+    ShiestaRules,
+    Starter,
+)
 
 UNIT = "game"
 BOOK = "seeds/shiesta.md"
@@ -71,12 +82,19 @@ class Step:
     count: int | None = None
     source: int | None = None
     drawn: int | None = None
-    effects: frozenset = frozenset()
+    effects: frozenset[str] = frozenset()
+
+    def cards(self) -> tuple[int, int]:
+        """(rank, count) of a play, which its line always gives."""
+        assert self.rank is not None, self.text
+        assert self.count is not None, self.text
+        return self.rank, self.count
 
     def doing(self) -> str:
         """The step in words, for messages: ``seat 2 plays 9 9``."""
         if not self.pickup:
-            return f"seat {self.seat} plays {R.format_ranks([self.rank] * self.count)}"
+            rank, count = self.cards()
+            return f"seat {self.seat} plays {R.format_ranks([rank] * count)}"
         if self.rank is not None:
             return f"seat {self.seat} turns {RANK_TEXT[self.rank]} and picks up"
         return f"seat {self.seat} picks up"
@@ -89,14 +107,14 @@ class Record:
     (by seat, those recorded), the turns, and the results it states
     (key -> (text, value))."""
 
-    down: tuple
-    up: tuple
-    hand: tuple
-    draw: tuple
+    down: tuple[tuple[int, ...], ...]
+    up: tuple[tuple[int, ...], ...]
+    hand: tuple[tuple[int, ...], ...]
+    draw: tuple[int, ...]
     starter: int
-    ups: dict
-    steps: tuple
-    results: dict
+    ups: dict[int, list[int]]
+    steps: tuple[Step, ...]
+    results: dict[str, tuple[str, Any]]
 
 
 # ---------------------------------------------------------------------------
@@ -135,20 +153,25 @@ def _counts(text: str, rules: ShiestaRules, what: str) -> list[int]:
 @dataclass(frozen=True)
 class Result:
     """A result line: ``value`` from the log, written by ``write``, read by
-    ``read(text, rules, key)``."""
+    ``read(text, rules, key)``; the values are of each result's own type."""
 
     key: str
-    value: Callable[[GameLog], object]
-    write: Callable[[object], str]
-    read: Callable[[str, ShiestaRules, str], object]
+    value: Callable[[GameLog], Any]
+    write: Callable[[Any], str]
+    read: Callable[[str, ShiestaRules, str], Any]
 
 
-def _spaced(values) -> str:
+def _spaced(values: Iterable[object]) -> str:
     return " ".join(str(v) for v in values)
 
 
 def _count(text: str, rules: ShiestaRules, what: str) -> int:
     return whole(text, what, 0)
+
+
+def _played(rank: int) -> Callable[[GameLog], int]:
+    """The cards of ``rank`` played onto the pile in a game (§5)."""
+    return lambda log: log.played[rank]
 
 
 RESULTS = (
@@ -159,7 +182,7 @@ RESULTS = (
            lambda t, r, what: yes_no(t, what)),
     Result("pickups", lambda log: list(log.pickups), _spaced, _counts),
     Result("cards left", lambda log: list(log.cards_left), _spaced, _counts),
-    *(Result(f"{text}s played", lambda log, rank=rank: log.played[rank], str, _count)
+    *(Result(f"{text}s played", _played(rank), str, _count)
       for rank, text in R.RECORDED),
 )
 _RESULT = {res.key: res for res in RESULTS}
@@ -274,7 +297,7 @@ def read_turn(number: int, text: str, rules: ShiestaRules) -> Step:
 # ---------------------------------------------------------------------------
 
 def _lines(lines: Sequence[str]) -> list[tuple[str, str]]:
-    """``(key, value)`` of each line (:func:`simkit.text.key_values`)."""
+    """``(key, value)`` of each line (:func:`simkit.records.text.key_values`)."""
     return [(key, value) for key, value, _ in key_values(lines)]
 
 
@@ -282,11 +305,11 @@ def read(lines: Sequence[str], rules: ShiestaRules) -> Record:
     """The record's lines (after the shared header) as a :class:`Record`, the deal
     checked (:func:`check_deal`).  Nothing is replayed."""
     n = rules.players
-    rows = {"down": [None] * n, "up": [None] * n, "hand": [None] * n,
-            "puts face up": [None] * n}
+    rows: dict[str, list[list[int] | None]] = {
+        "down": [None] * n, "up": [None] * n, "hand": [None] * n, "puts face up": [None] * n}
     fields: dict[str, str] = {}
     steps: list[Step] = []
-    results: dict = {}
+    results: dict[str, tuple[str, Any]] = {}
     for key, value in _lines(lines):
         seat_key = _SEAT_KEY.match(key)
         turn = key.startswith("turn ") and key[5:].isdigit()
@@ -309,26 +332,28 @@ def read(lines: Sequence[str], rules: ShiestaRules) -> Record:
                 results[key] = (value, _RESULT[key].read(value, rules, key))
         except InputError as e:
             raise InputError(f"{key}: {e}") from None
+    dealt: dict[str, tuple[tuple[int, ...], ...]] = {}
     for what in ("down", "up", "hand"):
         for seat, row in enumerate(rows[what]):
             if row is None:
                 raise InputError(f"the record has no 'seat {seat} {what}' line")
+        dealt[what] = tuple(tuple(row) for row in rows[what] if row is not None)
     if "draw pile" not in fields:
         raise InputError("the record has no 'draw pile' line")
     draw = _ranks(fields["draw pile"].split())
     if "starter" in fields:
         starter = _seat(fields["starter"], rules, "starter")
-    elif rules.starter == "fixed":
+    elif rules.starter is Starter.FIXED:
         starter = 0
     else:
         raise InputError("the record has no 'starter' line (only starter = fixed may "
                          "leave it out: seat 0 starts)")
-    if rules.starter == "fixed" and starter != 0:
+    if rules.starter is Starter.FIXED and starter != 0:
         raise InputError(f"starter {starter}: with starter = fixed seat 0 starts ({BOOK} 1)")
-    rec = Record(tuple(map(tuple, rows["down"])), tuple(map(tuple, rows["up"])),
-                 tuple(map(tuple, rows["hand"])), tuple(draw), starter,
-                 {s: up for s, up in enumerate(rows["puts face up"]) if up is not None},
-                 tuple(steps), results)
+    rec = Record(down=dealt["down"], up=dealt["up"], hand=dealt["hand"], draw=tuple(draw),
+                 starter=starter,
+                 ups={s: up for s, up in enumerate(rows["puts face up"]) if up is not None},
+                 steps=tuple(steps), results=results)
     check_deal(rec, rules)
     return rec
 
@@ -370,11 +395,11 @@ class ScriptDecider:
     checks each before the engine plays it and sets :attr:`step`, the turn
     being replayed.  ``policies`` (a :class:`reference.Decider`, or None)
     choose an exchange the record leaves out and are asked at every decision
-    too (:class:`simkit.script.Script`): their answer to a recorded one is
+    too (:class:`simkit.records.script.Script`): their answer to a recorded one is
     dropped, their random draws kept in step.
     """
 
-    def __init__(self, rec: Record, policies: R.Decider | None):
+    def __init__(self, rec: Record, policies: R.Decider | None) -> None:
         self.ups = {s: Script([up], policies) for s, up in rec.ups.items()}
         self.turns = Script(rec.steps, policies)
         self.policies = policies
@@ -385,7 +410,8 @@ class ScriptDecider:
         recorded, up = script.take(lambda p: p.exchange(seat, cards),
                                    f"at the exchange, seat {seat} to choose its face-up cards")
         if not recorded:
-            return up
+            chosen: tuple[list[int], list[int]] = up      # the policies' (face up, hand)
+            return chosen
         up, hand = list(up), list(cards)
         if len(up) != ROW:
             raise InputError(f"seat {seat} puts face up {len(up)} cards: the face-up row "
@@ -398,13 +424,21 @@ class ScriptDecider:
             hand.remove(rank)
         return sorted(up), sorted(hand)
 
+    def _recorded(self) -> Step:
+        """The turn being replayed (:func:`replay` sets it before each turn)."""
+        assert self.step is not None, "no recorded turn is being replayed"
+        return self.step
+
     def opening(self, seat: int, held: int) -> int:
         self.turns.ask(lambda p: p.opening(seat, held))
-        return self.step.count
+        return self._recorded().cards()[1]
 
-    def play(self, seat, counts, legal, pile_size, next_cards, draw_empty=False):
-        self.turns.ask(lambda p: p.play(seat, counts, legal, pile_size, next_cards, draw_empty))
-        return None if self.step.pickup else (self.step.rank, self.step.count)
+    def play(self, seat: int, counts: Sequence[int], legal: Sequence[int], pile_size: int,
+             next_cards: int, draw_empty: bool = False) -> tuple[int, int] | None:
+        self.turns.ask(lambda p: p.play(seat, counts, legal, pile_size=pile_size,
+                                        next_cards=next_cards, draw_empty=draw_empty))
+        step = self._recorded()
+        return None if step.pickup else step.cards()
 
 
 def _holding(ranks: Sequence[int], rank: int) -> str:
@@ -421,6 +455,8 @@ def _a(rank: int) -> str:
 def _on_pile(pile: Sequence[int], rules: ShiestaRules) -> str:
     """``on a 9`` (or ``on a 2 over a 9``, a transparent 2): what decides the pile."""
     top = R.deciding_rank(pile, rules)
+    if top is None:                 # anything may follow: an empty pile, or 2s alone
+        return "on a 2" if pile else "on an empty pile"
     if pile and pile[-1] != top:
         return f"on a 2 over {_a(top)}"
     return f"on {_a(top)}"
@@ -432,7 +468,7 @@ def _either(ranks: Sequence[int]) -> str:
     return " or ".join(filter(None, [", ".join(texts[:-1]), texts[-1]]))
 
 
-def _takes(top: int, rules: ShiestaRules) -> str:
+def _takes(top: int | None, rules: ShiestaRules) -> str:
     """``J, Q, K, A, 2, 3 or 10``: every rank that may go on ``top`` (§2)."""
     return _either([r for r in (*REGULAR, TWO, THREE, TEN) if R.may_follow(r, top, rules)])
 
@@ -506,10 +542,11 @@ def _check_choice(game: R.Game, step: Step, seat: int, source: int) -> None:
                              f"{WHERE[source]}: a player picks up only with no legal set "
                              f"({BOOK} 4.4)")
         return
-    if counts[step.rank] < step.count:
+    rank, count = step.cards()
+    if counts[rank] < count:
         raise InputError(f"turn {k}: {doing} from {WHERE[source]}, which holds "
-                         f"{_holding(R.ranks_in(counts), step.rank)} ({BOOK} 4.4)")
-    if step.rank in legal:
+                         f"{_holding(R.ranks_in(counts), rank)} ({BOOK} 4.4)")
+    if rank in legal:
         return
     if forced is not None:
         raise InputError(f"turn {k}: {doing}, but the game opens with the opener's lowest "
@@ -533,7 +570,8 @@ def check_facts(step: Step, move: Move, rules: ShiestaRules) -> None:
                          f"gives {done.text!r} ({BOOK} {'4.4' if wrong else '3'})")
 
 
-def _policy_decider(rules: ShiestaRules, policies, seed: int, index: int) -> R.Decider:
+def _policy_decider(rules: ShiestaRules, policies: Sequence[Policy | str], seed: int,
+                    index: int) -> R.Decider:
     """The policies deciding with game ``index``'s stream, after its deal's draws
     (the shuffle and the starter, §5)."""
     stream = Stream(seed, index)
@@ -544,7 +582,7 @@ def _policy_decider(rules: ShiestaRules, policies, seed: int, index: int) -> R.D
 
 def _by_rank(log: GameLog) -> GameLog:
     """The log with its dealt cards as ranks, as a record gives them (§1)."""
-    def ranks(rows):
+    def ranks(rows: Iterable[Iterable[int]]) -> list[list[int]]:
         return [[R.rank_of(c) for c in row] for row in rows]
     return dataclasses.replace(log, dealt_down=ranks(log.dealt_down), dealt_up=ranks(log.dealt_up),
                                dealt_hand=ranks(log.dealt_hand),
@@ -552,10 +590,10 @@ def _by_rank(log: GameLog) -> GameLog:
 
 
 # ---------------------------------------------------------------------------
-# The interface of simkit.record
+# The interface of simkit.records.record
 # ---------------------------------------------------------------------------
 
-def play(rules: ShiestaRules, policies: Sequence[Policy], seed: int, index: int) -> GameLog:
+def play(rules: ShiestaRules, policies: Sequence[Policy | str], seed: int, index: int) -> GameLog:
     """Game ``index`` of a run with these rules, policies and seed, exactly as
     ``simkit simulate shiesta`` plays it (:func:`reference.play_game`), its
     dealt cards given as ranks (a card is only its rank once dealt, §1)."""
@@ -582,7 +620,7 @@ def body(log: GameLog) -> list[str]:
     return lines
 
 
-def replay(lines: Sequence[str], rules: ShiestaRules, policies: Sequence[Policy] | None,
+def replay(lines: Sequence[str], rules: ShiestaRules, policies: Sequence[Policy | str] | None,
            seed: int, index: int) -> GameLog:
     """Replay a record's lines (after the shared header) with the reference engine
     and return the completed GameLog.
@@ -597,13 +635,14 @@ def replay(lines: Sequence[str], rules: ShiestaRules, policies: Sequence[Policy]
     rec = read(lines, rules)
     own = None if policies is None else _policy_decider(rules, policies, seed, index)
     script = ScriptDecider(rec, own)
-    game = R.Game(rules, (), None, rec.down, rec.up, rec.hand, rec.draw, rec.starter,
+    game = R.Game(rules, (), None, R.Position(rec.down, rec.up, rec.hand, rec.draw, rec.starter),
                   decider=script)
     game.exchange()
     while not game.finished():
         step = script.turns.next(f"at turn {len(game.moves) + 1}, seat {game.player()} "
                                  f"to play")
         if step is None:                                    # the policies play the rest
+            assert own is not None                          # without them next() raised
             game.decide = own
             break
         check_turn(game, step)
@@ -628,7 +667,7 @@ class _Logged:
     the engine plays them again to rebuild every state for :func:`frames`.
     ``move`` is the turn about to be played."""
 
-    def __init__(self, log: GameLog):
+    def __init__(self, log: GameLog) -> None:
         self.log = log
         self.move = Move(0, PICKUP, PICKED, 0)
 
@@ -638,7 +677,8 @@ class _Logged:
     def opening(self, seat: int, held: int) -> int:
         return self.move.count
 
-    def play(self, seat, counts, legal, pile_size, next_cards, draw_empty=False):
+    def play(self, seat: int, counts: Sequence[int], legal: Sequence[int], pile_size: int,
+             next_cards: int, draw_empty: bool = False) -> tuple[int, int] | None:
         return None if self.move.source == PICKUP else (self.move.rank, self.move.count)
 
 
@@ -675,13 +715,13 @@ def _snapshot(game: R.Game, caption: str, actor: int | None, ups: Sequence[Seque
 
 
 def frames(log: GameLog) -> list[dict]:
-    """The hand viewer's frames (:mod:`simkit.view`): the deal, each seat's
+    """The hand viewer's frames (:mod:`simkit.records.view`): the deal, each seat's
     exchange (§4.2) and every turn, each state the reference engine's as it
     plays the log's decisions again (:class:`_Logged`)."""
     rules, n = log.rules, log.players
     decider = _Logged(log)
-    game = R.Game(rules, (), None, log.dealt_down, log.dealt_up, log.dealt_hand, log.draw_pile,
-                  log.starter, decider=decider)
+    game = R.Game(rules, (), None, R.Position(log.dealt_down, log.dealt_up, log.dealt_hand,
+                                              log.draw_pile, log.starter), decider=decider)
     ups = [R.ranks_in(c) for c in game.up]
     hands = [R.ranks_in(c) for c in game.hand]
     out = [_snapshot(game, f"the deal: seat {log.starter} starts", None, ups, hands)]
@@ -689,7 +729,7 @@ def frames(log: GameLog) -> list[dict]:
         seat = (log.starter + i) % n
         ups[seat], hands[seat] = list(log.up_after[seat]), list(log.hand_after[seat])
         out.append(_snapshot(game, f"seat {seat} puts {R.format_ranks(ups[seat])} face up",
-                             seat, ups, hands, UP))
+                             actor=seat, ups=ups, hands=hands, source=UP))
     game.exchange()
     for k, move in enumerate(log.moves, start=1):
         decider.move = move
@@ -700,9 +740,10 @@ def frames(log: GameLog) -> list[dict]:
             caption += "; " + (f"seat {game.winner} has no cards left and wins"
                                if game.winner >= 0 else
                                "the turn cap is reached: the game is unfinished")
-        out.append(_snapshot(game, caption, move.seat, [R.ranks_in(c) for c in game.up],
-                             [R.ranks_in(c) for c in game.hand], move.source,
-                             move.is_play and move.rank not in (THREE, TEN)))
+        out.append(_snapshot(game, caption, actor=move.seat,
+                             ups=[R.ranks_in(c) for c in game.up],
+                             hands=[R.ranks_in(c) for c in game.hand], source=move.source,
+                             on_pile=move.is_play and move.rank not in (THREE, TEN)))
     return out
 
 
@@ -711,6 +752,6 @@ def result_keys(log: GameLog) -> list[str]:
     return [res.key for res in RESULTS]
 
 
-def seat_labels(rules) -> list[str]:
+def seat_labels(rules: ShiestaRules) -> list[str]:
     """``seat 0``: every seat plays for itself."""
     return [f"seat {s}" for s in range(rules.players)]

@@ -20,23 +20,45 @@ A turn is recorded as a :class:`Move`; its :meth:`Move.code` is
 ``HAND``, ``UP``, ``DOWN`` (a play) and ``PICKUP``.
 
 Layout: constants; records (Move, GameLog); §1 the deal and the starter;
-§2 legality; §6 policies; §3-§5 the game (:class:`Game`); play_game.  A game
-record's text and its replay are ``simkit/shiesta/record.py``.
+§2 legality; §3-§5 the game (:class:`Position`, :class:`Game`); play_game.
+The §6 policies (:class:`Decider`) are ``simkit/shiesta/reference_players.py``;
+a game record's text and its replay ``simkit/shiesta/record.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from math import comb
 
-from simkit import drama
-from simkit.errors import InputError
+from simkit.base.errors import InputError
+from simkit.base.rng import Stream
+from simkit.lab import drama
 from simkit.policy import Policy
-from simkit.rng import Stream
-from simkit.shiesta.policies import make_policies
-from simkit.shiesta.rules import RANK_TEXT, REGULAR, ROW, SEVEN, TEN, THREE, TWO, ShiestaRules
+from simkit.shiesta.reference_players import STRENGTH as STRENGTH
+from simkit.shiesta.reference_players import STRENGTH_ORDER as STRENGTH_ORDER
+from simkit.shiesta.reference_players import Decider, Decides
+from simkit.shiesta.reference_players import heuristic_exchange as heuristic_exchange
+from simkit.shiesta.reference_players import heuristic_play as heuristic_play
+from simkit.shiesta.reference_players import play_options as play_options
+from simkit.shiesta.reference_players import random_exchange as random_exchange
+from simkit.shiesta.reference_players import special_count as special_count
+from simkit.shiesta.reference_players import subsets as subsets
+from simkit.shiesta.rules import (
+    RANK_TEXT,
+    REGULAR,
+    ROW,
+    SEVEN,
+    TEN,
+    THREE,
+    TWO,
+    AfterBurn,
+    AfterPickup,
+    Higher,
+    Opening,
+    ShiestaRules,
+    Starter,
+    Two,
+)
 
 RANKS = 13
 #: Sources of a move (``Move.source``); the first three are plays.
@@ -50,9 +72,6 @@ MAX_CODE_COUNT = 127
 RECORDED = ((TWO, "2"), (THREE, "3"), (SEVEN, "7"), (TEN, "10"))
 #: Ranks that may open a pile (§4.3): the regular ranks other than 7, low to high.
 OPENERS = tuple(r for r in REGULAR if r != SEVEN)
-#: The exchange's strength order, weakest first (§6): 4 5 6 7 8 9 J Q K A 3 2 10.
-STRENGTH_ORDER = tuple(REGULAR) + (THREE, TWO, TEN)
-STRENGTH = {rank: k for k, rank in enumerate(STRENGTH_ORDER)}
 
 
 def rank_of(card: int) -> int:
@@ -60,7 +79,7 @@ def rank_of(card: int) -> int:
     return card % RANKS
 
 
-def counts_of(ranks) -> list[int]:
+def counts_of(ranks: Iterable[int]) -> list[int]:
     """13 counts, one per rank, of a collection of ranks (or card ids)."""
     out = [0] * RANKS
     for c in ranks:
@@ -84,7 +103,7 @@ def parse_ranks(text: str) -> list[int]:
     return out
 
 
-def format_ranks(ranks) -> str:
+def format_ranks(ranks: Iterable[int]) -> str:
     return " ".join(RANK_TEXT[rank_of(r)] for r in ranks) or "-"
 
 
@@ -165,7 +184,7 @@ class GameLog:
 
     @property
     def who_led(self) -> drama.Drama:
-        """Lead changes, comeback and settled turn (:mod:`simkit.drama`): a step is a
+        """Lead changes, comeback and settled turn (:mod:`simkit.lab.drama`): a step is a
         turn, the top the seats holding the fewest cards, the winners the winner."""
         return drama.drama(self.tops, 1 << self.winner if self.winner >= 0 else 0)
 
@@ -241,7 +260,7 @@ def deal(stream: Stream, rules: ShiestaRules) -> Deal:
 
 def draw_starter(stream: Stream, rules: ShiestaRules) -> int:
     """The starter (§1): ``below(N)`` right after the shuffle, or seat 0 when fixed."""
-    return stream.below(rules.players) if rules.starter == "random" else 0
+    return stream.below(rules.players) if rules.starter is Starter.RANDOM else 0
 
 
 # ---------------------------------------------------------------------------
@@ -260,7 +279,7 @@ def deciding_rank(pile: Sequence[int], rules: ShiestaRules) -> int | None:
         return None
     if pile[-1] != TWO:
         return pile[-1]
-    if rules.two == "reset":
+    if rules.two is Two.RESET:
         return None
     for rank in reversed(pile):
         if rank != TWO:
@@ -279,7 +298,7 @@ def may_follow(rank: int, top: int | None, rules: ShiestaRules) -> bool:
     if rank in (TWO, THREE, TEN) or top is None:
         return True
     assert top in REGULAR, f"{RANK_TEXT[top]} cannot decide a pile"
-    equal = rules.higher == "equal"
+    equal = rules.higher is Higher.EQUAL
     if top == SEVEN:
         return rank < SEVEN or (equal and rank == SEVEN)
     return rank > top or (equal and rank == top)
@@ -294,7 +313,7 @@ def legal_ranks(counts: Sequence[int], pile: Sequence[int], rules: ShiestaRules)
     card other than 7 when the source holds one.
     """
     held = [r for r in range(RANKS) if counts[r] > 0]
-    if not pile and rules.opening == "every":
+    if not pile and rules.opening is Opening.EVERY:
         openers = [r for r in held if r in OPENERS]
         if openers:
             return openers
@@ -311,177 +330,66 @@ def opening_rank(counts: Sequence[int]) -> int | None:
 
 
 # ---------------------------------------------------------------------------
-# §6 Policies
-# ---------------------------------------------------------------------------
-
-@cache
-def subsets(m: int, size: int = ROW) -> tuple[tuple[int, ...], ...]:
-    """Every ``size``-subset of positions ``0 .. m-1`` in lexicographic order (§6.1):
-    ``(0, 1, 2), (0, 1, 3), ...``.  Built by hand, not by itertools, to read
-    as the rule book does: a subset's first position, then the rest after it."""
-    def from_(start: int, k: int):
-        if k == 0:
-            yield ()
-            return
-        for first in range(start, m - k + 1):
-            for rest in from_(first + 1, k - 1):
-                yield (first,) + rest
-    return tuple(from_(0, size))
-
-
-def random_exchange(cards: Sequence[int], draw: int) -> tuple[list[int], list[int]]:
-    """(face up, hand) of the random exchange (§6.1): the cards sorted by rank,
-    the ``draw``-th 3-subset of their positions goes face up."""
-    cards = sorted(cards)
-    chosen = subsets(len(cards))[draw]
-    up = [cards[p] for p in chosen]
-    hand = [cards[p] for p in range(len(cards)) if p not in chosen]
-    return up, hand
-
-
-def heuristic_exchange(cards: Sequence[int], how: str) -> tuple[list[int], list[int]]:
-    """(face up, hand) of the heuristic exchange (§6.2): ``up`` puts the three
-    strongest face up, ``keep`` the three weakest (strength order of §6)."""
-    by_strength = sorted(cards, key=lambda r: STRENGTH[r])
-    if how == "up":
-        up, hand = by_strength[-ROW:], by_strength[:-ROW]
-    else:
-        up, hand = by_strength[:ROW], by_strength[ROW:]
-    return sorted(up), sorted(hand)
-
-
-def play_options(counts: Sequence[int], legal: Sequence[int]) -> list[tuple[int, int]]:
-    """The random policy's options (§6.1): (rank, count) for every legal rank
-    increasing and every count from 1 to the number held."""
-    return [(r, k) for r in legal for k in range(1, counts[r] + 1)]
-
-
-def special_count(rank: int, counts: Sequence[int], sets: str, draw_empty: bool) -> int:
-    """How many cards of a special ``rank`` the heuristic plays (§6.2, the
-    ``special_sets`` / ``three_sets`` option ``sets``): all it holds with
-    ``all``, or with ``dry`` once the draw pile is empty; else one."""
-    if sets == "all" or (sets == "dry" and draw_empty):
-        return counts[rank]
-    return 1
-
-
-def heuristic_play(params, counts: Sequence[int], legal: Sequence[int], pile_size: int,
-                   next_cards: int, draw_empty: bool = False) -> tuple[int, int] | None:
-    """The heuristic's turn (§6.2, rules 2-6; rule 1, the opening, is
-    :meth:`Decider.opening`): (rank, count), or None to pick up.
-    ``draw_empty``: the draw pile is empty (for the sets of specials)."""
-    def threes() -> tuple[int, int]:
-        return THREE, special_count(THREE, counts, params.three_sets, draw_empty)
-
-    def others(rank: int) -> tuple[int, int]:                          # a 2 or a 10
-        return rank, special_count(rank, counts, params.special_sets, draw_empty)
-
-    if THREE in legal and next_cards <= params.three_at:                # rule 2
-        return threes()
-    if TEN in legal and params.burn_at > 0 and pile_size >= params.burn_at:   # rule 3
-        return others(TEN)
-    if params.save_specials:
-        regular = [r for r in legal if r in REGULAR]                    # rule 4
-        if regular:
-            return regular[0], counts[regular[0]]
-        if (THREE in legal and pile_size >= params.stuck_three_pile     # rule 5
-                and next_cards <= params.stuck_three_next):
-            return threes()
-        if TWO in legal:
-            return others(TWO)
-        if TEN in legal:
-            return others(TEN)
-        if THREE in legal:
-            return threes()
-    elif legal:                                                         # rule 4, every rank
-        return legal[0], counts[legal[0]]
-    return None                                                         # rule 6
-
-
-class Decider:
-    """Decisions by each seat's policy (§6).
-
-    ``random`` draws one ``stream.below(n)`` per decision, in decision order
-    (also when there is a single option); ``heuristic`` never draws.  A
-    pickup with no legal set, a forced pickup and a face-down card are no
-    decisions: they never reach this class.
-    """
-
-    def __init__(self, rules: ShiestaRules, policies: Sequence[Policy], stream: Stream):
-        policies = make_policies(list(policies), rules.players)   # specs or Policy objects
-        for p in policies:
-            if p.name not in ("random", "heuristic"):
-                raise InputError(f"unknown Shiesta policy {p.name!r}: "
-                                 f"expected random or heuristic")
-        self.rules, self.policies, self.stream = rules, tuple(policies), stream
-
-    def _random(self, seat: int) -> bool:
-        return self.policies[seat].name == "random"
-
-    def exchange(self, seat: int, cards: Sequence[int]) -> tuple[list[int], list[int]]:
-        """(face up, hand) from the seat's hand and face-up row together (§4.2)."""
-        if self._random(seat):
-            return random_exchange(cards, self.stream.below(comb(len(cards), ROW)))
-        return heuristic_exchange(cards, self.policies[seat].params.exchange)
-
-    def opening(self, seat: int, held: int) -> int:
-        """How many cards of the forced opening rank to play, of ``held`` (§4.3)."""
-        if self._random(seat):
-            return self.stream.below(held) + 1
-        return held                                                     # rule 1
-
-    def play(self, seat: int, counts: Sequence[int], legal: Sequence[int], pile_size: int,
-             next_cards: int, draw_empty: bool = False) -> tuple[int, int] | None:
-        """(rank, count) to play from ``counts``, or None to pick up the pile."""
-        if self._random(seat):
-            options = play_options(counts, legal)
-            if not options:
-                return None
-            return options[self.stream.below(len(options))]
-        return heuristic_play(self.policies[seat].params, counts, legal, pile_size, next_cards,
-                              draw_empty)
-
-
-# ---------------------------------------------------------------------------
 # §3-§4 The game
 # ---------------------------------------------------------------------------
 
-class Game:
-    """A game in progress (§4), from a dealt (or hand-written) position.
+@dataclass(frozen=True)
+class Position:
+    """Where a :class:`Game` starts (§1, §4): ``down``, ``up``, ``hands`` (per
+    seat) and ``draw`` are card ids or ranks (only ``c % 13`` is kept), the
+    ``starter`` the seat that starts.  By default the game starts before the
+    exchange; ``pile`` (ranks, bottom first), ``to_move``, ``direction`` (+1
+    clockwise, -1 anticlockwise), ``must_pick_up`` (a 3 was just played),
+    ``exchanged`` and ``opened`` let a test start in the middle of a game."""
 
-    ``down``, ``up``, ``hands`` (per seat) and ``draw`` are card ids or
-    ranks (only ``c % 13`` is kept).  ``pile`` (ranks, bottom first),
-    ``to_move``, ``direction`` (+1 clockwise, -1 anticlockwise),
-    ``must_pick_up`` (a 3 was just played), ``exchanged`` and ``opened`` let
-    a test start in the middle of a game; by default the game starts before
-    the exchange.  Play with :meth:`exchange`, :meth:`play_turn` or
-    :meth:`run`; :meth:`log` gives the record so far.  ``decider`` replaces
-    the policies' :class:`Decider` (a record's replay: ``simkit/shiesta/record.py``).
+    down: Sequence[Sequence[int]]
+    up: Sequence[Sequence[int]]
+    hands: Sequence[Sequence[int]]
+    draw: Sequence[int] = ()
+    starter: int = 0
+    pile: Sequence[int] = ()
+    to_move: int | None = None
+    direction: int = 1
+    must_pick_up: bool = False
+    exchanged: bool = False
+    opened: bool = False
+
+
+class Game:
+    """A game in progress (§4), from a dealt (or hand-written) :class:`Position`.
+
+    Play with :meth:`exchange`, :meth:`play_turn` or :meth:`run`; :meth:`log`
+    gives the record so far.  ``decider`` replaces the policies'
+    :class:`Decider` (a record's replay: ``simkit/shiesta/record.py``), which
+    then need no ``stream``.
     """
 
-    def __init__(self, rules: ShiestaRules, policies: Sequence[Policy], stream: Stream,
-                 down, up, hands, draw=(), starter: int = 0, *, pile=(),
-                 to_move: int | None = None, direction: int = 1, must_pick_up: bool = False,
-                 exchanged: bool = False, opened: bool = False, check: bool = False,
-                 decider=None):
+    def __init__(self, rules: ShiestaRules, policies: Sequence[Policy | str],
+                 stream: Stream | None, position: Position, *, check: bool = False,
+                 decider: Decides | None = None) -> None:
         n = rules.players
-        if not (len(down) == len(up) == len(hands) == n):
+        at = position
+        if not (len(at.down) == len(at.up) == len(at.hands) == n):
             raise InputError(f"a Shiesta position has {n} seats")
         self.rules, self.n, self.check = rules, n, check
-        self.decide = Decider(rules, policies, stream) if decider is None else decider
-        self.dealt = ([list(r) for r in down], [list(r) for r in up], [list(h) for h in hands],
-                      list(draw))
-        self.down = [[rank_of(c) for c in row] for row in down]    # first card turned first
-        self.up = [counts_of(row) for row in up]
-        self.hand = [counts_of(h) for h in hands]
-        self.draw = [rank_of(c) for c in draw]                      # drawn from the front
-        self.pile = [rank_of(c) for c in pile]                      # bottom first
+        if decider is None:
+            if stream is None:
+                raise TypeError("a game its policies decide needs their stream")
+            decider = Decider(rules, policies, stream)
+        self.decide: Decides = decider
+        self.dealt = ([list(r) for r in at.down], [list(r) for r in at.up],
+                      [list(h) for h in at.hands], list(at.draw))
+        self.down = [[rank_of(c) for c in row] for row in at.down]  # first card turned first
+        self.up = [counts_of(row) for row in at.up]
+        self.hand = [counts_of(h) for h in at.hands]
+        self.draw = [rank_of(c) for c in at.draw]                   # drawn from the front
+        self.pile = [rank_of(c) for c in at.pile]                   # bottom first
         self.out = [0] * RANKS                                      # out of the game
-        self.starter = starter
-        self.to_move = starter if to_move is None else to_move
-        self.direction = direction
-        self.must_pick_up = must_pick_up
-        self.exchanged, self.opened = exchanged, opened
+        self.starter = at.starter
+        self.to_move = at.starter if at.to_move is None else at.to_move
+        self.direction = at.direction
+        self.must_pick_up = at.must_pick_up
+        self.exchanged, self.opened = at.exchanged, at.opened
         self.opener = -1                                            # set by the opening
         self.up_after = [ranks_in(c) for c in self.up]
         self.hand_after = [ranks_in(c) for c in self.hand]
@@ -555,7 +463,8 @@ class Game:
             seat = (self.starter + i) % self.n
             cards = ranks_in(self.hand[seat]) + ranks_in(self.up[seat])
             up, hand = self.decide.exchange(seat, cards)
-            assert len(up) == ROW and sorted(up + hand) == sorted(cards)
+            assert len(up) == ROW
+            assert sorted(up + hand) == sorted(cards)
             self.up[seat], self.hand[seat] = counts_of(up), counts_of(hand)
         self.exchanged = True
         self.up_after = [ranks_in(c) for c in self.up]
@@ -601,13 +510,15 @@ class Game:
         when there is none."""
         counts = self.hand[seat] if source == HAND else self.up[seat]
         legal = legal_ranks(counts, self.pile, self.rules)
-        choice = self.decide.play(seat, counts, legal, len(self.pile),
-                                  self.cards_of(self.next_seat(seat)), not self.draw)
+        choice = self.decide.play(seat, counts, legal, pile_size=len(self.pile),
+                                  next_cards=self.cards_of(self.next_seat(seat)),
+                                  draw_empty=not self.draw)
         if choice is None:
             assert not legal, f"seat {seat} picked up holding legal ranks {legal}"
             return self._pick_up(seat, PICKED)
         rank, count = choice
-        assert rank in legal and 1 <= count <= counts[rank], (rank, count, legal)
+        assert rank in legal, (rank, count, legal)
+        assert 1 <= count <= counts[rank], (rank, count, legal)
         return self._play(seat, source, rank, count)
 
     def _blind(self, seat: int) -> Move:
@@ -659,7 +570,7 @@ class Game:
                 self.out[r] += 1
             self.out[TEN] += count
             self.pile = []
-            return seat if self.rules.after_burn == "again" else self.next_seat(seat)
+            return seat if self.rules.after_burn is AfterBurn.AGAIN else self.next_seat(seat)
         self.pile.extend([rank] * count)
         if rank == SEVEN and self.rules.seven_reverses and count % 2 == 1:
             self.direction = -self.direction
@@ -674,7 +585,8 @@ class Game:
         count = len(self.pile) + extra
         self.pile = []
         self.pickups[seat] += 1
-        self.to_move = seat if self.rules.after_pickup == "picker" else self.next_seat(seat)
+        picker = self.rules.after_pickup is AfterPickup.PICKER
+        self.to_move = seat if picker else self.next_seat(seat)
         return Move(seat, PICKUP, rank, count)
 
     # -- the whole game ----------------------------------------------------
@@ -702,20 +614,21 @@ class Game:
 # A game of a run
 # ---------------------------------------------------------------------------
 
-def new_game(rules: ShiestaRules, policies: Sequence[Policy], seed: int, index: int,
+def new_game(rules: ShiestaRules, policies: Sequence[Policy | str], seed: int, index: int,
              check: bool = False) -> Game:
     """Game ``index`` of a run with seed ``seed``, dealt and ready for the exchange:
     the stream ``(seed, index)`` shuffles, then draws the starter (§1, §5)."""
     stream = Stream(seed, index)
     d = deal(stream, rules)
     starter = draw_starter(stream, rules)
-    game = Game(rules, policies, stream, d.down, d.up, d.hands, d.draw, starter, check=check)
+    game = Game(rules, policies, stream, Position(d.down, d.up, d.hands, d.draw, starter),
+                check=check)
     if check:
         assert game.total == [4 * rules.n_decks] * RANKS, game.total
     return game
 
 
-def play_game(rules: ShiestaRules, policies: Sequence[Policy], seed: int, index: int,
+def play_game(rules: ShiestaRules, policies: Sequence[Policy | str], seed: int, index: int,
               check: bool = False) -> GameLog:
     """Play game ``index`` of a run with seed ``seed`` to the end (§1-§5).
 

@@ -1,17 +1,18 @@
 """Shiesta rules: the frozen, validated config and its named variants.
 
 The rule book is ``seeds/shiesta.md``; each option below names what of it
-it settles.  Kernels receive the rules as :func:`simkit.config.vector`, whose
+it settles.  Kernels receive the rules as :func:`simkit.base.config.vector`, whose
 indices :data:`R` names.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
-from simkit import config
-from simkit.config import Config, option
-from simkit.errors import InputError
+from simkit.base import config
+from simkit.base.config import Choice, Config, option
+from simkit.base.errors import InputError
 
 TITLE = "Shiesta"
 BOOK = "seeds/shiesta.md"
@@ -26,7 +27,66 @@ REGULAR = (2, 3, 4, 5, 6, 7, 9, 10, 11, 12)
 ROW = 3                  # face-down and face-up cards per player
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 
-DECKS = ("auto", "1", "2")        # the kernels read n_decks, never this choice
+
+class Decks(Choice):
+    """How many decks of 52 (seeds/shiesta.md, "1"); the kernels read ``n_decks``,
+    never this choice."""
+
+    AUTO = "auto"
+    ONE = "1"
+    TWO = "2"
+
+
+class Higher(Choice):
+    """What a card must be to follow the top card (seeds/shiesta.md, "2")."""
+
+    STRICT = "strict"
+    EQUAL = "equal"
+
+
+class Two(Choice):
+    """What a 2 on top of the pile lets follow (seeds/shiesta.md, "2")."""
+
+    RESET = "reset"
+    TRANSPARENT = "transparent"
+
+
+class AfterBurn(Choice):
+    """Who starts the new pile after a 10 burns it (seeds/shiesta.md, "3")."""
+
+    NEXT = "next"
+    AGAIN = "again"
+
+
+class AfterPickup(Choice):
+    """Who starts the new pile after a pickup (seeds/shiesta.md, "4.4")."""
+
+    NEXT = "next"
+    PICKER = "picker"
+
+
+class Opening(Choice):
+    """Which piles must open with a regular card other than 7 (seeds/shiesta.md, "4.3")."""
+
+    FIRST = "first"
+    EVERY = "every"
+
+
+class Starter(Choice):
+    """Who starts: the seed's youngest player (seeds/shiesta.md, "1")."""
+
+    RANDOM = "random"
+    FIXED = "fixed"
+
+
+#: The kernels' names of the options' values (numba reads IntEnum members as constants).
+#: Typed Any: an IntEnum made at run time, whose members mypy cannot see.
+HigherCode: Any = config.codes(Higher)
+TwoCode: Any = config.codes(Two)
+AfterBurnCode: Any = config.codes(AfterBurn)
+AfterPickupCode: Any = config.codes(AfterPickup)
+OpeningCode: Any = config.codes(Opening)
+StarterCode: Any = config.codes(Starter)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,29 +97,30 @@ class ShiestaRules(Config):
     DERIVED = ("n_decks",)
 
     players: int = option(4, "players, each for themselves", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
-    decks: str = option("auto", "decks of 52: auto (one for 3-4 players, two for 5, whose deal "
-                        "needs 55 cards), 1 or 2", choices=DECKS)
+    decks: Decks = option(Decks.AUTO, "decks of 52: auto (one for 3-4 players, two for 5, "
+                          "whose deal needs 55 cards), 1 or 2", choices=Decks)
     hand_size: int = option(5, "cards in hand at the deal and after drawing", lo=3, hi=5)
-    higher: str = option("strict", "a card must be strictly higher than the top card (strict, "
-                         "the seed) or equal or higher (equal)", choices=("strict", "equal"))
-    two: str = option("reset", "on a 2 anything may be played (reset) or the card beneath "
-                      "the 2s decides (transparent)", choices=("reset", "transparent"))
+    higher: Higher = option(Higher.STRICT, "a card must be strictly higher than the top card "
+                            "(strict, the seed) or equal or higher (equal)", choices=Higher)
+    two: Two = option(Two.RESET, "on a 2 anything may be played (reset) or the card beneath "
+                      "the 2s decides (transparent)", choices=Two)
     seven_reverses: bool = option(False, "a 7 also reverses the direction of play")
-    after_burn: str = option("next", "after a 10 burns the pile the next player starts a new pile "
-                             "(next, the seed) or the burner plays again (again)",
-                             choices=("next", "again"))
-    after_pickup: str = option("next", "after a pickup the next player starts a new pile (next) "
-                               "or the player who picked up does (picker)", choices=("next", "picker"))
-    opening: str = option("first", "no 2, 3, 7 or 10 to start the first pile of the game only "
-                          "(first) or every new pile (every)", choices=("first", "every"))
-    starter: str = option("random", "the seed's 'youngest player': a seat drawn per game "
-                          "(random) or seat 0 (fixed)", choices=("random", "fixed"))
+    after_burn: AfterBurn = option(AfterBurn.NEXT, "after a 10 burns the pile the next player "
+                                   "starts a new pile (next, the seed) or the burner plays "
+                                   "again (again)", choices=AfterBurn)
+    after_pickup: AfterPickup = option(AfterPickup.NEXT, "after a pickup the next player starts "
+                                       "a new pile (next) or the player who picked up does "
+                                       "(picker)", choices=AfterPickup)
+    opening: Opening = option(Opening.FIRST, "no 2, 3, 7 or 10 to start the first pile of the "
+                              "game only (first) or every new pile (every)", choices=Opening)
+    starter: Starter = option(Starter.RANDOM, "the seed's 'youngest player': a seat drawn per "
+                              "game (random) or seat 0 (fixed)", choices=Starter)
     max_turns: int = option(1000, "turns after which a game is recorded as unfinished",
                             lo=10, hi=1_000_000)
 
     @property
     def n_decks(self) -> int:
-        if self.decks == "auto":
+        if self.decks is Decks.AUTO:
             return 2 if self.players == 5 else 1
         return int(self.decks)
 
@@ -80,7 +141,7 @@ RULES = ShiestaRules
 
 
 #: Named rule sets: the seed's defaults and one preset per documented variant.
-PRESETS: dict[str, dict] = {
+PRESETS: dict[str, dict[str, Any]] = {
     "seed": {},
     "five-one-deck": {"decks": "1", "hand_size": 4},
     "equal-or-higher": {"higher": "equal"},
@@ -95,9 +156,5 @@ PRESETS: dict[str, dict] = {
 
 make_rules = config.rules_maker(ShiestaRules, PRESETS, "Shiesta")
 
-#: The kernels' names of the options' values (both engines may use them).
-Higher, Two, AfterBurn, AfterPickup, Opening, Starter = config.choices(
-    ShiestaRules, "higher", "two", "after_burn", "after_pickup", "opening", "starter")
-
-#: Where each rule sits in the kernels' rules vector (:func:`simkit.config.vector`).
-R = config.layout(ShiestaRules, "R")
+#: Where each rule sits in the kernels' rules vector (:func:`simkit.base.config.vector`).
+R: Any = config.layout(ShiestaRules, "R")      # Any: an IntEnum made at run time

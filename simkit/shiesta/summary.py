@@ -7,11 +7,15 @@ so it never holds the whole run.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
-from simkit import design, stats
+from simkit.base import stats
 from simkit.engine import Mean, Rate, Section, Summary
+from simkit.lab import design
+from simkit.shiesta.rules import ShiestaRules
 
 
 class GameSummary(Summary):
@@ -34,8 +38,9 @@ class GameSummary(Summary):
             w = int(t[f"win_{k}"])
             lo, hi = stats.proportion_ci(w, n)
             name = seat_name(k)
-            lines.append(f"{name:<22}{n:>10,}   " +
-                         stats.format_estimate(w / n, lo, hi, n).split(" (")[0])
+            estimate = stats.format_estimate(w / n, lo, hi, n)
+            assert isinstance(estimate, str)                # one estimate: one text
+            lines.append(f"{name:<22}{n:>10,}   " + estimate.split(" (")[0])
         mean, lo, hi = stats.mean_ci(n, t["turns"], t["turns_sq"])
         u = int(t["unfinished"])
         ulo, uhi = stats.proportion_ci(u, n)
@@ -50,12 +55,16 @@ def seat_name(k: int) -> str:
     return "the starter" if k == 0 else f"{k} left of the starter"
 
 
-def measures(rules) -> list:
-    """What ``simkit compare shiesta`` compares (:mod:`simkit.compare`): each
+def _won_by(k: int) -> Callable[[pd.DataFrame], np.ndarray]:
+    """Which games seat ``k`` counted from the starter won."""
+    return lambda df: df["winner_seat"].to_numpy() == k
+
+
+def measures(rules: ShiestaRules) -> list[Section]:
+    """What ``simkit compare shiesta`` compares (:mod:`simkit.lab.compare`): each
     seat's win rate counted from the starter, game length, unfinished games."""
     return [Section("games", "Games ({n:,} whole games)", "game", (
-        *(Rate(f"win rate, {seat_name(k)}", lambda df, k=k: df["winner_seat"].to_numpy() == k)
-          for k in range(rules.players)),
+        *(Rate(f"win rate, {seat_name(k)}", _won_by(k)) for k in range(rules.players)),
         Mean("turns per game", lambda df: df["turns"].to_numpy()),
         Mean("pickups per game", lambda df: df[[c for c in df.columns
                                                 if c.startswith("pickups_")]].sum(axis=1)),
@@ -63,8 +72,8 @@ def measures(rules) -> list:
         _design(rules)]
 
 
-def _design(rules) -> Section:
-    """The designer's measures (:mod:`simkit.design`): every seat counted from
+def _design(rules: ShiestaRules) -> Section:
+    """The designer's measures (:mod:`simkit.lab.design`): every seat counted from
     the starter, the starter's edge; lengths in turns."""
     P = rules.players
 

@@ -5,8 +5,8 @@ The two engines share no code; seeds/shiesta.md fixes every decision,
 including the order of random draws, so they must agree exactly: every move
 of every game (who played which rank how many times from where, every
 pickup) and every column of the game record, who led among them
-(lead_changes, comeback, settled: the kernel's simkit/lead.py against the
-reference's simkit/drama.py, on the top after every turn).
+(lead_changes, comeback, settled: the kernel's simkit/base/lead.py against the
+reference's simkit/lab/drama.py, on the top after every turn).
 
 Sizes: for each player count 3, 4 and 5, 4,000 games under the seed's rules
 and 4,000 under ``ALL_VARIANTS``, a rule set in which every variant differs
@@ -130,7 +130,8 @@ def test_all_variants_are_exercised():
         assert getattr(default, key) != value, key
     rules = make_rules(overrides=ALL_VARIANTS, players=4)
     df = trace_games(rules, make_policies(mixed_specs(4), 4), OTHER_SEED, 10**9, GAMES)["frame"]
-    assert df["unfinished"].any() and not df["unfinished"].all()
+    assert df["unfinished"].any()
+    assert not df["unfinished"].all()
     for r in ("2", "3", "7", "10"):
         assert df[f"played_{r}"].sum() > 0, r
 
@@ -147,7 +148,8 @@ def test_who_led_is_not_trivial():
         assert (df["lead_changes"] > 0).mean() > 0.5, players
         assert df["lead_changes"].max() >= 5
         assert 0.05 < done["comeback"].mean() < 0.95, players
-        assert done["settled"].nunique() > 20 and (done["settled"] < done["turns"] - 1).any()
+        assert done["settled"].nunique() > 20
+        assert (done["settled"] < done["turns"] - 1).any()
         assert (df["turns"] > 128).any()
         assert_same_games(rules, policies, SEED + 5, 0, 600)
 
@@ -163,7 +165,8 @@ def test_settled_is_within_the_game():
         policies = make_policies(policy, rules.players)
         df = trace_games(rules, policies, OTHER_SEED, 10**9, GAMES)["frame"]
         assert ((df["settled"] == -1) == df["unfinished"]).all()
-        assert (df["settled"] <= df["turns"]).all() and (df["settled"] >= -1).all()
+        assert (df["settled"] <= df["turns"]).all()
+        assert (df["settled"] >= -1).all()
         assert not df.loc[df["unfinished"], "comeback"].any()
         unfinished += df["unfinished"].sum()
     assert unfinished >= 100

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from simkit.runner import max_threads
+from simkit.runs.batches import max_threads
 from simkit.shiesta import api
 from simkit.shiesta.rules import PRESETS, make_rules
 
@@ -30,7 +30,7 @@ MIXED = ["random", "heuristic:exchange=keep", "heuristic:save_specials=false", "
 @pytest.mark.skipif(max_threads() < 2, reason="numba's thread pool has a single thread")
 @pytest.mark.parametrize("players", PLAYERS)
 def test_same_games_on_one_and_two_threads(players):
-    kw = dict(players=players, rules="seven-reverses", policy=MIXED[:players], seed=SEED)
+    kw = {"players": players, "rules": "seven-reverses", "policy": MIXED[:players], "seed": SEED}
     pd.testing.assert_frame_equal(api.simulate_games(20_000, threads=1, **kw),
                                   api.simulate_games(20_000, threads=2, **kw))
 
@@ -91,11 +91,13 @@ def test_game_invariants_every_preset(players):
                 assert (df[f"played_{r}"].to_numpy()[won] >= d[won, w[won]]).all(), r
             # 3s and 10s leave the game when played (3): each copy is played at most
             # once, and no card is made: cards still held + 3s and 10s gone <= the decks
-            assert (df["played_3"] <= copies).all() and (df["played_10"] <= copies).all()
+            assert (df["played_3"] <= copies).all()
+            assert (df["played_10"] <= copies).all()
             assert (left.sum(axis=1) + df["played_3"] + df["played_10"] <= rules.cards).all()
-            # who led (simkit/drama.py): the winner led for good by the last turn at
+            # who led (simkit/lab/drama.py): the winner led for good by the last turn at
             # the latest, and an unfinished game has no winner to settle on
-            assert ((df["settled"] == -1) == ~done).all() and (df["settled"] < df["turns"]).all()
+            assert ((df["settled"] == -1) == ~done).all()
+            assert (df["settled"] < df["turns"]).all()
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -118,7 +120,7 @@ def test_dealt_special_counts_are_hypergeometric(players):
     assert stats.chisquare(np.bincount(df["starter"], minlength=players)).pvalue > 1e-4
 
 
-@pytest.mark.parametrize("argv,words", [
+@pytest.mark.parametrize(("argv", "words"), [
     (["simulate", "shiesta", "--players", "2"], ["2", "players"]),
     (["simulate", "shiesta", "--players", "6"], ["6", "players"]),
     (["simulate", "shiesta", "--hands", "10"], ["--games"]),
@@ -138,10 +140,14 @@ def test_cli_simulate_and_rules(workdir, cli):
     code, out, err = cli("simulate", "shiesta", "--games", "20000", "--players", "3",
                          "--no-progress", "--out", "g")
     assert code == 0, err
-    assert "20,000 games" in out and "the starter" in out and "unfinished" in out
-    from simkit.store import read_run
+    assert "20,000 games" in out
+    assert "the starter" in out
+    assert "unfinished" in out
+    from simkit.runs.store import read_run
     df, man = read_run(workdir / "g")
-    assert man["game"] == "shiesta" and man["unit"] == "game" and len(df) == 20_000
+    assert man["game"] == "shiesta"
+    assert man["unit"] == "game"
+    assert len(df) == 20_000
     pd.testing.assert_frame_equal(df, api.simulate_games(20_000, players=3),
                                   check_categorical=False)
     code, out, err = cli("rules", "shiesta")

@@ -7,7 +7,7 @@ settings through both engines.
 
 from __future__ import annotations
 
-from simkit.rng import Stream
+from simkit.base.rng import Stream
 from simkit.shiesta import reference as R
 from simkit.shiesta.policies import NAMED, make_policies
 from simkit.shiesta.rules import make_rules
@@ -23,10 +23,10 @@ def position(spec, hands, pile="", draw="", players=3, up=None, down=None):
     pols = make_policies([spec] + ["heuristic"] * (players - 1), players)
     up = up or [""] * players
     down = down or [""] * players
-    return R.Game(rules, pols, Stream(0, 0), [R.parse_ranks(d) for d in down],
-                  [R.parse_ranks(u) for u in up], [R.parse_ranks(h) for h in hands],
-                  R.parse_ranks(draw), 0, pile=R.parse_ranks(pile), to_move=0,
-                  exchanged=True, opened=True, check=True)
+    position = R.Position([R.parse_ranks(d) for d in down], [R.parse_ranks(u) for u in up],
+                          [R.parse_ranks(h) for h in hands], draw=R.parse_ranks(draw),
+                          pile=R.parse_ranks(pile), to_move=0, exchanged=True, opened=True)
+    return R.Game(rules, pols, Stream(0, 0), position, check=True)
 
 
 def first_move(spec, *args, **kw):
@@ -57,8 +57,8 @@ def test_stuck_on_a_big_pile_plays_a_3_not_a_2():
     assert old == ("2", 1)
     assert g.pile == R.parse_ranks(pile + " 2")
     # a 10 and a 3: the 3 too (the old order burned with the 10, pile < burn_at)
-    assert first_move(NEW, ["10 3 5"] + hands[1:], pile="8 9 J K A")[0] == ("3", 1)
-    assert first_move(CLASSIC, ["10 3 5"] + hands[1:], pile="8 9 J K A")[0] == ("10", 1)
+    assert first_move(NEW, ["10 3 5", *hands[1:]], pile="8 9 J K A")[0] == ("3", 1)
+    assert first_move(CLASSIC, ["10 3 5", *hands[1:]], pile="8 9 J K A")[0] == ("10", 1)
 
 
 def test_stuck_on_a_small_pile_or_far_next_player_keeps_the_3():
@@ -86,7 +86,9 @@ def test_twos_and_tens_as_a_set_once_the_draw_pile_is_empty():
     assert first_move("heuristic:special_sets=all", hands, pile="A", draw="7 7")[0] == ("2", 2)
     tens = ["10 10 5", "4 4 6 6 J", "8 9"]
     (play, count), g = first_move(NEW, tens, pile="A")
-    assert (play, count) == ("10", 2) and g.pile == [] and g.out[R.TEN] == 2
+    assert (play, count) == ("10", 2)
+    assert g.pile == []
+    assert g.out[R.TEN] == 2
     assert first_move(CLASSIC, tens, pile="A")[0] == ("10", 1)
     # from the face-up row (the hand is empty, so is the draw pile)
     assert first_move(NEW, ["", "4 4 6 6 J", "8 9"], pile="A",

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simkit import drama
-from simkit.errors import InputError
-from simkit.rng import Stream
+from simkit.base.errors import InputError
+from simkit.base.rng import Stream
+from simkit.lab import drama
 from simkit.shiesta import reference as R
 from simkit.shiesta.policies import NAMED, make_policies
 from simkit.shiesta.record import body
@@ -32,10 +32,10 @@ SOME = settings(max_examples=300, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 # rank indices, spelled out again (rules.py: 2 = 0, ..., 10 = 8, ..., A = 12)
-TEXT = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+TEXT = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 N2, N3, N4, N5, N6, N7, N8, N9, N10, NJ, NQ, NK, NA = range(13)
-ORDER = "4 5 6 7 8 9 J Q K A".split()                       # §2, low to high
-STRONG = "4 5 6 7 8 9 J Q K A 3 2 10".split()               # §6, weakest first
+ORDER = ["4", "5", "6", "7", "8", "9", "J", "Q", "K", "A"]                       # §2, low to high
+STRONG = ["4", "5", "6", "7", "8", "9", "J", "Q", "K", "A", "3", "2", "10"]   # §6, weakest first
 SPECIAL = {N2, N3, N10}
 HAND, UP, DOWN, PICKUP = 0, 1, 2, 3
 
@@ -232,7 +232,8 @@ class Referee:
             assert held[m.rank] >= m.count >= 1
             return (held, sorted(r for r in held if held[r]))
         rank = min((r for r in held if held[r] and opens(r)), key=level)
-        assert m.rank == rank and 1 <= m.count <= held[rank]
+        assert m.rank == rank
+        assert 1 <= m.count <= held[rank]
         if self.policies is not None:
             if self.policies[seat].name == "random":
                 assert m.count == self.replay.below(held[rank]) + 1
@@ -270,7 +271,8 @@ class Referee:
             assert (m.rank, m.count) == (15, len(pile))
         else:
             assert m.source == src
-            assert m.rank in legal and 1 <= m.count <= held[m.rank]
+            assert m.rank in legal
+            assert 1 <= m.count <= held[m.rank]
         return (held, legal)
 
     def check_decision(self, k, m, held, legal):
@@ -342,10 +344,13 @@ class Referee:
         log, rules, n = self.log, self.rules, self.n
         finished = bool(log.moves) and self.cards(log.moves[-1].seat) == 0
         if finished:
-            assert log.winner == log.moves[-1].seat and not log.unfinished
+            assert log.winner == log.moves[-1].seat
+            assert not log.unfinished
             assert log.turns <= rules.max_turns
         else:
-            assert log.winner == -1 and log.unfinished and log.turns == rules.max_turns
+            assert log.winner == -1
+            assert log.unfinished
+            assert log.turns == rules.max_turns
         assert log.pickups == self.pickups
         assert [log.played[r] for r in range(13)] == [self.played[r] for r in range(13)]
         assert log.cards_left == [self.cards(s) for s in range(n)]
@@ -370,8 +375,10 @@ def check_record(rules, log):
     assert rec["turns"] == len(log.moves) == len(log.move_codes())
     assert 0 <= rec["lead_changes"] < max(rec["turns"], 1)
     if rec["unfinished"]:
-        assert rec["winner"] == rec["winner_seat"] == -1 and rec["turns"] == rules.max_turns
-        assert rec["settled"] == -1 and not rec["comeback"]
+        assert rec["winner"] == rec["winner_seat"] == -1
+        assert rec["turns"] == rules.max_turns
+        assert rec["settled"] == -1
+        assert not rec["comeback"]
     else:
         assert rec[f"cards_left_{rec['winner']}"] == 0
         assert rec["winner_seat"] == (rec["winner"] - rec["starter"]) % n
@@ -388,8 +395,10 @@ def check_record(rules, log):
                                          if m.source != PICKUP and m.rank == r)
     for m, code in zip(log.moves, log.move_codes()):
         assert code == ((m.seat * 4 + m.source) * 16 + m.rank) * 128 + min(m.count, 127)
-        assert code % 128 == min(m.count, 127) and code // 128 % 16 == m.rank
-        assert code // 2048 % 4 == m.source and code // 8192 == m.seat
+        assert code % 128 == min(m.count, 127)
+        assert code // 128 % 16 == m.rank
+        assert code // 2048 % 4 == m.source
+        assert code // 8192 == m.seat
         assert m.rank != 15 or m.source == PICKUP
     return rec
 
@@ -451,17 +460,25 @@ def test_turn_cap(table, seed, index, cap):
 
 # --- hand-written positions ------------------------------------------------
 
-def game(hands, up=None, down=None, draw="", pile="", players=None, policies="heuristic",
-         stream=None, opened=True, to_move=0, starter=0, preset="seed", **rules_kw):
-    """A position after the exchange: ``hands`` etc. are rank texts per seat."""
+#: The keywords of :func:`game` that place cards or say where the game stands.
+PLACES = ("up", "down", "draw", "pile", "opened", "to_move", "starter")
+
+
+def game(hands, players=None, policies="heuristic", stream=None, preset="seed", **kw):
+    """A position after the exchange: ``hands``, and ``up``, ``down`` (per seat),
+    ``draw`` and ``pile`` in ``kw``, are rank texts; ``opened``, ``to_move`` and
+    ``starter`` say where the game stands; the other keywords are rule values."""
+    at = {k: kw.pop(k) for k in PLACES if k in kw}
     n = players or len(hands)
-    rules = make_rules(preset, players=n, overrides=rules_kw or None)
-    up = up or [""] * n
-    down = down or [""] * n
-    pols = make_policies(policies, n) if isinstance(policies, str) else make_policies(policies, n)
-    return R.Game(rules, pols, stream or Stream(0, 0), [ranks(d) for d in down],
-                  [ranks(u) for u in up], [ranks(h) for h in hands], ranks(draw), starter,
-                  pile=ranks(pile), to_move=to_move, exchanged=True, opened=opened, check=True)
+    rules = make_rules(preset, players=n, overrides=kw or None)
+    up = at.get("up") or [""] * n
+    down = at.get("down") or [""] * n
+    position = R.Position([ranks(d) for d in down], [ranks(u) for u in up],
+                          [ranks(h) for h in hands], draw=ranks(at.get("draw", "")),
+                          starter=at.get("starter", 0), pile=ranks(at.get("pile", "")),
+                          to_move=at.get("to_move", 0), exchanged=True,
+                          opened=at.get("opened", True))
+    return R.Game(rules, make_policies(policies, n), stream or Stream(0, 0), position, check=True)
 
 
 class Scripted(Stream):
@@ -496,7 +513,8 @@ def test_strict_vs_equal():
     g = game(["4 5 K", "4", "4"], pile="6 8 A")
     (m,) = play(g)
     assert (m.seat, m.source, m.rank, m.count) == (0, PICKUP, 15, 3)
-    assert g.hand[0][NA] == 1 and g.pile == []
+    assert g.hand[0][NA] == 1
+    assert g.pile == []
 
 
 def test_seven():
@@ -528,7 +546,8 @@ def test_two_reset_vs_transparent():
     assert R.legal_ranks(clear.hand[0], clear.pile, clear.rules) == [N4, N7, N8]
     # a 2 may go on anything, and is wild only for what follows
     g = game(["2 4", "4", "4"], pile="A")
-    assert play(g)[0].rank == N2 and g.pile == [NA, N2]
+    assert play(g)[0].rank == N2
+    assert g.pile == [NA, N2]
 
 
 def test_three_forces_a_pickup_and_leaves_the_game():
@@ -536,16 +555,22 @@ def test_three_forces_a_pickup_and_leaves_the_game():
     g = game(["3 3 4", "5 9 K", "6"], pile="8 K", draw="J", after_pickup="next")
     (m,) = play(g)                       # only the 3s are legal on a K: one 3 (rule 5)
     assert (m.seat, m.rank, m.count, m.drawn) == (0, N3, 1, 1)
-    assert g.out[N3] == 1 and g.pile == [N8, NK] and g.must_pick_up
+    assert g.out[N3] == 1
+    assert g.pile == [N8, NK]
+    assert g.must_pick_up
     (m,) = play(g)                       # seat 1 holds a 9 that would go on an 8: irrelevant
     assert m == R.Move(1, PICKUP, 15, 2)
-    assert g.to_move == 2 and g.pile == [] and g.pickups == [0, 1, 0]
+    assert g.to_move == 2
+    assert g.pile == []
+    assert g.pickups == [0, 1, 0]
     assert g.log().played[N3] == 1
     # on an empty pile, and with the picker leading; a seat playing face down still picks up
     g = game(["3 J", "", "6"], down=["", "A", ""], after_pickup="picker")
     play(g)
     (m,) = play(g)
-    assert m == R.Move(1, PICKUP, 15, 0) and g.down[1] == [NA] and g.to_move == 1
+    assert m == R.Move(1, PICKUP, 15, 0)
+    assert g.down[1] == [NA]
+    assert g.to_move == 1
     # heuristic rule 2: a 3 when the next player holds at most three_at cards
     g = game(["3 4 9", "8 8 8", "6"], pile="5",
              policies=["heuristic:three_at=3", "heuristic", "heuristic"])
@@ -561,7 +586,9 @@ def test_ten_burns_and_who_starts():
         g = game(["10 4 4", "9", "6"], pile="5 6 Q", after_burn=after)
         (m,) = play(g)                   # nothing regular goes on a Q: one 10 (rule 5)
         assert (m.rank, m.count) == (N10, 1)
-        assert g.pile == [] and g.out[N10] == 1 and sum(g.out) == 4
+        assert g.pile == []
+        assert g.out[N10] == 1
+        assert sum(g.out) == 4
         assert g.to_move == mover
         (m,) = play(g)
         assert m.seat == mover
@@ -594,7 +621,8 @@ def test_after_pickup_next_vs_picker():
     for after, mover in (("next", 1), ("picker", 0)):
         g = game(["4", "5", "6"], pile="A", after_pickup=after)
         assert play(g)[0] == R.Move(0, PICKUP, 15, 1)
-        assert g.to_move == mover and g.pile == []
+        assert g.to_move == mover
+        assert g.pile == []
 
 
 def test_opening_first_vs_every():
@@ -602,13 +630,16 @@ def test_opening_first_vs_every():
     ``every`` restricts every empty pile, ``first`` only the first card."""
     g = game(["2 7 10 3", "9 5 5 K 7", "4 8"], opened=False, starter=0)
     (m,) = play(g)
-    assert m == R.Move(1, HAND, N5, 2) and g.opener == 1 and g.to_move == 2
+    assert m == R.Move(1, HAND, N5, 2)
+    assert g.opener == 1
+    assert g.to_move == 2
     assert [x for x in body(g.log()) if x.startswith(("starter", "turn 1:"))] == \
         ["starter: 0", "turn 1: seat 1 plays 5 5 from hand"]            # seat 0 skipped
     # random count: below(held) + 1
     s = Scripted([0])
     g = game(["6 6 6 4 4", "9", "8"], opened=False, policies="random", stream=s)
-    assert play(g)[0] == R.Move(0, HAND, N4, 1) and s.asked == [2]
+    assert play(g)[0] == R.Move(0, HAND, N4, 1)
+    assert s.asked == [2]
     # nobody holds an opener: the starter opens with any legal play (heuristic: 7s first)
     g = game(["2 7 7", "3 10", "2"], opened=False, starter=0)
     assert play(g)[0] == R.Move(0, HAND, N7, 2)
@@ -646,31 +677,39 @@ def test_drawing_back_to_hand_size():
     g = game(["4 9 9", "5", "5"], draw="5 6 8 J")
     (m,) = play(g)
     assert (m.rank, m.drawn) == (N4, 3)
-    assert R.ranks_in(g.hand[0]) == [N5, N6, N8, N9, N9] and g.draw == [NJ]
+    assert R.ranks_in(g.hand[0]) == [N5, N6, N8, N9, N9]
+    assert g.draw == [NJ]
     g = game(["4 5 6 8 9 J Q", "5", "5"], draw="K")           # above hand_size: no draw
-    assert play(g)[0].drawn == 0 and g.draw == [NK]
+    assert play(g)[0].drawn == 0
+    assert g.draw == [NK]
     g = game(["4 9", "5", "5"], draw="K", hand_size=3)
-    assert play(g)[0].drawn == 1 and g.draw == []
+    assert play(g)[0].drawn == 1
+    assert g.draw == []
 
 
 def test_face_up_only_after_the_hand_is_empty():
     """§4.4: the face-up row is the source only when the hand is empty."""
     g = game(["4", "5", "5"], up=["A A", "", ""], pile="K")
     assert play(g)[0] == R.Move(0, PICKUP, 15, 1)
-    assert g.up[0][NA] == 2 and g.hand[0][NK] == 1
+    assert g.up[0][NA] == 2
+    assert g.hand[0][NK] == 1
     g = game(["", "5", "5"], up=["A A 4", "", ""], down=["9", "", ""], pile="K")
-    assert play(g)[0] == R.Move(0, UP, NA, 2) and g.down[0] == [N9]
+    assert play(g)[0] == R.Move(0, UP, NA, 2)
+    assert g.down[0] == [N9]
 
 
 def test_blind_face_down_card():
     """§4.4: the first face-down card is turned; legal: played; else picked up with the pile."""
     g = game(["", "4", "5", "6"], down=["9 4 K", "", "", ""], pile="8")
     assert play(g)[0] == R.Move(0, DOWN, N9, 1)
-    assert g.down[0] == [N4, NK] and g.pile == [N8, N9]
+    assert g.down[0] == [N4, NK]
+    assert g.pile == [N8, N9]
     g.to_move = 0
     assert play(g)[0] == R.Move(0, PICKUP, N4, 3)            # the 4 with the 8 and the 9
-    assert R.ranks_in(g.hand[0]) == [N4, N8, N9] and g.down[0] == [NK]
-    assert g.pickups[0] == 1 and g.log().played[N4] == 0
+    assert R.ranks_in(g.hand[0]) == [N4, N8, N9]
+    assert g.down[0] == [NK]
+    assert g.pickups[0] == 1
+    assert g.log().played[N4] == 0
     assert g.log().move_codes()[-1] == ((0 * 4 + 3) * 16 + N4) * 128 + 3
 
 
@@ -678,31 +717,38 @@ def test_the_win():
     """§4.5: the first player with no card wins at once; records follow."""
     g = game(["", "4 4", "5"], down=["A", "", ""], pile="5", starter=2)
     log = g.run()
-    assert log.winner == 0 and log.turns == 1 and not log.unfinished
+    assert log.winner == 0
+    assert log.turns == 1
+    assert not log.unfinished
     rec = log.record()
-    assert rec["winner_seat"] == 1 and rec["cards_left_0"] == 0
-    assert rec["cards_left_1"] == 2 and rec["turns"] == 1
+    assert rec["winner_seat"] == 1
+    assert rec["cards_left_0"] == 0
+    assert rec["cards_left_1"] == 2
+    assert rec["turns"] == 1
     # a last card that burns still wins
     g = game(["", "4 4", "5"], up=["10", "", ""], pile="5")
     log = g.run()
-    assert log.winner == 0 and log.played[N10] == 1
+    assert log.winner == 0
+    assert log.played[N10] == 1
 
 
 def test_who_led():
-    """§5: after each turn the seats holding the fewest cards lead (simkit/drama.py)."""
+    """§5: after each turn the seats holding the fewest cards lead (simkit/lab/drama.py)."""
     g = game(["4 A", "5 Q", "J J J"], pile="K")
     log = g.run()
     # seat 0 plays its A on the K (1, 2, 3 cards: seat 0 leads); seat 1 holds nothing
     # higher and picks up the K and the A (1, 4, 3); seat 2 starts a new pile with its
     # three Js and wins (1, 4, 0): one lead change, seat 2 behind at the halfway point
     # (after turn 1 of 3) and leading only after the last turn
-    assert [m.seat for m in log.moves] == [0, 1, 2] and log.winner == 2
+    assert [m.seat for m in log.moves] == [0, 1, 2]
+    assert log.winner == 2
     assert log.tops == [0b001, 0b001, 0b100]
     rec = log.record()
     assert (rec["lead_changes"], rec["comeback"], rec["settled"]) == (1, True, 2)
     # a tie for the fewest cards is no leader: 1, 1, 3 cards after the first turn
     g = game(["4 A", "5", "J J J"], pile="K")
-    assert g.play_turn() == R.Move(0, HAND, NA, 1) and g.log().tops == [0b011]
+    assert g.play_turn() == R.Move(0, HAND, NA, 1)
+    assert g.log().tops == [0b011]
 
 
 def test_turn_cap_tiny():
@@ -710,7 +756,9 @@ def test_turn_cap_tiny():
     rules = make_rules(players=4, overrides={"max_turns": 10})
     pols = make_policies("heuristic", 4)
     log = R.play_game(rules, pols, 3, 0, check=True)
-    assert log.unfinished and log.turns == 10 and log.winner == -1
+    assert log.unfinished
+    assert log.turns == 10
+    assert log.winner == -1
     rec = log.record()
     assert (rec["winner"], rec["winner_seat"], rec["unfinished"]) == (-1, -1, True)
     assert {"unfinished: yes", "turns: 10", "winner: none"} <= set(body(log))
@@ -726,8 +774,10 @@ def test_exchange_up_keep_and_random_subsets():
                                                      sorted(ranks("K A 3 2 10")))
     for m in (6, 7, 8):
         assert list(R.subsets(m)) == list(combinations(range(m), 3))
-    assert R.subsets(8)[0] == (0, 1, 2) and R.subsets(8)[1] == (0, 1, 3)
-    assert R.subsets(8)[55] == (5, 6, 7) and len(R.subsets(8)) == 56
+    assert R.subsets(8)[0] == (0, 1, 2)
+    assert R.subsets(8)[1] == (0, 1, 3)
+    assert R.subsets(8)[55] == (5, 6, 7)
+    assert len(R.subsets(8)) == 56
     ordered = sorted(cards)                      # 2 3 4 5 9 10 K A
     assert R.random_exchange(cards, 0)[0] == ordered[:3]
     assert R.random_exchange(cards, 6)[0] == [ordered[0], ordered[2], ordered[3]]
@@ -735,8 +785,9 @@ def test_exchange_up_keep_and_random_subsets():
     s = Scripted([55, 7])
     rules = make_rules(players=3)
     g = R.Game(rules, make_policies(["random", "heuristic:exchange=keep", "random"], 3), s,
-               [[], [], []], [ranks("4 9 A"), ranks("2 3 10"), ranks("K K K")],
-               [ranks("5 6 7 8 J"), ranks("4 5 6 Q A"), ranks("4 4 4 5 5")], starter=2)
+               R.Position([[], [], []], [ranks("4 9 A"), ranks("2 3 10"), ranks("K K K")],
+                          [ranks("5 6 7 8 J"), ranks("4 5 6 Q A"), ranks("4 4 4 5 5")],
+                          starter=2))
     g.exchange()
     assert s.asked == [56, 56]
     assert R.ranks_in(g.up[2]) == ranks("K K K")   # starter first, draw 55: positions 5 6 7
@@ -749,17 +800,20 @@ def test_five_players_two_decks_vs_five_one_deck():
     """§1: 5 players take two decks by default; five-one-deck: one deck, 4 in hand."""
     two = make_rules(players=5)
     log = R.play_game(two, make_policies("heuristic", 5), 11, 4, check=True)
-    assert two.n_decks == 2 and len(log.draw_pile) == 104 - 55
+    assert two.n_decks == 2
+    assert len(log.draw_pile) == 104 - 55
     assert sorted(log.draw_pile + [c for s in range(5) for c in log.dealt_down[s]
                                    + log.dealt_up[s] + log.dealt_hand[s]]) == list(range(104))
     one = make_rules("five-one-deck", players=5)
     log = R.play_game(one, make_policies("random", 5), 11, 4, check=True)
-    assert one.n_decks == 1 and one.hand_size == 4 and len(log.draw_pile) == 2
+    assert one.n_decks == 1
+    assert one.hand_size == 4
+    assert len(log.draw_pile) == 2
     assert all(len(log.hand_after[s]) == 4 for s in range(5))
     # the random exchange of 7 cards draws below(35)
     s = Scripted([34] * 5)
     d = R.deal(Stream(1, 1), one)
-    g = R.Game(one, make_policies("random", 5), s, d.down, d.up, d.hands, d.draw)
+    g = R.Game(one, make_policies("random", 5), s, R.Position(d.down, d.up, d.hands, d.draw))
     g.exchange()
     assert s.asked == [35] * 5
     with pytest.raises(InputError):

@@ -95,7 +95,8 @@ def test_sizes(tables):
     labels = [lab for lab, _ in ss.POLICIES]
     assert len(rr) == N_POL * (N_POL - 1)
     assert set(zip(rr["policy"], rr["opponent"])) == set(itertools.permutations(labels, 2))
-    assert (rr["games"] == 2 * HANDS).all() and (rr["tables"] == 2).all()
+    assert (rr["games"] == 2 * HANDS).all()
+    assert (rr["tables"] == 2).all()
     assert (rr["decisive"] + rr["unfinished"] == rr["games"]).all()
 
     sc = tables["policy_scores"]
@@ -113,7 +114,8 @@ def test_sizes(tables):
     gl = tables["game_length"]
     assert len(gl) == len(ss.PLAYERS) * len(ss.LENGTH_POLICIES)
     assert (gl["games"] == HANDS).all()
-    assert (gl["longest_finished"] <= gl["max"]).all() and (gl["max"] <= gl["max_turns"]).all()
+    assert (gl["longest_finished"] <= gl["max"]).all()
+    assert (gl["max"] <= gl["max_turns"]).all()
     assert ((gl["unfinished"] == 0) <= (gl["longest_finished"] == gl["max"])).all()
     hi = tables["turns_histogram"]
     assert (hi.groupby(["policy", "players"])["count"].sum() == HANDS).all()
@@ -123,7 +125,7 @@ def test_sizes(tables):
     assert (va["games"] == HANDS).all()
     want = {(ss.SEED_PRESET, N4), (ss.SEED_PRESET, 5)} | set(ss.VARIANTS)
     assert set(zip(va["preset"], va["players"])) == want
-    assert {p for p in PRESETS} <= set(va["preset"])
+    assert set(PRESETS) <= set(va["preset"])
 
 
 def test_exact_identities(tables):
