@@ -9,6 +9,9 @@ burraco``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 import pandas as pd
 
@@ -18,9 +21,18 @@ from simkit.burraco import policies as policies_module
 from simkit.burraco import rules as rules_module
 from simkit.burraco.rules import BurracoRules
 from simkit.burraco.summary import ENDED, GameSummary, HandSummary, measures
-from simkit.engine import Column, Each, GameSpec, Unit
+from simkit.engine import Column, Each, GameSpec, Table, Unit
+from simkit.policy import Policy
 
-HAND_COLUMNS = (
+if TYPE_CHECKING:
+    from simkit.burraco.reference import HandLog
+    from simkit.burraco.reference_players import Specs
+
+#: Rules as :func:`simulate` takes them: a preset name, a dict of rule values, the
+#: rules themselves or None (the seed's).
+Rules = str | dict[str, Any] | BurracoRules | None
+
+HAND_COLUMNS: tuple[Column | Each, ...] = (
     *engine.leading_columns("hand", K.H_DEALER),
     Column("turns", "int16", "turns played", K.H_TURNS),
     Column("ended", "category", "closed (a player went out), stock (a draw left two cards "
@@ -53,7 +65,7 @@ HAND_COLUMNS = (
     )),
 )
 
-GAME_COLUMNS = (
+GAME_COLUMNS: tuple[Column | Each, ...] = (
     engine.index_column("game"),
     engine.dealer_column(K.G_FIRST_DEALER, first=True),
     Column("hands", "int32", "hands played", K.G_HANDS),
@@ -69,16 +81,17 @@ GAME_COLUMNS = (
 _NO_TRACE = np.empty((1, 1), np.int64)
 
 
-def _untraced(table) -> tuple:
+def _untraced(table: Table) -> tuple[bool, np.ndarray]:
     return (False, _NO_TRACE)
 
 
-def _team(rules, seat: int) -> int:
+def _team(rules: BurracoRules, seat: int) -> int:
     """Seats 0 and 2 are team 0, seats 1 and 3 team 1."""
     return seat % 2
 
 
-def _reference_hand(rules, policies, seed, index):
+def _reference_hand(rules: BurracoRules, policies: Sequence[Policy], seed: int,
+                    index: int) -> HandLog:
     from simkit.burraco import reference
     return reference.play_hand(rules, policies, seed, index, index % 4)
 
@@ -90,16 +103,17 @@ SPEC = GameSpec.declare(
     axes={"team": lambda r: range(2)},
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
-                     K.run_hands, K.N_HCOLS, np.int64, _untraced, batch=1 << 16,
-                     chunk=1_000_000,
+                     kernel=K.run_hands, width=K.N_HCOLS, dtype=np.int64, extra=_untraced,
+                     batch=1 << 16, chunk=1_000_000,
                      measure=engine.seat_measure("points", "points per hand",
                                                  "score_{team}", _team)),
         "game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
-                     K.run_games, K.N_GCOLS, np.int64, batch=1 << 14, chunk=100_000,
+                     kernel=K.run_games, width=K.N_GCOLS, dtype=np.int64, batch=1 << 14,
+                     chunk=100_000,
                      measure=engine.winner_measure("wins per game", "winner", _team, "shared")),
     },
     reference=_reference_hand, bench_players=(4,), bench_scale=200, measures=measures,
-    # simkit.warm: each step's kernels, with their cold compile time (s, 2-core machine)
+    # simkit.runs.warm: each step's kernels, with their cold compile time (s, 2-core machine)
     warm={"hands": (62, lambda: simulate(hands=20)),
           "games": (11, lambda: simulate_games(games=2))},
 )
@@ -110,7 +124,8 @@ SPEC = GameSpec.declare(
 resolve_rules = SPEC.resolve_rules
 
 
-def simulate(hands: int = 100_000, players: int | None = None, rules=None, policy=None,
+def simulate(hands: int = 100_000, players: int | None = None, rules: Rules = None,
+             policy: Specs = None,
              seed: int = 0, start: int = 0, threads: int | None = None,
              progress: bool = False) -> pd.DataFrame:
     """Play ``hands`` Burraco hands and return one row per hand (:data:`HAND_COLUMNS`).
@@ -119,27 +134,31 @@ def simulate(hands: int = 100_000, players: int | None = None, rules=None, polic
     preset name, a dict of rule values or a BurracoRules; ``policy``: one spec
     for every seat or one per seat (``random``, ``heuristic``, ``patient``).
     """
-    return engine.simulate(SPEC, "hand", hands, players, rules, policy, seed, start, threads,
-                           progress)
+    run = engine.RunSettings(hands, players=players, rules=rules, policy=policy, seed=seed,
+                             start=start, threads=threads, progress=progress)
+    return engine.simulate(SPEC, "hand", run)
 
 
-def simulate_games(games: int = 10_000, players: int | None = None, rules=None, policy=None,
+def simulate_games(games: int = 10_000, players: int | None = None, rules: Rules = None,
+                   policy: Specs = None,
                    seed: int = 0, start: int = 0, threads: int | None = None,
                    progress: bool = False) -> pd.DataFrame:
     """Play ``games`` whole games (to ``target``, the deal rotating; stream (seed, g));
     one row per game (:data:`GAME_COLUMNS`)."""
-    return engine.simulate(SPEC, "game", games, players, rules, policy, seed, start, threads,
-                           progress)
+    run = engine.RunSettings(games, players=players, rules=rules, policy=policy, seed=seed,
+                             start=start, threads=threads, progress=progress)
+    return engine.simulate(SPEC, "game", run)
 
 
-def trace_hands(rules: BurracoRules, policies, seed: int, start: int, count: int,
-                width: int = 20_000) -> dict:
+def trace_hands(rules: BurracoRules, policies: Specs, seed: int, start: int, count: int,
+                width: int = 20_000) -> dict[str, Any]:
     """Hands with every decision (codes as the reference's ``decision_codes``,
     -1 padded): ``frame`` and ``codes``."""
     t = engine.setup(SPEC, None, rules, policies, seed)
     rec = np.empty((count, K.N_HCOLS), np.int64)
     tr = np.empty((count, width), np.int64)
-    K.run_hands(start, count, t.key, t.rv, t.kinds, t.params, rec, True, tr)
+    K.run_hands(start=start, count=count, key=t.key, rules=t.rv, kinds=t.kinds,
+                params=t.params, rec=rec, trace=True, tr=tr)
     frame = engine.frame(HAND_COLUMNS, rec, engine.FrameContext(
         t, np.arange(start, start + count, dtype=np.int64)), SPEC.axis_values(t.rules))
     return {"frame": frame, "codes": tr}

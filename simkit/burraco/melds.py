@@ -44,9 +44,10 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from simkit.cards import JOKER_TEXT, CardError, format_card, is_joker_text, parse_card
-from simkit.errors import InputError
+from simkit.base.cards import JOKER_TEXT, CardError, format_card, is_joker_text, parse_card
+from simkit.base.errors import InputError
 
 #: Cards in the Burraco deck: two 52-card decks and four jokers (§1).
 DECK_SIZE = 108
@@ -112,18 +113,18 @@ def points(c: int) -> int:
     return JOKER_POINTS if is_joker(c) else POSITION_POINTS[position(c)]
 
 
-def _check_id(c) -> int:
+def _check_id(c: Any) -> int:          # Any: whatever a caller passes as a card id
     """A card id as a plain int (numpy integers accepted); anything else is an InputError."""
     try:
         if isinstance(c, bool):
             raise TypeError
-        c = operator.index(c)
+        n = operator.index(c)
     except TypeError:
         raise InputError(f"bad Burraco card id {c!r}: card ids are integers 0 to "
                          f"{DECK_SIZE - 1}") from None
-    if not 0 <= c < DECK_SIZE:
-        raise InputError(f"bad Burraco card id {c}: card ids are 0 to {DECK_SIZE - 1}")
-    return c
+    if not 0 <= n < DECK_SIZE:
+        raise InputError(f"bad Burraco card id {n}: card ids are 0 to {DECK_SIZE - 1}")
+    return n
 
 
 def card_text(c: int) -> str:
@@ -131,7 +132,7 @@ def card_text(c: int) -> str:
     c = _check_id(c)
     if is_joker(c):
         return JOKER_TEXT
-    # simkit.cards numbers ranks 2..14 with the ace 14.
+    # simkit.base.cards numbers ranks 2..14 with the ace 14.
     rank = 14 if position(c) == ACE else position(c) + 1
     return format_card(rank, suit(c))
 
@@ -163,7 +164,7 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     Each text takes the lowest id of its card not taken yet, so ``"AS AS"`` is
     both decks' aces of spades and ``"JK JK"`` two jokers.  An unknown card or
     more copies than the deck holds (two of each card, four jokers) is an
-    :class:`~simkit.errors.InputError` naming it.
+    :class:`~simkit.base.errors.InputError` naming it.
     """
     items = text.replace(",", " ").split() if isinstance(text, str) else [str(t) for t in text]
     taken: set[int] = set()
@@ -197,7 +198,7 @@ class MeldRules:
     twos_set: bool = False
     sequence_wilds: int = 1
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.twos_set, bool):
             raise InputError(f"bad twos_set {self.twos_set!r}: expected true or false")
         if isinstance(self.sequence_wilds, bool) or not isinstance(self.sequence_wilds, int) \
@@ -260,8 +261,12 @@ class Meld:
         """E.g. ``"dirty sequence of spades 5..7: 5S 6S JK"`` or ``"clean set of 9: 9C 9D 9H"``."""
         state = ("clean " if self.clean else "dirty ") + ("burraco " if self.burraco else "")
         if self.kind == SET:
+            assert self.rank is not None                  # a set has its rank
             what = f"set of {_place_name(self.rank)}"
         else:
+            assert self.suit is not None                  # a sequence has its suit and places
+            assert self.first is not None
+            assert self.last is not None
             what = (f"sequence of {_SUIT_WORDS[self.suit]} "
                     f"{_place_name(self.first)}..{_place_name(self.last)}")
         return f"{state}{what}: {self.text}"
@@ -382,10 +387,12 @@ def _check_kind(kind: str | None) -> None:
         raise InputError(f"bad meld kind {kind!r}: expected 'set', 'sequence' or None (either)")
 
 
-def _best_first(meld: Meld) -> tuple:
+def _best_first(meld: Meld) -> tuple[int, ...]:
     """Sort key of readings, best first (see the module docstring)."""
     if meld.kind == SET:
         return (meld.wilds, 0, 0, 0)
+    assert meld.first is not None                         # a sequence has its places, suit
+    assert meld.suit is not None
     return (meld.wilds, 1, -meld.first, meld.suit)
 
 
@@ -439,7 +446,9 @@ def extend(meld: Meld, cards: Iterable[int], rules: MeldRules = DEFAULT_RULES) -
     whole = _check_cards(meld.cards + added)
     if meld.kind == SET:
         return _set_reading(whole, rules)
-    suits = {meld.suit} | {m.suit for m in _sequence_readings(meld.cards, rules)}
+    assert meld.suit is not None                          # a sequence has its suit
+    suits = {meld.suit} | {m.suit for m in _sequence_readings(meld.cards, rules)
+                           if m.suit is not None}
     found = sorted(_sequence_readings(whole, rules, sorted(suits)), key=_best_first)
     return found[0] if found else None
 
@@ -448,7 +457,7 @@ def extend(meld: Meld, cards: Iterable[int], rules: MeldRules = DEFAULT_RULES) -
 # §6 The table's part of a team's score
 # ---------------------------------------------------------------------------
 
-def table_score(melds: Iterable[Meld]) -> dict:
+def table_score(melds: Iterable[Meld]) -> dict[str, int]:
     """The table's part of a team's score (§6), as its parts.
 
     ``melded_points``: the card points of every melded card; ``clean_burraco``

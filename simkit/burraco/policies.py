@@ -16,9 +16,17 @@ meld of six (to make a burraco), and the discard pile is taken sooner.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
-from simkit.config import Config, choices, layout, option
+from simkit.base.config import Choice, Config, codes, layout, option
 from simkit.policy import HEURISTIC, RandomParams, policies_maker
+
+
+class Order(Choice):
+    """Which new melds the heuristic lays first (seeds/burraco.md §9.1)."""
+
+    SEQUENCES = "sequences"
+    SETS = "sets"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,8 +46,8 @@ class HeuristicParams(Config):
                           lo=2, hi=13)
     close_margin: int = option(0, "go out when the team's table points this hand are at least "
                                "the opponents' minus this", lo=-10_000, hi=10_000)
-    order: str = option("sequences", "which new melds are laid first: sequences, or sets "
-                        "(classic)", choices=("sequences", "sets"))
+    order: Order = option(Order.SEQUENCES, "which new melds are laid first: sequences, or "
+                          "sets (classic)", choices=Order)
     wild_guard: int = option(5, "a wild card goes onto a clean meld of at least this many cards "
                              "only to make the burraco the team needs to go out or when the "
                              "hand is ending (14: never held back)", lo=3, hi=14)
@@ -87,7 +95,8 @@ make_policies = policies_maker(POLICIES, default="heuristic", players=4, named=N
 LAYOUT = HeuristicParams
 
 #: Where each parameter sits in a kernel's params row.
-PARAM = layout(HeuristicParams, "PARAM")
+PARAM: Any = layout(HeuristicParams, "PARAM")      # Any: an IntEnum made at run time
 
 #: The kernels' names of the choice parameters' values.
-(Order,) = choices(HeuristicParams, "order")
+#: Typed Any: an IntEnum made at run time, whose members mypy cannot see.
+OrderCode: Any = codes(Order)

@@ -7,11 +7,18 @@ so they never hold the whole run.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
-from simkit import design, stats
+from simkit.base import stats
 from simkit.engine import Mean, Rate, Section, Summary
+from simkit.lab import design
+
+if TYPE_CHECKING:
+    from simkit.burraco.rules import BurracoRules
 
 ENDED = ("closed", "stock", "cap")
 
@@ -70,8 +77,8 @@ class GameSummary(Summary):
         for k in range(2):
             w = int(t[f"w{k}"])
             lo, hi = stats.proportion_ci(w, n)
-            lines.append(f"{k:<6}{n:>10,}   " +
-                         stats.format_estimate(w / n, lo, hi, n).split(" (")[0])
+            estimate = str(stats.format_estimate(w / n, lo, hi, n))   # one value: its text
+            lines.append(f"{k:<6}{n:>10,}   " + estimate.split(" (")[0])
         lines.append(f"mean hands per game {t['hands'] / n:.2f}; shared {int(t['shared']):,}; "
                      f"unfinished {int(t['unfinished']):,}")
         return "\n".join(lines)
@@ -84,8 +91,8 @@ PARTS = ("score", "melded", "hand_penalty", "clean_burraco", "dirty_burraco",
          "sets", "sequences", "wilds")
 
 
-def measures(rules) -> list:
-    """What ``simkit compare burraco`` compares (:mod:`simkit.compare`): each
+def measures(rules: BurracoRules) -> list[Section]:
+    """What ``simkit compare burraco`` compares (:mod:`simkit.lab.compare`): each
     team's score per hand and its parts (in points: the cards left in hand and
     the pozzetto penalty count negative), burracos, sets, sequences and wild
     cards melded, how hands end; games won, their length.  A shared game
@@ -93,11 +100,16 @@ def measures(rules) -> list:
     team's win rate: the two win rates, the shared and the unfinished games
     add to 100%."""
 
-    def per_team(part, label):
-        return [Mean(f"{label}, team {t}", lambda df, t=t: df[f"{part}_{t}"].to_numpy())
-                for t in range(2)]
+    def column(name: str) -> Callable[[pd.DataFrame], np.ndarray]:
+        return lambda df: df[name].to_numpy()
 
-    hand_measures = []
+    def per_team(part: str, label: str) -> list[Mean]:
+        return [Mean(f"{label}, team {t}", column(f"{part}_{t}")) for t in range(2)]
+
+    def ended(e: str) -> Callable[[pd.DataFrame], np.ndarray]:
+        return lambda df: (df["ended"] == e).to_numpy()
+
+    hand_measures: list[Mean | Rate] = []
     for part, label in (("score", "score per hand"), ("melded", "melded points per hand"),
                         ("hand_penalty", "points of cards left in hand per hand"),
                         ("burraco_bonus", "burraco bonus points per hand"),
@@ -107,8 +119,7 @@ def measures(rules) -> list:
                         ("sets", "sets per hand"), ("sequences", "sequences per hand"),
                         ("wilds", "wild cards melded per hand")):
         hand_measures += per_team(part, label)
-    hand_measures += [Rate(f"hands ended: {e}", lambda df, e=e: (df["ended"] == e).to_numpy())
-                      for e in ENDED]
+    hand_measures += [Rate(f"hands ended: {e}", ended(e)) for e in ENDED]
     hand_measures.append(Mean("turns per hand", lambda df: df["turns"].to_numpy()))
     return [
         Section("hands", "Hands ({n:,} per variant; team 0 = seats 0 and 2)", "hand",
@@ -125,7 +136,7 @@ def measures(rules) -> list:
 
 
 def _design_frame(df: pd.DataFrame) -> pd.DataFrame:
-    """The design frame (:mod:`simkit.design`): the two teams, the first
+    """The design frame (:mod:`simkit.lab.design`): the two teams, the first
     dealer's first; lengths in hands."""
     fd = df["first_dealer"].to_numpy(np.int64)
     winner = df["winner"].to_numpy(np.int64)

@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from simkit.base.config import vector
 from simkit.burraco import api, melds
-from simkit.burraco import kernel as K
+from simkit.burraco import kernel_melds as KM
 from simkit.burraco.rules import PRESETS, make_rules
-from simkit.config import vector
-from simkit.runner import max_threads
+from simkit.runs.batches import max_threads
 
 SEED = 20261129
 MIXED = ["random", "patient", "heuristic:take_at=2", "heuristic:close_margin=-200"]
@@ -27,7 +27,7 @@ MIXED = ["random", "patient", "heuristic:take_at=2", "heuristic:close_margin=-20
 
 @pytest.mark.skipif(max_threads() < 2, reason="numba's thread pool has a single thread")
 def test_same_hands_and_games_on_one_and_two_threads():
-    kw = dict(rules="pozzetto-cards", policy=MIXED, seed=SEED)
+    kw = {"rules": "pozzetto-cards", "policy": MIXED, "seed": SEED}
     pd.testing.assert_frame_equal(api.simulate(1_500, threads=1, **kw),
                                   api.simulate(1_500, threads=2, **kw))
     pd.testing.assert_frame_equal(api.simulate_games(200, threads=1, **kw),
@@ -51,11 +51,13 @@ def test_hand_records_add_up(preset):
             assert (df[f"score_{t}"] == parts).all()
             assert (df[f"burraco_bonus_{t}"] == 200 * df[f"clean_burraco_{t}"]
                     + 100 * df[f"dirty_burraco_{t}"]).all()
-            assert (df[f"hand_penalty_{t}"] <= 0).all() and (df[f"melded_{t}"] >= 0).all()
+            assert (df[f"hand_penalty_{t}"] <= 0).all()
+            assert (df[f"melded_{t}"] >= 0).all()
             # what the table holds: sets and sequences make the melds; at most the
             # 12 wild cards of the deck (4 jokers, 8 twos), each burraco a meld
             assert (df[f"sets_{t}"] + df[f"sequences_{t}"] == df[f"melds_{t}"]).all()
-            assert (df[f"sets_{t}"] >= 0).all() and (df[f"sequences_{t}"] >= 0).all()
+            assert (df[f"sets_{t}"] >= 0).all()
+            assert (df[f"sequences_{t}"] >= 0).all()
             assert (df[f"clean_burraco_{t}"] + df[f"dirty_burraco_{t}"]
                     <= df[f"melds_{t}"]).all()
             assert df[f"wilds_{t}"].between(0, 12).all()
@@ -90,14 +92,18 @@ def test_who_led_in_whole_games():
                            seed=SEED),
         api.simulate_games(100, rules=make_rules("shared-ties", overrides={"target": 1}),
                            policy="classic", seed=11, start=300)])
-    assert df["shared"].any() and df["unfinished"].any() and (df["winner"] >= 0).any()
+    assert df["shared"].any()
+    assert df["unfinished"].any()
+    assert (df["winner"] >= 0).any()
     one = df["winner"] >= 0
     assert (one == ~(df["shared"] | df["unfinished"])).all()
     assert (df["settled"] <= df["hands"]).all()
     assert ((df["settled"] == -1) == ~one).all()
     assert (df.loc[one, "settled"] < df.loc[one, "hands"]).all()
     back = df[df["comeback"]]
-    assert len(back) and (back["winner"] >= 0).all() and (back["lead_changes"] >= 1).all()
+    assert len(back)
+    assert (back["winner"] >= 0).all()
+    assert (back["lead_changes"] >= 1).all()
     assert (back["settled"] >= back["hands"] // 2).all()
 
 
@@ -106,7 +112,7 @@ def test_kernel_meld_checks_agree_with_the_meld_module():
     on 20,000 random groups of 3 to 9 cards drawn near one suit or rank, under
     both wild-card variants (seed fixed)."""
     rng = np.random.default_rng(SEED)
-    buf = np.zeros(K.MAXC + 8, np.int64)
+    buf = np.zeros(KM.MAXC + 8, np.int64)
     for rules in (make_rules(), make_rules(overrides={"twos_set": True, "sequence_wilds": 2})):
         rv = vector(rules)
         mr = melds.MeldRules(twos_set=rules.twos_set, sequence_wilds=rules.sequence_wilds)
@@ -120,16 +126,16 @@ def test_kernel_meld_checks_agree_with_the_meld_module():
                 pool = [r + 13 * s + 52 * d for s in range(4) for d in range(2)]
             pool += [104, 105, 106, 107] + [1 + 13 * s for s in range(4)]
             cards = [int(c) for c in rng.choice(sorted(set(pool)), size=n, replace=False)]
-            for kind, name in ((K.MELD_SET, "set"), (K.MELD_SEQUENCE, "sequence")):
+            for kind, name in ((KM.MELD_SET, "set"), (KM.MELD_SEQUENCE, "sequence")):
                 buf[:n] = cards
-                ok, clean = K._valid(buf, n, kind, rv)
+                ok, clean = KM._valid(buf, n, kind, rv)
                 m = melds.read_meld(cards, mr, kind=name)
                 assert ok == (m is not None), (cards, name)
                 if ok:
                     assert clean == m.clean, (cards, name)
 
 
-@pytest.mark.parametrize("argv,words", [
+@pytest.mark.parametrize(("argv", "words"), [
     (["simulate", "burraco", "--players", "3"], ["3", "exactly 4"]),
     (["simulate", "burraco", "--set", "pozzetto=never"], ["never", "pozzetto"]),
     (["simulate", "burraco", "--set", "sequence_wilds=3"], ["3", "sequence_wilds"]),
@@ -144,16 +150,21 @@ def test_bad_burraco_input_is_one_line_exit_2_and_writes_nothing(workdir, cli, a
 
 
 def test_cli_simulate_and_rules(workdir, cli):
-    code, out, err = cli("simulate", "burraco", "--hands", "2000", "--no-progress",
-                         "--out", "h")
+    argv = ["simulate", "burraco", "--hands", "2000", "--no-progress", "--out", "h"]
+    code, out, err = cli(*argv)
     assert code == 0, err
-    assert "2,000 hands" in out and "closed" in out and "sets / sequences per hand" in out
-    from simkit.store import read_run
+    assert "2,000 hands" in out
+    assert "closed" in out
+    assert "sets / sequences per hand" in out
+    from simkit.runs.store import read_run
     df, man = read_run(workdir / "h")
-    assert man["game"] == "burraco" and len(df) == 2_000
+    assert man["game"] == "burraco"
+    assert len(df) == 2_000
     pd.testing.assert_frame_equal(df, api.simulate(2_000), check_categorical=False)
     code, out, err = cli("simulate", "burraco", "--games", "100", "--no-progress")
-    assert code == 0 and "100 games" in out and "win rate" in out
+    assert code == 0
+    assert "100 games" in out
+    assert "win rate" in out
     code, out, err = cli("rules", "burraco")
     assert code == 0
     for key in ("twos_set", "sequence_wilds", "pozzetto", "untaken_pozzetto", "stock_end",

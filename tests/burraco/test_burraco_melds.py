@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from simkit.base.cards import CardError
+from simkit.base.errors import InputError
 from simkit.burraco import melds as M
 from simkit.burraco.melds import MeldRules, extend, parse_cards, read_meld, readings, table_score
-from simkit.cards import CardError
-from simkit.errors import InputError
 
 DEFAULT = MeldRules()
 TWOS_SET = MeldRules(twos_set=True)
@@ -46,7 +46,8 @@ def texts(meld) -> str:
 def test_deck_faces_wilds_and_points():
     faces = [M.face(c) for c in range(108)]
     # Two copies of each of the 52 faces, then four jokers (face 52).
-    assert faces[:52] == list(range(52)) and faces[52:104] == list(range(52))
+    assert faces[:52] == list(range(52))
+    assert faces[52:104] == list(range(52))
     assert faces[104:] == [52] * 4
     # Wild cards: the eight 2s and the four jokers.
     assert sorted(c for c in range(108) if M.is_wild(c)) == \
@@ -56,7 +57,7 @@ def test_deck_faces_wilds_and_points():
     assert sum(M.points(c) for c in range(108)) == 1080
 
 
-@pytest.mark.parametrize("text, pts", [
+@pytest.mark.parametrize(("text", "pts"), [
     ("JK", 30), ("2C", 20), ("2S", 20), ("AH", 15), ("KD", 10), ("QS", 10), ("JC", 10),
     ("10H", 10), ("9S", 10), ("8C", 10), ("7D", 5), ("6H", 5), ("5S", 5), ("4C", 5), ("3D", 5),
 ])
@@ -65,7 +66,7 @@ def test_card_points(text, pts):
     assert M.points(parse_cards(text)[0]) == pts
 
 
-@pytest.mark.parametrize("card, text", [
+@pytest.mark.parametrize(("card", "text"), [
     (0, "AC"), (1, "2C"), (9, "10C"), (10, "JC"), (12, "KC"), (13, "AD"), (35, "10H"),
     (39, "AS"), (51, "KS"), (52, "AC"), (103, "KS"), (104, "JK"), (107, "JK"),
 ])
@@ -84,7 +85,7 @@ def test_parse_cards_takes_the_lower_unused_copy():
     assert parse_cards(M.cards_text(range(108))) == list(range(108))
 
 
-@pytest.mark.parametrize("text, message", [
+@pytest.mark.parametrize(("text", "message"), [
     ("AS AS AS", "too many 'AS': .* only two copies of AS"),       # a third copy
     ("10H TH 10h", "too many '10h'"),                               # three tens of hearts
     ("JK JK JK JK JK", "too many 'JK': .* only four jokers"),        # a fifth joker
@@ -100,7 +101,7 @@ def test_parse_cards_errors_name_the_card_and_what_is_accepted(text, message):
     assert issubclass(CardError, InputError)        # reaches the user as one line
 
 
-@pytest.mark.parametrize("cards, message", [
+@pytest.mark.parametrize(("cards", "message"), [
     ([0, 0, 1], "the same card id twice"),
     ([0, 1, 108], "bad Burraco card id 108"),
     ([-1, 0, 1], "bad Burraco card id -1"),
@@ -131,7 +132,7 @@ def test_rules_validate_themselves():
 # §3 Sets
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, size, wilds, rank", [
+@pytest.mark.parametrize(("text", "size", "wilds", "rank"), [
     # 3 to 8 natural cards of one rank: clean.  Two decks, so a rank has 8 copies.
     ("5C 5D 5H", 3, 0, 5),
     ("5C 5C 5D", 3, 0, 5),                      # two 5C: one from each deck
@@ -154,7 +155,8 @@ def test_rules_validate_themselves():
 ])
 def test_valid_sets(text, size, wilds, rank):
     m = read(text)
-    assert m is not None and m.kind == "set"
+    assert m is not None
+    assert m.kind == "set"
     assert ((len(m), m.wilds, m.rank, m.suit, m.first, m.last)
             == (size, wilds, rank, None, None, None))
     assert m.clean == (wilds == 0)
@@ -192,7 +194,7 @@ def test_there_are_no_nine_natural_cards_of_a_rank():
         parse_cards("6C 6D 6H 6S 6C 6D 6H 6S 6C")
 
 
-@pytest.mark.parametrize("text, size, wilds", [
+@pytest.mark.parametrize(("text", "size", "wilds"), [
     # twos_set: a set of 2s, its 2s natural, with at most one joker as wild.
     ("2C 2D 2H", 3, 0),
     ("2C 2C 2D 2H 2S 2S", 6, 0),
@@ -232,7 +234,7 @@ def test_kind_can_be_forced():
 # §3 Sequences
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, suit, first, last, layout, wilds", [
+@pytest.mark.parametrize(("text", "suit", "first", "last", "layout", "wilds"), [
     # The ace low (place 1) or high (place 14).
     ("AS 2S 3S", S, 1, 3, "AS 2S 3S", 0),           # low ace; the 2S is natural in its place
     ("QS KS AS", S, 12, 14, "QS KS AS", 0),         # high ace
@@ -278,10 +280,12 @@ def test_kind_can_be_forced():
 ])
 def test_valid_sequences(text, suit, first, last, layout, wilds):
     m = read(text)
-    assert m is not None and m.kind == "sequence"
+    assert m is not None
+    assert m.kind == "sequence"
     assert (m.suit, m.first, m.last, m.rank) == (suit, first, last, None)
     assert texts(m) == layout
-    assert m.wilds == wilds and m.clean == (wilds == 0)
+    assert m.wilds == wilds
+    assert m.clean == (wilds == 0)
     assert len(m) == last - first + 1
 
 
@@ -327,7 +331,8 @@ def test_seed_two_two_joker_is_valid_only_with_two_wilds():
     assert read_meld(cards) is None
     m = read_meld(cards, TWO_WILDS)
     assert (m.kind, m.suit, m.first, m.last, m.wilds, m.clean) == ("sequence", H, 2, 4, 2, False)
-    assert texts(m) == "2H 2S JK" and M.cards_text(m.wild_cards) == "2S JK"
+    assert texts(m) == "2H 2S JK"
+    assert M.cards_text(m.wild_cards) == "2S JK"
     # Every reading: either 2 natural in its suit, the run A..3 or 2..4.
     assert {(r.suit, r.first, r.last, r.wilds) for r in readings(cards, TWO_WILDS)} == {
         (H, 1, 3, 2), (H, 2, 4, 2), (S, 1, 3, 2), (S, 2, 4, 2)}
@@ -339,7 +344,7 @@ def test_seed_two_two_joker_is_valid_only_with_two_wilds():
     assert read_meld(cards, TWO_WILDS, kind="set") is None
 
 
-@pytest.mark.parametrize("text, suit, first, last, layout", [
+@pytest.mark.parametrize(("text", "suit", "first", "last", "layout"), [
     ("5S JK JK", S, 5, 7, "5S JK JK"),
     ("5S 6S JK 2H", S, 5, 8, "5S 6S 2H JK"),        # the wild cards fill places in id order
     ("5S JK 7S 2H", S, 5, 8, "5S 2H 7S JK"),
@@ -382,16 +387,18 @@ def test_two_sequences_of_one_suit_stay_separate():
     assert (extend(b, six).first, extend(b, six).last) == (6, 9)
     # A second copy of the same sequence is its own meld (two decks).
     twin = read_meld(parse_cards("3S 4S 5S 3S 4S 5S")[3:])
-    assert twin.cards == (93, 94, 95) and a.cards == (41, 42, 43)
+    assert twin.cards == (93, 94, 95)
+    assert a.cards == (41, 42, 43)
     score = table_score([a, b, twin])
-    assert score["melded_points"] == 15 + 25 + 15 and score["total"] == 55
+    assert score["melded_points"] == 15 + 25 + 15
+    assert score["total"] == 55
 
 
 # ---------------------------------------------------------------------------
 # §3 Clean, dirty, burraco; points
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, clean, burraco, pts", [
+@pytest.mark.parametrize(("text", "clean", "burraco", "pts"), [
     ("3S 4S 5S 6S 7S 8S 9S", True, True, 5 * 5 + 10 + 10),        # 7 naturals: clean burraco
     ("3S 4S 5S JK 7S 8S 9S", False, True, 4 * 5 + 30 + 20),       # joker as the 6: dirty burraco
     ("3S 4S 5S 6S 7S 8S", True, False, 5 * 5 + 10),               # 6 cards: not a burraco
@@ -431,7 +438,7 @@ def test_table_score():
 
 def test_table_score_rejects_a_card_in_two_melds():
     a = read("5C 5D 5H")
-    b = read_meld([a.cards[0]] + parse_cards("5S 5S"))
+    b = read_meld([a.cards[0], *parse_cards("5S 5S")])
     with pytest.raises(InputError, match="a card in two melds: 5C"):
         table_score([a, b])
 
@@ -470,7 +477,7 @@ def test_a_wild_2_of_the_suit_becomes_natural_when_its_gap_closes():
     assert (m.first, m.last, m.clean, texts(m)) == (2, 5, True, "2S 3S 4S 5S")
 
 
-@pytest.mark.parametrize("meld, cards, result", [
+@pytest.mark.parametrize(("meld", "cards", "result"), [
     ("QS KS AS", "JS", (11, 14)),               # below Q: fine
     ("QS KS AS", "2S", (11, 14)),               # past the ace the 2 cannot go: it is the wild J
     ("QS KS JK", "AS", (11, 14)),               # the joker was the ace: it becomes the J
@@ -481,10 +488,12 @@ def test_a_wild_2_of_the_suit_becomes_natural_when_its_gap_closes():
 ])
 def test_extend_sequences(meld, cards, result):
     m = add(read(meld), cards)
-    assert m is not None and m.kind == "sequence" and (m.first, m.last) == result
+    assert m is not None
+    assert m.kind == "sequence"
+    assert (m.first, m.last) == result
 
 
-@pytest.mark.parametrize("meld, cards, why", [
+@pytest.mark.parametrize(("meld", "cards", "why"), [
     ("QS KS AS", "3S", "past the ace: K A 2 3 would wrap around"),
     ("AS 2S 3S", "KS", "the ace is low: K would need it high as well"),
     ("QS KS AS", "AS", "a second ace: low and high at once"),
@@ -525,7 +534,7 @@ def test_extend_a_set_to_nine_and_refuse_the_tenth():
     assert add(m, "2C") is None                # a 10th: over 9, and a second wild
 
 
-@pytest.mark.parametrize("meld, cards, why", [
+@pytest.mark.parametrize(("meld", "cards", "why"), [
     ("5C 5D JK", "2H", "a second wild card"),
     ("5C 5D 2H", "JK", "a second wild card"),
     ("5C 5D 5H", "6C", "another rank"),
@@ -638,7 +647,8 @@ def test_readings_agree_with_brute_force(cards, rules):
         return
     # The best: fewest wilds, a set first, the highest run, the lowest suit.
     order = sorted(expected, key=lambda k: (expected[k], k[0] != "set", -(k[2] or 0), k[1]))
-    assert _key(best) == order[0] and best.wilds == expected[order[0]]
+    assert _key(best) == order[0]
+    assert best.wilds == expected[order[0]]
     assert best.clean == (min(expected.values()) == 0)
 
 
@@ -653,7 +663,7 @@ def valid_melds(draw):
             copies = [d * 52 + t * 13 + 1 for d in (0, 1) for t in range(4)]
             wilds_pool = [104, 105, 106, 107]
         else:
-            rank = draw(st.sampled_from([0] + list(range(2, 13))))
+            rank = draw(st.sampled_from([0, *list(range(2, 13))]))
             copies = [d * 52 + t * 13 + rank for d in (0, 1) for t in range(4)]
         naturals = draw(st.lists(st.sampled_from(copies), min_size=2, max_size=8, unique=True))
         n_wild = draw(st.integers(0 if len(naturals) >= 3 else 1, 1))
@@ -678,9 +688,11 @@ def valid_melds(draw):
 def test_valid_melds_stay_valid_under_permutation(data, order):
     rules, kind, cards = data
     m = read_meld(cards, rules)
-    assert m is not None and read_meld(cards, rules, kind) is not None
+    assert m is not None
+    assert read_meld(cards, rules, kind) is not None
     assert m.points == sum(M.points(c) for c in cards)
-    assert sorted(m.cards) == sorted(cards) and set(m.wild_cards) <= set(m.cards)
+    assert sorted(m.cards) == sorted(cards)
+    assert set(m.wild_cards) <= set(m.cards)
     shuffled = list(cards)
     order.shuffle(shuffled)
     assert read_meld(shuffled, rules) == m              # the very same reading
@@ -690,4 +702,5 @@ def test_valid_melds_stay_valid_under_permutation(data, order):
         # Layout check: each natural card on its place.
         for i, c in enumerate(m.cards):
             if c not in m.wild_cards:
-                assert m.first + i in _places(c) and (c % 52) // 13 == m.suit
+                assert m.first + i in _places(c)
+                assert (c % 52) // 13 == m.suit

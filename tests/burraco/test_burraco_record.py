@@ -17,11 +17,11 @@ from functools import cache
 
 import pytest
 
+from simkit.base.errors import InputError
 from simkit.burraco import record as B
 from simkit.burraco.api import trace_hands
 from simkit.burraco.policies import make_policies
 from simkit.burraco.rules import PRESETS, make_rules
-from simkit.errors import InputError
 
 SEED = 0x5EED_2EC0
 MIXED = ("random", "classic", "heuristic", "patient")
@@ -108,9 +108,11 @@ def test_hands_ended_by_the_cap_replay_to_themselves():
     cap is an error."""
     for i in range(20):
         log, lines = hand("seed", "mixed", i, max_turns=12)
-        assert log.ended == "cap" and "ended: cap" in lines
+        assert log.ended == "cap"
+        assert "ended: cap" in lines
         got = replay(lines, table="mixed", index=i, max_turns=12)
-        assert got == log and tuple(B.body(got)) == lines
+        assert got == log
+        assert tuple(B.body(got)) == lines
     _, lines = hand("seed", "mixed", 0, max_turns=12)
     end = at(lines, "ended:")
     extra = [*lines[:end], "turn 13: seat 0", "draw: stock", *lines[end:]]
@@ -119,7 +121,7 @@ def test_hands_ended_by_the_cap_replay_to_themselves():
 
 # --- the record is the run ----------------------------------------------------------
 
-@pytest.mark.parametrize("preset, table", [("seed", "heuristic"), ("stock-finish", "mixed"),
+@pytest.mark.parametrize(("preset", "table"), [("seed", "heuristic"), ("stock-finish", "mixed"),
                                            ("pozzetto-cards", "mixed")])
 def test_records_say_what_the_kernel_records(preset, table):
     """For 100 hands of a run the record's moves, replayed from its text, are the
@@ -144,9 +146,9 @@ def test_records_say_what_the_kernel_records(preset, table):
 
 
 def test_the_shared_header_and_the_burraco_lines_make_one_record():
-    """``simkit show`` text (simkit.record) replays to itself; cut after its deal,
+    """``simkit show`` text (simkit.records.record) replays to itself; cut after its deal,
     the header's policy lines play it out as the run."""
-    from simkit import record
+    from simkit.records import record
     for i in range(5):
         text = record.show("burraco", rules_of("seed"), list(MIXED), SEED, i)
         assert record.replay(text) == text
@@ -183,7 +185,8 @@ def test_cards_without_primes_are_any_copy():
         log, lines = hand("seed", "heuristic", i)
         plain = [line.replace("'", "") for line in lines]
         got = replay(plain, index=i)
-        assert got.score == log.score and got.parts == log.parts
+        assert got.score == log.score
+        assert got.parts == log.parts
 
 
 @pytest.mark.parametrize("table", list(TABLES))
@@ -251,7 +254,7 @@ def test_an_invalid_meld():
     few = " ".join(lines[i].split()[:2] + lines[i].split()[3:5])
     error(swap(lines, i, few), f"turn {turn_at(lines, i)}: ", "a meld has at least 3 cards")
     i = at(lines, "add ")
-    team, n = lines[i].split()[1].rstrip(":").split(".")
+    team, _n = lines[i].split()[1].rstrip(":").split(".")
     error(swap(lines, i, lines[i].replace(f"add {team}.", f"add {1 - int(team)}.")),
           f"turn {turn_at(lines, i)}: ", "a meld of the other team", "(seeds/burraco.md 2)")
 
@@ -272,7 +275,8 @@ def test_a_card_added_where_it_does_not_fit():
                 replay(bad, index=k)
             except InputError as e:
                 text = str(e)
-                assert "\n" not in text and text.startswith(f"turn {turn_at(lines, i)}: seat ")
+                assert "\n" not in text
+                assert text.startswith(f"turn {turn_at(lines, i)}: seat ")
                 if f"to meld {other}, but " in text and "is not a valid" in text:
                     assert text.endswith("(seeds/burraco.md 3)"), text
                     found += 1

@@ -24,20 +24,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from simkit.base.errors import InputError
+from simkit.base.rng import Stream
 from simkit.burraco import record as B
 from simkit.burraco import reference as R
+from simkit.burraco import reference_players as P
 from simkit.burraco.melds import MeldRules, extend, read_meld
 from simkit.burraco.policies import HeuristicParams, make_policies
 from simkit.burraco.rules import PRESETS, make_rules
-from simkit.errors import InputError
-from simkit.rng import Stream
 
 SOME = settings(max_examples=120, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(max_examples=15, deadline=None, database=None,
                suppress_health_check=[HealthCheck.too_slow])
 
-RANK_TEXT = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+RANK_TEXT = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUIT_TEXT = "CDHS"
 SEAT = 1_000_000
 
@@ -181,8 +182,10 @@ class Referee:
             assert log.dealer == dealer
             assert log.start_hands == [sorted(h) for h in hands]
             assert log.start_pozzetti == [deck[44:55], deck[55:66]]
-            assert log.start_pile == [deck[66]] and log.start_stock == deck[67:]
-            assert log.first_turn == 1 and log.start_taken == [-1, -1]
+            assert log.start_pile == [deck[66]]
+            assert log.start_stock == deck[67:]
+            assert log.first_turn == 1
+            assert log.start_taken == [-1, -1]
         self.hands = [set(h) for h in log.start_hands]
         self.pozzetti = [list(p) for p in log.start_pozzetti]
         self.stock = list(log.start_stock)
@@ -261,7 +264,7 @@ class Referee:
             for c in hand:
                 assert wild(c) or extend(m, [c], self.mr) is None or not ok([c]), \
                     f"{c} could still go on {m.cards}"
-        for r in [0] + list(range(2, 13)):
+        for r in [0, *list(range(2, 13))]:
             same = [c for c in hand if not wild(c) and rank(c) == r]
             assert len(same) < par.open_at or not ok(same), f"a set of {same} left"
         for s in range(4):
@@ -311,15 +314,18 @@ class Referee:
         assert log.ended in ("closed", "stock", "cap")
         last = turns[-1].codes()
         if log.ended == "stock":
-            assert len(self.stock) == 2 and last[0] == turns[-1].seat * SEAT + 1000
+            assert len(self.stock) == 2
+            assert last[0] == turns[-1].seat * SEAT + 1000
             if rules.stock_end == "stop":                            # play stops at the draw
                 assert last == [turns[-1].seat * SEAT + 1000]
             else:                                                    # the turn is finished
                 assert 6000 <= last[-1] % SEAT < 7000 or last[-1] % SEAT in (2010, 2011)
         elif log.ended == "closed":
-            assert log.closer == turns[-1].seat and 7000 <= last[-1] % SEAT < 7108
+            assert log.closer == turns[-1].seat
+            assert 7000 <= last[-1] % SEAT < 7108
         else:
-            assert n == rules.max_turns and len(self.stock) > 2
+            assert n == rules.max_turns
+            assert len(self.stock) > 2
         if log.ended != "closed":
             assert log.closer == -1
         assert n <= rules.max_turns
@@ -327,7 +333,8 @@ class Referee:
         assert log.hands == [sorted(h) for h in self.hands]
         assert [[m.cards for m in t] for t in log.melds] == \
             [[m.cards for m in t] for t in self.melds]
-        assert log.taken == self.taken and log.pozzetto_turn == self.when
+        assert log.taken == self.taken
+        assert log.pozzetto_turn == self.when
         rec = log.record()
         for t in range(2):
             melded = sum(pts(c) for m in self.melds[t] for c in m.cards)
@@ -355,8 +362,11 @@ class Referee:
                 assert rec[f"{key}_{t}"] == value, (key, t, rec[f"{key}_{t}"], value)
             assert rec[f"score_{t}"] == melded + 200 * clean + 100 * dirty + hand + closing \
                 + pozzetto
-            assert hand <= 0 and pozzetto <= 0
-        assert rec["turns"] == n and rec["ended"] == log.ended and rec["closer"] == log.closer
+            assert hand <= 0
+            assert pozzetto <= 0
+        assert rec["turns"] == n
+        assert rec["ended"] == log.ended
+        assert rec["closer"] == log.closer
         return rec
 
     def play(self, seat, codes, last):
@@ -366,7 +376,7 @@ class Referee:
         if self.draw(seat, codes, last):
             return
         c, i, keep, going_out = self.melding(seat, codes)
-        self.discard(seat, codes, c, i, keep, going_out, last)
+        self.discard(seat, codes, c, i, keep=keep, going_out=going_out, last=last)
 
     def draw(self, seat, codes, last):
         """(1) the draw; True when it leaves two cards and play stops at once (§5)."""
@@ -418,7 +428,9 @@ class Referee:
                 assert codes[i] == 3000 + keep
                 i += 1
             elif c == 3001:                                          # §9.1 close_after: yes
-                assert par.close_after and keep == 2 and self.taken[t] >= 0
+                assert par.close_after
+                assert keep == 2
+                assert self.taken[t] >= 0
                 self.settled(seat, keep, going_out)
                 assert self.closes(seat)
                 keep, going_out, decided = 1, True, True
@@ -436,13 +448,17 @@ class Referee:
         """A new meld of ``kind`` (0 a set, 1 a sequence): valid, from the hand,
         the one §9 (or §9.1 step 3b, with a wild card) would lay."""
         hand, par, n = self.hands[seat], self.params[seat], len(cards)
-        assert cards == sorted(cards) and set(cards) <= hand
+        assert cards == sorted(cards)
+        assert set(cards) <= hand
         wilds = [x for x in cards if wild(x)]
         natural = [x for x in cards if not wild(x)]
         if wilds:                                                    # §9.1 step 3b
             in_hand = sorted(x for x in hand if wild(x))
-            assert kind == 1 and n == 3 and wilds == in_hand[:1]
-            assert par.wild_start >= 1 and len(in_hand) >= par.wild_start
+            assert kind == 1
+            assert n == 3
+            assert wilds == in_hand[:1]
+            assert par.wild_start >= 1
+            assert len(in_hand) >= par.wild_start
             assert natural == sorted(pair_for_wild(hand, suit_of(natural[0])))
             meld = read_meld(cards, self.mr, "sequence")
         elif kind == 0:
@@ -462,13 +478,15 @@ class Referee:
     def addition(self, seat, m, card, keep, going_out):
         """``card`` added to the team's meld ``m``: a wild card only as the guard lets it."""
         t, hand = seat % 2, self.hands[seat]
-        assert m < len(self.melds[t]) and card in hand
+        assert m < len(self.melds[t])
+        assert card in hand
         old = self.melds[t][m]
         if wild(card):
             assert self.guard_lets(seat, old, going_out)
             assert card == min(x for x in hand if wild(x))
         new = extend(old, [card], self.mr)
-        assert new is not None and self.allowed(hand, [card], keep, going_out)
+        assert new is not None
+        assert self.allowed(hand, [card], keep, going_out)
         hand.discard(card)
         self.melds[t][m] = new
 
@@ -478,11 +496,16 @@ class Referee:
         t, hand = seat % 2, self.hands[seat]
         self.settled(seat, keep, going_out)
         card = c - (7000 if c >= 7000 else 6000)
-        assert 6000 <= c < 7108 and card in hand
+        assert 6000 <= c < 7108
+        assert card in hand
         if c >= 7000:
-            assert going_out and hand == {card} and not wild(card)
-            assert self.taken[t] >= 0 and any(len(m.cards) >= 7 for m in self.melds[t])
-            assert i == len(codes) and last
+            assert going_out
+            assert hand == {card}
+            assert not wild(card)
+            assert self.taken[t] >= 0
+            assert any(len(m.cards) >= 7 for m in self.melds[t])
+            assert i == len(codes)
+            assert last
             hand.clear()
             self.pile.append(card)
             return
@@ -553,7 +576,8 @@ def test_every_hand_follows_the_rule_book(seed, index, table_, dealer):
             "sets", "sequences", "wilds")}
     # the same (seed, index) replays the same hand
     again = R.play_hand(rules, policies, seed, index, dealer)
-    assert again.decision_codes() == log.decision_codes() and again.record() == rec
+    assert again.decision_codes() == log.decision_codes()
+    assert again.record() == rec
     assert f"ended: {log.ended}" in B.body(log)
 
 
@@ -576,12 +600,16 @@ def test_games_follow_the_rule_book(seed, index, table_, target):
     rec = game.record()
     assert rec["hands"] == len(game.hands) <= 6
     if game.unfinished:
-        assert len(game.hands) == 6 and rec["winner"] == -1 and not rec["shared"]
+        assert len(game.hands) == 6
+        assert rec["winner"] == -1
+        assert not rec["shared"]
     elif rec["shared"]:
-        assert total[0] == total[1] >= target and rec["winner"] == -1
+        assert total[0] == total[1] >= target
+        assert rec["winner"] == -1
     else:
         w = rec["winner"]
-        assert total[w] >= target and total[w] > total[1 - w]
+        assert total[w] >= target
+        assert total[w] > total[1 - w]
 
 
 @pytest.mark.slow      # every preset and policy, refereed
@@ -600,14 +628,14 @@ def test_extended_is_the_meld_modules_answer():
     meld left on the table of some hands, with every card not in it."""
     for preset in ("seed", "twos-set", "seed-two-two-joker"):
         rules = make_rules(preset)
-        mr = R.meld_rules_of(rules)
+        mr = P.meld_rules_of(rules)
         for index in range(3):
             log = R.play_hand(rules, make_policies("random"), 5, index, 0)
             for team in log.melds:
                 for m in team:
                     for c in range(108):
                         if c not in m.cards:
-                            assert R.extended(m, c, mr) == extend(m, (c,), mr), (m, c)
+                            assert P.extended(m, c, mr) == extend(m, (c,), mr), (m, c)
 
 
 def test_check_catches_a_lost_card():
@@ -626,10 +654,14 @@ def test_the_deal_positions():
     deck = list(range(108))
     Stream(3, 4).shuffle(deck)
     # dealer 2: position 0 to seat 3, 1 to seat 0, 2 to seat 1, 3 to seat 2, ...
-    assert d.hands[3] == deck[0:44:4] and d.hands[0] == deck[1:44:4]
-    assert d.hands[1] == deck[2:44:4] and d.hands[2] == deck[3:44:4]
-    assert d.pozzetti == [deck[44:55], deck[55:66]] and d.pile == [deck[66]]
-    assert d.stock == deck[67:] and len(d.stock) == 41
+    assert d.hands[3] == deck[0:44:4]
+    assert d.hands[0] == deck[1:44:4]
+    assert d.hands[1] == deck[2:44:4]
+    assert d.hands[2] == deck[3:44:4]
+    assert d.pozzetti == [deck[44:55], deck[55:66]]
+    assert d.pile == [deck[66]]
+    assert d.stock == deck[67:]
+    assert len(d.stock) == 41
 
 
 # --- scenarios: a position written by hand --------------------------------------
@@ -648,9 +680,9 @@ def position(*, hands, stock=STOCK4, pile="", pozzetti=("", ""), melds=("", ""),
     """A Hand from texts; melds are ``|``-separated per team."""
     rules = rules or make_rules()
     team_melds = [[ids(m) for m in t.split("|") if m.strip()] for t in melds]
-    return R.Hand(rules, make_policies(policies), Stream(0, 0), [ids(h) for h in hands],
-                  [ids(p) for p in pozzetti], ids(stock), ids(pile), team_melds,
-                  dealer=dealer, check=True, **kw)
+    return R.Hand(rules, make_policies(policies), Stream(0, 0), hands=[ids(h) for h in hands],
+                  pozzetti=[ids(p) for p in pozzetti], stock=ids(stock), pile=ids(pile),
+                  melds=team_melds, dealer=dealer, check=True, **kw)
 
 
 def test_taking_the_discard_pile():
@@ -666,7 +698,8 @@ def test_taking_the_discard_pile():
     assert turn.codes() == [2 * SEAT + c for c in
                             (1001, 3000, 100_000 + cid("10C"), 6000 + cid("9S"))]
     assert sorted(h.hands[2]) == sorted(ids("4H KD QD 5S"))
-    assert h.pile == [cid("9S")] and h.melds[0][0].cards == tuple(ids("7C 8C 9C 10C"))
+    assert h.pile == [cid("9S")]
+    assert h.melds[0][0].cards == tuple(ids("7C 8C 9C 10C"))
 
 
 def test_drawing_from_the_stock_when_the_pile_is_no_use():
@@ -678,7 +711,7 @@ def test_drawing_from_the_stock_when_the_pile_is_no_use():
     assert h.pile == ids("5S 10H 9S")
 
 
-@pytest.mark.parametrize("hand, pile, take_at, takes", [
+@pytest.mark.parametrize(("hand", "pile", "take_at", "takes"), [
     ("10S 10D 4C", "5S 10H", 5, True),          # three of a rank with the top
     ("JH QH 4C", "5S 10H", 5, True),            # 10 J Q of hearts
     ("8H 9H 4C", "5S 10H", 5, True),            # 8 9 10
@@ -697,7 +730,7 @@ def test_drawing_from_the_stock_when_the_pile_is_no_use():
 ])
 def test_the_heuristic_draw(hand, pile, take_at, takes):
     params = HeuristicParams(take_at=take_at)
-    got = R.heuristic_takes_pile(params, ids(hand), ids(pile), [], MeldRules())
+    got = P.heuristic_takes_pile(params, ids(hand), ids(pile), [], MeldRules())
     assert got is takes
 
 
@@ -711,14 +744,14 @@ def test_the_heuristic_discard_order():
     hand = ids("JK 2C 9H 9D 5S 6S KC")
     order = []
     while hand:
-        c = R.heuristic_discard(hand, opp, MeldRules())
+        c = P.heuristic_discard(hand, opp, MeldRules())
         order.append(c)
         hand.remove(c)
     assert order == ids("KC 9D 5S 6S JK 2C 9H")
     # the ace's neighbours are Q and K (places 12, 13, 14); both copies count
     # (feeds, wild, risk, use, -points, id): without the pile guard the risk is 0
-    assert R.discard_key(cid("AS"), ids("AS QS KS AD 3S"), [], MeldRules())[2:4] == (0, 3)
-    assert R.discard_key(cid("3S"), ids("AS 3S 3S' 4S 5S 6S"), [], MeldRules())[2:4] == (0, 3)
+    assert P.discard_key(cid("AS"), ids("AS QS KS AD 3S"), [], MeldRules())[2:4] == (0, 3)
+    assert P.discard_key(cid("3S"), ids("AS 3S 3S' 4S 5S 6S"), [], MeldRules())[2:4] == (0, 3)
 
 
 DIRECT_HANDS = ["5C 5D 5H 9S 9H", "3S", "3D", "3H"]
@@ -739,7 +772,8 @@ def test_the_pozzetto_directly():
         + [4003] + [5000 + c for c in ids("KC KD KH")] \
         + [4003] + [5000 + c for c in ids("4D 4H 4S")] + [6000 + cid("JC")]
     assert h.play_turn().codes() == want
-    assert h.taken == [0, -1] and h.pozzetto_turn == [1, -1]
+    assert h.taken == [0, -1]
+    assert h.pozzetto_turn == [1, -1]
     assert sorted(h.hands[0]) == sorted(ids("8D QS 3C 6D"))
     assert h.pozzetti == [[], ids(DIRECT_POZZETTI[1])]
 
@@ -754,7 +788,7 @@ def test_the_pozzetto_directly_forbidden():
     assert h.taken == [-1, -1]
 
 
-@pytest.mark.parametrize("preset, keep", [("seed", 0), ("pozzetto-discard", 1)])
+@pytest.mark.parametrize(("preset", "keep"), [("seed", 0), ("pozzetto-discard", 1)])
 def test_the_pozzetto_on_the_discard(preset, keep):
     # Draw 5S; the four 5s go down leaving 9S (allowed: with both ways, or on
     # the discard way, one card may stay), 9S is discarded and the hand, empty,
@@ -763,7 +797,8 @@ def test_the_pozzetto_on_the_discard(preset, keep):
                  pozzetti=DIRECT_POZZETTI, rules=make_rules(preset), policies="classic")
     assert h.play_turn().codes() == [1000, 3000 + keep, 4004] \
         + [5000 + c for c in ids("5C 5D 5H 5S")] + [6000 + cid("9S"), 2010]
-    assert h.taken == [0, -1] and sorted(h.hands[0]) == sorted(ids(DIRECT_POZZETTI[0]))
+    assert h.taken == [0, -1]
+    assert sorted(h.hands[0]) == sorted(ids(DIRECT_POZZETTI[0]))
     assert h.pile == ids("7C 9S")
     log = h.log()
     assert log.record()["pozzetto_turn_0"] == 1
@@ -775,7 +810,8 @@ def test_the_pozzetto_on_the_discard_forbidden():
     h = position(hands=["5C 5D 5H 9S", "3S", "3D", "3H"], stock="5S 10S 10H 8C", pile="7C",
                  pozzetti=DIRECT_POZZETTI, rules=make_rules("pozzetto-direct"), policies="classic")
     assert h.play_turn().codes() == [1000, 3000, 6000 + cid("9S")]
-    assert h.taken == [-1, -1] and len(h.hands[0]) == 4
+    assert h.taken == [-1, -1]
+    assert len(h.hands[0]) == 4
 
 
 OUT_MELDS = ("3H 4H 5H 6H 7H 8H 9H | KC KD KS", "")
@@ -783,7 +819,7 @@ SECOND = "4D 4S 7C 7D 8C 8S 10C 10D JC JD AD"      # 4 x 5 + 6 x 10 + 15 = 95 po
 
 
 @pytest.mark.parametrize("policy", ["classic", "heuristic"])
-@pytest.mark.parametrize("preset, pozzetto_1", [("seed", -100), ("pozzetto-cards", -95)])
+@pytest.mark.parametrize(("preset", "pozzetto_1"), [("seed", -100), ("pozzetto-cards", -95)])
 def test_going_out(preset, pozzetto_1, policy):
     # Team 0 took the first pozzetto and has a clean burraco.  Seat 0 draws QH
     # (the pile's one card is no use).  classic: table points 275 >= 0, it
@@ -800,7 +836,9 @@ def test_going_out(preset, pozzetto_1, policy):
         + [5000 + c for c in ids("QC QD QH")] + [7000 + cid("6S")]
     log = h.log()
     rec = log.record()
-    assert rec["ended"] == "closed" and rec["closer"] == 0 and rec["turns"] == 1
+    assert rec["ended"] == "closed"
+    assert rec["closer"] == 0
+    assert rec["turns"] == 1
     # Team 0: melded 45 (3H..9H) + 30 (Ks) + 30 (Qs) = 105; a clean burraco 200;
     # closing 100; seat 2 holds 4C: -5; pozzetto taken: 0.  400.
     assert [rec[k + "_0"] for k in ("melded", "clean_burraco", "dirty_burraco", "burraco_bonus",
@@ -826,7 +864,8 @@ def test_going_out_refused_with_a_wild_last_card():
                  pozzetti=("", SECOND), melds=OUT_MELDS, taken=(0, -1),
                  policies=["classic:wild_at=13", "classic", "classic", "classic"])
     assert h.play_turn().codes() == [1000, 3001, 6000 + cid("QC")]
-    assert not h.ended and sorted(h.hands[0]) == sorted(ids("QD QH JK"))
+    assert not h.ended
+    assert sorted(h.hands[0]) == sorted(ids("QD QH JK"))
 
 
 @pytest.mark.parametrize("policy", ["classic", "heuristic"])
@@ -843,7 +882,9 @@ def test_no_going_out_without_choosing_to(policy):
                  pozzetti=("", SECOND), melds=OUT_MELDS, taken=(0, -1),
                  policies=[f"{policy}:close_margin=-10000"] + [policy] * 3)
     codes = h.play_turn().codes()
-    assert codes[:2] == [1000, 3002] and len(codes) == 3 and not h.ended
+    assert codes[:2] == [1000, 3002]
+    assert len(codes) == 3
+    assert not h.ended
     assert codes[2] == 6000 + (cid("6S") if policy == "classic" else cid("QC"))
 
 
@@ -869,7 +910,7 @@ def test_a_clean_burraco_is_not_dirtied_by_a_wild_card_in_hand(policy):
     h = position(hands=["JK 4C 9S KD", "3S", "3D", "3C"], stock="6D 10S 10H 5C",
                  melds=(HEARTS_7, ""), policies=policy)
     joker = [100_000 + cid("JK")] if policy == "classic" else []
-    assert h.play_turn().codes() == [1000, 3000] + joker + [6000 + cid("KD")]
+    assert h.play_turn().codes() == [1000, 3000, *joker, 6000 + cid("KD")]
     assert h.melds[0][0].clean == (policy == "heuristic")
     assert (cid("JK") in h.hands[0]) == (policy == "heuristic")
 
@@ -892,7 +933,8 @@ def test_going_out_in_the_turn_the_first_burraco_is_completed(policy):
         assert h.play_turn().codes() == [1000, 3002, nine, 3001, 4003] \
             + [5000 + c for c in ids("QC QD QS")] + [7000 + cid("5C")]
         rec = h.log().record()
-        assert rec["ended"] == "closed" and rec["closer"] == 0
+        assert rec["ended"] == "closed"
+        assert rec["closer"] == 0
         assert (rec["clean_burraco_0"], rec["closing_bonus_0"]) == (1, 100)
     else:
         assert h.play_turn().codes() == [1000, 3002, nine, 6000 + cid("5C")]
@@ -910,10 +952,12 @@ def test_a_wild_card_starts_a_sequence(policy):
     h = position(hands=["7S 9S 2C 4D KH", "3S", "3D", "3C"], stock="10D 6H 6D 6C",
                  pozzetti=("", OTHER), taken=(0, -1), policies=policy)
     start = [4103] + [5000 + c for c in ids("2C 7S 9S")] if policy == "heuristic" else []
-    assert h.play_turn().codes() == [1000, 3002] + start + [6000 + cid("10D")]
+    assert h.play_turn().codes() == [1000, 3002, *start, 6000 + cid("10D")]
     if policy == "heuristic":
         (m,) = h.melds[0]
-        assert m.kind == "sequence" and not m.clean and m.wild_cards == (cid("2C"),)
+        assert m.kind == "sequence"
+        assert not m.clean
+        assert m.wild_cards == (cid("2C"),)
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "classic"])
@@ -931,7 +975,7 @@ def test_sequences_before_sets(policy):
         + [6000 + cid("10C")]
 
 
-@pytest.mark.parametrize("hand, wild_goes", [("JK 5C", True), ("JK 5C 9S", False)])
+@pytest.mark.parametrize(("hand", "wild_goes"), [("JK 5C", True), ("JK 5C 9S", False)])
 def test_a_wild_card_makes_the_burraco_the_team_needs(hand, wild_goes):
     # Team 0 has its pozzetto and no burraco; its six clean hearts 3H..8H.
     # Seat 0 draws KD.  With three cards in hand (JK 5C KD) the joker goes on
@@ -943,11 +987,11 @@ def test_a_wild_card_makes_the_burraco_the_team_needs(hand, wild_goes):
     h = position(hands=[hand, "3S", "3D", "3C"], stock="KD 10S 10H 5D",
                  pozzetti=("", SECOND), taken=(0, -1), melds=("3H 4H 5H 6H 7H 8H", ""))
     middle = [100_000 + cid("JK"), 3001] if wild_goes else []
-    assert h.play_turn().codes() == [1000, 3002] + middle + [6000 + cid("KD")]
+    assert h.play_turn().codes() == [1000, 3002, *middle, 6000 + cid("KD")]
     assert (h.log().record()["dirty_burraco_0"] == 1) == wild_goes
 
 
-@pytest.mark.parametrize("stock, ending", [("QC 10S 10H", True), ("QC 10S 10H 5C", False)])
+@pytest.mark.parametrize(("stock", "ending"), [("QC 10S 10H", True), ("QC 10S 10H 5C", False)])
 def test_a_wild_card_goes_on_a_clean_meld_when_the_hand_ends(stock, ending):
     # stock_end = finish.  Team 0 (pozzetto taken) has five clean hearts;
     # seat 0 holds JK 9S KD and draws QC.  When that draw leaves 2 cards in
@@ -957,7 +1001,7 @@ def test_a_wild_card_goes_on_a_clean_meld_when_the_hand_ends(stock, ending):
     h = position(hands=["JK 9S KD", "3S", "3D", "3C"], stock=stock, pozzetti=("", SECOND),
                  taken=(0, -1), melds=("3H 4H 5H 6H 7H", ""), rules=make_rules("stock-finish"))
     joker = [100_000 + cid("JK")] if ending else []
-    assert h.play_turn().codes() == [1000, 3002] + joker + [6000 + cid("QC")]
+    assert h.play_turn().codes() == [1000, 3002, *joker, 6000 + cid("QC")]
     assert h.ended == ("stock" if ending else "")
 
 
@@ -976,7 +1020,9 @@ def test_the_stock_running_down_to_two_and_the_score_of_a_known_position():
     log = h.run()
     assert [t.codes() for t in log.turns] == [[1000]]
     rec = log.record()
-    assert rec["ended"] == "stock" and rec["closer"] == -1 and rec["turns"] == 1
+    assert rec["ended"] == "stock"
+    assert rec["closer"] == -1
+    assert rec["turns"] == 1
     assert [rec[k + "_0"] for k in ("melded", "dirty_burraco", "burraco_bonus",
                                    "hand_penalty", "pozzetto_penalty", "score")] \
         == [75, 1, 100, -45, 0, 130]
@@ -995,7 +1041,8 @@ def test_wild_cards_on_the_table_count_every_2():
     h = position(hands=["4H 9S", "QD", "10C", "JK'"], stock="KH 10D 10H", pile="7C",
                  melds=("AS 2S 3S 4S | 5D 6D 7D 2C | 8C 8D 8H JK", "9H 9D 9C 2H"))
     log = h.run()
-    assert log.ended == "stock" and log.melds[0][0].clean
+    assert log.ended == "stock"
+    assert log.melds[0][0].clean
     rec = log.record()
     assert [rec[k + "_0"] for k in ("melds", "sets", "sequences", "wilds")] == [3, 1, 2, 3]
     assert [rec[k + "_1"] for k in ("melds", "sets", "sequences", "wilds")] == [1, 1, 0, 1]
@@ -1007,7 +1054,9 @@ def test_taking_the_pile_does_not_run_the_stock_down():
     # keeps its 3 cards and play goes on.
     h = position(hands=["4H 9S", "QD", "2C", "JK'"], stock="KH 10C 10H", pile="7C 3C 4C 3S 4S",
                  pozzetti=("", POZ2), taken=(0, -1), melds=("5S 6S 7S 8S JK 10S JS", ""))
-    assert h.play_turn().codes()[0] == 1001 and len(h.stock) == 3 and not h.ended
+    assert h.play_turn().codes()[0] == 1001
+    assert len(h.stock) == 3
+    assert not h.ended
 
 
 # §5 stock_end: the turn whose draw leaves two cards in the stock.  The
@@ -1029,10 +1078,13 @@ def test_the_last_draw_from_the_stock_melds_and_discards_only_with_finish(preset
     # and the hand ends by the stock all the same.
     log = _last_draw(preset, hands=["5C 5D 9S KD", "3S", "3D", "3H"], pozzetti=("", SECOND),
                      taken=(0, -1), policies="heuristic:open_at=3")
-    assert len(log.turns) == 1 and log.turns[0].seat == 0
+    assert len(log.turns) == 1
+    assert log.turns[0].seat == 0
     codes = log.turns[0].codes()
     rec = log.record()
-    assert rec["ended"] == "stock" and rec["closer"] == -1 and rec["turns"] == 1
+    assert rec["ended"] == "stock"
+    assert rec["closer"] == -1
+    assert rec["turns"] == 1
     if preset == "seed":
         assert codes == [1000]
         assert log.hands[0] == sorted(ids("5C 5D 5H 9S KD"))
@@ -1056,19 +1108,22 @@ def test_the_last_draw_from_the_stock_may_go_out_with_finish():
     # finish: seat 0 melds nothing under keep 2, chooses to go out after
     # melding (close_after), lays QC QD QH and goes out with 6S: closed, 400
     # as in test_going_out (closing bonus included).
-    kw = dict(hands=["QC QD 6S", "AS JK'", "4C", "8D"], stock="QH 10S 10H", pile="7S",
-              pozzetti=("", SECOND), melds=OUT_MELDS, taken=(0, -1),
-              policies="heuristic:open_at=3,close_margin=0")
+    kw = {"hands": ["QC QD 6S", "AS JK'", "4C", "8D"], "stock": "QH 10S 10H", "pile": "7S",
+              "pozzetti": ("", SECOND), "melds": OUT_MELDS, "taken": (0, -1),
+              "policies": "heuristic:open_at=3,close_margin=0"}
     stop = _last_draw("seed", **kw)
     assert [t.codes() for t in stop.turns] == [[1000]]
     rec = stop.record()
-    assert rec["ended"] == "stock" and rec["closer"] == -1
+    assert rec["ended"] == "stock"
+    assert rec["closer"] == -1
     assert (rec["score_0"], rec["closing_bonus_0"], rec["hand_penalty_0"]) == (235, 0, -40)
     finish = _last_draw("stock-finish", **kw)
     assert [t.codes() for t in finish.turns] == [
         [1000, 3002, 3001, 4003] + [5000 + c for c in ids("QC QD QH")] + [7000 + cid("6S")]]
     rec = finish.record()
-    assert rec["ended"] == "closed" and rec["closer"] == 0 and rec["turns"] == 1
+    assert rec["ended"] == "closed"
+    assert rec["closer"] == 0
+    assert rec["turns"] == 1
     assert (rec["score_0"], rec["closing_bonus_0"], rec["hand_penalty_0"]) == (400, 100, -5)
     assert rec["closing_bonus_1"] == 0
 
@@ -1080,17 +1135,19 @@ def test_the_last_draw_from_the_stock_takes_a_pozzetto_with_finish():
     # pozzetto's 85 points, seat 2 the 3D: 20 - 90 = -70, no pozzetto penalty.
     # stop: nothing of it; team 0 holds 5C 5D 5H 9S 5S and 3D (-35) and pays
     # the flat 100 for its pozzetto: -135.
-    kw = dict(hands=["5C 5D 5H 9S", "3S", "3D", "3H"], stock="5S 10S 10H", pile="7C",
-              pozzetti=DIRECT_POZZETTI, policies="heuristic:open_at=3")
+    kw = {"hands": ["5C 5D 5H 9S", "3S", "3D", "3H"], "stock": "5S 10S 10H", "pile": "7C",
+              "pozzetti": DIRECT_POZZETTI, "policies": "heuristic:open_at=3"}
     finish = _last_draw("stock-finish", **kw)
     assert finish.turns[0].codes() == [1000, 3000, 4004] \
         + [5000 + c for c in ids("5C 5D 5H 5S")] + [6000 + cid("9S"), 2010]
     rec = finish.record()
-    assert rec["ended"] == "stock" and rec["pozzetto_turn_0"] == 1
+    assert rec["ended"] == "stock"
+    assert rec["pozzetto_turn_0"] == 1
     assert [rec[k + "_0"] for k in ("melded", "hand_penalty", "pozzetto_penalty", "score")] \
         == [20, -90, 0, -70]
     rec = _last_draw("seed", **kw).record()
-    assert rec["ended"] == "stock" and rec["pozzetto_turn_0"] == -1
+    assert rec["ended"] == "stock"
+    assert rec["pozzetto_turn_0"] == -1
     assert [rec[k + "_0"] for k in ("melded", "hand_penalty", "pozzetto_penalty", "score")] \
         == [0, -35, -100, -135]
 
@@ -1098,12 +1155,15 @@ def test_the_last_draw_from_the_stock_takes_a_pozzetto_with_finish():
 def test_the_cap():
     h = position(hands=["4H 9S", "QD", "2C", "JK"], stock="6H 6D 6C 5C", turns=499)
     log = h.run()
-    assert log.ended == "cap" and log.record()["turns"] == 500 and len(log.turns) == 1
+    assert log.ended == "cap"
+    assert log.record()["turns"] == 500
+    assert len(log.turns) == 1
     # a dealt hand with max_turns = 10 ends by the cap after turn 10
     rules = make_rules(overrides={"max_turns": 10})
     for index in range(5):
         log = R.play_hand(rules, make_policies("heuristic"), 8, index, index % 4, check=True)
-        assert log.ended == "cap" and len(log.turns) == 10
+        assert log.ended == "cap"
+        assert len(log.turns) == 10
         assert log.record()["score_0"] == sum(log.record()[f"{k}_0"] for k in R.PARTS)
 
 
@@ -1123,7 +1183,8 @@ def test_a_bad_position_is_an_input_error():
 def test_the_record_reads():
     log = R.play_hand(make_rules(), make_policies(["heuristic", "random"] * 2), 4, 2, 1)
     lines = B.body(log)
-    assert lines[0] == "dealer: 1" and "turn 1: seat 2" in lines
+    assert lines[0] == "dealer: 1"
+    assert "turn 1: seat 2" in lines
     assert f"turns: {len(log.turns)}" in lines
 
 
@@ -1138,10 +1199,14 @@ def test_a_whole_game_reaches_the_target():
                                               for k in range(len(game.hands))]
     assert [sum(h.score[t] for h in game.hands) for t in (0, 1)] == game.score
     w = rec["winner"]
-    assert not rec["unfinished"] and not rec["shared"] and w in (0, 1)
-    assert game.score[w] >= 2000 and game.score[w] > game.score[1 - w]
+    assert not rec["unfinished"]
+    assert not rec["shared"]
+    assert w in (0, 1)
+    assert game.score[w] >= 2000
+    assert game.score[w] > game.score[1 - w]
     # the top after each hand; the winner leads after the last one
-    assert len(game.tops) == len(game.hands) and game.tops[-1] == 1 << w
+    assert len(game.tops) == len(game.hands)
+    assert game.tops[-1] == 1 << w
     assert 0 <= rec["settled"] < rec["hands"]
     # before the last hand nobody had reached the target
     before = [game.score[t] - game.hands[-1].score[t] for t in (0, 1)]
@@ -1161,7 +1226,9 @@ def test_the_tie_rule():
     assert shared.tops == [0b11]                   # level: both teams on top, no leader
     on = R.play_game(make_rules(overrides={"target": 1}), policies, 11, 351)
     assert on.hands[0].decision_codes() == shared.hands[0].decision_codes()
-    assert len(on.hands) > 1 and not on.shared and on.winner in (0, 1)
+    assert len(on.hands) > 1
+    assert not on.shared
+    assert on.winner in (0, 1)
     assert on.score[on.winner] > on.score[1 - on.winner]
     rules = make_rules()
     assert R.game_over([1990, 2400], rules) == (True, 1, False)
@@ -1174,5 +1241,8 @@ def test_the_tie_rule():
 def test_an_unfinished_game():
     rules = make_rules(overrides={"target": 100_000, "max_hands": 2})
     game = R.play_game(rules, make_policies("patient"), 2, 7)
-    assert game.record()["hands"] == 2 and game.unfinished and game.winner == -1
-    assert game.settled == -1 and not game.comeback          # no winner
+    assert game.record()["hands"] == 2
+    assert game.unfinished
+    assert game.winner == -1
+    assert game.settled == -1
+    assert not game.comeback

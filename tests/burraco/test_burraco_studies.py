@@ -7,12 +7,13 @@ the report among it, is checked in test_studies.py)."""
 from __future__ import annotations
 
 import copy
+import itertools
 
 import numpy as np
 import pytest
 
 from analyses import burraco_scoring as bs
-from simkit import stats
+from simkit.base import stats
 from simkit.burraco.api import simulate, simulate_games
 
 #: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
@@ -42,8 +43,8 @@ INTERVALS = {
                 ("vs_dealing_diff", "vs_dealing_diff_ci_low", "vs_dealing_diff_ci_high")],
     "turns": DIST,
     "game_length": [("share", "ci_low", "ci_high")],
-    "games": DIST + [("starter_win_rate", "starter_win_ci_low", "starter_win_ci_high"),
-                     ("unfinished_rate", "unfinished_ci_low", "unfinished_ci_high")],
+    "games": [*DIST, ("starter_win_rate", "starter_win_ci_low", "starter_win_ci_high"),
+              ("unfinished_rate", "unfinished_ci_low", "unfinished_ci_high")],
     "policies": TEAM_HAND + DIFFS,
     "play": [("estimate", "ci_low", "ci_high")],
     "mixed": [("score_diff", "score_diff_ci_low", "score_diff_ci_high"),
@@ -69,7 +70,7 @@ def tables(result):
 
 
 def _base_frame():
-    kind, key, preset, pol, unit, size, start = bs.plan(HANDS)[0]
+    kind, _key, preset, pol, unit, size, start = bs.plan(HANDS)[0]
     assert (kind, unit, start) == ("base", "hands", 0)
     return simulate(size, rules=preset, policy=pol, seed=SEED, start=start)
 
@@ -100,7 +101,7 @@ def test_streams_are_disjoint():
     runs = bs.plan(HANDS)
     spans = sorted((r[-1], r[-1] + r[-2]) for r in runs)
     assert spans[0][0] == 0
-    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(spans))
     assert len({(r[0], r[1]) for r in runs}) == len(runs)
 
 
@@ -114,7 +115,7 @@ def test_exact_identities(tables):
     sc = tables["scores"].set_index("side")
     assert (pa[pa["part"] == "score"].set_index("side")["mean"] == sc["mean"]).all()
     for df in (tables["scores"], tables["turns"], tables["games"]):
-        vals = df[["min"] + Q + ["max"]].to_numpy()
+        vals = df[["min", *Q, "max"]].to_numpy()
         assert (np.diff(vals, axis=1) >= 0).all()
     # team 0 and team 1 are the starting and dealing teams rearranged
     assert sc.loc["team 0", "mean"] + sc.loc["team 1", "mean"] == pytest.approx(
@@ -221,7 +222,7 @@ def test_bookkeeping_matches_frames(tables):
     assert bu.loc[("team 0", "dirty", "3+"), "hands_with"] == (df["dirty_burraco_0"] >= 3).sum()
 
     runs = bs.plan(HANDS)
-    kind, key, preset, pol, unit, size, start_g = next(r for r in runs if r[0] == "games")
+    _kind, _key, preset, pol, _unit, size, start_g = next(r for r in runs if r[0] == "games")
     g = simulate_games(size, rules=preset, policy=pol, seed=SEED, start=start_g)
     ga = tables["games"].iloc[0]
     assert ga["mean"] == pytest.approx(g["hands"].mean(), rel=1e-12)
@@ -278,12 +279,14 @@ def test_shares_of_units_clustered_in_hands():
     b = np.random.default_rng(1).random(500) < 0.3
     r, lo, hi = bs._ratio(b, np.ones(500))
     clo, chi = stats.proportion_ci(int(b.sum()), 500)
-    assert r == b.mean() and lo == pytest.approx(clo, abs=2e-3)
+    assert r == b.mean()
+    assert lo == pytest.approx(clo, abs=2e-3)
     assert hi == pytest.approx(chi, abs=2e-3)
     assert bs._ratio(2 * b, np.full(500, 2)) == pytest.approx((r, lo, hi), rel=1e-12)
     assert all(np.isnan(bs._ratio([0, 0], [0, 0])))
     r, lo, hi = bs._ratio([0, 0, 0], [1, 2, 3])
-    assert (r, lo) == (0, 0) and hi == pytest.approx(stats.proportion_ci(0, 6)[1])
+    assert (r, lo) == (0, 0)
+    assert hi == pytest.approx(stats.proportion_ci(0, 6)[1])
 
 
 def test_tiny_run_works(run_study):
