@@ -7,7 +7,7 @@ study made once per game (the policy ladders: the object has the attributes
 a study module has).  Modules are imported only when
 their study is loaded (:func:`load_study`), so listing a study's name costs
 nothing.  :func:`run_studies` runs studies by name and renders their reports
-(:func:`simkit.report.render`): it is what ``simkit report`` calls.  This
+(:func:`simkit.app.report.render`): it is what ``simkit report`` calls.  This
 package is the studies' layer: it imports the library, and nothing in
 ``simkit/`` imports it back.
 
@@ -23,14 +23,14 @@ The contract of a study module::
                          # the machine's memory); absent, it plays in batches
 
     def run(hands: int | None = None, seed: int = 0, progress: bool = False,
-            threads: int | None = None) -> simkit.report.StudyResult: ...
+            threads: int | None = None) -> simkit.app.report.StudyResult: ...
 
 Every study has the same skeleton, :class:`analyses.common.Study`: a module
 declares its parts once, as ``STUDY = Study(NAME, TITLE, DEFAULT_HANDS, ...)``,
 and its ``run`` is ``STUDY.run(hands, seed, progress, threads)``, which
 
-1. checks the arguments (:func:`simkit.report.check_args`; ``hands`` None is
-   ``DEFAULT_HANDS``): a bad one raises :class:`simkit.errors.InputError`
+1. checks the arguments (:func:`simkit.app.report.check_args`; ``hands`` None is
+   ``DEFAULT_HANDS``): a bad one raises :class:`simkit.base.errors.InputError`
    before any work;
 2. simulates: ``simulate_tables(hands, seed, progress, threads)`` returns the
    tables by name, in page order, each with documented columns and every
@@ -42,29 +42,32 @@ and its ``run`` is ``STUDY.run(hands, seed, progress, threads)``, which
 4. draws: ``FIGURES`` is a tuple of :class:`analyses.common.Plot`, one per
    figure in page order: its name, its caption and the one function that
    draws it from the tables.  Drawing uses the backend that
-   :func:`simkit.report.use_file_backend` selects then: importing a study
+   :func:`simkit.app.report.use_file_backend` selects then: importing a study
    changes no backend;
-5. assembles the :class:`~simkit.report.StudyResult` named ``NAME`` with the
+5. assembles the :class:`~simkit.app.report.StudyResult` named ``NAME`` with the
    table descriptions and method notes (constants, or functions of hands and
-   seed) and the provenance from :func:`simkit.report.provenance`: seed,
+   seed) and the provenance from :func:`simkit.app.report.provenance`: seed,
    threads and run time from the skeleton, sizes, rules, policies and extras
    from the module's ``_provenance(hands)``; code and library versions are
    added there.
 
-``run`` writes no files: :func:`simkit.report.render` does.
+``run`` writes no files: :func:`simkit.app.report.render` does.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import pathlib
 import sys
 import time
 from collections.abc import Iterable
+from typing import Any
 
-from simkit import report, warm
-from simkit.errors import InputError
-from simkit.runner import check_held, max_threads
+from simkit.app import report
+from simkit.base.errors import InputError
+from simkit.runs import warm
+from simkit.runs.batches import check_held, max_threads
 
 STUDIES: dict[str, str] = {
     "pepper-bids": "analyses.pepper_bids",
@@ -87,7 +90,7 @@ STUDIES: dict[str, str] = {
 }
 
 
-def load_study(name: str):
+def load_study(name: str) -> Any:
     """The study ``name``: its module, or for an entry ``module:attr`` of
     :data:`STUDIES` that module's object (a study made per game)."""
     module, _, attr = STUDIES[name].partition(":")
@@ -121,7 +124,7 @@ def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
 
 
 def _compile_ahead(kernels: list[str], threads: int | None, progress: bool) -> None:
-    """Compile the studies' kernels in one process per core (:mod:`simkit.warm`)
+    """Compile the studies' kernels in one process per core (:mod:`simkit.runs.warm`)
     before the first study runs: on a fresh install they would otherwise
     compile one after another on one core.  Nothing to do with one thread."""
     processes = min(max_threads(), threads or max_threads())
@@ -137,7 +140,7 @@ def _compile_ahead(kernels: list[str], threads: int | None, progress: bool) -> N
 
 
 def run_studies(names: str | Iterable[str] | None, hands: int | None = None, seed: int = 0,
-                out="reports", progress: bool = True,
+                out: str | pathlib.Path = "reports", progress: bool = True,
                 threads: int | None = None) -> list[pathlib.Path]:
     """Run studies by name, render each to ``<out>/<name>/`` and the index
     ``<out>/index.html``; return the paths of the study pages.
@@ -181,10 +184,8 @@ def run_studies(names: str | Iterable[str] | None, hands: int | None = None, see
                     bar.write(f"{n}: written to {pages[-1]}")
     except BaseException:
         if pages:
-            try:
+            with contextlib.suppress(Exception):
                 report.render_index(out)
-            except Exception:
-                pass
         raise
     report.render_index(out)
     return pages

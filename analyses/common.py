@@ -6,29 +6,49 @@ A study module declares its parts once, as a :class:`Study` named ``STUDY``
 (see the contract in :mod:`analyses`), and its ``run`` is ``STUDY.run``:
 check the arguments, simulate the tables, compute the findings from them, draw
 each figure with its own function, and assemble the
-:class:`~simkit.report.StudyResult`.
+:class:`~simkit.app.report.StudyResult`.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
-from simkit import report, stats
-from simkit.report import StudyResult, check_args
+from simkit.app import report
+from simkit.app.report import StudyResult, check_args
+from simkit.base import stats
+from simkit.base.stats import Values
 
-__all__ = ["Plot", "Study", "GameStudy", "check_args", "draw", "proportion", "signed", "percent",
-           "errorbar", "player_color", "diff_cols", "difference_panels"]
+__all__ = [
+    "GameStudy",
+    "Plot",
+    "Study",
+    "check_args",
+    "diff_cols",
+    "difference_panels",
+    "draw",
+    "errorbar",
+    "finish",
+    "percent",
+    "player_color",
+    "proportion",
+    "signed",
+]
 
 Tables = Mapping[str, pd.DataFrame]
+#: A colour as matplotlib's colour maps give it: red, green, blue, alpha.
+RGBA = tuple[float, float, float, float]
 
 
 # ---------------------------------------------------------------- the skeleton
@@ -45,7 +65,7 @@ class Plot:
 
 def draw(plots: Sequence[Plot], tables: Tables) -> dict[str, Figure]:
     """Each plot's figure by name, in order, drawn for files
-    (:func:`simkit.report.use_file_backend`).  Should one fail, those already
+    (:func:`simkit.app.report.use_file_backend`).  Should one fail, those already
     drawn are closed before the error goes on."""
     report.use_file_backend()
     figures: dict[str, Figure] = {}
@@ -59,7 +79,7 @@ def draw(plots: Sequence[Plot], tables: Tables) -> dict[str, Figure]:
     return figures
 
 
-def _given(value, hands: int, seed: int):
+def _given(value: Any, hands: int, seed: int) -> Any:
     """A constant, or what a function of (hands, seed) gives."""
     return value(hands, seed) if callable(value) else value
 
@@ -72,11 +92,11 @@ class Study:
     (in page order) from checked arguments; ``findings(tables)`` the summary
     sentences, computed from the tables only; ``figures`` the :class:`Plot`
     of each figure, in page order; ``provenance(hands)`` the keywords of
-    :func:`simkit.report.provenance` other than ``seed``, ``started`` and
+    :func:`simkit.app.report.provenance` other than ``seed``, ``started`` and
     ``threads`` (sizes, rules, policies, extras); ``descriptions`` (table
     name -> text) and ``notes`` are constants or functions of (hands, seed);
     ``size`` says what ``hands`` counts (``simkit report --list``);
-    ``kernels`` names the warm-up steps (:mod:`simkit.warm`, ``GAME:STEP``)
+    ``kernels`` names the warm-up steps (:mod:`simkit.runs.warm`, ``GAME:STEP``)
     whose kernels it runs, compiled ahead by :func:`analyses.run_studies`.
     """
 
@@ -96,7 +116,7 @@ class Study:
     def run(self, hands: int | None = None, seed: int = 0, progress: bool = False,
             threads: int | None = None) -> StudyResult:
         """Check the arguments (``hands`` None is ``default_hands``), simulate,
-        find, draw, and return the :class:`~simkit.report.StudyResult`; the
+        find, draw, and return the :class:`~simkit.app.report.StudyResult`; the
         provenance's run time covers all of it."""
         started = time.perf_counter()
         hands = self.default_hands if hands is None else hands
@@ -139,7 +159,7 @@ class GameStudy:
 
 # ---------------------------------------------------------------- numbers
 
-def proportion(k, n):
+def proportion(k: Values, n: Values) -> tuple[Any, Any, Any]:
     """``(k / n, lo, hi)`` with the Clopper-Pearson 95% interval; NaN where n is 0."""
     lo, hi = stats.proportion_ci(k, n)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -148,7 +168,7 @@ def proportion(k, n):
 
 def diff_cols(name: str, d: Mapping[str, float] | None) -> dict[str, float]:
     """The columns ``<name>_diff``, its interval and p-value, from a result of
-    :func:`simkit.stats.compare_proportions` or :func:`~simkit.stats.compare_means`;
+    :func:`simkit.base.stats.compare_proportions` or :func:`~simkit.base.stats.compare_means`;
     NaN for None (a baseline row, compared with nothing)."""
     if d is None:
         d = dict.fromkeys(("diff", "lo", "hi", "p_value"), math.nan)
@@ -161,7 +181,7 @@ def signed(x: float, k: int) -> str:
     return f"{x:+.{k}f}".replace("-", "\u2212") if math.isfinite(x) else "n/a"
 
 
-def percent(p, lo, hi, n=None) -> str:
+def percent(p: float, lo: float, hi: float, n: float | None = None) -> str:
     """A proportion as a percentage with its 95% interval (and n): enough decimals
     to tell the interval's ends apart, two significant digits for rates below 1%."""
     if not math.isfinite(p):
@@ -177,17 +197,28 @@ def percent(p, lo, hi, n=None) -> str:
 
 # ---------------------------------------------------------------- drawing
 
-def errorbar(ax, x, y, lo, hi, **kw):
+def errorbar(ax: Axes, x: ArrayLike, y: ArrayLike, lo: ArrayLike, hi: ArrayLike,
+             **kw: Any) -> ErrorbarContainer:
     """Points at ``y`` with bars from ``lo`` to ``hi`` (missing ends drawn as none)."""
     y, lo, hi = (np.asarray(v, float) for v in (y, lo, hi))
     yerr = np.nan_to_num(np.vstack([y - lo, hi - y]))
     return ax.errorbar(x, y, yerr=yerr, capsize=3, marker="o", ms=4, **kw)
 
 
-def player_color(players: int, counts: Sequence[int], pad: float):
+def player_color(players: int, counts: Sequence[int], pad: float) -> RGBA:
     """The colour of a player count: viridis from the smallest of ``counts``
     (dark) up, ``pad`` keeping the largest off the light end."""
     return plt.get_cmap("viridis")((players - counts[0]) / (len(counts) - pad))
+
+
+def finish(fig: Figure, axes: Iterable[Axes], xlabel: str, title: str) -> Figure:
+    """Label each panel's x axis and draw its grid, title the figure and lay it out."""
+    for ax in axes:
+        ax.set_xlabel(xlabel)
+        ax.grid(alpha=0.3)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
 
 
 def difference_panels(rows: pd.DataFrame, names: Sequence[str],

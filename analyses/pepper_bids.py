@@ -40,19 +40,23 @@ a 95% t interval):
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from functools import partial
+from typing import Any, cast
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from analyses.common import Plot, Study, errorbar
-from simkit import stats
+from analyses.common import Plot, Study, Tables, errorbar
+from simkit.app.report import StudyResult
+from simkit.base import stats
 from simkit.pepper.api import iter_hands
 from simkit.pepper.policies import make_policies
-from simkit.pepper.rules import make_rules
-from simkit.report import StudyResult
+from simkit.pepper.rules import PepperRules, make_rules
 
 NAME = "pepper-bids"
 TITLE = "Pepper: how often is each bid made?"
@@ -78,7 +82,13 @@ _SUMS = ("hands", "made", "own", "own_sq", "opp", "opp_sq")
 
 # ---------------------------------------------------------------- tables
 
-def _cell_index(df: pd.DataFrame, players: int, sides: int):
+def _rules(players: int) -> PepperRules:
+    """The seed's rules for ``players`` (``make_rules`` is typed to give a Config)."""
+    return cast(PepperRules, make_rules(players=players))
+
+
+def _cell_index(df: pd.DataFrame, players: int,
+                sides: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each hand's cell in the grid, whether it was made, and the score change of
     the bidding side and of the average other side."""
     level = df["contract"].to_numpy()
@@ -100,9 +110,10 @@ def _cell_index(df: pd.DataFrame, players: int, sides: int):
     return idx, df["made"].to_numpy(np.float64), own, opp
 
 
-def _tally(players: int, policy: str, hands: int, seed: int, threads, progress) -> pd.DataFrame:
+def _tally(players: int, policy: str, hands: int, seed: int, threads: int | None,
+           progress: bool) -> pd.DataFrame:
     """Run one table and return its non-empty cells: the keys and the sums."""
-    rules = make_rules(players=players)
+    rules = _rules(players)
     sides = rules.sides
     size = int(np.prod(_DIMS))
     acc = np.zeros((len(_SUMS), size))
@@ -138,8 +149,8 @@ def _points(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def _bid_text(players: int, level) -> list[str]:
-    rules = make_rules(players=players)
+def _bid_text(players: int, level: Iterable[int]) -> list[str]:
+    rules = _rules(players)
     return [rules.bid_text(int(v)) for v in level]
 
 
@@ -178,7 +189,7 @@ def build_tables(cells: pd.DataFrame) -> dict[str, pd.DataFrame]:
     ov["ci_low"], ov["ci_high"] = lo, hi
     overview = _order(ov, [])
 
-    sb = bids.groupby(by + ["level"], sort=False)[sums].sum().reset_index()
+    sb = bids.groupby([*by, "level"], sort=False)[sums].sum().reset_index()
     sb = sb.join(total, on=by)
     sb.insert(4, "share", sb["hands"] / sb.pop("all_hands"))
     sb = _points(_rates(sb))
@@ -190,7 +201,7 @@ def build_tables(cells: pd.DataFrame) -> dict[str, pd.DataFrame]:
     suits = bids[bids["nt"] == 0]
     parts = []
     for f in FEATURES:
-        g = suits.groupby(by + [f, "level"], sort=False)[["hands", "made"]].sum().reset_index()
+        g = suits.groupby([*by, f, "level"], sort=False)[["hands", "made"]].sum().reset_index()
         g = g.rename(columns={f: "value"})
         g.insert(2, "feature", f)
         parts.append(g[g["hands"] >= MIN_CELL])
@@ -200,11 +211,11 @@ def build_tables(cells: pd.DataFrame) -> dict[str, pd.DataFrame]:
         ["players", "policy", "feature", "value", "bid", "level", "hands", "made", "rate",
          "ci_low", "ci_high"]]
 
-    ss = bids.groupby(by + ["seat", "level"], sort=False)[["hands", "made"]].sum().reset_index()
+    ss = bids.groupby([*by, "seat", "level"], sort=False)[["hands", "made"]].sum().reset_index()
     success_by_seat = _order(_rates(_with_bid(ss)), ["seat", "level"])[
         ["players", "policy", "seat", "bid", "level", "hands", "made", "rate", "ci_low", "ci_high"]]
 
-    hm = suits.groupby(by + ["trumps", "bowers"], sort=False)[["hands", "made"]].sum().reset_index()
+    hm = suits.groupby([*by, "trumps", "bowers"], sort=False)[["hands", "made"]].sum().reset_index()
     heatmap = _order(_rates(hm), ["trumps", "bowers"])[
         ["players", "policy", "trumps", "bowers", "hands", "made", "rate", "ci_low", "ci_high"]]
 
@@ -225,13 +236,13 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
               dynamic_ncols=True) as bar:
         for p, pol in bar:
             bar.set_postfix_str(f"{p} players, {pol}")
-            cells.append(_tally(p, pol, hands, seed, threads, progress))
+            cells.append(_tally(p, pol, hands=hands, seed=seed, threads=threads, progress=progress))
     return build_tables(pd.concat(cells, ignore_index=True))
 
 
 # ---------------------------------------------------------------- summary
 
-def _digits(lo, hi) -> int:
+def _digits(lo: float, hi: float) -> int:
     """Decimals of a percentage: the fewest (1 to 3) that tell an interval's ends apart."""
     k = 1
     while k < 3 and round(100 * lo, k) == round(100 * hi, k) and hi > lo:
@@ -239,7 +250,7 @@ def _digits(lo, hi) -> int:
     return k
 
 
-def _pct(rate, lo, hi, n, what: str = "") -> str:
+def _pct(rate: float, lo: float, hi: float, n: float, what: str = "") -> str:
     k = _digits(lo, hi)
     return (f"{100 * rate:.{k}f}%{what} (95% CI {100 * lo:.{k}f}-{100 * hi:.{k}f}%, "
             f"n={int(n):,})")
@@ -256,7 +267,7 @@ def _bid_phrase(bid: str) -> str:
     return f"Pilipili {bid.capitalize()}" if bid in ("ndogo", "kubwa") else f"a bid of {bid}"
 
 
-def _top_bid(sb: pd.DataFrame, players: int, policy: str):
+def _top_bid(sb: pd.DataFrame, players: int, policy: str) -> pd.Series | None:
     rows = sb[(sb["players"] == players) & (sb["policy"] == policy)]
     return None if rows.empty else rows.loc[rows["hands"].idxmax()]
 
@@ -304,7 +315,7 @@ def _bolder(ov: pd.DataFrame) -> str | None:
             "of contracts made from " + ", ".join(parts) + ".")
 
 
-def _spreads(sf: pd.DataFrame, top) -> dict[str, tuple]:
+def _spreads(sf: pd.DataFrame, top: pd.Series) -> dict[str, tuple]:
     """Per feature with two or more values (cells of 1%+ of the contract's hands): the
     spread of the rate at the contract ``top``, and its lowest and highest rows."""
     cell = sf[(sf["players"] == top["players"]) & (sf["policy"] == POLICIES[0])
@@ -322,7 +333,7 @@ def _widest(spreads: dict[str, tuple]) -> str:
     return max(spreads, key=lambda k: spreads[k][0])
 
 
-def _feature(top, spreads: dict[str, tuple]) -> str | None:
+def _feature(top: pd.Series, spreads: dict[str, tuple]) -> str | None:
     """The feature of the bidder's hand that moves the success rate most."""
     if not spreads:
         return None
@@ -342,7 +353,7 @@ def _feature(top, spreads: dict[str, tuple]) -> str | None:
         + ".")
 
 
-def _seat(ss: pd.DataFrame, top, spreads: dict[str, tuple]) -> str | None:
+def _seat(ss: pd.DataFrame, top: pd.Series, spreads: dict[str, tuple]) -> str | None:
     """The bidder's seat: the best and worst seat at the contract ``top``."""
     seats = ss[(ss["players"] == top["players"]) & (ss["policy"] == POLICIES[0])
                & (ss["level"] == top["level"]) & (ss["hands"] >= MIN_CELL)]
@@ -368,17 +379,17 @@ def _seat(ss: pd.DataFrame, top, spreads: dict[str, tuple]) -> str | None:
         f"seat effect, p {p_text}).")
 
 
-def _points_of(top) -> str:
+def _points_of(top: pd.Series) -> str:
     """What the contract ``top`` is worth to the bidders and to each opponent side."""
     return (
         f"On average {_bid_phrase(top['bid'])} with {top['players']} players changes the "
         f"bidders' score by {top['bidders_points']:+.2f} points per hand (95% CI "
         f"{top['bidders_ci_low']:+.2f} to {top['bidders_ci_high']:+.2f}) and each "
         f"opponent side's by {top['opponents_points']:+.2f}; a failed number bid costs "
-        f"{make_rules(players=int(top['players'])).tricks} points.")
+        f"{_rules(int(top['players'])).tricks} points.")
 
 
-def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+def findings(tables: Tables) -> list[str]:
     """Plain-language findings computed from the tables (none typed in): the most
     common contracts, bidding higher, and for the most common 4-player contract
     what in the hand and the seat matters and what it is worth."""
@@ -398,29 +409,29 @@ _COLORS = {4: "tab:blue", 3: "tab:orange", 2: "tab:green"}
 _BID_ORDER = [str(i) for i in range(1, 8)] + ["ndogo", "kubwa"]
 
 
-def _bids_used(bids) -> list[str]:
+def _bids_used(bids: Iterable[str]) -> list[str]:
     """The contracts in ``bids``, low to high: the categories of a bid axis."""
     used = set(bids)
     return [b for b in _BID_ORDER if b in used] or ["1"]
 
 
-def _xpos(bids, order: list[str]) -> np.ndarray:
+def _xpos(bids: Iterable[str], order: list[str]) -> np.ndarray:
     return np.array([order.index(b) for b in bids], dtype=float)
 
 
-def _bid_axis(ax, order: list[str]) -> None:
+def _bid_axis(ax: Axes, order: list[str]) -> None:
     ax.set_xticks(range(len(order)))
     ax.set_xticklabels(order)
     ax.set_xlim(-0.5, len(order) - 0.5)
     ax.set_xlabel("contract")
 
 
-def _rate_bars(ax, x, d, **kw) -> None:
+def _rate_bars(ax: Axes, x: np.ndarray, d: pd.DataFrame, **kw: Any) -> None:
     """The success rates of the rows ``d`` with their intervals."""
     errorbar(ax, x, d["rate"], d["ci_low"], d["ci_high"], **kw)
 
 
-def _bid_panels(tables: dict[str, pd.DataFrame]):
+def _bid_panels(tables: Tables) -> tuple[Figure, list[str], list[tuple[Axes, str, dict]]]:
     """A figure with one panel per policy over one contract axis, for the
     contracts of MIN_CELL+ hands: the figure, the axis order, and for each
     panel (axis, policy, {players: rows} of the player counts with rows)."""
@@ -437,7 +448,7 @@ def _bid_panels(tables: dict[str, pd.DataFrame]):
     return fig, order, panels
 
 
-def _success_by_bid(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+def _success_by_bid(tables: Tables) -> Figure:
     fig, order, panels = _bid_panels(tables)
     for ax, pol, by_players in panels:
         for p, d in by_players.items():
@@ -455,7 +466,7 @@ def _success_by_bid(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     return fig
 
 
-def _success_by_feature(tables: dict[str, pd.DataFrame], policy: str) -> plt.Figure:
+def _success_by_feature(tables: Tables, policy: str) -> Figure:
     sf = tables["success_by_feature"]
     d0 = sf[sf["policy"] == policy]
     fig, axes = plt.subplots(len(PLAYERS), len(FEATURES), figsize=(16, 3.4 * len(PLAYERS)),
@@ -488,7 +499,7 @@ def _success_by_feature(tables: dict[str, pd.DataFrame], policy: str) -> plt.Fig
     return fig
 
 
-def _heatmap_trumps_bowers(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+def _heatmap_trumps_bowers(tables: Tables) -> Figure:
     hm = tables["heatmap_trumps_bowers"]
     hm = hm[hm["hands"] >= MIN_CELL]
     top_t = int(hm["trumps"].max()) if len(hm) else 0
@@ -518,7 +529,7 @@ def _heatmap_trumps_bowers(tables: dict[str, pd.DataFrame]) -> plt.Figure:
     return fig
 
 
-def _points_by_bid(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+def _points_by_bid(tables: Tables) -> Figure:
     fig, order, panels = _bid_panels(tables)
     for ax, pol, by_players in panels:
         for p, d in by_players.items():
@@ -597,7 +608,7 @@ def _notes(hands: int, seed: int) -> list[str]:
         "A contract's success rate describes the hands on which that policy chose that contract: "
         "it is not the chance that an arbitrary hand makes that bid.",
         "Rates use Clopper-Pearson exact 95% intervals; mean score changes use t intervals from "
-        "the count, sum and sum of squares (simkit.stats). Differences of rates (summary) use "
+        "the count, sum and sum of squares (simkit.base.stats). Differences of rates (summary) use "
         "Newcombe's interval and a chi-square test, which treat the two samples as independent; "
         "for the two policies, played on the same deals, they are conservative.",
         "Bidder features are computed with the trump the bidder chose: trumps held (bowers "
@@ -611,11 +622,11 @@ def _notes(hands: int, seed: int) -> list[str]:
 
 
 def _provenance(hands: int) -> dict:
-    return dict(hands=hands * len(RUNS),
-                rules={p: make_rules(players=p).as_dict() for p in PLAYERS},
-                policies={pol: make_policies(pol, 1)[0].text() for pol in POLICIES},
-                hands_per_table=hands,
-                tables=[{"players": p, "policy": pol} for p, pol in RUNS])
+    return {"hands": hands * len(RUNS),
+            "rules": {p: make_rules(players=p).as_dict() for p in PLAYERS},
+            "policies": {pol: make_policies(pol, 1)[0].text() for pol in POLICIES},
+            "hands_per_table": hands,
+            "tables": [{"players": p, "policy": pol} for p, pol in RUNS]}
 
 
 STUDY = Study(NAME, TITLE, DEFAULT_HANDS,

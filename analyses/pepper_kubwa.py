@@ -48,15 +48,21 @@ tricks it pays above ``p* = (k T + T - 1) / (2 k T - 1)`` (17/23 = 0.739 with
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any, cast
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
-from analyses.common import Plot, Study, signed
-from simkit import advice, stats
+from analyses.common import Plot, Study, Tables, signed
+from simkit import advice
+from simkit.app.report import StudyResult
+from simkit.base import stats
 from simkit.pepper import api
-from simkit.pepper.rules import make_rules
-from simkit.report import StudyResult
+from simkit.pepper.rules import PepperRules, make_rules
 
 NAME = "pepper-kubwa"
 TITLE = "Pepper: when to bid Pilipili Kubwa"
@@ -111,13 +117,15 @@ def _hand_class(df: pd.DataFrame) -> pd.Series:
             ).where(df["trump"].astype(str) != "NT", "no trump")
 
 
-def _plan_runs(rules, hands: int, seed: int, threads) -> tuple[dict, pd.DataFrame]:
+def _plan_runs(rules: PepperRules, hands: int, seed: int,
+               threads: int | None) -> tuple[dict, pd.DataFrame]:
     """Every plan on the same deals: ``{plan: (level, PlanOutcome, score changes)}``
     for the first speaker's side, and per deal its hand class, wanted level and
     whether Kubwa took every trick."""
     P, S = rules.players, rules.sides
-    runs, deals = {}, None
-    for name in api.plan_names(rules) + [OWN]:
+    runs: dict = {}
+    deals, wanted = None, None
+    for name in [*api.plan_names(rules), OWN]:
         df = api.plan_deals(hands, name, players=P, policy=POLICY, seed=seed, threads=threads)
         dealer = df["dealer"].to_numpy(np.int64)
         seat = (dealer + 1) % P
@@ -128,8 +136,8 @@ def _plan_runs(rules, hands: int, seed: int, threads) -> tuple[dict, pd.DataFram
         them = (scores.sum(axis=1) - us) / (S - 1)
         bidder = df["bidder"].to_numpy(np.int64)
         holds = (bidder >= 0) & ((bidder % 2 if P == 4 else bidder) == side)
-        outcome = advice.PlanOutcome(holds, df["made"].to_numpy(bool), bidder < 0, us, them,
-                                     us - them)
+        outcome = advice.PlanOutcome(holds=holds, made=df["made"].to_numpy(bool),
+                                     thrown=bidder < 0, us=us, them=them, value=us - them)
         # score changes with the first speaker's side first, then the others in seat order
         order = np.stack([(side + k) % S for k in range(S)], axis=1)
         runs[name] = (api.parse_plan(rules, name), outcome,
@@ -143,13 +151,21 @@ def _plan_runs(rules, hands: int, seed: int, threads) -> tuple[dict, pd.DataFram
                                              & (df["bidder_trumps"] >= 3)).to_numpy()})
         if name == OWN:
             bids = df[[f"bid_{s}" for s in range(P)]].to_numpy()
-            deals["wanted"] = bids[rows, seat]
+            wanted = bids[rows, seat]
+    if deals is None or wanted is None:
+        raise RuntimeError(f"the plans {api.plan_names(rules)} have no kubwa")
+    deals["wanted"] = wanted
     return runs, deals
+
+
+def _rules(players: int) -> PepperRules:
+    """The seed's rules for ``players`` (``make_rules`` is typed to give a Config)."""
+    return cast(PepperRules, make_rules(players=players))
 
 
 # ---------------------------------------------------------------- tables
 
-def _paired(d: np.ndarray, groups: pd.Series | None = None):
+def _paired(d: np.ndarray, groups: pd.Series | None = None) -> Any:
     """Mean of paired differences ``d`` with its 95% interval, overall or per group."""
     if groups is None:
         return stats.mean_ci_of(d)
@@ -157,7 +173,7 @@ def _paired(d: np.ndarray, groups: pd.Series | None = None):
     return stats.mean_ci(g["d"].size(), g["d"].sum(), g["sq"].sum())
 
 
-def _by_class(runs, deals, players) -> pd.DataFrame:
+def _by_class(runs: dict, deals: pd.DataFrame, players: int) -> pd.DataFrame:
     """Per hand class: P(all tricks), Kubwa's value, the best other plan's, the
     heuristic's own, and Kubwa's paired advantage over each."""
     cls = deals.groupby("hand_class", sort=False)["all_tricks"].agg(["size", "sum"])
@@ -182,7 +198,8 @@ def _by_class(runs, deals, players) -> pd.DataFrame:
     return cls.sort_values("p_all", ascending=False)
 
 
-def _expert_made(rules, numbers: np.ndarray, seed: int, threads, declaring: str = EXPERT,
+def _expert_made(rules: PepperRules, numbers: np.ndarray, seed: int, threads: int | None,
+                 declaring: str = EXPERT,
                  defending: str = POLICY) -> np.ndarray:
     """Whether Kubwa took every trick on deals ``numbers`` when the first speaker's
     side plays ``declaring`` (the expert) and the other seats ``defending`` (the
@@ -203,7 +220,8 @@ def _expert_made(rules, numbers: np.ndarray, seed: int, threads, declaring: str 
     return made
 
 
-def _searching_defence(rules, same: pd.DataFrame, seed: int, threads) -> dict:
+def _searching_defence(rules: PepperRules, same: pd.DataFrame, seed: int,
+                       threads: int | None) -> dict:
     """On the first ``DEFENCE_DEALS`` of the expert's strong deals: every trick
     against defenders who search (the expert at the defending seats), the
     heuristic declaring and the expert declaring, beside the same deals
@@ -212,8 +230,10 @@ def _searching_defence(rules, same: pd.DataFrame, seed: int, threads) -> dict:
     if len(part) < 2:
         return {"defence_deals": len(part)}
     numbers = part["number"].to_numpy()
-    h = _expert_made(rules, numbers, seed, threads, POLICY, EXPERT).astype(float)
-    e = _expert_made(rules, numbers, seed, threads, EXPERT, EXPERT).astype(float)
+    h = _expert_made(rules, numbers, seed=seed, threads=threads, declaring=POLICY,
+                     defending=EXPERT).astype(float)
+    e = _expert_made(rules, numbers, seed=seed, threads=threads, declaring=EXPERT,
+                     defending=EXPERT).astype(float)
     h0, e0 = part["all_tricks"].to_numpy(float), part["expert"].to_numpy(float)
     out = {"defence_deals": len(part), "p_heuristic_vs_heuristic": h0.mean(),
            "p_expert_vs_heuristic": e0.mean(), "p_heuristic_vs_expert": h.mean(),
@@ -231,7 +251,8 @@ def _verdict(k: int, n: int, be: float) -> str:
     return "bid Kubwa" if lo > be else "bid the top number" if hi < be else "not told apart"
 
 
-def _searching_thumbs(rules, deals: pd.DataFrame, seed: int, threads) -> list[dict]:
+def _searching_thumbs(rules: PepperRules, deals: pd.DataFrame, seed: int,
+                      threads: int | None) -> list[dict]:
     """The rule of thumb for a player who searches, per strong hand class with at
     least ``MIN_SEARCHED`` deals among all the study's deals (rare strong classes
     included): on the first ``PER_CLASS`` deals of each, the heuristic and the
@@ -256,8 +277,8 @@ def _searching_thumbs(rules, deals: pd.DataFrame, seed: int, threads) -> list[di
     return sorted(rows, key=lambda r: -r["p_expert"])
 
 
-def _three_ways(rules, deals: pd.DataFrame, seed: int,
-                threads) -> tuple[pd.DataFrame, dict]:
+def _three_ways(rules: PepperRules, deals: pd.DataFrame, seed: int,
+                threads: int | None) -> tuple[pd.DataFrame, dict]:
     """P(every trick in Kubwa) on the first ``BOUND_DEALS`` deals with the
     heuristic declaring, with the expert declaring (the strong deals, at most
     ``EXPERT_DEALS``) and the perfect-information bound: per hand class (each
@@ -323,7 +344,7 @@ def _thumb_rows(cls: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _preemption(runs, strong: np.ndarray, players: int) -> list[dict]:
+def _preemption(runs: dict, strong: np.ndarray, players: int) -> list[dict]:
     """On the strong hands: how often each lower plan lost the contract to the
     opponents, and what that cost against Kubwa on the same deals."""
     k = runs["kubwa"][1].value[strong]
@@ -345,12 +366,13 @@ def _preemption(runs, strong: np.ndarray, players: int) -> list[dict]:
     return rows
 
 
-def _win_chances(rules, runs, strong, seed, threads) -> list[dict]:
+def _win_chances(rules: PepperRules, runs: dict, strong: np.ndarray, seed: int,
+                 threads: int | None) -> list[dict]:
     """Chance to win the game after each plan on the strong hands, from each of
     :data:`STATES`; the rest of the game played out from the resulting score."""
     cache: dict[tuple, float] = {}
 
-    def win(scores):
+    def win(scores: Iterable[float]) -> float:
         key = tuple(int(x) for x in scores)
         if key not in cache:
             g = api.simulate_games(GAMES_PER_STATE, rules=rules, policy=POLICY,
@@ -373,9 +395,9 @@ def _win_chances(rules, runs, strong, seed, threads) -> list[dict]:
     return rows
 
 
-def _player_count(players: int, hands: int, seed: int, threads) -> dict[str, list]:
+def _player_count(players: int, hands: int, seed: int, threads: int | None) -> dict[str, list]:
     """The rows each table gets from ``hands`` deals with ``players`` players."""
-    rules = make_rules(players=players)
+    rules = _rules(players)
     runs, deals = _plan_runs(rules, hands, seed, threads)
     strong = deals["wanted"].to_numpy() >= rules.tricks - STRONG
     plans = advice.plan_table({n: r[:2] for n, r in runs.items()})
@@ -423,7 +445,7 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
 
 # ---------------------------------------------------------------- summary
 
-def findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+def findings(tables: Tables) -> list[str]:
     """Plain-language findings computed from the tables (none typed in)."""
     overview, plans, thumbs, pre, wins = (tables[k] for k in (
         "overview", "plans", "rule_of_thumb", "preemption", "win_chance_by_score"))
@@ -503,7 +525,7 @@ def _clears(p: float, n: int, be: float) -> str:
     return "above it" if lo > be else "below it" if hi < be else "not told apart from it"
 
 
-def _searching_line(r, be: float) -> str:
+def _searching_line(r: pd.Series, be: float) -> str:
     """The strong hands against defenders who search, and where the rule of thumb
     for a player who searches differs from the heuristic's, in plain words."""
     n = r.defence_deals
@@ -561,8 +583,8 @@ def _searching_thumb_line(players: int, be: float, t: pd.DataFrame) -> str:
 
 # ---------------------------------------------------------------- figures
 
-def _by_class_panels(table: pd.DataFrame, top: int, title: str, height: float, draw
-                     ) -> plt.Figure:
+def _by_class_panels(table: pd.DataFrame, top: int, title: str, height: float,
+                     draw: Callable[[Axes, np.ndarray, pd.DataFrame], None]) -> Figure:
     """One panel per player count, stacked: the first ``top`` hand classes as rows
     (best at the top), ``draw(ax, y, rows)`` drawing the bars."""
     fig, axes = plt.subplots(3, 1, figsize=(9, height))
@@ -577,7 +599,7 @@ def _by_class_panels(table: pd.DataFrame, top: int, title: str, height: float, d
     return fig
 
 
-def _value_bars(ax, y, c) -> None:
+def _value_bars(ax: Axes, y: np.ndarray, c: pd.DataFrame) -> None:
     for i, (col, label, color) in enumerate((
             ("ev_kubwa", "Kubwa", "tab:red"), ("ev_best_other", "best other plan", "tab:blue"),
             ("ev_policy", "heuristic's own bidding", "tab:grey"))):
@@ -589,12 +611,13 @@ def _value_bars(ax, y, c) -> None:
     ax.axvline(0, color="k", lw=0.8)
 
 
-def _value_by_hand_class(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+def _value_by_hand_class(tables: Tables) -> Figure:
     return _by_class_panels(tables["by_hand_class"], 15,
                             "points a hand by the first speaker's hand", 15, _value_bars)
 
 
-def _per_player_count(table: pd.DataFrame, draw) -> plt.Figure:
+def _per_player_count(table: pd.DataFrame,
+                      draw: Callable[[Axes, int, pd.DataFrame], None]) -> Figure:
     """One panel per player count, side by side: ``draw(ax, players, rows)``."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
     for ax, (players, rows) in zip(axes, table.groupby("players", sort=False)):
@@ -604,7 +627,7 @@ def _per_player_count(table: pd.DataFrame, draw) -> plt.Figure:
     return fig
 
 
-def _preemption_panel(ax, players, q) -> None:
+def _preemption_panel(ax: Axes, players: int, q: pd.DataFrame) -> None:
     x = np.arange(len(q))
     ax.bar(x, q["p_outbid"], yerr=[q["p_outbid"] - q["ci_low"], q["ci_high"] - q["p_outbid"]],
            color="tab:orange")
@@ -612,7 +635,7 @@ def _preemption_panel(ax, players, q) -> None:
     ax.set_title(f"{players} players: strong hands outbid, by plan")
 
 
-def _win_chance_panel(ax, players, w) -> None:
+def _win_chance_panel(ax: Axes, players: int, w: pd.DataFrame) -> None:
     states = list(dict.fromkeys(w["state"]))
     opts = ["kubwa", "ndogo", str((6 if players == 4 else 8) - 1), OWN]
     x = np.arange(len(states))
@@ -625,7 +648,7 @@ def _win_chance_panel(ax, players, w) -> None:
     ax.legend(fontsize=7)
 
 
-def _three_ways_bars(ax, y, c) -> None:
+def _three_ways_bars(ax: Axes, y: np.ndarray, c: pd.DataFrame) -> None:
     for i, (name, color) in enumerate((("heuristic", "tab:grey"), ("expert", "tab:green"),
                                        ("bound", "tab:purple"))):
         p = c[f"p_{name}"].to_numpy(float)
@@ -635,7 +658,7 @@ def _three_ways_bars(ax, y, c) -> None:
     ax.set_xlim(0, 1)
 
 
-def _three_ways_figure(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+def _three_ways_figure(tables: Tables) -> Figure:
     return _by_class_panels(tables["all_tricks"], 12,
                             "P(every trick in Kubwa) by the first speaker's hand", 14,
                             _three_ways_bars)
@@ -676,12 +699,12 @@ NOTES = (
 
 def _provenance(hands: int) -> dict:
     plans = sum(len(api.plan_names(make_rules(players=p))) + 1 for p in PLAYERS)
-    return dict(hands=hands * plans,
-                rules={p: make_rules(players=p).as_dict() for p in PLAYERS},
-                policies=[POLICY, EXPERT], deals_per_player_count=hands,
-                bound_deals=min(hands, BOUND_DEALS), expert_strong_deals=EXPERT_DEALS,
-                plan_seat="left of the dealer (the first to speak)",
-                games_per_score=GAMES_PER_STATE)
+    return {"hands": hands * plans,
+            "rules": {p: make_rules(players=p).as_dict() for p in PLAYERS},
+            "policies": [POLICY, EXPERT], "deals_per_player_count": hands,
+            "bound_deals": min(hands, BOUND_DEALS), "expert_strong_deals": EXPERT_DEALS,
+            "plan_seat": "left of the dealer (the first to speak)",
+            "games_per_score": GAMES_PER_STATE}
 
 
 STUDY = Study(NAME, TITLE, DEFAULT_HANDS,

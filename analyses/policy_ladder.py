@@ -32,12 +32,15 @@ first minus second, with t intervals and p-values):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
+from matplotlib.figure import Figure
 from scipy.stats import binomtest
 
-from analyses.common import GameStudy, Plot, Study, signed
+from analyses.common import GameStudy, Plot, Study, Tables, signed
 from simkit import games, tournament
 from simkit.policy import EXPERT
 
@@ -80,7 +83,8 @@ SETUPS = {
 def searchers(game: str) -> list[str]:
     """The game's policies that search (params ``KIND`` EXPERT): too slow for the
     main ladder's size, they play a ladder of their own."""
-    return [p for p, cls in games.get(game).policies.items() if cls.KIND == EXPERT]
+    return [p for p, cls in games.get(game).policies.items()
+            if getattr(cls, "KIND", None) == EXPERT]
 
 
 def entrants(game: str, setup: Setup) -> list[str]:
@@ -106,7 +110,7 @@ def _ranked(ratings: pd.DataFrame) -> str:
                      f"{signed(r.ci_high, 0)})" for r in ratings.itertuples())
 
 
-def _pair(pairs: pd.DataFrame, a: str, b: str):
+def _pair(pairs: pd.DataFrame, a: str, b: str) -> Any:
     """The pair (a, b) as a row with the difference a - b, or None."""
     for r in pairs.itertuples():
         if (r.a, r.b) == (a, b):
@@ -171,15 +175,16 @@ class Ladder(GameStudy):
 
     setup: Setup
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         g = games.get(self.game)
         self.NAME = f"{self.game}-policy-ladder"
         self.TITLE = f"{g.title}: the policy ladder, on duplicate deals"
         self.DEFAULT_HANDS = self.setup.default
         unit = "hands" if "hand" in g.units else "games"
-        self.STUDY = Study(self.NAME, self.TITLE, self.DEFAULT_HANDS, self.simulate_tables,
-                           self.findings, self._plots(), self._provenance,
-                           self._descriptions, self._notes,
+        self.STUDY = Study(self.NAME, self.TITLE, self.DEFAULT_HANDS, simulate=self.simulate_tables,
+                           findings=self.findings, figures=self._plots(),
+                           provenance=self._provenance, descriptions=self._descriptions,
+                           notes=self._notes,
                            size=f"duplicate {unit} per table",
                            kernels=[f"{self.game}:{s}" for s in ("hands", "games", "sessions",
                                                                   "expert") if s in g.warm])
@@ -188,13 +193,13 @@ class Ladder(GameStudy):
     # the searching policies' ladder of hands
     def _sizes(self, hands: int) -> list[tuple[str, dict]]:
         if "hand" not in games.get(self.game).units:
-            return [("", dict(games=hands))]
-        sizes = [("", dict(hands=hands)),
-                 ("game_", dict(games=max(50, hands // self.setup.per_game)))]
+            return [("", {"games": hands})]
+        sizes = [("", {"hands": hands}),
+                 ("game_", {"games": max(50, hands // self.setup.per_game)})]
         if searchers(self.game):
-            sizes += [("search_", dict(hands=max(50, hands // SEARCH_SHARE))),
-                      ("search_game_", dict(games=max(
-                          20, hands // (SEARCH_SHARE * SEARCH_GAME_SHARE))))]
+            sizes += [("search_", {"hands": max(50, hands // SEARCH_SHARE)}),
+                      ("search_game_", {"games": max(
+                          20, hands // (SEARCH_SHARE * SEARCH_GAME_SHARE))})]
         return sizes
 
     def _entrants(self, prefix: str) -> list[str]:
@@ -217,7 +222,7 @@ class Ladder(GameStudy):
             tables[f"{prefix}pairs"] = res.pairs.assign(measure=res.units)
         return tables
 
-    def findings(self, tables) -> list[str]:
+    def findings(self, tables: Tables) -> list[str]:
         out = []
         for prefix in ("", "game_", "search_", "search_game_"):
             if f"{prefix}ratings" not in tables:
@@ -247,7 +252,7 @@ class Ladder(GameStudy):
             out += _upsets(ratings, pairs, unit) + _disagreements(pairs, units, unit)
         return out
 
-    def _plots(self):
+    def _plots(self) -> tuple[Plot, ...]:
         plots = []
         for prefix, size in self._sizes(self.DEFAULT_HANDS):
             what = {"game_": "whole games", "search_": "hands of the policies that search",
@@ -259,14 +264,15 @@ class Ladder(GameStudy):
                               self._drawer(prefix)))
         return tuple(plots)
 
-    def _drawer(self, prefix: str):
-        def draw(tables):
+    def _drawer(self, prefix: str) -> Callable[[Tables], Figure]:
+        def draw(tables: Tables) -> Figure:
             r, p = tables[f"{prefix}ratings"], tables[f"{prefix}pairs"]
             what = ("whole games" if r["unit"].iloc[0] == "game" else "hands") + \
                 (", the policies that search" if prefix.startswith("search_") else "")
-            return tournament.figure(r, p, f"{games.get(self.game).title}, "
-                                     f"{self.setup.players} players, {what}",
-                                     r["measure"].iloc[0], int(r["deals"].iloc[0]))
+            fig: Figure = tournament.figure(r, p, f"{games.get(self.game).title}, "
+                                            f"{self.setup.players} players, {what}",
+                                            r["measure"].iloc[0], int(r["deals"].iloc[0]))
+            return fig
         return draw
 
     def _provenance(self, hands: int) -> dict:

@@ -35,9 +35,11 @@ from dataclasses import dataclass
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
-from analyses.common import GameStudy, Plot, Study, signed
-from simkit import engine, games, stats, tune
+from analyses.common import GameStudy, Plot, Study, Tables, signed
+from simkit import engine, games, tune
+from simkit.base import stats
 
 #: Settings each study tries.
 TRIALS = 30
@@ -58,22 +60,26 @@ class Setup:
 
 
 SETUPS = {
-    "pepper": Setup(4, ("aggression=-1:1", "partner_help=0:1.5", "kubwa_margin=0:2"),
-                    ("heuristic", "classic"), ("heuristic:aggression=1", "random"),
-                    ("contract", "calls", "stuck", "made", "score_0", "score_1"), 20_000),
-    "pitch": Setup(4, ("aggression=-1.5:1.5", "cash_chance=20:101", "risk_points=5:11",
-                       "partner_cover=low,safe,boss"),
-                   ("heuristic", "classic"), ("heuristic:aggression=1", "random"),
-                   ("contract", "stuck", "made", "moon", "score_0", "score_1"), 20_000),
-    "shiesta": Setup(4, ("three_at=0:8", "burn_at=0:10", "stuck_three_pile=0:10",
-                         "special_sets=one,dry,all"),
-                     ("heuristic", "classic"), ("heuristic:exchange=keep", "random"),
-                     ("turns", "pickups_0", "played_2", "played_3", "played_10"), 2_000),
-    "burraco": Setup(4, ("take_at=1:8", "wild_at=3:8", "guard_pile=1:20",
-                         "order=sequences,sets"),
-                     ("heuristic", "patient"), ("classic", "heuristic:end_threat=true"),
-                     ("turns", "score_0", "melds_0", "clean_burraco_0", "dirty_burraco_0",
-                      "wilds_0"), 1_000),
+    "pepper": Setup(
+        players=4, params=("aggression=-1:1", "partner_help=0:1.5", "kubwa_margin=0:2"),
+        field=("heuristic", "classic"), outside=("heuristic:aggression=1", "random"),
+        behaviour=("contract", "calls", "stuck", "made", "score_0", "score_1"), default=20_000),
+    "pitch": Setup(
+        players=4, params=("aggression=-1.5:1.5", "cash_chance=20:101", "risk_points=5:11",
+                           "partner_cover=low,safe,boss"),
+        field=("heuristic", "classic"), outside=("heuristic:aggression=1", "random"),
+        behaviour=("contract", "stuck", "made", "moon", "score_0", "score_1"), default=20_000),
+    "shiesta": Setup(
+        players=4, params=("three_at=0:8", "burn_at=0:10", "stuck_three_pile=0:10",
+                           "special_sets=one,dry,all"),
+        field=("heuristic", "classic"), outside=("heuristic:exchange=keep", "random"),
+        behaviour=("turns", "pickups_0", "played_2", "played_3", "played_10"), default=2_000),
+    "burraco": Setup(
+        players=4, params=("take_at=1:8", "wild_at=3:8", "guard_pile=1:20",
+                           "order=sequences,sets"),
+        field=("heuristic", "patient"), outside=("classic", "heuristic:end_threat=true"),
+        behaviour=("turns", "score_0", "melds_0", "clean_burraco_0", "dirty_burraco_0",
+                   "wilds_0"), default=1_000),
 }
 
 
@@ -85,8 +91,8 @@ def behaviour(game: str, setup: Setup, setting: str, deals: int, seed: int,
     g = games.get(game)
     unit = "hand" if "hand" in g.units else "game"
     cols = list(setup.behaviour)
-    base, tuned = (engine.simulate(g, unit, deals, players=setup.players, policy=p, seed=seed,
-                                   threads=threads)
+    base, tuned = (engine.simulate(g, unit, engine.RunSettings(
+                       deals, players=setup.players, policy=p, seed=seed, threads=threads))
                    for p in (g.default_policy, setting))
     rows = []
     for c in cols:
@@ -107,24 +113,26 @@ class Tuning(GameStudy):
 
     setup: Setup
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         g = games.get(self.game)
         self.NAME = f"{self.game}-tuning"
         self.TITLE = f"{g.title}: the heuristic's parameters, tuned on duplicate deals"
         self.DEFAULT_HANDS = self.setup.default
         unit = "hands" if "hand" in g.units else "games"
-        self.STUDY = Study(self.NAME, self.TITLE, self.DEFAULT_HANDS, self.simulate_tables,
-                           self.findings, self._plots(), self._provenance,
-                           self._descriptions(), self._notes,
+        self.STUDY = Study(self.NAME, self.TITLE, self.DEFAULT_HANDS, simulate=self.simulate_tables,
+                           findings=self.findings, figures=self._plots(),
+                           provenance=self._provenance, descriptions=self._descriptions(),
+                           notes=self._notes,
                            size=f"duplicate {unit} per trial and opponent",
                            kernels=[f"{self.game}:{s}" for s in ("hands", "games", "sessions")
                                     if s in g.warm])
 
     def spec(self, hands: int, seed: int) -> tune.Spec:
-        unit = "hands" if "hand" in games.get(self.game).units else "games"
+        by_hand = "hand" in games.get(self.game).units      # Shiesta plays whole games
         return tune.make_spec(self.game, "heuristic", self.setup.params, self.setup.field,
                               players=self.setup.players, trials=TRIALS, seed=seed,
-                              also=self.setup.outside, **{unit: hands})
+                              also=self.setup.outside, hands=hands if by_hand else None,
+                              games=None if by_hand else hands)
 
     def simulate_tables(self, hands: int, seed: int, progress: bool,
                         threads: int | None) -> dict[str, pd.DataFrame]:
@@ -140,12 +148,13 @@ class Tuning(GameStudy):
         best = res["best"]["setting"]
         unit = res["unit"]
         deals = int(confirm.loc[confirm["unit"] == unit, "deals"].iloc[0])
-        acts = behaviour(self.game, self.setup, best, deals, res["confirm_seed"], threads)
+        acts = behaviour(self.game, self.setup, best, deals=deals, seed=res["confirm_seed"],
+                         threads=threads)
         return {"trials": trials, "importance": importance.sort_values(
-                    "importance", ascending=False, kind="stable").reset_index(drop=True),
+                "importance", ascending=False, kind="stable").reset_index(drop=True),
                 "confirm": confirm, "behaviour": acts.assign(setting=best)}
 
-    def findings(self, tables) -> list[str]:
+    def findings(self, tables: Tables) -> list[str]:
         trials, confirm = tables["trials"], tables["confirm"]
         top = trials.sort_values(["value", "trial"], ascending=[False, True]).iloc[0]
         units = confirm["units"].iloc[0]
@@ -184,7 +193,7 @@ class Tuning(GameStudy):
                                      "moved beyond its interval") + ".")
         return out
 
-    def _plots(self):
+    def _plots(self) -> tuple[Plot, ...]:
         return (Plot("trace", "The search: each trial's value (its mean difference against "
                      "the field on the searched deals) and the best so far.", _trace),
                 Plot("importance", "Each parameter's importance (PED-ANOVA: how differently "
@@ -196,12 +205,12 @@ class Tuning(GameStudy):
         g = games.get(self.game)
         names = dict.fromkeys([g.default_policy, *self.setup.field, *g.named_policies,
                                *self.setup.outside])
-        return dict(hands=hands if "hand" in g.units else None,
-                    games=None if "hand" in g.units else hands,
-                    rules=g.resolve_rules(None, self.setup.players).as_dict(),
-                    policies={n: g.make_policies(n, 1)[0].text() for n in names},
-                    tuned="heuristic", searched=list(self.setup.params), trials=TRIALS,
-                    sampler="tpe", players=self.setup.players, per_trial=True)
+        return {"hands": hands if "hand" in g.units else None,
+                "games": None if "hand" in g.units else hands,
+                "rules": g.resolve_rules(None, self.setup.players).as_dict(),
+                "policies": {n: g.make_policies(n, 1)[0].text() for n in names},
+                "tuned": "heuristic", "searched": list(self.setup.params), "trials": TRIALS,
+                "sampler": "tpe", "players": self.setup.players, "per_trial": True}
 
     def _descriptions(self) -> dict:
         return {
@@ -232,7 +241,7 @@ class Tuning(GameStudy):
         ]
 
 
-def _trace(tables):
+def _trace(tables: Tables) -> Figure:
     t = tables["trials"]
     fig, ax = plt.subplots(figsize=(8, 4))
     ax.scatter(t["trial"], t["value"], s=14, color="tab:blue", label="trial")
@@ -246,7 +255,7 @@ def _trace(tables):
     return fig
 
 
-def _importance(tables):
+def _importance(tables: Tables) -> Figure:
     imp = tables["importance"]
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(imp) + 1.5))
     y = np.arange(len(imp))[::-1]
@@ -258,7 +267,7 @@ def _importance(tables):
     return fig
 
 
-def _confirm(tables):
+def _confirm(tables: Tables) -> Figure:
     c = tables["confirm"].dropna(subset=["diff"])
     units = list(dict.fromkeys(c["unit"]))
     ranks = {s: ("best", "2nd", "3rd")[i] if i < 3 else f"{i + 1}th"

@@ -2,9 +2,9 @@
 of ``seeds/<game>.md``, played by players adapted to each variant's rules.
 
 One study per game (``pepper-variants``, ...), all made here by
-:class:`Variants`.  Each runs :func:`simkit.compare.compare` with ``adapt``:
+:class:`Variants`.  Each runs :func:`simkit.lab.compare.compare` with ``adapt``:
 before a variant is played, the default heuristic is re-fitted to its rules
-(:mod:`simkit.adapt`: tuning rounds on duplicate deals until no change beats
+(:mod:`simkit.lab.adapt`: tuning rounds on duplicate deals until no change beats
 the field), so a rule that pays more for a bid is bid more, as real players
 would.  The rule book (the base, ``rule-book``) and up to seven variants play
 the same deals in one comparison (a game with more variants is compared in
@@ -41,13 +41,16 @@ import pathlib
 import sys
 import textwrap
 from dataclasses import dataclass, field
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
-from analyses.common import GameStudy, Plot, Study, signed
-from simkit import compare, games
+from analyses.common import GameStudy, Plot, Study, Tables, signed
+from simkit import games
+from simkit.lab import compare
 
 #: The kept adaptations the studies reuse (shipped with the package).
 KEPT = pathlib.Path(__file__).resolve().parent / "adapted"
@@ -103,15 +106,16 @@ class Variants(GameStudy):
     setup: Setup
     played: dict = field(default_factory=dict, init=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         g = games.get(self.game)
         self.NAME = f"{self.game}-variants"
         self.TITLE = f"{g.title}: what each rule variant changes, played by adapted players"
         self.DEFAULT_HANDS = self.setup.default
         unit = "hands" if self.setup.per_game else "games"
-        self.STUDY = Study(self.NAME, self.TITLE, self.DEFAULT_HANDS, self.simulate_tables,
-                           self.findings, self._plots(), self._provenance,
-                           self._descriptions(), self._notes,
+        self.STUDY = Study(self.NAME, self.TITLE, self.DEFAULT_HANDS, simulate=self.simulate_tables,
+                           findings=self.findings, figures=self._plots(),
+                           provenance=self._provenance, descriptions=self._descriptions(),
+                           notes=self._notes,
                            size=f"{unit} per variant",
                            # the skill trace's searching player too (Pepper's expert)
                            kernels=[f"{self.game}:{s}" for s in ("hands", "games", "sessions",
@@ -148,7 +152,7 @@ class Variants(GameStudy):
             tables["bids"] = pd.concat([_rows(p, "bids") for p in parts], ignore_index=True)
         return tables
 
-    def findings(self, tables) -> list[str]:
+    def findings(self, tables: Tables) -> list[str]:
         v = tables["variants"]
         base = v.iloc[0]
         both = pd.concat([tables["measures"], tables["design"]], ignore_index=True)
@@ -167,7 +171,7 @@ class Variants(GameStudy):
         out += [_finding(r, mine) for r, mine in later]
         return out
 
-    def _plots(self):
+    def _plots(self) -> tuple[Plot, ...]:
         return (Plot("design", "The designer's measures under each variant, each with its 95% "
                      "interval (the rule book first, in green).", _design_figure),
                 Plot("differences", "Each variant against the rule book on the same deals: the "
@@ -179,14 +183,17 @@ class Variants(GameStudy):
         rules = {name: g.resolve_rules(ov, self.setup.players).as_dict()
                  for name, ov in variants_of(self.game, self.setup)}
         policies = dict(self.played) or {BASE: g.default_policy}
-        return dict(**{k: v for k, v in self.sizes(hands).items()}, rules=rules,
+        return dict(**dict(self.sizes(hands).items()), rules=rules,
                     policies=policies, players=self.setup.players, adapted_from="heuristic",
                     kept=f"analyses/adapted/{self.game}", per_variant=True)
 
     def _descriptions(self) -> dict:
         g = games.get(self.game)
-        bids = any(s.name == "bids" for s in g.measures(g.resolve_rules(None,
-                                                                        self.setup.players)))
+        measures = g.measures
+        if measures is None:
+            raise ValueError(f"{self.game} declares no measures")
+        bids = any(s.name == "bids" for s in measures(g.resolve_rules(None,
+                                                                      self.setup.players)))
         out = {
             "variants": "One row per variant: its rule changes, the policy its players adapted "
                         "to (every seat), how (rounds, or kept from an earlier run), and the "
@@ -234,13 +241,13 @@ def _variant_rows(game: str, variants: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _fmt(row, x: float) -> str:
+def _fmt(row: pd.Series, x: float) -> str:
     if not math.isfinite(x):
         return "n/a"
     return f"{100 * x:+.1f} pp" if row["kind"] == "rate" else signed(x, 2)
 
 
-def _effect(v, mine: pd.DataFrame) -> str:
+def _effect(v: Any, mine: pd.DataFrame) -> str:
     """"never" (no deal's record differs), "moves" (a measure beyond its interval
     after Holm's correction) or "none"."""
     shares = [getattr(v, c) for c in ("differing_hands", "differing_games")
@@ -250,7 +257,7 @@ def _effect(v, mine: pd.DataFrame) -> str:
     return "moves" if (mine["p_holm"] < 0.05).any() else "none"
 
 
-def _finding(v, mine: pd.DataFrame) -> str:
+def _finding(v: Any, mine: pd.DataFrame) -> str:
     """One sentence per variant: what it changes, beyond its interval after Holm."""
     head = f"{v.variant} ({v.changes}; players adapted to {v.played})"
     shares = [getattr(v, c) for c in ("differing_hands", "differing_games")
@@ -279,7 +286,7 @@ def _pick(design: pd.DataFrame) -> list[str]:
     return [m for m in metrics if any(m.startswith(s) for s in SHOWN)]
 
 
-def _design_figure(tables):
+def _design_figure(tables: Tables) -> Figure:
     design, v = tables["design"], tables["variants"]
     labels = list(v["variant"])
     shown = _pick(design)
@@ -314,7 +321,7 @@ def _design_figure(tables):
     return fig
 
 
-def _difference_figure(tables):
+def _difference_figure(tables: Tables) -> Figure:
     from analyses.common import difference_panels
 
     design = tables["design"]
@@ -325,7 +332,7 @@ def _difference_figure(tables):
         row = {}
         for i, metric in enumerate(shown):
             r = design[(design["vs"] == lab) & (design["metric"] == metric)]
-            def get(c, r=r):
+            def get(c: str, r: pd.DataFrame = r) -> float:
                 return float(r[c].iloc[0]) if len(r) else np.nan
             row.update({f"m{i}_diff": get("diff"), f"m{i}_diff_ci_low": get("ci_low"),
                         f"m{i}_diff_ci_high": get("ci_high"), f"m{i}_p_value": get("p_holm")})
@@ -345,7 +352,7 @@ def keep(game: str, seed: int = ADAPT_SEED, progress: bool = True) -> list[pathl
     cache)."""
     import shutil
 
-    from simkit import adapt
+    from simkit.lab import adapt
 
     setup = SETUPS[game]
     g = games.get(game)
