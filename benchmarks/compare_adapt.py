@@ -24,7 +24,7 @@ import time
 
 def run(argv: list[str]) -> tuple[float, dict]:
     t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "simkit.cli", *argv], check=True,
+    out = subprocess.run([sys.executable, "-m", "simkit.app.cli", *argv], check=True,
                          capture_output=True, text=True).stdout
     return time.perf_counter() - t0, json.loads(out)
 

@@ -47,7 +47,7 @@ import time
 
 import numpy as np
 
-from simkit import stats
+from simkit.base import stats
 from simkit.pepper import api
 
 Z95 = 1.959963984540054
@@ -86,7 +86,7 @@ def table(P: int, defenders: str, specs: list[str], base_spec: str, numbers, bou
                                        numbers=numbers, threads=threads)["made"].to_numpy(float)
         made_by[spec + " time"] = time.perf_counter() - t0
     base = made_by[base_spec]
-    for spec in specs if base_spec in specs else [base_spec] + specs:
+    for spec in specs if base_spec in specs else [base_spec, *specs]:
         made = made_by[spec]
         lo, hi = stats.proportion_ci(int(made.sum()), len(made))
         r, rlo, rhi = share_of_bound(made, bound)
@@ -98,9 +98,9 @@ def table(P: int, defenders: str, specs: list[str], base_spec: str, numbers, bou
 
 def _belief_row(decide, seat, hand, trick, view, trump, index) -> dict:
     """The expert's belief at one card (see the module notes) as one row."""
+    from simkit.base.rng import Stream
     from simkit.pepper import reference
     from simkit.pepper import reference_expert as rx
-    from simkit.rng import Stream
 
     rules, params = decide.rules, decide.policies[seat].params
     holders = rx.world_holders(seat, rules, view, trump)
@@ -129,9 +129,9 @@ def belief(P: int, numbers, seed: int, deals: int, spec: str = "expert") -> None
     """The inference diagnostic (module notes) on the first ``deals`` of ``numbers``."""
     import pandas as pd
 
+    from simkit.base.rng import Stream
     from simkit.pepper import reference, reference_expert
     from simkit.pepper.policies import make_policies
-    from simkit.rng import Stream
 
     rules = api.resolve_rules(None, P)
     pols = [spec] + ["heuristic"] * (P - 1)

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from simkit import stats
+from simkit.base import stats
 from simkit.pepper import api
 
 

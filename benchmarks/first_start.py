@@ -42,7 +42,7 @@ def timed(argv: list[str], cache: str, cwd: str) -> float:
     """Wall seconds of ``simkit ARGV`` with compiled kernels kept in ``cache``."""
     env = {**os.environ, "SIMKIT_CACHE_DIR": cache}
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "simkit.cli", *argv], cwd=cwd, env=env, check=True,
+    subprocess.run([sys.executable, "-m", "simkit.app.cli", *argv], cwd=cwd, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     return time.perf_counter() - t0
 

@@ -40,9 +40,10 @@ import time
 # before numba is imported: two threads, as on the machine the figures are for
 os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from simkit import cli, games  # noqa: E402
+from simkit import games
+from simkit.app import cli
 
 # (units of each kind per game): small, so the whole script runs in minutes
 SIZES = {"pepper": {"hands": 3000, "games": 150},
@@ -114,10 +115,10 @@ def cases(tmp: pathlib.Path):
                     path.write_text(record)
                     yield "replay of " + " ".join(argv), _command(["replay", str(path)]).encode()
     hand = {4: "JH JD AH KH 9C 9S", 3: "JH JD AH KH 9C 9S QH 10H", 2: "JH JD AH KH 9C 9S QH 10H"}
-    for players, extra in ((4, ["--bound"]), (3, []), (2, []),
-                           (4, ["--policy", "expert:worlds=4", "--samples", "300"])):
+    for players, extra, samples in ((4, ["--bound"], "3000"), (3, [], "3000"), (2, [], "3000"),
+                                    (4, ["--policy", "expert:worlds=4"], "300")):
         argv = ["advise", "pepper", "--hand", hand[players], "--players", str(players),
-                "--samples", "3000", "--seed", "2", "--json", *extra]
+                "--samples", samples, "--seed", "2", "--json", *extra]
         yield " ".join(argv), _command(argv).encode()
     argv = ["advise", "pepper", "--hand", hand[4], "--samples", "2000", "--score", "7:3",
             "--games", "300", "--json"]

@@ -25,7 +25,7 @@ def main():
     with tempfile.TemporaryDirectory(dir=a.out) as d:
         out = os.path.join(d, "pepper.parquet")
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "simkit.cli", "simulate", "pepper", "--hands",
+        subprocess.run([sys.executable, "-m", "simkit.app.cli", "simulate", "pepper", "--hands",
                         str(a.hands), "--aggregate", "--seed", "1", "--out", out,
                         "--no-progress"], check=True, stdout=subprocess.DEVNULL)
         wall = time.perf_counter() - t0

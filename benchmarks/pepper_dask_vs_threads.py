@@ -20,7 +20,7 @@ import time
 
 
 def timed_run(out, hands, extra):
-    cmd = [sys.executable, "-m", "simkit.cli", "simulate", "pepper", "--hands", str(hands),
+    cmd = [sys.executable, "-m", "simkit.app.cli", "simulate", "pepper", "--hands", str(hands),
            "--aggregate", "--seed", "1", "--out", out, "--no-progress", *extra]
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)

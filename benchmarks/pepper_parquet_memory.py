@@ -25,7 +25,7 @@ def main():
     with tempfile.TemporaryDirectory(dir=a.out) as d:
         out = os.path.join(d, "pepper.parquet")
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "simkit.cli", "simulate", "pepper", "--hands",
+        subprocess.run([sys.executable, "-m", "simkit.app.cli", "simulate", "pepper", "--hands",
                         str(a.hands), "--seed", "1", "--out", out, "--no-progress",
                         *(["--chunk", str(a.chunk)] if a.chunk else [])],
                        check=True, stdout=subprocess.DEVNULL)

@@ -22,7 +22,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 COMMANDS = {
-    "bench": [sys.executable, "-m", "simkit.cli", "bench", "--json"],
+    "bench": [sys.executable, "-m", "simkit.app.cli", "bench", "--json"],
     "first_start": [sys.executable, str(ROOT / "benchmarks" / "first_start.py"), "--json"],
 }
 SHOWN = {"bench": "simkit bench --json",

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from analyses import load_study
-from simkit import warm
-from simkit.cli import main
-from simkit.runner import max_threads, set_threads
+from simkit.app.cli import main
+from simkit.runs import warm
+from simkit.runs.batches import max_threads, set_threads
 
 HERE = Path(__file__).resolve().parent
 
@@ -36,7 +36,7 @@ def _workers(config) -> int:
 
 def pytest_configure(config):
     """In the controller of a run with two or more workers, compile every
-    warm-up step of every game (simkit.warm) in one process per core; the
+    warm-up step of every game (simkit.runs.warm) in one process per core; the
     workers then load the kernels instead of each compiling them (minutes on
     a fresh checkout)."""
     if hasattr(config, "workerinput") or _workers(config) < 2:
@@ -86,8 +86,10 @@ class Cli:
         code, out, err = self(*argv)
         took = time.perf_counter() - started
         assert code == 2, (argv, code, out, err)
-        assert err.startswith("simkit: error: ") and err.endswith("\n"), (argv, err)
-        assert err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+        assert err.startswith("simkit: error: "), (argv, err)
+        assert err.endswith("\n"), (argv, err)
+        assert err.count("\n") == 1, (argv, err)
+        assert "Traceback" not in err, (argv, err)
         assert out == "", (argv, out)
         assert sorted(os.listdir()) == before, (argv, "left files behind")
         for name in names:

@@ -1,4 +1,4 @@
-"""Players adapted to a rule variant (simkit/adapt.py) before it is compared:
+"""Players adapted to a rule variant (simkit/lab/adapt.py) before it is compared:
 a rule change that should change a decision does change it (Pepper: a failed
 bid losing only its own value makes 5s worth bidding; Pitch: a moon worth 100
 points makes moons worth bidding), the setting is kept and reused, and a
@@ -10,14 +10,14 @@ import json
 
 import pytest
 
-from simkit import adapt, compare
-from simkit.errors import InputError
+from simkit.base.errors import InputError
+from simkit.lab import adapt, compare
 
 #: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
 pytestmark = pytest.mark.slow
 
 # small rounds: each test stays well under a minute on 2 cores
-QUICK = dict(adapt_rounds=2, adapt_trials=12)
+QUICK = {"adapt_rounds": 2, "adapt_trials": 12}
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,8 @@ def test_a_cheaper_failure_is_bid_more_boldly(pepper):
     bids = r["bids"].set_index("bid")
     assert bids.loc["5", "ci_low"] > 0            # B bids 5 significantly more often
     text = compare.format_comparison(r)
-    assert "B: adapted" in text and "round 1: best" in text
+    assert "B: adapted" in text
+    assert "round 1: best" in text
     d = compare.comparison_json(r)
     for v in d["tables"]["variants"]:
         assert set(v["adapted"]) >= {"rounds", "objective", "setting"}
@@ -56,7 +57,8 @@ def test_a_kept_adaptation_is_reused(pepper):
         assert at["adapted"][label]["reused"] is True
         assert at["adapted"][label]["setting"] == first["adapted"][label]["setting"]
     keys = sorted(p.name for p in out.iterdir())
-    assert len(keys) == 2 and all((out / k / adapt.RESULT).exists() for k in keys)
+    assert len(keys) == 2
+    assert all((out / k / adapt.RESULT).exists() for k in keys)
     # a kept directory is read too (the studies ship theirs)
     moved = compare.compare("pepper", ["A:", "B:fail=bid"], adapt=True, kept=[out],
                             out=out.parent / "elsewhere", hands=2_000, games=20, seed=1,
@@ -73,7 +75,8 @@ def test_a_richer_moon_is_bid_more_often(tmp_path):
     assert at["adapted"]["A"]["objective"] == "dollars per session"
     assert at["adapted"]["A"]["setting"] != at["adapted"]["B"]["setting"]
     moons = r["hands"].set_index("metric").loc["moons bid"]
-    assert moons["b"] > moons["a"] and moons["ci_low"] > 0
+    assert moons["b"] > moons["a"]
+    assert moons["ci_low"] > 0
 
 
 def test_search_space_covers_every_parameter():
@@ -82,10 +85,11 @@ def test_search_space_covers_every_parameter():
     from simkit import games
     params = games.get("pepper").make_policies("heuristic", 1)[0].params
     assert set(names) == set(params.as_dict())
-    assert "slam_play=plan,simple" in items and "draw_trumps=true,false" in items
+    assert "slam_play=plan,simple" in items
+    assert "draw_trumps=true,false" in items
 
 
-@pytest.mark.parametrize("policy, match", [
+@pytest.mark.parametrize(("policy", "match"), [
     (["heuristic", "random", "heuristic", "random"], "give --policy once"),
     ("random", "has none"),
 ])
@@ -107,11 +111,11 @@ def test_a_stopped_adaptation_keeps_its_trials(tmp_path):
 
     import optuna
 
-    from simkit.runner import Cancelled, Work
+    from simkit.runs.batches import Cancelled, Work
 
     stop = threading.Event()
     work = Work(report=lambda f: stop.set() if f >= 0.4 else None, stop=stop)
-    args = dict(seed=3, out=tmp_path, trials=6, deals=500, rounds=1)
+    args = {"seed": 3, "out": tmp_path, "trials": 6, "deals": 500, "rounds": 1}
     with pytest.raises(Cancelled):
         adapt.adapt("shiesta", None, "heuristic", ["three_at=0:6"], work=work, **args)
     (db,) = tmp_path.glob("*/round-1/_study.db")
@@ -119,6 +123,7 @@ def test_a_stopped_adaptation_keeps_its_trials(tmp_path):
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     assert 0 < len(done) < 6
     res = adapt.adapt("shiesta", None, "heuristic", ["three_at=0:6"], **args)
-    assert res["rounds"] == 1 and res["reused"] is False
+    assert res["rounds"] == 1
+    assert res["reused"] is False
     study = optuna.load_study(study_name="simkit-tune", storage=f"sqlite:///{db}")
     assert [t.params for t in study.trials[:len(done)]] == [t.params for t in done]

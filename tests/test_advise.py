@@ -11,9 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit import advice, stats
-from simkit.cli import main
-from simkit.errors import InputError
+from simkit import advice
+from simkit.app.cli import main
+from simkit.base import stats
+from simkit.base.errors import InputError
 from simkit.pepper import advise as A
 from simkit.pepper import api
 from simkit.pitch import advise as PA
@@ -74,7 +75,8 @@ def test_plan_rows_are_the_plan_runs(nines_tens):
         held = df["bidder"].isin([1, 3])
         us, them = df["score_1"].mean(), df["score_0"].mean()
         row = b.loc[name]
-        assert row["held"] == held.sum() and row["p_contract"] == held.mean()
+        assert row["held"] == held.sum()
+        assert row["p_contract"] == held.mean()
         if held.any():
             assert row["p_make"] == df.loc[held, "made"].mean()
         assert (row["ev_us"], row["ev_them"]) == pytest.approx((us, them), abs=1e-12)
@@ -86,8 +88,10 @@ def test_plan_rows_are_the_plan_runs(nines_tens):
 def test_passing_is_measured_not_zero(nines_tens):
     """Passing with 9s and 10s: the opponents take the contract and score."""
     p = nines_tens.bids.set_index("bid").loc["pass"]
-    assert p["ev_them"] > 1.0 and p["ev"] < 0
-    assert p["p_contract"] + p["p_thrown"] <= 1 and p["p_thrown"] == 0   # open, redeal: rare
+    assert p["ev_them"] > 1.0
+    assert p["ev"] < 0
+    assert p["p_contract"] + p["p_thrown"] <= 1
+    assert p["p_thrown"] == 0
     assert nines_tens.recommended == max(
         nines_tens.bids.to_dict("records"),
         key=lambda r: (round(r["ev"], 9), -r["level"]))["bid"]      # ties: commit least
@@ -108,7 +112,9 @@ def test_stick_the_dealer_passing_dealer_plays_one():
     pols = [SILENT, SILENT, SILENT, "heuristic"]
     df = api.plan_hands(FOUR_JACKS, "pass", 3_000, players=4, seat=3, dealer=3, policy=pols,
                         rules={"all_pass": "stick"})
-    assert (df["contract"] == 1).all() and (df["bidder"] == 3).all() and df["stuck"].all()
+    assert (df["contract"] == 1).all()
+    assert (df["bidder"] == 3).all()
+    assert df["stuck"].all()
     a = A.advise(FOUR_JACKS, players=4, seat=3, dealer=3, samples=3_000, policy=pols,
                  rules={"all_pass": "stick"}, plans=["pass", "kubwa"])
     assert a.bids.set_index("bid").loc["pass", "p_contract"] == 1.0
@@ -117,9 +123,11 @@ def test_stick_the_dealer_passing_dealer_plays_one():
 def test_json_shape(top_six):
     d = A.advice_json(top_six)
     _check_json(d, 4, BIDS_4P, 20_000)
-    assert d["hand"] == TOP_SIX.split() and d["mode"] == "auction"
+    assert d["hand"] == TOP_SIX.split()
+    assert d["mode"] == "auction"
     assert d["policies"] == ["heuristic"] * 4
-    assert d["recommended"] == "kubwa" and (d["seat"], d["dealer"]) == (1, 0)
+    assert d["recommended"] == "kubwa"
+    assert (d["seat"], d["dealer"]) == (1, 0)
     a3 = A.advise("AC KC AD 9H 10S QH KS 9C", players=3, samples=2_000, seat=2, dealer=2)
     d3 = A.advice_json(a3)
     _check_json(d3, 3, BIDS_3P, 2_000)
@@ -128,10 +136,14 @@ def test_json_shape(top_six):
 
 def _check_json(d, players, bid_names, samples, with_win=False, keys=BID_KEYS):
     assert set(d) == JSON_KEYS | {"trump"} | ({"score", "games"} if with_win else set())
-    assert d["game"] == "pepper" and d["players"] == players and d["samples"] == samples
-    assert isinstance(d["hand"], list) and all(isinstance(c, str) for c in d["hand"])
+    assert d["game"] == "pepper"
+    assert d["players"] == players
+    assert d["samples"] == samples
+    assert isinstance(d["hand"], list)
+    assert all(isinstance(c, str) for c in d["hand"])
     assert len(d["hand"]) == (6 if players == 4 else 8)
-    assert type(d["seat"]) is int and type(d["dealer"]) is int
+    assert type(d["seat"]) is int
+    assert type(d["dealer"]) is int
     assert [b["bid"] for b in d["bids"]] == bid_names
     for b in d["bids"]:
         assert list(b) == keys + (["p_win", "p_win_low", "p_win_high"] if with_win else [])
@@ -140,7 +152,7 @@ def _check_json(d, players, bid_names, samples, with_win=False, keys=BID_KEYS):
     json.dumps(d, allow_nan=False)
 
 
-@pytest.mark.parametrize("players, hand", [
+@pytest.mark.parametrize(("players", "hand"), [
     (4, "JH JD AH KH QH 9S"), (4, "AC KC AD 9H 10S QH"),
     (3, "AC KC AD 9H 10S QH KS 9C"), (2, "JS JC AS KS 9D 10D QH AH")])
 def test_intervals_contain_estimates(players, hand):
@@ -172,7 +184,7 @@ def test_policy_plan_is_the_seats_own_bidding():
     assert "trump named" not in A.format_advice(a)
 
 
-@pytest.mark.parametrize("plans, words", [
+@pytest.mark.parametrize(("plans", "words"), [
     ("pass,9", ["9", "pass, 1 to 5, ndogo, kubwa"]), ("kubwa", ["two or more", "policy"]),
     ("pass,pass", ["two or more"]), ("pass,huge", ["huge"]),
 ])
@@ -190,13 +202,16 @@ def test_bad_plans_and_seats_on_the_command_line(capsys):
                                                         "--declarer")):
         assert main(["advise", "pepper", "--hand", TOP_SIX, "--samples", "100", *argv]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and word in err, err
+        assert err.count("\n") == 1, err
+        assert word in err, err
     assert main(["advise", "pitch", "--hand", "AS KS QS JS TS 9S", "--plans", "pass,ndogo"]) == 2
     assert "ndogo" in capsys.readouterr().err
     # Pitch's plan codes are Python's: the command line names only what it takes
     assert main(["advise", "pitch", "--hand", "AS KS QS JS TS 9S", "--plans", "pass,5"]) == 2
     err = capsys.readouterr().err
-    assert "'5'" in err and "pass, 2, 3, 4, moon" in err and "codes" not in err
+    assert "'5'" in err
+    assert "pass, 2, 3, 4, moon" in err
+    assert "codes" not in err
 
 
 # -- Pepper: the no-auction figures (--declarer) -------------------------------------
@@ -211,14 +226,16 @@ def test_declarer_top_six_make_kubwa_surely(top_six_declarer):
     b = a.bids.set_index("bid")
     assert (b.loc["kubwa", "p_make"], b.loc["kubwa", "ci_high"], b.loc["kubwa", "ev"]) == \
         (1.0, 1.0, 12.0)
-    assert a.recommended == "kubwa" and a.declarer
+    assert a.recommended == "kubwa"
+    assert a.declarer
     assert a.why.startswith("kubwa: as declarer with no auction, made in 100.0% of 20,000 deals")
     assert "passing is the reference, 0." in A.format_advice(a)
     p = a.bids.iloc[0]
     assert ((p["bid"], p["p_make"], p["ci_low"], p["ci_high"], p["ev"])
             == ("pass", 1.0, 1.0, 1.0, 0.0))
     d = A.advice_json(a)
-    assert d["mode"] == "declarer" and [list(x) for x in d["bids"]] == [DECLARER_KEYS] * 8
+    assert d["mode"] == "declarer"
+    assert [list(x) for x in d["bids"]] == [DECLARER_KEYS] * 8
 
 
 def test_declarer_matches_evaluate_hand():
@@ -229,7 +246,7 @@ def test_declarer_matches_evaluate_hand():
     pd.testing.assert_frame_equal(got[DECLARER_KEYS], ev.bids[DECLARER_KEYS])
 
 
-@pytest.mark.parametrize("hand, names", [
+@pytest.mark.parametrize(("hand", "names"), [
     ("JH JD AH KH QH", ["6 cards", "got 5"]),
     ("JH JD AH KH QH 10H 9H", ["6 cards", "got 7"]),
     ("JH JD AH KH QH JH", ["duplicate", "JH"]),
@@ -251,11 +268,11 @@ def test_bad_hand_for_three_players():
         A.advise(TOP_SIX, players=3)
 
 
-@pytest.mark.parametrize("kwargs, names", [
-    (dict(seat=4), ["seat", "4"]), (dict(seat=-1), ["seat", "-1"]), (dict(seat="1"), ["seat"]),
-    (dict(dealer=4), ["dealer", "4"]), (dict(dealer=True), ["dealer"]),
-    (dict(samples=0), ["--samples", "0"]), (dict(samples=2.5), ["--samples"]),
-    (dict(players=5), ["player", "5"]),
+@pytest.mark.parametrize(("kwargs", "names"), [
+    ({"seat": 4}, ["seat", "4"]), ({"seat": -1}, ["seat", "-1"]), ({"seat": "1"}, ["seat"]),
+    ({"dealer": 4}, ["dealer", "4"]), ({"dealer": True}, ["dealer"]),
+    ({"samples": 0}, ["--samples", "0"]), ({"samples": 2.5}, ["--samples"]),
+    ({"players": 5}, ["player", "5"]),
 ])
 def test_bad_arguments(kwargs, names):
     with pytest.raises(InputError) as e:
@@ -266,7 +283,7 @@ def test_bad_arguments(kwargs, names):
 
 # -- --score -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, players, want", [
+@pytest.mark.parametrize(("text", "players", "want"), [
     ("24:10", 4, (24, 10)), (" -6 : 12 ", 4, (-6, 12)), ("0:0", 2, (0, 0)),
     ("3:4", 3, (3, 4)), ("3:4:-5", 3, (3, 4, -5)), ((5, 7), 4, (5, 7)),
 ])
@@ -274,14 +291,15 @@ def test_parse_score(text, players, want):
     assert A.parse_score(text, players) == want
 
 
-@pytest.mark.parametrize("text, players", [
+@pytest.mark.parametrize(("text", "players"), [
     ("24-10", 4), ("24:", 4), (":10", 4), ("a:b", 4), ("1.5:2", 4), ("", 4), ("24", 4),
     ("1:2:3", 4), ("1:2:3", 2), ("1:2:3:4", 3), (24, 4), ((1, True), 4), ((1, 2.0), 4),
 ])
 def test_parse_score_errors(text, players):
     with pytest.raises(InputError) as e:
         A.parse_score(text, players)
-    assert "--score" in str(e.value) and repr(text) in str(e.value)
+    assert "--score" in str(e.value)
+    assert repr(text) in str(e.value)
 
 
 def test_score_checked_before_simulation():
@@ -299,10 +317,9 @@ def fake_games(monkeypatch):
     strictly highest (a deterministic stand-in for played-out games)."""
     calls = []
 
-    def fake(games=10_000, players=None, rules=None, policy=None, seed=0, start=0,
-             threads=None, progress=False, scores=None, first_dealer=None):
+    def fake(games=10_000, scores=None, first_dealer=None, **run):
         calls.append((tuple(scores), first_dealer, games))
-        r = api.resolve_rules(rules, players)
+        r = api.resolve_rules(run.get("rules"), run.get("players"))
         sc = np.array(scores)
         return pd.DataFrame({f"win_{s}": np.full(games, (sc == sc.max()).sum() == 1
                                                  and sc[s] == sc.max())
@@ -312,16 +329,17 @@ def fake_games(monkeypatch):
     return calls
 
 
-
 def test_p_win_with_a_score(fake_games):
     a = A.advise(TOP_SIX, score="24:10", samples=2_000, dealer=0, games=100)
     # kubwa takes the hand's side (seat 1: side 1) from 24 to 36: over and won
     b = a.bids.set_index("bid")
     assert b.loc["kubwa", "p_win"] == 1.0
     assert a.recommended == "kubwa"
-    assert a.start == (10, 24) and a.score == (24, 10)
+    assert a.start == (10, 24)
+    assert a.score == (24, 10)
     # every position that is not over was played out from the next dealer's deal
-    assert fake_games and all(fd == 1 and g == 100 for _, fd, g in fake_games)
+    assert fake_games
+    assert all(fd == 1 and g == 100 for _, fd, g in fake_games)
     d = A.advice_json(a)
     _check_json(d, 4, BIDS_4P, 2_000, with_win=True)
     assert "P(win)" in A.format_advice(a)
@@ -359,14 +377,16 @@ def test_passing_at_20_27_loses_the_game_on_the_hand():
     a = A.advise("9H TH 9C TC 9D QS", score="20:27", samples=2_000, games=300,
                  plans="pass,3")
     p = a.bids.set_index("bid").loc["pass"]
-    assert p["p_contract"] < 0.35 and p["p_win"] < 0.13       # the partner may take it
+    assert p["p_contract"] < 0.35
+    assert p["p_win"] < 0.13
 
 
 def test_p_win_real_games():
     """Real played-out games: a sure kubwa from 24:10 wins every game, and from 0:0
     no plan of the 9s and 10s wins always or never."""
     a = A.advise(TOP_SIX, score="24:10", samples=1_000, games=300, plans="3,kubwa")
-    assert a.bids.set_index("bid").loc["kubwa", "p_win"] == 1.0 and a.recommended == "kubwa"
+    assert a.bids.set_index("bid").loc["kubwa", "p_win"] == 1.0
+    assert a.recommended == "kubwa"
     b = A.advise(NINES_TENS, score="0:0", samples=1_000, games=300, plans="pass,2,kubwa").bids
     assert ((b["p_win"] > 0) & (b["p_win"] < 1)).all()
 
@@ -379,16 +399,20 @@ PITCH_BIDS = ["pass", "2", "3", "4", "moon"]
 def test_pitch_moon_and_rags():
     a = PA.advise("AS KS QS JS TS 9S", samples=5_000, seed=7)
     b = a.bids.set_index("bid")
-    assert list(b.index) == PITCH_BIDS and a.recommended == "moon"
+    assert list(b.index) == PITCH_BIDS
+    assert a.recommended == "moon"
     assert (b.loc["moon", "p_contract"], b.loc["moon", "p_make"]) == (1.0, 1.0)
     j = PA.advice_json(a)
-    assert set(j) == JSON_KEYS and j["game"] == "pitch" and j["mode"] == "auction"
-    assert [list(x) for x in j["bids"]] == [BID_KEYS + ["points"]] * 5
+    assert set(j) == JSON_KEYS
+    assert j["game"] == "pitch"
+    assert j["mode"] == "auction"
+    assert [list(x) for x in j["bids"]] == [[*BID_KEYS, "points"]] * 5
     assert "pass: the opponents take the contract in" in a.reason
     rags = PA.advise("2C 3D 4H 5S 7C 8D", samples=5_000, seed=7)
     assert rags.recommended == "pass"
     r = rags.bids.set_index("bid")
-    assert r.loc["pass", "p_contract"] == 0.0 and r.loc["moon", "p_make"] == 0.0
+    assert r.loc["pass", "p_contract"] == 0.0
+    assert r.loc["moon", "p_make"] == 0.0
     # money is the ranking value; points are the seat's own
     df = pitch_api.plan_hands("2C 3D 4H 5S 7C 8D", "pass", 5_000, seat=1, dealer=0, seed=7)
     assert r.loc["pass", "ev"] == pytest.approx(df["money_1"].mean(), abs=1e-12)
@@ -403,15 +427,18 @@ def test_pitch_stuck_dealer_passing_bids_two():
     assert p["p_contract"] == 1.0
     df = pitch_api.plan_hands("2C 3D 4H 5S 7C 8D", "pass", 2_000, players=4, seat=0, dealer=0,
                               policy=["heuristic", silent, silent, silent])
-    assert (df["contract"] == 2).all() and (df["pitcher"] == 0).all()
+    assert (df["contract"] == 2).all()
+    assert (df["pitcher"] == 0).all()
 
 
 def test_pitch_declarer_figures():
     a = PA.advise("AS KS QS JS TS 9S", samples=2_000, declarer=True)
-    assert a.declarer and a.recommended == "moon"
+    assert a.declarer
+    assert a.recommended == "moon"
     assert "as pitcher with no auction" in PA.format_advice(a)
     j = PA.advice_json(a)
-    assert j["mode"] == "declarer" and [list(x) for x in j["bids"]] == \
+    assert j["mode"] == "declarer"
+    assert [list(x) for x in j["bids"]] == \
         [["bid", "p_make", "ci_low", "ci_high", "ev", "points"]] * 5
 
 
@@ -424,12 +451,14 @@ def test_a_tie_goes_to_the_plan_that_commits_least():
     a = A.advise("9C 10C 9D 10D 9H 10H 9S 10S", players=3, samples=3_000, seed=0)
     b = a.bids.set_index("bid")
     assert b.loc["pass", "ev"] == b.loc["1", "ev"] == b.loc["3", "ev"]
-    assert a.recommended == "pass" and "commits least" in a.reason
+    assert a.recommended == "pass"
+    assert "commits least" in a.reason
     # the rows that are the same on every deal get a note saying why
     d = A.advice_json(a)
     same = d["identical"][0]
     assert same["plans"] == ["pass", "1", "2", "3"]
-    assert "the others always bid higher than 3" in same["note"] and "3,000 deals" in same["note"]
+    assert "the others always bid higher than 3" in same["note"]
+    assert "3,000 deals" in same["note"]
     assert "same on every deal: pass, 1, 2 and 3" in A.format_advice(a)
     # and the verdict is judged against the plans that differ, not against pass's twins
     assert d["threshold"]["vs"] not in ("1", "2", "3")
@@ -437,15 +466,19 @@ def test_a_tie_goes_to_the_plan_that_commits_least():
 
 def test_too_close_to_call_names_the_plan_and_the_threshold():
     d = A.advice_json(A.advise(FOUR_JACKS, samples=300, seed=2))
-    assert d["threshold"]["by"] == "ev" and d["threshold"]["value"] == A.MATTERS == 0.05
+    assert d["threshold"]["by"] == "ev"
+    assert d["threshold"]["value"] == A.MATTERS == 0.05
     assert d["value"]["matters"] == 0.05
     t = d["threshold"]
     assert t["low"] <= t["diff"] <= t["high"]
     if d["close"]:
-        assert d["close_to"] == t["vs"] and t["low"] <= 0.05
-        assert "too close to call" in d["reason"] and "0.05 points per hand" in d["reason"]
+        assert d["close_to"] == t["vs"]
+        assert t["low"] <= 0.05
+        assert "too close to call" in d["reason"]
+        assert "0.05 points per hand" in d["reason"]
     else:
-        assert t["low"] > 0.05 and "clear choice" in d["reason"]
+        assert t["low"] > 0.05
+        assert "clear choice" in d["reason"]
 
 
 # --- the verdict: clear only beyond a difference a player would act on --------------
@@ -469,15 +502,21 @@ def test_a_difference_under_the_threshold_is_too_close_to_call():
     plans = {"pass": (0, _outcome(np.full(200_000, -0.05))),
              "2": (2, _outcome(0.084 + noise)), "3": (3, _outcome(0.088 + noise))}
     v = _verdict(plans, PA.EV_MEASURE)
-    assert v.recommended == "3" and not v.clear and v.vs == "2"
+    assert v.recommended == "3"
+    assert not v.clear
+    assert v.vs == "2"
     assert 0.0039 < v.low <= v.diff <= v.high < 0.0041           # sure, and too small
-    assert "too close to call" in v.reason and "1 cent per hand" in v.reason
+    assert "too close to call" in v.reason
+    assert "1 cent per hand" in v.reason
     assert "no player would act on" in v.reason
     # a cent and a half more, as sure: a clear choice
     plans["3"] = (3, _outcome(0.099 + noise))
     v = _verdict(plans, PA.EV_MEASURE)
-    assert v.clear and v.vs == "2" and v.low > PA.MATTERS
-    assert "a clear choice" in v.reason and "1 cent per hand" in v.reason
+    assert v.clear
+    assert v.vs == "2"
+    assert v.low > PA.MATTERS
+    assert "a clear choice" in v.reason
+    assert "1 cent per hand" in v.reason
 
 
 def test_a_large_but_uncertain_difference_is_too_close_to_call():
@@ -487,12 +526,15 @@ def test_a_large_but_uncertain_difference_is_too_close_to_call():
     a = rng.normal(0, 5, 2_000)
     plans = {"pass": (0, _outcome(a)), "3": (3, _outcome(a + 0.2 + rng.normal(0, 3, 2_000)))}
     v = _verdict(plans, A.EV_MEASURE)
-    assert v.recommended == "3" and not v.clear and v.low < 0.05 < v.high
+    assert v.recommended == "3"
+    assert not v.clear
+    assert v.low < 0.05 < v.high
     assert "reaches below 0.05 points per hand" in v.reason
     # the same difference on the same deals with little noise of its own: clear
     plans["3"] = (3, _outcome(a + 0.2 + rng.normal(0, 0.1, 2_000)))
     v = _verdict(plans, A.EV_MEASURE)
-    assert v.clear and v.low > 0.05          # paired: the deals' own spread cancels
+    assert v.clear
+    assert v.low > 0.05
 
 
 def test_identical_rows_do_not_make_a_choice_close():
@@ -502,7 +544,9 @@ def test_identical_rows_do_not_make_a_choice_close():
     plans = {"pass": (0, _outcome(base + 1)), "1": (1, _outcome(base + 1)),
              "3": (3, _outcome(base - 1))}
     v = _verdict(plans, A.EV_MEASURE)
-    assert v.recommended == "pass" and v.clear and v.vs == "3"
+    assert v.recommended == "pass"
+    assert v.clear
+    assert v.vs == "3"
     assert v.identical == [{"plans": ["pass", "1"], "note": v.identical[0]["note"]}]
     assert "never stood" in v.identical[0]["note"]
     assert "commits least" in v.reason
@@ -519,7 +563,8 @@ def test_win_chance_interval_is_a_proportion():
     assert p == 0.7
     assert (lo, hi) == pytest.approx(tuple(float(x) for x in stats.proportion_ci(70, 100)))
     d, dlo, dhi = win.difference("a", "b")
-    assert d == pytest.approx(0.3) and dlo < 0.3 < dhi
+    assert d == pytest.approx(0.3)
+    assert dlo < 0.3 < dhi
 
 
 def test_win_chance_interval_counts_the_games_played():
@@ -532,7 +577,8 @@ def test_win_chance_interval_counts_the_games_played():
     assert p == pytest.approx(0.4)
     assert (lo, hi) == pytest.approx(tuple(float(x) for x in stats.proportion_ci(40, 100)))
     _, lo2, hi2 = many.estimate("a")
-    assert lo < lo2 < 0.4 < hi2 < hi and hi2 - lo2 < 0.01
+    assert lo < lo2 < 0.4 < hi2 < hi
+    assert hi2 - lo2 < 0.01
     # two plans reaching the same position share its noise: their difference is exact
     both = advice.WinChances({"a": codes["a"], "b": codes["a"]}, {7: 0.4}, {7: 100})
     assert both.difference("a", "b") == (0.0, 0.0, 0.0)
@@ -562,19 +608,21 @@ def test_a_score_gets_win_chance_intervals_and_says_why_it_decides(fake_games):
         lo, hi = stats.proportion_ci(k, 2_000)
         assert (r["p_win_low"], r["p_win_high"]) == pytest.approx((float(lo), float(hi)))
     d = A.advice_json(a)
-    assert d["decided_by"] == "p_win" and d["threshold"]["text"] == "1 percentage point"
+    assert d["decided_by"] == "p_win"
+    assert d["threshold"]["text"] == "1 percentage point"
     assert d["decides"].startswith("With the score 20:20 the plan is chosen by its chance to "
                                    "win the game, not by EV")
     assert "reaches 30" in d["decides"]
     text = A.format_advice(a)
-    assert "P(win) [95% CI]" in text and d["decides"] in text
+    assert "P(win) [95% CI]" in text
+    assert d["decides"] in text
     assert "1 percentage point" in d["reason"]
 
 
 def test_the_game_phase_reports_progress(fake_games):
     """With a score the progress goes on through the games played out: it stays
     under 1 until they are done (it was 100% from the end of the plans)."""
-    from simkit.runner import Work
+    from simkit.runs.batches import Work
     seen = []
     A.advise(NINES_TENS, score="20:20", samples=2_000, games=2_000, plans="pass,3,kubwa",
              work=Work(report=seen.append))
@@ -584,24 +632,26 @@ def test_the_game_phase_reports_progress(fake_games):
     assert sum(f > 0.5 for f in seen) > 10
 
 
-@pytest.mark.parametrize("game, hand", [("pepper", TOP_SIX), ("pitch", "AS KS QS JS 10S 9S")])
+@pytest.mark.parametrize(("game", "hand"), [("pepper", TOP_SIX), ("pitch", "AS KS QS JS 10S 9S")])
 def test_work_in_steps_gives_the_same_answer(game, hand):
     """A run in steps (progress reported, a stop checked between steps) plays
     the same deals as one call: the same table, and progress ends at 1."""
-    from simkit.runner import Work
+    from simkit.runs.batches import Work
     mod = A if game == "pepper" else PA
     seen = []
     whole = mod.advice_json(mod.advise(hand, samples=5_000, seed=3))
     stepped = mod.advice_json(mod.advise(hand, samples=5_000, seed=3,
                                          work=Work(report=seen.append)))
     assert stepped == whole
-    assert len(seen) > 8 and seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
+    assert len(seen) > 8
+    assert seen == sorted(seen)
+    assert seen[-1] == pytest.approx(1.0)
 
 
 def test_a_stopped_run_raises_cancelled():
     import threading
 
-    from simkit.runner import Cancelled, Work
+    from simkit.runs.batches import Cancelled, Work
     stop = threading.Event()
     work = Work(report=lambda f: stop.set() if f > 0.1 else None, stop=stop)
     with pytest.raises(Cancelled):

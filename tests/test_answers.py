@@ -1,4 +1,4 @@
-"""simkit.answers: one function behind each answer, for the command line and
+"""simkit.app.answers: one function behind each answer, for the command line and
 the web app alike (a query's options checked by the command's own parser)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from simkit import answers
-from simkit.cli import main
-from simkit.errors import InputError
+from simkit.app import answers
+from simkit.app.cli import main
+from simkit.base.errors import InputError
 
 
 def _cli_json(capsys, argv) -> dict:
@@ -24,7 +24,9 @@ def test_advise_is_the_cli_json(capsys):
     got = answers.advise(answers.parse("advise", q))
     want = _cli_json(capsys, ["advise", "pepper", "--hand", "JH JD AH KH 9C 9S",
                               "--samples", "2000", "--seed", "1", "--bound", "--json"])
-    assert got == want and got["seed"] == 1 and got["policies"]
+    assert got == want
+    assert got["seed"] == 1
+    assert got["policies"]
 
 
 def test_pitch_advise_and_repeated_options(capsys):
@@ -48,7 +50,11 @@ def test_compare_is_the_cli_json(capsys):
     assert got == want
 
 
-@pytest.mark.parametrize("command, params, words", [
+def _parsed_and_advised(command, params):
+    answers.advise(answers.parse(command, params))
+
+
+@pytest.mark.parametrize(("command", "params", "words"), [
     ("advise", [("hand", "JH")], "give the game"),
     ("advise", [("game", "pepper"), ("hand", "JH JD AH KH 9C 1Z")], "1Z"),
     ("advise", [("game", "pepper"), ("colour", "red")], "unknown option 'colour'"),
@@ -61,8 +67,7 @@ def test_compare_is_the_cli_json(capsys):
 ])
 def test_bad_queries_are_one_line(command, params, words):
     with pytest.raises(InputError, match=words) as e:
-        a = answers.parse(command, params)
-        answers.advise(a)
+        _parsed_and_advised(command, params)
     assert "\n" not in str(e.value)
 
 
@@ -71,9 +76,11 @@ def test_games_info_covers_every_game():
     by = {g["name"]: g for g in info}
     assert set(by) == {"pepper", "pitch", "shiesta", "burraco"}
     assert by["pepper"]["hand_size"] == {"2": 8, "3": 8, "4": 6}
-    assert [len(r) for r in by["pepper"]["deck"]] == [6, 6, 6, 6] and by["pepper"]["bound"]
+    assert [len(r) for r in by["pepper"]["deck"]] == [6, 6, 6, 6]
+    assert by["pepper"]["bound"]
     assert by["pepper"]["plans"]["4"] == ["pass", "1", "2", "3", "4", "5", "ndogo", "kubwa"]
-    assert by["pitch"]["deck"][3][0] == "AS" and not by["shiesta"]["advise"]
+    assert by["pitch"]["deck"][3][0] == "AS"
+    assert not by["shiesta"]["advise"]
     assert all(g["policies"] and g["rules"] for g in info)
     json.dumps(info)
 
@@ -91,9 +98,11 @@ def test_estimate_is_a_fixed_cost_and_a_cost_per_sample():
         e[n] = answers.estimate("advise", a)
     assert e[200_000]["seconds"] - e[100_000]["seconds"] == pytest.approx(
         2 * (e[100_000]["seconds"] - e[50_000]["seconds"]))
-    assert 0 < e[1000]["seconds"] < e[50_000]["seconds"] and e[1000]["text"]
+    assert 0 < e[1000]["seconds"] < e[50_000]["seconds"]
+    assert e[1000]["text"]
     timing = answers._timed(lambda n: time.sleep(0.2 + n * 1e-4), 100_000)
-    assert timing.sure and timing.fixed == pytest.approx(0.2, abs=0.05)
+    assert timing.sure
+    assert timing.fixed == pytest.approx(0.2, abs=0.05)
     assert timing.per == pytest.approx(1e-4, rel=0.2)
 
 
@@ -137,11 +146,12 @@ def test_every_size_a_query_names_has_a_stated_bound():
     assert {k: set(v) for k, v in lim.items()} == _size_options()
     json.dumps(lim)
     # no more than the command line takes
-    from simkit.runner import MAX_COUNT, MAX_HELD
-    assert lim["advise"]["samples"] <= MAX_HELD and lim["compare"]["hands"] <= MAX_COUNT
+    from simkit.runs.batches import MAX_COUNT, MAX_HELD
+    assert lim["advise"]["samples"] <= MAX_HELD
+    assert lim["compare"]["hands"] <= MAX_COUNT
 
 
-@pytest.mark.parametrize("command, params, name", [
+@pytest.mark.parametrize(("command", "params", "name"), [
     ("advise", [("game", "pepper"), HAND, ("samples", str(10 ** 12))], "samples"),
     ("advise", [("game", "pepper"), HAND, ("score", "1:1"), ("games", str(10 ** 12))],
      "games"),
@@ -158,7 +168,8 @@ def test_a_size_over_the_web_bound_is_refused_by_parse(command, params, name):
     t0 = time.perf_counter()
     with pytest.raises(InputError, match=f"bad {name} .*at most") as e:
         answers.parse(command, params)
-    assert "\n" not in str(e.value) and time.perf_counter() - t0 < 1.0
+    assert "\n" not in str(e.value)
+    assert time.perf_counter() - t0 < 1.0
 
 
 @pytest.mark.parametrize("key", ["players", "samples", "seed", "score", "hand", "bound"])
@@ -169,7 +180,7 @@ def test_an_empty_value_is_refused_not_a_silent_default(key):
         answers.parse("advise", params)
 
 
-@pytest.mark.parametrize("command, params, word", [
+@pytest.mark.parametrize(("command", "params", "word"), [
     ("advise", [("game", "pepper"), HAND, ("seat", "-1")], "-1"),
     ("advise", [("game", "pepper"), HAND, ("seat", "4")], "4"),
     ("advise", [("game", "pepper"), HAND, ("dealer", "7")], "7"),
@@ -192,7 +203,8 @@ def test_check_runs_every_check_before_any_work(command, params, word):
     t0 = time.perf_counter()
     with pytest.raises(InputError, match=word) as e:
         answers.check(command, a)
-    assert "\n" not in str(e.value) and time.perf_counter() - t0 < 2.0
+    assert "\n" not in str(e.value)
+    assert time.perf_counter() - t0 < 2.0
 
 
 def test_check_passes_a_good_query_without_running_it():

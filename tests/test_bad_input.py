@@ -130,7 +130,7 @@ def test_a_fifo_as_rules_is_refused_at_once(workdir, cli):
 
 
 def test_a_rules_file_too_large_or_with_a_huge_number(workdir, cli):
-    from simkit.files import MAX_RULES_BYTES
+    from simkit.base.files import MAX_RULES_BYTES
     with open("big.toml", "w") as f:
         f.write("# " + "x" * MAX_RULES_BYTES + "\n")
     cli.refused("simulate", "pepper", "--hands", "100", "--rules", "big.toml",
@@ -141,7 +141,7 @@ def test_a_rules_file_too_large_or_with_a_huge_number(workdir, cli):
                 names=["huge.toml"], seconds=SECONDS)
 
 
-@pytest.mark.parametrize("argv, names", FOUND, ids=[" ".join(a)[:60] for a, _ in FOUND])
+@pytest.mark.parametrize(("argv", "names"), FOUND, ids=[" ".join(a)[:60] for a, _ in FOUND])
 def test_the_cases_found_by_hand(workdir, cli, argv, names):
     line = cli.refused(*argv, names=names, seconds=SECONDS)
     assert len(line.rstrip("\n")) <= 500, len(line)      # the prefix counts too
@@ -284,7 +284,7 @@ def test_any_one_bad_argument_is_one_line_and_exit_2(workdir, cli, data):
         cli.refused(*argv, value, seconds=SECONDS)
         return
     if option == "--workers":
-        argv = argv + ["--backend", "dask"]
+        argv = [*argv, "--backend", "dask"]
     if option in argv:
         i = argv.index(option)
         argv = argv[:i] + argv[i + 2:]
@@ -293,7 +293,7 @@ def test_any_one_bad_argument_is_one_line_and_exit_2(workdir, cli, data):
     cli.refused(*argv, option, value, seconds=SECONDS)
 
 
-@pytest.mark.parametrize("option, value", [
+@pytest.mark.parametrize(("option", "value"), [
     ("--hands", "0"), ("--games", "x"), ("--seed", "-1"), ("--players", "9"),
     ("--threads", "999999"), ("--policy", "psychic"), ("--set", "colour=red"),
     ("--preset", "nope"), ("--rules", "missing.toml"), ("--out", "/proc/x"),
@@ -309,16 +309,16 @@ def test_tune_refuses_each_bad_option(workdir, cli, option, value):
 def test_the_memory_caps_follow_the_machine(monkeypatch):
     """A count held in memory at once is capped by half the machine's memory
     over the bytes one unit takes, and never above MAX_HELD."""
-    from simkit import runner
-    from simkit.errors import InputError
+    from simkit.base.errors import InputError
+    from simkit.runs import batches
 
-    assert 2**28 < runner.memory_bytes() < 2**50
-    monkeypatch.setattr(runner, "memory_bytes", lambda: 8 * 2**30)
-    most = 8 * 2**30 // 2 // runner.HELD_BYTES["sample"]
-    assert runner.held_most("sample") == most == 6_135_667
-    assert runner.check_held(most, "--samples", "sample") == most
+    assert 2**28 < batches.memory_bytes() < 2**50
+    monkeypatch.setattr(batches, "memory_bytes", lambda: 8 * 2**30)
+    most = 8 * 2**30 // 2 // batches.HELD_BYTES["sample"]
+    assert batches.held_most("sample") == most == 6_135_667
+    assert batches.check_held(most, "--samples", "sample") == most
     with pytest.raises(InputError, match=r"bad --samples 6,135,668: at most 6,135,667 on this "
                                          r"machine \(.*700 bytes each, in half of its 8.0 GiB"):
-        runner.check_held(most + 1, "--samples", "sample")
-    monkeypatch.setattr(runner, "memory_bytes", lambda: 2**60)
-    assert runner.held_most(1) == runner.MAX_HELD
+        batches.check_held(most + 1, "--samples", "sample")
+    monkeypatch.setattr(batches, "memory_bytes", lambda: 2**60)
+    assert batches.held_most(1) == batches.MAX_HELD

@@ -43,7 +43,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    from simkit.web.server import create_app
+    from simkit.app.web.server import create_app
     return create_app(str(tmp_path_factory.mktemp("reports")), warm=False)
 
 
@@ -57,7 +57,8 @@ def base(app):
     thread.start()
     deadline = time.monotonic() + 20
     while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        assert thread.is_alive(), "uvicorn did not start"
         time.sleep(0.02)
     yield f"http://127.0.0.1:{server.config.port}"
     server.should_exit = True
@@ -92,7 +93,7 @@ def shots(tmp_path_factory) -> Path:
 
 
 def _cli_json(capsys, *argv) -> dict:
-    from simkit.cli import main
+    from simkit.app.cli import main
     capsys.readouterr()
     assert main([*argv, "--json"]) == 0
     return json.loads(capsys.readouterr().out)
@@ -181,10 +182,10 @@ def _phone(browser, width: int = 360, height: int = 800):
 def _glossary_served(page, app) -> None:
     """The glossary the pages read, also while the server under test lacks
     /api/glossary (another part of the work adds it): served from
-    simkit.glossary for this page only then."""
+    simkit.app.glossary for this page only then."""
     if any(getattr(r, "path", "") == "/api/glossary" for r in app.routes):
         return
-    from simkit import glossary
+    from simkit.app import glossary
     body = json.dumps(glossary.as_json())
     page.route("**/api/glossary", lambda route: route.fulfill(
         status=200, content_type="application/json", body=body))
@@ -263,7 +264,8 @@ def test_a_long_run_shows_its_percentage_and_cancel_stops_it(page, base, app, sh
     assert len(mine) == 1
     for job in mine:
         job.thread.join(1.5)
-        assert not job.thread.is_alive() and job.status == "cancelled"
+        assert not job.thread.is_alive()
+        assert job.status == "cancelled"
 
 
 def test_a_closed_tabs_work_is_stopped(browser, base, app):
@@ -273,11 +275,13 @@ def test_a_closed_tabs_work_is_stopped(browser, base, app):
     _advise_button(tab).click()
     expect(tab.locator("#percent")).not_to_have_text("0.0%", timeout=5000)
     mine = [job for i, job in list(app.state.jobs.jobs.items()) if i not in before]
-    assert len(mine) == 1 and mine[0].status == "running"
+    assert len(mine) == 1
+    assert mine[0].status == "running"
     closed = time.monotonic()
     tab.close(run_before_unload=True)
     mine[0].thread.join(7.0)
-    assert not mine[0].thread.is_alive() and mine[0].status == "cancelled"
+    assert not mine[0].thread.is_alive()
+    assert mine[0].status == "cancelled"
     assert time.monotonic() - closed < 7.0
 
 
@@ -431,7 +435,7 @@ def test_game_terms_explain_themselves_on_focus_and_click(page, base, app, shots
     """Every game term on the advisor page is a button: Enter (from the keyboard)
     or a click shows its definition from the glossary, a mouse hover alone does
     not, Escape closes it and gives the focus back."""
-    from simkit import glossary
+    from simkit.app import glossary
     _glossary_served(page, app)
     page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&samples=2000&seed=1")
     _run_advice(page)
@@ -585,9 +589,11 @@ def test_the_advisor_on_a_phone(browser, base, app, shots, width):
         after = pg.evaluate(_LAYOUT)
         assert after["scroll"] <= width, after
         assert after["rows"] == [1, 1, 1, 1], after
-        assert after["table"][0] >= 0 and after["table"][1] <= width, after
+        assert after["table"][0] >= 0, after
+        assert after["table"][1] <= width, after
         assert after["hidden"] <= 1, after            # a card per plan: no column off-screen
-        assert after["fonts"] and min(after["fonts"]) >= 11, after["fonts"]
+        assert after["fonts"], after["fonts"]
+        assert min(after["fonts"]) >= 11, after["fonts"]
         (shots / f"advisor-{width}-layout.json").write_text(json.dumps(after))
         pg.locator("#table-note button.term", has_text="EV").click()     # a term opened
         assert pg.evaluate("document.documentElement.scrollWidth") <= width
@@ -620,7 +626,8 @@ def test_the_advisor_has_no_serious_accessibility_problem(page, base, app, shots
     _run_advice(page)
     assert _axe(page) == []
     after = page.evaluate(_LAYOUT)
-    assert after["scroll"] <= 1366 and min(after["fonts"]) >= 11, after
+    assert after["scroll"] <= 1366, after
+    assert min(after["fonts"]) >= 11, after
     page.screenshot(path=shots / "advisor-1366-answer.png", full_page=True)
     page.goto(f"{base}/?game=pitch&hand=AS+KS+QS+JS+10S+9D&samples=2000&seed=1&run=1")
     expect(page.locator("#answer")).to_be_visible(timeout=30_000)
@@ -630,13 +637,13 @@ def test_the_advisor_has_no_serious_accessibility_problem(page, base, app, shots
 
 # --- the hand viewer ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("game, seed, index", [("pepper", 3, 1), ("pitch", 3, 5),
+@pytest.mark.parametrize(("game", "seed", "index"), [("pepper", 3, 1), ("pitch", 3, 5),
                                                ("shiesta", 2, 0), ("burraco", 1, 0)])
 def test_the_hand_viewer_steps_to_the_records_score(page, base, shots, game, seed, index):
     page.goto(f"{base}/hand?game={game}&seed={seed}&index={index}")
     expect(page.locator("#viewer")).to_be_visible(timeout=20_000)
     record = page.locator("#record").text_content()
-    from simkit import answers
+    from simkit.app import answers
     view = answers.show(answers.parse("show", [("game", game), ("seed", str(seed)),
                                                ("index", str(index))]))
     assert record == view["record"]                      # exactly as simkit show prints it
@@ -663,7 +670,8 @@ def test_the_hand_viewer_steps_to_the_records_score(page, base, shots, game, see
     keys = page.locator("#result-list dt").all_text_contents()
     values = page.locator("#result-list dd").all_text_contents()
     stated = dict(line.split(": ", 1) for line in record.splitlines() if ": " in line)
-    assert keys and all(stated[k] == v for k, v in zip(keys, values)), (keys, values)
+    assert keys, (keys, values)
+    assert all(stated[k] == v for k, v in zip(keys, values)), (keys, values)
     assert any("score" in k or k == "winner" for k in keys)
     page.screenshot(path=shots / f"hand-{game}.png", full_page=True)
     page.keyboard.press("Home")

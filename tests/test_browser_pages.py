@@ -44,7 +44,7 @@ def _glossary(page, app):  # noqa: F811
     /api/glossary (another part of the work adds it)."""
     if any(getattr(r, "path", "") == "/api/glossary" for r in app.routes):
         return
-    from simkit import glossary
+    from simkit.app import glossary
     body = json.dumps(glossary.as_json())
     page.route("**/api/glossary", lambda route: route.fulfill(
         status=200, content_type="application/json", body=body))
@@ -89,14 +89,16 @@ def test_every_newly_shown_hand_opens_at_its_first_move(page, base, app, shots):
     _show(page, index=2)                                   # the next hand
     expect(page.locator("#index")).to_have_value("2")
     expect(_pos(page)).to_have_text(re.compile(r"^move 0 of \d+$"))
-    assert "step=" not in page.url and "index=2" in page.url
+    assert "step=" not in page.url
+    assert "index=2" in page.url
     page.get_by_role("button", name="Last »").click()
     expect(_pos(page)).to_have_text(f"move {_last(page)} of {_last(page)}")
     _show(page, game="pitch", index=5)                     # another game
     expect(page.locator("#felt .seat")).to_have_count(4)
     expect(_pos(page)).to_have_text(re.compile(r"^move 0 of \d+$"))
     record = page.locator("#record").text_content()
-    assert record.startswith("# simkit record") and "game: pitch" in record
+    assert record.startswith("# simkit record")
+    assert "game: pitch" in record
     page.keyboard.press("End")
     expect(_pos(page)).to_have_text(f"move {_last(page)} of {_last(page)}")
     page.get_by_role("tab", name="Paste a record").click()
@@ -188,7 +190,8 @@ def test_the_hand_viewer_fits_and_keeps_its_controls_by_the_table(browser, base,
                         lines: r.textContent.split('\\n').length,
                         height: r.scrollHeight,
                         line: parseFloat(getComputedStyle(r).lineHeight)}; }""")
-            assert rec["scroll"] <= rec["client"] and rec["ws"] == "pre-wrap", rec
+            assert rec["scroll"] <= rec["client"], rec
+            assert rec["ws"] == "pre-wrap", rec
             assert rec["height"] > rec["lines"] * rec["line"], rec    # long lines wrapped
             # scrolled down to the south seat: the caption and Next still in sight
             pg.locator("#felt .slot-s").scroll_into_view_if_needed()
@@ -197,7 +200,7 @@ def test_the_hand_viewer_fits_and_keeps_its_controls_by_the_table(browser, base,
                 const b = document.getElementById(id).getBoundingClientRect();
                 return [b.top, b.bottom]; })""")
             height = pg.viewport_size["height"]
-            assert all(0 <= top and bottom <= height for top, bottom in boxes), (game, boxes)
+            assert all(top >= 0 and bottom <= height for top, bottom in boxes), (game, boxes)
             assert boxes[1][0] - boxes[0][1] < 80, boxes          # next to each other
             assert pg.evaluate("document.documentElement.scrollWidth") <= width, game
             pg.screenshot(path=shots / f"pages-hand-{game}-{width}.png", full_page=True)
@@ -287,7 +290,8 @@ def test_compare_names_its_units_and_says_why_win_rates_pass_100(browser, base, 
         assert {"Ndogo", "Kubwa", "Holm's p", "95% CI"} <= words, words
         layout = pg.evaluate(LAYOUT)
         assert layout["scroll"] <= width, layout
-        assert layout["fonts"] and min(layout["fonts"]) >= 11, layout["fonts"]
+        assert layout["fonts"], layout["fonts"]
+        assert min(layout["fonts"]) >= 11, layout["fonts"]
         pg.locator("#answer button.term", has_text="Kubwa").first.click()
         expect(pg.locator(".term-box")).to_contain_text("highest bid")
         assert pg.evaluate("document.documentElement.scrollWidth") <= width
@@ -320,7 +324,7 @@ def _render_reports(where):
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from simkit import report
+    from simkit.app import report
     report.use_file_backend()
     fig, ax = plt.subplots(figsize=(6, 3.5))
     ax.bar(["pass", "1", "2", "3", "4", "5", "Ndogo", "Kubwa"], [3, 1, 1, 10, 52, 20, 8, 5])
@@ -396,7 +400,8 @@ def test_the_reports_look_like_the_app_and_link_back(browser, base, app, shots, 
             return {page: document.documentElement.scrollWidth,
                     box: s.getBoundingClientRect().right,
                     inner: s.scrollWidth, outer: s.clientWidth}; }""")
-        assert fits["page"] <= width and fits["box"] <= width, fits
+        assert fits["page"] <= width, fits
+        assert fits["box"] <= width, fits
         if width < 700:
             assert fits["inner"] > fits["outer"], fits      # the table scrolls in its box
         assert pg.locator("pre.provenance").evaluate(

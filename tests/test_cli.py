@@ -1,4 +1,4 @@
-"""The ``simkit`` command line (simkit/cli.py).
+"""The ``simkit`` command line (simkit/app/cli.py).
 
 Bad input must give exit code 2 and exactly one line on stderr
 (``simkit: error: ...``) naming the bad value, with no traceback and no
@@ -20,7 +20,7 @@ import pytest
 from simkit import __version__
 from simkit.pepper.policies import HeuristicParams
 from simkit.pepper.rules import PRESETS, PepperRules
-from simkit.runner import max_threads
+from simkit.runs.batches import max_threads
 
 SEED = 7
 
@@ -69,13 +69,13 @@ BAD_INPUT = [
 ]
 
 
-@pytest.mark.parametrize("extra,names", BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
+@pytest.mark.parametrize(("extra", "names"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
 def test_bad_input_is_one_line_and_exit_2(workdir, cli, extra, names):
     cli.refused("simulate", "pepper", "--no-progress", "--out", "x.parquet", *extra,
                 names=names)                    # and nothing written, no partial file
 
 
-@pytest.mark.parametrize("argv, names", [
+@pytest.mark.parametrize(("argv", "names"), [
     (["report", "nosuch"], ["nosuch"]),
     (["report", "all", "--hands", "0"], ["0"]),
     (["report", "pepper-kubwa", "--out", "missing/dir/x"], ["missing"]),
@@ -103,7 +103,7 @@ def test_out_is_a_directory(workdir, cli):
                 names=["d.parquet"])
 
 
-@pytest.mark.parametrize("argv,names", [
+@pytest.mark.parametrize(("argv", "names"), [
     (["simulate", "poker"], ["poker"]),
     (["bench", "poker"], ["poker"]),
     (["rules", "poker"], ["poker"]),
@@ -114,7 +114,7 @@ def test_unknown_game_or_command(workdir, cli, argv, names):
     cli.refused(*argv, names=names)
 
 
-@pytest.mark.parametrize("game, hand, names", [
+@pytest.mark.parametrize(("game", "hand", "names"), [
     ("pepper", "JH JD AH KH QH 8H", ["'8H'", "24-card Pepper deck"]),   # a card, not Pepper's
     ("pepper", "JH JD AH KH QH ZZ", ["unknown card 'ZZ'"]),
     ("pitch", "JH JD AH KH QH 1H", ["unknown card '1H'"]),
@@ -142,15 +142,17 @@ def test_policy_parameter_nan(workdir, cli, key):
 def test_real_process_exit_code_and_stderr(tmp_path):
     """The installed entry point, in a real process: exit 2, one stderr line, no traceback."""
     exe = shutil.which("simkit")
-    cmd = [exe] if exe else [sys.executable, "-m", "simkit.cli"]
-    res = subprocess.run(cmd + ["simulate", "pepper", "--players", "5", "--no-progress",
-                                "--out", str(tmp_path / "x.parquet")],
+    cmd = [exe] if exe else [sys.executable, "-m", "simkit.app.cli"]
+    res = subprocess.run([*cmd, "simulate", "pepper", "--players", "5", "--no-progress",
+                          "--out", str(tmp_path / "x.parquet")],
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 2
     assert res.stdout == ""
     lines = res.stderr.splitlines()
-    assert len(lines) == 1 and res.stderr.endswith("\n"), res.stderr
-    assert lines[0].startswith("simkit: error: ") and "5" in lines[0]
+    assert len(lines) == 1, res.stderr
+    assert res.stderr.endswith("\n"), res.stderr
+    assert lines[0].startswith("simkit: error: ")
+    assert "5" in lines[0]
     assert "Traceback" not in res.stderr
     assert list(tmp_path.iterdir()) == []
 
@@ -180,17 +182,23 @@ def test_simulate_hands_writes_parquet_and_manifest(workdir, cli):
     assert len(df) == 20_000
     assert list(df.columns) == HAND_COLUMNS_4P
     assert (df["hand"].to_numpy() == np.arange(20_000)).all()
-    assert man["game"] == "pepper" and man["unit"] == "hand"
-    assert man["count"] == 20_000 and man["rows"] == 20_000 and man["seed"] == SEED
+    assert man["game"] == "pepper"
+    assert man["unit"] == "hand"
+    assert man["count"] == 20_000
+    assert man["rows"] == 20_000
+    assert man["seed"] == SEED
     assert man["complete"] is True
     assert (man["kind"], man["chunk"], man["chunks"]) == ("records", 7000, 3)
     assert man["spec"] == {"rules": man["rules"], "policies": man["policies"], "seed": SEED}
     assert man["rules"] == PepperRules().as_dict()
-    assert len(man["policies"]) == 4 and all(p.startswith("heuristic") for p in man["policies"])
+    assert len(man["policies"]) == 4
+    assert all(p.startswith("heuristic") for p in man["policies"])
     assert man["simkit_version"] == __version__
-    assert "20,000 hands" in out and "seed 7" in out
+    assert "20,000 hands" in out
+    assert "seed 7" in out
     # the summary's hand counts add up to the run
-    assert "made" in out and "kubwa" in out
+    assert "made" in out
+    assert "kubwa" in out
 
     # the same command again gives the same records and manifest (bar the clock),
     # whatever the chunk size
@@ -204,12 +212,13 @@ def test_simulate_hands_writes_parquet_and_manifest(workdir, cli):
     before = {p: os.stat(p).st_mtime_ns for p in (workdir / "tmp" / "x.parquet").iterdir()}
     code, out3, err = cli(*argv, "--out", "tmp/x.parquet", "--chunk", "7000")
     assert code == 0, err
-    assert "already holds this run" in out3 and "20,000 hands" in out3
+    assert "already holds this run" in out3
+    assert "20,000 hands" in out3
     assert out3.split("\n\n")[1] == out.split("\n\n")[0]
     assert {p: os.stat(p).st_mtime_ns for p in (workdir / "tmp" / "x.parquet").iterdir()} == before
     assert sorted(os.listdir(workdir / "tmp")) == ["x.parquet", "y.parquet"]
     # store.read_run reads the layout too
-    from simkit.store import read_run as store_read_run
+    from simkit.runs.store import read_run as store_read_run
     df3, man3 = store_read_run(workdir / "tmp" / "x.parquet")
     pd.testing.assert_frame_equal(df, df3)
     assert man3 == man
@@ -223,7 +232,8 @@ def test_simulate_without_out_prints_summary_only(workdir, cli):
     code, out, err = cli("simulate", "pepper", "--hands", "5000", "--players", "2",
                          "--no-progress")
     assert code == 0, err
-    assert "5,000 hands" in out and "written" not in out
+    assert "5,000 hands" in out
+    assert "written" not in out
     assert sorted(os.listdir(workdir)) == ["bad.toml", "badvalue.toml"]
 
 
@@ -232,22 +242,27 @@ def test_simulate_games(workdir, cli):
                          "--seed", str(SEED), "--no-progress", "--out", "g.parquet")
     assert code == 0, err
     df, man = read_run(workdir / "g.parquet")
-    assert len(df) == 300 and list(df.columns) == GAME_COLUMNS_3P
-    assert man["unit"] == "game" and man["count"] == 300 and man["rules"]["players"] == 3
-    assert not df["unfinished"].any() and (df["winners"] > 0).all()
-    assert "300 games" in out and "win rate" in out
+    assert len(df) == 300
+    assert list(df.columns) == GAME_COLUMNS_3P
+    assert man["unit"] == "game"
+    assert man["count"] == 300
+    assert man["rules"]["players"] == 3
+    assert not df["unfinished"].any()
+    assert (df["winners"] > 0).all()
+    assert "300 games" in out
+    assert "win rate" in out
 
 
 def test_rules_file_is_applied(workdir, cli):
     (workdir / "file.toml").write_text('[rules]\nauction = "one_lap"\n')
-    code, out, err = cli("simulate", "pepper", "--hands", "3000", "--no-progress",
-                         "--rules", "file.toml", "--out", "r.parquet")
+    code, _, err = cli("simulate", "pepper", "--hands", "3000", "--no-progress",
+                       "--rules", "file.toml", "--out", "r.parquet")
     assert code == 0, err
     df, man = read_run(workdir / "r.parquet")
     assert man["rules"]["auction"] == "one_lap"
     assert (df["calls"] <= 4).all()               # one lap: each player speaks once
     # --set overrides the file, --players overrides both, the preset comes first
-    code, out, err = cli("simulate", "pepper", "--hands", "3000", "--no-progress",
+    code, _out, err = cli("simulate", "pepper", "--hands", "3000", "--no-progress",
                          "--preset", "kubwa-triple", "--rules", "file.toml",
                          "--set", "auction=reentry,fail=bid", "--players", "3",
                          "--policy", "random", "--policy", "heuristic:aggression=1",
@@ -262,25 +277,30 @@ def test_rules_file_is_applied(workdir, cli):
 
 def test_rules_command_lists_every_key_and_preset(cli):
     code, out, err = cli("rules", "pepper")
-    assert code == 0 and err == ""
-    for key in PepperRules.keys():
+    assert code == 0
+    assert err == ""
+    for key in PepperRules.keys():  # noqa: SIM118  (a classmethod: the option names)
         assert key in out, key
     for name in PRESETS:
         assert name in out, name
-    for key in HeuristicParams.keys():
+    for key in HeuristicParams.keys():  # noqa: SIM118  (a classmethod: the option names)
         assert key in out, key
-    assert "random" in out and "heuristic" in out
+    assert "random" in out
+    assert "heuristic" in out
 
 
 def test_bench_json(cli):
     code, out, err = cli("bench", "pepper", "--json", "--hands", "20000")
     assert code == 0, err
     records = json.loads(out)
-    assert isinstance(records, list) and records
-    assert records[0]["case"] == "yardstick" and records[0]["vs_yardstick"] == 1.0
+    assert isinstance(records, list)
+    assert records
+    assert records[0]["case"] == "yardstick"
+    assert records[0]["vs_yardstick"] == 1.0
     for r in records:
         assert {"game", "case", "players", "threads", "unit", "rate", "vs_yardstick"} <= set(r)
-        assert r["rate"] > 0 and r["vs_yardstick"] > 0
+        assert r["rate"] > 0
+        assert r["vs_yardstick"] > 0
         assert 1 <= r["threads"] <= max_threads()
     records = [r for r in records if r["case"] != "yardstick"]
     assert {r["game"] for r in records} == {"pepper"}
@@ -310,4 +330,6 @@ def test_json_is_strict_json_without_a_value(cli, argv):
         raise ValueError(f"not JSON: {name}")
 
     pairs = json.loads(out, parse_constant=no_constant)["pairs"]
-    assert code == 0 and pairs[0]["ci_low"] is None and pairs[0]["p_value"] is None
+    assert code == 0
+    assert pairs[0]["ci_low"] is None
+    assert pairs[0]["p_value"] is None

@@ -1,4 +1,4 @@
-"""Rule-variant comparison (simkit/compare.py) with Pepper's measures: variant
+"""Rule-variant comparison (simkit/lab/compare.py) with Pepper's measures: variant
 and sweep parsing, 2 to 8 variants, paired differences (exactly [0, 0] when a
 rule never changes a deal, never wider than the independent intervals they
 replace), Holm's correction, the JSON shape.  The other games' measures are
@@ -13,11 +13,12 @@ import math
 import numpy as np
 import pytest
 
-from simkit import compare as C
-from simkit import games, stats
-from simkit.errors import InputError
+from simkit import games
+from simkit.base import stats
+from simkit.base.errors import InputError
+from simkit.lab import compare as C
 
-SMALL = dict(hands=50_000, games=500, seed=5)
+SMALL = {"hands": 50_000, "games": 500, "seed": 5}
 # The default heuristic almost never passes a hand out (no thrown-in hand in
 # 200,000); a cautious one throws in about 13% of 4-player hands.
 CAUTIOUS = "heuristic:aggression=-3"
@@ -40,7 +41,7 @@ def stick():
                    **SMALL)
 
 
-@pytest.mark.parametrize("text, want", [
+@pytest.mark.parametrize(("text", "want"), [
     ("A:all_pass=stick,auction=one_lap", ("A", {"all_pass": "stick", "auction": "one_lap"})),
     ("A", ("A", {})), ("A:", ("A", {})), (" B : all_pass = stick ", ("B", {"all_pass": "stick"})),
     ("B:ndogo_stake=2,", ("B", {"ndogo_stake": "2"})),
@@ -49,7 +50,7 @@ def test_parse_variant(text, want):
     assert C.parse_variant(PEPPER, text) == want
 
 
-@pytest.mark.parametrize("text, names", [
+@pytest.mark.parametrize(("text", "names"), [
     (":all_pass=stick", ["label"]), ("", ["label"]),
     ("all_pass=stick", ["label", "all_pass=stick"]),
     ("A B:all_pass=stick", ["label"]),
@@ -77,7 +78,7 @@ def test_sweep_makes_one_variant_per_value():
                    ("kubwa_stake=3", {"auction": "one_lap", "kubwa_stake": "3"})]
 
 
-@pytest.mark.parametrize("sweep, match", [
+@pytest.mark.parametrize(("sweep", "match"), [
     ("kubwa_stake=3", "at least two values"), ("kubwa_stake", "KEY=V1,V2"),
     ("kubwa_stake=2,,3", "KEY=V1,V2"), ("kubwa_stake=2,2", "given twice"),
     ("kubwa_stake=2,9", "kubwa_stake"), ("nokey=1,2", "nokey"),
@@ -87,7 +88,7 @@ def test_bad_sweeps(sweep, match):
         C.check_variants(PEPPER, [], sweep)
 
 
-@pytest.mark.parametrize("variants, match", [
+@pytest.mark.parametrize(("variants", "match"), [
     ([], "2 to 8 variants.*got 0"), (["A"], "got 1"), ("A", "got 1"), (None, "got 0"),
     ([f"V{i}:" for i in range(9)], "got 9"),
     (["A", "A:all_pass=stick"], "label 'A'"),
@@ -97,10 +98,10 @@ def test_two_to_eight_variants(variants, match):
         compare(variants, hands=10, games=1)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(players=5), "player count 5"), (dict(hands=0), "--hands 0"),
-    (dict(games=-1), "--games -1"), (dict(seed=-1), "seed -1"),
-    (dict(policy="sloppy"), "sloppy"),
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"players": 5}, "player count 5"), ({"hands": 0}, "--hands 0"),
+    ({"games": -1}, "--games -1"), ({"seed": -1}, "seed -1"),
+    ({"policy": "sloppy"}, "sloppy"),
 ])
 def test_bad_arguments(kwargs, match):
     with pytest.raises(InputError, match=match):
@@ -134,9 +135,11 @@ def test_a_rule_that_never_comes_up(stick_default):
     at = r["variants"].attrs
     assert at["differing"]["B"] == {"hand": 0.0, "game": 0.0}
     rows = list(_intervals(r))
-    assert len(rows) > 30 and any(name == "design" for name in r)
+    assert len(rows) > 30
+    assert any(name == "design" for name in r)
     for diff, lo, hi, p in rows:
-        assert diff == lo == hi == 0.0 and p == 1.0
+        assert diff == lo == hi == 0.0
+        assert p == 1.0
     text = C.format_comparison(r)
     assert "B never changed a deal at this table" in text
     d = C.comparison_json(r)
@@ -147,9 +150,13 @@ def test_a_rule_that_never_comes_up(stick_default):
 def test_stick_against_redeal(stick):
     s = stick["scores"].set_index("metric")
     thrown = s.loc["thrown-in rate"]
-    assert thrown["a"] > 0.05 and thrown["b"] == 0.0        # the stuck dealer always plays
-    assert thrown["diff"] == pytest.approx(-thrown["a"]) and thrown["diff"] < 0
-    assert thrown["ci_high"] < 0 and thrown["p_value"] < 1e-6 and thrown["p_holm"] < 1e-6
+    assert thrown["a"] > 0.05
+    assert thrown["b"] == 0.0
+    assert thrown["diff"] == pytest.approx(-thrown["a"])
+    assert thrown["diff"] < 0
+    assert thrown["ci_high"] < 0
+    assert thrown["p_value"] < 1e-6
+    assert thrown["p_holm"] < 1e-6
     b = stick["bids"].set_index("bid")
     assert b.loc["(thrown in)", "hands_b"] == 0
     assert b.loc["(thrown in)", "hands_a"] == round(thrown["a"] * SMALL["hands"])
@@ -169,8 +176,10 @@ def test_stick_against_redeal(stick):
         assert (t["p_holm"].isna() | (t["p_holm"] >= t["p_value"] - 1e-15)).all(), name
     text = C.format_comparison(stick)
     assert "redeal = seed rules, stick = all_pass=stick" in text
-    assert "verdict: scores: " in text and "differ significantly" in text
-    assert "(thrown in)" in text and "never changed a deal" not in text
+    assert "verdict: scores: " in text
+    assert "differ significantly" in text
+    assert "(thrown in)" in text
+    assert "never changed a deal" not in text
     assert "stick: heuristic:aggression=-3.0 (every seat)" in text
 
 

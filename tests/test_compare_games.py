@@ -9,10 +9,10 @@ import json
 import numpy as np
 import pytest
 
-from simkit import compare as C
+from simkit.app.cli import main
+from simkit.base.errors import InputError
 from simkit.burraco import api as burraco
-from simkit.cli import main
-from simkit.errors import InputError
+from simkit.lab import compare as C
 
 #: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
 pytestmark = pytest.mark.slow
@@ -32,7 +32,9 @@ def test_pitch_redeal_throws_in_what_forced_dealers_played():
     r = C.compare("pitch", ["forced:stuck_bid=any", "redeal:all_pass=redeal"], hands=20_000,
                   games=300, seed=4, policy="classic")     # its dealer often passes
     thrown = _row(r, "hands", "thrown-in rate")
-    assert thrown["a"] == 0.0 and thrown["b"] > 0.01 and thrown["p_value"] < 1e-6
+    assert thrown["a"] == 0.0
+    assert thrown["b"] > 0.01
+    assert thrown["p_value"] < 1e-6
     bids = r["bids"].set_index("bid")
     assert bids.loc["(thrown in)", "hands_a"] == 0
     assert bids.loc["(thrown in)", "hands_b"] == round(thrown["b"] * 20_000)
@@ -70,11 +72,15 @@ def test_pitch_moon_points_change_only_moon_scores():
 def test_shiesta_turn_cap_leaves_games_unfinished():
     r = C.compare("shiesta", ["A:", "short:max_turns=10"], games=2_000, seed=6)
     unfinished = _row(r, "games", "unfinished games")
-    assert unfinished["a"] < 0.01 and unfinished["b"] > 0.99
+    assert unfinished["a"] < 0.01
+    assert unfinished["b"] > 0.99
     turns = _row(r, "games", "turns per game")
-    assert turns["b"] == 10.0 and turns["diff"] < -40 and turns["p_value"] < 1e-6
+    assert turns["b"] == 10.0
+    assert turns["diff"] < -40
+    assert turns["p_value"] < 1e-6
     seats = r["games"][r["games"]["metric"].str.startswith("win rate")]
-    assert len(seats) == 4 and abs(seats["a"].sum() + unfinished["a"] - 1) < 1e-12
+    assert len(seats) == 4
+    assert abs(seats["a"].sum() + unfinished["a"] - 1) < 1e-12
     with pytest.raises(InputError, match="auction"):
         C.compare("shiesta", ["A:", "B:auction=open"], games=10)
 
@@ -95,7 +101,7 @@ def test_burraco_closing_bonus_moves_only_the_closers_score():
     assert ended["a"] == ended["b"] == pytest.approx((df["ended"] == "closed").mean())
 
 
-@pytest.mark.parametrize("game, variant", [("pitch", "B:low=dealt"),
+@pytest.mark.parametrize(("game", "variant"), [("pitch", "B:low=dealt"),
                                            ("shiesta", "B:after_burn=again"),
                                            ("burraco", "B:untaken_pozzetto=cards")])
 def test_cli_compare_json(game, variant, capsys):
@@ -104,8 +110,11 @@ def test_cli_compare_json(game, variant, capsys):
                  "--games", "4", "--seed", "3", "--no-progress", "--json"])
     assert code == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["game"] == game and d["labels"] == ["A", "B"] and d["seed"] == 3
-    assert "variants" in d["tables"] and len(d["tables"]) >= 2
+    assert d["game"] == game
+    assert d["labels"] == ["A", "B"]
+    assert d["seed"] == 3
+    assert "variants" in d["tables"]
+    assert len(d["tables"]) >= 2
     for _name, rows in d["tables"].items():
         for row in rows:
             if "diff" in row and row["diff"] is not None:
@@ -125,11 +134,11 @@ def test_hands_for_a_game_compared_in_whole_games_is_refused(cli):
 def test_the_web_apps_steps_give_the_commands_sums(monkeypatch):
     """The web app runs a comparison in steps sized by the time each took; its
     sums are added in the command's batches, so both give the same floats."""
-    from simkit import runner
-    from simkit.runner import Work
+    from simkit.runs import batches
+    from simkit.runs.batches import Work
 
-    monkeypatch.setattr(runner, "GROW", 0.0)         # steps stay small: other groupings
-    args = dict(hands=4000, games=10, seed=3)
+    monkeypatch.setattr(batches, "GROW", 0.0)         # steps stay small: other groupings
+    args = {"hands": 4000, "games": 10, "seed": 3}
     plain = C.compare("pitch", ["A:", "B:low=dealt"], **args)
     stepped = C.compare("pitch", ["A:", "B:low=dealt"], work=Work(), **args)
     for name, table in plain.items():

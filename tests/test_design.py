@@ -1,6 +1,6 @@
-"""The designer's measures (simkit/design.py) on games whose answers are known
+"""The designer's measures (simkit/lab/design.py) on games whose answers are known
 by hand, each game's design frame read from its records, and the skill trace
-(simkit/skill.py): a policy against itself scores exactly one half."""
+(simkit/lab/skill.py): a policy against itself scores exactly one half."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit import design, games, skill
+from simkit import games
 from simkit.engine import Mean, Rate, Statistic
+from simkit.lab import design, skill
 
 # six finished-or-not games of a 3-seat game, counted by hand below
 FRAME = pd.DataFrame({
@@ -46,7 +47,8 @@ def _values(section, frame):
 def test_hand_counted_measures():
     section = design.section(lambda df: df, ["seat 1", "seat 2", "seat 3 (dealer)"],
                              "seat 3 (dealer)", cap="max_rounds")
-    assert section.name == "design" and section.unit == "game"
+    assert section.name == "design"
+    assert section.unit == "game"
     v = _values(section, FRAME)
     # five finished games: seat 1 won 3.5 of them, seat 2 1.5, seat 3 none
     assert v["balance: win rate, seat 1"] == pytest.approx(3.5 / 5)
@@ -80,19 +82,20 @@ def test_lead_columns_settled_share():
                        "settled": [3, -1, 0]})
     steps = np.array([4, 5, 10])
     got = design.lead_columns(df, steps, np.array([True, False, True]))
-    assert got["settled_share"][0] == 0.25 and math.isnan(got["settled_share"][1])
+    assert got["settled_share"][0] == 0.25
+    assert math.isnan(got["settled_share"][1])
     assert got["settled_share"][2] == 1.0
     assert got["comeback"].tolist() == [True, False, True]
 
 
-@pytest.mark.parametrize("game, players, kw", [
+@pytest.mark.parametrize(("game", "players", "kw"), [
     ("pepper", 4, {"games": 300}), ("pepper", 3, {"games": 300}),
     ("shiesta", 4, {"games": 300}), ("burraco", 4, {"games": 30}),
     ("pitch", 4, {"sessions": 100}), ("pitch", 6, {"sessions": 100}),
 ])
 def test_each_games_design_frame(game, players, kw):
     """Read from real records: one row per game, the win shared out, the lead
-    columns of :mod:`simkit.drama` kept."""
+    columns of :mod:`simkit.lab.drama` kept."""
     from importlib import import_module
 
     g = games.get(game)
@@ -103,7 +106,8 @@ def test_each_games_design_frame(game, players, kw):
     (section,) = [s for s in g.measures(rules) if s.name == "design"]
     frame = section.view(df)
     count = next(iter(kw.values()))
-    assert len(frame) == count and frame.iloc[:, 0].tolist() == list(range(count))
+    assert len(frame) == count
+    assert frame.iloc[:, 0].tolist() == list(range(count))
     pos = frame[[c for c in frame.columns if c.startswith("pos_")]].to_numpy()
     won = pos.sum(axis=1)
     assert np.all((won > 1 - 1e-9) | ~frame["finished"].to_numpy() | (game == "pitch"))
@@ -114,8 +118,10 @@ def test_each_games_design_frame(game, players, kw):
         frame["decided"] == frame["finished"]).all()
     share = frame["settled_share"].to_numpy()
     single = frame["single"].to_numpy(bool)
-    assert np.isnan(share[~single]).all() and ((share[single] > 0) & (share[single] <= 1)).all()
-    assert frame["lead_changes"].max() > 0 and frame["comeback"].any()
+    assert np.isnan(share[~single]).all()
+    assert ((share[single] > 0) & (share[single] <= 1)).all()
+    assert frame["lead_changes"].max() > 0
+    assert frame["comeback"].any()
     assert not frame["comeback"][~single].any()
 
 
@@ -123,7 +129,8 @@ def test_a_policy_against_itself_scores_one_half():
     g = games.get("pepper")
     rules = g.resolve_rules(None, 4)
     s = skill.scores(g, rules, "heuristic", "heuristic", 300, seed=3)
-    assert len(s) == 300 and (s == 0.5).all()
+    assert len(s) == 300
+    assert (s == 0.5).all()
     mean, lo, hi = skill.interval(s)
     assert mean == lo == hi == 0.5
     assert math.isinf(skill.games_to_lead(s))
@@ -133,15 +140,17 @@ def test_the_stronger_scores_above_one_half():
     g = games.get("shiesta")
     rules = g.resolve_rules(None, 4)
     s = skill.scores(g, rules, "random", "heuristic", 400, seed=3)
-    mean, lo, hi = skill.interval(s)
-    assert lo > 0.5 and set(np.unique(s)) <= {0.0, 0.5, 1.0}
+    _mean, lo, _hi = skill.interval(s)
+    assert lo > 0.5
+    assert set(np.unique(s)) <= {0.0, 0.5, 1.0}
 
 
 def test_games_to_lead_counted_by_hand():
     # per-deal scores 1, 1, 1, 0: mean 3/4, sd 1/2 (ddof 1): n = ceil((1.645 * 0.5 / 0.25)^2)
     s = np.array([1.0, 1.0, 1.0, 0.0])
     n = math.ceil((skill.Z95_ONE_SIDED * np.std(s, ddof=1) / 0.25) ** 2)
-    assert n == 11 and skill.games_to_lead(s) == 2 * n
+    assert n == 11
+    assert skill.games_to_lead(s) == 2 * n
     assert math.isinf(skill.games_to_lead(np.array([0.0, 1.0])))     # no edge
 
 

@@ -17,8 +17,8 @@ import sys
 
 import pytest
 
-from simkit.errors import InputError
-from simkit.options import build_parser
+from simkit.app.options import build_parser
+from simkit.base.errors import InputError
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PAGES = sorted((ROOT / "docs").rglob("*.md"))

@@ -1,6 +1,6 @@
 """Lead changes, comebacks and the settled step: the readable definitions
-(simkit/drama.py) on games counted by hand, and the kernels' own code for
-them (simkit/lead.py) against the definitions on random histories."""
+(simkit/lab/drama.py) on games counted by hand, and the kernels' own code for
+them (simkit/base/lead.py) against the definitions on random histories."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simkit import drama, lead
+from simkit.base import lead
+from simkit.lab import drama
 
 
 def _tops(scores, best=max):
@@ -42,7 +43,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("scores, winners, expected", CASES)
+@pytest.mark.parametrize(("scores", "winners", "expected"), CASES)
 def test_hand_counted_games(scores, winners, expected):
     tops = _tops(scores)
     assert tuple(drama.drama(tops, winners)) == expected

@@ -1,4 +1,4 @@
-"""The glossary (simkit/glossary.py): every word the pages use is defined once,
+"""The glossary (simkit/app/glossary.py): every word the pages use is defined once,
 in plain words, with a rule-book section that exists."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from simkit import games, glossary
+from simkit import games
+from simkit.app import glossary
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 #: Words the pages show that a card player may not know, by game.
@@ -26,7 +27,9 @@ def test_keys_are_unique_and_entries_complete():
     keys = [t.key for t in glossary.TERMS]
     assert len(keys) == len(set(keys))
     for t in glossary.TERMS:
-        assert t.word and t.means.endswith(".") and t.source, t.key
+        assert t.word, t.key
+        assert t.means.endswith("."), t.key
+        assert t.source, t.key
         assert set(t.games) <= set(games.GAMES), t.key
 
 
@@ -56,14 +59,16 @@ def test_a_games_words_do_not_leak_into_another():
 
 
 def test_the_glossary_command_prints_a_games_terms(capsys):
-    from simkit.cli import main
+    from simkit.app.cli import main
 
     assert main(["glossary", "burraco", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)["terms"]
     assert [t["key"] for t in printed] == [t.key for t in glossary.for_game("burraco")]
-    assert "pozzetto" in {t["key"] for t in printed} and "kubwa" not in {t["key"] for t in printed}
+    assert "pozzetto" in {t["key"] for t in printed}
+    assert "kubwa" not in {t["key"] for t in printed}
     assert main(["glossary", "pepper"]) == 0
     text = capsys.readouterr().out
-    assert "Pilipili Kubwa (pepper; also Kubwa)" in text and "[seeds/pepper.md 3, 5]" in text
+    assert "Pilipili Kubwa (pepper; also Kubwa)" in text
+    assert "[seeds/pepper.md 3, 5]" in text
     assert main(["glossary", "poker"]) == 2
     assert "unknown game 'poker'" in capsys.readouterr().err

@@ -4,7 +4,7 @@ import numba
 import numpy as np
 import pytest
 
-from simkit import jit
+from simkit.base import jit
 from simkit.pepper import api as pepper_api
 
 
@@ -45,7 +45,7 @@ def test_if_given_is_for_kernels_only():
         stand_in(True, 0, 1)
 
 
-@pytest.mark.parametrize("policy, search", [
+@pytest.mark.parametrize(("policy", "search"), [
     ("heuristic", None), ("classic", None), ("random", None),
     (["heuristic", "expert", "heuristic", "heuristic"], True),
     ("expert:model=voids", True),

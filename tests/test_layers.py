@@ -15,7 +15,8 @@ import pathlib
 import pytest
 
 import simkit
-from simkit import games, jit
+from simkit import games
+from simkit.base import jit
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGES = ("simkit", "analyses")
@@ -103,7 +104,7 @@ def _cycle() -> list[str] | None:
         stack.append(m)
         for n in sorted(GRAPH[m]):
             if state.get(n) == 1:
-                return stack[stack.index(n):] + [n]
+                return [*stack[stack.index(n):], n]
             if n not in state and (found := visit(n)):
                 return found
         state[m] = 2
@@ -124,7 +125,7 @@ def test_no_import_loop():
 def test_the_library_never_imports_the_studies():
     """Only the command line (the top layer) imports the studies' package."""
     for m in MODULES:
-        if m.startswith("simkit") and m != "simkit.cli":
+        if m.startswith("simkit") and m != "simkit.app.cli":
             assert not any(n.startswith("analyses") for n in _reaches(GRAPH, m)), m
 
 
@@ -132,14 +133,15 @@ def test_the_library_never_imports_the_studies():
 #: layers from the command line down (cli; studies; compare, tournament,
 #: record, bench, runs; games and the engine; chunks; the base modules).
 BELOW = {
-    "simkit.answers": ("simkit.cli", "simkit.web", "simkit.web.server"),
-    "simkit.options": ("simkit.cli", "simkit.answers", "simkit.web"),
-    "simkit.chunks": ("simkit.engine", "simkit.games", "simkit.runs", "simkit.tournament"),
-    "simkit.engine": ("simkit.games", "simkit.chunks", "simkit.runs", "simkit.tournament",
-                      "simkit.compare", "simkit.report", "simkit.record", "simkit.bench",
-                      "simkit.cli"),
-    "simkit.report": ("simkit.engine", "simkit.games", "simkit.tournament", "simkit.cli"),
-    "simkit.store": ("simkit.engine", "simkit.games", "simkit.chunks"),
+    "simkit.app.answers": ("simkit.app.cli", "simkit.app.web", "simkit.app.web.server"),
+    "simkit.app.options": ("simkit.app.cli", "simkit.app.answers", "simkit.app.web"),
+    "simkit.runs.chunks": ("simkit.engine", "simkit.games", "simkit.runs.jobs",
+                           "simkit.tournament"),
+    "simkit.engine": ("simkit.games", "simkit.runs.chunks", "simkit.runs.jobs",
+                      "simkit.tournament", "simkit.lab.compare", "simkit.app.report",
+                      "simkit.records.record", "simkit.bench", "simkit.app.cli"),
+    "simkit.app.report": ("simkit.engine", "simkit.games", "simkit.tournament", "simkit.app.cli"),
+    "simkit.runs.store": ("simkit.engine", "simkit.games", "simkit.runs.chunks"),
 }
 
 
@@ -154,10 +156,12 @@ def test_the_two_engines_of_a_game_are_written_independently(game):
     """The reference side (reference engine, its solver and expert, records)
     never reaches the numba side (kernel and what only kernels import), nor
     the other way round; rules and policy layouts are the shared ground."""
-    numba_side = {f"simkit.{game}.{f.removesuffix('.py')}" for f in jit.KERNEL_SIDE} \
-        - {f"simkit.{game}.rules", f"simkit.{game}.policies"}
-    reference_side = {m for m in MODULES if m.startswith(f"simkit.{game}.reference")
-                      or m == f"simkit.{game}.record"}
+    folder = f"simkit.{game}."
+    numba_side = {m for m in MODULES if m.startswith(folder)
+                  and jit.kernel_side(m.removeprefix(folder) + ".py")} \
+        - {f"{folder}rules", f"{folder}policies"}
+    reference_side = {m for m in MODULES if m.startswith(f"{folder}reference")
+                      or m in (f"{folder}record", f"{folder}replay")}
     for m in reference_side:
         assert not (_reaches(GRAPH, m) & numba_side), m
     for m in numba_side & set(MODULES):
@@ -165,7 +169,7 @@ def test_the_two_engines_of_a_game_are_written_independently(game):
 
 
 def test_compiled_kernels_are_kept_outside_the_package():
-    """numba's cache goes to the user's cache directory (simkit/jit.py), so that
+    """numba's cache goes to the user's cache directory (simkit/base/jit.py), so that
     an install leaves nothing in site-packages that would outlive it."""
     from simkit.pepper import api
     api.simulate(hands=10)
@@ -188,4 +192,74 @@ def _too_long(path: pathlib.Path) -> list[str]:
 
 def test_no_function_is_too_long_to_read():
     long = [f for m in sorted(MODULES.values()) for f in _too_long(m)]
+    assert not long, "\n".join(long)
+
+
+# --- rooms a newcomer can find (issue 40) --------------------------------------------
+
+#: Lines a module may hold: a plain module, and a module of numba kernels.
+MAX_LINES, MAX_KERNEL_LINES = 800, 1_000
+#: Modules side by side at simkit's top; the rest live in rooms by role.
+MAX_TOP_MODULES = 15
+#: Parameters of a function outside the numba kernels, and arguments a call
+#: outside them may pass by position.
+MAX_PARAMETERS, MAX_POSITIONAL = 8, 5
+
+
+def _jitted(tree: ast.Module) -> bool:
+    """Whether a module holds numba kernels (functions under ``@kernel``)."""
+    return any(isinstance(node, ast.FunctionDef)
+               and any("kernel" in ast.unparse(d) for d in node.decorator_list)
+               for node in ast.walk(tree))
+
+
+TREES = {name: ast.parse(path.read_text()) for name, path in MODULES.items()}
+PLAIN = sorted(name for name, tree in TREES.items() if not _jitted(tree))
+
+
+def test_no_module_is_too_long_to_find_ones_way_in():
+    long = []
+    for name, path in sorted(MODULES.items()):
+        lines = path.read_text().count("\n")
+        most = MAX_KERNEL_LINES if _jitted(TREES[name]) else MAX_LINES
+        if lines > most:
+            long.append(f"{path.relative_to(ROOT)}: {lines} lines (at most {most})")
+    assert not long, "\n".join(long)
+
+
+def test_simkits_top_holds_few_modules():
+    top = sorted(p.name for p in (ROOT / "simkit").glob("*.py"))
+    assert len(top) <= MAX_TOP_MODULES, top
+
+
+def test_functions_outside_kernels_take_few_parameters():
+    many = []
+    for name in PLAIN:
+        for node in ast.walk(TREES[name]):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                count = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs)
+                if count > MAX_PARAMETERS:
+                    many.append(f"{name}:{node.lineno} {node.name} ({count} parameters)")
+    assert not many, "\n".join(many)
+
+
+#: Calls whose arguments are a contract by position: a unit's batch kernel,
+#: whichever game's (its numba kernel names its parameters in its own way, so
+#: the engine passes them in the order engine.Unit documents).
+POSITIONAL_CALLS = {("simkit.engine", "self.kernel")}
+
+
+def test_long_calls_outside_kernels_name_their_arguments():
+    """A call passing more than five arguments passes them by keyword, so that
+    a reader (and a reordered signature) cannot mistake one for another."""
+    long = []
+    for name in PLAIN:
+        for node in ast.walk(TREES[name]):
+            if isinstance(node, ast.Call) and (name, ast.unparse(node.func)) \
+                    not in POSITIONAL_CALLS:
+                given = [a for a in node.args if not isinstance(a, ast.Starred)]
+                if len(given) > MAX_POSITIONAL:
+                    long.append(f"{name}:{node.lineno} {ast.unparse(node.func)} "
+                                f"({len(given)} by position)")
     assert not long, "\n".join(long)

@@ -25,7 +25,8 @@ def test_tables_and_findings_come_from_the_tournament(pepper):
     entrants = policy_ladder.entrants("pepper", policy_ladder.SETUPS["pepper"])
     assert set(t["ratings"]["policy"]) == set(entrants)
     assert "expert" not in entrants                     # it searches: a ladder of its own
-    assert entrants[0] == "heuristic" and entrants[-1] == "random"
+    assert entrants[0] == "heuristic"
+    assert entrants[-1] == "random"
     assert t["ratings"]["policy"].iloc[-1] == "random"          # last on the ladder
     assert len(t["pairs"]) == len(entrants) * (len(entrants) - 1) // 2
     first = pepper.summary[0]
@@ -41,7 +42,8 @@ def test_tables_and_findings_come_from_the_tournament(pepper):
     assert (search["deals"] == max(50, 4_000 // policy_ladder.SEARCH_SHARE)).all()
     assert len(t["search_pairs"]) == 6
     games = t["search_game_ratings"]
-    assert set(games["policy"]) == set(search["policy"]) and (games["unit"] == "game").all()
+    assert set(games["policy"]) == set(search["policy"])
+    assert (games["unit"] == "game").all()
     assert len(t["search_game_pairs"]) == 6
     for what in ("hands", "whole games"):
         i = pepper.summary.index(next(s for s in pepper.summary
@@ -62,9 +64,11 @@ def test_every_entrant_is_named_with_its_spec(pepper):
     prov = pepper.provenance["policies"]
     assert set(prov) == set(policy_ladder.entrants("pepper", policy_ladder.SETUPS["pepper"])
                             + policy_ladder.search_entrants("pepper"))
-    assert prov["random"] == "random" and prov["heuristic"].startswith("heuristic:")
+    assert prov["random"] == "random"
+    assert prov["heuristic"].startswith("heuristic:")
     assert prov["heuristic:aggression=-1"].startswith("heuristic:aggression=-1")
-    assert prov["expert"].startswith("expert:") and "worlds=16" in prov["expert"]
+    assert prov["expert"].startswith("expert:")
+    assert "worlds=16" in prov["expert"]
 
 
 def test_upsets_and_disagreements_are_found():

@@ -10,12 +10,13 @@ import re
 
 import pytest
 
-from simkit import games, record
-from simkit.cli import main
-from simkit.errors import InputError
+from simkit import games
+from simkit.app.cli import main
+from simkit.base.errors import InputError
 from simkit.pepper import api as pepper
 from simkit.pepper import reference as R
 from simkit.pepper.rules import TRUMP_TEXT, make_rules
+from simkit.records import record
 
 SEED = 31
 
@@ -27,8 +28,10 @@ def run(capsys, *argv):
 
 
 def one_line_error(code, out, err, *names):
-    assert code == 2 and out == "", (out, err)
-    assert err.startswith("simkit: error: ") and err.count("\n") == 1, err
+    assert code == 2, (out, err)
+    assert out == "", (out, err)
+    assert err.startswith("simkit: error: "), err
+    assert err.count("\n") == 1, err
     assert "Traceback" not in err
     for name in names:
         assert name in err, (name, err)
@@ -53,7 +56,7 @@ def _pepper_row_of(log) -> dict:
     return row
 
 
-@pytest.mark.parametrize("players, preset, policy", [
+@pytest.mark.parametrize(("players", "preset", "policy"), [
     (4, "seed", "heuristic"), (3, "seed", "heuristic"), (2, "seed", "heuristic"),
     (4, "stick-the-dealer", "random"), (3, "one-lap", "classic")])
 def test_pepper_show_replays_to_itself_and_equals_the_run(players, preset, policy):
@@ -93,7 +96,8 @@ def test_pepper_record_of_the_deal_alone_is_played_out_by_the_policies(capsys, t
     one_line_error(*run(capsys, "replay", str(path)), "the record stops", "--policy")
     code, out, err = run(capsys, "replay", str(path), "--policy", "heuristic")
     assert code == 0, err
-    assert "made:" in out and out.count("policy ") == 4
+    assert "made:" in out
+    assert out.count("policy ") == 4
 
 
 #: A hand written by a person: 3 players, hearts, every card legal, no results.
@@ -122,14 +126,16 @@ def test_a_hand_written_record_is_completed(capsys, tmp_path):
     path.write_text(HAND_WRITTEN)
     code, out, err = run(capsys, "replay", str(path))
     assert code == 0, err
-    assert "contract: kubwa by 0" in out and "made: yes" in out
-    assert "score by side: +16 +0 +0" in out and "trick 8: 0:AS 1:QD 2:AD -> 0" in out
+    assert "contract: kubwa by 0" in out
+    assert "made: yes" in out
+    assert "score by side: +16 +0 +0" in out
+    assert "trick 8: 0:AS 1:QD 2:AD -> 0" in out
     # the completed record replays to itself
     path.write_text(out)
     assert run(capsys, "replay", str(path))[1] == out
 
 
-@pytest.mark.parametrize("change, names", [
+@pytest.mark.parametrize(("change", "names"), [
     (("trick 8: 0:AS 1:QD 2:AD", "trick 8: 0:AS 1:QD 2:KD"), ["KD", "does not hold"]),
     (("trick 3: 0:AH 1:QC 2:KS", "trick 3: 0:AS 1:QC 2:KD"), ["trick 3", "must follow"]),
     (("trump: H", "trump: H\nscore by side: +16 +1 +0"), ["score by side", "+16 +0 +0"]),
@@ -169,7 +175,7 @@ def test_record_input_is_bounded(capsys, tmp_path, monkeypatch):
     import subprocess
     import sys
 
-    from simkit import record
+    from simkit.records import record
 
     if os.path.exists("/dev/zero"):     # endless: refused before it is read
         one_line_error(*run(capsys, "replay", "/dev/zero"), "/dev/zero", "a device")
@@ -181,13 +187,15 @@ def test_record_input_is_bounded(capsys, tmp_path, monkeypatch):
     one_line_error(*run(capsys, "replay", "-"), "standard input", "not UTF-8")
     monkeypatch.setattr(sys, "stdin", None)
     one_line_error(*run(capsys, "replay", "-"), "standard input", "closed")
-    closed = subprocess.run([sys.executable, "-m", "simkit.cli", "replay", "-"], stdin=None,
+    closed = subprocess.run([sys.executable, "-m", "simkit.app.cli", "replay", "-"], stdin=None,
                             preexec_fn=lambda: os.close(0), capture_output=True, text=True,
                             timeout=120)
-    assert closed.returncode == 2 and "standard input: it is closed" in closed.stderr
+    assert closed.returncode == 2
+    assert "standard input: it is closed" in closed.stderr
     (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + HAND_WRITTEN.encode())
     code, out, err = run(capsys, "replay", str(tmp_path / "bom.txt"))
-    assert code == 0 and out.startswith("# simkit record"), err
+    assert code == 0, err
+    assert out.startswith("# simkit record"), err
 
 
 def test_an_error_quoting_a_huge_value_stays_short(capsys):
@@ -197,7 +205,7 @@ def test_an_error_quoting_a_huge_value_stays_short(capsys):
 
 
 def test_a_hand_number_beyond_the_streams_is_refused(capsys):
-    from simkit.rng import MAX_STREAMS
+    from simkit.base.rng import MAX_STREAMS
 
     for game in ("pepper", "pitch", "shiesta", "burraco"):
         one_line_error(*run(capsys, "show", game, "--hand", str(MAX_STREAMS)),
@@ -218,7 +226,7 @@ def test_show_prints_what_the_options_say(capsys):
     assert out.endswith("\n".join(record.module("pepper").body(log)) + "\n")
 
 
-@pytest.mark.parametrize("argv, names", [
+@pytest.mark.parametrize(("argv", "names"), [
     (["show", "pepper"], ["--hand"]),
     (["show", "--hand", "3"], ["give the game"]),
     (["show", "pepper", "--hand", "-1"], ["-1"]),
@@ -248,7 +256,7 @@ def _assert_row(log, row, text):
 def test_show_from_a_run(capsys, pepper_run):
     """Records of a run's hands, read from its directory: each replays to itself
     and says what the run's Parquet row says."""
-    from simkit.store import read_run
+    from simkit.runs.store import read_run
     df, _ = read_run(pepper_run)
     code, out, err = run(capsys, "show", "--run", str(pepper_run), "--hand", "17")
     assert code == 0, err
@@ -272,11 +280,12 @@ def test_show_from_a_run(capsys, pepper_run):
         rec = record.parse(text)
         assert rec.index == row["hand"]
         log = record.module("pepper").replay(list(rec.lines), rec.rules, None, SEED, rec.index)
-        assert log.contract == 5 and not log.made
+        assert log.contract == 5
+        assert not log.made
         assert list(log.score) == [row[f"score_{s}"] for s in range(3)]
 
 
-@pytest.mark.parametrize("argv, names", [
+@pytest.mark.parametrize(("argv", "names"), [
     (["--where", "contract ==="], ["bad --where", "contract"]),
     (["--where", "colour == 3"], ["bad --where", "colour"]),
     (["--where", "contract == 99"], ["no hand", "matches"]),
@@ -362,7 +371,7 @@ def test_header_errors():
             record.replay(bad)
 
 
-@pytest.mark.parametrize("game, key", [("pepper", "dealer"), ("pitch", "dealer"),
+@pytest.mark.parametrize(("game", "key"), [("pepper", "dealer"), ("pitch", "dealer"),
                                        ("shiesta", "starter"), ("burraco", "dealer")])
 def test_a_seat_is_written_either_way_in_every_game(game, key):
     """``2`` or ``seat 2`` (seeds/records.md): the same record, in every game; a
@@ -386,17 +395,19 @@ def test_policy_on_a_complete_record_is_refused(capsys, tmp_path):
     one_line_error(*run(capsys, "replay", str(tmp_path / "r.txt"), "--policy", "heuristic"),
                    "complete", "drop --policy")
     code, again, _ = run(capsys, "replay", str(tmp_path / "r.txt"))
-    assert code == 0 and "policy 0: random" in again
+    assert code == 0
+    assert "policy 0: random" in again
     cut = out.split("\ntrick 3")[0] + "\n"           # cut: the policy plays the rest
     (tmp_path / "cut.txt").write_text(cut)
     code, done, _ = run(capsys, "replay", str(tmp_path / "cut.txt"), "--policy", "heuristic")
-    assert code == 0 and "trick 6:" in done
+    assert code == 0
+    assert "trick 6:" in done
 
 
 def test_a_file_the_user_may_not_read_is_one_line(capsys, tmp_path, monkeypatch):
     """A part made unreadable (chmod 000; root reads it anyway, so the refusal is
     simulated): verify, show --run and a rerun end in one line naming it."""
-    from simkit import store
+    from simkit.runs import store
 
     out = tmp_path / "R"
     assert main(["simulate", "pepper", "--hands", "300", "--chunk", "100", "--out", str(out),
@@ -426,4 +437,5 @@ def test_a_records_score_line_follows_the_command_lines_rules(capsys, tmp_path, 
     good = out.replace("index: 3\n", "index: 3\nscore: 12:-6\n")
     (tmp_path / "g.txt").write_text(good)
     code, again, _ = run(capsys, "replay", str(tmp_path / "g.txt"))
-    assert code == 0 and "score: 12:-6\n" in again
+    assert code == 0
+    assert "score: 12:-6\n" in again

@@ -1,4 +1,4 @@
-"""Study reports (simkit/report.py): a result rendered to its directory (a page,
+"""Study reports (simkit/app/report.py): a result rendered to its directory (a page,
 a PNG per figure, a CSV per table, ``study.json``) and linked from the index;
 a render replaces the whole previous report, a failing one leaves it
 untouched, and every render closes the result's figures.
@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
-from simkit import report
+from simkit.app import report
 
 
 def _snapshot(directory):
@@ -39,7 +39,8 @@ def test_render_writes_the_report_and_closes_its_figures(tmp_path):
     assert {p.name for p in page.parent.iterdir()} == {"index.html", "study.json", "t.csv",
                                                          "f.png"}
     record = json.loads((page.parent / "study.json").read_text())
-    assert record["provenance"]["seed"] == 4 and "git_commit" in record["provenance"]
+    assert record["provenance"]["seed"] == 4
+    assert "git_commit" in record["provenance"]
     report.render_index(tmp_path)
     assert 'href="demo/index.html"' in (tmp_path / "index.html").read_text()
     assert not _hidden(tmp_path)
@@ -117,7 +118,9 @@ def test_a_report_has_the_apps_style_and_its_header(tmp_path):
                       "panel notes", "panel"]
     assert _tags(text, "table")[0]["class"] == "data"
     scroll = [d for d in _tags(text, "div") if d.get("class") == "scroll"]
-    assert scroll and scroll[0]["tabindex"] == "0" and scroll[0]["role"] == "region"
+    assert scroll
+    assert scroll[0]["tabindex"] == "0"
+    assert scroll[0]["role"] == "region"
     assert _tags(text, "img")[0] == {"src": "f.png", "alt": "A line."}
     record = json.loads((page.parent / "study.json").read_text())
     assert record["captions"] == {"f": "A line."}
@@ -151,8 +154,13 @@ def test_the_index_is_a_grid_of_cards(tmp_path):
         "a-first/index.html", "b-plain/index.html", "c-bare/index.html"]
     assert ('<p class="finding">It is made 88.1% of the time (95% CI 88.0-88.2%).</p>'
             in text)
-    assert "A second sentence" not in text and "Another finding" not in text
+    assert "A second sentence" not in text
+    assert "Another finding" not in text
     finding = text.split('data-study="b-plain"')[1].split('<p class="finding">')[1].split("</p>")[0]
-    assert finding.endswith("…") and len(finding) <= 221 and finding.startswith("Bidding very")
+    assert finding.endswith("…")
+    assert len(finding) <= 221
+    assert finding.startswith("Bidding very")
     assert ">c-bare</a></h2>" in text
-    assert report.STYLE_FILES and '<nav class="top"' in text and 'aria-current="page"' in text
+    assert report.STYLE_FILES
+    assert '<nav class="top"' in text
+    assert 'aria-current="page"' in text

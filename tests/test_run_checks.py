@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simkit import store
-from simkit.errors import InputError
+from simkit.base.errors import InputError
+from simkit.runs import store
 
 ARGV = ["simulate", "pepper", "--hands", "5000", "--chunk", "1000", "--no-progress"]
 
@@ -22,7 +22,7 @@ ARGV = ["simulate", "pepper", "--hands", "5000", "--chunk", "1000", "--no-progre
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     """The true run (seed 3) and one of another seed (4), made once."""
-    from simkit.cli import main
+    from simkit.app.cli import main
 
     base = tmp_path_factory.mktemp("runs")
     for seed, name in ((3, "true"), (4, "other")):
@@ -47,7 +47,7 @@ def _edit(run, **changes):
 
 
 def _rerun(cli, run, seed=3):
-    code, out, err = cli(*ARGV, "--seed", str(seed), "--out", str(run))
+    code, _out, err = cli(*ARGV, "--seed", str(seed), "--out", str(run))
     assert code == 0, err
     return err
 
@@ -59,7 +59,9 @@ def _is_true(run, runs):
 
 def test_parts_carry_their_run_and_chunk(runs):
     m = store.read_manifest(runs / "true")
-    assert m["run_id"] and m["chunks"] == 5 and m["summary_files"] == []
+    assert m["run_id"]
+    assert m["chunks"] == 5
+    assert m["summary_files"] == []
     for i in range(5):
         meta = store.part_meta(runs / "true" / store.part_name(i))
         assert meta == {"run": m["run_id"], "index": i, "start": 1000 * i, "count": 1000}
@@ -70,12 +72,14 @@ def test_a_wrong_chunk_count_is_found_and_repaired(cli, runs, tmp_path):
     run = _copy(runs, tmp_path)
     _edit(run, chunks=3)
     code, out, _ = cli("verify", str(run))
-    assert code == 1 and "the manifest says 3 chunks where its count 5000 in chunks of " \
+    assert code == 1
+    assert "the manifest says 3 chunks where its count 5000 in chunks of " \
         "1000 makes 5" in out
     with pytest.raises(InputError, match="says 3 chunks"):
         store.read_run(run)
     code, _, err = cli("show", "pepper", "--run", str(run), "--hand", "4500")
-    assert code == 2 and "says 3 chunks" in err
+    assert code == 2
+    assert "says 3 chunks" in err
     _rerun(cli, run)
     assert store.read_manifest(run)["chunks"] == 5
     _is_true(run, runs)
@@ -85,7 +89,8 @@ def test_an_extra_part_is_found_and_removed(cli, runs, tmp_path):
     run = _copy(runs, tmp_path)
     shutil.copy(run / store.part_name(4), run / store.part_name(5))
     code, out, _ = cli("verify", str(run))
-    assert code == 1 and "part-000005.parquet is not part of this run" in out
+    assert code == 1
+    assert "part-000005.parquet is not part of this run" in out
     _rerun(cli, run)
     assert not (run / store.part_name(5)).exists()
     _is_true(run, runs)
@@ -100,7 +105,8 @@ def test_a_foreign_part_is_never_adopted(cli, runs, tmp_path):
     del m["parts"]["1"]
     _edit(run, parts=m["parts"], complete=False)
     code, out, _ = cli("verify", str(run))
-    assert code == 1 and "part-000001.parquet is not this run's: it belongs to another run" in out
+    assert code == 1
+    assert "part-000001.parquet is not this run's: it belongs to another run" in out
     err = _rerun(cli, run)
     assert "part-000001.parquet was damaged" in err
     _is_true(run, runs)
@@ -113,7 +119,8 @@ def test_a_foreign_part_with_a_forged_record_is_found(cli, runs, tmp_path):
     m["parts"]["2"] = store.part_record(run, 2)          # size and checksum made to match
     _edit(run, parts=m["parts"])
     code, out, _ = cli("verify", str(run))
-    assert code == 1 and "part-000002.parquet is damaged: it belongs to another run" in out
+    assert code == 1
+    assert "part-000002.parquet is damaged: it belongs to another run" in out
     shutil.copy(run / store.part_name(3), run / store.part_name(2))   # another chunk's
     m["parts"]["2"] = store.part_record(run, 2)
     _edit(run, parts=m["parts"])
@@ -142,11 +149,14 @@ def test_a_stray_file_is_named_and_the_rerun_refused(cli, runs, tmp_path):
     run = _copy(runs, tmp_path)
     (run / "notes.parquet").write_bytes(b"x")
     code, out, _ = cli("verify", str(run))
-    assert code == 1 and "'notes.parquet' is not part of this run" in out
+    assert code == 1
+    assert "'notes.parquet' is not part of this run" in out
     assert "move the files that are not part of the run out of it" in out
     before = sorted(p.name for p in run.iterdir())
     code, out, err = cli(*ARGV, "--seed", "3", "--out", str(run))
-    assert code == 2 and out == "" and err.count("\n") == 1
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
     assert "holds 'notes.parquet', which is not part of this run" in err
     assert sorted(p.name for p in run.iterdir()) == before
     (run / "_notes.txt").write_text("kept")            # pandas skips _ and . names
@@ -163,14 +173,17 @@ def test_a_tournament_checks_and_rebuilds_its_summary_files(cli, tmp_path):
     assert cli(*TOURNAMENT, "--out", str(run))[0] == 0
     m = store.read_manifest(run)
     names = ["_ratings.parquet", "_pairs.parquet", "_ratings.png"]
-    assert m["summary_files"] == names and set(m["files"]) == set(names)
+    assert m["summary_files"] == names
+    assert set(m["files"]) == set(names)
     good = {n: (run / n).read_bytes() for n in names}
     (run / "_ratings.parquet").write_bytes(b"garbage")
     (run / "_pairs.parquet").unlink()
     (run / "_ratings.png").unlink()
     code, out, _ = cli("verify", str(run))
-    assert code == 1 and "_ratings.parquet is damaged" in out
-    assert "_pairs.parquet is missing" in out and "_ratings.png is missing" in out
+    assert code == 1
+    assert "_ratings.parquet is damaged" in out
+    assert "_pairs.parquet is missing" in out
+    assert "_ratings.png is missing" in out
     assert cli(*TOURNAMENT, "--out", str(run))[0] == 0
     assert {n: (run / n).read_bytes() for n in names} == good
     assert cli("verify", str(run))[1].strip().endswith("complete: intact")
@@ -178,7 +191,8 @@ def test_a_tournament_checks_and_rebuilds_its_summary_files(cli, tmp_path):
     # without writing anything (it may be read-only)
     before = {p.name: p.stat().st_mtime_ns for p in run.iterdir()}
     code, out, _ = cli(*TOURNAMENT, "--out", str(run))
-    assert code == 0 and "; in " in out
+    assert code == 0
+    assert "; in " in out
     assert {p.name: p.stat().st_mtime_ns for p in run.iterdir()} == before
 
 
@@ -188,7 +202,8 @@ def test_a_tournament_killed_before_its_summary_says_so(cli, tmp_path):
     _edit(run, files=None)
     (run / "_pairs.parquet").unlink()
     code, out, _ = cli("verify", str(run))
-    assert code == 1 and "_pairs.parquet is not recorded" in out
+    assert code == 1
+    assert "_pairs.parquet is not recorded" in out
     assert cli(*TOURNAMENT, "--out", str(run))[0] == 0
     assert store.verify(run) == []
 
@@ -270,6 +285,8 @@ def test_an_unreadable_manifest_says_how_to_start_over(cli, runs, tmp_path):
     run = _copy(runs, tmp_path)
     (run / store.RUN_MANIFEST).write_text("{not json")
     for argv in ([*ARGV, "--seed", "3", "--out", str(run)], ["verify", str(run)]):
-        code, out, err = cli(*argv)
-        assert code == 2 and err.count("\n") == 1 and "not readable JSON" in err
+        code, _out, err = cli(*argv)
+        assert code == 2
+        assert err.count("\n") == 1
+        assert "not readable JSON" in err
         assert "to start over, delete" in err

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from simkit import store
+from simkit.runs import store
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="POSIX signals")]
@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.slow,
 
 def _start(*argv, cwd):
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
-    return subprocess.Popen([sys.executable, "-m", "simkit.cli", *argv], cwd=cwd, env=env,
+    return subprocess.Popen([sys.executable, "-m", "simkit.app.cli", *argv], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -39,14 +39,16 @@ def test_sigterm_stops_a_run_like_ctrl_c(tmp_path):
     p.send_signal(signal.SIGTERM)
     _, err = p.communicate(timeout=120)
     assert p.returncode == 128 + signal.SIGTERM, err
-    assert err.count("\n") == 1 and err.startswith("simkit: interrupted after ")
+    assert err.count("\n") == 1
+    assert err.startswith("simkit: interrupted after ")
     assert "run the same command again to resume" in err
     assert [n for n in os.listdir(run) if n.startswith(".")] == []      # no temporaries
     assert store.verify(run) == []
-    done = subprocess.run([sys.executable, "-m", "simkit.cli", *argv], cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-m", "simkit.app.cli", *argv], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert store.read_manifest(run)["complete"] and store.verify(run) == []
+    assert store.read_manifest(run)["complete"]
+    assert store.verify(run) == []
 
 
 def test_sighup_stops_a_report_leaving_nothing_half_written(tmp_path):

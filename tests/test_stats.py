@@ -1,4 +1,4 @@
-"""Tests for simkit.stats: known values, invariants, coverage, agreement with scipy."""
+"""Tests for simkit.base.stats: known values, invariants, coverage, agreement with scipy."""
 
 import math
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from simkit.stats import (
+from simkit.base.stats import (
     compare_means,
     compare_proportions,
     format_estimate,
@@ -35,13 +35,14 @@ def test_proportion_ci_known_values():
 
 def test_proportion_ci_empty_is_nan():
     lo, hi = proportion_ci(0, 0)
-    assert math.isnan(lo) and math.isnan(hi)
+    assert math.isnan(lo)
+    assert math.isnan(hi)
 
 
 def test_proportion_ci_rejects_bad_input():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="0 <= k <= n"):
         proportion_ci(11, 10)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="level must be between 0 and 1"):
         proportion_ci(1, 10, level=1.0)
 
 
@@ -49,12 +50,14 @@ def test_proportion_ci_vectorised():
     k = np.array([0, 3, 10, 0, 7])
     n = np.array([10, 10, 10, 0, 1000])
     lo, hi = proportion_ci(k, n)
-    assert isinstance(lo, np.ndarray) and lo.shape == (5,)
+    assert isinstance(lo, np.ndarray)
+    assert lo.shape == (5,)
     for i in range(5):
         np.testing.assert_equal((lo[i], hi[i]), proportion_ci(int(k[i]), int(n[i])))
     s = pd.Series([1, 2, 3], index=["a", "b", "c"])
     lo, hi = proportion_ci(s, 10)
-    assert isinstance(lo, pd.Series) and list(lo.index) == ["a", "b", "c"]
+    assert isinstance(lo, pd.Series)
+    assert list(lo.index) == ["a", "b", "c"]
 
 
 @settings(max_examples=200, deadline=None)
@@ -112,14 +115,17 @@ def test_mean_ci_vectorised():
     total = pd.Series([x.sum() for x in samples], index=n.index)
     total_sq = pd.Series([(x * x).sum() for x in samples], index=n.index)
     mean, lo, hi = mean_ci(n, total, total_sq)
-    assert isinstance(lo, pd.Series) and list(lo.index) == ["a", "b", "c"]
+    assert isinstance(lo, pd.Series)
+    assert list(lo.index) == ["a", "b", "c"]
     for key, x in zip(n.index, samples):
         assert (mean[key], lo[key], hi[key]) == pytest.approx(mean_ci_of(x))
 
 
 def test_mean_ci_edges():
     mean, lo, hi = mean_ci(1, 2.5, 6.25)
-    assert mean == 2.5 and math.isnan(lo) and math.isnan(hi)
+    assert mean == 2.5
+    assert math.isnan(lo)
+    assert math.isnan(hi)
     assert all(math.isnan(v) for v in mean_ci(0, 0, 0))
     for value in (0.1, 7.0, -3.3):
         x = np.full(9, value)
@@ -184,7 +190,9 @@ def test_compare_means_against_scipy_welch(seed):
 
 def test_compare_means_edges():
     r = compare_means(1, 1.0, 1.0, 5, 5.0, 5.0)
-    assert r["diff"] == 0.0 and math.isnan(r["lo"]) and math.isnan(r["p_value"])
+    assert r["diff"] == 0.0
+    assert math.isnan(r["lo"])
+    assert math.isnan(r["p_value"])
     r = compare_means(5, 5.0, 5.0, 5, 10.0, 20.0)  # all 1s vs all 2s
     assert r["diff"] == r["lo"] == r["hi"] == -1.0
 
@@ -220,7 +228,7 @@ def _sums(xa, na, xb, nb):
 
 
 def test_paired_difference_of_means_is_the_paired_t_test():
-    from simkit.stats import paired_difference
+    from simkit.base.stats import paired_difference
     rng = np.random.default_rng(3)
     a = rng.normal(0, 1, 500)
     b = a + 0.05 + rng.normal(0, 0.2, 500)
@@ -236,7 +244,7 @@ def test_paired_difference_of_means_is_the_paired_t_test():
 def test_paired_difference_of_rates_among_counted_units():
     """A success rate among the hands that bid (a ratio): by the delta method it
     is the paired mean of z = (x - R n) / nbar, checked by hand here."""
-    from simkit.stats import paired_difference
+    from simkit.base.stats import paired_difference
     rng = np.random.default_rng(4)
     na = (rng.random(2000) < 0.4).astype(float)
     nb = np.where(rng.random(2000) < 0.9, na, 1 - na)
@@ -252,14 +260,15 @@ def test_paired_difference_of_rates_among_counted_units():
 
 
 def test_paired_difference_with_nothing_differing_is_exactly_zero():
-    from simkit.stats import paired_difference
+    from simkit.base.stats import paired_difference
     x = np.array([1.0, 0, 2, 5])
     r = paired_difference(*_sums(x, np.ones(4), x, np.ones(4)), 4, 0)
-    assert r["diff"] == r["lo"] == r["hi"] == 0.0 and r["p_value"] == 1.0
+    assert r["diff"] == r["lo"] == r["hi"] == 0.0
+    assert r["p_value"] == 1.0
 
 
 def test_ratio_ci():
-    from simkit.stats import ratio_ci
+    from simkit.base.stats import ratio_ci
     x, n = np.array([1.0, 2, 3]), np.array([2.0, 4, 6])          # the same ratio everywhere
     assert ratio_ci(x.sum(), n.sum(), x @ x, x @ n, n @ n, 3) == (0.5, 0.5, 0.5)
     y = np.array([1.0, 0, 1, 1, 0, 1])                          # a mean: the t interval
@@ -269,21 +278,25 @@ def test_ratio_ci():
 
 
 def test_holm_by_hand():
-    from simkit.stats import holm
+    from simkit.base.stats import holm
     # sorted 0.01, 0.02, 0.03, 0.5: x4, x3, x2, x1 -> 0.04, 0.06, 0.06 (monotone), 0.5
     got = holm([0.03, 0.5, 0.01, 0.02])
     assert got.tolist() == pytest.approx([0.06, 0.5, 0.04, 0.06])
-    assert holm([]).size == 0 and np.isnan(holm([math.nan])).all()
+    assert holm([]).size == 0
+    assert np.isnan(holm([math.nan])).all()
 
 
 def test_paired_bootstrap():
-    from simkit.stats import paired_bootstrap
+    from simkit.base.stats import paired_bootstrap
     rng = np.random.default_rng(5)
     a = rng.integers(5, 15, 3000).astype(float)
-    assert paired_bootstrap(a, a, np.median) == dict(diff=0.0, lo=0.0, hi=0.0, p_value=1.0)
+    assert paired_bootstrap(a, a, np.median) == {"diff": 0.0, "lo": 0.0, "hi": 0.0, "p_value": 1.0}
     b = a + 2
     r = paired_bootstrap(a, b, np.median, seed=1)
-    assert r["diff"] == 2.0 and r["lo"] == r["hi"] == 2.0 and r["p_value"] == 0.0
+    assert r["diff"] == 2.0
+    assert r["lo"] == r["hi"] == 2.0
+    assert r["p_value"] == 0.0
     c = a + rng.normal(0, 3, 3000)
     r1, r2 = (paired_bootstrap(a, c, np.median, seed=2) for _ in range(2))
-    assert r1 == r2 and r1["lo"] <= r1["diff"] <= r1["hi"]         # seeded
+    assert r1 == r2
+    assert r1["lo"] <= r1["diff"] <= r1["hi"]

@@ -1,4 +1,4 @@
-"""Tests for simkit.store: run directories and manifests."""
+"""Tests for simkit.runs.store: run directories and manifests."""
 
 import datetime
 import json
@@ -13,9 +13,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import simkit
-from simkit import runs, store
-from simkit.errors import InputError
-from simkit.store import make_manifest, read_run
+from simkit.base.errors import InputError
+from simkit.runs import jobs, store
+from simkit.runs.store import make_manifest, read_run
 
 
 def _manifest(**extra):
@@ -62,9 +62,9 @@ def test_manifest_content():
 def test_a_run_of_an_unknown_unit_is_refused_before_its_manifest():
     """The game's spec says what a run may count (store keeps no unit list)."""
     with pytest.raises(InputError, match="bad unit 'deal': pepper records hands or games"):
-        runs.job("pepper", "deal", 10, {})
+        jobs.job("pepper", "deal", 10, {})
     with pytest.raises(InputError, match="shiesta is played in whole games"):
-        runs.job("shiesta", "hand", 10, {})
+        jobs.job("shiesta", "hand", 10, {})
 
 
 def test_git_commit_none_outside_checkout_or_without_git(tmp_path, monkeypatch):
@@ -91,7 +91,8 @@ def _one_line_error(fn, *args, **kwargs) -> str:
 def test_read_run_missing_file(tmp_path):
     path = tmp_path / "missing.parquet"
     message = _one_line_error(read_run, path)
-    assert f"'{path}'" in message and "does not exist" in message
+    assert f"'{path}'" in message
+    assert "does not exist" in message
 
 
 def test_read_run_not_parquet(tmp_path):
@@ -101,7 +102,7 @@ def test_read_run_not_parquet(tmp_path):
     assert f"'{path}'" in message
 
 
-# --- run directories (written by simkit.chunks) ---------------------------------------
+# --- run directories (written by simkit.runs.chunks) ---------------------------------------
 
 def _run_dir(tmp_path, parts=3, size=10, complete=True, kind="records"):
     out = tmp_path / "run.parquet"
@@ -122,7 +123,7 @@ def test_part_names():
     for name in ("part-42.parquet", "_manifest.json", ".part-000001.parquet.1-ab.tmp",
                  "part-000001.parquet.tmp", "aggregate.parquet"):
         assert store.part_index(name) is None, name
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="out of range"):
         store.part_name(store.MAX_PARTS)
 
 
@@ -130,10 +131,12 @@ def test_read_run_directory(tmp_path):
     out = _run_dir(tmp_path)
     df, manifest = read_run(out)
     pd.testing.assert_frame_equal(df, _chunk(0, 30))
-    assert manifest["complete"] is True and manifest["chunks"] == 3
+    assert manifest["complete"] is True
+    assert manifest["chunks"] == 3
     pd.testing.assert_frame_equal(pd.read_parquet(out), df)      # pyarrow skips _manifest.json
     df2, _ = read_run(out, columns=["hand"])
-    assert list(df2.columns) == ["hand"] and len(df2) == 30
+    assert list(df2.columns) == ["hand"]
+    assert len(df2) == 30
     assert "no column 'nope'" in _one_line_error(read_run, out, columns=["nope"])
 
 
@@ -141,7 +144,8 @@ def test_read_run_refuses_unfinished_or_damaged_runs(tmp_path):
     out = _run_dir(tmp_path, complete=False)
     (out / store.part_name(2)).unlink()
     message = _one_line_error(read_run, out)
-    assert "not finished (2 of 3 chunks written)" in message and "same command" in message
+    assert "not finished (2 of 3 chunks written)" in message
+    assert "same command" in message
     (tmp_path / "b").mkdir()
     out2 = _run_dir(tmp_path / "b")
     (out2 / store.part_name(1)).unlink()
@@ -179,7 +183,8 @@ def test_atomic_writes_leave_no_temporary(tmp_path, monkeypatch):
     monkeypatch.setattr(pq, "write_table", broken)
     with pytest.raises(KeyboardInterrupt):
         store.write_parquet_atomic(path, _chunk(0, 50))
-    assert _listing(tmp_path) == ["x.parquet"] and path.read_bytes() == first
+    assert _listing(tmp_path) == ["x.parquet"]
+    assert path.read_bytes() == first
 
     store.write_json_atomic(tmp_path / "m.json", {"a": np.int64(1), "b": (1, 2)})
     assert json.loads((tmp_path / "m.json").read_text()) == {"a": 1, "b": [1, 2]}

@@ -9,13 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit import engine, games, store, tournament
-from simkit.cli import main
-from simkit.runner import set_threads
+from simkit import engine, games, tournament
+from simkit.app.cli import main
+from simkit.runs import store
+from simkit.runs.batches import set_threads
 
 #: (game, players, size) of the small seeded tournaments run below.
-SMALL = {"pepper": (4, dict(hands=20_000)), "pitch": (4, dict(hands=20_000)),
-         "shiesta": (3, dict(games=2_000)), "burraco": (4, dict(hands=300))}
+SMALL = {"pepper": (4, {"hands": 20_000}), "pitch": (4, {"hands": 20_000}),
+         "shiesta": (3, {"games": 2_000}), "burraco": (4, {"hands": 300})}
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +46,8 @@ def test_heuristic_beats_random_and_ratings_are_centred(ladders, game):
         if "heuristic" in (row.a, row.b):
             sign = 1 if row.a == "heuristic" else -1
             assert sign * row.ci_low > 0 or sign * row.ci_high < 0
-            assert sign * row.diff > 0 and row.p_value < 1e-6
+            assert sign * row.diff > 0
+            assert row.p_value < 1e-6
 
 
 @pytest.mark.parametrize("game", list(SMALL))
@@ -54,7 +56,8 @@ def test_random_against_itself_is_level(ladders, game):
     really are duplicated, so the difference is exactly 0 and the ratings equal."""
     res = ladders[game]
     same = res.pairs[(res.pairs["a"] == "random") & (res.pairs["b"] == "random")].iloc[0]
-    assert same["ci_low"] <= 0 <= same["ci_high"] and same["diff"] == 0
+    assert same["ci_low"] <= 0 <= same["ci_high"]
+    assert same["diff"] == 0
     r = res.ratings[res.ratings["policy"] == "random"]["rating"].to_numpy()
     assert r[0] == pytest.approx(r[1], abs=1e-6)
 
@@ -77,7 +80,8 @@ def test_tables_seat_each_policy_as_a_partnership():
     g = games.get("pepper")
     ent = tournament.entrants(g, ["heuristic", "random", "heuristic:aggression=1"], 4)
     assert len(ent.tables) == 6                        # 3 pairs, 2 tables each
-    assert ent.tables[0] == (0, 1, 0, 1) and ent.tables[1] == (1, 0, 1, 0)
+    assert ent.tables[0] == (0, 1, 0, 1)
+    assert ent.tables[1] == (1, 0, 1, 0)
     three = tournament.entrants(g, ["heuristic", "random"], 3)
     assert three.tables == ((0, 1, 0), (1, 0, 1))
 
@@ -91,7 +95,10 @@ def test_the_duplicate_difference_by_hand():
     s = tournament.pair_sums(tables, pairs, "hand", df).iloc[0]
     # hand 7: a = 3 + 2 + 5 = 10, b = -1 + 1 + 0 = 0 over 3 seats each -> d = 10/3
     # hand 8: a = 0 + 1 + 0 = 1, b = 4 + 2 + 0 = 6 -> d = -5/3
-    assert s["deals"] == 2 and s["wins"] == 1 and s["losses"] == 1 and s["draws"] == 0
+    assert s["deals"] == 2
+    assert s["wins"] == 1
+    assert s["losses"] == 1
+    assert s["draws"] == 0
     assert s["sum"] == pytest.approx(10 / 3 - 5 / 3)
     assert s["sum_sq"] == pytest.approx(100 / 9 + 25 / 9)
 
@@ -125,7 +132,8 @@ def test_resume_and_parquet(tmp_path):
     full = tournament.run("shiesta", ["heuristic", "random"], players=4, games=1_200, seed=3,
                           out=out, chunk_size=400)
     df = pd.read_parquet(out)                       # the per-deal values
-    assert len(df) == 2 * 1_200 and set(df["table"]) == {0, 1}
+    assert len(df) == 2 * 1_200
+    assert set(df["table"]) == {0, 1}
     assert pd.read_parquet(out / tournament.RATINGS_FILE).equals(full.ratings)
     assert (out / tournament.FIGURE_FILE).stat().st_size > 0
     (out / store.part_name(1)).unlink()             # an interrupted run: one chunk missing
@@ -139,7 +147,8 @@ def test_resume_and_parquet(tmp_path):
 
 def test_pitch_sessions_are_measured_in_money():
     res = tournament.run("pitch", ["heuristic", "random"], players=3, games=300, seed=1)
-    assert res.units == "dollars per session" and res.pairs["diff"].iloc[0] > 0
+    assert res.units == "dollars per session"
+    assert res.pairs["diff"].iloc[0] > 0
 
 
 def test_json_is_exactly_the_documented_shape(capsys):
@@ -149,30 +158,31 @@ def test_json_is_exactly_the_documented_shape(capsys):
     assert code == 0, err
     data = json.loads(out)
     assert list(data) == ["game", "players", "measure", "units", "ratings", "pairs"]
-    assert [r["policy"] for r in data["ratings"]] != [] and \
-        {r["policy"] for r in data["ratings"]} == {"heuristic", "heuristic:wild_at=13"}
+    assert [r["policy"] for r in data["ratings"]] != []
+    assert {r["policy"] for r in data["ratings"]} == {"heuristic", "heuristic:wild_at=13"}
     assert all(list(r) == ["policy", "rating", "ci_low", "ci_high"] for r in data["ratings"])
     assert [list(p) for p in data["pairs"]] == [["a", "b", "diff", "ci_low", "ci_high",
                                                   "p_value"]]
     assert data["pairs"][0]["a"] == "heuristic"
 
 
-@pytest.mark.parametrize("argv, names", [
+@pytest.mark.parametrize(("argv", "names"), [
     (["--policy", "heuristic"], ["at least two"]),
     (["--policy", "heuristic", "--policy", "bogus"], ["bogus"]),
     (["--policy", "heuristic", "--policy", "random", "--players", "9"], ["9"]),
 ])
 def test_bad_input_is_one_line(capsys, argv, names):
     code = main(["tournament", "pepper", "--hands", "100", "--no-progress", *argv])
-    out, err = capsys.readouterr()
-    assert code == 2 and err.count("\n") == 1, err
+    _out, err = capsys.readouterr()
+    assert code == 2, err
+    assert err.count("\n") == 1, err
     assert all(n in err for n in names)
 
 
 def test_measures_read_the_right_columns():
     """One hand by hand: Pepper's 4-player measure is each seat's team score."""
     g = games.get("pepper")
-    df = engine.simulate(g, "hand", 50, players=4, seed=4)
+    df = engine.simulate(g, "hand", engine.RunSettings(50, players=4, seed=4))
     v = g.unit("hand").measure.values(df, g.resolve_rules(None, 4), 0, 50, 4)
     np.testing.assert_array_equal(v[:, 0], df["score_0"])
     np.testing.assert_array_equal(v[:, 3], df["score_1"])

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from simkit import games, tournament, tune
-from simkit.cli import main
-from simkit.errors import InputError
+from simkit.app.cli import main
+from simkit.base.errors import InputError
 from simkit.pepper.policies import HeuristicParams as PepperParams
 from simkit.shiesta.policies import HeuristicParams as ShiestaParams
 
@@ -31,12 +31,15 @@ def test_params_parsed_by_kind():
                                           "slam_play=plan,simple", "keep_guards=true,false"])
     assert [(p.name, p.kind) for p in ps] == [("aggression", "float"), ("kubwa_margin", "int"),
                                               ("slam_play", "choice"), ("keep_guards", "choice")]
-    assert ps[0].low == -0.5 and ps[0].high == 1.25 and ps[0].step == 0.01   # hundredths
-    assert ps[2].choices == ("plan", "simple") and ps[3].choices == (True, False)
+    assert ps[0].low == -0.5
+    assert ps[0].high == 1.25
+    assert ps[0].step == 0.01
+    assert ps[2].choices == ("plan", "simple")
+    assert ps[3].choices == (True, False)
     assert tune.parse_params(ShiestaParams, ["three_at=0:6"])[0].kind == "int"
 
 
-@pytest.mark.parametrize("item, says", [
+@pytest.mark.parametrize(("item", "says"), [
     ("nope=1:2", "unknown heuristic parameter 'nope'"),
     ("aggression=-9:1", "leaves the accepted values"),
     ("kubwa_margin=0:9", "an integer from 0 to 8"),
@@ -65,7 +68,9 @@ def test_bad_input_exits_2_and_leaves_nothing(capsys, tmp_path):
                   ["--param", "aggression=0:1", "--trials", "100001"],
                   []):
         rc, text, err = _run(capsys, ["tune", "pepper", *extra, "--out", str(out)])
-        assert rc == 2 and text == "" and err.startswith("simkit: error: ")
+        assert rc == 2
+        assert text == ""
+        assert err.startswith("simkit: error: ")
         assert len(err.strip().splitlines()) == 1
     assert not out.exists()
 
@@ -92,9 +97,11 @@ def test_tune_json_best_and_confirmation(capsys):
     again = tournament.run("pepper", [best["setting"], "heuristic"], hands=400, seed=5)
     assert again.pairs["diff"][0] == pytest.approx(best["value"], abs=1e-12)
     assert set(res["confirm"]) == {"against", "diff", "ci_low", "ci_high", "p_value", "hands"}
-    assert res["confirm"]["against"] == "heuristic" and res["confirm"]["hands"] == 400
+    assert res["confirm"]["against"] == "heuristic"
+    assert res["confirm"]["hands"] == 400
     c = res["confirm"]
-    assert c["ci_low"] <= c["diff"] <= c["ci_high"] and 0 <= c["p_value"] <= 1
+    assert c["ci_low"] <= c["diff"] <= c["ci_high"]
+    assert 0 <= c["p_value"] <= 1
     # confirmed on other deals, also against a policy outside the field, in games too
     rows = res["confirmations"]
     assert {r["against"] for r in rows} == {"heuristic", "classic", "untuned"}
@@ -109,8 +116,9 @@ def test_tune_json_best_and_confirmation(capsys):
 def test_every_trial_plays_the_same_deals():
     """Two trials of the same setting score the same: the deals are the seed's."""
     spec = tune.make_spec("shiesta", "heuristic", ["three_at=0:6"], ["classic"], games=300)
-    a, _ = tune._trial_value(spec, "heuristic:three_at=2", 0, 300, "game", {})
-    b, _ = tune._trial_value(spec, "heuristic:three_at=2", 0, 300, "game", {})
+    deals, how = tune.Deals(seed=0, unit="game", count=300), tune.TuneOptions()
+    a, _ = tune._trial_value(spec, "heuristic:three_at=2", deals, how)
+    b, _ = tune._trial_value(spec, "heuristic:three_at=2", deals, how)
     assert a == b
 
 
@@ -122,15 +130,18 @@ def test_stored_tune_continues_and_reprints(capsys, tmp_path):
         tune.RESULT, tune.STUDY_DB, tune.MANIFEST, tune.LOCK]
     rc, more, _ = _run(capsys, [*SEARCH, "--trials", "4", "--out", out, "--json"])
     a, b = _strict(first), _strict(more)
-    assert len(b["trials"]) == 4 and b["trials"][:2] == a["trials"]
+    assert len(b["trials"]) == 4
+    assert b["trials"][:2] == a["trials"]
     rc, again, _ = _run(capsys, [*SEARCH, "--trials", "4", "--out", out, "--json"])
     assert _strict(again) == b
     rc, text, _ = _run(capsys, [*SEARCH, "--trials", "4", "--out", out])
-    assert "; in " in text and "Best: trial" in text
+    assert "; in " in text
+    assert "Best: trial" in text
     # another search into the same directory is refused; nothing changes
     before = (tmp_path / "t" / tune.MANIFEST).read_text()
     rc, _, err = _run(capsys, [*SEARCH, "--trials", "4", "--seed", "9", "--out", out])
-    assert rc == 2 and "holds another tune" in err
+    assert rc == 2
+    assert "holds another tune" in err
     assert (tmp_path / "t" / tune.MANIFEST).read_text() == before
 
 
@@ -147,12 +158,14 @@ def test_interrupted_tune_keeps_its_trials_and_continues(capsys, tmp_path, monke
 
     monkeypatch.setattr(tournament, "run", flaky)
     rc, _, err = _run(capsys, [*SEARCH, "--trials", "3", "--out", out])
-    assert rc == 130 and "interrupted after 2 of 3 trials" in err
+    assert rc == 130
+    assert "interrupted after 2 of 3 trials" in err
     assert not (tmp_path / "t" / tune.RESULT).exists()
     monkeypatch.setattr(tournament, "run", real)
     rc, text, _ = _run(capsys, [*SEARCH, "--trials", "3", "--out", out, "--json"])
     res = _strict(text)
-    assert rc == 0 and [t["number"] for t in res["trials"]] == [0, 1, 3]   # trial 2 failed
+    assert rc == 0
+    assert [t["number"] for t in res["trials"]] == [0, 1, 3]
 
 
 def test_cmaes_sampler_and_choices(capsys):
@@ -161,7 +174,8 @@ def test_cmaes_sampler_and_choices(capsys):
                                 "--trials", "3", "--sampler", "cmaes", "--no-progress",
                                 "--json"])
     res = _strict(text)
-    assert rc == 0 and len(res["trials"]) == 3
+    assert rc == 0
+    assert len(res["trials"]) == 3
     assert all(t["params"]["special_sets"] in ("one", "dry", "all") for t in res["trials"])
     assert res["best"]["setting"].startswith("heuristic:three_at=")
 
@@ -179,7 +193,8 @@ def test_a_trial_left_running_by_a_killed_tune_is_played_anew(capsys, tmp_path):
     study.ask()                                   # trial 2, never told
     rc, text, _ = _run(capsys, [*SEARCH, "--trials", "3", "--out", str(out), "--json"])
     res = _strict(text)
-    assert rc == 0 and [t["number"] for t in res["trials"]] == [0, 1, 3]
+    assert rc == 0
+    assert [t["number"] for t in res["trials"]] == [0, 1, 3]
     states = [t.state.name for t in optuna.load_study(
         study_name="simkit-tune", storage=f"sqlite:///{out / tune.STUDY_DB}").get_trials()]
     assert states == ["COMPLETE", "COMPLETE", "FAIL", "COMPLETE"]
@@ -201,7 +216,9 @@ def test_a_second_tune_on_the_same_out_is_refused(capsys, tmp_path):
     with open(out / tune.LOCK, "a") as f:         # as another tune holds it
         fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         rc, text, err = _run(capsys, [*SEARCH, "--trials", "3", "--out", str(out)])
-    assert rc == 2 and text == "" and len(err.strip().splitlines()) == 1
+    assert rc == 2
+    assert text == ""
+    assert len(err.strip().splitlines()) == 1
     assert "is in use by another simkit tune" in err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
@@ -221,14 +238,18 @@ def test_a_damaged_store_is_refused_saying_how_to_start_over(capsys, tmp_path, d
         data = db.read_bytes()
         db.write_bytes(data[: len(data) // 3] if damage == "truncated db" else b"x" * 5000)
     rc, text, err = _run(capsys, [*SEARCH, "--trials", "2", "--out", str(out)])
-    assert rc == 2 and text == "" and len(err.strip().splitlines()) == 1
-    assert "is damaged" in err and f"delete '{out}'" in err
+    assert rc == 2
+    assert text == ""
+    assert len(err.strip().splitlines()) == 1
+    assert "is damaged" in err
+    assert f"delete '{out}'" in err
 
 
 @pytest.mark.slow      # waits out the 15 s connect timeout
 def test_an_unreachable_scheduler_leaves_nothing_behind(capsys, tmp_path):
     out = tmp_path / "t"
-    rc, text, err = _run(capsys, [*SEARCH, "--trials", "2", "--out", str(out),
+    rc, _text, err = _run(capsys, [*SEARCH, "--trials", "2", "--out", str(out),
                                   "--scheduler", "tcp://127.0.0.1:9"])
-    assert rc == 2 and "cannot connect to --scheduler" in err
+    assert rc == 2
+    assert "cannot connect to --scheduler" in err
     assert not out.exists()

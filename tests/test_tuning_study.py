@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from analyses import tuning
-from simkit import engine, games, stats, tune
+from simkit import engine, games, tune
+from simkit.base import stats
 
 #: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
 pytestmark = pytest.mark.slow
@@ -55,8 +56,9 @@ def test_behaviour_is_the_same_deals_at_both_tables(pepper):
     assert list(b["column"]) == list(tuning.SETUPS["pepper"].behaviour)
     g = games.get("pepper")
     seed = tune.confirm_seed(3)
-    base = engine.simulate(g, "hand", 300, players=4, policy="heuristic", seed=seed)
-    mine = engine.simulate(g, "hand", 300, players=4, policy=best, seed=seed)
+    base, mine = (engine.simulate(g, "hand",
+                                  engine.RunSettings(300, players=4, policy=p, seed=seed))
+                  for p in ("heuristic", best))
     assert (base["dealer"] == mine["dealer"]).all()
     row = b[b["column"] == "contract"].iloc[0]
     d, lo, hi = stats.mean_ci_of(mine["contract"].to_numpy(float)
@@ -69,7 +71,8 @@ def test_behaviour_is_the_same_deals_at_both_tables(pepper):
 def test_findings_say_who_played_and_whether_the_default_changes(pepper):
     text = " ".join(pepper.summary)
     best = pepper.tables["behaviour"]["setting"].iloc[0]
-    assert best in text and "tried against heuristic and classic" in text
+    assert best in text
+    assert "tried against heuristic and classic" in text
     for who in ("heuristic:aggression=1", "random"):
         assert f"against {who}, a policy the search never met" in text
     prov = pepper.provenance
@@ -88,6 +91,7 @@ def test_findings_say_who_played_and_whether_the_default_changes(pepper):
 def test_a_game_played_in_whole_games_confirms_in_games_only(run_study):
     res = run_study(tuning.shiesta.NAME, 300, 3)
     c = res.tables["confirm"]
-    assert set(c["unit"]) == {"game"} and (c["deals"] == 300).all()
+    assert set(c["unit"]) == {"game"}
+    assert (c["deals"] == 300).all()
     assert "shiesta --param three_at=0:8" in " ".join(res.notes)
     assert np.isfinite(res.tables["behaviour"]["diff"]).all()

@@ -1,4 +1,4 @@
-"""The hand viewer's frames (simkit/view.py, each game's ``record.frames``,
+"""The hand viewer's frames (simkit/records/view.py, each game's ``record.frames``,
 seeds/records.md "The hand viewer's frames"): for every game, units of runs
 as views: the schema exactly, plain JSON, the first frame's hands the deal
 of the record's seat lines, the last frame's hands and score the record's
@@ -16,13 +16,14 @@ from collections import Counter
 
 import pytest
 
-from simkit import games, record, view
+from simkit import games
+from simkit.base.errors import InputError
 from simkit.burraco import record as burraco_record
-from simkit.errors import InputError
 from simkit.pepper.rules import DECK as PEPPER_DECK
 from simkit.pitch.rules import DECK as PITCH_DECK
+from simkit.records import record, view
+from simkit.records.text import key_values
 from simkit.shiesta.rules import RANK_TEXT
-from simkit.text import key_values
 
 #: (game, players or None for the game's only count, preset, seed, index)
 UNITS = [
@@ -82,31 +83,37 @@ def test_the_view_is_plain_json_in_the_schema(unit):
     assert json.loads(json.dumps(v)) == v
     assert list(v) == ["game", "title", "players", "seats", "record", "frames", "result"]
     assert (v["game"], v["title"], v["players"]) == (game, games.get(game).title, rules.players)
-    assert len(v["seats"]) == rules.players and all(s.startswith(f"seat {k}")
+    assert len(v["seats"]) == rules.players
+    assert all(s.startswith(f"seat {k}")
                                                     for k, s in enumerate(v["seats"]))
     assert v["record"] == record.show(game, rules, None, seed, index, preset)
-    assert v["frames"] and v["result"]
+    assert v["frames"]
+    assert v["result"]
     said = _lines(v["record"])
     assert all(len(pair) == 2 and said[pair[0]] == pair[1] for pair in v["result"])
     for f in v["frames"]:
         assert list(f) == ["caption", "actor", "hands", "areas", "score"]
-        assert isinstance(f["caption"], str) and f["caption"]
+        assert isinstance(f["caption"], str)
+        assert f["caption"]
         assert f["actor"] is None or 0 <= f["actor"] < rules.players
         assert len(f["hands"]) == rules.players
         for a in f["areas"]:
-            assert list(a) == ["title", "rows"] and a["title"]
+            assert list(a) == ["title", "rows"]
+            assert a["title"]
             for r in a["rows"]:
                 assert list(r) == ["label", "cards", "text", "mark"]
-                assert isinstance(r["label"], str) and isinstance(r["text"], str)
+                assert isinstance(r["label"], str)
+                assert isinstance(r["text"], str)
                 assert isinstance(r["mark"], bool)
-        assert f["score"] and all(len(line) == 2 and all(isinstance(x, str) for x in line)
+        assert f["score"]
+        assert all(len(line) == 2 and all(isinstance(x, str) for x in line)
                                   for line in f["score"])
         assert set(_cards(f)) <= CARDS[game], set(_cards(f)) - CARDS[game]
     assert v["frames"][0]["caption"].startswith("the deal")
 
 
 def test_the_first_frame_holds_the_deal(unit):
-    game, rules, *_, v = unit
+    game, _rules, *_, v = unit
     said = _lines(v["record"])
     line = "seat {} hand" if game == "shiesta" else "seat {}"
     for s, hand in enumerate(v["frames"][0]["hands"]):
@@ -208,7 +215,7 @@ def test_of_text_is_the_replay(unit):
     """A record's view is its replay's text and the run's frames; a record cut
     after its deal, played out by its policy lines (or by the policies given),
     comes out as the run played it."""
-    game, rules, seed, index, preset, v = unit
+    game, _rules, _seed, _index, _preset, v = unit
     text = v["record"]
     assert view.of_text(text) == v
     assert view.of_text(text)["record"] == record.replay(text)
@@ -241,13 +248,14 @@ def test_a_bad_record_is_refused_as_replay_refuses_it(game):
     stops = "\n".join(lines[:first]) + "\n"     # no policy lines to play out the rest
     wrong = {"pepper": "trick 1: 0:XX", "pitch": "trick 1: 0:AS 1:AS",
              "shiesta": "turn 1: seat 0 plays Z", "burraco": "discard: JK''''"}[game]
-    garbled = "\n".join(lines[:first] + [wrong] + lines[first + 1:]) + "\n"
+    garbled = "\n".join([*lines[:first], wrong, *lines[first + 1:]]) + "\n"
     for bad in (stops, garbled, text.replace(f"game: {game}", "game: bridge")):
         replayed, viewed = _bad(bad)
-        assert viewed == replayed and "\n" not in viewed
+        assert viewed == replayed
+        assert "\n" not in viewed
 
 
-@pytest.mark.parametrize("game, preset", [("pepper", "seed"), ("pitch", "redeal")])
+@pytest.mark.parametrize(("game", "preset"), [("pepper", "seed"), ("pitch", "redeal")])
 def test_thrown_in_hands_end_with_the_auction(game, preset):
     """A hand everyone passes (written so) is thrown in: its frames end with the
     last call, the hands as dealt, every score +0."""
@@ -255,7 +263,7 @@ def test_thrown_in_hands_end_with_the_auction(game, preset):
     text = record.show(game, rules, None, 3, 3, preset)      # dealt by seat 3
     lines = [line for line in text.splitlines() if not line.startswith("policy ")]
     deal = lines[:next(k for k, line in enumerate(lines) if line.startswith("auction:"))]
-    v = view.of_text("\n".join(deal + ["auction: 0:pass 1:pass 2:pass 3:pass"]) + "\n")
+    v = view.of_text("\n".join([*deal, "auction: 0:pass 1:pass 2:pass 3:pass"]) + "\n")
     assert [f["actor"] for f in v["frames"]] == [3, 0, 1, 2, 3]
     assert v["frames"][-1]["hands"] == v["frames"][0]["hands"]
     assert all(value.endswith("score +0") for _, value in v["frames"][-1]["score"])

@@ -1,4 +1,4 @@
-"""simkit.warm: the kernels compiled ahead in parallel processes, and the
+"""simkit.runs.warm: the kernels compiled ahead in parallel processes, and the
 warm-up steps every game and study names."""
 
 from __future__ import annotations
@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from analyses import STUDIES, load_study
-from simkit import games, warm
+from simkit import games
+from simkit.runs import warm
 
 
 def test_every_study_names_known_steps_of_its_own_game():
@@ -22,7 +23,8 @@ def test_every_game_has_steps_with_compile_times():
     for g in games.specs():
         assert g.warm, g.name
         for step, (seconds, fn) in g.warm.items():
-            assert seconds > 0 and callable(fn), (g.name, step)
+            assert seconds > 0, (g.name, step)
+            assert callable(fn), (g.name, step)
 
 
 def test_groups_balance_by_compile_time_and_keep_every_step_once():
@@ -54,7 +56,8 @@ def test_warm_runs_steps_in_worker_processes(tmp_path):
     warm.warm(["shiesta:games"], processes=1, env={**os.environ,
                                                    "SIMKIT_CACHE_DIR": str(tmp_path)})
     kept = [p for p in tmp_path.iterdir() if p.name.startswith("shiesta-")]
-    assert len(kept) == 1 and any(f.suffix == ".nbi" for f in kept[0].rglob("*"))
+    assert len(kept) == 1
+    assert any(f.suffix == ".nbi" for f in kept[0].rglob("*"))
     assert not any(p.name.startswith(("pepper-", "pitch-", "burraco-"))
                    for p in tmp_path.iterdir())
 

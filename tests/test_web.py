@@ -1,11 +1,13 @@
-"""The web app's API (simkit/web/server.py) through FastAPI's TestClient: every
+"""The web app's API (simkit/app/web/server.py) through FastAPI's TestClient: every
 endpoint, the same numbers as the command line, bad requests refused with one
 sentence, jobs that report progress and stop, files only from the app's own
 folders."""
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 import socket
 import threading
 import time
@@ -13,8 +15,8 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from simkit import answers
-from simkit.web import server
+from simkit.app import answers
+from simkit.app.web import server
 
 PEPPER = [("game", "pepper"), ("hand", "JH JD AH KH 9C 9S"), ("players", "4"),
           ("seed", "1"), ("samples", "2000")]
@@ -47,14 +49,16 @@ def _refused(resp, status: int = 400, *names: str) -> str:
     body = resp.json()
     assert set(body) == {"error"}, body
     text = body["error"]
-    assert text and "\n" not in text and "Traceback" not in text, text
+    assert text, text
+    assert "\n" not in text, text
+    assert "Traceback" not in text, text
     for name in names:
         assert name in text, (name, text)
     return text
 
 
 def _cli_json(capsys, *argv) -> dict:
-    from simkit.cli import main
+    from simkit.app.cli import main
     capsys.readouterr()
     assert main([*argv, "--json"]) == 0
     return json.loads(capsys.readouterr().out)
@@ -62,12 +66,14 @@ def _cli_json(capsys, *argv) -> dict:
 
 # --- pages and files ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("path, marker", [("/", "advisor.js"), ("/hand", "hand.js"),
+@pytest.mark.parametrize(("path", "marker"), [("/", "advisor.js"), ("/hand", "hand.js"),
                                           ("/compare", "compare.js")])
 def test_every_page_is_served_with_its_script(client, path, marker):
     resp = client.get(path)
-    assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/html")
-    assert marker in resp.text and 'class="top"' in resp.text
+    assert resp.status_code == 200
+    assert resp.headers["content-type"].startswith("text/html")
+    assert marker in resp.text
+    assert 'class="top"' in resp.text
     for asset in ("/static/style.css", f"/static/{marker}", "/static/common.js",
                   "/static/forms.js"):
         assert client.get(asset).status_code == 200, asset
@@ -91,14 +97,16 @@ def test_reports_are_served_from_the_reports_directory(client):
     assert "the reports" in client.get("/reports/").text
     assert "one study" in client.get("/reports/study/").text
     resp = client.get("/reports/study", follow_redirects=False)
-    assert resp.status_code in (301, 302, 307) and resp.headers["location"] == "/reports/study/"
+    assert resp.status_code in (301, 302, 307)
+    assert resp.headers["location"] == "/reports/study/"
     _refused(client.get("/reports/nothing.html"), 404, "nothing.html")
 
 
 def test_reports_page_says_so_when_there_are_none(tmp_path):
     with TestClient(server.create_app(str(tmp_path / "none"), warm=False)) as c:
         resp = c.get("/reports/")
-        assert resp.status_code == 200 and "No reports yet" in resp.text
+        assert resp.status_code == 200
+        assert "No reports yet" in resp.text
         assert "simkit report all" in resp.text
 
 
@@ -110,18 +118,20 @@ def test_reports_page_says_so_when_there_are_none(tmp_path):
 def test_a_path_outside_the_apps_files_is_refused(client, path):
     resp = client.get(path)
     assert resp.status_code in (400, 404), (path, resp.status_code)
-    assert "not for the web" not in resp.text and "import" not in resp.text
+    assert "not for the web" not in resp.text
+    assert "import" not in resp.text
     assert "root:" not in resp.text
 
 
 def test_the_glossary_is_the_packages(client):
     """The pages' explanations (static/glossary.js reads ``.terms``) come from
-    simkit.glossary, the one glossary the package keeps."""
-    from simkit import glossary
+    simkit.app.glossary, the one glossary the package keeps."""
+    from simkit.app import glossary
     body = client.get("/api/glossary").json()
     assert body == json.loads(json.dumps(glossary.as_json()))
     kubwa = next(t for t in body["terms"] if t["key"] == "kubwa")
-    assert kubwa["means"] and kubwa["source"].startswith("seeds/pepper.md")
+    assert kubwa["means"]
+    assert kubwa["source"].startswith("seeds/pepper.md")
     assert "/api/glossary" in client.get("/static/glossary.js").text
 
 
@@ -198,11 +208,13 @@ def test_games_lists_every_game_with_what_the_forms_need(client):
     assert info == json.loads(json.dumps(answers.games_info()))
     by = {g["name"]: g for g in info["games"]}
     assert set(by) == {"pepper", "pitch", "shiesta", "burraco"}
-    assert by["pepper"]["hand_size"]["4"] == 6 and "JH" in sum(by["pepper"]["deck"], [])
-    assert by["pepper"]["advise"] and not by["burraco"]["advise"]
+    assert by["pepper"]["hand_size"]["4"] == 6
+    assert "JH" in functools.reduce(operator.iadd, by["pepper"]["deck"], [])
+    assert by["pepper"]["advise"]
+    assert not by["burraco"]["advise"]
 
 
-@pytest.mark.parametrize("pairs, argv", [
+@pytest.mark.parametrize(("pairs", "argv"), [
     (PEPPER, ["advise", "pepper", "--hand", "JH JD AH KH 9C 9S", "--players", "4",
               "--seed", "1", "--samples", "2000"]),
     ([("game", "pitch"), ("hand", "AS KS QS JS 10S 9S"), ("players", "3"), ("seat", "1"),
@@ -241,37 +253,42 @@ def test_estimate_says_how_long_before_running(client):
             ("game", "pitch"), ("variant", "A:"), ("variant", "B:low=dealt"),
             ("hands", "5000"), ("games", "20")])):
         e = client.get(f"/api/estimate?command={command}&{_query(pairs)}").json()
-        assert e["seconds"] > 0 and e["text"], e
+        assert e["seconds"] > 0, e
+        assert e["text"], e
     _refused(client.get(f"/api/estimate?command=bench&{_query(PEPPER)}"), 400, "bench")
     _refused(client.get(f"/api/estimate?{_query(PEPPER)}"), 400, "command")
 
 
-@pytest.mark.parametrize("game, seed, index", [("pepper", 3, 1), ("pitch", 3, 5),
+@pytest.mark.parametrize(("game", "seed", "index"), [("pepper", 3, 1), ("pitch", 3, 5),
                                                ("shiesta", 2, 0), ("burraco", 1, 0)])
 def test_show_gives_the_view_with_the_record_simkit_show_prints(client, capsys, game, seed,
                                                                 index):
-    from simkit.cli import main
+    from simkit.app.cli import main
     view = client.get(f"/api/show?game={game}&seed={seed}&index={index}").json()
     capsys.readouterr()
     assert main(["show", game, "--seed", str(seed), "--hand", str(index)]) == 0
     assert view["record"] == capsys.readouterr().out
-    assert view["game"] == game and len(view["seats"]) == view["players"]
-    assert view["frames"] and all(len(f["hands"]) == view["players"] for f in view["frames"])
+    assert view["game"] == game
+    assert len(view["seats"]) == view["players"]
+    assert view["frames"]
+    assert all(len(f["hands"]) == view["players"] for f in view["frames"])
     # the record's result lines are the view's result
     lines = dict(line.split(": ", 1) for line in view["record"].splitlines()
                  if ": " in line and not line.startswith("#"))
-    assert view["result"] and all(lines[k] == v for k, v in view["result"])
+    assert view["result"]
+    assert all(lines[k] == v for k, v in view["result"])
 
 
 def test_show_takes_rules_and_policies(client):
     view = client.get("/api/show?game=pepper&seed=1&index=2&players=3&set=auction=one_lap"
                       "&policy=classic").json()
     assert view["players"] == 3
-    assert "auction=one_lap" in view["record"] and "cover_third=False" in view["record"]
+    assert "auction=one_lap" in view["record"]
+    assert "cover_third=False" in view["record"]
 
 
 def test_replay_gives_the_view_of_a_pasted_record(client, capsys, tmp_path):
-    from simkit.cli import main
+    from simkit.app.cli import main
     shown = client.get("/api/show?game=pitch&seed=3&index=5").json()
     # the record cut before its play: the policies play the rest
     head = shown["record"].split("\ntrick 1:")[0] + "\n"
@@ -283,12 +300,13 @@ def test_replay_gives_the_view_of_a_pasted_record(client, capsys, tmp_path):
     assert view["record"] == capsys.readouterr().out
     assert view["frames"][-1]["caption"]
     full = client.post("/api/replay", json={"record": shown["record"]}).json()
-    assert full["record"] == shown["record"] and full["result"] == shown["result"]
+    assert full["record"] == shown["record"]
+    assert full["result"] == shown["result"]
 
 
 # --- bad requests ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("url, names", [
+@pytest.mark.parametrize(("url", "names"), [
     ("/api/advise?game=pepper&hand=JH+JD+AH+KH+9C+1Z", ("1Z",)),
     ("/api/advise?game=pepper&hand=JH+JD+AH+KH+9C+JH", ("JH",)),
     ("/api/advise?game=pepper&hand=JH+JD+AH+KH+9C+2S", ("2S",)),
@@ -368,20 +386,24 @@ def test_a_job_reports_progress_and_gives_the_answer(client):
     job_id = client.post(f"/api/jobs?command=advise&{_query(PEPPER)}").json()["id"]
     seen = []
     state = _wait(client, job_id, lambda s: seen.append(s["progress"]) or s["status"] != "running")
-    assert state["status"] == "done" and state["error"] is None
-    assert state["progress"] == 1.0 and seen == sorted(seen)
+    assert state["status"] == "done"
+    assert state["error"] is None
+    assert state["progress"] == 1.0
+    assert seen == sorted(seen)
     assert state["result"] == client.get(f"/api/advise?{_query(PEPPER)}").json()
 
 
 def test_a_long_job_shows_progress_and_stops_within_a_second_when_cancelled(client):
     job_id = client.post(f"/api/jobs?command=advise&{_query(LONG)}").json()["id"]
     state = _wait(client, job_id, lambda s: s["progress"] > 0, seconds=10)
-    assert 0 < state["progress"] < 1 and state["status"] == "running"
+    assert 0 < state["progress"] < 1
+    assert state["status"] == "running"
     t0 = time.monotonic()
     assert client.delete(f"/api/jobs/{job_id}").json()["status"] == "cancelled"
     job = client.app.state.jobs.jobs[job_id]
     job.thread.join(2.0)
-    assert not job.thread.is_alive() and time.monotonic() - t0 < 1.5
+    assert not job.thread.is_alive()
+    assert time.monotonic() - t0 < 1.5
     assert client.get(f"/api/jobs/{job_id}").json()["status"] == "cancelled"
 
 
@@ -390,7 +412,8 @@ def test_a_job_nobody_polls_is_cancelled(tmp_path):
         job_id = c.post(f"/api/jobs?command=advise&{_query(LONG)}").json()["id"]
         job = c.app.state.jobs.jobs[job_id]
         job.thread.join(4.0)
-        assert not job.thread.is_alive() and job.status == "cancelled"
+        assert not job.thread.is_alive()
+        assert job.status == "cancelled"
 
 
 def test_two_jobs_at_once_both_get_their_answers(client):
@@ -399,7 +422,8 @@ def test_two_jobs_at_once_both_get_their_answers(client):
            for p in (PEPPER, other)]
     states = [_wait(client, i, lambda s: s["status"] != "running") for i in ids]
     assert [s["status"] for s in states] == ["done", "done"]
-    assert states[0]["result"]["seed"] == 1 and states[1]["result"]["seed"] == 7
+    assert states[0]["result"]["seed"] == 1
+    assert states[1]["result"]["seed"] == 7
 
 
 def test_compare_runs_as_a_job_too(client):
@@ -407,7 +431,8 @@ def test_compare_runs_as_a_job_too(client):
              ("hands", "2000"), ("games", "10")]
     job_id = client.post(f"/api/jobs?command=compare&{_query(pairs)}").json()["id"]
     state = _wait(client, job_id, lambda s: s["status"] != "running")
-    assert state["status"] == "done" and state["result"]["labels"] == ["A", "B"]
+    assert state["status"] == "done"
+    assert state["result"]["labels"] == ["A", "B"]
 
 
 def test_a_bad_job_is_refused_before_it_starts(client):
@@ -420,7 +445,8 @@ def test_a_bad_job_is_refused_before_it_starts(client):
                         ("hand=JH+JD+AH+KH+9C+9S&seat=-1", "-1"),
                         ("hand=JH+JD+AH+KH+9C+9S&score=banana", "banana")):
         _refused(client.post(f"/api/jobs?command=advise&game=pepper&{query}"), 400, name)
-    assert client.app.state.jobs.jobs == {} and client.app.state.runs.running == 0
+    assert client.app.state.jobs.jobs == {}
+    assert client.app.state.runs.running == 0
 
 
 # --- serve ------------------------------------------------------------------------------------
@@ -440,14 +466,16 @@ def test_serve_binds_this_machine_and_prints_the_address(monkeypatch, capsys):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server.serve(port=port)
-    assert ran["host"] == "127.0.0.1" and ran["port"] == port
+    assert ran["host"] == "127.0.0.1"
+    assert ran["port"] == port
     assert f"http://127.0.0.1:{port}/" in capsys.readouterr().out
     c = TestClient(ran["app"])          # the whole app (no lifespan: no warm-up thread here)
-    assert c.get("/hand").status_code == 200 and c.get("/api/games").status_code == 200
+    assert c.get("/hand").status_code == 200
+    assert c.get("/api/games").status_code == 200
 
 
 def test_serve_refuses_a_port_in_use_with_one_sentence():
-    from simkit.errors import InputError
+    from simkit.base.errors import InputError
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen()
@@ -460,8 +488,10 @@ def test_serve_refuses_a_port_in_use_with_one_sentence():
 
 def test_the_docs_are_served_for_the_docs_links(client):
     r = client.get("/README.md")
-    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
-    assert r.text.startswith("# simkit") and "simkit serve" in r.text
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/plain")
+    assert r.text.startswith("# simkit")
+    assert "simkit serve" in r.text
 
 
 def test_the_built_documentation_is_served_under_docs(tmp_path):
@@ -470,8 +500,10 @@ def test_the_built_documentation_is_served_under_docs(tmp_path):
     site = tmp_path / "site"
     with TestClient(server.create_app(str(tmp_path), docs=str(site), warm=False)) as c:
         r = c.get("/docs/")
-        assert r.status_code == 200 and "The documentation is not built" in r.text
-        assert "mkdocs build" in r.text and 'href="/README.md"' in r.text
+        assert r.status_code == 200
+        assert "The documentation is not built" in r.text
+        assert "mkdocs build" in r.text
+        assert 'href="/README.md"' in r.text
         assert 'href="/docs/" aria-current="page"' in r.text
         (site / "guides").mkdir(parents=True)
         (site / "index.html").write_text("<h1>simkit docs</h1>")
@@ -479,8 +511,10 @@ def test_the_built_documentation_is_served_under_docs(tmp_path):
         assert c.get("/docs/").text == "<h1>simkit docs</h1>"
         assert c.get("/docs", follow_redirects=False).headers["location"] == "/docs/"
         r = c.get("/docs/guides", follow_redirects=False)
-        assert r.status_code in (302, 307) and r.headers["location"] == "/docs/guides/"
+        assert r.status_code in (302, 307)
+        assert r.headers["location"] == "/docs/guides/"
         assert c.get("/docs/guides/").text == "<h1>guides</h1>"
         for bad in ("nothing.html", "a/" * 3000):
             r = c.get(f"/docs/{bad}")
-            assert r.status_code == 404 and "no documentation page" in r.json()["error"], bad
+            assert r.status_code == 404, bad
+            assert "no documentation page" in r.json()["error"], bad

@@ -1,4 +1,4 @@
-"""A server that cannot be tied up (simkit/web/server.py): every size a request
+"""A server that cannot be tied up (simkit/app/web/server.py): every size a request
 names is bounded and refused over its bound before any work; a direct
 answer's work stops within a second of its client leaving; runs are capped
 in all and per client (429) while /api/health still answers at once; SIGTERM
@@ -28,8 +28,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from simkit import answers
-from simkit.web import server
+from simkit.app import answers
+from simkit.app.web import jobs, server
 
 #: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
 pytestmark = pytest.mark.slow
@@ -47,8 +47,11 @@ def _refused(resp, status: int, *names: str) -> str:
     body = resp.json()
     assert set(body) == {"error"}, body
     text = body["error"]
-    assert text and "\n" not in text and "Traceback" not in text, text
-    assert len(text) < 400 and not re.search(r"[.!?] [A-Z]", text), text      # one sentence
+    assert text, text
+    assert "\n" not in text, text
+    assert "Traceback" not in text, text
+    assert len(text) < 400, text
+    assert not re.search(r"[.!?] [A-Z]", text), text  # one sentence
     for name in names:
         assert name in text, (name, text)
     return text
@@ -84,7 +87,7 @@ def no_work(monkeypatch):
         raise AssertionError("work started for a request that should have been refused")
 
     monkeypatch.setattr(answers, "estimate", fail)
-    monkeypatch.setattr(server, "_answer_fn", fail)
+    monkeypatch.setattr(jobs, "answer_fn", fail)
     monkeypatch.setattr(server.Jobs, "start", fail)
 
 
@@ -93,8 +96,10 @@ def no_work(monkeypatch):
 def test_the_bounds_are_stated(client):
     lim = client.get("/api/limits").json()
     assert {k: lim[k] for k in ("advise", "compare", "show")} == answers.limits()
-    assert lim["advise"]["samples"] == BIG and lim["compare"]["hands"] < 10 ** 12
-    assert lim["running"] == server.MAX_RUNNING and lim["per_client"] == server.PER_CLIENT
+    assert lim["advise"]["samples"] == BIG
+    assert lim["compare"]["hands"] < 10 ** 12
+    assert lim["running"] == server.MAX_RUNNING
+    assert lim["per_client"] == server.PER_CLIENT
     assert lim["sync_seconds"] == server.SYNC_SECONDS
     assert client.get("/api/games").json()["limits"] == lim
 
@@ -103,7 +108,7 @@ PEPPER = f"game=pepper&{urlencode({'hand': HAND})}"
 COMPARE = "game=pepper&variant=A:&variant=B:fail=bid"
 
 
-@pytest.mark.parametrize("method, url, name", [
+@pytest.mark.parametrize(("method", "url", "name"), [
     ("GET", f"/api/advise?{PEPPER}&samples={10 ** 12}", "samples"),
     ("GET", f"/api/advise?{PEPPER}&score=1:1&games={10 ** 12}", "games"),
     ("GET", f"/api/compare?{COMPARE}&hands={10 ** 12}", "hands"),
@@ -129,10 +134,11 @@ def test_a_size_over_its_bound_or_a_bad_value_is_400_before_any_work(client, no_
     t0 = time.perf_counter()
     _refused(client.request(method, url), 400, name)
     assert time.perf_counter() - t0 < 2.0
-    assert client.app.state.runs.running == 0 and client.app.state.jobs.jobs == {}
+    assert client.app.state.runs.running == 0
+    assert client.app.state.jobs.jobs == {}
 
 
-@pytest.mark.parametrize("option, value, word", [
+@pytest.mark.parametrize(("option", "value", "word"), [
     ("seat", "-1", "-1"), ("dealer", "9", "9"), ("score", "banana", "banana"),
     ("players", "9", "9"), ("samples", "0", "0"), ("samples", "abc", "abc"),
     ("set", "fail=sometimes", "sometimes"), ("policy", "genius", "genius"),
@@ -156,7 +162,7 @@ def test_a_direct_answer_longer_than_its_bound_is_refused_with_a_pointer_to_the_
     """Direct answers take seconds at most, by the estimate the page shows."""
     long = {"seconds": server.SYNC_SECONDS + 1, "text": "about 6 s"}
     monkeypatch.setattr(answers, "estimate", lambda command, a, stop=None: long)
-    monkeypatch.setattr(server, "_answer_fn", lambda command: pytest.fail("it ran"))
+    monkeypatch.setattr(jobs, "answer_fn", lambda command: pytest.fail("it ran"))
     _refused(client.get(f"/api/advise?{PEPPER}&samples=1000"), 400, "about 6 s", "/api/jobs")
     _refused(client.get(f"/api/compare?{COMPARE}&hands=1000"), 400, "/api/jobs")
     assert client.get(f"/api/estimate?command=advise&{PEPPER}").json()["sync"] is False
@@ -267,7 +273,8 @@ def _raw(base: str, request: bytes) -> tuple[int, bytes]:
 def test_a_100000_character_report_path_is_a_404_not_a_500(live, rel):
     status, body = _raw(live[0], f"GET /reports/{rel} HTTP/1.1\r\nHost: test\r\n"
                                  f"Connection: close\r\n\r\n".encode())
-    assert status == 404 and "error" in json.loads(body), (status, body[:200])
+    assert status == 404, (status, body[:200])
+    assert "error" in json.loads(body), (status, body[:200])
 
 
 def test_a_deeply_nested_body_over_the_wire_is_a_400(live):
@@ -275,7 +282,8 @@ def test_a_deeply_nested_body_over_the_wire_is_a_400(live):
     status, answer = _raw(live[0], b"POST /api/replay HTTP/1.1\r\nHost: test\r\n"
                           b"Content-Type: application/json\r\nConnection: close\r\n"
                           + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-    assert status == 400 and "nested" in json.loads(answer)["error"]
+    assert status == 400
+    assert "nested" in json.loads(answer)["error"]
 
 
 # --- SIGTERM and Ctrl-C -------------------------------------------------------------------------
@@ -287,7 +295,7 @@ def _serving(tmp_path):
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.Popen([sys.executable, "-m", "simkit.cli", "serve", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "simkit.app.cli", "serve", "--port", str(port)],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
@@ -326,7 +334,7 @@ def test_a_signal_stops_simkit_serve_within_five_seconds_under_load(tmp_path, si
         proc.send_signal(sig)
         proc.wait(timeout=10)
         took = time.monotonic() - t0
-        out, err = proc.communicate()
+        _out, err = proc.communicate()
         print(f"{sig.name}: simkit serve exited {took:.2f} s after the signal "
               f"(code {proc.returncode})")
         assert took < 5.0, err
@@ -340,4 +348,5 @@ def test_an_idle_simkit_serve_stops_on_a_signal_in_one_line(tmp_path, sig):
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=10)
     said = "interrupted" if sig == signal.SIGINT else f"stopped by {sig.name}"
-    assert proc.returncode == 128 + sig and err.strip().splitlines() == [f"simkit: {said}"], err
+    assert proc.returncode == 128 + sig, err
+    assert err.strip().splitlines() == [f"simkit: {said}"], err
