@@ -10,7 +10,7 @@ figure, option, default or definition is typed twice:
   record columns, as ``simkit rules GAME`` prints them;
 - ``{{ book NAME }}``: the rule book ``seeds/NAME.md``, included;
 - ``{{ changelog }}``: ``CHANGELOG.md``, included;
-- ``{{ glossary }}``: the package's glossary (``simkit/glossary.py``);
+- ``{{ glossary }}``: the package's glossary (``simkit/app/glossary.py``);
 - ``{{ limits }}``, ``{{ held }}``: the web app's bounds and the memory caps;
 - ``{{ summary STUDY }}``, ``{{ figure STUDY N }}``: a rendered report's
   findings (its ``study.json``, with its size, seed and date) and figures;
@@ -18,10 +18,12 @@ figure, option, default or definition is typed twice:
   JSON the benchmarks wrote into ``benchmarks/results/``;
 - ``{{ value FILE KEY.PATH }}``: one value of a JSON file;
 - ``{{ const MODULE NAME }}``: a constant, as the code states it;
-- ``{{ output ARGV }}``: what ``simkit ARGV`` prints, run as the site is built.
+- ``{{ output ARGV }}``: what ``simkit ARGV`` prints, run as the site is built;
+- ``{{ rooms }}``: the package's folders, each with its modules, their lines
+  and what the folder holds (its ``__init__`` docstring's first sentence).
 
 Every report figure, and the advisor's screenshot, is copied into the site
-from where it lives (``reports/``, ``simkit/web/``).
+from where it lives (``reports/``, ``simkit/app/web/``).
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def _option_row(action: argparse.Action) -> list[str] | None:
 
 def cli() -> str:
     """Every subcommand with its usage and options, from ``build_parser()``."""
-    from simkit.options import build_parser
+    from simkit.app.options import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -138,7 +140,7 @@ def records(name: str) -> str:
 
 
 def glossary() -> str:
-    from simkit.glossary import TERMS
+    from simkit.app.glossary import TERMS
 
     out = []
     for t in sorted(TERMS, key=lambda t: t.word.lower()):
@@ -181,7 +183,7 @@ def changelog() -> str:
 
 
 def limits() -> str:
-    from simkit.answers import limits as web_limits
+    from simkit.app.answers import limits as web_limits
 
     rows = []
     for command, sizes in web_limits().items():
@@ -193,7 +195,7 @@ def limits() -> str:
 
 
 def held() -> str:
-    from simkit.runner import HELD_BYTES, held_most
+    from simkit.runs.batches import HELD_BYTES, held_most
 
     return _table(["what is held", "bytes each", "at most, on the machine that built this"],
                   [[k, f"{v:,}", f"{held_most(k):,}"] for k, v in HELD_BYTES.items()])
@@ -221,7 +223,7 @@ def figure(study: str, n: str = "0") -> str:
 
 
 def const(module: str, name: str) -> str:
-    """A constant as the code states it (``{{ const simkit.web.server MAX_RUNNING }}``)."""
+    """A constant as the code states it (``{{ const simkit.app.web.server MAX_RUNNING }}``)."""
     import importlib
 
     v = getattr(importlib.import_module(module), name)
@@ -241,7 +243,7 @@ def output(*argv: str) -> str:
     import subprocess
     import sys
 
-    run = subprocess.run([sys.executable, "-m", "simkit.cli", *argv], cwd=ROOT,
+    run = subprocess.run([sys.executable, "-m", "simkit.app.cli", *argv], cwd=ROOT,
                          capture_output=True, text=True, timeout=600)
     if run.returncode != 0:
         raise ValueError(f"simkit {shlex.join(argv)} failed: {run.stderr.strip()[-300:]}")
@@ -278,9 +280,40 @@ def first_start() -> str:
     return head + _table(["command", "first start (s)", "second start (s)"], rows)
 
 
+# ----------------------------------------------------------------- the code's layout
+
+def _first_sentence(path: pathlib.Path) -> str:
+    import ast
+
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    if path.parent.name == "simkit":        # the package's own line names it: say the top
+        doc = doc.split("\n\n", 1)[-1]
+    first = re.split(r"(?<=\.)\s+(?=[A-Z`])", " ".join(doc.split()))[0]
+    return first.rstrip(".") + "."
+
+
+def rooms() -> str:
+    """A row per folder of ``simkit/`` and ``analyses/`` (the top of each
+    first): its modules with their line counts, and what it holds."""
+    rows = []
+    for top in ("simkit", "analyses"):
+        inner = sorted(p.parent for p in (ROOT / top).glob("**/__init__.py")
+                       if p.parent != ROOT / top)
+        folders = [ROOT / top, *inner]
+        for folder in folders:
+            mods = sorted(folder.glob("*.py"))
+            listed = ", ".join(f"`{m.name}` {m.read_text(encoding='utf-8').count(chr(10))}"
+                               for m in mods if m.name != "__init__.py")
+            init = folder / "__init__.py"
+            what = _first_sentence(init) if init.exists() else ""
+            rel = folder.relative_to(ROOT).as_posix() + "/"
+            rows.append([f"`{rel}`", what, listed])
+    return _table(["folder", "what it holds", "modules (lines)"], rows)
+
+
 GENERATORS = {f.__name__: f for f in (cli, rules, policies, records, book, changelog, glossary,
                                       limits, held, summary, figure, const, value, output,
-                                      bench, first_start)}
+                                      bench, first_start, rooms)}
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
@@ -314,4 +347,4 @@ def on_files(files, config):
 
 
 #: The advisor's screenshot (the README's too), shown on the home page.
-SCREENSHOT = ROOT / "simkit" / "web" / "screenshot.png"
+SCREENSHOT = ROOT / "simkit" / "app" / "web" / "screenshot.png"
