@@ -263,3 +263,11 @@ def test_long_calls_outside_kernels_name_their_arguments():
                     long.append(f"{name}:{node.lineno} {ast.unparse(node.func)} "
                                 f"({len(given)} by position)")
     assert not long, "\n".join(long)
+
+
+def test_every_folder_of_code_is_a_package():
+    """A folder of modules without ``__init__.py`` would import (as a namespace
+    package) but be left out of a built wheel and of the API pages."""
+    for pkg in PACKAGES:
+        for folder in {p.parent for p in (ROOT / pkg).rglob("*.py")}:
+            assert (folder / "__init__.py").is_file(), folder.relative_to(ROOT)
