@@ -27,19 +27,8 @@ from simkit.burraco.kernel_melds import (
     MAXM,
     MELD_SET,
     N_CARDS,
-    N_Z,
     POINTS,
-    Z_CLOSING,
-    Z_DIRECT_ONLY,
-    Z_HN,
-    Z_KEEP,
-    Z_MCOUNT,
-    Z_PN,
-    Z_POZZ,
-    Z_POZZ_NEXT,
-    Z_SP,
-    Z_TURNS,
-    Z_WHICH,
+    Z,
     _has_burraco,
     _valid,
     _wild,
@@ -84,11 +73,11 @@ def _deal(st, dealer, deck, hand, pile, z):
     for q in range(44):
         seat = (dealer + 1 + q % 4) % 4
         _give(hand, seat, deck[q])
-        z[Z_HN + seat] += 1
+        z[Z.HN + seat] += 1
     pile[0] = deck[66]
     _give(hand, PILE, deck[66])
-    z[Z_SP] = 67
-    z[Z_PN] = 1
+    z[Z.SP] = 67
+    z[Z.PN] = 1
 
 
 @kernel(inline=True)
@@ -101,7 +90,7 @@ def _score_team(t, dealer, closer, rules, deck, hand, mcards, z, buf, rec):
     sets = 0
     sequences = 0
     wilds = 0
-    for m in range(z[Z_MCOUNT + t]):
+    for m in range(z[Z.MCOUNT + t]):
         n = mcards[t, m, M_N]
         if mcards[t, m, M_KIND] == MELD_SET:
             sets += 1
@@ -124,13 +113,13 @@ def _score_team(t, dealer, closer, rules, deck, hand, mcards, z, buf, rec):
             if hand[seat, c]:
                 penalty -= POINTS[c]
     pen = 0
-    if z[Z_POZZ + t] < 0:
+    if z[Z.POZZ + t] < 0:
         if rules[R.UNTAKEN_POZZETTO] == UntakenPozzettoCode.FLAT:
             pen = -100
         else:   # the one the other team did not take; with none taken, the first
                 # is the starting team's (left of the dealer), the second the other's
-            if z[Z_WHICH + 1 - t] >= 0:
-                which = 1 - z[Z_WHICH + 1 - t]
+            if z[Z.WHICH + 1 - t] >= 0:
+                which = 1 - z[Z.WHICH + 1 - t]
             else:
                 which = 0 if t == (dealer + 1) % 2 else 1
             for i in range(11):
@@ -144,8 +133,8 @@ def _score_team(t, dealer, closer, rules, deck, hand, mcards, z, buf, rec):
     rec[H_BONUS + t] = bonus
     rec[H_CLOSE_BONUS + t] = close
     rec[H_POZZ_PEN + t] = pen
-    rec[H_POZZ_TURN + t] = z[Z_POZZ + t]
-    rec[H_MELDS + t] = z[Z_MCOUNT + t]
+    rec[H_POZZ_TURN + t] = z[Z.POZZ + t]
+    rec[H_MELDS + t] = z[Z.MCOUNT + t]
     rec[H_SETS + t] = sets
     rec[H_SEQUENCES + t] = sequences
     rec[H_WILDS + t] = wilds
@@ -159,12 +148,12 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
     deck = np.arange(N_CARDS)
     hand = np.zeros((HAND_ROWS, N_CARDS + 2), np.int64)
     pile = np.empty(N_CARDS, np.int64)
-    z = np.zeros(N_Z, np.int64)
+    z = np.zeros(Z.N.value, np.int64)
     _deal(st, dealer, deck, hand, pile, z)
-    z[Z_DIRECT_ONLY] = rules[R.POZZETTO] == PozzettoCode.DIRECT
+    z[Z.DIRECT_ONLY] = rules[R.POZZETTO] == PozzettoCode.DIRECT
     for t in range(2):
-        z[Z_POZZ + t] = -1
-        z[Z_WHICH + t] = -1
+        z[Z.POZZ + t] = -1
+        z[Z.WHICH + t] = -1
     mcards = np.empty((2, MAXM, MAXC), np.int64)      # a row is set when its meld is laid
     buf = np.zeros(MAXC + 8, np.int64)
     one = np.zeros(1, np.int64)
@@ -177,27 +166,27 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
     closer = -1
     last = False                              # this turn's draw left two cards in the stock
     p = (dealer + 1) % 4
-    while z[Z_TURNS] < rules[R.MAX_TURNS]:
-        z[Z_TURNS] += 1
+    while z[Z.TURNS] < rules[R.MAX_TURNS]:
+        z[Z.TURNS] += 1
         team = p % 2
         kind = kinds[p]
         prm = params[p]
-        before = z[Z_POZZ_NEXT]
+        before = z[Z.POZZ_NEXT]
         # --- draw
         take = _take_pile(p, hand, pile, z, kind, prm, mcards, rules, st,
                           buf, hl)
         _trace(tr, z, p * 1_000_000 + 1_000 + (1 if take else 0))
         if take:
-            for i in range(z[Z_PN]):
+            for i in range(z[Z.PN]):
                 _give(hand, p, pile[i])
                 _take(hand, PILE, pile[i])
-            z[Z_HN + p] += z[Z_PN]
-            z[Z_PN] = 0
+            z[Z.HN + p] += z[Z.PN]
+            z[Z.PN] = 0
         else:
-            _give(hand, p, deck[z[Z_SP]])
-            z[Z_HN + p] += 1
-            z[Z_SP] += 1
-            if N_CARDS - z[Z_SP] == 2:        # section 5: the stock is down to two
+            _give(hand, p, deck[z[Z.SP]])
+            z[Z.HN + p] += 1
+            z[Z.SP] += 1
+            if N_CARDS - z[Z.SP] == 2:        # section 5: the stock is down to two
                 ended = ENDED_STOCK
                 if rules[R.STOCK_END] == StockEndCode.STOP:
                     break                     # play stops at once
@@ -206,25 +195,25 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
         _keep_for(p, kind, prm, z, rules, mcards, st, buf, tr)
         _meld(p, hand, z, deck, kind, prm, rules, mcards, st,
               buf, one, tr, hl, at)
-        if prm[PARAM.CLOSE_AFTER] == 1 and z[Z_KEEP] == 2 and _has_burraco(team, z, mcards) \
+        if prm[PARAM.CLOSE_AFTER] == 1 and z[Z.KEEP] == 2 and _has_burraco(team, z, mcards) \
                 and _wants_out(team, kind, prm, rules, mcards, z, st, buf):
             # the choice to go out taken after melding: keep one card and meld on
-            z[Z_KEEP] = 1
-            z[Z_CLOSING] = 1
+            z[Z.KEEP] = 1
+            z[Z.CLOSING] = 1
             _trace(tr, z, p * 1_000_000 + 3_000 + 1)
             _meld(p, hand, z, deck, kind, prm, rules, mcards, st,
                   buf, one, tr, hl, at)
-        if z[Z_POZZ_NEXT] > before:
-            z[Z_WHICH + team] = before
+        if z[Z.POZZ_NEXT] > before:
+            z[Z.WHICH + team] = before
         # --- go out, or discard
-        if z[Z_CLOSING] == 1 and z[Z_HN + p] == 1:
+        if z[Z.CLOSING] == 1 and z[Z.HN + p] == 1:
             c = _nth_card(hand, p, 0)
             if not _wild(c):
                 _take(hand, p, c)
-                z[Z_HN + p] = 0
-                pile[z[Z_PN]] = c
+                z[Z.HN + p] = 0
+                pile[z[Z.PN]] = c
                 _give(hand, PILE, c)
-                z[Z_PN] += 1
+                z[Z.PN] += 1
                 _trace(tr, z, p * 1_000_000 + 7_000 + c)
                 ended = ENDED_CLOSED
                 closer = p
@@ -232,20 +221,20 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
         c = _discard_choice(p, hand, kind, prm, z, mcards, rules, st,
                             buf, hl, unseen)
         _take(hand, p, c)
-        z[Z_HN + p] -= 1
-        pile[z[Z_PN]] = c
+        z[Z.HN + p] -= 1
+        pile[z[Z.PN]] = c
         _give(hand, PILE, c)
-        z[Z_PN] += 1
+        z[Z.PN] += 1
         _trace(tr, z, p * 1_000_000 + 6_000 + c)
-        if z[Z_HN + p] == 0:                         # the pozzetto on the discard
-            first = 44 + 11 * z[Z_POZZ_NEXT]
-            z[Z_WHICH + team] = z[Z_POZZ_NEXT]
-            z[Z_POZZ_NEXT] += 1
-            z[Z_POZZ + team] = z[Z_TURNS]
+        if z[Z.HN + p] == 0:                         # the pozzetto on the discard
+            first = 44 + 11 * z[Z.POZZ_NEXT]
+            z[Z.WHICH + team] = z[Z.POZZ_NEXT]
+            z[Z.POZZ_NEXT] += 1
+            z[Z.POZZ + team] = z[Z.TURNS]
             for i in range(11):
                 _give(hand, p, deck[first + i])
-            z[Z_HN + p] = 11
-            _trace(tr, z, p * 1_000_000 + 2_000 + 10 + z[Z_WHICH + team])
+            z[Z.HN + p] = 11
+            _trace(tr, z, p * 1_000_000 + 2_000 + 10 + z[Z.WHICH + team])
         if last:
             break
         p = (p + 1) % 4
@@ -253,7 +242,7 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
     for c in range(N_HCOLS):
         rec[c] = 0
     rec[H_DEALER] = dealer
-    rec[H_TURNS] = z[Z_TURNS]
+    rec[H_TURNS] = z[Z.TURNS]
     rec[H_ENDED] = ended
     rec[H_CLOSER] = closer
     for t in range(2):

@@ -14,6 +14,8 @@ the batch drivers :mod:`simkit.burraco.kernel`.
 
 from __future__ import annotations
 
+import enum
+
 import numpy as np
 
 from simkit.base.bits import high_bit, low_bit, popcount
@@ -248,7 +250,7 @@ def _extends(mcards, t, m, c, rules, buf):
 def _table_points(team, mcards, z, rules, buf):
     """Melded card points plus burraco bonuses of a team's table."""
     total = 0
-    for m in range(z[Z_MCOUNT + team]):
+    for m in range(z[Z.MCOUNT + team]):
         n = mcards[team, m, M_N]
         for i in range(n):
             total += POINTS[mcards[team, m, i]]
@@ -263,22 +265,28 @@ def _table_points(team, mcards, z, rules, buf):
 @kernel(inline=True)
 def _has_burraco(team, z, mcards):
     # a loop, not any(): numba compiles no generator inside any()
-    for m in range(z[Z_MCOUNT + team]):  # noqa: SIM110
+    for m in range(z[Z.MCOUNT + team]):  # noqa: SIM110
         if mcards[team, m, M_N] >= 7:
             return True
     return False
 
 
-# The scalar state of a hand, kept in one array so that helpers can change it
-# (and pass one array, not many: each array argument costs reference
-# counting): the stock's next position, the pile's size, the next pozzetto,
-# turns, keep, going out, trace length, the direct way only; then per seat
-# its hand's size (Z_HN + seat), and per team the turn it took its pozzetto
-# (Z_POZZ + team, -1 none), which one it took (Z_WHICH + team) and how many
-# melds it has (Z_MCOUNT + team).
-Z_SP, Z_PN, Z_POZZ_NEXT, Z_TURNS, Z_KEEP, Z_CLOSING, Z_NTRACE, Z_DIRECT_ONLY = range(8)
-Z_HN = 8
-Z_POZZ = 12
-Z_WHICH = 14
-Z_MCOUNT = 16
-N_Z = 18
+class Z(enum.IntEnum):
+    """Where the scalar state of a hand sits in its one array ``z`` (kept in one
+    array so that helpers can change it, and pass one array, not many: each
+    array argument costs reference counting).  Per seat and per team entries
+    start at their member: ``z[Z.HN + seat]``, ``z[Z.POZZ + team]``."""
+
+    SP = 0              # the stock's next position
+    PN = 1              # the pile's size
+    POZZ_NEXT = 2       # the next pozzetto
+    TURNS = 3
+    KEEP = 4
+    CLOSING = 5         # going out
+    NTRACE = 6          # the trace's length
+    DIRECT_ONLY = 7     # the pozzetto only the direct way
+    HN = 8              # per seat: its hand's size
+    POZZ = 12           # per team: the turn it took its pozzetto (-1: none)
+    WHICH = 14          # per team: which pozzetto it took
+    MCOUNT = 16         # per team: how many melds it has
+    N = 18              # the array's length

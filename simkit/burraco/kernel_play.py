@@ -28,17 +28,7 @@ from simkit.burraco.kernel_melds import (
     MELD_SET,
     N_CARDS,
     POINTS,
-    Z_CLOSING,
-    Z_DIRECT_ONLY,
-    Z_HN,
-    Z_KEEP,
-    Z_MCOUNT,
-    Z_NTRACE,
-    Z_PN,
-    Z_POZZ,
-    Z_POZZ_NEXT,
-    Z_SP,
-    Z_TURNS,
+    Z,
     _extends,
     _fits,
     _has_burraco,
@@ -72,39 +62,39 @@ def _trace(tr, z, code):
     """Append a decision code (see reference.HandLog.decision_codes) when
     tracing (``tr`` longer than 1); codes past the end of ``tr`` are dropped."""
     if tr.shape[0] > 1:
-        if z[Z_NTRACE] < tr.shape[0]:
-            tr[z[Z_NTRACE]] = code
-        z[Z_NTRACE] += 1
+        if z[Z.NTRACE] < tr.shape[0]:
+            tr[z[Z.NTRACE]] = code
+        z[Z.NTRACE] += 1
 
 
 @kernel(inline=True)
 def _keep_for(p, kind, prm, z, rules, mcards, st, buf, tr):
     """Fix ``keep`` and the going-out choice (section 9) in ``z``, and trace it."""
     _fix_keep(p, kind, prm, z, rules, mcards, st, buf)
-    _trace(tr, z, p * 1_000_000 + 3_000 + z[Z_KEEP])
+    _trace(tr, z, p * 1_000_000 + 3_000 + z[Z.KEEP])
 
 
 @kernel(inline=True)
 def _fix_keep(p, kind, prm, z, rules, mcards, st, buf):
     team = p % 2
-    z[Z_CLOSING] = 0
-    if z[Z_POZZ + team] < 0:
+    z[Z.CLOSING] = 0
+    if z[Z.POZZ + team] < 0:
         way = rules[R.POZZETTO]
         if way == PozzettoCode.DIRECT:
-            z[Z_KEEP] = 0
+            z[Z.KEEP] = 0
         elif way == PozzettoCode.DISCARD:
-            z[Z_KEEP] = 1
+            z[Z.KEEP] = 1
         elif kind == RANDOM:
-            z[Z_KEEP] = bounded(st, 2)
+            z[Z.KEEP] = bounded(st, 2)
         else:
-            z[Z_KEEP] = 0
+            z[Z.KEEP] = 0
         return
     if prm[PARAM.CLOSE_AFTER] == 0 and _has_burraco(team, z, mcards) and \
             _wants_out(team, kind, prm, rules, mcards, z, st, buf):
-        z[Z_KEEP] = 1
-        z[Z_CLOSING] = 1
+        z[Z.KEEP] = 1
+        z[Z.CLOSING] = 1
         return
-    z[Z_KEEP] = 2
+    z[Z.KEEP] = 2
 
 
 @kernel(inline=True)
@@ -120,12 +110,12 @@ def _wants_out(team, kind, prm, rules, mcards, z, st, buf):
 @kernel(inline=True)
 def _can_remove(hand, p, removed, k, z):
     """Whether the hand may give up the ``k`` cards in ``removed`` (keep, section 9)."""
-    rest = z[Z_HN + p] - k
-    if rest < z[Z_KEEP]:
+    rest = z[Z.HN + p] - k
+    if rest < z[Z.KEEP]:
         return False
-    if z[Z_KEEP] == 0 and rest == 1 and z[Z_DIRECT_ONLY] == 1:
+    if z[Z.KEEP] == 0 and rest == 1 and z[Z.DIRECT_ONLY] == 1:
         return False                  # the discard would empty the hand: no such way
-    if rest == 1 and z[Z_CLOSING] == 1:
+    if rest == 1 and z[Z.CLOSING] == 1:
         for c in range(N_CARDS):          # the one card left must be natural
             if hand[p, c]:
                 gone = False
@@ -146,7 +136,7 @@ def _remove_into_meld(hand, z, p, cards, k, team, m, mcards):
         _give(hand, TABLE + team, cards[i])
         mcards[team, m, mcards[team, m, M_N]] = cards[i]
         mcards[team, m, M_N] += 1
-    z[Z_HN + p] -= k
+    z[Z.HN + p] -= k
     key = -1
     occ = np.int64(0)
     wilds = 0
@@ -169,16 +159,16 @@ def _remove_into_meld(hand, z, p, cards, k, team, m, mcards):
 @kernel
 def _after_removal(p, hand, z, deck, kind, prm, rules, mcards, st, buf, tr):
     """An empty hand while melding: the direct pozzetto, then ``keep`` again."""
-    if z[Z_HN + p] > 0:
+    if z[Z.HN + p] > 0:
         return
     team = p % 2
-    first = 44 + 11 * z[Z_POZZ_NEXT]
-    z[Z_POZZ_NEXT] += 1
-    z[Z_POZZ + team] = z[Z_TURNS]
+    first = 44 + 11 * z[Z.POZZ_NEXT]
+    z[Z.POZZ_NEXT] += 1
+    z[Z.POZZ + team] = z[Z.TURNS]
     for i in range(11):
         _give(hand, p, deck[first + i])
-    z[Z_HN + p] = 11
-    _trace(tr, z, p * 1_000_000 + 2_000 + (z[Z_POZZ_NEXT] - 1))
+    z[Z.HN + p] = 11
+    _trace(tr, z, p * 1_000_000 + 2_000 + (z[Z.POZZ_NEXT] - 1))
     _keep_for(p, kind, prm, z, rules, mcards, st, buf, tr)
 
 
@@ -346,6 +336,21 @@ def _hand_list(hand, p, hl, above):
     return n
 
 
+@kernel(inline=True)
+def _lay_one(c, p, team, m, hand, z, deck, kind, prm, rules, mcards, st, buf, one, tr):
+    """Lay card ``c`` from seat ``p``'s hand onto its team's meld ``m`` if the
+    hand may give it up (keep, section 9), and take the direct pozzetto if
+    that empties the hand.  Whether it was laid."""
+    one[0] = c
+    if not _can_remove(hand, p, one, 1, z):
+        return False
+    _remove_into_meld(hand, z, p, one, 1, team, m, mcards)
+    _trace(tr, z, p * 1_000_000 + 100_000 + 1_000 * m + c)
+    if z[Z.HN + p] == 0:
+        _after_removal(p, hand, z, deck, kind, prm, rules, mcards, st, buf, tr)
+    return True
+
+
 @kernel
 def _meld(p, hand, z, deck, kind, prm, rules, mcards, st,
           buf, one, tr, hl, at):
@@ -359,7 +364,7 @@ def _meld(p, hand, z, deck, kind, prm, rules, mcards, st,
         changed = False
         # 1. natural cards onto the team's melds (the hand's candidates for each meld
         # in increasing id; after a direct pozzetto, the new hand's cards above)
-        for m in range(z[Z_MCOUNT + team]):
+        for m in range(z[Z.MCOUNT + team]):
             last = -1
             while True:
                 c = _next_candidate(hand[p, HW], hand[p, HW + 1], last, mcards[team, m, M_KIND],
@@ -369,14 +374,8 @@ def _meld(p, hand, z, deck, kind, prm, rules, mcards, st,
                 last = c
                 f = _fits(mcards[team, m, M_SUM], c)
                 if f == 1 or (f < 0 and _extends(mcards, team, m, c, rules, buf)):
-                    one[0] = c
-                    if _can_remove(hand, p, one, 1, z):
-                        _remove_into_meld(hand, z, p, one, 1, team, m, mcards)
-                        _trace(tr, z, p * 1_000_000 + 100_000 + 1_000 * m + c)
-                        changed = True
-                        if z[Z_HN + p] == 0:
-                            _after_removal(p, hand, z, deck, kind, prm, rules,
-                                           mcards, st, buf, tr)
+                    changed |= _lay_one(c, p, team, m, hand, z, deck, kind, prm, rules,
+                                        mcards, st, buf, one, tr)
         # 2-3. new melds, sets or sequences first.  Each step is called only when
         # the hand holds enough cards for it: a call passes many arrays, and
         # each costs reference counting.
@@ -393,7 +392,7 @@ def _meld(p, hand, z, deck, kind, prm, rules, mcards, st,
                 and _any_suit(hand[p, HW], hand[p, HW + 1], 2):
             changed |= _wild_runs(p, hand, z, deck, kind, prm, rules, mcards, st, buf, tr, at)
         # 4. wild cards
-        for m in range(z[Z_MCOUNT + team]):
+        for m in range(z[Z.MCOUNT + team]):
             n = mcards[team, m, M_N]
             if n < prm[PARAM.WILD_AT] or mcards[team, m, M_WILDS] > 0:
                 continue
@@ -401,14 +400,8 @@ def _meld(p, hand, z, deck, kind, prm, rules, mcards, st,
                 continue
             w = _lowest_wild(hand[p, HW], hand[p, HW + 1])
             if w >= 0 and _extends(mcards, team, m, w, rules, buf):
-                one[0] = w
-                if _can_remove(hand, p, one, 1, z):
-                    _remove_into_meld(hand, z, p, one, 1, team, m, mcards)
-                    _trace(tr, z, p * 1_000_000 + 100_000 + 1_000 * m + w)
-                    changed = True
-                    if z[Z_HN + p] == 0:
-                        _after_removal(p, hand, z, deck, kind, prm, rules, mcards,
-                                       st, buf, tr)
+                changed |= _lay_one(w, p, team, m, hand, z, deck, kind, prm, rules,
+                                    mcards, st, buf, one, tr)
 
 
 @kernel(inline=True)
@@ -416,14 +409,14 @@ def _new_meld(p, cards, k, meld_kind, hand, z, deck, kind, prm, rules, mcards, s
     """Lay ``cards[:k]`` from the hand as a new meld, taking the pozzetto if that
     empties the hand."""
     team = p % 2
-    m = z[Z_MCOUNT + team]
-    z[Z_MCOUNT + team] += 1
+    m = z[Z.MCOUNT + team]
+    z[Z.MCOUNT + team] += 1
     mcards[team, m, M_KIND] = meld_kind
     mcards[team, m, M_N] = 0
     _remove_into_meld(hand, z, p, cards, k, team, m, mcards)
     if tr.shape[0] > 1:
         _trace_meld(tr, z, p, meld_kind, mcards[team, m], k)
-    if z[Z_HN + p] == 0:
+    if z[Z.HN + p] == 0:
         _after_removal(p, hand, z, deck, kind, prm, rules, mcards, st, buf, tr)
 
 
@@ -544,21 +537,21 @@ def _guard_lets(p, team, n, z, prm, mcards):
     ending (the stock down to ``end_stock``; with ``end_threat`` the opponents
     able to go out), or to leave at most one card when going out (or, with
     ``pozzetto_wild``, for the pozzetto)."""
-    if n == 6 and z[Z_HN + p] <= 3 and z[Z_POZZ + team] >= 0 and not _has_burraco(team, z, mcards):
+    if n == 6 and z[Z.HN + p] <= 3 and z[Z.POZZ + team] >= 0 and not _has_burraco(team, z, mcards):
         return True
-    if N_CARDS - z[Z_SP] <= prm[PARAM.END_STOCK]:
+    if N_CARDS - z[Z.SP] <= prm[PARAM.END_STOCK]:
         return True
-    if prm[PARAM.END_THREAT] and z[Z_POZZ + 1 - team] >= 0 and _has_burraco(1 - team, z, mcards):
+    if prm[PARAM.END_THREAT] and z[Z.POZZ + 1 - team] >= 0 and _has_burraco(1 - team, z, mcards):
         return True
-    if z[Z_HN + p] > 2:
+    if z[Z.HN + p] > 2:
         return False
-    return z[Z_CLOSING] == 1 or (prm[PARAM.POZZETTO_WILD] and z[Z_POZZ + team] < 0)
+    return z[Z.CLOSING] == 1 or (prm[PARAM.POZZETTO_WILD] and z[Z.POZZ + team] < 0)
 
 
 @kernel(inline=True)
 def _take_pile(p, hand, pile, z, kind, prm, mcards, rules, st, buf, hl):
     """The draw decision (section 9): True to take the discard pile."""
-    pn = z[Z_PN]
+    pn = z[Z.PN]
     if pn == 0:
         return False
     if kind == RANDOM:
@@ -569,7 +562,7 @@ def _take_pile(p, hand, pile, z, kind, prm, mcards, rules, st, buf, hl):
     if _wild(top):
         return False
     team = p % 2
-    for m in range(z[Z_MCOUNT + team]):
+    for m in range(z[Z.MCOUNT + team]):
         f = _fits(mcards[team, m, M_SUM], top)
         if f == 1 or (f < 0 and _extends(mcards, team, m, top, rules, buf)):
             return True
@@ -604,9 +597,9 @@ def _discard_choice(p, hand, kind, prm, z, mcards, rules, st, buf, hl,
                     unseen):
     """The card to discard (section 9); ``unseen`` (two words) is scratch."""
     if kind == RANDOM:
-        return _nth_card(hand, p, bounded(st, z[Z_HN + p]))
+        return _nth_card(hand, p, bounded(st, z[Z.HN + p]))
     n = _hand_list(hand, p, hl, -1)
-    guard = z[Z_PN] >= prm[PARAM.GUARD_PILE]
+    guard = z[Z.PN] >= prm[PARAM.GUARD_PILE]
     if guard:
         # the risk (section 9.1): natural cards not in hand, on the table or in the pile
         for w in range(2):
@@ -623,7 +616,7 @@ def _discard_choice(p, hand, kind, prm, z, mcards, rules, st, buf, hl,
         use = 0
         risk = 0
         if not wild:
-            for m in range(z[Z_MCOUNT + opp]):
+            for m in range(z[Z.MCOUNT + opp]):
                 f = _fits(mcards[opp, m, M_SUM], c)
                 if f == 1 or (f < 0 and _extends(mcards, opp, m, c, rules, buf)):
                     feeds = 1
