@@ -37,7 +37,7 @@ import pandas as pd
 from simkit.base import config, rng, stats
 from simkit.base.errors import InputError
 from simkit.policy import Policy, vectors
-from simkit.runs.batches import check_count, run_batches, set_threads
+from simkit.runs.batches import check_count, check_held, run_batches, set_threads
 
 # --- record schemas -------------------------------------------------------------
 
@@ -562,6 +562,33 @@ class FixedSettings:
     policy: Any = None
     seed: int = 0
     threads: int | None = None
+
+
+Hand: TypeAlias = "str | list[str]"
+
+
+@dataclass(frozen=True)
+class Held:
+    """A run around a fixed hand, checked: the table, the hand as given (the
+    game parses it, checking its count, when it plays it), its seat and the
+    dealer."""
+
+    table: Table
+    hand: Hand
+    seat: int
+    dealer: int
+
+
+def held(game: GameSpec, hand: Hand, samples: int, given: FixedSettings) -> Held:
+    """The checked arguments of a run of ``samples`` deals around a fixed hand
+    (the seat by default left of the dealer)."""
+    check_held(samples, "--samples", "sample")
+    t = setup(game, given.players, given.rules, given.policy, given.seed)
+    players = int(t.rules.players)  # type: ignore[attr-defined]  # every game's rules have it
+    dealer = check_seat(given.dealer, "dealer", players)
+    seat = (dealer + 1) % players if given.seat is None \
+        else check_seat(given.seat, "seat", players)
+    return Held(t, hand, seat, dealer)
 
 
 # --- running a game -------------------------------------------------------------------

@@ -8,6 +8,7 @@ from scipy import stats
 
 from simkit.base import rng
 from simkit.base.cards import CardError, cards_of, format_card, mask_of, parse_card
+from simkit.base.errors import InputError
 from simkit.pepper.rules import DECK
 
 
@@ -32,6 +33,18 @@ def test_deck_rejects_cards_outside_it_and_duplicates():
         DECK.parse_hand("JH AH jh")
     assert DECK.parse_hand("JH, 10s 9S") == [
         DECK.card(11, 2), DECK.card(10, 3), DECK.card(9, 3)]
+
+
+def test_a_held_hand_of_the_wrong_size_is_refused_naming_the_game_and_count():
+    """What Pepper's and Pitch's advisors check a held hand with."""
+    from simkit.pepper.api import parse_hand as pepper_hand
+    from simkit.pitch.api import parse_hand as pitch_hand
+
+    with pytest.raises(InputError, match=r"^a 3-player Pepper hand has 8 cards, got 2: JH AH$"):
+        pepper_hand("JH AH", 3)
+    with pytest.raises(InputError, match=r"^a Pitch hand has 6 cards, got 0: \(none\)$"):
+        pitch_hand("")
+    assert DECK.parse_held("JH AH", 2, "two cards") == DECK.parse_hand("JH AH")
 
 
 @given(st.sets(st.integers(0, 23)))

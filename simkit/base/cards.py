@@ -132,6 +132,15 @@ class Deck:
             seen.add(c)
         return cards
 
+    def parse_held(self, text: str | list[str], need: int, what: str) -> list[int]:
+        """Ids of a hand that must hold ``need`` cards (:meth:`parse_hand`);
+        another count is an InputError naming ``what`` ("a Pitch hand")."""
+        cards = self.parse_hand(text)
+        if len(cards) != need:
+            raise InputError(f"{what} has {need} cards, got {len(cards)}: "
+                             f"{' '.join(self.text(c) for c in cards) or '(none)'}")
+        return cards
+
     def format_hand(self, cards: Iterable[int]) -> str:
         return " ".join(self.text(c) for c in cards)
 

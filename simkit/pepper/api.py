@@ -30,7 +30,7 @@ from simkit.pepper import solver
 from simkit.pepper.rules import DECK, PLAN_POLICY, TRUMP_TEXT, PepperRules
 from simkit.pepper.summary import GameSummary, HandSummary, measures
 from simkit.policy import EXPERT, Policy
-from simkit.runs.batches import BATCH, Work, check_count, check_held, in_steps, set_threads
+from simkit.runs.batches import BATCH, Work, check_count, in_steps, set_threads
 
 if TYPE_CHECKING:
     from simkit.pepper.reference import HandLog
@@ -81,7 +81,7 @@ AGG_TOTALS = ("hands", "bidder_points", "bidder_points_sq", "opponents_points")
 _NO_TRACE = np.empty((1, 1), np.int64)
 
 #: A hand as text (``"JH JD AH KH QH 9S"``) or a list of card texts.
-Hand = str | list[str]
+Hand = engine.Hand
 
 
 def _rules(t: engine.Table) -> PepperRules:
@@ -375,12 +375,7 @@ def hand_size(players: int) -> int:
 
 def parse_hand(hand: Hand, players: int) -> list[int]:
     """Card ids of a Pepper hand, checking the count for the player count."""
-    cards = DECK.parse_hand(hand)
-    need = hand_size(players)
-    if len(cards) != need:
-        raise InputError(f"a {players}-player Pepper hand has {need} cards, got {len(cards)}: "
-                         f"{' '.join(DECK.text(c) for c in cards) or '(none)'}")
-    return cards
+    return DECK.parse_held(hand, hand_size(players), f"a {players}-player Pepper hand")
 
 
 # --- runs around a fixed hand (seeds/pepper.md 9.1) -------------------------------
@@ -391,30 +386,13 @@ FixedArgs = engine.FixedArgs
 FixedSettings = engine.FixedSettings
 
 
-@dataclass(frozen=True)
-class Held:
-    """A fixed-hand run, checked: the table, the hand (parsed when played),
-    its seat and the dealer."""
-
-    table: engine.Table
-    hand: Hand
-    seat: int
-    dealer: int
-
-    def mask(self) -> int:
-        """The held cards' mask, the hand checked for the player count."""
-        return mask_of(parse_hand(self.hand, _rules(self.table).players))
+Held = engine.Held
 
 
-def _fixed_table(hand: Hand, samples: int, given: FixedSettings) -> Held:
-    """The checked arguments of a fixed-hand run (seat default: left of the
-    dealer); the hand itself is checked when it is first played."""
-    check_held(samples, "--samples", "sample")
-    t = engine.setup(SPEC, given.players, given.rules, given.policy, given.seed)
-    N = _rules(t).players
-    dealer = engine.check_seat(given.dealer, "dealer", N)
-    seat = (dealer + 1) % N if given.seat is None else engine.check_seat(given.seat, "seat", N)
-    return Held(t, hand, seat, dealer)
+def _mask(held: Held) -> int:
+    """The held cards' mask, the hand checked for the player count (when it is
+    first played)."""
+    return mask_of(parse_hand(held.hand, _rules(held.table).players))
 
 
 def fixed_hands(hand: Hand, contract: int | str, samples: int,
@@ -429,7 +407,7 @@ def fixed_hands(hand: Hand, contract: int | str, samples: int,
     The auction columns are 0.  What :func:`evaluate_hand` plays.
     """
     settings = FixedSettings(**given)
-    held = _fixed_table(hand, samples, settings)
+    held = engine.held(SPEC, hand, samples, settings)
     level = _contract(_rules(held.table), contract)
     set_threads(settings.threads)
     return _frame(held.table, _records(held, PLAN_POLICY, samples, contract=level))
@@ -445,8 +423,8 @@ def bound_hands(hand: Hand, samples: int, work: Work | None = None,
     it takes with every card visible.  The other keyword arguments:
     :class:`FixedArgs` (``policy`` is not read: no policy plays)."""
     settings = replace(FixedSettings(**given), policy=None)
-    held = _fixed_table(hand, samples, settings)
-    fixed = held.mask()
+    held = engine.held(SPEC, hand, samples, settings)
+    fixed = _mask(held)
     set_threads(settings.threads)
 
     def solve(first: int, count: int) -> np.ndarray:
@@ -540,7 +518,7 @@ def _plan(held: Held, plan: int, samples: int, trace: bool = False, contract: in
     rec = np.empty((samples, KC.N_COLS), np.int16)
     tr = _traces(samples) if trace else dict.fromkeys(("calls", "plays", "deal"), _NO_TRACE)
     K.run_plan(first=first, count=samples, key=t.key, rules=t.rv, kinds=t.kinds,
-               params=t.params, seat=held.seat, dealer=held.dealer, fixed=held.mask(),
+               params=t.params, seat=held.seat, dealer=held.dealer, fixed=_mask(held),
                plan=plan, contract=contract, rec=rec, trace=trace, tr_calls=tr["calls"],
                tr_plays=tr["plays"], tr_deal=tr["deal"], search=_search(t))
     return {"rec": rec, **tr}
@@ -550,7 +528,7 @@ def _plan_run(hand: Hand, plan: str | int, samples: int, given: FixedSettings,
               trace: bool, work: Work | None = None) -> tuple[engine.Table, dict[str, np.ndarray]]:
     """Checked arguments, then :func:`_plan`: ``(table, arrays)`` (without
     ``trace``, only ``rec``, in steps with ``work``)."""
-    held = _fixed_table(hand, samples, given)
+    held = engine.held(SPEC, hand, samples, given)
     code = parse_plan(_rules(held.table), plan)
     set_threads(given.threads)
     if trace:
@@ -639,7 +617,7 @@ def evaluate_hand(hand: Hand, samples: int = 10_000, work: Work | None = None,
     keyword arguments: :class:`FixedArgs`.
     """
     settings = FixedSettings(**given)
-    held = _fixed_table(hand, samples, settings)
+    held = engine.held(SPEC, hand, samples, settings)
     seat, r = held.seat, _rules(held.table)
     cards = parse_hand(hand, r.players)
     set_threads(settings.threads)

@@ -43,7 +43,7 @@ from simkit.pitch.rules import (
 )
 from simkit.pitch.summary import AGG_KEYS, HandSummary, SessionSummary, aggregate_frame, measures
 from simkit.policy import Policy
-from simkit.runs.batches import BATCH, Work, check_held, in_steps, set_threads
+from simkit.runs.batches import BATCH, Work, in_steps, set_threads
 
 if TYPE_CHECKING:
     from simkit.pitch.reference import HandLog
@@ -55,7 +55,7 @@ def _rules(t: engine.Table) -> PitchRules:
 
 
 #: A hand as text (``"AS KS QS JS TS 9S"``) or a list of card texts.
-Hand = str | list[str]
+Hand = engine.Hand
 #: The hand ``simkit advise pitch`` shows by default.
 EXAMPLE_HAND = "AS KS QS JS TS 9S"
 #: Money units (1/840 cent) per dollar.
@@ -321,11 +321,7 @@ def hand_size(players: int) -> int:
 
 def parse_hand(hand: Hand) -> list[int]:
     """Card ids of a six-card Pitch hand; anything else is an InputError."""
-    cards = DECK.parse_hand(hand)
-    if len(cards) != HAND_SIZE:
-        raise InputError(f"a Pitch hand has {HAND_SIZE} cards, got {len(cards)}: "
-                         f"{' '.join(DECK.text(c) for c in cards) or '(none)'}")
-    return cards
+    return DECK.parse_held(hand, HAND_SIZE, "a Pitch hand")
 
 
 #: The keyword arguments of a fixed-hand run, and the settings they make
@@ -334,25 +330,14 @@ FixedArgs = engine.FixedArgs
 FixedSettings = engine.FixedSettings
 
 
-@dataclass(frozen=True)
-class Held:
-    """A fixed-hand run, checked: the table, the held cards, their seat and the dealer."""
-
-    table: engine.Table
-    cards: list[int]
-    seat: int
-    dealer: int
+Held = engine.Held
 
 
 def _fixed_table(hand: Hand, samples: int, given: FixedSettings) -> Held:
-    """The checked arguments of a fixed-hand run."""
-    check_held(samples, "--samples", "sample")
-    t = engine.setup(SPEC, given.players, given.rules, given.policy, given.seed)
-    N = _rules(t).players
-    dealer = engine.check_seat(given.dealer, "dealer", N)
-    seat = given.seat
-    seat = (dealer + 1) % N if seat is None else engine.check_seat(seat, "seat", N)
-    return Held(t, parse_hand(hand), seat, dealer)
+    """The checked arguments of a fixed-hand run, the hand checked first."""
+    held = engine.held(SPEC, hand, samples, given)
+    parse_hand(hand)
+    return held
 
 
 def _fixed_run(held: Held, plan: int, contract: int, traced: tuple[bool, np.ndarray, np.ndarray]
@@ -362,12 +347,13 @@ def _fixed_run(held: Held, plan: int, contract: int, traced: tuple[bool, np.ndar
     ``plan`` through the auction; ``traced``: the kernel's trace arguments."""
     t = held.table
     trace, plays, calls = traced
+    fixed = np.int64(mask_of(parse_hand(held.hand)))
 
     def run(first: int, count: int) -> np.ndarray:
         rec = np.empty((count, K.N_COLS), np.int16)
         K.run_plan(first=first, count=count, key=t.key, rules=t.rv, kinds=t.kinds,
                    params=t.params, seat=held.seat, dealer=held.dealer,
-                   fixed=np.int64(mask_of(held.cards)), plan=plan, contract=contract, rec=rec,
+                   fixed=fixed, plan=plan, contract=contract, rec=rec,
                    trace=trace, tr_plays=plays, tr_calls=calls)
         return rec
     return run
@@ -451,7 +437,7 @@ def trace_plans(rules: PitchRules, policies: Any, hand: Hand, plan: int,
     t = engine.setup(SPEC, None, rules, policies, seed)
     plays = np.full((count, 48), -1, np.int8)
     calls = np.full((count, K.MAX_CALLS), -1, np.int8)
-    run = _fixed_run(Held(t, parse_hand(hand), seat, dealer), plan, PASS, (True, plays, calls))
+    run = _fixed_run(Held(t, hand, seat, dealer), plan, PASS, (True, plays, calls))
     return {"frame": _frame(t, run(0, count)), "calls": calls, "plays": plays}
 
 
@@ -506,6 +492,6 @@ def evaluate_hand(hand: Hand, samples: int = 10_000, work: Work | None = None,
                      "ci_low": lo, "ci_high": hi, "points": pm, "points_low": plo,
                      "points_high": phi, "money": mm, "money_low": mlo, "money_high": mhi,
                      "pitched": float((df["pitcher"] == seat).mean())})
-    return HandEvaluation(hand=tuple(DECK.text(c) for c in held.cards),
+    return HandEvaluation(hand=tuple(DECK.text(c) for c in parse_hand(held.hand)),
                           players=_rules(held.table).players, seat=seat, dealer=held.dealer,
                           samples=samples, bids=pd.DataFrame(rows), trump=trump)
