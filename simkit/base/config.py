@@ -15,7 +15,7 @@ import enum
 import math
 import tomllib
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Self, cast
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -39,15 +39,15 @@ class Choice(enum.StrEnum):
         return list(type(self)).index(self)
 
 
-def codes(choice: type[Choice]) -> type[enum.IntEnum]:
-    """An IntEnum with ``choice``'s member names, valued by their :attr:`Choice.code`:
-    the kernels' names for the option's values (numba reads IntEnum members as
-    constants; it cannot compare text)."""
+def codes(*choices: type[Choice]) -> tuple[Any, ...]:
+    """For each Choice, an IntEnum with its member names, valued by their
+    :attr:`Choice.code`: the kernels' names for the option's values (numba
+    reads IntEnum members as constants; it cannot compare text).  Each is
+    named after its Choice (``AuctionCode``); typed Any, as mypy cannot see
+    the members of a class made at run time."""
     # the functional API: the members are the Choice's own, whatever their number
-    members = [(m.name, m.code) for m in choice]
-    # mypy reads a call of an enum class as a value lookup: the functional API
-    # returns a class
-    return cast("type[enum.IntEnum]", enum.IntEnum(f"{choice.__name__}Code", members))
+    return tuple(enum.IntEnum(f"{c.__name__}Code", [(m.name, m.code) for m in c])
+                 for c in choices)
 
 
 def option(default: Any, doc: str, *, choices: type[Choice] | None = None,

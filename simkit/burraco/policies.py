@@ -97,6 +97,6 @@ LAYOUT = HeuristicParams
 #: Where each parameter sits in a kernel's params row.
 PARAM: Any = layout(HeuristicParams, "PARAM")      # Any: an IntEnum made at run time
 
-#: The kernels' names of the choice parameters' values.
-#: Typed Any: an IntEnum made at run time, whose members mypy cannot see.
-OrderCode: Any = codes(Order)
+#: The kernels' names of the options' values: IntEnums, whose members numba reads as
+#: constants (:func:`simkit.base.config.codes`).
+(OrderCode,) = codes(Order)

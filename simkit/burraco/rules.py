@@ -99,12 +99,10 @@ PRESETS: dict[str, dict[str, object]] = {
 
 make_rules = config.rules_maker(BurracoRules, PRESETS, "Burraco")
 
-#: The kernels' names of the options' values (numba reads IntEnum members as constants).
-#: Typed Any: an IntEnum made at run time, whose members mypy cannot see.
-PozzettoCode: Any = config.codes(Pozzetto)
-UntakenPozzettoCode: Any = config.codes(UntakenPozzetto)
-StockEndCode: Any = config.codes(StockEnd)
-TieCode: Any = config.codes(Tie)
+#: The kernels' names of the options' values: IntEnums, whose members numba reads as
+#: constants (:func:`simkit.base.config.codes`).
+(PozzettoCode, UntakenPozzettoCode, StockEndCode,
+ TieCode) = config.codes(Pozzetto, UntakenPozzetto, StockEnd, Tie)
 
 #: Where each rule sits in the kernels' rules vector (:func:`simkit.base.config.vector`).
 R: Any = config.layout(BurracoRules, "R")      # Any: an IntEnum made at run time

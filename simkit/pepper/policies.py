@@ -151,9 +151,9 @@ LAYOUT = ExpertParams
 #: heuristic's, ``worlds``, ``model``, ``particles``, ``trust``, ``calls``,
 #: ``redraw`` and ``enumerate``).
 PARAM: Any = layout(ExpertParams, "PARAM")      # Any: an IntEnum made at run time
-#: The kernels' names of the choices' values (numba reads IntEnum members as constants).
-SlamPlayCode: Any = codes(SlamPlay)
-ModelCode: Any = codes(Model)
+#: The kernels' names of the options' values: IntEnums, whose members numba reads as
+#: constants (:func:`simkit.base.config.codes`).
+SlamPlayCode, ModelCode = codes(SlamPlay, Model)
 
 
 def hundredths(tricks: float) -> int:

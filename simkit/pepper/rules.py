@@ -143,12 +143,9 @@ PRESETS: dict[str, dict] = {
 
 make_rules = config.rules_maker(PepperRules, PRESETS, "Pepper")
 
-#: The kernels' names of the options' values (numba reads IntEnum members as constants;
-#: Any: IntEnums made at run time, whose members mypy cannot see).
-AuctionCode: Any = config.codes(Auction)
-AllPassCode: Any = config.codes(AllPass)
-FailCode: Any = config.codes(Fail)
-TieCode: Any = config.codes(Tie)
+#: The kernels' names of the options' values: IntEnums, whose members numba reads as
+#: constants (:func:`simkit.base.config.codes`).
+(AuctionCode, AllPassCode, FailCode, TieCode) = config.codes(Auction, AllPass, Fail, Tie)
 
 #: Where each rule sits in the kernels' rules vector (:func:`simkit.base.config.vector`).
 R: Any = config.layout(PepperRules, "R")      # Any: an IntEnum made at run time

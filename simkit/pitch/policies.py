@@ -57,10 +57,9 @@ class PartnerCover(Choice):
     BOSS = "boss"
 
 
-#: The kernels' names of the parameters' values (Any: IntEnums made at run time).
-MoonRuleCode: Any = codes(MoonRule)
-LowValueCode: Any = codes(LowValue)
-PartnerCoverCode: Any = codes(PartnerCover)
+#: The kernels' names of the options' values: IntEnums, whose members numba reads as
+#: constants (:func:`simkit.base.config.codes`).
+(MoonRuleCode, LowValueCode, PartnerCoverCode) = codes(MoonRule, LowValue, PartnerCover)
 
 
 @dataclasses.dataclass(frozen=True)

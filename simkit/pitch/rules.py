@@ -100,16 +100,11 @@ class JoinScore(Choice):
     ZERO = "zero"
 
 
-#: The kernels' names of the options' values (numba reads IntEnum members as constants).
-#: (Any: IntEnums made at run time, their members unknown to mypy.)
-LowCode: Any = config.codes(Low)
-AuctionCode: Any = config.codes(Auction)
-StealCode: Any = config.codes(Steal)
-AllPassCode: Any = config.codes(AllPass)
-StuckBidCode: Any = config.codes(StuckBid)
-MoonNeedsCode: Any = config.codes(MoonNeeds)
-GameTieCode: Any = config.codes(GameTie)
-JoinScoreCode: Any = config.codes(JoinScore)
+#: The kernels' names of the options' values: IntEnums, whose members numba reads as
+#: constants (:func:`simkit.base.config.codes`).
+(LowCode, AuctionCode, StealCode, AllPassCode, StuckBidCode, MoonNeedsCode, GameTieCode,
+ JoinScoreCode) = config.codes(Low, Auction, Steal, AllPass, StuckBid, MoonNeeds, GameTie,
+                               JoinScore)
 
 
 

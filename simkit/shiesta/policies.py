@@ -37,10 +37,9 @@ class Sets(Choice):
     ALL = "all"
 
 
-#: The kernels' names of the options' values (numba reads IntEnum members as constants).
-#: Typed Any: IntEnums made at run time, whose members mypy cannot see.
-ExchangeCode: Any = codes(Exchange)
-SetsCode: Any = codes(Sets)
+#: The kernels' names of the options' values: IntEnums, whose members numba reads as
+#: constants (:func:`simkit.base.config.codes`).
+ExchangeCode, SetsCode = codes(Exchange, Sets)
 
 
 @dataclasses.dataclass(frozen=True)

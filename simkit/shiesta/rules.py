@@ -79,14 +79,10 @@ class Starter(Choice):
     FIXED = "fixed"
 
 
-#: The kernels' names of the options' values (numba reads IntEnum members as constants).
-#: Typed Any: an IntEnum made at run time, whose members mypy cannot see.
-HigherCode: Any = config.codes(Higher)
-TwoCode: Any = config.codes(Two)
-AfterBurnCode: Any = config.codes(AfterBurn)
-AfterPickupCode: Any = config.codes(AfterPickup)
-OpeningCode: Any = config.codes(Opening)
-StarterCode: Any = config.codes(Starter)
+#: The kernels' names of the options' values: IntEnums, whose members numba reads as
+#: constants (:func:`simkit.base.config.codes`).
+(HigherCode, TwoCode, AfterBurnCode, AfterPickupCode, OpeningCode,
+ StarterCode) = config.codes(Higher, Two, AfterBurn, AfterPickup, Opening, Starter)
 
 
 @dataclasses.dataclass(frozen=True)
