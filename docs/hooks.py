@@ -10,7 +10,7 @@ figure, option, default or definition is typed twice:
   record columns, as ``simkit rules GAME`` prints them;
 - ``{{ book NAME }}``: the rule book ``seeds/NAME.md``, included;
 - ``{{ changelog }}``: ``CHANGELOG.md``, included;
-- ``{{ glossary }}``: the package's glossary (``simkit/app/glossary.py``);
+- ``{{ glossary }}``: the package's glossary (``simkit/app/glossary.toml``);
 - ``{{ limits }}``, ``{{ held }}``: the web app's bounds and the memory caps;
 - ``{{ summary STUDY }}``, ``{{ figure STUDY N }}``: a rendered report's
   findings (its ``study.json``, with its size, seed and date) and figures;

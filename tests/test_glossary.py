@@ -72,3 +72,14 @@ def test_the_glossary_command_prints_a_games_terms(capsys):
     assert "[seeds/pepper.md 3, 5]" in text
     assert main(["glossary", "poker"]) == 2
     assert "unknown game 'poker'" in capsys.readouterr().err
+
+
+def test_the_entries_are_read_from_the_data_file_a_wheel_ships():
+    """``glossary.toml`` holds every term, in order, and is package data."""
+    import tomllib
+
+    path = ROOT / "simkit" / "app" / "glossary.toml"
+    entries = tomllib.loads(path.read_text())["term"]
+    assert [e["key"] for e in entries] == [t.key for t in glossary.TERMS]
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "glossary.toml" in pyproject["tool"]["setuptools"]["package-data"]["simkit.app"]
