@@ -34,18 +34,9 @@ from simkit.records.frames import row as table_row
 from simkit.records.script import Script
 from simkit.records.text import key_values, numbers, seat_number, seat_or_nobody, whole, yes_no
 from simkit.shiesta import reference as R
+from simkit.shiesta import rules as rules_module
 from simkit.shiesta.reference import DOWN, HAND, PICKED, PICKUP, UP, GameLog, Move
-from simkit.shiesta.rules import (
-    RANK_TEXT,
-    REGULAR,
-    ROW,
-    SEVEN,
-    TEN,
-    THREE,
-    TWO,
-    ShiestaRules,
-    Starter,
-)
+from simkit.shiesta.rules import RANK_TEXT, ROW, ShiestaRules, Starter
 
 UNIT = "game"
 BOOK = "seeds/shiesta.md"
@@ -129,7 +120,7 @@ def _seat(text: str, rules: ShiestaRules, what: str = "seat") -> int:
 def _rank(word: str) -> int:
     w = word.upper()
     if w == "T":
-        return TEN
+        return rules_module.TEN
     if w not in RANK_TEXT:
         raise InputError(f"bad card {word!r}: expected a rank 2-10 (or T), J, Q, K or A; "
                          f"a record writes ranks only, suits do not matter ({BOOK} 1)")
@@ -198,11 +189,11 @@ def effects(move: Move, rules: ShiestaRules) -> tuple[str, ...]:
     with ``seven_reverses``."""
     if move.source == PICKUP:
         return ()
-    if move.rank == TEN:
+    if move.rank == rules_module.TEN:
         return (BURNS,)
-    if move.rank == THREE:
+    if move.rank == rules_module.THREE:
         return (NEXT_PICKS_UP,)
-    if move.rank == SEVEN and rules.seven_reverses and move.count % 2 == 1:
+    if move.rank == rules_module.SEVEN and rules.seven_reverses and move.count % 2 == 1:
         return (REVERSES,)
     return ()
 
@@ -470,7 +461,8 @@ def _either(ranks: Sequence[int]) -> str:
 
 def _takes(top: int | None, rules: ShiestaRules) -> str:
     """``J, Q, K, A, 2, 3 or 10``: every rank that may go on ``top`` (§2)."""
-    return _either([r for r in (*REGULAR, TWO, THREE, TEN) if R.may_follow(r, top, rules)])
+    ranks = (*rules_module.REGULAR, rules_module.TWO, rules_module.THREE, rules_module.TEN)
+    return _either([r for r in ranks if R.may_follow(r, top, rules)])
 
 
 def over(game: R.Game, step: Step) -> str:
@@ -743,7 +735,8 @@ def frames(log: GameLog) -> list[dict]:
         out.append(_snapshot(game, caption, actor=move.seat,
                              ups=[R.ranks_in(c) for c in game.up],
                              hands=[R.ranks_in(c) for c in game.hand], source=move.source,
-                             on_pile=move.is_play and move.rank not in (THREE, TEN)))
+                             on_pile=move.is_play
+                             and move.rank not in (rules_module.THREE, rules_module.TEN)))
     return out
 
 
