@@ -50,18 +50,19 @@ def codes(*choices: type[Choice]) -> tuple[Any, ...]:
                  for c in choices)
 
 
-def option(default: Any, doc: str, *, choices: type[Choice] | None = None,
+def option(default: Any, doc: str, *,
            lo: float | None = None, hi: float | None = None, scale: int | None = None,
            span: float | tuple[float, float] | None = None) -> Any:
     """A config field with its default, description and accepted values.
 
-    ``choices`` is the option's :class:`Choice` (its accepted values, in the
-    order of their kernel codes); ``scale``  (floats only) is what the value is
-    multiplied by, and rounded, in the integer vector the kernels read (100:
-    hundredths); ``span`` (a policy's numbers) how far either side of its
-    value a search of players adapted to new rules looks, or ``(low, high)``:
-    where it looks (:func:`simkit.lab.adapt.search_space`).
+    A default that is a :class:`Choice` member makes the option one of that
+    Choice's values (in the order of their kernel codes).  ``scale`` (floats
+    only) is what the value is multiplied by, and rounded, in the integer
+    vector the kernels read (100: hundredths); ``span`` (a policy's numbers)
+    how far either side of its value a search of players adapted to new rules
+    looks, or ``(low, high)``: where it looks (:func:`simkit.lab.adapt.search_space`).
     """
+    choices = type(default) if isinstance(default, Choice) else None
     return dataclasses.field(default=default, metadata={
         "doc": doc, "choices": choices, "lo": lo, "hi": hi, "scale": scale, "span": span})
 

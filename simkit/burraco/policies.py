@@ -47,7 +47,7 @@ class HeuristicParams(Config):
     close_margin: int = option(0, "go out when the team's table points this hand are at least "
                                "the opponents' minus this", lo=-10_000, hi=10_000)
     order: Order = option(Order.SEQUENCES, "which new melds are laid first: sequences, or "
-                          "sets (classic)", choices=Order)
+                          "sets (classic)")
     wild_guard: int = option(5, "a wild card goes onto a clean meld of at least this many cards "
                              "only to make the burraco the team needs to go out or when the "
                              "hand is ending (14: never held back)", lo=3, hi=14)

@@ -61,22 +61,21 @@ class BurracoRules(Config):
     sequence_wilds: int = option(1, "wild cards allowed in a sequence (2 makes the seed's "
                                  "'2-2-Joker' valid)", lo=0, hi=2)
     pozzetto: Pozzetto = option(Pozzetto.BOTH, "how a player may take the pozzetto: directly "
-                                "on melding the last card, on discarding it, or both",
-                                choices=Pozzetto)
+                                "on melding the last card, on discarding it, or both")
     untaken_pozzetto: UntakenPozzetto = option(
         UntakenPozzetto.FLAT, "a team that did not take its pozzetto loses 100 (flat) or the "
-        "points of its cards (cards)", choices=UntakenPozzetto)
+        "points of its cards (cards)")
     closing_bonus: int = option(100, "points for going out", lo=0, hi=1000)
     stock_end: StockEnd = option(StockEnd.STOP, "a draw from the stock that leaves two cards "
                                  "in it: play stops at once (stop), or the player who drew "
                                  "finishes the turn (melds, discards or goes out) and then the "
-                                 "hand ends (finish)", choices=StockEnd)
+                                 "hand ends (finish)")
     max_turns: int = option(500, "turns after which a hand ends as a stalemate (the cap)",
                             lo=10, hi=100_000)
     target: int = option(2000, "a game ends after the hand in which a team reaches this",
                          lo=1, hi=100_000)
     tie: Tie = option(Tie.PLAY_ON, "both teams on the same score at or above the target: "
-                      "another hand (play_on) or both win (shared)", choices=Tie)
+                      "another hand (play_on) or both win (shared)")
     max_hands: int = option(200, "hands after which a game is recorded as unfinished",
                             lo=1, hi=100_000)
 

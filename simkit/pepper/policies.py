@@ -78,8 +78,7 @@ class HeuristicParams(Config):
     slam_play: SlamPlay = option(SlamPlay.PLAN, "the declaring side's play in Ndogo and Kubwa while it has "
                             "won every trick: plan (draw trumps, cash side bosses, lead losers "
                             "to the partner keeping trumps as entries, win safely or as high as "
-                            "possible) or simple (the ordinary play, the old rule)",
-                            choices=SlamPlay)
+                            "possible) or simple (the ordinary play, the old rule)")
     keep_guards: bool = option(True, "a defender that cannot follow suit and does not win the "
                                "trick discards a side-suit card that beats none of the "
                                "declaring side's possible losers, keeping its guards (its "
@@ -108,7 +107,7 @@ class ExpertParams(HeuristicParams):
     model: Model = option(Model.TABLE, "what the worlds are weighed by: table (the likelihood of the "
                          "other seats' calls, trump and cards under the table's own policies, "
                          "7.3 Inference) or voids (only the suits shown out of, every world "
-                         "alike: the expert before inference)", choices=Model)
+                         "alike: the expert before inference)")
     particles: int = option(128, "model=table: worlds drawn and weighed at each card, of which "
                             "the `worlds` heaviest are solved (at least `worlds`)",
                             lo=1, hi=1024)

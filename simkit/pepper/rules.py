@@ -63,19 +63,17 @@ class PepperRules(Config):
 
     players: int = option(4, "players: 4 (two teams of two), 3, or 2 (with a dead third hand)", lo=2, hi=4)
     auction: Auction = option(Auction.OPEN, "open: laps until all but one have passed, a pass is final; "
-                          "one_lap: each player speaks once; reentry: laps, a passed player may bid again",
-                          choices=Auction)
+                          "one_lap: each player speaks once; reentry: laps, a passed player may bid again")
     all_pass: AllPass = option(AllPass.REDEAL, "everyone passes: redeal (the deal passes on) or "
-                           "stick (the dealer plays the lowest bid, 1)",
-                           choices=AllPass)
+                           "stick (the dealer plays the lowest bid, 1)")
     no_trump: bool = option(True, "the bidder may name no trump")
     fail: Fail = option(Fail.FLAT, "a failed number bid loses the hand size (flat: 6, or 8 with 2-3 players) "
-                       "or the bid itself (bid)", choices=Fail)
+                       "or the bid itself (bid)")
     ndogo_stake: int = option(1, "Pilipili Ndogo wins or loses this many times the hand size", lo=1, hi=4)
     kubwa_stake: int = option(2, "Pilipili Kubwa wins or loses this many times the hand size", lo=1, hi=4)
     target: int = option(30, "a game ends in the round in which a side reaches this score", lo=1, hi=10_000)
     tie: Tie = option(Tie.SHARED, "several sides on the same top score at the end: all win (shared) "
-                      "or play another round (play_on)", choices=Tie)
+                      "or play another round (play_on)")
     max_rounds: int = option(1000, "rounds after which a game is recorded as unfinished", lo=1, hi=1_000_000)
 
     @property

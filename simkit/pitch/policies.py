@@ -77,10 +77,10 @@ class HeuristicParams(Config):
     moon_rule: MoonRule = option(MoonRule.SURE, "when to bid the moon: holding the jack, a run of top trumps "
                             "at least moon_run deep and only trumps and side cards in a run from "
                             "their ace (sure), or moon_trumps trumps with a moon_run run (run, "
-                            "the old rule)", choices=MoonRule)
+                            "the old rule)")
     low_value: LowValue = option(LowValue.RULES, "the Low part of the hand estimate: by the rules in force, "
                             "a capture chance under low=captured (rules), or always as holding "
-                            "the lowest trump (held, the old estimate)", choices=LowValue)
+                            "the lowest trump (held, the old estimate)")
     dealer_match: bool = option(True, "the dealer, whose call ends the auction, bids the least "
                                 "level that takes the bid (matching the high bid when it may) "
                                 "when its hand is worth that, unless it bids the moon "
@@ -93,7 +93,7 @@ class HeuristicParams(Config):
                                 "pitcher could beat the partner's card, cover with a card the "
                                 "pitcher cannot beat (safe), or (boss, only when the pitcher "
                                 "could overtake it in its suit) that or else a side card only "
-                                "a trump beats", choices=PartnerCover)
+                                "a trump beats")
     risk_points: int = option(10, "do not win with a card of at least this many game points "
                               "when an opponent still to play could beat it: play the lowest "
                               "card (11: never, the old rule)", lo=1, hi=11)

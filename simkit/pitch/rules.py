@@ -116,23 +116,23 @@ class PitchRules(Config):
 
     players: int = option(4, "players, each for themselves (6 cards each)", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
     low: Low = option(Low.CAPTURED, "Low goes to whoever wins the lowest trump in a trick "
-                      "(captured, the seed) or to whoever was dealt it (dealt)", choices=Low)
+                      "(captured, the seed) or to whoever was dealt it (dealt)")
     auction: Auction = option(Auction.ONE_LAP, "one lap from left of the dealer, the dealer last "
                               "(one_lap, the usual reading of the seed), or laps until all but one "
-                              "have passed, a pass being final (open)", choices=Auction)
+                              "have passed, a pass being final (open)")
     steal: Steal = option(Steal.MATCH, "the dealer may take the bid by matching the high bid (match, "
-                          "the seed) or must bid higher like everyone (outbid)", choices=Steal)
+                          "the seed) or must bid higher like everyone (outbid)")
     all_pass: AllPass = option(AllPass.FORCED, "everyone else passes: the dealer must bid (forced, the "
                                "seed; see stuck_bid), or may pass and the hand is thrown in "
-                               "(redeal)", choices=AllPass)
+                               "(redeal)")
     stuck_bid: StuckBid = option(StuckBid.TWO, "a dealer forced to bid (all_pass = forced) bids exactly 2 "
-                                 "(two, the seed) or any bid of 2 or more (any)", choices=StuckBid)
+                                 "(two, the seed) or any bid of 2 or more (any)")
     moon_needs: MoonNeeds = option(MoonNeeds.FOUR, "a moon needs all six tricks and all four points (four) or "
-                                   "every point awarded in the hand (all)", choices=MoonNeeds)
+                                   "every point awarded in the hand (all)")
     moon_made: int = option(4, "points a made moon scores", lo=0, hi=100)
     moon_failed: int = option(4, "points a failed moon loses", lo=0, hi=100)
     game_tie: GameTie = option(GameTie.NONE, "a tie for the Game point: nobody scores it (none) or every "
-                               "tied player does (all)", choices=GameTie)
+                               "tied player does (all)")
     session_hands: int = option(20, "hands in a money session (a cap, when a target is set)",
                                 lo=1, hi=5000)
     target: int = option(0, "a session ends after a hand in which a player reaches this score "
@@ -142,7 +142,7 @@ class PitchRules(Config):
     join: float = option(0.0, "chance that a new player joins after a hand (used in whole thousandths)",
                          lo=0.0, hi=1.0, scale=1000)
     join_score: JoinScore = option(JoinScore.AVERAGE, "a new player's starting score: the seated "
-                                   "players' average rounded down, or zero", choices=JoinScore)
+                                   "players' average rounded down, or zero")
     cents: int = option(10, "cents paid per point above or below the average score", lo=0, hi=1000)
     moon_dollars: int = option(1, "dollars each other player pays for a made moon "
                                "(the pitcher pays each as much for a failed one)", lo=0, hi=100)

@@ -51,7 +51,7 @@ class HeuristicParams(Config):
 
     exchange: Exchange = option(Exchange.UP, "before play: the three strongest of the 8 cards "
                                 "go face up (up) or stay in hand, the three weakest going "
-                                "face up (keep)", choices=Exchange)
+                                "face up (keep)")
     burn_at: int = option(0, "burn with a 10 before anything else when the pile holds at "
                           "least this many cards; 0 (default): never, a 10 waits until no "
                           "regular card is legal (the old heuristic: 6)", lo=0, hi=200)
@@ -65,10 +65,10 @@ class HeuristicParams(Config):
                                    "3 when no regular card is legal", lo=0, hi=200)
     special_sets: Sets = option(Sets.DRY, "how many 2s or 10s to play at once: one, all of "
                                 "them once the draw pile is empty (dry, default), or always "
-                                "all (the old heuristic: one)", choices=Sets)
+                                "all (the old heuristic: one)")
     three_sets: Sets = option(Sets.ONE, "how many 3s to play at once: one (default; each 3 "
                               "makes the next player pick up again), all once the draw pile "
-                              "is empty (dry), or always all", choices=Sets)
+                              "is empty (dry), or always all")
 
 POLICIES: dict[str, type[Config]] = {PolicyName.HEURISTIC: HeuristicParams,
                                      PolicyName.RANDOM: RandomParams}

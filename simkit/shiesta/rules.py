@@ -94,23 +94,23 @@ class ShiestaRules(Config):
 
     players: int = option(4, "players, each for themselves", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
     decks: Decks = option(Decks.AUTO, "decks of 52: auto (one for 3-4 players, two for 5, "
-                          "whose deal needs 55 cards), 1 or 2", choices=Decks)
+                          "whose deal needs 55 cards), 1 or 2")
     hand_size: int = option(5, "cards in hand at the deal and after drawing", lo=3, hi=5)
     higher: Higher = option(Higher.STRICT, "a card must be strictly higher than the top card "
-                            "(strict, the seed) or equal or higher (equal)", choices=Higher)
+                            "(strict, the seed) or equal or higher (equal)")
     two: Two = option(Two.RESET, "on a 2 anything may be played (reset) or the card beneath "
-                      "the 2s decides (transparent)", choices=Two)
+                      "the 2s decides (transparent)")
     seven_reverses: bool = option(False, "a 7 also reverses the direction of play")
     after_burn: AfterBurn = option(AfterBurn.NEXT, "after a 10 burns the pile the next player "
                                    "starts a new pile (next, the seed) or the burner plays "
-                                   "again (again)", choices=AfterBurn)
+                                   "again (again)")
     after_pickup: AfterPickup = option(AfterPickup.NEXT, "after a pickup the next player starts "
                                        "a new pile (next) or the player who picked up does "
-                                       "(picker)", choices=AfterPickup)
+                                       "(picker)")
     opening: Opening = option(Opening.FIRST, "no 2, 3, 7 or 10 to start the first pile of the "
-                              "game only (first) or every new pile (every)", choices=Opening)
+                              "game only (first) or every new pile (every)")
     starter: Starter = option(Starter.RANDOM, "the seed's 'youngest player': a seat drawn per "
-                              "game (random) or seat 0 (fixed)", choices=Starter)
+                              "game (random) or seat 0 (fixed)")
     max_turns: int = option(1000, "turns after which a game is recorded as unfinished",
                             lo=10, hi=1_000_000)
 
