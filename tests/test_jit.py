@@ -58,3 +58,36 @@ def test_pepper_kernels_search_only_with_an_expert_seated(policy, search):
     assert pepper_api._search(table) is search
     assert pepper_api._untraced(table)[-1] is search
 
+
+
+@pytest.mark.parametrize(("mode", "want"), [
+    ("", {"_a": True, "_b": True, "_plain": False}),
+    ("declared", {"_a": True, "_b": True, "_plain": False}),
+    ("never", {"_a": False, "_b": False, "_plain": False}),
+    ("_a, _z", {"_a": False, "_b": True, "_plain": False}),
+    ("m.kernel:_b", {"_a": True, "_b": False, "_plain": False}),
+    ("other.kernel:_b", {"_a": True, "_b": True, "_plain": False}),
+])
+def test_simkit_inline_chooses_what_is_inlined_and_stamps_the_cache(mode, want):
+    """SIMKIT_INLINE (what benchmarks/compile_costs.py measures with): the
+    functions declared inline=True that numba inlines, and a kernel-cache
+    stamp of its own for each choice."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json; from simkit.base import jit; "
+            "print(json.dumps([{n: jit.inlined('simkit.m.kernel:' + n, n != '_plain')"
+            " for n in ('_a', '_b', '_plain')},"
+            " jit._package_stamp(jit._ROOT + '/pepper').hex()]))")
+    env = {**os.environ, "SIMKIT_INLINE": mode}
+    got, stamp = json.loads(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                           capture_output=True, text=True).stdout)
+    assert got == want
+    others = {"": "never", "declared": "never", "never": "", "_a, _z": "", "m.kernel:_b": "",
+              "other.kernel:_b": ""}
+    env["SIMKIT_INLINE"] = others[mode]
+    _, other = json.loads(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                         capture_output=True, text=True).stdout)
+    assert stamp != other

@@ -76,6 +76,7 @@ def _package_stamp(folder: str) -> bytes:
     paths = sorted(os.path.join(folder, f) for f in os.listdir(folder) if kernel_side(f))
     paths += [os.path.join(_ROOT, f) for f in SHARED]
     digest = hashlib.sha256(numba.__version__.encode())
+    digest.update(_INLINE.encode())     # another inlining compiles other machine code
     for path in paths:
         digest.update(os.path.basename(path).encode())
         with open(path, "rb") as f:
@@ -149,6 +150,27 @@ if _PackageLocator not in _LOCATORS:
 
 _OPTIONS = {"cache": True, "error_model": "numpy", "nogil": True}
 
+#: Which kernels declared ``inline=True`` numba inlines: ``SIMKIT_INLINE`` unset
+#: (or ``declared``), all of them; ``never``, none; else a comma-separated list
+#: of functions compiled on their own instead, each a name (``play_hand``: in
+#: every module) or ``module:name`` (``pepper.kernel:play_hand``).  For
+#: measuring what inlining costs in compile time and gives in speed
+#: (``benchmarks/compile_costs.py``); it is part of the kernel cache's stamp,
+#: so each choice keeps its own compiled copy.
+_INLINE = os.environ.get("SIMKIT_INLINE", "").strip()
+_INLINE = "" if _INLINE == "declared" else _INLINE
+_NOT_INLINED = frozenset(n.strip() for n in _INLINE.split(",")) \
+    if _INLINE not in ("", "never") else frozenset()
+
+
+def inlined(where: str, declared: bool) -> bool:
+    """Whether the kernel ``where`` (``module:name``, or a bare name), declared
+    ``inline=declared``, is inlined (:data:`_INLINE`)."""
+    if not declared or _INLINE == "never":
+        return False
+    name = where.rpartition(":")[2]
+    return not any(n == name or (":" in n and where.endswith(n)) for n in _NOT_INLINED)
+
 
 def kernel(fn: Callable[..., Any] | None = None, *, parallel: bool = False,
            inline: bool = False) -> Any:
@@ -156,12 +178,17 @@ def kernel(fn: Callable[..., Any] | None = None, *, parallel: bool = False,
 
     ``parallel=True`` is for the outer batch loops that use ``numba.prange``;
     inner per-hand functions stay serial.  ``inline=True`` inlines a function
-    into its callers at numba's level: for a large function called once per
-    hand, whose array arguments would otherwise cost reference counting.
+    into its callers at numba's level, before type inference: for a function
+    whose array arguments would otherwise cost reference counting at every
+    call.  Its body is then typed again in every kernel that reaches it, which
+    is most of a first start's compile time (``benchmarks/compile_costs.py``;
+    ``SIMKIT_INLINE`` overrides the choice, :data:`_INLINE`).
     """
     # a numba dispatcher (numba is untyped to mypy), or the decorator making one
     def wrap(f: Callable[..., Any]) -> Any:
-        return numba.njit(parallel=parallel, inline="always" if inline else "never",
+        return numba.njit(parallel=parallel,
+                          inline="always" if inlined(f"{f.__module__}:{f.__name__}", inline)
+                          else "never",
                           **_OPTIONS)(f)
     return wrap(fn) if fn is not None else wrap
 
