@@ -467,6 +467,28 @@ def test_game_terms_explain_themselves_on_focus_and_click(page, base, app, shots
     expect(box).to_contain_text(glossary.lookup("kubwa", "pepper").means)
 
 
+def test_a_late_estimate_does_not_overwrite_a_field_changed_since(page, base):
+    """The server's time estimate for 2000 samples answers late, after the
+    field was changed to a number over the limit: the page keeps saying what
+    is wrong and shows no expected time (the late answer is dropped)."""
+    import time as _time
+
+    def slow(route):
+        if "samples=2000" in route.request.url:
+            _time.sleep(1.5)
+        route.continue_()
+    page.route("**/api/estimate*", slow)
+    page.goto(f"{base}/?game=pepper&hand={'+'.join(HAND)}&samples=abc")
+    expect(page.locator("#samples-error")).to_contain_text("'abc' is not a whole number")
+    with page.expect_request("**/api/estimate*samples=2000*"):
+        page.locator("#samples").fill("2000")
+    page.locator("#samples").fill(str(10 ** 12))
+    expect(page.locator("#samples-error")).to_contain_text("at most")
+    page.wait_for_timeout(2500)             # the late answer has come and gone
+    expect(page.locator("#estimate")).not_to_contain_text("expected time")
+    expect(page.locator("#estimate")).to_contain_text("samples")
+
+
 def test_field_errors_speak_the_pages_words_on_the_field(page, base, shots):
     """samples=abc: an error on the samples field naming it, no NaN anywhere, the
     hand box not marked, Advise disabled; fixed, the error goes. Over the

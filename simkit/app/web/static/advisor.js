@@ -411,6 +411,9 @@ function inputsChanged() {
     const waiting = [...Object.keys(problems).map((id) => FIELDS[id].label), ...more.map((p) => p.key.replaceAll("_", " "))];
     $("estimate").textContent = waiting.length ? `Advise waits for: ${waiting.join(", ")}` : "";
   }
+  // an estimate asked for before this change answers a question no longer on
+  // the page: its answer, arriving late, must not overwrite what is shown now
+  state.lastPairs = null;
   estimateSoon();
 }
 
