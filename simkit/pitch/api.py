@@ -334,7 +334,8 @@ Held = engine.Held
 
 
 def _fixed_table(hand: Hand, samples: int, given: FixedSettings) -> Held:
-    """The checked arguments of a fixed-hand run, the hand checked first."""
+    """The checked arguments of a fixed-hand run (:func:`simkit.engine.held`),
+    the hand's cards checked too before anything is played."""
     held = engine.held(SPEC, hand, samples, given)
     parse_hand(hand)
     return held
