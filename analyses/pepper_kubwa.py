@@ -708,7 +708,7 @@ def _provenance(hands: int) -> dict:
 
 
 STUDY = Study(NAME, TITLE, DEFAULT_HANDS,
-              kernels=("pepper:first", "pepper:bound", "pepper:games", "pepper:expert"),
+              kernels=("pepper:hands", "pepper:bound", "pepper:expert"),
               size="deals per player count, each played with "
               "every plan", simulate=simulate_tables, findings=findings,
               figures=FIGURES, provenance=_provenance, notes=NOTES)

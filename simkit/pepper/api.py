@@ -216,11 +216,10 @@ SPEC: GameSpec = GameSpec.declare(
     advise="simkit.pepper.advise", bound=True, example_hand="JH JD AH KH QH 9S",
     measures=measures, bench_cases=_bench_cases,
     # simkit.runs.warm: each step's kernels, with their cold compile time (s, 2-core machine)
-    warm={"hands": (49, lambda: simulate(hands=50)),
-          "games": (32, lambda: simulate_games(games=5)),
-          "first": (60, lambda: declare_hands(hands=50, contract=3)),
-          "plan": (40, lambda: plan_hands(SPEC.example_hand, "policy", samples=50)),
-          "aggregate": (45, lambda: aggregate_hands(hands=50)),
+    # (one kernel plays every kind of run: a step per player kind, not per kind of run)
+    warm={"hands": (60, lambda: (simulate(hands=50), declare_hands(hands=50, contract=3),
+                                 plan_hands(SPEC.example_hand, "policy", samples=50),
+                                 aggregate_hands(hands=50), simulate_games(games=5))),
           "bound": (10, lambda: bound_first(np.arange(4), np.arange(4), target=6)),
           "expert": (231, lambda: (simulate(hands=2, policy="expert"),
                                    declare_hands(hands=2, contract=3, policy="expert"),

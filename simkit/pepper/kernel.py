@@ -7,7 +7,9 @@ lowest card of a set, a suit's boss and the cards that beat the winning card
 are single bit operations (``tables.py``).  The heuristic's hand estimates are per-suit table
 lookups.  All decisions are exactly those of seeds/pepper.md section 7.
 
-Entry points (all jitted through ``simkit.base.jit.kernel``):
+Entry points: :func:`run_rows`, the one batch kernel (jitted through
+``simkit.base.jit.kernel``), and the Python functions that call it for each
+kind of run:
 
 * :func:`run_hands` plays hands ``start .. start+count-1`` of a run, one per
   stream, into a record matrix (columns ``C_*``), in parallel over blocks.
@@ -17,7 +19,7 @@ Entry points (all jitted through ``simkit.base.jit.kernel``):
   auction, or the auction with the hand's seat bidding by a plan (the advisor,
   seeds/pepper.md 9.1 and 9.3); :func:`run_first` the same two for the first
   speaker on the deals of :func:`run_hands` (the studies).
-* :func:`play_hand` / :func:`play_contract` are the single-hand core they use.
+* :func:`play_hand` / :func:`play_contract` are the single-hand core.
 
 Around them: the auction is ``kernel_bidding.py``, the heuristic's card play
 and the resolution of a trick ``kernel_play.py``, and what an expert seat
@@ -29,6 +31,8 @@ never share code.
 """
 
 from __future__ import annotations
+
+from enum import IntEnum
 
 import numba
 import numpy as np
@@ -65,6 +69,7 @@ from simkit.pepper.kernel_columns import (
     G_WINNERS,
     MAX_CALLS,
     N_COLS,
+    N_GCOLS,
 )
 from simkit.pepper.kernel_inference import searched
 from simkit.pepper.kernel_play import card_played, heuristic_play, roles
@@ -83,8 +88,7 @@ from simkit.pepper.tables import (
 )
 from simkit.policy import EXPERT, RANDOM
 
-BLOCK = 256          # hands per prange task
-GAME_BLOCK = 256     # whole games per prange task
+BLOCK = 256          # hands or games per prange task
 EXPERT_BLOCK = 4     # hands or games per task at a table that seats the expert: its hands
                      # take milliseconds, and blocks of 256 left a thread idle for seconds
 
@@ -111,34 +115,11 @@ def _thrown_in(recs, j, trace, tr_plays):
 
 
 @kernel(inline=True)
-def play_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, tricks,
-              plan_seat, plan, trace, tr_calls, tr_plays, ps, search):
-    """Auction, trump, play and scoring of one dealt hand into row ``j`` of ``recs``.
-
-    ``hands[seat]`` are the dealt masks (consumed).  Random-policy seats draw from
-    ``st``.  ``plan_seat`` (-1 in ordinary runs) calls by ``plan`` (seeds/pepper.md
-    9.3, codes in ``rules.py``; ``PLAN_POLICY``: by its policy).  With ``trace`` the calls
-    (seat * 16 + level) and the cards played are written to row ``j`` of ``tr_calls`` /
-    ``tr_plays``.  Rows are
-    indexed rather than sliced: a slice is a new array and costs reference counting.
-    ``ps``, ``search``: the play's scratch and the expert's switch (:func:`_play_tricks`).
-    """
-    high, high_seat, planned = _bid_hand(dealer, hands, rules, kinds, params, st, recs, j,
-                                         desired, plan_seat, plan, trace, tr_calls, tr_plays,
-                                         ps)
-    if high > 0:
-        play_contract(high_seat, high, hands, rules, kinds, params, st, recs, j, tricks,
-                      trace, tr_plays, ps[0], planned, ps, search)
-
-
-@kernel(inline=True)
 def _bid_hand(dealer, hands, rules, kinds, params, st, recs, j, desired, plan_seat, plan,
               trace, tr_calls, tr_plays, ps):
     """The auction of :func:`play_hand`, its calls in ``ps[0]``: ``(contract, holder,
     planned)``, the contract 0 when the hand is thrown in (row ``j`` then
-    complete).  Kernels that may also skip the auction call this and
-    :func:`play_contract` at one place each, so that the play, the largest
-    part of a kernel, is compiled into it once."""
+    complete)."""
     recs[j, C_DEALER] = dealer
     high, high_seat = hold_auction(dealer, hands, rules, kinds, params, st, recs, j, desired,
                                plan_seat, plan, trace, tr_calls, ps[0])
@@ -357,103 +338,22 @@ def _play_scratch(kinds):
             np.zeros((MAXPLY if expert else 1, N_FIELDS), np.int64))
 
 
-@kernel(parallel=True)
-def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_plays, tr_deal,
-              search):
-    """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``.
-
-    Blocks of hands go to threads through ``prange``; each hand's stream depends
-    only on (key, hand number), so results do not depend on threads or blocks.
-    ``search``: None unless a seat plays the expert (the api's ``_search``);
-    every kernel below takes it.
-    """
-    P = rules[R.PLAYERS]
-    size = _block_size(BLOCK, search)
-    for b in numba.prange(blocks(count, size)):
-        st, deck, hands, desired, tricks, _, _ = _scratch()
-        ps = _play_scratch(kinds)
-        dealer = (start + b * size) % P       # hand i is dealt by seat i mod P
-        for j in block(b, count, size):
-            start_stream(st, key, start + j)
-            deal(st, dealer, rules, deck, hands)
-            if trace:
-                for s in range(4):
-                    tr_deal[j, s] = hands[s]
-            play_hand(dealer, hands, rules, kinds, params, st, rec, j, desired, tricks,
-                      -1, PLAN_POLICY, trace, tr_calls, tr_plays, ps, search)
-            dealer = next_seat(dealer, P)
-
-
-@kernel
-def _game(st, rules, kinds, params, init, first_dealer, grec, row, deck, hands, desired,
-          tricks, no_trace, ps, hist, search):
-    """One game (seeds/pepper.md 6) from scores ``init``; ``first_dealer`` < 0 draws one.
-    ``hist`` holds the top after each round (:mod:`simkit.base.lead`); returns it,
-    grown if the game outlasted it, for the block's next game."""
-    P = rules[R.PLAYERS]
-    n_sides = rules[R.SIDES]
-    target = rules[R.TARGET]
-    dealer = bounded(st, P) if first_dealer < 0 else first_dealer
-    grec[G_FIRST_DEALER] = dealer
-    scores = init.copy()
-    rounds = 0
-    unfinished = 1
-    winners = 0
-    while rounds < rules[R.MAX_ROUNDS]:
-        deal(st, dealer, rules, deck, hands)
-        play_hand(dealer, hands, rules, kinds, params, st, row, 0, desired, tricks,
-                  -1, PLAN_POLICY, False, no_trace, no_trace, ps, search)
-        dealer = next_seat(dealer, P)
-        top = -1 << 30
-        for s in range(n_sides):
-            scores[s] += row[0, C_SCORE + s]
-            top = max(top, scores[s])
-        # the sides on the top score: the round's top, and the winners once at the target
-        mask = 0
-        for s in range(n_sides):
-            if scores[s] == top:
-                mask |= 1 << s
-        hist = note(hist, rounds, mask)
-        rounds += 1
-        if top >= target:
-            winners = mask
-            if popcount(mask) == 1 or rules[R.TIE] == TieCode.SHARED:
-                unfinished = 0
-                break
-    grec[G_ROUNDS] = rounds
-    for s in range(3):
-        grec[G_SCORE + s] = scores[s]
-    grec[G_WINNERS] = winners if unfinished == 0 else 0
-    grec[G_UNFINISHED] = unfinished
-    changes, comeback, settled = summary(hist, rounds, grec[G_WINNERS])
-    grec[G_LEAD_CHANGES] = changes
-    grec[G_COMEBACK] = comeback
-    grec[G_SETTLED] = settled
-    return hist
-
-
-@kernel(parallel=True)
-def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer, search):
-    """Play whole games ``start .. start+count-1`` (stream = game number) into ``grec[j]``,
-    each from scores ``init`` (int64[3]) with ``first_dealer`` (< 0: drawn per game)."""
-    size = _block_size(GAME_BLOCK, search)
-    for b in numba.prange(blocks(count, size)):
-        st, deck, hands, desired, tricks, row, no_trace = _scratch()
-        ps = _play_scratch(kinds)
-        hist = new_history()
-        for j in block(b, count, size):
-            start_stream(st, key, start + j)
-            hist = _game(st, rules, kinds, params, init, first_dealer, grec[j], row, deck,
-                         hands, desired, tricks, no_trace, ps, hist, search)
-
-
 @kernel(inline=True)
-def _held(seat, dealer, contract, plan, wanted, hands, rules, kinds, params, st, rec, j, desired,
-          tricks, trace, tr_calls, tr_plays, no_calls, ps, search):
-    """Row ``j``: the dealt hand with ``seat`` held to ``contract`` > 0, played with
-    no auction (the auction columns 0; with ``wanted``, a heuristic declarer's
-    ``C_BID`` column holds the level it would have wanted), or else calling by
-    ``plan`` through the whole auction.  The play is compiled in once."""
+def play_hand(seat, dealer, contract, plan, wanted, hands, rules, kinds, params, st, rec, j,
+              desired, tricks, trace, tr_calls, tr_plays, no_calls, ps, search):
+    """Auction, trump, play and scoring of one dealt hand into row ``j`` of ``rec``.
+
+    ``hands[seat]`` are the dealt masks (consumed).  Random-policy seats draw
+    from ``st``.  With ``contract`` > 0, ``seat`` plays it with no auction (the
+    auction columns 0; with ``wanted``, a heuristic declarer's ``C_BID`` column
+    holds the level it would have wanted); otherwise the whole auction, with
+    ``seat`` (-1: none) calling by ``plan`` (seeds/pepper.md 9.3, codes in
+    ``rules.py``; ``PLAN_POLICY``: by its policy).  With ``trace`` the calls
+    (seat * 16 + level) and the cards played are written to row ``j`` of
+    ``tr_calls`` / ``tr_plays``.  Rows are indexed rather than sliced: a slice
+    is a new array and costs reference counting.  ``ps``, ``search``: the
+    play's scratch and the expert's switch (:func:`_play_tricks`).  The play
+    is compiled in once: :func:`run_rows` calls this at one place."""
     calls = no_calls
     if contract > 0:
         for s in range(C_TRUMP):
@@ -472,60 +372,6 @@ def _held(seat, dealer, contract, plan, wanted, hands, rules, kinds, params, st,
     if high > 0:
         play_contract(holder, high, hands, rules, kinds, params, st, rec, j, tricks, trace,
                       tr_plays, calls, planned, ps, search)
-
-
-@kernel(parallel=True)
-def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
-             trace, tr_calls, tr_plays, tr_deal, search):
-    """Samples ``first .. first+count-1`` (row ``j`` is sample ``first + j``): deals
-    in which ``seat`` holds the cards of mask ``fixed`` and the other hands are
-    dealt uniformly from the rest (stream = sample number, :func:`deal_fixed`).
-    With ``contract`` > 0, ``seat`` plays it with no auction (9.1; the auction
-    columns stay 0); otherwise the whole hand is played, auction included, with
-    ``seat`` calling by ``plan`` (9.3; ``PLAN_POLICY``: by its policy).  Rows of
-    ``rec`` are hand records; with ``trace`` the calls, plays and dealt masks as
-    :func:`run_hands` traces them."""
-    H = rules[R.HANDS_DEALT]
-    size = _block_size(BLOCK, search)
-    for b in numba.prange(blocks(count, size)):
-        st, _, hands, desired, tricks, _, _ = _scratch()
-        ps = _play_scratch(kinds)
-        rest = np.empty(24 - 24 // H, np.int64)
-        no_calls = np.full(1, -1, np.int64)
-        for j in block(b, count, size):
-            start_stream(st, key, first + j)
-            deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
-            if trace:
-                for s in range(4):
-                    tr_deal[j, s] = hands[s]
-            _held(seat, dealer, contract, plan, False, hands, rules, kinds, params, st, rec, j,
-                  desired, tricks, trace, tr_calls, tr_plays, no_calls, ps, search)
-
-
-@kernel(parallel=True)
-def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
-    """Deal hands ``numbers[j]`` (any hand numbers: a run's range, or the deals a
-    study picked) as :func:`run_hands` deals them, into ``rec[j]``; the seat left
-    of the dealer, the first to speak, is held to ``contract`` or ``plan``.
-
-    With ``contract`` > 0 the auction is skipped and that seat plays it (9.2):
-    every deal is played whatever its strength, so rates by hand class are not
-    biased by who would have bid; a heuristic declarer's ``C_BID`` column holds
-    the level it would have wanted (7.2, D).  Otherwise the hand is played,
-    auction included, with that seat calling by ``plan`` (9.3).
-    """
-    P = rules[R.PLAYERS]
-    count = numbers.shape[0]
-    size = _block_size(BLOCK, search)
-    for b in numba.prange(blocks(count, size)):
-        st, deck, hands, desired, tricks, _, no_trace = _scratch()
-        ps = _play_scratch(kinds)
-        no_calls = np.full(1, -1, np.int64)
-        for j in block(b, count, size):
-            dealer = deal_number(st, key, numbers[j], rules, deck, hands)
-            seat = next_seat(dealer, P)
-            _held(seat, dealer, contract, plan, True, hands, rules, kinds, params, st, rec, j,
-                  desired, tricks, False, no_trace, no_trace, no_calls, ps, search)
 
 
 # --- streaming aggregates ----------------------------------------------------
@@ -567,27 +413,187 @@ def _agg_add(rec, dealer, P, S, agg, lane):
     agg[lane, cell, 3] += opp
 
 
+class Rows(IntEnum):
+    """What :func:`run_rows` deals and where it writes each unit."""
+    HANDS = 0       # hand start + j, dealt by stream, into rec[j] (run_hands)
+    AGG = 1         # the same hands, into per-group counts and sums (run_hands_agg)
+    FIRST = 2       # hand numbers[j]; the first to speak held to contract or plan (run_first)
+    PLAN = 3        # sample start + j around a fixed hand (run_plan)
+    GAMES = 4       # game start + j, one stream for all its hands, into grec[j] (run_games)
+
+
+@kernel(inline=True)
+def _game_round(scores, row, rules, hist, rounds):
+    """Add the hand in ``row[0]`` to a game's ``scores`` (seeds/pepper.md 6):
+    ``(hist, over, winners)``, ``hist`` the top after each round
+    (:mod:`simkit.base.lead`, grown if the game outlasted it), ``over`` once a
+    side alone (or, with shared ties, any) is at the target."""
+    top = -1 << 30
+    for s in range(rules[R.SIDES]):
+        scores[s] += row[0, C_SCORE + s]
+        top = max(top, scores[s])
+    # the sides on the top score: the round's top, and the winners once at the target
+    mask = 0
+    for s in range(rules[R.SIDES]):
+        if scores[s] == top:
+            mask |= 1 << s
+    hist = note(hist, rounds, mask)
+    if top >= rules[R.TARGET]:
+        return hist, popcount(mask) == 1 or rules[R.TIE] == TieCode.SHARED, mask
+    return hist, False, 0
+
+
+@kernel(inline=True)
+def _game_record(g, scores, rounds, over, winners, hist):
+    """A finished (or unfinished: out of rounds) game's record ``g``."""
+    g[G_ROUNDS] = rounds
+    for s in range(3):
+        g[G_SCORE + s] = scores[s]
+    g[G_WINNERS] = winners if over else 0
+    g[G_UNFINISHED] = 0 if over else 1
+    changes, comeback, settled = summary(hist, rounds, g[G_WINNERS])
+    g[G_LEAD_CHANGES] = changes
+    g[G_COMEBACK] = comeback
+    g[G_SETTLED] = settled
+
+
 @kernel(parallel=True)
+def run_rows(how, start, numbers, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+             contract, rec, agg, grec, init, trace, tr_calls, tr_plays, tr_deal, search):
+    """The one batch kernel of Pepper: ``count`` units, each a hand (or a whole
+    game of hands) as ``how`` (:class:`Rows`) deals and records it.  The
+    Python functions below are its entry points.  One kernel, not five: the
+    play is most of a kernel's compile time, and it is compiled in here once,
+    at the one call of :func:`play_hand`; the branches on ``how`` cost nothing
+    measurable per hand.
+
+    Work goes to threads in lanes; a lane takes every ``n_lanes``-th block of
+    units (with ``AGG``, ``agg.shape[0]`` lanes, so that the split never
+    depends on the thread count; otherwise a lane per block).  Each unit's
+    stream depends only on (key, its number)."""
+    P = rules[R.PLAYERS]
+    S = rules[R.SIDES]
+    H = rules[R.HANDS_DEALT]
+    size = _block_size(BLOCK, search)
+    n_blocks = blocks(count, size)
+    n_lanes = agg.shape[0] if how == Rows.AGG else n_blocks
+    for lane in numba.prange(n_lanes):
+        st, deck, hands, desired, tricks, row, _ = _scratch()
+        ps = _play_scratch(kinds)
+        rest = np.empty(24 - 24 // H, np.int64)
+        no_calls = np.full(1, -1, np.int64)
+        hist = new_history()
+        scores = init.copy()
+        out = row if how == Rows.AGG or how == Rows.GAMES else rec
+        for b in range(lane, n_blocks, n_lanes):
+            for j in block(b, count, size):
+                d = dealer
+                rounds = 0
+                if how == Rows.GAMES:
+                    start_stream(st, key, start + j)
+                    d = bounded(st, P) if dealer < 0 else dealer
+                    grec[j, G_FIRST_DEALER] = d
+                    scores[:] = init
+                over = False
+                winners = 0
+                while True:
+                    held = -1
+                    if how == Rows.PLAN:
+                        start_stream(st, key, start + j)
+                        deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
+                        held = seat
+                    elif how == Rows.GAMES:
+                        deal(st, d, rules, deck, hands)
+                    else:
+                        d = deal_number(st, key, numbers[j] if how == Rows.FIRST else start + j,
+                                        rules, deck, hands)
+                        if how == Rows.FIRST:
+                            held = next_seat(d, P)
+                    if trace:
+                        for s in range(4):
+                            tr_deal[j, s] = hands[s]
+                    r = 0 if how == Rows.AGG or how == Rows.GAMES else j
+                    play_hand(held, d, contract, plan, how == Rows.FIRST, hands, rules, kinds,
+                              params, st, out, r, desired, tricks, trace, tr_calls, tr_plays,
+                              no_calls, ps, search)
+                    if how == Rows.AGG:
+                        _agg_add(out, d, P, S, agg, lane)
+                    if how != Rows.GAMES:
+                        break
+                    d = next_seat(d, P)
+                    hist, over, winners = _game_round(scores, row, rules, hist, rounds)
+                    rounds += 1
+                    if over or rounds >= rules[R.MAX_ROUNDS]:
+                        break
+                if how == Rows.GAMES:
+                    _game_record(grec[j], scores, rounds, over, winners, hist)
+
+
+_NONE = np.empty(0, np.int64)
+_NO_TRACE = np.empty((1, 1), np.int64)
+_NO_AGG = np.empty((1, 1, AGG_STATS), np.int64)
+_NO_REC = np.empty((1, N_COLS), np.int16)
+_NO_GAMES = np.empty((1, N_GCOLS), np.int64)
+_NO_INIT = np.zeros(3, np.int64)
+
+
+def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_plays, tr_deal,
+              search):
+    """Play hands ``start .. start+count-1`` (stream = hand number, dealer = hand
+    number mod players) into ``rec[j]``; with ``trace`` the calls (seat * 16 +
+    level), the cards played and the dealt masks into row ``j`` of ``tr_calls``,
+    ``tr_plays``, ``tr_deal``.  ``search``: None unless a seat plays the expert
+    (the api's ``_search``); every kernel takes it.  Results depend on (key,
+    hand number) only, never on threads or blocks."""
+    run_rows(Rows.HANDS.value, start, _NONE, count, key, rules, kinds, params, -1, -1, 0,
+             PLAN_POLICY, 0, rec, _NO_AGG, _NO_GAMES, _NO_INIT, trace, tr_calls, tr_plays,
+             tr_deal, search)
+
+
 def run_hands_agg(start, count, key, rules, kinds, params, agg, search):
     """Play hands ``start .. start+count-1`` like :func:`run_hands` but keep only
     counts and sums per group: ``agg[lane, cell, stat]`` (cells in C order of
     ``AGG_SHAPE``).  Sums are integers, so the totals over lanes are exact
-    whatever thread ran which lane.  Lanes, not blocks, go to threads: each
-    lane takes every ``n_lanes``-th block."""
-    P = rules[R.PLAYERS]
-    S = rules[R.SIDES]
-    size = _block_size(BLOCK, search)
-    n_blocks = blocks(count, size)
-    n_lanes = agg.shape[0]
-    for lane in numba.prange(n_lanes):
-        st, deck, hands, desired, tricks, rec, no_trace = _scratch()
-        ps = _play_scratch(kinds)
-        for b in range(lane, n_blocks, n_lanes):
-            dealer = (start + b * size) % P
-            for j in block(b, count, size):
-                start_stream(st, key, start + j)
-                deal(st, dealer, rules, deck, hands)
-                play_hand(dealer, hands, rules, kinds, params, st, rec, 0, desired, tricks,
-                          -1, PLAN_POLICY, False, no_trace, no_trace, ps, search)
-                _agg_add(rec, dealer, P, S, agg, lane)
-                dealer = next_seat(dealer, P)
+    whatever thread ran which lane."""
+    run_rows(Rows.AGG.value, start, _NONE, count, key, rules, kinds, params, -1, -1, 0,
+             PLAN_POLICY, 0, _NO_REC, agg, _NO_GAMES, _NO_INIT, False, _NO_TRACE, _NO_TRACE,
+             _NO_TRACE, search)
+
+
+def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
+    """Deal hands ``numbers[j]`` (any hand numbers: a run's range, or the deals a
+    study picked) as :func:`run_hands` deals them, into ``rec[j]``; the seat left
+    of the dealer, the first to speak, is held to ``contract`` or ``plan``.
+
+    With ``contract`` > 0 the auction is skipped and that seat plays it (9.2):
+    every deal is played whatever its strength, so rates by hand class are not
+    biased by who would have bid; a heuristic declarer's ``C_BID`` column holds
+    the level it would have wanted (7.2, D).  Otherwise the hand is played,
+    auction included, with that seat calling by ``plan`` (9.3).
+    """
+    run_rows(Rows.FIRST.value, 0, numbers, numbers.shape[0], key, rules, kinds, params, -1, -1,
+             0, plan, contract, rec, _NO_AGG, _NO_GAMES, _NO_INIT, False, _NO_TRACE, _NO_TRACE,
+             _NO_TRACE, search)
+
+
+def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
+             trace, tr_calls, tr_plays, tr_deal, search):
+    """Samples ``first .. first+count-1`` (row ``j`` is sample ``first + j``): deals
+    in which ``seat`` holds the cards of mask ``fixed`` and the other hands are
+    dealt uniformly from the rest (stream = sample number, :func:`deal_fixed`).
+    With ``contract`` > 0, ``seat`` plays it with no auction (9.1; the auction
+    columns stay 0); otherwise the whole hand is played, auction included, with
+    ``seat`` calling by ``plan`` (9.3; ``PLAN_POLICY``: by its policy).  Rows of
+    ``rec`` are hand records; with ``trace`` the calls, plays and dealt masks as
+    :func:`run_hands` traces them."""
+    run_rows(Rows.PLAN.value, first, _NONE, count, key, rules, kinds, params, seat, dealer,
+             fixed, plan, contract, rec, _NO_AGG, _NO_GAMES, _NO_INIT, trace, tr_calls, tr_plays,
+             tr_deal, search)
+
+
+def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer, search):
+    """Play whole games ``start .. start+count-1`` (stream = game number) into ``grec[j]``,
+    each from scores ``init`` (int64[3]) with ``first_dealer`` (< 0: drawn per game)."""
+    run_rows(Rows.GAMES.value, start, _NONE, count, key, rules, kinds, params, -1,
+             first_dealer, 0, PLAN_POLICY, 0, _NO_REC, _NO_AGG, grec, init, False, _NO_TRACE,
+             _NO_TRACE, _NO_TRACE, search)

@@ -6,7 +6,8 @@ set is one bit scan, and the cards that beat the winning card are a mask.
 Seats are table positions 0..n-1; whole sessions map positions to players.
 All decisions are exactly those of seeds/pitch.md section 8.
 
-Entry points (all jitted through ``simkit.base.jit.kernel``):
+Entry points (jitted through ``simkit.base.jit.kernel``: :func:`run_rows`,
+which :func:`run_hands` and :func:`run_plan` call, and :func:`run_sessions`):
 
 * :func:`run_hands` plays hands ``start .. start+count-1`` of a run, one per
   stream, into a record matrix (columns ``C_*``), in parallel over blocks.
@@ -25,7 +26,7 @@ import numba
 import numpy as np
 
 from simkit.base import lead
-from simkit.base.bits import high_bit, low_bit, next_seat, nth_bit, popcount
+from simkit.base.bits import high_bit, low_bit, nth_bit, popcount
 from simkit.base.jit import block, blocks, kernel
 from simkit.base.rng import bounded, sample, start_stream
 from simkit.pitch.policies import (
@@ -714,28 +715,6 @@ def _scratch():
             np.empty((1, 1), np.int8))
 
 
-@kernel(parallel=True)
-def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_deal,
-              tr_calls):
-    """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``;
-    hand ``i`` is dealt by seat ``i mod players``.  With ``trace`` the plays
-    (``tr_plays[j]``, card ids in order), dealt masks (``tr_deal[j]``) and calls
-    (``tr_calls[j]``, seat * 16 + level, -1 padded) too."""
-    N = rules[R.PLAYERS]
-    for b in numba.prange(blocks(count, BLOCK)):
-        st, deck, hands, work, _, _ = _scratch()
-        dealer = (start + b * BLOCK) % N
-        for j in block(b, count, BLOCK):
-            start_stream(st, key, start + j)
-            deal(st, dealer, N, deck, hands)
-            if trace:
-                for s in range(N):
-                    tr_deal[j, s] = hands[s]
-            play_hand(dealer, hands, N, rules, kinds, params, st, rec, j, work, -1,
-                      PLAN_POLICY, 0, trace, tr_plays, tr_calls)
-            dealer = next_seat(dealer, N)
-
-
 @kernel(inline=True)
 def deal_fixed(st, seat, fixed, N, others, n_others, rest, hands):
     """A deal in which ``seat`` holds the cards of mask ``fixed`` (8.3): six of the
@@ -759,17 +738,19 @@ def deal_fixed(st, seat, fixed, N, others, n_others, rest, hands):
 
 
 @kernel(parallel=True)
-def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
-             trace, tr_plays, tr_calls):
-    """Samples ``first .. first+count-1`` (row ``j``: sample ``first + j``; stream =
-    sample number): deals in which ``seat`` holds the
+def run_rows(fixed_hand, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+             contract, rec, trace, tr_plays, tr_deal, tr_calls):
+    """The one batch kernel of single hands, row ``j`` hand (or sample) ``start + j``
+    (stream = that number).  Without ``fixed_hand``, the hands of a run, hand ``i``
+    dealt by seat ``i mod players``; with it, deals in which ``seat`` holds the
     cards of mask ``fixed`` and the others are dealt from the rest (8.3), then
-    play each: ``contract`` >= 2 makes ``seat`` the pitcher with no auction
-    (8.3); ``contract`` 0 runs the auction with ``seat`` held to ``plan`` (8.4).
-    With ``trace`` the calls and plays as in :func:`run_hands`."""
+    ``seat`` held to ``contract`` (>= 2: the pitcher, no auction) or ``plan``
+    (8.4).  One kernel, not two: the play is most of a kernel's compile time,
+    and the branches on ``fixed_hand`` cost nothing measurable per hand.
+    :func:`run_hands` and :func:`run_plan` are its entry points."""
     N = rules[R.PLAYERS]
     for b in numba.prange(blocks(count, BLOCK)):
-        st, _, hands, work, _, _ = _scratch()
+        st, deck, hands, work, _, _ = _scratch()
         rest = np.empty(46, np.int64)
         others = np.empty(MAXP, np.int64)
         n_others = 0
@@ -779,10 +760,43 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
                 others[n_others] = s
                 n_others += 1
         for j in block(b, count, BLOCK):
-            start_stream(st, key, first + j)
-            deal_fixed(st, seat, fixed, N, others, n_others, rest, hands)
-            play_hand(dealer, hands, N, rules, kinds, params, st, rec, j, work, seat, plan,
+            start_stream(st, key, start + j)
+            if fixed_hand:
+                d = dealer
+                deal_fixed(st, seat, fixed, N, others, n_others, rest, hands)
+            else:
+                d = (start + j) % N
+                deal(st, d, N, deck, hands)
+            if trace and not fixed_hand:
+                for s in range(N):
+                    tr_deal[j, s] = hands[s]
+            play_hand(d, hands, N, rules, kinds, params, st, rec, j, work, seat, plan,
                       contract, trace, tr_plays, tr_calls)
+
+
+_NO_DEAL = np.empty((1, 1), np.int64)
+
+
+def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_deal,
+              tr_calls):
+    """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``;
+    hand ``i`` is dealt by seat ``i mod players``.  With ``trace`` the plays
+    (``tr_plays[j]``, card ids in order), dealt masks (``tr_deal[j]``) and calls
+    (``tr_calls[j]``, seat * 16 + level, -1 padded) too."""
+    run_rows(False, start, count, key, rules, kinds, params, -1, 0, 0, PLAN_POLICY, 0, rec,
+             trace, tr_plays, tr_deal, tr_calls)
+
+
+def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
+             trace, tr_plays, tr_calls):
+    """Samples ``first .. first+count-1`` (row ``j``: sample ``first + j``; stream =
+    sample number): deals in which ``seat`` holds the
+    cards of mask ``fixed`` and the others are dealt from the rest (8.3), then
+    play each: ``contract`` >= 2 makes ``seat`` the pitcher with no auction
+    (8.3); ``contract`` 0 runs the auction with ``seat`` held to ``plan`` (8.4).
+    With ``trace`` the calls and plays as in :func:`run_hands`."""
+    run_rows(True, first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+             contract, rec, trace, tr_plays, _NO_DEAL, tr_calls)
 
 
 @kernel(inline=True)
