@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 from simkit.base import lead
-from simkit.base.bits import high_bit, low_bit, nth_bit, popcount
+from simkit.base.bits import high_bit, low_bit, next_seat, nth_bit, popcount
 from simkit.base.jit import block, blocks, kernel
 from simkit.base.rng import bounded, sample, start_stream
 from simkit.pitch.policies import (
@@ -759,19 +759,20 @@ def run_rows(fixed_hand, start, count, key, rules, kinds, params, seat, dealer, 
             if s != seat:
                 others[n_others] = s
                 n_others += 1
+        d = dealer if fixed_hand else (start + b * BLOCK) % N   # hand i: dealt by seat i mod N
         for j in block(b, count, BLOCK):
             start_stream(st, key, start + j)
             if fixed_hand:
-                d = dealer
                 deal_fixed(st, seat, fixed, N, others, n_others, rest, hands)
             else:
-                d = (start + j) % N
                 deal(st, d, N, deck, hands)
             if trace and not fixed_hand:
                 for s in range(N):
                     tr_deal[j, s] = hands[s]
             play_hand(d, hands, N, rules, kinds, params, st, rec, j, work, seat, plan,
                       contract, trace, tr_plays, tr_calls)
+            if not fixed_hand:
+                d = next_seat(d, N)
 
 
 _NO_DEAL = np.empty((1, 1), np.int64)
