@@ -20,7 +20,8 @@ records numba's compile events: the seconds of each compiled function,
 without the functions it compiled on the way (its own share).  Then, on that
 cache, ``simkit bench --json`` with one thread: each case's rate as a ratio
 to the yardstick of the same run.  Run the modes back to back on an idle
-machine; compare ratios, not rates.
+machine; compare ratios, not rates.  ``--load`` takes what ``--json``
+printed, or a file ``benchmarks/save_results.py compile_costs`` wrote.
 """
 
 from __future__ import annotations
@@ -236,7 +237,8 @@ def main() -> None:
         return
     if a.load:
         with open(a.load) as f:
-            report(json.load(f)["results"])
+            saved = json.load(f)
+        report(saved.get("records", saved)["results"])   # as printed, or as saved
         return
     table = static_table()
     if a.static:

@@ -14,8 +14,8 @@ figure, option, default or definition is typed twice:
 - ``{{ limits }}``, ``{{ held }}``: the web app's bounds and the memory caps;
 - ``{{ summary STUDY }}``, ``{{ figure STUDY N }}``: a rendered report's
   findings (its ``study.json``, with its size, seed and date) and figures;
-- ``{{ bench }}``, ``{{ first_start }}``: the performance tables, from the
-  JSON the benchmarks wrote into ``benchmarks/results/``;
+- ``{{ bench }}``, ``{{ first_start }}``, ``{{ compile_costs }}``: the performance
+  tables, from the JSON the benchmarks wrote into ``benchmarks/results/``;
 - ``{{ value FILE KEY.PATH }}``: one value of a JSON file;
 - ``{{ const MODULE NAME }}``: a constant, as the code states it;
 - ``{{ output ARGV }}``: what ``simkit ARGV`` prints, run as the site is built;
@@ -280,6 +280,34 @@ def first_start() -> str:
     return head + _table(["command", "first start (s)", "second start (s)"], rows)
 
 
+def compile_costs() -> str:
+    """Compile seconds per game (every warm-up step, one thread, empty cache)
+    and each heuristic case's one-thread ratio to the yardstick, before and
+    after the batch kernels were merged, from the two runs of
+    ``benchmarks/compile_costs.py``."""
+    runs = []
+    for rel in ("benchmarks/results/compile_costs_before.json",
+                "benchmarks/results/compile_costs.json"):
+        d = _json(rel)
+        declared = next(r for r in d["records"]["results"] if r["mode"] == "declared")
+        runs.append((d, rel, declared))
+    games: dict[str, list[float]] = {}
+    for k, (_, _, r) in enumerate(runs):
+        for step in r["steps"]:
+            games.setdefault(step["step"].split(":")[0], [0.0, 0.0])[k] += step["wall_s"]
+    rows = [[g, f"{b:.0f}", f"{a:.0f}"] for g, (b, a) in games.items()]
+    rows.append(["all", *(f"{sum(v[k] for v in games.values()):.0f}" for k in (0, 1))])
+    ratios = [{(x["game"], x["players"]): x["vs_yardstick"] for x in r["bench"]
+               if x["threads"] == 1 and x["case"] == "heuristic"} for _, _, r in runs]
+    rows += [[f"{g} {p}p, ratio to the yardstick", f"{ratios[0][g, p]:.3g}",
+              f"{ratios[1].get((g, p), float('nan')):.3g}"]
+             for g, p in ratios[0] if p == 4]
+    head = "".join(f"*{label}: measured {d['measured_utc'][:10]} on {d['machine']} "
+                   f"(`{d['command']}`; `{rel}`).*\n\n"
+                   for label, (d, rel, _) in zip(("Before", "After"), runs))
+    return head + _table(["game", "before: compile s", "after: compile s"], rows)
+
+
 # ----------------------------------------------------------------- the code's layout
 
 def _first_sentence(path: pathlib.Path) -> str:
@@ -313,7 +341,7 @@ def rooms() -> str:
 
 GENERATORS = {f.__name__: f for f in (cli, rules, policies, records, book, changelog, glossary,
                                       limits, held, summary, figure, const, value, output,
-                                      bench, first_start, rooms)}
+                                      bench, first_start, compile_costs, rooms)}
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:

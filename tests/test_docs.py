@@ -109,3 +109,27 @@ def test_the_python_examples_run(path, tmp_path):
         run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                              text=True, timeout=600)
         assert run.returncode == 0, run.stderr[-2000:]
+
+
+def test_the_compile_table_sums_each_games_steps_from_the_two_measured_runs():
+    """The Performance page's compile table: a row per game with the seconds of
+    its warm-up steps in each saved run of benchmarks/compile_costs.py (summed
+    here again from the files), and an ``all`` row that adds them up."""
+    import json
+
+    text = _hooks().compile_costs()
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1:]
+            for line in text.splitlines() if line.startswith("| ")}
+    sums = []
+    for name in ("compile_costs_before", "compile_costs"):
+        d = json.loads((ROOT / "benchmarks" / "results" / f"{name}.json").read_text())
+        run = next(r for r in d["records"]["results"] if r["mode"] == "declared")
+        per: dict[str, float] = {}
+        for s in run["steps"]:
+            per[s["step"].split(":")[0]] = per.get(s["step"].split(":")[0], 0.0) + s["wall_s"]
+        sums.append(per)
+    for game in ("pepper", "pitch", "shiesta", "burraco"):
+        assert [float(c.strip(" |")) for c in rows[game]] == \
+            [round(sums[0][game]), round(sums[1][game])], game
+    assert float(rows["all"][0]) == round(sum(sums[0].values()))
+    assert "pepper 4p, ratio to the yardstick" in rows

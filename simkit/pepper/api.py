@@ -215,13 +215,14 @@ SPEC: GameSpec = GameSpec.declare(
     reference=_reference_hand, bench_players=(4, 3, 2), bench_scale=1,
     advise="simkit.pepper.advise", bound=True, example_hand="JH JD AH KH QH 9S",
     measures=measures, bench_cases=_bench_cases,
-    # simkit.runs.warm: each step's kernels, with their cold compile time (s, 2-core machine)
-    # (one kernel plays every kind of run: a step per player kind, not per kind of run)
-    warm={"hands": (60, lambda: (simulate(hands=50), declare_hands(hands=50, contract=3),
+    # simkit.runs.warm: each step's kernels, with their cold compile time (s, one thread:
+    # benchmarks/compile_costs.py).  One kernel plays every kind of run, so a step is a
+    # kind of table (with or without the expert), not a kind of run.
+    warm={"hands": (66, lambda: (simulate(hands=50), declare_hands(hands=50, contract=3),
                                  plan_hands(SPEC.example_hand, "policy", samples=50),
                                  aggregate_hands(hands=50), simulate_games(games=5))),
           "bound": (10, lambda: bound_first(np.arange(4), np.arange(4), target=6)),
-          "expert": (231, lambda: (simulate(hands=2, policy="expert"),
+          "expert": (95, lambda: (simulate(hands=2, policy="expert"),
                                    declare_hands(hands=2, contract=3, policy="expert"),
                                    simulate_games(games=1, policy="expert")))},
 )

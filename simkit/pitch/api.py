@@ -236,10 +236,11 @@ SPEC = GameSpec.declare(
                                      ("session", "player", "money"))),
     },
     reference=_reference_hand, bench_players=(4, 2, 8), bench_scale=1,
-    # simkit.runs.warm: each step's kernels, with their cold compile time (s, 2-core machine)
-    warm={"hands": (68, lambda: (simulate(hands=50),
+    # simkit.runs.warm: each step's kernels, with their cold compile time (s, one thread:
+    # benchmarks/compile_costs.py)
+    warm={"hands": (58, lambda: (simulate(hands=50),
                                  plan_hands(EXAMPLE_HAND, "policy", samples=50))),
-          "sessions": (39, lambda: simulate_sessions(sessions=5))},
+          "sessions": (30, lambda: simulate_sessions(sessions=5))},
     advise="simkit.pitch.advise", example_hand=EXAMPLE_HAND, measures=measures,
 )
 
