@@ -39,7 +39,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.base.bits import next_seat, nth_bit, popcount
-from simkit.base.jit import block, blocks, kernel
+from simkit.base.jit import block, blocks, if_given, kernel
 from simkit.base.lead import new_history, note, summary
 from simkit.base.rng import bounded, start_stream
 from simkit.pepper.expert import EXPERT_TT
@@ -374,6 +374,30 @@ def play_hand(seat, dealer, contract, plan, wanted, hands, rules, kinds, params,
                       tr_plays, calls, planned, ps, search)
 
 
+@kernel
+def _play_apart(seat, dealer, contract, plan, wanted, hands, rules, kinds, params, st, rec, j,
+                desired, tricks, trace, tr_calls, tr_plays, no_calls, ps, search):
+    """:func:`play_hand` compiled on its own, for the runs that seat the expert.
+    Their time is the search, where a call costs nothing measurable; and their
+    specialization of :func:`run_rows` then does not type the play a second
+    time (about 60 s less to compile).  numba drops a branch on ``x is None``
+    only where ``x`` is None, so two arguments of :func:`run_rows` choose:
+    ``whole`` None drops the inlined play, ``search`` None drops the call."""
+    play_hand(seat, dealer, contract, plan, wanted, hands, rules, kinds, params, st, rec, j,
+              desired, tricks, trace, tr_calls, tr_plays, no_calls, ps, search)
+
+
+#: In a kernel, ``_play_searched(search, None, <play_hand's arguments>)`` is
+#: :func:`_play_apart`'s call where ``search`` is given; where it is None, nothing.
+_play_searched = if_given(_play_apart)
+
+
+def _whole(search):
+    """:func:`run_rows`'s ``whole`` for ``search``: None when a seat plays the
+    expert (the play is called, not inlined), else True."""
+    return None if search is not None else True
+
+
 # --- streaming aggregates ----------------------------------------------------
 #: Group axes of :func:`run_hands_agg`: contract level, made, bidder's trumps,
 #: bowers, outside aces, outside voids, bidder's seat counted from the dealer
@@ -459,7 +483,7 @@ def _game_record(g, scores, rounds, over, winners, hist):
 
 @kernel(parallel=True)
 def run_rows(how, start, numbers, count, key, rules, kinds, params, seat, dealer, fixed, plan,
-             contract, rec, agg, grec, init, trace, tr_calls, tr_plays, tr_deal, search):
+             contract, rec, agg, grec, init, trace, tr_calls, tr_plays, tr_deal, search, whole):
     """The one batch kernel of Pepper: ``count`` units, each a hand (or a whole
     game of hands) as ``how`` (:class:`Rows`) deals and records it.  The
     Python functions below are its entry points.  One kernel, not five: the
@@ -513,9 +537,14 @@ def run_rows(how, start, numbers, count, key, rules, kinds, params, seat, dealer
                         for s in range(4):
                             tr_deal[j, s] = hands[s]
                     r = 0 if how == Rows.AGG or how == Rows.GAMES else j
-                    play_hand(held, d, contract, plan, how == Rows.FIRST, hands, rules, kinds,
-                              params, st, out, r, desired, tricks, trace, tr_calls, tr_plays,
-                              no_calls, ps, search)
+                    if whole is None:
+                        _play_searched(search, None, held, d, contract, plan, how == Rows.FIRST,
+                                       hands, rules, kinds, params, st, out, r, desired, tricks,
+                                       trace, tr_calls, tr_plays, no_calls, ps, search)
+                    else:
+                        play_hand(held, d, contract, plan, how == Rows.FIRST, hands, rules,
+                                  kinds, params, st, out, r, desired, tricks, trace, tr_calls,
+                                  tr_plays, no_calls, ps, search)
                     if how == Rows.AGG:
                         _agg_add(out, d, P, S, agg, lane)
                     if how != Rows.GAMES:
@@ -547,7 +576,7 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
     hand number) only, never on threads or blocks."""
     run_rows(Rows.HANDS.value, start, _NONE, count, key, rules, kinds, params, -1, -1, 0,
              PLAN_POLICY, 0, rec, _NO_AGG, _NO_GAMES, _NO_INIT, trace, tr_calls, tr_plays,
-             tr_deal, search)
+             tr_deal, search, _whole(search))
 
 
 def run_hands_agg(start, count, key, rules, kinds, params, agg, search):
@@ -557,7 +586,7 @@ def run_hands_agg(start, count, key, rules, kinds, params, agg, search):
     whatever thread ran which lane."""
     run_rows(Rows.AGG.value, start, _NONE, count, key, rules, kinds, params, -1, -1, 0,
              PLAN_POLICY, 0, _NO_REC, agg, _NO_GAMES, _NO_INIT, False, _NO_TRACE, _NO_TRACE,
-             _NO_TRACE, search)
+             _NO_TRACE, search, _whole(search))
 
 
 def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
@@ -573,7 +602,7 @@ def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
     """
     run_rows(Rows.FIRST.value, 0, numbers, numbers.shape[0], key, rules, kinds, params, -1, -1,
              0, plan, contract, rec, _NO_AGG, _NO_GAMES, _NO_INIT, False, _NO_TRACE, _NO_TRACE,
-             _NO_TRACE, search)
+             _NO_TRACE, search, _whole(search))
 
 
 def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
@@ -588,7 +617,7 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
     :func:`run_hands` traces them."""
     run_rows(Rows.PLAN.value, first, _NONE, count, key, rules, kinds, params, seat, dealer,
              fixed, plan, contract, rec, _NO_AGG, _NO_GAMES, _NO_INIT, trace, tr_calls, tr_plays,
-             tr_deal, search)
+             tr_deal, search, _whole(search))
 
 
 def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer, search):
@@ -596,4 +625,4 @@ def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer,
     each from scores ``init`` (int64[3]) with ``first_dealer`` (< 0: drawn per game)."""
     run_rows(Rows.GAMES.value, start, _NONE, count, key, rules, kinds, params, -1,
              first_dealer, 0, PLAN_POLICY, 0, _NO_REC, _NO_AGG, grec, init, False, _NO_TRACE,
-             _NO_TRACE, _NO_TRACE, search)
+             _NO_TRACE, _NO_TRACE, search, _whole(search))
