@@ -60,6 +60,55 @@ def test_pepper_kernels_search_only_with_an_expert_seated(policy, search):
 
 
 
+def test_serial_kernels_propagate_copies():
+    """Serial kernels get the parallel pipeline's copy propagation: the copies an
+    inlined call makes of its array arguments, each an atomic reference count
+    up and down, are gone from the machine code."""
+    import re
+
+    def toy():
+        @numba.njit(inline="always")
+        def add(a, b, i):
+            return a[i] + b[i]
+
+        def run(a, b):
+            s = 0
+            for i in range(a.shape[0]):
+                s += add(a, b, i) + add(b, a, i) + add(a, a, i)
+            return s
+        return run
+
+    a = np.arange(5)
+    plain = numba.njit(toy())
+    simplified = numba.njit(pipeline_class=jit._Simplifying)(toy())
+    assert plain(a, a) == simplified(a, a) == 3 * 2 * 10
+
+    def increfs(fn):
+        ir = next(iter(fn.overloads.values())).library.get_llvm_str()
+        return len(re.findall(r"call void @NRT_incref", ir))
+    assert increfs(simplified) < increfs(plain)
+
+
+@pytest.mark.parametrize("game", ["pepper", "pitch"])
+def test_a_lane_is_compiled_once_per_table_kind(game):
+    """The serial kernel a parallel batch kernel calls per lane takes its index
+    as int64 (numba's parallel lowering passes it unsigned: a second copy)."""
+    from numba import types
+
+    from simkit.pepper import kernel as pepper_kernel
+    from simkit.pitch import api as pitch_api
+    from simkit.pitch import kernel as pitch_kernel
+
+    if game == "pepper":
+        pepper_api.simulate(hands=20, players=4)
+        lane = pepper_kernel._lane
+    else:
+        pitch_api.simulate(hands=20, players=4)
+        lane = pitch_kernel._block
+    assert lane.signatures
+    assert all(sig[0] == types.int64 for sig in lane.signatures)
+
+
 @pytest.mark.parametrize(("mode", "want"), [
     ("", {"_a": True, "_b": True, "_plain": False}),
     ("declared", {"_a": True, "_b": True, "_plain": False}),

@@ -481,81 +481,97 @@ def _game_record(g, scores, rounds, over, winners, hist):
     g[G_SETTLED] = settled
 
 
+@kernel
+def _lane(lane, n_lanes, n_blocks, size, how, start, numbers, count, key, rules, kinds, params,
+          seat, dealer, fixed, plan, contract, rec, agg, grec, init, trace, tr_calls, tr_plays,
+          tr_deal, search, whole):
+    """The work of lane ``lane`` of :func:`run_rows` (its arguments): every
+    ``n_lanes``-th block of ``size`` units from block ``lane``."""
+    P = rules[R.PLAYERS]
+    S = rules[R.SIDES]
+    H = rules[R.HANDS_DEALT]
+    st, deck, hands, desired, tricks, row, _ = _scratch()
+    ps = _play_scratch(kinds)
+    rest = np.empty(24 - 24 // H, np.int64)
+    no_calls = np.full(1, -1, np.int64)
+    hist = new_history()
+    scores = init.copy()
+    out = row if how == Rows.AGG or how == Rows.GAMES else rec
+    for b in range(lane, n_blocks, n_lanes):
+        for j in block(b, count, size):
+            d = dealer
+            rounds = 0
+            if how == Rows.GAMES:
+                start_stream(st, key, start + j)
+                d = bounded(st, P) if dealer < 0 else dealer
+                grec[j, G_FIRST_DEALER] = d
+                scores[:] = init
+            over = False
+            winners = 0
+            while True:
+                held = -1
+                if how == Rows.PLAN:
+                    start_stream(st, key, start + j)
+                    deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
+                    held = seat
+                elif how == Rows.GAMES:
+                    deal(st, d, rules, deck, hands)
+                else:
+                    d = deal_number(st, key, numbers[j] if how == Rows.FIRST else start + j,
+                                    rules, deck, hands)
+                    if how == Rows.FIRST:
+                        held = next_seat(d, P)
+                if trace:
+                    for s in range(4):
+                        tr_deal[j, s] = hands[s]
+                r = 0 if how == Rows.AGG or how == Rows.GAMES else j
+                if whole is None:
+                    _play_searched(search, None, held, d, contract, plan, how == Rows.FIRST,
+                                   hands, rules, kinds, params, st, out, r, desired, tricks,
+                                   trace, tr_calls, tr_plays, no_calls, ps, search)
+                else:
+                    play_hand(held, d, contract, plan, how == Rows.FIRST, hands, rules,
+                              kinds, params, st, out, r, desired, tricks, trace, tr_calls,
+                              tr_plays, no_calls, ps, search)
+                if how == Rows.AGG:
+                    _agg_add(out, d, P, S, agg, lane)
+                if how != Rows.GAMES:
+                    break
+                d = next_seat(d, P)
+                hist, over, winners = _game_round(scores, row, rules, hist, rounds)
+                rounds += 1
+                if over or rounds >= rules[R.MAX_ROUNDS]:
+                    break
+            if how == Rows.GAMES:
+                _game_record(grec[j], scores, rounds, over, winners, hist)
+
+
+
 @kernel(parallel=True)
 def run_rows(how, start, numbers, count, key, rules, kinds, params, seat, dealer, fixed, plan,
              contract, rec, agg, grec, init, trace, tr_calls, tr_plays, tr_deal, search, whole):
     """The one batch kernel of Pepper: ``count`` units, each a hand (or a whole
     game of hands) as ``how`` (:class:`Rows`) deals and records it.  The
     Python functions below are its entry points.  One kernel, not five: the
-    play is most of a kernel's compile time, and it is compiled in here once,
-    at the one call of :func:`play_hand`; the branches on ``how`` cost nothing
+    play is most of a kernel's compile time, and it is compiled in once, at
+    the one call of :func:`play_hand`; the branches on ``how`` cost nothing
     measurable per hand.
 
     Work goes to threads in lanes; a lane takes every ``n_lanes``-th block of
     units (with ``AGG``, ``agg.shape[0]`` lanes, so that the split never
     depends on the thread count; otherwise a lane per block).  Each unit's
-    stream depends only on (key, its number)."""
-    P = rules[R.PLAYERS]
-    S = rules[R.SIDES]
-    H = rules[R.HANDS_DEALT]
+    stream depends only on (key, its number).  A lane is a serial kernel of
+    its own, :func:`_lane`: numba's parallel passes over a body holding the
+    whole play took a third of the compile time."""
     size = _block_size(BLOCK, search)
     n_blocks = blocks(count, size)
     n_lanes = agg.shape[0] if how == Rows.AGG else n_blocks
     for lane in numba.prange(n_lanes):
-        st, deck, hands, desired, tricks, row, _ = _scratch()
-        ps = _play_scratch(kinds)
-        rest = np.empty(24 - 24 // H, np.int64)
-        no_calls = np.full(1, -1, np.int64)
-        hist = new_history()
-        scores = init.copy()
-        out = row if how == Rows.AGG or how == Rows.GAMES else rec
-        for b in range(lane, n_blocks, n_lanes):
-            for j in block(b, count, size):
-                d = dealer
-                rounds = 0
-                if how == Rows.GAMES:
-                    start_stream(st, key, start + j)
-                    d = bounded(st, P) if dealer < 0 else dealer
-                    grec[j, G_FIRST_DEALER] = d
-                    scores[:] = init
-                over = False
-                winners = 0
-                while True:
-                    held = -1
-                    if how == Rows.PLAN:
-                        start_stream(st, key, start + j)
-                        deal_fixed(st, seat, dealer, fixed, rules, rest, hands)
-                        held = seat
-                    elif how == Rows.GAMES:
-                        deal(st, d, rules, deck, hands)
-                    else:
-                        d = deal_number(st, key, numbers[j] if how == Rows.FIRST else start + j,
-                                        rules, deck, hands)
-                        if how == Rows.FIRST:
-                            held = next_seat(d, P)
-                    if trace:
-                        for s in range(4):
-                            tr_deal[j, s] = hands[s]
-                    r = 0 if how == Rows.AGG or how == Rows.GAMES else j
-                    if whole is None:
-                        _play_searched(search, None, held, d, contract, plan, how == Rows.FIRST,
-                                       hands, rules, kinds, params, st, out, r, desired, tricks,
-                                       trace, tr_calls, tr_plays, no_calls, ps, search)
-                    else:
-                        play_hand(held, d, contract, plan, how == Rows.FIRST, hands, rules,
-                                  kinds, params, st, out, r, desired, tricks, trace, tr_calls,
-                                  tr_plays, no_calls, ps, search)
-                    if how == Rows.AGG:
-                        _agg_add(out, d, P, S, agg, lane)
-                    if how != Rows.GAMES:
-                        break
-                    d = next_seat(d, P)
-                    hist, over, winners = _game_round(scores, row, rules, hist, rounds)
-                    rounds += 1
-                    if over or rounds >= rules[R.MAX_ROUNDS]:
-                        break
-                if how == Rows.GAMES:
-                    _game_record(grec[j], scores, rounds, over, winners, hist)
+        # as int64: numba's parallel lowering passes the index unsigned, and would
+        # compile a second copy of the lane for it
+        _lane(np.int64(lane), n_lanes, n_blocks, size, how, start, numbers, count, key, rules,
+              kinds, params, seat, dealer, fixed, plan, contract, rec, agg, grec, init, trace,
+              tr_calls, tr_plays, tr_deal, search, whole)
 
 
 _NONE = np.empty(0, np.int64)

@@ -737,6 +737,38 @@ def deal_fixed(st, seat, fixed, N, others, n_others, rest, hands):
             r = 0
 
 
+@kernel
+def _block(b, fixed_hand, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+           contract, rec, trace, tr_plays, tr_deal, tr_calls):
+    """Block ``b`` of :func:`run_rows` (its arguments): a serial kernel of its
+    own, as numba's parallel passes over a body holding the whole play took
+    a third of the compile time."""
+    N = rules[R.PLAYERS]
+    st, deck, hands, work, _, _ = _scratch()
+    rest = np.empty(46, np.int64)
+    others = np.empty(MAXP, np.int64)
+    n_others = 0
+    for r in range(N):                    # other seats clockwise from left of the dealer
+        s = (dealer + 1 + r) % N
+        if s != seat:
+            others[n_others] = s
+            n_others += 1
+    d = dealer if fixed_hand else (start + b * BLOCK) % N   # hand i: dealt by seat i mod N
+    for j in block(b, count, BLOCK):
+        start_stream(st, key, start + j)
+        if fixed_hand:
+            deal_fixed(st, seat, fixed, N, others, n_others, rest, hands)
+        else:
+            deal(st, d, N, deck, hands)
+        if trace and not fixed_hand:
+            for s in range(N):
+                tr_deal[j, s] = hands[s]
+        play_hand(d, hands, N, rules, kinds, params, st, rec, j, work, seat, plan,
+                  contract, trace, tr_plays, tr_calls)
+        if not fixed_hand:
+            d = next_seat(d, N)
+
+
 @kernel(parallel=True)
 def run_rows(fixed_hand, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
              contract, rec, trace, tr_plays, tr_deal, tr_calls):
@@ -748,31 +780,11 @@ def run_rows(fixed_hand, start, count, key, rules, kinds, params, seat, dealer, 
     (8.4).  One kernel, not two: the play is most of a kernel's compile time,
     and the branches on ``fixed_hand`` cost nothing measurable per hand.
     :func:`run_hands` and :func:`run_plan` are its entry points."""
-    N = rules[R.PLAYERS]
     for b in numba.prange(blocks(count, BLOCK)):
-        st, deck, hands, work, _, _ = _scratch()
-        rest = np.empty(46, np.int64)
-        others = np.empty(MAXP, np.int64)
-        n_others = 0
-        for r in range(N):                    # other seats clockwise from left of the dealer
-            s = (dealer + 1 + r) % N
-            if s != seat:
-                others[n_others] = s
-                n_others += 1
-        d = dealer if fixed_hand else (start + b * BLOCK) % N   # hand i: dealt by seat i mod N
-        for j in block(b, count, BLOCK):
-            start_stream(st, key, start + j)
-            if fixed_hand:
-                deal_fixed(st, seat, fixed, N, others, n_others, rest, hands)
-            else:
-                deal(st, d, N, deck, hands)
-            if trace and not fixed_hand:
-                for s in range(N):
-                    tr_deal[j, s] = hands[s]
-            play_hand(d, hands, N, rules, kinds, params, st, rec, j, work, seat, plan,
-                      contract, trace, tr_plays, tr_calls)
-            if not fixed_hand:
-                d = next_seat(d, N)
+        # as int64: numba's parallel lowering passes the index unsigned, and would
+        # compile a second copy of the block for it
+        _block(np.int64(b), fixed_hand, start, count, key, rules, kinds, params, seat, dealer,
+               fixed, plan, contract, rec, trace, tr_plays, tr_deal, tr_calls)
 
 
 _NO_DEAL = np.empty((1, 1), np.int64)
