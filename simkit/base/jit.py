@@ -205,7 +205,7 @@ def kernel(fn: Callable[..., Any] | None = None, *, parallel: bool = False,
 # serial kernel than inside a ``prange`` body.  Serial kernels get that step too.
 
 @register_pass(mutates_CFG=True, analysis_only=False)
-class _Simplify(FunctionPass):  # type: ignore[misc]
+class _Simplify(FunctionPass):
     """Copy propagation, dead code removal and CFG simplification (numba's
     ``ir_utils.simplify``, what its parfor passes run) after the typed rewrites."""
     _name = "simkit_simplify"
@@ -218,7 +218,7 @@ class _Simplify(FunctionPass):  # type: ignore[misc]
         return True
 
 
-class _Simplifying(compiler.CompilerBase):  # type: ignore[misc]
+class _Simplifying(compiler.CompilerBase):
     """numba's nopython pipeline with :class:`_Simplify` after its typed rewrites."""
 
     def define_pipelines(self) -> list[Any]:
