@@ -67,26 +67,36 @@ def test_serial_kernels_propagate_copies():
     import re
 
     def toy():
+        @numba.njit
+        def twice(a, i):
+            return a[i] * 2
+
         @numba.njit(inline="always")
         def add(a, b, i):
-            return a[i] + b[i]
+            if a[i] > b[i]:
+                return twice(a, i)
+            return b[i] + twice(b, i)
 
         def run(a, b):
             s = 0
             for i in range(a.shape[0]):
-                s += add(a, b, i) + add(b, a, i) + add(a, a, i)
+                c = a if i % 2 else b
+                s += add(c, b, i) + add(b, c, i)
             return s
         return run
 
-    a = np.arange(5)
+    a, b = np.arange(5), np.arange(5)[::-1].copy()
     plain = numba.njit(toy())
     simplified = numba.njit(pipeline_class=jit._Simplifying)(toy())
-    assert plain(a, a) == simplified(a, a) == 3 * 2 * 10
+    assert plain(a, b) == simplified(a, b) == 66
 
     def increfs(fn):
         ir = next(iter(fn.overloads.values())).library.get_llvm_str()
         return len(re.findall(r"call void @NRT_incref", ir))
     assert increfs(simplified) < increfs(plain)
+    # and simkit's serial kernels are compiled so (the parallel pipeline does it itself)
+    assert jit.kernel(toy())._compiler.pipeline_class is jit._Simplifying
+    assert jit.kernel(toy(), parallel=True)._compiler.pipeline_class is not jit._Simplifying
 
 
 @pytest.mark.parametrize("game", ["pepper", "pitch"])

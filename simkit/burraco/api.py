@@ -115,7 +115,7 @@ SPEC = GameSpec.declare(
     reference=_reference_hand, bench_players=(4,), bench_scale=200, measures=measures,
     # simkit.runs.warm: each step's kernels, with their cold compile time (s, one thread:
     # benchmarks/compile_costs.py)
-    warm={"hands": (54, lambda: simulate(hands=20)),
+    warm={"hands": (58, lambda: simulate(hands=20)),
           "games": (11, lambda: simulate_games(games=2))},
 )
 

@@ -44,7 +44,7 @@ def groups(names: Iterable[str], processes: int) -> list[list[str]]:
     time (longest first, each to the least loaded group).
 
     >>> groups(["shiesta:games", "burraco:hands", "burraco:games"], 2)
-    [['burraco:hands'], ['burraco:games', 'shiesta:games']]
+    [['burraco:hands'], ['shiesta:games', 'burraco:games']]
     """
     names = sorted(dict.fromkeys(names), key=lambda n: -_step(n)[0])
     load = [0.0] * max(1, min(processes, len(names)))
