@@ -184,7 +184,9 @@ def kernel(fn: Callable[..., Any] | None = None, *, parallel: bool = False,
     whose array arguments would otherwise cost reference counting at every
     call.  Its body is then typed again in every kernel that reaches it, which
     is most of a first start's compile time (``benchmarks/compile_costs.py``;
-    ``SIMKIT_INLINE`` overrides the choice, :data:`_INLINE`).
+    ``SIMKIT_INLINE`` overrides the choice, :data:`_INLINE`).  Serial kernels
+    are compiled with :class:`_Simplifying`, which removes the copies those
+    inlined calls make.
     """
     # a numba dispatcher (numba is untyped to mypy), or the decorator making one
     def wrap(f: Callable[..., Any]) -> Any:
