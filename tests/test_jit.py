@@ -99,26 +99,6 @@ def test_serial_kernels_propagate_copies():
     assert jit.kernel(toy(), parallel=True)._compiler.pipeline_class is not jit._Simplifying
 
 
-@pytest.mark.parametrize("game", ["pepper", "pitch"])
-def test_a_lane_is_compiled_once_per_table_kind(game):
-    """The serial kernel a parallel batch kernel calls per lane takes its index
-    as int64 (numba's parallel lowering passes it unsigned: a second copy)."""
-    from numba import types
-
-    from simkit.pepper import kernel as pepper_kernel
-    from simkit.pitch import api as pitch_api
-    from simkit.pitch import kernel as pitch_kernel
-
-    if game == "pepper":
-        pepper_api.simulate(hands=20, players=4)
-        lane = pepper_kernel._lane
-    else:
-        pitch_api.simulate(hands=20, players=4)
-        lane = pitch_kernel._block
-    assert lane.signatures
-    assert all(sig[0] == types.int64 for sig in lane.signatures)
-
-
 @pytest.mark.parametrize(("mode", "want"), [
     ("", {"_a": True, "_b": True, "_plain": False}),
     ("declared", {"_a": True, "_b": True, "_plain": False}),
