@@ -547,7 +547,6 @@ def _lane(lane, n_lanes, n_blocks, size, how, start, numbers, count, key, rules,
                 _game_record(grec[j], scores, rounds, over, winners, hist)
 
 
-
 @kernel(parallel=True)
 def run_rows(how, start, numbers, count, key, rules, kinds, params, seat, dealer, fixed, plan,
              contract, rec, agg, grec, init, trace, tr_calls, tr_plays, tr_deal, search, whole):
