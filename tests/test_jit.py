@@ -59,7 +59,6 @@ def test_pepper_kernels_search_only_with_an_expert_seated(policy, search):
     assert pepper_api._untraced(table)[-1] is search
 
 
-
 def test_serial_kernels_propagate_copies():
     """Serial kernels get the parallel pipeline's copy propagation: the copies an
     inlined call makes of its array arguments, each an atomic reference count
@@ -97,6 +96,30 @@ def test_serial_kernels_propagate_copies():
     # and simkit's serial kernels are compiled so (the parallel pipeline does it itself)
     assert jit.kernel(toy())._compiler.pipeline_class is jit._Simplifying
     assert jit.kernel(toy(), parallel=True)._compiler.pipeline_class is not jit._Simplifying
+
+
+def test_serial_kernels_keep_stores_through_unseen_aliases():
+    """The dead-code step of that pipeline keeps every store into an array.
+    numba's alias analysis does not see that ``out`` below is ``rec`` (picked
+    out of a tuple of four, which Python builds and unpacks), so its own
+    ``simplify`` dropped these stores as dead: Pitch's records lost their
+    last columns that way once."""
+    @numba.njit(inline="always")
+    def write(rec, j, v):
+        rec[j, 0] = v
+        rec[j, 1] = 2 * v + rec[j, 0]
+
+    def pick(rec, row, first):
+        for j in range(rec.shape[0]):
+            if first:
+                k, q, out, r = 1, 0, rec, j
+            else:
+                k, q, out, r = 2, 0, row, 0
+            write(out, r, j + k + q)
+
+    rec, row = np.zeros((3, 2), np.int64), np.zeros((1, 2), np.int64)
+    jit.kernel(pick)(rec, row, True)
+    assert rec.tolist() == [[1, 3], [2, 6], [3, 9]]
 
 
 @pytest.mark.parametrize(("mode", "want"), [

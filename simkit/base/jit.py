@@ -206,17 +206,35 @@ def kernel(fn: Callable[..., Any] | None = None, *, parallel: bool = False,
 # copies and removes the dead ones, so the same play ran about 17% slower in a
 # serial kernel than inside a ``prange`` body.  Serial kernels get that step too.
 
+#
+# Its dead-code step is told that every mutable variable may alias an argument.
+# numba's own alias analysis misses some aliases (an array picked out of a tuple,
+# ``out, r = (rec, j) if a else (row, 0)``), and it drops a store into an
+# array it believes dead: the parfor passes' ``simplify`` did exactly that to
+# Pitch's records once its session loop picked the record array that way.
+
 @register_pass(mutates_CFG=True, analysis_only=False)
 class _Simplify(FunctionPass):
-    """Copy propagation, dead code removal and CFG simplification (numba's
-    ``ir_utils.simplify``, what its parfor passes run) after the typed rewrites."""
+    """Copy propagation, removal of dead assignments and CFG simplification (the
+    steps of numba's ``ir_utils.simplify``, which its parfor passes run) after
+    the typed rewrites; no store into an array is ever removed."""
     _name = "simkit_simplify"
 
     def __init__(self) -> None:
         FunctionPass.__init__(self)
 
     def run_pass(self, state: Any) -> bool:
-        ir_utils.simplify(state.func_ir, state.typemap, state.calltypes, state.metadata)
+        func_ir, typemap = state.func_ir, state.typemap
+        in_copies, _ = ir_utils.copy_propagate(func_ir.blocks, typemap)
+        saved = ir_utils.apply_copy_propagate(func_ir.blocks, in_copies,
+                                              ir_utils.get_name_var_table(func_ir.blocks),
+                                              typemap, state.calltypes)
+        renamed = ir_utils.restore_copy_var_names(func_ir.blocks, saved, typemap)
+        state.metadata.setdefault("var_rename_map", {}).update(renamed)
+        mutable = {v for v in typemap if not ir_utils.is_immutable_type(v, typemap)}
+        ir_utils.remove_dead(func_ir.blocks, func_ir.arg_names, func_ir, typemap,
+                             alias_map={}, arg_aliases=mutable)
+        func_ir.blocks = ir_utils.simplify_CFG(func_ir.blocks)
         return True
 
 
