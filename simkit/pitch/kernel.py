@@ -22,6 +22,8 @@ The readable twin is ``reference.py``; the two never share code.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numba
 import numpy as np
 
@@ -737,79 +739,11 @@ def deal_fixed(st, seat, fixed, N, others, n_others, rest, hands):
             r = 0
 
 
-@kernel
-def _block(b, fixed_hand, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
-           contract, rec, trace, tr_plays, tr_deal, tr_calls):
-    """Block ``b`` of :func:`run_rows` (its arguments): a serial kernel of its
-    own, as numba's parallel passes over a body holding the whole play took
-    a third of the compile time."""
-    N = rules[R.PLAYERS]
-    st, deck, hands, work, _, _ = _scratch()
-    rest = np.empty(46, np.int64)
-    others = np.empty(MAXP, np.int64)
-    n_others = 0
-    for r in range(N):                    # other seats clockwise from left of the dealer
-        s = (dealer + 1 + r) % N
-        if s != seat:
-            others[n_others] = s
-            n_others += 1
-    d = dealer if fixed_hand else (start + b * BLOCK) % N   # hand i: dealt by seat i mod N
-    for j in block(b, count, BLOCK):
-        start_stream(st, key, start + j)
-        if fixed_hand:
-            deal_fixed(st, seat, fixed, N, others, n_others, rest, hands)
-        else:
-            deal(st, d, N, deck, hands)
-        if trace and not fixed_hand:
-            for s in range(N):
-                tr_deal[j, s] = hands[s]
-        play_hand(d, hands, N, rules, kinds, params, st, rec, j, work, seat, plan,
-                  contract, trace, tr_plays, tr_calls)
-        if not fixed_hand:
-            d = next_seat(d, N)
-
-
-@kernel(parallel=True)
-def run_rows(fixed_hand, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
-             contract, rec, trace, tr_plays, tr_deal, tr_calls):
-    """The one batch kernel of single hands, row ``j`` hand (or sample) ``start + j``
-    (stream = that number).  Without ``fixed_hand``, the hands of a run, hand ``i``
-    dealt by seat ``i mod players``; with it, deals in which ``seat`` holds the
-    cards of mask ``fixed`` and the others are dealt from the rest (8.3), then
-    ``seat`` held to ``contract`` (>= 2: the pitcher, no auction) or ``plan``
-    (8.4).  One kernel, not two: the play is most of a kernel's compile time,
-    and the branches on ``fixed_hand`` cost nothing measurable per hand.
-    :func:`run_hands` and :func:`run_plan` are its entry points."""
-    for b in numba.prange(blocks(count, BLOCK)):
-        # as int64: numba's parallel lowering passes the index unsigned, and would
-        # compile a second copy of the block for it
-        _block(np.int64(b), fixed_hand, start, count, key, rules, kinds, params, seat, dealer,
-               fixed, plan, contract, rec, trace, tr_plays, tr_deal, tr_calls)
-
-
-_NO_DEAL = np.empty((1, 1), np.int64)
-
-
-def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_deal,
-              tr_calls):
-    """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``;
-    hand ``i`` is dealt by seat ``i mod players``.  With ``trace`` the plays
-    (``tr_plays[j]``, card ids in order), dealt masks (``tr_deal[j]``) and calls
-    (``tr_calls[j]``, seat * 16 + level, -1 padded) too."""
-    run_rows(False, start, count, key, rules, kinds, params, -1, 0, 0, PLAN_POLICY, 0, rec,
-             trace, tr_plays, tr_deal, tr_calls)
-
-
-def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
-             trace, tr_plays, tr_calls):
-    """Samples ``first .. first+count-1`` (row ``j``: sample ``first + j``; stream =
-    sample number): deals in which ``seat`` holds the
-    cards of mask ``fixed`` and the others are dealt from the rest (8.3), then
-    play each: ``contract`` >= 2 makes ``seat`` the pitcher with no auction
-    (8.3); ``contract`` 0 runs the auction with ``seat`` held to ``plan`` (8.4).
-    With ``trace`` the calls and plays as in :func:`run_hands`."""
-    run_rows(True, first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
-             contract, rec, trace, tr_plays, _NO_DEAL, tr_calls)
+class Rows(IntEnum):
+    """What :func:`run_rows` plays in each unit and where it writes it."""
+    HANDS = 0       # hand start + j, dealt by seat (start + j) mod players, into rec[j]
+    PLAN = 1        # sample start + j around a fixed hand, into rec[j] (run_plan)
+    SESSIONS = 2    # money session start + j, into res[j] and sres[j] (run_sessions)
 
 
 @kernel(inline=True)
@@ -888,72 +822,65 @@ def _join(st, hand, n, ever, seats, score, seated, res, rules):
     return n, ever
 
 
-@kernel
-def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_trace, hist):
-    """One money session (seeds/pitch.md 7) into ``res`` (players x F_*) and ``sres``;
-    ``hist`` (:func:`simkit.base.lead.new_history`) keeps the top after each hand.  Returns
-    ``hist``, grown if the session needed more room."""
+@kernel(inline=True)
+def _open_session(st, rules, res, sres, seats, seated, score):
+    """A money session's start (seeds/pitch.md 7): ``res`` cleared, everyone
+    seated at zero, the first dealer drawn; returns that dealer."""
     n = rules[R.PLAYERS]
-    n_pol = kinds.shape[0]
-    seats = np.empty(MAXP, np.int64)
-    old = np.empty(MAXP, np.int64)
-    pk = np.empty(MAXP, np.int64)
-    pp = np.empty((MAXP, params.shape[1]), np.int64)
-    score = np.zeros(MAX_SESSION_PLAYERS, np.int64)
-    seated = np.zeros(MAX_SESSION_PLAYERS, np.bool_)
     for f in range(res.shape[0]):
         for k in range(N_FIELDS):
             res[f, k] = 0
         res[f, F_LEFT] = -1
-    unit = MONEY_UNITS_PER_CENT
-    cents = rules[R.CENTS]
-    moon_units = rules[R.MOON_DOLLARS] * 100 * unit
+    for p in range(MAX_SESSION_PLAYERS):
+        score[p] = 0
+        seated[p] = False
     d = bounded(st, n)
     sres[S_FIRST_DEALER] = d
     for i in range(n):
         seats[i] = i
         seated[i] = True
         res[i, F_SEAT] = (i - d - 1) % n + 1
-    ever = n
-    played = 0
-    by_target = 0
-    n_hands = rules[R.SESSION_HANDS]
-    for hand in range(n_hands):
-        for i in range(n):
-            q = seats[i] % n_pol
-            pk[i] = kinds[q]
-            for k in range(params.shape[1]):
-                pp[i, k] = params[q, k]
-        deal(st, d, n, deck, hands)
-        play_hand(d, hands, n, rules, pk, pp, st, row, 0, work, -1, PLAN_POLICY, 0, False,
-                  no_trace, no_trace)
-        played += 1
-        top = _settle_hand(row, n, seats, score, res, moon_units)
-        mask = np.int64(0)             # the top among the players of the hand (7)
-        for i in range(n):
-            if score[seats[i]] == top:
-                mask |= np.int64(1) << seats[i]
-        hist = lead.note(hist, played - 1, mask)
-        if rules[R.TARGET] > 0 and top >= rules[R.TARGET]:
-            by_target = 1
+    return d
+
+
+@kernel(inline=True)
+def _seat_policies(n, seats, kinds, params, pk, pp):
+    """The policies of the seated players, by table position: players take the
+    table's policies in turn (player ``p``: policy ``p`` mod their number)."""
+    for i in range(n):
+        q = seats[i] % kinds.shape[0]
+        pk[i] = kinds[q]
+        for k in range(params.shape[1]):
+            pp[i, k] = params[q, k]
+
+
+@kernel(inline=True)
+def _between_hands(st, hand, d, n, ever, seats, old, score, seated, res, rules):
+    """Players leave, then one may join; then the deal passes left to the next
+    player of the hand still seated (7).  Returns ``(dealer, seated, ever)``."""
+    old_n = n
+    for i in range(n):
+        old[i] = seats[i]
+    if rules[R.LEAVE] > 0:
+        n = _leave(st, hand, old, old_n, n, seats, score, seated, res, rules)
+    if rules[R.JOIN] > 0:
+        n, ever = _join(st, hand, n, ever, seats, score, seated, res, rules)
+    for k in range(1, old_n + 1):
+        cand = old[(d + k) % old_n]
+        if seated[cand]:
+            for i in range(n):
+                if seats[i] == cand:
+                    d = i
             break
-        if hand == n_hands - 1:
-            break
-        # --- players leave, then one may join; then the deal passes left
-        old_n = n
-        for i in range(n):
-            old[i] = seats[i]
-        if rules[R.LEAVE] > 0:
-            n = _leave(st, hand, old, old_n, n, seats, score, seated, res, rules)
-        if rules[R.JOIN] > 0:
-            n, ever = _join(st, hand, n, ever, seats, score, seated, res, rules)
-        for k in range(1, old_n + 1):
-            cand = old[(d + k) % old_n]
-            if seated[cand]:
-                for i in range(n):
-                    if seats[i] == cand:
-                        d = i
-                break
+    return d, n, ever
+
+
+@kernel(inline=True)
+def _close_session(n, ever, played, by_target, seats, score, res, sres, rules, hist):
+    """Settle everyone still seated against the table's average (7) and write the
+    session's record ``sres``."""
+    unit = MONEY_UNITS_PER_CENT
+    cents = rules[R.CENTS]
     total = 0
     best = -(1 << 40)
     for k in range(n):
@@ -978,17 +905,137 @@ def _session(st, rules, kinds, params, res, sres, deck, hands, work, row, no_tra
     sres[S_LEAD_CHANGES] = changes
     sres[S_COMEBACK] = comeback
     sres[S_SETTLED] = settled
-    return hist
+
+
+@kernel
+def _block(b, how, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+           contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls):
+    """Block ``b`` of :func:`run_rows` (its arguments): a serial kernel of its
+    own, as numba's parallel passes over a body holding the whole play took
+    a third of the compile time.  The play is called once, below: a session
+    (``how`` SESSIONS) is a loop of hands around that one call, so that it is
+    compiled once for every kind of run."""
+    N = rules[R.PLAYERS]
+    sessions = how == Rows.SESSIONS
+    st, deck, hands, work, row, _ = _scratch()
+    rest = np.empty(46, np.int64)
+    others = np.empty(MAXP, np.int64)
+    n_others = 0
+    for r in range(N):                    # other seats clockwise from left of the dealer
+        s = (dealer + 1 + r) % N
+        if s != seat:
+            others[n_others] = s
+            n_others += 1
+    seats = np.empty(MAXP, np.int64)      # a session's players by table position
+    old = np.empty(MAXP, np.int64)
+    pk = np.empty(MAXP, np.int64)         # ... and their policies
+    pp = np.empty((MAXP, params.shape[1]), np.int64)
+    score = np.zeros(MAX_SESSION_PLAYERS, np.int64)
+    seated = np.zeros(MAX_SESSION_PLAYERS, np.bool_)
+    hist = lead.new_history()             # one per block, kept when a long session grows it
+    moon_units = rules[R.MOON_DOLLARS] * 100 * MONEY_UNITS_PER_CENT
+    size = SESSION_BLOCK if sessions else BLOCK
+    d = dealer if how == Rows.PLAN else (start + b * size) % N   # hand i: dealt by seat i mod N
+    for j in block(b, count, size):
+        start_stream(st, key, start + j)
+        n = N
+        ever = N
+        n_hands = 0
+        by_target = 0
+        if sessions:
+            d = _open_session(st, rules, res[j], sres[j], seats, seated, score)
+        while True:
+            if sessions:
+                _seat_policies(n, seats, kinds, params, pk, pp)
+                deal(st, d, n, deck, hands)
+                hk, hp, out, r = pk, pp, row, 0
+            else:
+                if how == Rows.PLAN:
+                    deal_fixed(st, seat, fixed, N, others, n_others, rest, hands)
+                else:
+                    deal(st, d, N, deck, hands)
+                    if trace:
+                        for s in range(N):
+                            tr_deal[j, s] = hands[s]
+                hk, hp, out, r = kinds, params, rec, j
+            play_hand(d, hands, n, rules, hk, hp, st, out, r, work, seat, plan, contract,
+                      trace, tr_plays, tr_calls)
+            if not sessions:
+                if how == Rows.HANDS:
+                    d = next_seat(d, N)
+                break
+            n_hands += 1
+            top = _settle_hand(row, n, seats, score, res[j], moon_units)
+            mask = np.int64(0)            # the top among the players of the hand (7)
+            for i in range(n):
+                if score[seats[i]] == top:
+                    mask |= np.int64(1) << seats[i]
+            hist = lead.note(hist, n_hands - 1, mask)
+            if rules[R.TARGET] > 0 and top >= rules[R.TARGET]:
+                by_target = 1
+                break
+            if n_hands == rules[R.SESSION_HANDS]:
+                break
+            d, n, ever = _between_hands(st, n_hands - 1, d, n, ever, seats, old, score, seated,
+                                        res[j], rules)
+        if sessions:
+            _close_session(n, ever, n_hands, by_target, seats, score, res[j], sres[j], rules,
+                           hist)
 
 
 @kernel(parallel=True)
+def run_rows(how, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+             contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls):
+    """The one batch kernel of Pitch: ``count`` units, each a hand (or a whole
+    money session, seeds/pitch.md 7) as ``how`` (:class:`Rows`) deals and
+    records it, unit ``j`` on stream ``start + j``.  Hands of a run: hand
+    ``i`` dealt by seat ``i mod players``, into ``rec``.  Plan samples: deals
+    in which ``seat`` holds the cards of mask ``fixed`` and the others are
+    dealt from the rest (8.3), then ``seat`` held to ``contract`` (>= 2: the
+    pitcher, no auction) or ``plan`` (8.4), into ``rec``.  Sessions: into
+    ``res[j]`` (players x F_*) and ``sres[j]`` (S_*).  One kernel, not three:
+    the play is most of a kernel's compile time, and the branches on ``how``
+    cost nothing measurable per hand.  :func:`run_hands`, :func:`run_plan`
+    and :func:`run_sessions` are its entry points."""
+    size = SESSION_BLOCK if how == Rows.SESSIONS else BLOCK
+    for b in numba.prange(blocks(count, size)):
+        # as int64: numba's parallel lowering passes the index unsigned, and would
+        # compile a second copy of the block for it
+        _block(np.int64(b), how, start, count, key, rules, kinds, params, seat, dealer, fixed,
+               plan, contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls)
+
+
+_NO_DEAL = np.empty((1, 1), np.int64)
+_NO_PLAYS = np.empty((1, 1), np.int8)
+_NO_REC = np.empty((1, N_COLS), np.int16)
+_NO_RES = np.empty((1, 1, 1), np.int64)
+_NO_SRES = np.empty((1, 1), np.int64)
+
+
+def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_deal,
+              tr_calls):
+    """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``;
+    hand ``i`` is dealt by seat ``i mod players``.  With ``trace`` the plays
+    (``tr_plays[j]``, card ids in order), dealt masks (``tr_deal[j]``) and calls
+    (``tr_calls[j]``, seat * 16 + level, -1 padded) too."""
+    run_rows(Rows.HANDS, start, count, key, rules, kinds, params, -1, 0, 0, PLAN_POLICY, 0,
+             rec, _NO_RES, _NO_SRES, trace, tr_plays, tr_deal, tr_calls)
+
+
+def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
+             trace, tr_plays, tr_calls):
+    """Samples ``first .. first+count-1`` (row ``j``: sample ``first + j``; stream =
+    sample number): deals in which ``seat`` holds the
+    cards of mask ``fixed`` and the others are dealt from the rest (8.3), then
+    play each: ``contract`` >= 2 makes ``seat`` the pitcher with no auction
+    (8.3); ``contract`` 0 runs the auction with ``seat`` held to ``plan`` (8.4).
+    With ``trace`` the calls and plays as in :func:`run_hands`."""
+    run_rows(Rows.PLAN, first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+             contract, rec, _NO_RES, _NO_SRES, trace, tr_plays, _NO_DEAL, tr_calls)
+
+
 def run_sessions(start, count, key, rules, kinds, params, res, sres):
     """Play sessions ``start .. start+count-1`` (stream = session number) into
     ``res[j]`` (players x F_*) and ``sres[j]`` (S_*)."""
-    for b in numba.prange(blocks(count, SESSION_BLOCK)):
-        st, deck, hands, work, row, no_trace = _scratch()
-        hist = lead.new_history()      # one per block, kept when a long session grows it
-        for j in block(b, count, SESSION_BLOCK):
-            start_stream(st, key, start + j)
-            hist = _session(st, rules, kinds, params, res[j], sres[j], deck, hands, work, row,
-                            no_trace, hist)
+    run_rows(Rows.SESSIONS, start, count, key, rules, kinds, params, -1, 0, 0, PLAN_POLICY, 0,
+             _NO_REC, res, sres, False, _NO_PLAYS, _NO_DEAL, _NO_PLAYS)
