@@ -40,6 +40,7 @@ import numba
 from numba import types
 from numba.core import caching, compiler, ir_utils
 from numba.core.compiler_machinery import FunctionPass, register_pass
+from numba.core.inline_closurecall import InlineWorker
 from numba.core.typed_passes import NopythonRewrites
 from numba.extending import overload
 
@@ -151,6 +152,37 @@ if _PackageLocator not in _LOCATORS:
     _LOCATORS.insert(0, _PackageLocator)
 
 _OPTIONS = {"cache": True, "error_model": "numpy", "nogil": True}
+
+
+# --- the IR of an inlined function, made once ------------------------------------
+# numba inlines a function declared ``inline="always"`` at the level of its IR:
+# at every call site it translates the function's bytecode and runs the untyped
+# passes over it anew, those passes inlining the function's own inlined callees
+# again, all the way down.  A play calls the same small helpers at hundreds of
+# sites: Pitch's batch kernel spent 23 of its 42 compile seconds there (14 now).
+# The result depends only on the function and two flags, and numba copies it
+# before changing it (``InlineWorker.inline_ir``, which numba's own inlining of
+# overloads feeds from a cache the same way), so it is made once per function.
+
+_UNTYPED: dict[tuple[Any, bool, bool], Any] = {}
+
+
+def _untyped_once(run: Callable[..., Any]) -> Callable[..., Any]:
+    """numba's ``InlineWorker.run_untyped_passes`` kept per function in :data:`_UNTYPED`."""
+    @functools.wraps(run)
+    def cached(self: Any, func: Any, enable_ssa: bool = False) -> Any:
+        key = (func, enable_ssa, bool(self.flags.no_rewrites))
+        if key not in _UNTYPED:
+            _UNTYPED[key] = run(self, func, enable_ssa)
+        self.flags.enable_ssa = enable_ssa       # as the pass does, hit or miss
+        return _UNTYPED[key]
+    cached._simkit_once = True                   # type: ignore[attr-defined]
+    return cached
+
+
+if not getattr(InlineWorker.run_untyped_passes, "_simkit_once", False):
+    InlineWorker.run_untyped_passes = _untyped_once(InlineWorker.run_untyped_passes)
+
 
 #: Which kernels declared ``inline=True`` numba inlines: ``SIMKIT_INLINE`` unset
 #: (or ``declared``), all of them; ``never``, none; else a comma-separated list
