@@ -122,6 +122,49 @@ def test_serial_kernels_keep_stores_through_unseen_aliases():
     assert rec.tolist() == [[1, 3], [2, 6], [3, 9]]
 
 
+def test_an_inlined_function_is_translated_once():
+    """The IR of a function numba inlines is made once and copied at each call
+    site (numba copies it before changing it), and the kernels that inline it
+    three times, in two places, compute what Python does."""
+    @numba.njit(inline="always")
+    def helper(a, i):
+        a[i] += 1
+        return a[i] * 2
+
+    def twice(a):
+        return helper(a, 0) + helper(a, 1)
+
+    def thrice(a):
+        return helper(a, 0) - helper(a, 0) + helper(a, 1)
+
+    made = jit.InlineWorker.run_untyped_passes
+    assert made._simkit_once
+    a = np.zeros(2, np.int64)
+    assert jit.kernel(twice)(a) == 4
+    assert jit.kernel(thrice)(a) == 4 - 6 + 4
+    assert a.tolist() == [3, 2]
+    assert [k for k in jit._UNTYPED if k[0] is helper.py_func] == [(helper.py_func, False, False)]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("n_lanes", [0, 1, 2, 5, 24, 25, 1000])
+def test_in_lanes_runs_every_lane_once(monkeypatch, threads, n_lanes):
+    """Every lane is run exactly once, whatever the thread count; each call gets
+    a range of lanes, at most PIECES of them per thread."""
+    @jit.kernel
+    def mark(lo, hi, out, calls):
+        for lane in range(lo, hi):
+            out[lane] += 1
+        calls[lo] += 1
+
+    monkeypatch.setattr(numba, "get_num_threads", lambda: threads)
+    out, calls = np.zeros(n_lanes, np.int64), np.zeros(n_lanes + 1, np.int64)
+    jit.in_lanes(mark, n_lanes, out, calls)
+    assert (out == 1).all()
+    assert calls.sum() == (1 if threads == 1 or n_lanes <= 1
+                           else min(n_lanes, jit.PIECES * threads))
+
+
 @pytest.mark.parametrize(("mode", "want"), [
     ("", {"_a": True, "_b": True, "_plain": False}),
     ("declared", {"_a": True, "_b": True, "_plain": False}),

@@ -34,6 +34,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numba
@@ -307,15 +308,49 @@ def if_given(fn: Callable[..., Any]) -> Callable[..., Any]:
     return stand_in
 
 
-# --- the batch loop every parallel kernel runs ------------------------------------
+# --- the batch loop every game's kernel runs -------------------------------------
 # A batch of ``count`` units (hands or games) is cut into blocks of ``size``
-# consecutive units; ``numba.prange`` hands the blocks to threads, and a block
-# allocates its scratch arrays once.  Every parallel kernel loops the same way:
+# consecutive units (a block, or a fixed group of them, is a *lane*).  A game's
+# batch kernel is serial: it plays lanes ``lo .. hi-1`` with its scratch arrays
+# allocated once, and :func:`in_lanes` hands ranges of lanes to threads.
 #
-#     for b in numba.prange(blocks(count, BLOCK)):
-#         ... per-block scratch ...
-#         for j in block(b, count, BLOCK):
-#             ... unit j ...
+#     @kernel
+#     def _lanes(lo, hi, count, ...):
+#         ... scratch ...
+#         for b in range(lo, hi):
+#             for j in block(b, count, BLOCK):
+#                 ... unit j ...
+#
+#     in_lanes(_lanes, blocks(count, BLOCK), count, ...)
+#
+# Threads of Python, not ``numba.prange``: a parallel kernel is compiled twice
+# over (a gufunc for its loop body, then the kernel around it), and each of
+# the two links in and optimises again the machine code of all its body calls,
+# the whole play.  The parallel kernels took 48 of the 254 seconds that every
+# kernel took to compile; a serial kernel called from Python is compiled once.
+
+#: Ranges of lanes per thread in a batch: taken as threads become free, so that
+#: a thread held up on a shared machine leaves at most a small part of the batch
+#: to the end, and few enough that calling the kernel costs nothing measurable.
+PIECES = 8
+
+
+def in_lanes(lanes: Callable[..., Any], n_lanes: int, *args: Any) -> None:
+    """Run the serial kernel ``lanes(lo, hi, *args)`` over lanes ``0 .. n_lanes-1``
+    on numba's thread count (:func:`numba.get_num_threads`): one call on one
+    thread, else :data:`PIECES` ranges per thread, each thread taking the next
+    range as it finishes one.  Kernels release the GIL (``nogil``), so the
+    threads run at once; what a lane computes never depends on who ran it."""
+    threads = max(1, min(numba.get_num_threads(), n_lanes))
+    if threads == 1:
+        lanes(0, n_lanes, *args)
+        return
+    pieces = min(n_lanes, PIECES * threads)
+    cuts = [n_lanes * k // pieces for k in range(pieces + 1)]
+    with ThreadPoolExecutor(threads, thread_name_prefix="simkit-lanes") as pool:
+        for _ in pool.map(lambda k: lanes(cuts[k], cuts[k + 1], *args), range(pieces)):
+            pass
+
 
 @kernel(inline=True)
 def blocks(count: int, size: int) -> int:

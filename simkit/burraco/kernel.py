@@ -14,10 +14,9 @@ The readable twin is ``reference.py``; the two never share code.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from simkit.base.jit import block, blocks, kernel
+from simkit.base.jit import block, in_lanes, kernel
 from simkit.base.lead import new_history, note, summary
 from simkit.base.rng import bounded, shuffle, start_stream
 from simkit.burraco.kernel_melds import (
@@ -49,8 +48,8 @@ from simkit.burraco.kernel_play import (
 from simkit.burraco.policies import PARAM
 from simkit.burraco.rules import PozzettoCode, R, StockEndCode, TieCode, UntakenPozzettoCode
 
-BLOCK = 64           # hands per prange task
-GAME_BLOCK = 4       # whole games per prange task
+BLOCK = 64           # hands per block (simkit.base.jit.in_lanes)
+GAME_BLOCK = 4       # whole games per block
 
 # hand record columns
 H_DEALER, H_TURNS, H_ENDED, H_CLOSER = range(4)
@@ -249,21 +248,6 @@ def play_hand(st, dealer, rules, kinds, params, rec, tr):
         _score_team(t, dealer, closer, rules, deck, hand, mcards, z, buf, rec)
 
 
-@kernel(parallel=True)
-def run_hands(start, count, key, rules, kinds, params, rec, trace, tr):
-    """Play hands ``start .. start+count-1`` (stream = hand number, dealer = hand
-    mod 4) into ``rec[j]``; with ``trace`` every decision into ``tr[j]``."""
-    for b in numba.prange(blocks(count, BLOCK)):
-        st = np.empty(2, np.uint64)
-        no = np.empty(1, np.int64)
-        for j in block(b, count, BLOCK):
-            start_stream(st, key, start + j)
-            if trace:
-                play_hand(st, (start + j) % 4, rules, kinds, params, rec[j], tr[j])
-            else:
-                play_hand(st, (start + j) % 4, rules, kinds, params, rec[j], no)
-
-
 @kernel(inline=True)
 def _game(st, rules, kinds, params, rec, no, g, hist):
     """One whole game (section 6) into the game row ``g``: the first dealer drawn,
@@ -311,15 +295,42 @@ def _game(st, rules, kinds, params, rec, no, g, hist):
     return hist
 
 
-@kernel(parallel=True)
+@kernel
+def _lanes(lo, hi, games, start, count, key, rules, kinds, params, rec, grec, trace, tr):
+    """Blocks ``lo .. hi-1`` of hands (``games`` False: hand ``start
+    + j`` into ``rec[j]``, with ``trace`` its decisions into ``tr[j]``) or of
+    whole games (into ``grec[j]``).  One kernel for both, so that what links in
+    the play is compiled once."""
+    st = np.empty(2, np.uint64)
+    no = np.empty(1, np.int64)
+    row = np.empty(N_HCOLS, np.int64)
+    hist = new_history()
+    size = GAME_BLOCK if games else BLOCK
+    for b in range(lo, hi):
+        for j in block(b, count, size):
+            start_stream(st, key, start + j)
+            if games:
+                hist = _game(st, rules, kinds, params, row, no, grec[j], hist)
+            else:
+                play_hand(st, (start + j) % 4, rules, kinds, params, rec[j],
+                          tr[j] if trace else no)
+
+
+_NO_REC = np.empty((1, N_HCOLS), np.int64)
+_NO_GAMES = np.empty((1, N_GCOLS), np.int64)
+_NO_TRACE = np.empty((1, 1), np.int64)
+
+
+def run_hands(start, count, key, rules, kinds, params, rec, trace, tr):
+    """Play hands ``start .. start+count-1`` (stream = hand number, dealer = hand
+    mod 4) into ``rec[j]``; with ``trace`` every decision into ``tr[j]``.  Blocks
+    of them go to threads (:func:`simkit.base.jit.in_lanes`)."""
+    in_lanes(_lanes, -(-count // BLOCK), False, start, count, key, rules, kinds, params, rec,
+             _NO_GAMES, trace, tr)
+
+
 def run_games(start, count, key, rules, kinds, params, grec):
     """Play whole games ``start .. start+count-1`` (stream = game number) into
     ``grec[j]`` (:func:`_game`)."""
-    for b in numba.prange(blocks(count, GAME_BLOCK)):
-        st = np.empty(2, np.uint64)
-        no = np.empty(1, np.int64)
-        rec = np.empty(N_HCOLS, np.int64)
-        hist = new_history()
-        for j in block(b, count, GAME_BLOCK):
-            start_stream(st, key, start + j)
-            hist = _game(st, rules, kinds, params, rec, no, grec[j], hist)
+    in_lanes(_lanes, -(-count // GAME_BLOCK), True, start, count, key, rules, kinds, params,
+             _NO_REC, grec, False, _NO_TRACE)

@@ -1,9 +1,10 @@
 """Batch execution shared by every game: threads, batches, progress.
 
 A run of N hands (or games) is cut into batches of consecutive indices; each
-batch is one call of a game's parallel kernel (which spreads it over
-``numba.prange`` blocks).  Every hand's random stream depends only on (seed,
-hand index), so the batch size and the thread count never change a result.
+batch is one call of a game's batch kernel, whose blocks go to threads
+(:func:`simkit.base.jit.in_lanes`).  Every hand's random stream depends only
+on (seed, hand index), so the batch size and the thread count never change a
+result.
 
 Long runs are cut into chunks one level up, in :mod:`simkit.runs.chunks`: each
 chunk is written as it finishes (so an interrupted run resumes), and chunks
@@ -34,11 +35,13 @@ def set_threads(threads: int | None) -> int:
     """Run kernels on ``threads`` threads (default: all); returns the number used.
 
     numba fixes the pool size at import (``NUMBA_NUM_THREADS``); this can only
-    lower it.  Blocks of a parallel kernel are handed out one at a time as
-    threads become free (``set_parallel_chunksize(1)``), not split in equal
-    halves up front: on a shared machine a thread that is held up no longer
-    leaves the other idle at the end (the results do not depend on which
-    thread plays a block).
+    lower it.  The count is numba's (:func:`numba.set_num_threads`), which
+    :func:`simkit.base.jit.in_lanes` reads for the games' kernels and numba's
+    own ``prange`` loops (the solver's, the yardstick's) use.  Work is handed
+    out as threads become free (``set_parallel_chunksize(1)`` for the
+    ``prange`` loops), not split in equal halves up front: on a shared machine
+    a thread that is held up leaves the other idle at the end for less time
+    (the results do not depend on which thread plays a block).
     """
     import numba
     top = max_threads()
