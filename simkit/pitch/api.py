@@ -22,6 +22,7 @@ from simkit.base.cards import mask_of
 from simkit.base.errors import InputError
 from simkit.engine import Column, GameSpec, Unit
 from simkit.pitch import kernel as K
+from simkit.pitch import kernel_columns as KC
 from simkit.pitch import policies as policies_module
 from simkit.pitch import rules as rules_module
 from simkit.pitch.rules import (
@@ -83,8 +84,8 @@ def _money(rec: np.ndarray, ctx: engine.FrameContext, s: int) -> np.ndarray:
     rules = _rules(ctx.table)
     N = rules.players
     money: np.ndarray = ctx.once("money", lambda: hand_money(
-        rec[:, K.C_SCORE:K.C_SCORE + N], rec[:, K.C_PITCHER].astype(np.int64),
-        rec[:, K.C_CONTRACT], rec[:, K.C_MADE].astype(bool), rules))
+        rec[:, KC.C_SCORE:KC.C_SCORE + N], rec[:, KC.C_PITCHER].astype(np.int64),
+        rec[:, KC.C_CONTRACT], rec[:, KC.C_MADE].astype(bool), rules))
     seat: np.ndarray = money[:, s]
     return seat
 
@@ -92,43 +93,43 @@ def _money(rec: np.ndarray, ctx: engine.FrameContext, s: int) -> np.ndarray:
 # --- record schemas (seeds/pitch.md 6 and 7) ----------------------------------------
 
 HAND_COLUMNS = (
-    *engine.leading_columns("hand", K.C_DEALER),
+    *engine.leading_columns("hand", KC.C_DEALER),
     Column("bid_{seat}", "int8", "the seat's highest bid: 2, 3, 4, 5 = moon (0: only "
            "passed, or silent)",
-           K.C_BID),
-    Column("pitcher", "int8", "the seat that won the bid (-1: thrown in)", K.C_PITCHER),
-    Column("contract", "int8", "the winning bid (0: thrown in)", K.C_CONTRACT),
-    Column("stuck", "bool", "the dealer was forced to bid", K.C_STUCK),
+           KC.C_BID),
+    Column("pitcher", "int8", "the seat that won the bid (-1: thrown in)", KC.C_PITCHER),
+    Column("contract", "int8", "the winning bid (0: thrown in)", KC.C_CONTRACT),
+    Column("stuck", "bool", "the dealer was forced to bid", KC.C_STUCK),
     Column("trump", "category", "the suit the pitcher led first: C, D, H, S (- thrown in)",
-           K.C_TRUMP, labels=TRUMP_TEXT),
-    Column("tricks_{seat}", "int8", "tricks the seat won", K.C_TRICKS),
+           KC.C_TRUMP, labels=TRUMP_TEXT),
+    Column("tricks_{seat}", "int8", "tricks the seat won", KC.C_TRICKS),
     Column("points_{seat}", "int8", "points (High, Low, Jack, Game) the seat scored",
-           K.C_POINTS),
-    Column("score_{seat}", "int8", "the seat's score change", K.C_SCORE),
-    Column("game_points_{seat}", "int8", "game points in the cards the seat won", K.C_GP),
-    Column("high", "int8", "the seat scoring High (-1: none)", K.C_HIGH),
-    Column("low", "int8", "the seat scoring Low (-1: none)", K.C_LOW),
+           KC.C_POINTS),
+    Column("score_{seat}", "int8", "the seat's score change", KC.C_SCORE),
+    Column("game_points_{seat}", "int8", "game points in the cards the seat won", KC.C_GP),
+    Column("high", "int8", "the seat scoring High (-1: none)", KC.C_HIGH),
+    Column("low", "int8", "the seat scoring Low (-1: none)", KC.C_LOW),
     Column("jack", "int8", "the seat scoring Jack (-1: the jack of trumps was not dealt)",
-           K.C_JACK),
-    Column("game_winners", "int16", "bitmask of the seats scoring Game", K.C_GAME),
-    Column("made", "bool", "the pitcher made the contract", K.C_MADE),
+           KC.C_JACK),
+    Column("game_winners", "int16", "bitmask of the seats scoring Game", KC.C_GAME),
+    Column("made", "bool", "the pitcher made the contract", KC.C_MADE),
     Column("moon", "bool", "the contract was shoot the moon",
-           derive=lambda rec, ctx: rec[:, K.C_CONTRACT] == MOON),
-    Column("pitcher_trumps", "int8", "trumps in the pitcher's dealt hand", K.C_F_TRUMPS),
-    Column("pitcher_ace", "bool", "the pitcher was dealt the ace of trumps", K.C_F_ACE),
-    Column("pitcher_king", "bool", "... the king of trumps", K.C_F_KING),
-    Column("pitcher_jack", "bool", "... the jack of trumps", K.C_F_JACK),
-    Column("pitcher_two", "bool", "... the two of trumps", K.C_F_TWO),
+           derive=lambda rec, ctx: rec[:, KC.C_CONTRACT] == MOON),
+    Column("pitcher_trumps", "int8", "trumps in the pitcher's dealt hand", KC.C_F_TRUMPS),
+    Column("pitcher_ace", "bool", "the pitcher was dealt the ace of trumps", KC.C_F_ACE),
+    Column("pitcher_king", "bool", "... the king of trumps", KC.C_F_KING),
+    Column("pitcher_jack", "bool", "... the jack of trumps", KC.C_F_JACK),
+    Column("pitcher_two", "bool", "... the two of trumps", KC.C_F_TWO),
     Column("pitcher_game_points", "int8", "game points in the pitcher's dealt hand",
-           K.C_F_GP),
+           KC.C_F_GP),
     Column("money_{seat}", "float64", "the seat's money for the hand settled as a one-hand "
            "session, in dollars", derive=_money),
 )
 
 # A session's rows are read from one matrix per (session, player): the
 # player's fields (kernel.F_*), then the session's (kernel.S_*), then the player.
-_S0 = K.N_FIELDS
-_PLAYER = K.N_FIELDS + K.N_SFIELDS
+_S0 = KC.N_FIELDS
+_PLAYER = KC.N_FIELDS + KC.N_SFIELDS
 
 
 def _session_policy(m: np.ndarray, ctx: engine.FrameContext) -> pd.Categorical:
@@ -144,26 +145,26 @@ SESSION_COLUMNS = (
            "the number of policies given)", _PLAYER),
     Column("policy", "category", "the player's policy", derive=_session_policy),
     Column("seat", "int8", "starting seat: 1 = left of the first dealer ... the first "
-           "dealer; 0 = joined later", K.F_SEAT),
-    Column("joined", "int16", "hands played before the player joined", K.F_JOINED),
-    Column("left", "int16", "hands played when the player left (-1: stayed)", K.F_LEFT),
-    Column("hands", "int16", "hands the player played", K.F_HANDS),
-    Column("score", "int32", "the player's final score", K.F_SCORE),
+           "dealer; 0 = joined later", KC.F_SEAT),
+    Column("joined", "int16", "hands played before the player joined", KC.F_JOINED),
+    Column("left", "int16", "hands played when the player left (-1: stayed)", KC.F_LEFT),
+    Column("hands", "int16", "hands the player played", KC.F_HANDS),
+    Column("score", "int32", "the player's final score", KC.F_SCORE),
     Column("money", "float64", "the player's money, in dollars (sums to zero per session)",
-           derive=lambda m, ctx: m[:, K.F_MONEY] / UNITS_PER_DOLLAR),
-    Column("moons_made", "int16", "moons the player shot", K.F_MOONS_MADE),
-    Column("moons_failed", "int16", "moons the player failed", K.F_MOONS_FAILED),
-    Column("pitched", "int16", "hands the player pitched", K.F_PITCHED),
-    Column("made", "int16", "contracts the player made", K.F_MADE),
+           derive=lambda m, ctx: m[:, KC.F_MONEY] / UNITS_PER_DOLLAR),
+    Column("moons_made", "int16", "moons the player shot", KC.F_MOONS_MADE),
+    Column("moons_failed", "int16", "moons the player failed", KC.F_MOONS_FAILED),
+    Column("pitched", "int16", "hands the player pitched", KC.F_PITCHED),
+    Column("made", "int16", "contracts the player made", KC.F_MADE),
     Column("top", "bool", "the player was seated at the end with the session's highest "
-           "score (ties: every player on it)", K.F_TOP),
-    Column("session_hands", "int16", "hands in the session", _S0 + K.S_HANDS),
-    Column("ended_by_target", "bool", "a player reached the target", _S0 + K.S_TARGET),
+           "score (ties: every player on it)", KC.F_TOP),
+    Column("session_hands", "int16", "hands in the session", _S0 + KC.S_HANDS),
+    Column("ended_by_target", "bool", "a player reached the target", _S0 + KC.S_TARGET),
     # a player leads after a hand when its score alone is the top (seeds/pitch.md 7)
-    *engine.lead_columns(_S0 + K.S_LEAD_CHANGES, "player", "hand",
+    *engine.lead_columns(_S0 + KC.S_LEAD_CHANGES, "player", "hand",
                          winner="the only top player at the end", length="session_hands",
                          none="tied at the top"),
-    Column("first_dealer", "int8", "the first dealer's seat", _S0 + K.S_FIRST_DEALER),
+    Column("first_dealer", "int8", "the first dealer's seat", _S0 + KC.S_FIRST_DEALER),
 )
 
 _NO_PLAYS = np.empty((1, 1), np.int8)
@@ -175,8 +176,8 @@ def _untraced(table: engine.Table) -> tuple[bool, np.ndarray, np.ndarray, np.nda
 
 
 def _session_arrays(table: engine.Table, count: int) -> tuple[np.ndarray, np.ndarray]:
-    return (np.empty((count, K.MAX_SESSION_PLAYERS, K.N_FIELDS), np.int64),
-            np.empty((count, K.N_SFIELDS), np.int64))
+    return (np.empty((count, K.MAX_SESSION_PLAYERS, KC.N_FIELDS), np.int64),
+            np.empty((count, KC.N_SFIELDS), np.int64))
 
 
 def _play_sessions(t: engine.Table, start: int, arrays: tuple[np.ndarray, np.ndarray]) -> None:
@@ -189,10 +190,10 @@ def _session_rows(arrays: tuple[np.ndarray, np.ndarray], table: engine.Table,
                   first: int) -> tuple[np.ndarray, np.ndarray]:
     """One row per player who took part in each session; money must sum to zero."""
     res, sres = arrays
-    if (sres[:, K.S_IMBALANCE] != 0).any():
-        bad = first + int(np.flatnonzero(sres[:, K.S_IMBALANCE])[0])
+    if (sres[:, KC.S_IMBALANCE] != 0).any():
+        bad = first + int(np.flatnonzero(sres[:, KC.S_IMBALANCE])[0])
         raise AssertionError(f"money of session {bad} does not sum to zero")
-    took_part = np.arange(res.shape[1])[None, :] < sres[:, K.S_PLAYERS][:, None]
+    took_part = np.arange(res.shape[1])[None, :] < sres[:, KC.S_PLAYERS][:, None]
     sess, player = np.nonzero(took_part)
     matrix = np.hstack([res[sess, player], sres[sess], player[:, None]])
     return matrix, (first + sess).astype(np.int64)
@@ -224,7 +225,7 @@ SPEC = GameSpec.declare(
     players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
     units={
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
-                     kernel=K.run_hands, width=K.N_COLS, dtype=np.int16, extra=_untraced,
+                     kernel=K.run_hands, width=KC.N_COLS, dtype=np.int16, extra=_untraced,
                      batch=BATCH,
                      chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
                      measure=engine.seat_measure("money", "dollars per hand", "money_{seat}")),
@@ -298,7 +299,7 @@ def trace_hands(rules: PitchRules, policies: Any, seed: int, start: int,
     order, -1 padded), ``plays`` (card ids in play order, -1 padded) and
     ``deal`` (dealt masks by seat)."""
     t = engine.setup(SPEC, None, rules, policies, seed)
-    rec = np.empty((count, K.N_COLS), np.int16)
+    rec = np.empty((count, KC.N_COLS), np.int16)
     plays = np.full((count, 48), -1, np.int8)
     calls = np.full((count, K.MAX_CALLS), -1, np.int8)
     dealt = np.zeros((count, MAX_PLAYERS), np.int64)
@@ -352,7 +353,7 @@ def _fixed_run(held: Held, plan: int, contract: int, traced: tuple[bool, np.ndar
     fixed = np.int64(mask_of(parse_hand(held.hand)))
 
     def run(first: int, count: int) -> np.ndarray:
-        rec = np.empty((count, K.N_COLS), np.int16)
+        rec = np.empty((count, KC.N_COLS), np.int16)
         K.run_plan(first=first, count=count, key=t.key, rules=t.rv, kinds=t.kinds,
                    params=t.params, seat=held.seat, dealer=held.dealer,
                    fixed=fixed, plan=plan, contract=contract, rec=rec,

@@ -6,11 +6,11 @@ set is one bit scan, and the cards that beat the winning card are a mask.
 Seats are table positions 0..n-1; whole sessions map positions to players.
 All decisions are exactly those of seeds/pitch.md section 8.
 
-Entry points (jitted through ``simkit.base.jit.kernel``: :func:`run_rows`,
-which :func:`run_hands` and :func:`run_plan` call, and :func:`run_sessions`):
+Entry points (:func:`run_hands`, :func:`run_plan` and :func:`run_sessions`,
+which call the one batch kernel through :func:`run_rows`):
 
 * :func:`run_hands` plays hands ``start .. start+count-1`` of a run, one per
-  stream, into a record matrix (columns ``C_*``), in parallel over blocks.
+  stream, into a record matrix (columns ``C_*``), blocks of them on threads.
 * :func:`run_sessions` plays whole money sessions (seeds/pitch.md 7), one
   stream each, into per-player and per-session records.
 * :func:`run_plan` holds one hand at one seat (the advisor, 8.3): the seat is
@@ -24,13 +24,43 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-import numba
 import numpy as np
 
 from simkit.base import lead
 from simkit.base.bits import high_bit, low_bit, next_seat, nth_bit, popcount
-from simkit.base.jit import block, blocks, kernel
+from simkit.base.jit import block, in_lanes, kernel
 from simkit.base.rng import bounded, sample, start_stream
+from simkit.pitch.kernel_columns import (
+    C_BID,
+    C_CONTRACT,
+    C_DEALER,
+    C_F_ACE,
+    C_F_GP,
+    C_F_JACK,
+    C_F_KING,
+    C_F_TRUMPS,
+    C_F_TWO,
+    C_GAME,
+    C_GP,
+    C_HIGH,
+    C_JACK,
+    C_LOW,
+    C_MADE,
+    C_PITCHER,
+    C_POINTS,
+    C_SCORE,
+    C_STUCK,
+    C_TRICKS,
+    C_TRUMP,
+    N_COLS,
+)
+from simkit.pitch.kernel_sessions import (
+    between_hands,
+    close_session,
+    open_session,
+    seat_policies,
+    settle_hand,
+)
 from simkit.pitch.policies import (
     PARAM,
     TABLE_OFFSET,
@@ -56,7 +86,6 @@ from simkit.pitch.rules import (
     AllPassCode,
     AuctionCode,
     GameTieCode,
-    JoinScoreCode,
     LowCode,
     MoonNeedsCode,
     R,
@@ -65,42 +94,9 @@ from simkit.pitch.rules import (
 )
 from simkit.policy import RANDOM, by_players
 
-# --- record columns ------------------------------------------------------------
-C_DEALER = 0
-C_BID = 1            # .. 8: the level each seat bid (0 = passed or silent)
-C_PITCHER = 9        # -1: thrown in
-C_CONTRACT = 10
-C_STUCK = 11
-C_TRUMP = 12         # 0..3, 4 = thrown in
-C_TRICKS = 13        # .. 20
-C_POINTS = 21        # .. 28
-C_SCORE = 29         # .. 36
-C_GP = 37            # .. 44: game points captured
-C_HIGH = 45          # seat or -1
-C_LOW = 46
-C_JACK = 47
-C_GAME = 48          # bitmask of seats
-C_MADE = 49
-C_F_TRUMPS = 50      # the pitcher's dealt hand, with the trump it led
-C_F_ACE = 51
-C_F_KING = 52
-C_F_JACK = 53
-C_F_TWO = 54
-C_F_GP = 55
-N_COLS = 56
-
-# session records: per player (res[j, player, F_*]) and per session (sres[j, S_*]);
-# F_TOP: seated at the end with the top score; S_LEAD_CHANGES .. S_SETTLED: lead.summary's
-F_SEAT, F_JOINED, F_LEFT, F_HANDS, F_SCORE, F_MONEY, F_MOONS_MADE, F_MOONS_FAILED, \
-    F_PITCHED, F_MADE, F_TOP = range(11)
-N_FIELDS = 11
-S_PLAYERS, S_HANDS, S_TARGET, S_FIRST_DEALER, S_IMBALANCE, S_LEAD_CHANGES, S_COMEBACK, \
-    S_SETTLED = range(8)
-N_SFIELDS = 8
-
-BLOCK = 4096          # hands per prange task
+BLOCK = 4096          # hands per block (of lanes, simkit.base.jit.in_lanes)
 MAX_CALLS = 16        # the longest auction: 8 passes, 4 raises (to 2, 3, 4, 5), 4 steals
-SESSION_BLOCK = 64    # sessions per prange task
+SESSION_BLOCK = 64    # sessions per block
 MAXP = 8
 
 SUIT = np.array([0x1FFF << (13 * s) for s in range(4)], np.int64)
@@ -746,175 +742,12 @@ class Rows(IntEnum):
     SESSIONS = 2    # money session start + j, into res[j] and sres[j] (run_sessions)
 
 
-@kernel(inline=True)
-def _settle_hand(row, n, seats, score, res, moon_units):
-    """Add the hand in ``row[0]`` to the seated players' scores, counts and moon
-    money (7); returns the top score."""
-    top = -(1 << 40)
-    for i in range(n):
-        p = seats[i]
-        score[p] += row[0, C_SCORE + i]
-        res[p, F_HANDS] += 1
-        top = max(top, score[p])
-    pitcher = row[0, C_PITCHER]
-    if pitcher >= 0:
-        pl = seats[pitcher]
-        res[pl, F_PITCHED] += 1
-        res[pl, F_MADE] += row[0, C_MADE]
-        if row[0, C_CONTRACT] == MOON:
-            sign = 1 if row[0, C_MADE] else -1
-            res[pl, F_MOONS_MADE if sign == 1 else F_MOONS_FAILED] += 1
-            for i in range(n):
-                if i != pitcher:
-                    res[seats[i], F_MONEY] -= sign * moon_units
-                    res[pl, F_MONEY] += sign * moon_units
-    return top
-
-
-@kernel(inline=True)
-def _leave(st, hand, old, old_n, n, seats, score, seated, res, rules):
-    """Each player seated before the hand (``old``) leaves with chance ``leave``
-    while three remain, settled at once against the table's average, the
-    others sharing the payment (7); returns the players left."""
-    cents = rules[R.CENTS]
-    unit = MONEY_UNITS_PER_CENT
-    for i in range(old_n):
-        p = old[i]
-        u = bounded(st, 1000)
-        if u < rules[R.LEAVE] and n >= 3:
-            total = 0
-            for k in range(n):
-                total += score[seats[k]]
-            amount = cents * (unit // n) * (n * score[p] - total)
-            share = cents * (unit // (n * (n - 1))) * (n * score[p] - total)
-            res[p, F_MONEY] += amount
-            m = 0
-            for k in range(n):
-                q = seats[k]
-                if q != p:
-                    res[q, F_MONEY] -= share
-                    seats[m] = q
-                    m += 1
-            n = m
-            seated[p] = False
-            res[p, F_LEFT] = hand + 1
-    return n
-
-
-@kernel(inline=True)
-def _join(st, hand, n, ever, seats, score, seated, res, rules):
-    """A new player joins with chance ``join`` while a seat is free (7); returns
-    the players seated and the players there have ever been."""
-    u = bounded(st, 1000)
-    if u < rules[R.JOIN] and n < MAXP and ever < MAX_SESSION_PLAYERS:
-        p = ever
-        ever += 1
-        if rules[R.JOIN_SCORE] == JoinScoreCode.AVERAGE:
-            total = 0
-            for k in range(n):
-                total += score[seats[k]]
-            score[p] = total // n
-        seats[n] = p
-        n += 1
-        seated[p] = True
-        res[p, F_JOINED] = hand + 1
-        res[p, F_SEAT] = 0
-    return n, ever
-
-
-@kernel(inline=True)
-def _open_session(st, rules, res, sres, seats, seated, score):
-    """A money session's start (seeds/pitch.md 7): ``res`` cleared, everyone
-    seated at zero, the first dealer drawn; returns that dealer."""
-    n = rules[R.PLAYERS]
-    for f in range(res.shape[0]):
-        for k in range(N_FIELDS):
-            res[f, k] = 0
-        res[f, F_LEFT] = -1
-    for p in range(MAX_SESSION_PLAYERS):
-        score[p] = 0
-        seated[p] = False
-    d = bounded(st, n)
-    sres[S_FIRST_DEALER] = d
-    for i in range(n):
-        seats[i] = i
-        seated[i] = True
-        res[i, F_SEAT] = (i - d - 1) % n + 1
-    return d
-
-
-@kernel(inline=True)
-def _seat_policies(n, seats, kinds, params, pk, pp):
-    """The policies of the seated players, by table position: players take the
-    table's policies in turn (player ``p``: policy ``p`` mod their number)."""
-    for i in range(n):
-        q = seats[i] % kinds.shape[0]
-        pk[i] = kinds[q]
-        for k in range(params.shape[1]):
-            pp[i, k] = params[q, k]
-
-
-@kernel(inline=True)
-def _between_hands(st, hand, d, n, ever, seats, old, score, seated, res, rules):
-    """Players leave, then one may join; then the deal passes left to the next
-    player of the hand still seated (7).  Returns ``(dealer, seated, ever)``."""
-    old_n = n
-    for i in range(n):
-        old[i] = seats[i]
-    if rules[R.LEAVE] > 0:
-        n = _leave(st, hand, old, old_n, n, seats, score, seated, res, rules)
-    if rules[R.JOIN] > 0:
-        n, ever = _join(st, hand, n, ever, seats, score, seated, res, rules)
-    for k in range(1, old_n + 1):
-        cand = old[(d + k) % old_n]
-        if seated[cand]:
-            for i in range(n):
-                if seats[i] == cand:
-                    d = i
-            break
-    return d, n, ever
-
-
-@kernel(inline=True)
-def _close_session(n, ever, played, by_target, seats, score, res, sres, rules, hist):
-    """Settle everyone still seated against the table's average (7) and write the
-    session's record ``sres``."""
-    unit = MONEY_UNITS_PER_CENT
-    cents = rules[R.CENTS]
-    total = 0
-    best = -(1 << 40)
-    for k in range(n):
-        total += score[seats[k]]
-        best = max(best, score[seats[k]])
-    winners = np.int64(0)
-    for k in range(n):
-        p = seats[k]
-        res[p, F_MONEY] += cents * (unit // n) * (n * score[p] - total)
-        if score[p] == best:
-            res[p, F_TOP] = 1
-            winners |= np.int64(1) << p
-    imbalance = 0
-    for p in range(ever):
-        res[p, F_SCORE] = score[p]
-        imbalance += res[p, F_MONEY]
-    sres[S_PLAYERS] = ever
-    sres[S_HANDS] = played
-    sres[S_TARGET] = by_target
-    sres[S_IMBALANCE] = imbalance
-    changes, comeback, settled = lead.summary(hist, played, winners)
-    sres[S_LEAD_CHANGES] = changes
-    sres[S_COMEBACK] = comeback
-    sres[S_SETTLED] = settled
-
-
 @kernel
 def _block(b, how, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
            contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls):
-    """Block ``b`` of :func:`run_rows` (its arguments): a serial kernel of its
-    own, as numba's parallel passes over a body holding the whole play took
-    a third of the compile time.  The play is called once, below: a session
-    (``how`` SESSIONS) is a loop of hands around that one call, so that it is
-    compiled once for every kind of run."""
+    """Block ``b`` of :func:`run_rows` (its arguments).  The play is called once,
+    below: a session (``how`` SESSIONS) is a loop of hands around that one
+    call, so that it is compiled once for every kind of run."""
     N = rules[R.PLAYERS]
     sessions = how == Rows.SESSIONS
     st, deck, hands, work, row, _ = _scratch()
@@ -943,10 +776,10 @@ def _block(b, how, start, count, key, rules, kinds, params, seat, dealer, fixed,
         n_hands = 0
         by_target = 0
         if sessions:
-            d = _open_session(st, rules, res[j], sres[j], seats, seated, score)
+            d = open_session(st, rules, res[j], sres[j], seats, seated, score)
         while True:
             if sessions:
-                _seat_policies(n, seats, kinds, params, pk, pp)
+                seat_policies(n, seats, kinds, params, pk, pp)
                 deal(st, d, n, deck, hands)
                 hk, hp, out, r = pk, pp, row, 0
             else:
@@ -965,7 +798,7 @@ def _block(b, how, start, count, key, rules, kinds, params, seat, dealer, fixed,
                     d = next_seat(d, N)
                 break
             n_hands += 1
-            top = _settle_hand(row, n, seats, score, res[j], moon_units)
+            top = settle_hand(row, n, seats, score, res[j], moon_units)
             mask = np.int64(0)            # the top among the players of the hand (7)
             for i in range(n):
                 if score[seats[i]] == top:
@@ -976,14 +809,24 @@ def _block(b, how, start, count, key, rules, kinds, params, seat, dealer, fixed,
                 break
             if n_hands == rules[R.SESSION_HANDS]:
                 break
-            d, n, ever = _between_hands(st, n_hands - 1, d, n, ever, seats, old, score, seated,
-                                        res[j], rules)
+            d, n, ever = between_hands(st, n_hands - 1, d, n, ever, seats, old, score,
+                                        seated, res[j], rules)
         if sessions:
-            _close_session(n, ever, n_hands, by_target, seats, score, res[j], sres[j], rules,
+            close_session(n, ever, n_hands, by_target, seats, score, res[j], sres[j], rules,
                            hist)
 
 
-@kernel(parallel=True)
+@kernel
+def _lanes(lo, hi, how, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+           contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls):
+    """Blocks ``lo .. hi-1`` of :func:`run_rows` (its arguments).  A block is a
+    call (of :func:`_block`), not a loop here: with the blocks' loop around
+    the play in one function, hands ran about 3% slower."""
+    for b in range(lo, hi):
+        _block(b, how, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+               contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls)
+
+
 def run_rows(how, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
              contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls):
     """The one batch kernel of Pitch: ``count`` units, each a hand (or a whole
@@ -996,13 +839,12 @@ def run_rows(how, start, count, key, rules, kinds, params, seat, dealer, fixed, 
     ``res[j]`` (players x F_*) and ``sres[j]`` (S_*).  One kernel, not three:
     the play is most of a kernel's compile time, and the branches on ``how``
     cost nothing measurable per hand.  :func:`run_hands`, :func:`run_plan`
-    and :func:`run_sessions` are its entry points."""
+    and :func:`run_sessions` are its entry points; the blocks go to threads
+    (:func:`simkit.base.jit.in_lanes`)."""
     size = SESSION_BLOCK if how == Rows.SESSIONS else BLOCK
-    for b in numba.prange(blocks(count, size)):
-        # as int64: numba's parallel lowering passes the index unsigned, and would
-        # compile a second copy of the block for it
-        _block(np.int64(b), how, start, count, key, rules, kinds, params, seat, dealer, fixed,
-               plan, contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls)
+    in_lanes(_lanes, -(-count // size), int(how), start, count, key, rules, kinds, params,
+             seat, dealer, fixed, plan, contract, rec, res, sres, trace, tr_plays, tr_deal,
+             tr_calls)
 
 
 _NO_DEAL = np.empty((1, 1), np.int64)
