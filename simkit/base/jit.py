@@ -32,6 +32,7 @@ import functools
 import hashlib
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -330,16 +331,17 @@ def if_given(fn: Callable[..., Any]) -> Callable[..., Any]:
 # kernel took to compile; a serial kernel called from Python is compiled once.
 
 #: Ranges of lanes per thread in a batch: taken as threads become free, so that
-#: a thread held up on a shared machine leaves at most a small part of the batch
-#: to the end, and few enough that calling the kernel costs nothing measurable.
-PIECES = 8
+#: a thread held up on a shared machine leaves little of the batch to the end
+#: (numba's ``prange`` handed out one block at a time); a call of a kernel
+#: costs about a microsecond, so even short ranges cost nothing measurable.
+PIECES = 64
 
 
 def in_lanes(lanes: Callable[..., Any], n_lanes: int, *args: Any) -> None:
     """Run the serial kernel ``lanes(lo, hi, *args)`` over lanes ``0 .. n_lanes-1``
     on numba's thread count (:func:`numba.get_num_threads`): one call on one
-    thread, else :data:`PIECES` ranges per thread, each thread taking the next
-    range as it finishes one.  Kernels release the GIL (``nogil``), so the
+    thread, else :data:`PIECES` ranges per thread, this thread and its helpers
+    each taking the next range as it finishes one.  Kernels release the GIL (``nogil``), so the
     threads run at once; what a lane computes never depends on who ran it."""
     threads = max(1, min(numba.get_num_threads(), n_lanes))
     if threads == 1:
@@ -347,9 +349,24 @@ def in_lanes(lanes: Callable[..., Any], n_lanes: int, *args: Any) -> None:
         return
     pieces = min(n_lanes, PIECES * threads)
     cuts = [n_lanes * k // pieces for k in range(pieces + 1)]
-    with ThreadPoolExecutor(threads, thread_name_prefix="simkit-lanes") as pool:
-        for _ in pool.map(lambda k: lanes(cuts[k], cuts[k + 1], *args), range(pieces)):
-            pass
+    todo = iter(range(pieces))
+    lock = threading.Lock()
+
+    def work() -> None:
+        while True:
+            with lock:
+                k = next(todo, None)
+            if k is None:
+                return
+            lanes(cuts[k], cuts[k + 1], *args)
+
+    # a pool per call, not one kept: a process forked later (multiprocessing)
+    # would inherit a pool whose threads it does not have
+    with ThreadPoolExecutor(threads - 1, thread_name_prefix="simkit-lanes") as pool:
+        helpers = [pool.submit(work) for _ in range(threads - 1)]
+        work()                 # this thread is one of them
+        for h in helpers:
+            h.result()
 
 
 @kernel(inline=True)
