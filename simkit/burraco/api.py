@@ -115,8 +115,8 @@ SPEC = GameSpec.declare(
     reference=_reference_hand, bench_players=(4,), bench_scale=200, measures=measures,
     # simkit.runs.warm: each step's kernels, with their cold compile time (s, one thread:
     # benchmarks/compile_costs.py)
-    warm={"hands": (58, lambda: simulate(hands=20)),
-          "games": (11, lambda: simulate_games(games=2))},
+    warm={"hands": (43, lambda: simulate(hands=20)),
+          "games": (1, lambda: simulate_games(games=2))},
 )
 
 

@@ -218,11 +218,11 @@ SPEC: GameSpec = GameSpec.declare(
     # simkit.runs.warm: each step's kernels, with their cold compile time (s, one thread:
     # benchmarks/compile_costs.py).  One kernel plays every kind of run, so a step is a
     # kind of table (with or without the expert), not a kind of run.
-    warm={"hands": (42, lambda: (simulate(hands=50), declare_hands(hands=50, contract=3),
+    warm={"hands": (43, lambda: (simulate(hands=50), declare_hands(hands=50, contract=3),
                                  plan_hands(SPEC.example_hand, "policy", samples=50),
                                  aggregate_hands(hands=50), simulate_games(games=5))),
           "bound": (9, lambda: bound_first(np.arange(4), np.arange(4), target=6)),
-          "expert": (66, lambda: (simulate(hands=2, policy="expert"),
+          "expert": (52, lambda: (simulate(hands=2, policy="expert"),
                                    declare_hands(hands=2, contract=3, policy="expert"),
                                    simulate_games(games=1, policy="expert")))},
 )

@@ -239,9 +239,9 @@ SPEC = GameSpec.declare(
     reference=_reference_hand, bench_players=(4, 2, 8), bench_scale=1,
     # simkit.runs.warm: each step's kernels, with their cold compile time (s, one thread:
     # benchmarks/compile_costs.py)
-    warm={"hands": (27, lambda: (simulate(hands=50),
+    warm={"hands": (32, lambda: (simulate(hands=50),
                                  plan_hands(EXAMPLE_HAND, "policy", samples=50))),
-          "sessions": (30, lambda: simulate_sessions(sessions=5))},
+          "sessions": (1, lambda: simulate_sessions(sessions=5))},
     advise="simkit.pitch.advise", example_hand=EXAMPLE_HAND, measures=measures,
 )
 

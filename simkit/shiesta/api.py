@@ -71,7 +71,7 @@ SPEC = GameSpec.declare(
     reference=_reference_game, bench_unit="game", bench_players=(4, 3, 5), bench_scale=20,
     # simkit.runs.warm: each step's kernels, with their cold compile time (s, one thread:
     # benchmarks/compile_costs.py)
-    warm={"games": (13, lambda: simulate_games(games=20))},
+    warm={"games": (10, lambda: simulate_games(games=20))},
     measures=measures,
 )
 
