@@ -239,13 +239,12 @@ def kernel(fn: Callable[..., Any] | None = None, *, parallel: bool = False,
 # atomic reference count up and down; its parallel pipeline propagates the
 # copies and removes the dead ones, so the same play ran about 17% slower in a
 # serial kernel than inside a ``prange`` body.  Serial kernels get that step too.
-
 #
 # Its dead-code step is told that every mutable variable may alias an argument.
-# numba's own alias analysis misses some aliases (an array picked out of a tuple,
-# ``out, r = (rec, j) if a else (row, 0)``), and it drops a store into an
-# array it believes dead: the parfor passes' ``simplify`` did exactly that to
-# Pitch's records once its session loop picked the record array that way.
+# numba's own alias analysis misses some aliases (an array unpacked from a tuple
+# of four, ``k, q, out, r = 1, 0, rec, j``), and it drops a store into an array
+# it believes dead: the parfor passes' ``simplify`` did exactly that to Pitch's
+# records once its session loop picked the record array that way.
 
 @register_pass(mutates_CFG=True, analysis_only=False)
 class _Simplify(FunctionPass):
@@ -322,7 +321,7 @@ def if_given(fn: Callable[..., Any]) -> Callable[..., Any]:
 #             for j in block(b, count, BLOCK):
 #                 ... unit j ...
 #
-#     in_lanes(_lanes, blocks(count, BLOCK), count, ...)
+#     in_lanes(_lanes, -(-count // BLOCK), count, ...)     # the number of blocks
 #
 # Threads of Python, not ``numba.prange``: a parallel kernel is compiled twice
 # over (a gufunc for its loop body, then the kernel around it), and each of
@@ -341,8 +340,9 @@ def in_lanes(lanes: Callable[..., Any], n_lanes: int, *args: Any) -> None:
     """Run the serial kernel ``lanes(lo, hi, *args)`` over lanes ``0 .. n_lanes-1``
     on numba's thread count (:func:`numba.get_num_threads`): one call on one
     thread, else :data:`PIECES` ranges per thread, this thread and its helpers
-    each taking the next range as it finishes one.  Kernels release the GIL (``nogil``), so the
-    threads run at once; what a lane computes never depends on who ran it."""
+    each taking the next range as it finishes one.  Kernels release the GIL
+    (``nogil``), so the threads run at once; what a lane computes never
+    depends on who ran it."""
     threads = max(1, min(numba.get_num_threads(), n_lanes))
     if threads == 1:
         lanes(0, n_lanes, *args)
