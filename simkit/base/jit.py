@@ -40,11 +40,13 @@ from typing import Any
 
 import numba
 from numba import types
-from numba.core import caching, compiler, ir_utils
+from numba.core import caching, compiler, event, ir_utils
 from numba.core.compiler_machinery import FunctionPass, register_pass
 from numba.core.inline_closurecall import InlineWorker
 from numba.core.typed_passes import NopythonRewrites
 from numba.extending import overload
+
+from simkit.base import stack
 
 #: The modules of a game's package that its kernels import or read constants from
 #: (and every ``kernel_*.py``: a kernel split along its seams, :func:`kernel_side`).
@@ -184,6 +186,20 @@ def _untyped_once(run: Callable[..., Any]) -> Callable[..., Any]:
 
 if not getattr(InlineWorker.run_untyped_passes, "_simkit_once", False):
     InlineWorker.run_untyped_passes = _untyped_once(InlineWorker.run_untyped_passes)
+
+
+class _KeepChunks(event.Listener):
+    """Keeps Python's frame stack from thrashing (:func:`simkit.base.stack.keep_chunks`)
+    from the first compile on: a process that only loads cached kernels is left as is."""
+
+    def on_start(self, ev: Any) -> None:
+        stack.keep_chunks()
+
+    def on_end(self, ev: Any) -> None:
+        pass
+
+
+event.register("numba:compile", _KeepChunks())
 
 
 #: Which kernels declared ``inline=True`` numba inlines: ``SIMKIT_INLINE`` unset

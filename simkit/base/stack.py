@@ -1,0 +1,129 @@
+"""Python's frame stack kept from thrashing while numba compiles.
+
+CPython 3.11 and 3.12 keep the frames of Python calls in chunks of 16 KiB,
+each asked of the operating system when a call needs it and given back as
+soon as the call that opened it returns.  A loop that calls across a chunk's
+edge over and over maps and unmaps a chunk on every call (CPython issue
+gh-142183, mended in 3.13 and 3.14 by keeping one chunk per thread).
+numba's compiler is such a loop: it copies its IR with ``copy.deepcopy``,
+recursing and returning thousands of times a second, and whether one of its
+recursion depths falls on a chunk's edge depends on how deep the call that
+started the compile was.  ``simkit simulate burraco``'s first start mapped
+and unmapped 3.4 million chunks (21 s of the kernel's time, against 3 s in
+the warm-up step, which compiles the same kernels from a shallower call).
+
+:func:`keep_chunks` mends it as CPython 3.13 does: it wraps the interpreter's
+arena allocator (``PyObject_SetArenaAllocator``, which CPython asks for these
+chunks) so that up to :data:`KEEP` freed chunks are kept for the next call
+instead of given back.  Every other request goes to the allocator it wraps,
+so memory it handed out before is freed by it as before.  The wrapper is a
+few lines of LLVM IR, compiled by llvmlite (numba's own code generator) in
+milliseconds; it must be machine code, since Python code cannot run while
+the interpreter is making room for a frame.  It is installed when simkit
+first compiles a kernel (:func:`simkit.base.jit.kernel`), once per process.
+Every caller of the arena allocator holds the GIL, so the list of kept
+chunks needs no lock.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+from typing import Any
+
+import llvmlite.binding as llvm
+
+#: The size of one chunk of CPython's frame stack (``DATA_STACK_CHUNK_SIZE``).
+CHUNK = 16 * 1024
+#: At most this many freed chunks are kept (1 MiB).
+KEEP = 64
+#: Whether this interpreter gives back its chunks on every return.
+NEEDED = (sys.implementation.name == "cpython" and (3, 11) <= sys.version_info[:2] < (3, 13)
+          and ctypes.sizeof(ctypes.c_void_p) == 8)
+
+
+class _Arena(ctypes.Structure):
+    """CPython's ``PyObjectArenaAllocator``."""
+    _fields_ = [("ctx", ctypes.c_void_p), ("alloc", ctypes.c_void_p), ("free", ctypes.c_void_p)]
+
+
+# alloc(ctx, size) and free(ctx, ptr, size) with CPython's signatures: a chunk
+# of CHUNK bytes comes from, and goes back to, the kept list while it has one
+# (alloc) or room (free); anything else goes to the wrapped allocator.
+_IR = """
+@kept = internal global [{keep} x i8*] zeroinitializer
+@count = internal global i64 0
+
+define i8* @alloc(i8* %ctx, i64 %size) {{
+entry:
+  %n = load i64, i64* @count
+  %chunk = icmp eq i64 %size, {chunk}
+  %have = icmp ugt i64 %n, 0
+  %reuse = and i1 %chunk, %have
+  br i1 %reuse, label %pop, label %wrapped
+pop:
+  %i = sub i64 %n, 1
+  store i64 %i, i64* @count
+  %slot = getelementptr [{keep} x i8*], [{keep} x i8*]* @kept, i64 0, i64 %i
+  %p = load i8*, i8** %slot
+  ret i8* %p
+wrapped:
+  %f = inttoptr i64 {alloc} to i8* (i8*, i64)*
+  %c = inttoptr i64 {ctx} to i8*
+  %q = call i8* %f(i8* %c, i64 %size)
+  ret i8* %q
+}}
+
+define void @free(i8* %ctx, i8* %ptr, i64 %size) {{
+entry:
+  %n = load i64, i64* @count
+  %chunk = icmp eq i64 %size, {chunk}
+  %room = icmp ult i64 %n, {keep}
+  %keep = and i1 %chunk, %room
+  br i1 %keep, label %push, label %wrapped
+push:
+  %slot = getelementptr [{keep} x i8*], [{keep} x i8*]* @kept, i64 0, i64 %n
+  store i8* %ptr, i8** %slot
+  %m = add i64 %n, 1
+  store i64 %m, i64* @count
+  ret void
+wrapped:
+  %f = inttoptr i64 {free} to void (i8*, i8*, i64)*
+  %c = inttoptr i64 {ctx} to i8*
+  call void %f(i8* %c, i8* %ptr, i64 %size)
+  ret void
+}}
+"""
+
+#: What :func:`keep_chunks` made and must outlive every call of it: the
+#: execution engine holding the machine code, and both allocators.
+_INSTALLED: list[Any] = []
+
+
+def keep_chunks() -> bool:
+    """Keep freed frame-stack chunks for reuse (see the module's docstring), once
+    per process; whether they are kept.  Does nothing where CPython does not
+    need it (:data:`NEEDED`)."""
+    if _INSTALLED or not NEEDED:
+        return bool(_INSTALLED)
+    wrapped = _Arena()
+    ctypes.pythonapi.PyObject_GetArenaAllocator(ctypes.byref(wrapped))
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    module = llvm.parse_assembly(_IR.format(keep=KEEP, chunk=CHUNK, ctx=wrapped.ctx or 0,
+                                            alloc=wrapped.alloc, free=wrapped.free))
+    engine = llvm.create_mcjit_compiler(
+        module, llvm.Target.from_default_triple().create_target_machine())
+    engine.finalize_object()
+    keeping = _Arena(wrapped.ctx, engine.get_function_address("alloc"),
+                     engine.get_function_address("free"))
+    _INSTALLED.extend([engine, module, wrapped, keeping])
+    ctypes.pythonapi.PyObject_SetArenaAllocator(ctypes.byref(keeping))
+    return True
+
+
+def kept() -> int:
+    """How many freed chunks are kept now (0 before :func:`keep_chunks`)."""
+    if not _INSTALLED:
+        return 0
+    return ctypes.c_int64.from_address(_INSTALLED[0].get_global_value_address("count")).value
