@@ -1,8 +1,11 @@
 """The shared kernel machinery: a costly optional call compiled only when used."""
 
+import copy
+
 import numba
 import numpy as np
 import pytest
+from numba.core import compiler
 
 from simkit.base import jit
 from simkit.pepper import api as pepper_api
@@ -144,6 +147,45 @@ def test_an_inlined_function_is_translated_once():
     assert jit.kernel(thrice)(a) == 4 - 6 + 4
     assert a.tolist() == [3, 2]
     assert [k for k in jit._UNTYPED if k[0] is helper.py_func] == [(helper.py_func, False, False)]
+
+
+def test_inlined_blocks_are_copied_with_one_scope():
+    """While numba inlines, the blocks of one function share one copy of its
+    scope (as one deepcopy of all of them would); outside, a block is copied
+    alone, as before; and a kernel inlining a branching function computes what
+    Python does."""
+    def branchy(a, i):
+        if a[i] > 0:
+            a[i] -= 1
+        else:
+            a[i] += 2
+        return a[i]
+
+    blocks = list(compiler.run_frontend(branchy).blocks.values())
+    assert len(blocks) > 2
+    assert len({id(b.scope) for b in blocks}) == 1
+    alone = [copy.deepcopy(b) for b in blocks]
+    assert len({id(b.scope) for b in alone}) == len(blocks)
+    jit._MEMOS.append({})
+    try:
+        shared = [copy.deepcopy(b) for b in blocks]
+    finally:
+        jit._MEMOS.pop()
+    assert len({id(b.scope) for b in shared}) == 1
+    assert shared[0].scope is not blocks[0].scope
+    assert [str(b) for b in shared] == [str(b) for b in blocks]
+    assert sorted(shared[0].scope.localvars._con) == sorted(blocks[0].scope.localvars._con)
+
+    assert jit.InlineWorker.inline_ir._simkit_memo
+    inlined = numba.njit(inline="always")(branchy)
+
+    def both(a):
+        return inlined(a, 0) * 10 + inlined(a, 1)
+
+    a = np.array([1, 0], np.int64)
+    assert jit.kernel(both)(a) == 0 * 10 + 2
+    assert a.tolist() == [0, 2]
+    assert not jit._MEMOS
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])

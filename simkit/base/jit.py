@@ -28,6 +28,7 @@ installs of different code never overwrite each other's.  Copies unused for
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import os
@@ -40,7 +41,7 @@ from typing import Any
 
 import numba
 from numba import types
-from numba.core import caching, compiler, event, ir_utils
+from numba.core import caching, compiler, event, ir, ir_utils
 from numba.core.compiler_machinery import FunctionPass, register_pass
 from numba.core.inline_closurecall import InlineWorker
 from numba.core.typed_passes import NopythonRewrites
@@ -186,6 +187,47 @@ def _untyped_once(run: Callable[..., Any]) -> Callable[..., Any]:
 
 if not getattr(InlineWorker.run_untyped_passes, "_simkit_once", False):
     InlineWorker.run_untyped_passes = _untyped_once(InlineWorker.run_untyped_passes)
+
+
+# --- an inlined function's IR copied at once, not block by block -----------------------
+# At every call site numba copies the inlined function's IR twice, with one
+# ``copy.deepcopy`` per block.  Each of those copies the function's scope again
+# (every variable of the function, referred to by every block), and then
+# compares each block's scope with the others' to find the one scope.  Pitch's
+# play has 450 blocks and 3,771 variables: copied block by block, 4.3 s; at
+# once, 0.3 s.  So while numba inlines, the blocks of one scope share one copy
+# memo, which is what a single ``deepcopy`` of all the blocks would do.
+
+#: While ``InlineWorker.inline_ir`` runs: a deepcopy memo per scope whose blocks are copied.
+_MEMOS: list[dict[int, dict[int, Any]]] = []
+
+
+def _block_deepcopy(self: ir.Block, memo: dict[int, Any]) -> ir.Block:
+    """``copy.deepcopy`` of a numba IR block, sharing :data:`_MEMOS`'s memo when set."""
+    if _MEMOS:
+        memo = _MEMOS[-1].setdefault(id(self.scope), memo)
+    new = ir.Block.__new__(ir.Block)
+    memo[id(self)] = new
+    new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+    return new
+
+
+def _memo_per_scope(inline_ir: Callable[..., Any]) -> Callable[..., Any]:
+    """numba's ``InlineWorker.inline_ir`` with the memos of :data:`_MEMOS` set."""
+    @functools.wraps(inline_ir)
+    def inlining(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _MEMOS.append({})
+        try:
+            return inline_ir(self, *args, **kwargs)
+        finally:
+            _MEMOS.pop()
+    inlining._simkit_memo = True                 # type: ignore[attr-defined]
+    return inlining
+
+
+if not getattr(InlineWorker.inline_ir, "_simkit_memo", False):
+    InlineWorker.inline_ir = _memo_per_scope(InlineWorker.inline_ir)
+    ir.Block.__deepcopy__ = _block_deepcopy
 
 
 class _KeepChunks(event.Listener):
