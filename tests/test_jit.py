@@ -101,6 +101,37 @@ def test_serial_kernels_propagate_copies():
     assert jit.kernel(toy(), parallel=True)._compiler.pipeline_class is not jit._Simplifying
 
 
+def test_copy_propagation_finds_what_numbas_does(monkeypatch):
+    """simkit's copy propagation (a cheaper copy in its fixed-point loop) finds
+    the same copies live into every block as numba's ``copy_propagate``."""
+    from numba.core import ir_utils
+    found = []
+
+    def both(blocks, typemap):
+        ours = propagate(blocks, typemap)
+        found.append((ours, ir_utils.copy_propagate(blocks, typemap)[0]))
+        return ours
+    propagate = jit._copy_propagate
+    monkeypatch.setattr(jit, "_copy_propagate", both)
+
+    def run(a, n):
+        s, b = 0, a
+        for i in range(n):
+            c = b
+            while i > 2:
+                d = c if i % 2 else a
+                s += d[i]
+                i -= 2
+            s -= c[0]
+        return s
+    a = np.arange(9)
+    assert numba.njit(pipeline_class=jit._Simplifying)(run)(a, 9) == run(a, 9) == 58
+    assert len(found) == 1
+    ours, numbas = found[0]
+    assert ours == numbas
+    assert sum(len(v) for v in ours.values()) > 0
+
+
 def test_serial_kernels_keep_stores_through_unseen_aliases():
     """The dead-code step of that pipeline keeps every store into an array.
     numba's alias analysis does not see that ``out`` below is ``rec`` (picked

@@ -304,6 +304,29 @@ def kernel(fn: Callable[..., Any] | None = None, *, parallel: bool = False,
 # it believes dead: the parfor passes' ``simplify`` did exactly that to Pitch's
 # records once its session loop picked the record array that way.
 
+def _copy_propagate(blocks: dict[int, Any], typemap: dict[str, Any]) -> dict[int, Any]:
+    """The copies live on entry to each block: numba's ``ir_utils.copy_propagate``,
+    whose fixed-point loop deep-copies every block's set of copies each round to
+    compare the next round with (Pitch's batch kernel: 3.5 of its 19 compile
+    seconds, Burraco's 7 of 34).  A round replaces those sets, never changes
+    them, so a copy of the dict compares the same."""
+    cfg = ir_utils.compute_cfg_from_blocks(blocks)
+    entry = cfg.entry_point()
+    gen, _, kill, in_copies, out_copies = ir_utils.init_copy_propagate_data(blocks, entry, typemap)
+    live: dict[int, Any] = in_copies
+    before = None
+    after = dict(out_copies)
+    while before != after:
+        for label in blocks:
+            if label == entry:
+                continue
+            preds = [p for p, _ in cfg.predecessors(label)]
+            live[label] = set.intersection(*(out_copies[p] for p in preds))
+            out_copies[label] = gen[label] | (live[label] - kill[label])
+        before, after = after, dict(out_copies)
+    return live
+
+
 @register_pass(mutates_CFG=True, analysis_only=False)
 class _Simplify(FunctionPass):
     """Copy propagation, removal of dead assignments and CFG simplification (the
@@ -316,7 +339,7 @@ class _Simplify(FunctionPass):
 
     def run_pass(self, state: Any) -> bool:
         func_ir, typemap = state.func_ir, state.typemap
-        in_copies, _ = ir_utils.copy_propagate(func_ir.blocks, typemap)
+        in_copies = _copy_propagate(func_ir.blocks, typemap)
         saved = ir_utils.apply_copy_propagate(func_ir.blocks, in_copies,
                                               ir_utils.get_name_var_table(func_ir.blocks),
                                               typemap, state.calltypes)
