@@ -1,7 +1,7 @@
 """Measure and keep the figures the documentation's performance page shows.
 
     python benchmarks/save_results.py bench          # simkit bench --json (minutes)
-    python benchmarks/save_results.py first_start    # benchmarks/first_start.py --json
+    python benchmarks/save_results.py first_start    # benchmarks/first_start.py --report --json
     python benchmarks/save_results.py compile_costs  # benchmarks/compile_costs.py (minutes)
 
 Each writes ``benchmarks/results/NAME.json``: the command's JSON records with
@@ -24,12 +24,13 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 COMMANDS = {
     "bench": [sys.executable, "-m", "simkit.app.cli", "bench", "--json"],
-    "first_start": [sys.executable, str(ROOT / "benchmarks" / "first_start.py"), "--json"],
+    "first_start": [sys.executable, str(ROOT / "benchmarks" / "first_start.py"), "--report",
+                    "--json"],
     "compile_costs": [sys.executable, str(ROOT / "benchmarks" / "compile_costs.py"),
                       "--modes", "declared", "--json"],
 }
 SHOWN = {"bench": "simkit bench --json",
-         "first_start": "python benchmarks/first_start.py --json",
+         "first_start": "python benchmarks/first_start.py --report --json",
          "compile_costs": "python benchmarks/compile_costs.py --modes declared --json"}
 
 
