@@ -33,9 +33,10 @@ WARM = ["-c", "from simkit.runs import warm; warm.warm(warm.every_step(), 2)"]
 
 def commands(report: bool) -> list[tuple[str, list[str]]]:
     """(label, Python's arguments) of each command measured.  The commands run
-    as the ``simkit`` script runs them (``main()`` called from an import):
-    run as ``python -m simkit.app.cli``, a first Pepper command took about
-    13 s longer, which is not what a user waits for."""
+    as the ``simkit`` script runs them (``main()`` called from an import).
+    Run as ``python -m simkit.app.cli``, a first Pepper command once took
+    about 13 s longer, as numba's compile started deeper in Python's frame
+    stack (:mod:`simkit.base.stack`); now both take the same time."""
     cli = ["-c", "import sys; from simkit.app.cli import main; sys.exit(main())"]
     out = [("report all's kernels, 2 processes", WARM),
            ("advise pepper", [*cli, "advise", "pepper", "--hand", "JH JD AH KH 9C 9S"])]

@@ -5,12 +5,12 @@ each asked of the operating system when a call needs it and given back as
 soon as the call that opened it returns.  A loop that calls across a chunk's
 edge over and over maps and unmaps a chunk on every call (CPython issue
 gh-142183, mended in 3.13 and 3.14 by keeping one chunk per thread).
-numba's compiler is such a loop: it copies its IR with ``copy.deepcopy``,
-recursing and returning thousands of times a second, and whether one of its
+numba's compiler makes such calls: it copies its IR with ``copy.deepcopy``,
+recursing and returning millions of times, and whether one of its
 recursion depths falls on a chunk's edge depends on how deep the call that
 started the compile was.  ``simkit simulate burraco``'s first start mapped
-and unmapped 3.4 million chunks (21 s of the kernel's time, against 3 s in
-the warm-up step, which compiles the same kernels from a shallower call).
+and unmapped 3.4 million chunks: 21 s of system time, against 3 s in its
+warm-up step, which compiles the same kernels from a shallower call.
 
 :func:`keep_chunks` mends it as CPython 3.13 does: it wraps the interpreter's
 arena allocator (``PyObject_SetArenaAllocator``, which CPython asks for these
@@ -19,10 +19,11 @@ instead of given back.  Every other request goes to the allocator it wraps,
 so memory it handed out before is freed by it as before.  The wrapper is a
 few lines of LLVM IR, compiled by llvmlite (numba's own code generator) in
 milliseconds; it must be machine code, since Python code cannot run while
-the interpreter is making room for a frame.  It is installed when simkit
-first compiles a kernel (:func:`simkit.base.jit.kernel`), once per process.
-Every caller of the arena allocator holds the GIL, so the list of kept
-chunks needs no lock.
+the interpreter is making room for a frame.  :mod:`simkit.base.jit` installs
+it when numba first compiles in the process, so a process that only loads
+cached kernels is left as it is.  CPython calls the arena allocator with the
+GIL held (or, at exit, from the one thread left), so the list of kept chunks
+needs no lock.
 """
 
 from __future__ import annotations
@@ -95,8 +96,8 @@ wrapped:
 }}
 """
 
-#: What :func:`keep_chunks` made and must outlive every call of it: the
-#: execution engine holding the machine code, and both allocators.
+#: What :func:`keep_chunks` made: the execution engine holding the machine
+#: code, and both allocators.
 _INSTALLED: list[Any] = []
 
 
@@ -118,6 +119,9 @@ def keep_chunks() -> bool:
     keeping = _Arena(wrapped.ctx, engine.get_function_address("alloc"),
                      engine.get_function_address("free"))
     _INSTALLED.extend([engine, module, wrapped, keeping])
+    # CPython calls the allocator until the very end of the process, after it
+    # has cleared every module: the engine must never be freed
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(engine))
     ctypes.pythonapi.PyObject_SetArenaAllocator(ctypes.byref(keeping))
     return True
 
