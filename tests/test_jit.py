@@ -200,9 +200,14 @@ def test_inlined_blocks_are_copied_with_one_scope():
     jit._MEMOS.append({})
     try:
         shared = [copy.deepcopy(b) for b in blocks]
+        again = [copy.deepcopy(b) for b in blocks]
     finally:
         jit._MEMOS.pop()
     assert len({id(b.scope) for b in shared}) == 1
+    assert again[0].scope is again[-1].scope
+    assert again[0].scope is not shared[0].scope      # a second copy shares nothing
+    assert again[0].body is not shared[0].body
+    assert again[0].body[0] is not shared[0].body[0]
     assert shared[0].scope is not blocks[0].scope
     assert [str(b) for b in shared] == [str(b) for b in blocks]
     assert sorted(shared[0].scope.localvars._con) == sorted(blocks[0].scope.localvars._con)

@@ -62,7 +62,8 @@ def kernel_side(name: str) -> bool:
 #: The modules outside a game's package that kernels (or the modules above) read.
 #: Paths relative to the package's top folder.
 SHARED = ("base/bits.py", "base/jit.py", "base/rng.py", "policy.py", "base/config.py",
-          "base/cards.py", "base/errors.py", "yardstick.py", "base/lead.py", "base/files.py")
+          "base/cards.py", "base/errors.py", "yardstick.py", "base/lead.py", "base/files.py",
+          "base/stack.py")
 #: A compiled copy not used for this many days is removed when another is made.
 KEEP_DAYS = 30
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # simkit/
@@ -205,7 +206,10 @@ _MEMOS: list[dict[int, dict[int, Any]]] = []
 def _block_deepcopy(self: ir.Block, memo: dict[int, Any]) -> ir.Block:
     """``copy.deepcopy`` of a numba IR block, sharing :data:`_MEMOS`'s memo when set."""
     if _MEMOS:
-        memo = _MEMOS[-1].setdefault(id(self.scope), memo)
+        shared = _MEMOS[-1].get(id(self.scope))
+        if shared is None or id(self) in shared:     # a block copied again: a new copy
+            _MEMOS[-1][id(self.scope)] = shared = memo
+        memo = shared
     new = ir.Block.__new__(ir.Block)
     memo[id(self)] = new
     new.__dict__.update(copy.deepcopy(self.__dict__, memo))
