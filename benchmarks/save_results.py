@@ -3,6 +3,8 @@
     python benchmarks/save_results.py bench          # simkit bench --json (minutes)
     python benchmarks/save_results.py first_start    # benchmarks/first_start.py --report --json
     python benchmarks/save_results.py compile_costs  # benchmarks/compile_costs.py (minutes)
+    python benchmarks/save_results.py compare_adapt  # benchmarks/compare_adapt.py (minutes)
+    python benchmarks/save_results.py adapt_convergence  # adaptations from two seeds (minutes)
 
 Each writes ``benchmarks/results/NAME.json``: the command's JSON records with
 when, where and how they were measured.  The documentation inserts its tables
@@ -28,10 +30,15 @@ COMMANDS = {
                     "--json"],
     "compile_costs": [sys.executable, str(ROOT / "benchmarks" / "compile_costs.py"),
                       "--modes", "declared", "--json"],
+    "compare_adapt": [sys.executable, str(ROOT / "benchmarks" / "compare_adapt.py"), "--json"],
+    "adapt_convergence": [sys.executable, str(ROOT / "benchmarks" / "adapt_convergence.py"),
+                          "--json"],
 }
 SHOWN = {"bench": "simkit bench --json",
          "first_start": "python benchmarks/first_start.py --report --json",
-         "compile_costs": "python benchmarks/compile_costs.py --modes declared --json"}
+         "compile_costs": "python benchmarks/compile_costs.py --modes declared --json",
+         "compare_adapt": "python benchmarks/compare_adapt.py --json",
+         "adapt_convergence": "python benchmarks/adapt_convergence.py --json"}
 
 
 def machine() -> str:
@@ -62,7 +69,9 @@ def main() -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(result, indent=1) + "\n")
     tmp.replace(path)
-    print(f"wrote {path.relative_to(ROOT)}: {len(result['records'])} records")
+    records = result["records"]
+    print(f"wrote {path.relative_to(ROOT)}: "
+          + (f"{len(records)} records" if isinstance(records, list) else "one record"))
 
 
 if __name__ == "__main__":

@@ -279,32 +279,44 @@ def winner_measure(units: str, column: str, side_of: Callable | None = None,
 
 # --- what simkit compare compares (a spec's measures) --------------------------------
 
+#: The margin of practical equivalence of a rate or share: a difference within
+#: one point of it is "no change" once a test places it there
+#: (:mod:`simkit.lab.findings`).
+RATE_MARGIN = 0.01
+
+
 @dataclass(frozen=True)
 class Rate:
     """The share of counted rows where ``hit(df)`` is true (``of(df)``: which rows
-    count; default every row)."""
+    count; default every row); ``margin`` is the difference within which the
+    rate is practically unchanged (:mod:`simkit.lab.findings`)."""
 
     metric: str
     hit: Callable[[pd.DataFrame], np.ndarray]
     of: Callable[[pd.DataFrame], np.ndarray] | None = None
+    margin: float | None = RATE_MARGIN
 
 
 @dataclass(frozen=True)
 class Mean:
-    """The mean of ``value(df)`` over the counted rows (``of(df)``, default all)."""
+    """The mean of ``value(df)`` over the counted rows (``of(df)``, default all);
+    ``margin``, in the measure's own unit, is the difference within which it
+    is practically unchanged (None: never said to be)."""
 
     metric: str
     value: Callable[[pd.DataFrame], np.ndarray]
     of: Callable[[pd.DataFrame], np.ndarray] | None = None
+    margin: float | None = None
 
 
 @dataclass(frozen=True)
 class BidShares:
     """Per contract level: its share of the hands (level 0: thrown in) and how
-    often it is made."""
+    often it is made; ``margin`` is that of both (a rate's)."""
 
     levels: int                      # levels 0 .. levels-1
     text: Callable[[int], str]       # a level's name ("3", "kubwa")
+    margin: float = RATE_MARGIN
 
 
 @dataclass(frozen=True)
@@ -314,13 +326,14 @@ class Statistic:
     gives each unit's values (one column, or several as a 2-D array, from a
     section's view with one row per unit), ``stat(x, axis)`` reduces them
     along the unit axis ``axis``; ``percent`` says whether it reads as a
-    percentage.  Compared by a paired bootstrap
+    percentage, ``margin`` is as a :class:`Mean`'s.  Compared by a paired bootstrap
     (:func:`simkit.base.stats.paired_bootstrap`)."""
 
     metric: str
     values: Callable[[pd.DataFrame], np.ndarray]
     stat: Callable[..., Any]
     percent: bool = False
+    margin: float | None = None
 
 
 @dataclass(frozen=True)

@@ -91,11 +91,13 @@ def entrants(game: engine.GameSpec, specs: Sequence[str], players: int) -> Entra
 
 
 def chunk(game: str, unit: str, run: Mapping[str, Any], start: int, count: int) -> pd.DataFrame:
-    """Units ``start ..`` at every table of the run: one row per (table, unit)
-    with each slot's measure (see the module notes).  The chunk function of a
-    tournament's job, on this process's thread count (a Dask worker sets its own)."""
+    """Units ``start ..`` at every table of the run (counted from the run's
+    ``first`` unit, if it has one): one row per (table, unit) with each slot's
+    measure (see the module notes).  The chunk function of a tournament's job,
+    on this process's thread count (a Dask worker sets its own)."""
     import numba
     g = registry.get(game)
+    start += int(run.get("first", 0))
     rules = g.make_rules(overrides=run["rules"])
     measure = _measure(g, unit)
     policies = run["policies"]
@@ -245,12 +247,14 @@ def _unit_and_count(game: engine.GameSpec, hands: int | None,
 
 class TournamentArgs(chunks.ChunkArgs, total=False):
     """The keyword options of :func:`run` besides the deals: the table
-    (``players``, ``rules``), the deals' ``seed``, and the chunked run
-    (``out``, ``chunk_size`` and :class:`~simkit.runs.chunks.ChunkArgs`)."""
+    (``players``, ``rules``), the deals' ``seed`` and ``first`` deal (0: the
+    deals are units ``first .. first+count-1`` of the seed), and the chunked
+    run (``out``, ``chunk_size`` and :class:`~simkit.runs.chunks.ChunkArgs`)."""
 
     players: int | None
     rules: Any
     seed: int
+    first: int
     out: store.StrPath | None
     chunk_size: int | None
 
@@ -262,7 +266,8 @@ def run(game: str, policies: Sequence[str], *, hands: int | None = None,
     ``hands`` (or ``games``) are the deals every table plays (default 100,000
     hands, or 20,000 games for games played in whole games).  ``options``
     (:class:`TournamentArgs`): ``players``; ``rules``, a rules object, preset
-    name or dict of rule values; ``seed`` (0); ``threads``, ``backend``
+    name or dict of rule values; ``seed`` (0) and ``first`` (0), the deals'
+    seed and first unit; ``threads``, ``backend``
     ("threads" or "dask"), ``workers``, ``scheduler``, ``chunk_size`` and
     ``progress``, how the run is carried out; with ``out`` the run is kept
     (and resumed) there, with the result tables and the figure.
@@ -279,6 +284,9 @@ def run(game: str, policies: Sequence[str], *, hands: int | None = None,
     ent = entrants(g, policies, r.players)
     spec = {"rules": r.as_dict(), "policies": list(ent.texts),
             "tables": [list(t) for t in ent.tables], "seed": seed}
+    first = options.get("first", 0)
+    if first:
+        spec["first"] = int(first)      # absent at 0: earlier run directories stay valid
     job = jobs.job(g.name, unit, count, spec, kind="tournament",
                    chunk=chunk_size if chunk_size is not None else
                    lambda u: max(1_000, u.chunk // len(ent.tables)),

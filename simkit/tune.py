@@ -4,14 +4,23 @@ A search over a policy's parameters, each trial scored against a field of
 policies on duplicate deals, the best settings then confirmed on deals the
 search never saw.
 
-- **The search** is Optuna's (TPE by default, CMA-ES with ``sampler="cmaes"``),
-  maximising the trial's value: the mean, over the field's policies, of the
-  candidate's duplicate-deal difference against each (a
-  :mod:`simkit.tournament` of the two: seats swapped, the game's own
-  measure).  Every trial plays the same evaluation deals (the run's seed),
-  so two trials differ by their play, not by their cards.  A float
-  parameter is searched on the grid its kernel reads (hundredths for
-  ``scale=100``), so the printed setting is exactly what was played.
+- **The search** is Optuna's, maximising the trial's value: the mean, over
+  the field's policies, of the candidate's duplicate-deal difference
+  against each (a :mod:`simkit.tournament` of the two: seats swapped, the
+  game's own measure).  Every trial plays the same evaluation deals (the
+  run's seed), so two trials differ by their play, not by their cards.  A
+  float parameter is searched on the grid its kernel reads (hundredths for
+  ``scale=100``), so the printed setting is exactly what was played.  The
+  samplers (:data:`SAMPLERS`): ``tpe`` (the default), ``cmaes`` and
+  ``auto``, CMA-ES for the numbers (with margins where some are integers)
+  and TPE for the choices.
+- **Pruning** (``prune``): a trial plays its deals in rungs, each three
+  times the one before (the last is the whole ``deals``); Optuna's
+  successive-halving pruner stops it at a rung where it is not among the
+  best third of the trials that reached that rung.  As every trial plays
+  the same deals in the same order, trials are compared at a rung on the
+  same deals.  The best setting is the best of the trials that played every
+  rung.
 - **Confirmation.** The best :data:`CONFIRM_BEST` settings play again on
   fresh deals (seed :func:`confirm_seed`, never searched) against the
   game's default policy, every policy of the field, and the game's named
@@ -21,22 +30,26 @@ search never saw.
 - **Storage.** With ``out`` the search lives in that directory: ``_tune.json``
   (what was asked: a tune's manifest), ``_study.db`` (Optuna's SQLite
   storage: every finished trial), and ``_result.json`` once confirmed.  The
-  same command again continues a stopped search from its finished trials (a
-  trial cut off is marked failed and played anew) or, once finished,
-  reprints its result; a different search into the same directory is
-  refused.  A resumed search's sampler starts from its seed again, so its
-  later trials may differ from an unbroken run's; every trial's value is
-  still the same function of its parameters.
+  same command again continues a stopped search from its finished trials or,
+  once finished, reprints its result; a different search into the same
+  directory is refused.
+- **Resumes reproduce.** Trial ``n``'s sampler is seeded by the search's
+  seed and ``n``, and is given the finished trials only (a trial cut off is
+  not kept: it is played again under its own number), so a search stopped
+  and continued asks for the same settings, and reaches the same result,
+  as one that ran through.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import json
 import math
 import pathlib
 import time
+import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any, TypedDict, Unpack
 
@@ -50,7 +63,12 @@ from simkit.runs.batches import KERNEL_LOCK, Work
 #: Settings confirmed on fresh deals after the search.
 CONFIRM_BEST = 3
 MANIFEST, STUDY_DB, RESULT, LOCK = "_tune.json", "_study.db", "_result.json", "_tune.lock"
-SAMPLERS = ("tpe", "cmaes")
+SAMPLERS = ("tpe", "cmaes", "auto")
+#: Pruning: each rung plays this many times the deals of the one before, and
+#: keeps (about) this share of the trials that reach it.
+RUNG_FACTOR = 3
+#: Rungs of a pruned search (fewer when its first would play under MIN_RUNG deals).
+RUNGS, MIN_RUNG = 4, 200
 #: Evaluation deals per trial when none are given: hands (games for a game
 #: played only in whole games), before the game's bench scale divides them.
 DEFAULT_HANDS = 20_000
@@ -208,13 +226,24 @@ class Spec:
     seed: int
     sampler: str
     also: tuple[str, ...] = ()      # confirmation opponents beyond the default, field, named
+    prune: bool = False
 
     def key(self) -> dict[str, Any]:
-        return {"game": self.game, "policy": self.policy,
-                "params": [p.text() for p in self.params], "against": list(self.against),
-                "players": self.players, "rules": self.rules, "unit": self.unit,
-                "deals": self.deals, "seed": self.seed, "sampler": self.sampler,
-                "also": list(self.also)}
+        key = {"game": self.game, "policy": self.policy,
+               "params": [p.text() for p in self.params], "against": list(self.against),
+               "players": self.players, "rules": self.rules, "unit": self.unit,
+               "deals": self.deals, "seed": self.seed, "sampler": self.sampler,
+               "also": list(self.also)}
+        if self.prune:
+            key["prune"] = True     # absent otherwise: earlier stores stay valid
+        return key
+
+    def rungs(self) -> list[int]:
+        """The deals a trial has played at each rung (one rung without pruning)."""
+        out = [self.deals]
+        while self.prune and len(out) < RUNGS and out[0] // RUNG_FACTOR >= MIN_RUNG:
+            out.insert(0, out[0] // RUNG_FACTOR)
+        return out
 
 
 def check_unfixed(policy: str | None, params: Sequence[str]) -> None:
@@ -236,8 +265,9 @@ class SpecArgs(TypedDict, total=False):
     """The keyword options of :func:`make_spec`: the table (``players``,
     ``rules``), the evaluation deals (``hands`` or ``games``; by default
     :data:`DEFAULT_HANDS` over the game's bench scale), ``trials``
-    (:data:`DEFAULT_TRIALS`), ``seed`` (0), ``sampler`` ("tpe" or "cmaes") and
-    ``also`` (more opponents for the confirmation)."""
+    (:data:`DEFAULT_TRIALS`), ``seed`` (0), ``sampler`` (one of
+    :data:`SAMPLERS`), ``also`` (more opponents for the confirmation) and
+    ``prune`` (stop weak trials early: see the module notes)."""
 
     players: int | None
     rules: Any
@@ -247,6 +277,7 @@ class SpecArgs(TypedDict, total=False):
     seed: int
     sampler: str
     also: Sequence[str] | None
+    prune: bool
 
 
 def make_spec(game: str, policy: str | None, params: Sequence[str], against: Sequence[str] | None,
@@ -277,17 +308,18 @@ def make_spec(game: str, policy: str | None, params: Sequence[str], against: Seq
     return Spec(game=g.name, policy=str(policy or "heuristic").strip(), params=tuned,
                 against=field, players=r.players, rules=r.as_dict(), unit=unit, deals=deals,
                 trials=kw.get("trials") or DEFAULT_TRIALS, seed=kw.get("seed", 0),
-                sampler=sampler, also=extra)
+                sampler=sampler, also=extra, prune=bool(kw.get("prune", False)))
 
 
 @dataclasses.dataclass(frozen=True)
 class Deals:
     """The duplicate deals a setting plays on: ``count`` hands or whole games
-    (``unit``) of ``seed``."""
+    (``unit``) of ``seed``, from its unit ``first`` on."""
 
     seed: int
     unit: str
     count: int
+    first: int = 0
 
 
 class TuneArgs(TypedDict, total=False):
@@ -334,23 +366,62 @@ def _trial_value(spec: Spec, candidate: str, deals: Deals,
     return float(sum(r["diff"] for r in rows) / len(rows)), rows
 
 
+def _play_trial(spec: Spec, trial: Any, candidate: str, how: TuneOptions) -> float | None:
+    """Play ``trial`` (the setting ``candidate``) rung by rung on the search's
+    deals, reporting its value at each: the value on every deal, or None if
+    the pruner stopped it."""
+    rungs = spec.rungs()
+    sums, played = [0.0] * len(spec.against), 0
+    for j, upto in enumerate(rungs):
+        part = Deals(seed=spec.seed, unit=spec.unit, count=upto - played, first=played)
+        for i, opponent in enumerate(spec.against):
+            sums[i] += float(_versus(spec, candidate, opponent, part, how).pairs.iloc[0]["diff"]
+                             ) * part.count
+        played = upto
+        value = sum(sums) / len(sums) / played
+        if len(rungs) > 1:
+            trial.report(value, RUNG_FACTOR ** j)
+            if j < len(rungs) - 1 and trial.should_prune():
+                return None
+    return value
+
+
 def _versus(spec: Spec, candidate: str, opponent: str, deals: Deals,
             how: TuneOptions) -> tournament.Result:
     """``candidate`` against ``opponent`` on ``deals``."""
     return tournament.run(spec.game, [candidate, opponent], rules=spec.rules,
-                          players=spec.players, seed=deals.seed,
+                          players=spec.players, seed=deals.seed, first=deals.first,
                           hands=deals.count if deals.unit == "hand" else None,
                           games=deals.count if deals.unit == "game" else None,
                           **how.table_args())
 
 
-def _sampler(name: str, seed: int) -> Any:
+def _sampler(spec: Spec, number: int) -> Any:
+    """Trial ``number``'s sampler: seeded by the search's seed and the number, so
+    that a resumed search asks what an unbroken one asks (see the module notes)."""
     import optuna
 
-    s = seed % 2**32
-    if name == "cmaes":
-        return optuna.samplers.CmaEsSampler(seed=s, warn_independent_sampling=False)
-    return optuna.samplers.TPESampler(seed=s)
+    seed = int.from_bytes(hashlib.sha256(f"tune:{spec.seed}:{number}".encode()).digest()[:4],
+                          "little")
+    tpe = optuna.samplers.TPESampler(seed=seed)
+    if spec.sampler == "tpe":
+        return tpe
+    margin = any(p.kind == "int" for p in spec.params)
+    with warnings.catch_warnings():     # margins are "experimental" in Optuna's words
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        return optuna.samplers.CmaEsSampler(
+            seed=seed, warn_independent_sampling=False, consider_pruned_trials=spec.prune,
+            with_margin=margin and sum(p.kind != "choice" for p in spec.params) > 1,
+            independent_sampler=tpe if spec.sampler == "auto" else None)
+
+
+def _pruner(spec: Spec) -> Any:
+    import optuna
+
+    if len(spec.rungs()) < 2:
+        return optuna.pruners.NopPruner()
+    return optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=RUNG_FACTOR,
+                                                  min_early_stopping_rate=0)
 
 
 def _confirm_field(spec: Spec) -> list[str]:
@@ -374,8 +445,9 @@ def run(spec: Spec, **kw: Unpack[TuneArgs]) -> dict[str, Any]:
     ``confirm_deals`` (default the search's deals) how many fresh deals the
     confirmation plays.  ``start`` (parameter values) is the search's first trial; ``confirm_only``
     (policy specs) replaces the confirmation's opponents, and
-    ``confirm_best`` the number of settings confirmed (:mod:`simkit.lab.adapt`
-    confirms its best against the field alone).  ``work``: progress (one
+    ``confirm_best`` the number of settings confirmed (0: none, and
+    ``confirm`` is None: :mod:`simkit.lab.adapt` confirms what it adopts
+    itself).  ``work``: progress (one
     unit per trial) and a stop checked between trials; the trials' kernels
     then take turns with other threads' (``batches.KERNEL_LOCK``).
     """
@@ -395,27 +467,39 @@ def run(spec: Spec, **kw: Unpack[TuneArgs]) -> dict[str, Any]:
             kept = _finished(where)
             kept.update(complete_before=True, seconds=time.perf_counter() - t0)
             return kept
-        study = _study(spec, where)
-        return _search(spec, study, where, t0, how)
+        return _search(spec, _study(spec, where), where, t0, how)
 
 
-def _study(spec: Spec, where: pathlib.Path | None) -> Any:
-    """The Optuna study: in memory, or in ``where``'s SQLite store, checked
-    first (a damaged store is an InputError saying how to start over)."""
+@dataclasses.dataclass
+class _Studies:
+    """A search's Optuna studies: the one it asks, in memory, and the SQLite store
+    its finished trials are copied into (None without ``out``)."""
+
+    live: Any
+    kept: Any | None
+
+
+def _study(spec: Spec, where: pathlib.Path | None) -> _Studies:
+    """The search's studies: the store in ``where``, checked first (a damaged
+    store is an InputError saying how to start over), and a study in memory
+    holding its finished trials, in their order."""
     import optuna
 
-    storage = None
-    if where is not None:
-        _check_db(where)
-        storage = f"sqlite:///{where / STUDY_DB}"
+    live = optuna.create_study(direction="maximize", sampler=_sampler(spec, 0),
+                               pruner=_pruner(spec))
+    if where is None:
+        return _Studies(live, None)
+    _check_db(where)
     try:
-        return optuna.create_study(study_name="simkit-tune", storage=storage,
-                                   sampler=_sampler(spec.sampler, spec.seed),
+        kept = optuna.create_study(study_name="simkit-tune",
+                                   storage=f"sqlite:///{where / STUDY_DB}",
                                    direction="maximize", load_if_exists=True)
+        finished = kept.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,
+                                                            optuna.trial.TrialState.PRUNED))
     except Exception as e:          # SQLAlchemy's and Optuna's errors alike
-        if where is None:
-            raise                   # no store to be damaged: Optuna's own error
         raise InputError(_damaged(where, STUDY_DB, str(e).splitlines()[0][:120])) from None
+    live.add_trials(finished)
+    return _Studies(live, kept)
 
 
 def _damaged(where: store.StrPath, name: str, why: str) -> str:
@@ -446,16 +530,15 @@ def _check_db(where: pathlib.Path) -> None:
                                   "not an Optuna study"))
 
 
-def _search(spec: Spec, study: Any, where: pathlib.Path | None, t0: float,
+def _search(spec: Spec, studies: _Studies, where: pathlib.Path | None, t0: float,
             how: TuneOptions) -> dict[str, Any]:
     """The trials still to play, then the confirmation: :func:`run`'s work."""
     import optuna
-    # a trial left running by a killed tune is played anew under a new number
-    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-        study.tell(t.number, state=optuna.trial.TrialState.FAIL)
-    work, searched = how.work, Deals(seed=spec.seed, unit=spec.unit, count=spec.deals)
-    done = len(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)))
-    if how.start is not None and not study.get_trials(deepcopy=False):
+
+    study = studies.live
+    work = how.work
+    done = len(study.trials)
+    if how.start is not None and not done:
         study.enqueue_trial(how.start)
     lock = KERNEL_LOCK if work is not None else contextlib.nullcontext()
     if work is not None:
@@ -467,21 +550,24 @@ def _search(spec: Spec, study: Any, where: pathlib.Path | None, t0: float,
         while done < spec.trials:
             if work is not None:
                 work.check()
+            study.sampler = _sampler(spec, done)
             trial = study.ask()
             values = {p.name: _suggest(trial, p) for p in spec.params}
             try:
                 with lock:
-                    value, _ = _trial_value(spec, setting(spec.policy, values), searched, how)
+                    value = _play_trial(spec, trial, setting(spec.policy, values), how)
             except KeyboardInterrupt:
-                study.tell(trial, state=optuna.trial.TrialState.FAIL)
                 raise Interrupted(done, spec.trials, where) from None
-            except BaseException:
-                study.tell(trial, state=optuna.trial.TrialState.FAIL)
-                raise
-            study.tell(trial, value)
+            # a trial cut off is never kept: a continued search plays it again
+            frozen = (study.tell(trial, value) if value is not None
+                      else study.tell(trial, state=optuna.trial.TrialState.PRUNED))
+            if studies.kept is not None:
+                studies.kept.add_trial(frozen)
             done += 1
             bar.update(1)
-            bar.set_postfix(best=f"{study.best_value:+.4f}")
+            best = _best_value(study)
+            if best is not None:
+                bar.set_postfix(best=f"{best:+.4f}")
             if work is not None:
                 work.add(1)
     with lock:
@@ -493,6 +579,14 @@ def _search(spec: Spec, study: Any, where: pathlib.Path | None, t0: float,
     if where is not None:
         _keep_result(where, spec, result)
     return result
+
+
+def _best_value(study: Any) -> float | None:
+    import optuna
+
+    values = [t.value for t in study.get_trials(deepcopy=False,
+                                                states=(optuna.trial.TrialState.COMPLETE,))]
+    return max(values) if values else None
 
 
 def _keep_result(where: pathlib.Path, spec: Spec, result: dict[str, Any]) -> None:
@@ -592,10 +686,15 @@ def _result(spec: Spec, study: Any, how: TuneOptions) -> dict[str, Any]:
     ``how.confirm_only`` (default :func:`_confirm_field`)."""
     import optuna
 
-    trials = [t for t in study.get_trials(deepcopy=False)
-              if t.state == optuna.trial.TrialState.COMPLETE]
-    rows = [{"number": t.number, "params": _clean(t.params), "value": float(t.value)}
-            for t in trials]
+    states = optuna.trial.TrialState
+    finished = [t for t in study.get_trials(deepcopy=False)
+                if t.state in (states.COMPLETE, states.PRUNED)]
+    trials = [t for t in finished if t.state == states.COMPLETE]
+    rungs = spec.rungs()
+    rows = [{"number": t.number, "params": _clean(t.params), "value": float(t.value),
+             **({"deals": rungs[len(t.intermediate_values) - 1],
+                 "pruned": t.state == states.PRUNED} if spec.prune else {})}
+            for t in finished]
     ranked: list[tuple[Any, str]] = []
     seen: set[str] = set()
     for t in sorted(trials, key=lambda t: (-t.value, t.number)):
@@ -624,9 +723,9 @@ def _result(spec: Spec, study: Any, how: TuneOptions) -> dict[str, Any]:
                                 "ci_low": _num(p["ci_low"]), "ci_high": _num(p["ci_high"]),
                                 "p_value": _num(p["p_value"]), "hands": int(p["deals"])})
     default = g.make_policies(None, 1)[0].name
-    first = default if default in opponents else opponents[0]
-    main = next(c for c in confirm if c["setting"] == best_s and c["against"] == first
-                and c["unit"] == spec.unit)
+    first = default if default in opponents or not opponents else opponents[0]
+    main = next((c for c in confirm if c["setting"] == best_s and c["against"] == first
+                 and c["unit"] == spec.unit), None)
     return {"game": spec.game, "policy": spec.policy, "players": spec.players,
             "unit": spec.unit, "deals": spec.deals, "seed": spec.seed,
             "sampler": spec.sampler, "against": list(spec.against),
@@ -634,8 +733,8 @@ def _result(spec: Spec, study: Any, how: TuneOptions) -> dict[str, Any]:
             "trials": rows,
             "best": {"params": _clean(best_t.params), "setting": best_s,
                      "value": float(best_t.value), "trial": best_t.number},
-            "confirm": {k: main[k] for k in ("against", "diff", "ci_low", "ci_high",
-                                             "p_value", "hands")},
+            "confirm": None if main is None else {k: main[k] for k in (
+                "against", "diff", "ci_low", "ci_high", "p_value", "hands")},
             "importance": importances(spec, trials),
             "confirmations": confirm, "confirm_seed": fresh}
 
@@ -661,8 +760,9 @@ def format_result(res: dict[str, Any]) -> str:
              "Trials (value: mean difference against the field, candidate minus field):"]
     names = list(res["trials"][0]["params"]) if res["trials"] else []
     for t in res["trials"]:
-        params = ", ".join(f"{k}={_show(t['params'][k])}" for k in names)
-        lines.append(f"  {t['number']:>4}  {t['value']:+.4f}  {params}")
+        params = ", ".join(f"{k}={_show(t['params'].get(k))}" for k in names)
+        pruned = f"  (stopped at {t['deals']:,} deals)" if t.get("pruned") else ""
+        lines.append(f"  {t['number']:>4}  {t['value']:+.4f}  {params}{pruned}")
     b = res["best"]
     ranked = sorted(res["importance"].items(), key=lambda kv: -kv[1])
     lines += ["", "Importance (PED-ANOVA, adds up to 1): "

@@ -137,7 +137,7 @@ def _size_options() -> dict:
     score sets how long each game played out from it lasts)."""
     return {"advise": {"samples", "games", "plans", "score"},
             "compare": {"hands", "games", "variants", "adapt-rounds", "adapt-trials",
-                        "adapt-games"},
+                        "adapt-games", "adapt-seeds"},
             "show": {"index"}}
 
 

@@ -295,8 +295,57 @@ def test_paired_bootstrap():
     r = paired_bootstrap(a, b, np.median, seed=1)
     assert r["diff"] == 2.0
     assert r["lo"] == r["hi"] == 2.0
-    assert r["p_value"] == 0.0
+    assert r["p_value"] == pytest.approx(2 / 1001)     # never below 1 / (B + 1), twice
     c = a + rng.normal(0, 3, 3000)
     r1, r2 = (paired_bootstrap(a, c, np.median, seed=2) for _ in range(2))
     assert r1 == r2
     assert r1["lo"] <= r1["diff"] <= r1["hi"]
+
+
+def test_a_quantile_of_few_values_is_resampled_by_counts_alike():
+    """A quantile of whole numbers is resampled as multinomial counts of the
+    distinct pairs: the same distribution as resampling the units, so its
+    interval and p-value agree with scipy's resampling within the bootstraps'
+    own noise, and each resample's quantile is numpy's."""
+    from simkit.base.stats import Quantile, _weighted_quantile, bootstrap_interval, paired_bootstrap
+    rng = np.random.default_rng(11)
+    a = rng.integers(5, 30, 4000).astype(float)
+    b = np.where(rng.random(4000) < 0.3, a + rng.integers(-2, 4, 4000), a)
+    for q in (0.5, 0.9):
+        fast = paired_bootstrap(a, b, Quantile(q), seed=3, resamples=4000)
+        slow = paired_bootstrap(a, b, lambda x, axis, q=q: np.quantile(x, q, axis=axis), seed=3,
+                                resamples=4000)
+        assert fast["diff"] == slow["diff"]
+        assert fast["lo"] == pytest.approx(slow["lo"], abs=1.0)
+        assert fast["hi"] == pytest.approx(slow["hi"], abs=1.0)
+        lo, hi = bootstrap_interval(a, Quantile(q), seed=4, resamples=4000)
+        assert lo <= np.quantile(a, q) <= hi
+    values = np.array([1.0, 3.0, 4.0, 9.0])
+    counts = np.array([[2, 0, 1, 3], [1, 1, 1, 1]])
+    for q in (0.0, 0.25, 0.5, 0.9, 1.0):
+        want = [np.quantile(np.repeat(values, c), q) for c in counts]
+        assert _weighted_quantile(values, counts, q).tolist() == pytest.approx(want)
+
+
+def test_a_statistic_of_sums_of_few_rows_is_resampled_by_counts_alike():
+    """The largest departure of win rates (a statistic of column sums) over
+    games whose rows are few distinct ones: resampled by counts, its interval
+    agrees with scipy's resampling of the units within the bootstraps' noise."""
+    from simkit.base.stats import OfSums, bootstrap_interval, paired_bootstrap
+    rng = np.random.default_rng(12)
+    won_a = rng.choice(4, 6000, p=[0.28, 0.24, 0.24, 0.24])
+    won_b = np.where(rng.random(6000) < 0.7, won_a, rng.choice(4, 6000))
+    a = np.column_stack([np.ones(6000), *(won_a == k for k in range(4))]).astype(float)
+    b = np.column_stack([np.ones(6000), *(won_b == k for k in range(4))]).astype(float)
+
+    def largest(sums):
+        return np.max(np.abs(sums[..., 1:] / sums[..., :1] - 0.25), axis=-1)
+
+    fast = paired_bootstrap(a, b, OfSums(largest), seed=5, resamples=4000)
+    slow = paired_bootstrap(a, b, lambda x, axis: largest(np.sum(x, axis=axis)), seed=5,
+                            resamples=4000)
+    assert fast["diff"] == pytest.approx(slow["diff"])
+    assert fast["lo"] == pytest.approx(slow["lo"], abs=0.004)
+    assert fast["hi"] == pytest.approx(slow["hi"], abs=0.004)
+    lo, hi = bootstrap_interval(a, OfSums(largest), seed=6, resamples=4000)
+    assert lo <= largest(a.sum(axis=0)) <= hi

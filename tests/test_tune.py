@@ -145,27 +145,37 @@ def test_stored_tune_continues_and_reprints(capsys, tmp_path):
     assert (tmp_path / "t" / tune.MANIFEST).read_text() == before
 
 
-def test_interrupted_tune_keeps_its_trials_and_continues(capsys, tmp_path, monkeypatch):
+@pytest.mark.parametrize("stop_at", [1, 3, 5])
+def test_an_interrupted_tune_continues_to_the_unbroken_result(capsys, tmp_path, monkeypatch,
+                                                              stop_at):
+    """Ctrl-C at the stop_at-th tournament (the 5th: in the confirmation), then
+    the same command: the trials asked and the result are the unbroken run's
+    (each trial's sampler is seeded by its number, and a trial cut off is
+    played again under that number)."""
+    argv = [*SEARCH, "--trials", "4", "--sampler", "auto", "--json"]
+    rc, text, _ = _run(capsys, argv)
+    unbroken = _strict(text)
     out = str(tmp_path / "t")
     real = tournament.run
     calls = []
 
     def flaky(*args, **kwargs):
         calls.append(1)
-        if len(calls) == 3:
+        if len(calls) == stop_at:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
     monkeypatch.setattr(tournament, "run", flaky)
-    rc, _, err = _run(capsys, [*SEARCH, "--trials", "3", "--out", out])
+    rc, _, err = _run(capsys, [*argv[:-1], "--out", out])
     assert rc == 130
-    assert "interrupted after 2 of 3 trials" in err
+    assert "interrupted" in err
+    if stop_at <= 4:
+        assert f"interrupted after {stop_at - 1} of 4 trials" in err
     assert not (tmp_path / "t" / tune.RESULT).exists()
     monkeypatch.setattr(tournament, "run", real)
-    rc, text, _ = _run(capsys, [*SEARCH, "--trials", "3", "--out", out, "--json"])
-    res = _strict(text)
+    rc, text, _ = _run(capsys, [*argv, "--out", out])
     assert rc == 0
-    assert [t["number"] for t in res["trials"]] == [0, 1, 3]
+    assert _strict(text) == unbroken
 
 
 def test_cmaes_sampler_and_choices(capsys):
@@ -181,10 +191,13 @@ def test_cmaes_sampler_and_choices(capsys):
 
 
 def test_a_trial_left_running_by_a_killed_tune_is_played_anew(capsys, tmp_path):
-    """kill -9 leaves a trial RUNNING in the SQLite study: the same command marks
-    it failed and plays the trials still missing."""
+    """kill -9 mid-trial (or an earlier simkit) leaves a trial RUNNING in the
+    SQLite study: the same command leaves it out and plays the trials still
+    missing, reaching the unbroken run's result."""
     import optuna
 
+    rc, text, _ = _run(capsys, [*SEARCH, "--trials", "3", "--json"])
+    unbroken = _strict(text)
     out = tmp_path / "t"
     rc, _, _ = _run(capsys, [*SEARCH, "--trials", "2", "--out", str(out)])
     (out / tune.RESULT).unlink()                  # as if killed before confirming
@@ -194,10 +207,11 @@ def test_a_trial_left_running_by_a_killed_tune_is_played_anew(capsys, tmp_path):
     rc, text, _ = _run(capsys, [*SEARCH, "--trials", "3", "--out", str(out), "--json"])
     res = _strict(text)
     assert rc == 0
-    assert [t["number"] for t in res["trials"]] == [0, 1, 3]
+    assert [t["number"] for t in res["trials"]] == [0, 1, 2]
+    assert res == unbroken
     states = [t.state.name for t in optuna.load_study(
         study_name="simkit-tune", storage=f"sqlite:///{out / tune.STUDY_DB}").get_trials()]
-    assert states == ["COMPLETE", "COMPLETE", "FAIL", "COMPLETE"]
+    assert states == ["COMPLETE", "COMPLETE", "RUNNING", "COMPLETE"]
 
 
 def _finished(capsys, tmp_path):

@@ -47,7 +47,7 @@ OPTIONS = {
     "advise": ("hand", "players", "seat", "dealer", "preset", "set", "policy", "score",
                "samples", "seed", "bound", "declarer", "plans", "games"),
     "compare": ("variant", "sweep", "players", "policy", "hands", "games", "seed", "adapt",
-                "param", "adapt-rounds", "adapt-trials", "adapt-games", "skill"),
+                "param", "adapt-rounds", "adapt-trials", "adapt-games", "adapt-seeds", "skill"),
     "show": ("players", "preset", "set", "policy", "seed", "index"),
 }
 #: Options that may be given more than once (``set=a=1&set=b=2``).
@@ -75,7 +75,7 @@ def limits() -> dict:
     return {"advise": {"samples": 2_000_000, "games": 50_000, "plans": 16,
                        "score": SCORE_TEXT},
             "compare": {"hands": 5_000_000, "games": 200_000, "variants": MAX_VARIANTS,
-                        "adapt-rounds": 5, "adapt-trials": 48,
+                        "adapt-rounds": 8, "adapt-trials": 128, "adapt-seeds": 4,
                         "adapt-games": {g: DEALS.get(g, 2_000) for g in games.GAMES}},
             "show": {"index": MAX_STREAMS - 1}}
 
@@ -259,7 +259,8 @@ def comparison_of(a: argparse.Namespace, work: Work | None = None) -> Any:
     """The tables of ``simkit compare`` (:func:`simkit.lab.compare.compare`)."""
     from simkit.lab.compare import compare as run
 
-    only = ("param", "out", "scheduler", "adapt_rounds", "adapt_trials", "adapt_games")
+    only = ("param", "out", "scheduler", "adapt_rounds", "adapt_trials", "adapt_games",
+            "adapt_seeds")
     given = [f"--{k.replace('_', '-')}" for k in only if getattr(a, k, None) not in (None, [])]
     if given and not a.adapt:
         raise InputError(f"{', '.join(given)} applies to --adapt only: add --adapt, or drop "
@@ -271,7 +272,8 @@ def comparison_of(a: argparse.Namespace, work: Work | None = None) -> Any:
                scheduler=getattr(a, "scheduler", None), skill_trace=not a.no_skill,
                adapt_rounds=getattr(a, "adapt_rounds", None),
                adapt_trials=getattr(a, "adapt_trials", None),
-               adapt_games=getattr(a, "adapt_games", None))
+               adapt_games=getattr(a, "adapt_games", None),
+               adapt_seeds=getattr(a, "adapt_seeds", None))
 
 
 def compare(a: argparse.Namespace, work: Work | None = None) -> dict:
@@ -361,7 +363,7 @@ def check(command: str, a: argparse.Namespace) -> None:
     dry = argparse.Namespace(**vars(a))
     if command == "compare" and a.adapt:
         dry.adapt, dry.param = False, []
-        dry.adapt_rounds = dry.adapt_trials = dry.adapt_games = None
+        dry.adapt_rounds = dry.adapt_trials = dry.adapt_games = dry.adapt_seeds = None
     with contextlib.suppress(_Checked):
         (advise if command == "advise" else compare)(dry, _DryRun())
     if command == "compare" and a.adapt:
@@ -380,8 +382,8 @@ def _check_adapt(a: argparse.Namespace) -> None:
     for _, overrides in check_variants(g, a.variant, a.sweep):
         rules = g.make_rules(overrides=overrides, players=a.players)
         req = adapt.request(a.game, rules, policy=start, params=a.param or None, seed=a.seed,
-                            rounds=a.adapt_rounds or adapt.ROUNDS,
-                            trials=a.adapt_trials or adapt.TRIALS, deals=a.adapt_games)
+                            rounds=a.adapt_rounds or adapt.ROUNDS, trials=a.adapt_trials,
+                            deals=a.adapt_games)
         tune.make_spec(a.game, policy=start, params=list(req.params), against=[start],
                        players=rules.players,
                        rules=rules.as_dict(), trials=req.trials, seed=0,
@@ -554,7 +556,7 @@ def estimate(command: str, a: argparse.Namespace, stop: threading.Event | None =
 def _compare_seconds(a: argparse.Namespace, stop: threading.Event | None = None) -> float:
     """Every variant's runs (each kind of unit the game's measures read, timed
     under the base's rules), the skill trace, and the adaptations not kept."""
-    from simkit.lab import adapt, skill
+    from simkit.lab import skill
     from simkit.lab.compare import DEFAULT_GAMES, DEFAULT_HANDS, SKILL_SHARE, check_variants
 
     g = games.get(a.game)
@@ -580,16 +582,36 @@ def _compare_seconds(a: argparse.Namespace, stop: threading.Event | None = None)
             table = [(stronger, weaker)[s % 2] for s in range(rules.players)]
             seconds += len(variants) * 2 * rate("game", table, n)(n)
     if a.adapt:
-        start = adapt.check(a.game, a.policy)
-        for _, ov in variants:
-            req = adapt.request(a.game, g.make_rules(overrides=ov, players=a.players),
-                                policy=start, params=a.param or None, seed=a.seed,
-                                rounds=a.adapt_rounds or adapt.ROUNDS,
-                                trials=a.adapt_trials or adapt.TRIALS, deals=a.adapt_games)
-            if adapt.kept_result(req) is None:
-                # about two rounds: a search, its confirmation, and one that confirms it
-                runs = 2 * (req.trials * 2 + 2 * adapt.CONFIRM)
-                seconds += runs * rate(req.unit, most=req.deals)(req.deals)
+        seconds += _adapt_seconds(a, g, [ov for _, ov in variants], rate)
+    return seconds
+
+
+def _adapt_seconds(a: argparse.Namespace, g: GameSpec, variants: list[dict[str, Any]],
+                   rate: Callable[..., _Rate]) -> float:
+    """The adaptations not kept (each adaptation's base first: a later variant's
+    start is the base's setting, known once the base is kept), and the
+    best-response checks."""
+    from simkit.lab import adapt
+
+    start = adapt.check(a.game, a.policy)
+    rules = [g.make_rules(overrides=ov, players=a.players) for ov in variants]
+    seconds = 0.0
+    for k in range(a.adapt_seeds or adapt.SEEDS):
+        def req(i: int, policy: str, k: int = k) -> adapt.Request:
+            return adapt.request(a.game, rules[i], policy=policy, params=a.param or None,
+                                 seed=adapt.adaptation_seed(a.seed, k),
+                                 rounds=a.adapt_rounds or adapt.ROUNDS, trials=a.adapt_trials,
+                                 deals=a.adapt_games)
+        base = req(0, start)
+        kept = adapt.kept_result(base)
+        todo = [base] if kept is None else []
+        for i in range(1, len(rules)):
+            later = req(i, kept["setting"]) if kept is not None else base
+            if kept is None or adapt.kept_result(later) is None:
+                todo.append(later)
+        games_ = sum(adapt.effort(r) for r in todo)
+        games_ += len(rules) * (len(rules) - 1) * 2 * base.deals
+        seconds += rate(base.unit, most=base.deals)(round(games_))
     return seconds
 
 

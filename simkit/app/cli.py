@@ -350,7 +350,7 @@ def _cmd_tune(a: argparse.Namespace) -> int:
     spec = tune.make_spec(a.game, policy=policy, params=a.param, against=a.against,
                           players=rules.players, rules=rules, hands=a.hands, games=a.games,
                           trials=a.trials, seed=a.seed, sampler=a.sampler,
-                          also=a.confirm_against)
+                          also=a.confirm_against, prune=a.prune)
     try:
         res = tune.run(spec, out=a.out, threads=a.threads, scheduler=a.scheduler,
                        progress=not a.no_progress)

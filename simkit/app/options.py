@@ -100,6 +100,9 @@ def _at_most(most: int, what: str) -> Callable[[str], int]:
 
 #: The most settings one tune tries (each is a whole tournament).
 MAX_TRIALS = 100_000
+#: The most rounds of one adaptation, and adaptations of one variant, that
+#: compare --adapt takes.
+MAX_ROUNDS, MAX_SEEDS = 50, 16
 #: The most records ``show --where`` prints.
 MAX_LIMIT = 10_000
 
@@ -264,8 +267,13 @@ def _tune_parser(sub: _Commands) -> None:
     p.add_argument("--trials", type=_at_most(MAX_TRIALS, "each trial is a whole tournament"),
                    help=f"settings tried (default 30, at most {MAX_TRIALS:,})")
     _size_options(p, "tune")
-    p.add_argument("--sampler", choices=("tpe", "cmaes"), default="tpe",
-                   help="Optuna's sampler (default tpe)")
+    p.add_argument("--sampler", choices=("tpe", "cmaes", "auto"), default="tpe",
+                   help="Optuna's sampler: tpe (the default), cmaes, or auto (CMA-ES for the "
+                        "numbers, TPE for the choices)")
+    p.add_argument("--prune", action="store_true",
+                   help="stop weak trials early: each plays its deals in rungs, three times "
+                        "as many each, and stops where it is not among the best third "
+                        "(Optuna's successive halving)")
     p.add_argument("--out", metavar="DIR", help="keep the search here (SQLite): the same "
                    "command again continues it, or reprints a finished one")
     _run_options(p, json_out=True)
@@ -336,7 +344,8 @@ def _compare_parser(sub: _Commands) -> None:
                         "tenth of them per rung)")
     p.add_argument("--adapt", action="store_true",
                    help="re-fit the policy's parameters to each variant's rules first (tuning "
-                        "rounds against the field until no change beats it), and play each "
+                        "rounds against the field until no change beats it; the base from "
+                        "the policy, later variants from the base's setting), and play each "
                         "variant with its own adapted players")
     p.add_argument("--param", metavar="NAME=LOW:HIGH", action="append", default=[],
                    help="with --adapt: search only these parameters (repeatable; default: "
@@ -346,12 +355,21 @@ def _compare_parser(sub: _Commands) -> None:
                         "directory); the same comparison again reuses them")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="with --adapt: play the tuning's tournaments on this Dask cluster")
-    for what, text in (("rounds", "at most this many rounds per variant (default 3)"),
-                       ("trials", "settings tried per round (default 24)"),
-                       ("games", "duplicate whole games per trial (default: Pepper 10000, "
-                                 "Pitch 10000 sessions, Shiesta 40000, Burraco 2000); the "
-                                 "confirmation plays four times as many")):
-        p.add_argument(f"--adapt-{what}", type=_positive, help=f"with --adapt: {text}")
+    adapt_sizes = (
+        ("rounds", MAX_ROUNDS, "each round is a search", "at most this many rounds per "
+         "adaptation: it stops earlier once no setting beats the field (default 6; one that "
+         "reaches the cap while still improving says so)"),
+        ("trials", MAX_TRIALS, "each trial is a tournament", "settings tried per round "
+         "(default: 16 + 8 per parameter searched, 96 for Pepper's heuristic)"),
+        ("games", None, "", "duplicate whole games a trial plays unless stopped early "
+         "(default: Pepper 30000, Pitch 30000 sessions, Shiesta 120000, Burraco 6000); the "
+         "confirmation and the best-response check play as many fresh ones"),
+        ("seeds", MAX_SEEDS, "each is a whole adaptation", "independent adaptations of "
+         "every variant, each with its own seed; the comparison is played once per "
+         "adaptation, and a finding must hold in every one (default 2)"))
+    for what, most, why, text in adapt_sizes:
+        p.add_argument(f"--adapt-{what}", type=_at_most(most, why) if most else _positive,
+                       help=f"with --adapt: {text}" + (f"; at most {most:,}" if most else ""))
     p.add_argument("--no-skill", action="store_true",
                    help="leave out the skill trace (the ladder's tournaments)")
     _run_options(p, json_out=True)

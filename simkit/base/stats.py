@@ -365,17 +365,130 @@ def ratio_ci(sx: float, sn: float, sxx: float, sxn: float, snn: float, units: in
     return r, r - half, r + half
 
 
+class Quantile:
+    """The ``q`` quantile of the units' values (numpy's linear interpolation),
+    as a statistic ``stat(x, axis)``: the bootstraps of this module resample
+    it by counts when the values are few distinct numbers (lengths in whole
+    hands), with the same distribution as resampling the units.
+
+    >>> float(Quantile(0.5)(np.array([1.0, 2.0, 4.0]), axis=0))
+    2.0
+    """
+
+    def __init__(self, q: float) -> None:
+        self.q = float(q)
+
+    def __call__(self, x: Any, axis: int = 0) -> Any:
+        return np.quantile(x, self.q, axis=axis)
+
+
+class OfSums:
+    """A statistic of the column sums of the units' values, ``f(sums)`` with
+    ``sums`` of shape ``(..., columns)`` (a ratio of sums, the largest of
+    several rates), as a statistic ``stat(x, axis)``: the bootstraps of this
+    module resample it by counts when the units' rows are few distinct ones
+    (wins by position), with the same distribution as resampling the units.
+
+    >>> float(OfSums(lambda s: s[..., 1] / s[..., 0])(np.array([[1.0, 1.0], [1.0, 0.0]])))
+    0.5
+    """
+
+    def __init__(self, f: Callable[[np.ndarray], Any]) -> None:
+        self.f = f
+
+    def __call__(self, x: Any, axis: int = 0) -> Any:
+        return self.f(np.sum(np.asarray(x, dtype=float), axis=axis))
+
+
+#: Distinct values (or rows, or pairs of them) up to which a statistic is resampled by counts.
+_FEW = 4096
+
+
+def _counted(rows: np.ndarray, seed: int, resamples: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The distinct rows of ``rows`` (units along the first axis) and
+    ``resamples`` multinomial draws of how often each is resampled (shape
+    ``(resamples, distinct)``), or None when the rows are not few."""
+    distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
+    if len(distinct) > _FEW:
+        return None
+    freq = np.bincount(inverse.ravel(), minlength=len(distinct)) / len(rows)
+    return distinct, np.random.default_rng(seed).multinomial(len(rows), freq, size=resamples)
+
+
+def _sums_by_counts(parts: list[np.ndarray], statistic: OfSums, seed: int,
+                    resamples: int) -> list[np.ndarray] | None:
+    """Bootstrap distributions of ``statistic`` over each of ``parts`` (arrays of
+    the same units, resampled together) by counts; None when the rows are not few."""
+    widths = [1 if p.ndim == 1 else p.shape[1] for p in parts]
+    drawn = _counted(np.column_stack(parts), seed, resamples)
+    if drawn is None:
+        return None
+    distinct, counts = drawn
+    sums = counts @ distinct
+    out, at = [], 0
+    for w in widths:
+        block = sums[:, at:at + w]
+        out.append(np.asarray(statistic.f(block[:, 0] if w == 1 else block), dtype=float))
+        at += w
+    return out
+
+
+def _weighted_quantile(values: np.ndarray, counts: np.ndarray, q: float) -> np.ndarray:
+    """Per row of ``counts`` (how often each of the sorted distinct ``values``
+    is drawn), the ``q`` quantile of the sample they make, as
+    :func:`numpy.quantile` gives it (linear interpolation)."""
+    n = counts.sum(axis=1)
+    h = q * (n - 1)
+    j = np.floor(h)
+    cum = np.cumsum(counts, axis=1)
+    at = (cum <= j[:, None]).sum(axis=1)                 # order statistic j (from 0)
+    after = (cum <= (j + 1)[:, None]).sum(axis=1)        # and j + 1
+    top = len(values) - 1
+    lo, hi = values[np.minimum(at, top)], values[np.minimum(after, top)]
+    out: np.ndarray = lo + (h - j) * (hi - lo)
+    return out
+
+
+def _by_counts(columns: list[np.ndarray], q: float, seed: int,
+               resamples: int) -> list[np.ndarray] | None:
+    """Bootstrap distributions of the ``q`` quantile of each column (the units
+    resampled together), drawn as multinomial counts of the distinct rows;
+    None when the rows are not few (:data:`_FEW`)."""
+    drawn = _counted(np.column_stack(columns), seed, resamples)
+    if drawn is None:
+        return None
+    distinct, counts = drawn
+    out = []
+    for c in range(distinct.shape[1]):
+        values, which = np.unique(distinct[:, c], return_inverse=True)
+        onto = np.zeros((len(distinct), len(values)))
+        onto[np.arange(len(distinct)), which.ravel()] = 1.0
+        out.append(_weighted_quantile(values, counts @ onto, q))
+    return out
+
+
+def _p_value(dist: np.ndarray) -> float:
+    """Twice the smaller share of a bootstrap distribution on either side of 0,
+    counted as ``(1 + k) / (B + 1)``: never below ``1 / (B + 1)``, since B
+    resamples cannot show a smaller one."""
+    b = len(dist)
+    below, above = int(np.sum(dist <= 0)), int(np.sum(dist >= 0))
+    return min(1.0, 2 * (1 + min(below, above)) / (b + 1))
+
+
 def paired_bootstrap(a: Any, b: Any, statistic: Statistic, seed: int = 0,
                      resamples: int = 1000, level: float = 0.95) -> dict[str, float]:
     """``statistic(b) - statistic(a)`` for a statistic of the units' values that
     is not a ratio of sums (a median, a quantile, a maximum), with the
     percentile interval and a two-sided p-value from a paired bootstrap
-    (``scipy.stats.bootstrap``: the same units resampled for both).  ``a`` and
-    ``b`` are arrays whose first axis is the unit; ``statistic(x, axis)``
-    reduces the unit axis ``axis`` (``np.median`` does).  Identical ``a`` and
-    ``b`` give exactly 0 with p-value 1.  The p-value is twice the smaller
-    share of resampled differences on either side of 0.  Seeded, so the same
-    data give the same interval.  Returns ``dict(diff, lo, hi, p_value)``.
+    (the same units resampled for both: ``scipy.stats.bootstrap``, or for a
+    :class:`Quantile` or :class:`OfSums` of few distinct rows, multinomial
+    counts of the distinct pairs).  ``a`` and ``b`` are arrays whose first axis is the
+    unit; ``statistic(x, axis)`` reduces the unit axis ``axis`` (``np.median``
+    does).  Identical ``a`` and ``b`` give exactly 0 with p-value 1.  The
+    p-value is twice the smaller share of resampled differences on either
+    side of 0, never below ``1 / (resamples + 1)``.  Seeded, so the same data
+    give the same interval.  Returns ``dict(diff, lo, hi, p_value)``.
     """
     level = _check_level(level)
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
@@ -385,19 +498,24 @@ def paired_bootstrap(a: Any, b: Any, statistic: Statistic, seed: int = 0,
         diff = float(statistic(b, axis=0) - statistic(a, axis=0))
     if len(a) < 2 or not math.isfinite(diff):
         return {"diff": diff, "lo": math.nan, "hi": math.nan, "p_value": math.nan}
+    fast = None
+    if isinstance(statistic, Quantile) and a.ndim == 1:
+        fast = _by_counts([a, b], statistic.q, seed, resamples)
+    elif isinstance(statistic, OfSums):
+        fast = _sums_by_counts([a, b], statistic, seed, resamples)
+    if fast is not None:
+        dist = fast[1] - fast[0]
+    else:
+        def of(i: Any, axis: int = -1) -> Any:     # i: resampled unit numbers, (batch, units)
+            i = np.asarray(i, dtype=np.int64)
+            return statistic(b[i], axis=i.ndim - 1) - statistic(a[i], axis=i.ndim - 1)
 
-    def of(i: Any, axis: int = -1) -> Any:     # i: resampled unit numbers, (batch, units)
-        i = np.asarray(i, dtype=np.int64)
-        return statistic(b[i], axis=i.ndim - 1) - statistic(a[i], axis=i.ndim - 1)
-
-    res = _bootstrap(of, a, seed, resamples, level)
-    dist = res.bootstrap_distribution
+        dist = _bootstrap(of, a, seed, resamples, level).bootstrap_distribution
     dist = dist[np.isfinite(dist)]
     if not dist.size:
         return {"diff": diff, "lo": math.nan, "hi": math.nan, "p_value": math.nan}
-    p_value = min(1.0, 2 * min(float(np.mean(dist <= 0)), float(np.mean(dist >= 0))))
     lo, hi = (float(np.quantile(dist, q)) for q in ((1 - level) / 2, (1 + level) / 2))
-    return {"diff": diff, "lo": min(lo, diff), "hi": max(hi, diff), "p_value": p_value}
+    return {"diff": diff, "lo": min(lo, diff), "hi": max(hi, diff), "p_value": _p_value(dist)}
 
 
 def _bootstrap(of: Callable[..., Any], units: np.ndarray, seed: int, resamples: int,
@@ -416,8 +534,9 @@ def _bootstrap(of: Callable[..., Any], units: np.ndarray, seed: int, resamples: 
 def bootstrap_interval(x: Any, statistic: Statistic, seed: int = 0, resamples: int = 1000,
                        level: float = 0.95) -> tuple[float, float]:
     """The percentile bootstrap interval ``(lo, hi)`` of ``statistic(x, axis)``
-    over the units of ``x`` (its first axis), seeded; the point when every unit
-    is alike, NaN for fewer than 2 units."""
+    over the units of ``x`` (its first axis), seeded (a :class:`Quantile` of
+    few distinct values resampled by counts); the point when every unit is
+    alike, NaN for fewer than 2 units."""
     level = _check_level(level)
     x = np.asarray(x, dtype=float)
     point = float(statistic(x, axis=0))
@@ -425,6 +544,14 @@ def bootstrap_interval(x: Any, statistic: Statistic, seed: int = 0, resamples: i
         return math.nan, math.nan
     if np.all(x == x[:1]):
         return point, point
+    fast = None
+    if isinstance(statistic, Quantile) and x.ndim == 1:
+        fast = _by_counts([x], statistic.q, seed, resamples)
+    elif isinstance(statistic, OfSums):
+        fast = _sums_by_counts([x], statistic, seed, resamples)
+    if fast is not None:
+        lo, hi = (float(np.quantile(fast[0], q)) for q in ((1 - level) / 2, (1 + level) / 2))
+        return min(lo, point), max(hi, point)
 
     def of(i: Any, axis: int = -1) -> Any:
         i = np.asarray(i, dtype=np.int64)

@@ -103,31 +103,34 @@ def measures(rules: BurracoRules) -> list[Section]:
     def column(name: str) -> Callable[[pd.DataFrame], np.ndarray]:
         return lambda df: df[name].to_numpy()
 
-    def per_team(part: str, label: str) -> list[Mean]:
-        return [Mean(f"{label}, team {t}", column(f"{part}_{t}")) for t in range(2)]
+    def per_team(part: str, label: str, margin: float) -> list[Mean]:
+        return [Mean(f"{label}, team {t}", column(f"{part}_{t}"), margin=margin)
+                for t in range(2)]
 
     def ended(e: str) -> Callable[[pd.DataFrame], np.ndarray]:
         return lambda df: (df["ended"] == e).to_numpy()
 
     hand_measures: list[Mean | Rate] = []
-    for part, label in (("score", "score per hand"), ("melded", "melded points per hand"),
-                        ("hand_penalty", "points of cards left in hand per hand"),
-                        ("burraco_bonus", "burraco bonus points per hand"),
-                        ("clean_burraco", "clean burracos per hand"),
-                        ("dirty_burraco", "dirty burracos per hand"),
-                        ("pozzetto_penalty", "pozzetto penalty points per hand"),
-                        ("sets", "sets per hand"), ("sequences", "sequences per hand"),
-                        ("wilds", "wild cards melded per hand")):
-        hand_measures += per_team(part, label)
+    # margins: 5 points a hand (a card's worth); a twentieth of a meld a hand
+    for part, label, margin in (
+            ("score", "score per hand", 5.0), ("melded", "melded points per hand", 5.0),
+            ("hand_penalty", "points of cards left in hand per hand", 5.0),
+            ("burraco_bonus", "burraco bonus points per hand", 5.0),
+            ("clean_burraco", "clean burracos per hand", 0.05),
+            ("dirty_burraco", "dirty burracos per hand", 0.05),
+            ("pozzetto_penalty", "pozzetto penalty points per hand", 5.0),
+            ("sets", "sets per hand", 0.05), ("sequences", "sequences per hand", 0.05),
+            ("wilds", "wild cards melded per hand", 0.05)):
+        hand_measures += per_team(part, label, margin)
     hand_measures += [Rate(f"hands ended: {e}", ended(e)) for e in ENDED]
-    hand_measures.append(Mean("turns per hand", lambda df: df["turns"].to_numpy()))
+    hand_measures.append(Mean("turns per hand", lambda df: df["turns"].to_numpy(), margin=0.1))
     return [
         Section("hands", "Hands ({n:,} per variant; team 0 = seats 0 and 2)", "hand",
                 tuple(hand_measures)),
         Section("games", "Games ({n:,} whole games to the target)", "game", (
             Rate("team 0 win rate", lambda df: (df["winner"] == 0).to_numpy()),
             Rate("team 1 win rate", lambda df: (df["winner"] == 1).to_numpy()),
-            Mean("hands per game", lambda df: df["hands"].to_numpy()),
+            Mean("hands per game", lambda df: df["hands"].to_numpy(), margin=0.1),
             Rate("shared games", lambda df: df["shared"].to_numpy()),
             Rate("unfinished games", lambda df: df["unfinished"].to_numpy()))),
         design.section(_design_frame, ["the first dealer's team", "the other team"],

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -44,8 +45,8 @@ from simkit import engine
 from simkit import games as registry
 from simkit.base import rng, stats
 from simkit.base.errors import InputError
-from simkit.engine import BidShares, GameSpec, Mean, Rate, Section, Statistic
-from simkit.lab import skill
+from simkit.engine import RATE_MARGIN, BidShares, GameSpec, Mean, Rate, Section, Statistic
+from simkit.lab import findings, skill
 from simkit.lab.compare_text import ALPHA as ALPHA
 from simkit.lab.compare_text import comparison_json as comparison_json
 from simkit.lab.compare_text import format_comparison as format_comparison
@@ -54,7 +55,7 @@ from simkit.policy import Policy
 from simkit.runs.batches import Work, check_count, set_threads, steps
 
 if TYPE_CHECKING:
-    from simkit.lab.adapt import AdaptArgs
+    from simkit.lab.adapt import AdaptArgs, Fits
     from simkit.runs.store import StrPath
 
 MAX_VARIANTS = 8
@@ -308,12 +309,9 @@ class _Sums:
         for v in range(1, self.v):
             vec = np.stack([base[:, 0], base[:, 1], block[v, :, 0], block[v, :, 1]], axis=1)
             self.S[v] += vec.sum(axis=-1)
-            for i in range(4):
-                for j in range(i, 4):
-                    s = np.sum(vec[:, i] * vec[:, j], axis=-1)
-                    self.M[v, :, i, j] += s
-                    if j != i:
-                        self.M[v, :, j, i] += s
+            # every cross-product at once (numpy's own loops, not BLAS: the same sums
+            # in the same order on any machine and thread count)
+            self.M[v] += np.einsum("kin,kjn->kij", vec, vec)
             self.differ[v] += np.count_nonzero((vec[:, 0] != vec[:, 2])
                                                | (vec[:, 1] != vec[:, 3]), axis=-1)
         self.units += n
@@ -378,14 +376,15 @@ def _own(S: np.ndarray, M: np.ndarray, units: int, side: int) -> tuple[float, fl
                           snn=M[i + 1, i + 1], units=units)
 
 
-def _metric_row(metric: str, kind: str, sums: _Sums, v: int, k: int) -> dict[str, Any]:
+def _metric_row(m: Rate | Mean, sums: _Sums, v: int, k: int) -> dict[str, Any]:
     c = _paired(sums, v, k)
     (a, a_lo, a_hi), (b, b_lo, b_hi) = (_own(sums.S[v, k], sums.M[v, k], sums.units, s)
                                          for s in (0, 1))
-    return {"metric": metric, "kind": kind, "a": a, "b": b,
-            "n_a": int(sums.S[v, k, 1]), "n_b": int(sums.S[v, k, 3]), "diff": c["diff"],
-            "ci_low": c["lo"], "ci_high": c["hi"], "p_value": c["p_value"],
-            "a_low": a_lo, "a_high": a_hi, "b_low": b_lo, "b_high": b_hi}
+    return {"metric": m.metric, "kind": "rate" if isinstance(m, Rate) else "mean",
+            "a": a, "b": b, "n_a": int(sums.S[v, k, 1]), "n_b": int(sums.S[v, k, 3]),
+            "diff": c["diff"], "ci_low": c["lo"], "ci_high": c["hi"], "p_value": c["p_value"],
+            "a_low": a_lo, "a_high": a_hi, "b_low": b_lo, "b_high": b_hi,
+            "margin": m.margin, "units": sums.units}
 
 
 def _bid_rows(m: BidShares, sums: _Sums, v: int, k0: int) -> list[dict[str, Any]]:
@@ -399,13 +398,14 @@ def _bid_rows(m: BidShares, sums: _Sums, v: int, k0: int) -> list[dict[str, Any]
         row = {"bid": m.text(level) if level else "(thrown in)", "level": level,
                "hands_a": int(ca), "rate_a": share["a"], "hands_b": int(cb),
                "rate_b": share["b"], "diff": share["diff"], "ci_low": share["lo"],
-               "ci_high": share["hi"], "p_value": share["p_value"]}
+               "ci_high": share["hi"], "p_value": share["p_value"], "margin": m.margin,
+               "units": sums.units}
         keys = ("made_a", "made_b", "made_diff", "made_ci_low", "made_ci_high", "made_p_value")
         row.update(dict.fromkeys(keys, math.nan))
         if level:
             row.update(made_a=made["a"], made_b=made["b"], made_diff=made["diff"],
                        made_ci_low=made["lo"], made_ci_high=made["hi"],
-                       made_p_value=made["p_value"])
+                       made_p_value=made["p_value"], made_margin=m.margin)
         rows.append(row)
     return rows
 
@@ -418,7 +418,7 @@ def _statistic_row(m: Statistic, sums: _Sums, v: int, k: int, seed: int) -> dict
     return {"metric": m.metric, "kind": "rate" if m.percent else "mean", "a": va, "b": vb,
             "n_a": len(a), "n_b": len(b), "diff": c["diff"], "ci_low": c["lo"],
             "ci_high": c["hi"], "p_value": c["p_value"], "a_low": a_lo, "a_high": a_hi,
-            "b_low": b_lo, "b_high": b_hi}
+            "b_low": b_lo, "b_high": b_hi, "margin": m.margin, "units": len(a)}
 
 
 def _section_rows(section: Section, sums: _Sums, v: int, offsets: dict[str, int],
@@ -436,25 +436,31 @@ def _section_rows(section: Section, sums: _Sums, v: int, offsets: dict[str, int]
             # a measure that counted no row under either (players who joined, where
             # nobody may join) is left out
             if sums.S[v, k, 1] or sums.S[v, k, 3]:
-                rows.append(_metric_row(m.metric, "rate" if isinstance(m, Rate) else "mean",
-                                        sums, v, k))
+                rows.append(_metric_row(m, sums, v, k))
             k += 1
     return rows
 
 
 def _skill_rows(g: GameSpec, variants: list[Variant], run: engine.RunSettings,
-                work: Work | None) -> list[list[dict[str, Any]]]:
+                work: Work | None,
+                memo: dict[tuple[str, ...], np.ndarray]) -> list[list[dict[str, Any]]]:
     """Per later variant, the skill trace's rows (see :mod:`simkit.lab.skill`) on
-    ``run.count`` deals of ``run.seed``."""
+    ``run.count`` deals of ``run.seed``; ``memo`` keeps each rung's scores for the
+    comparison's other plays (a rung of the same players and rules scores alike)."""
     played = [_one_policy(g, v) for v in variants]
     scored = []
     for v, default in zip(variants, played):
         per = {}
         for weaker, stronger in skill.rungs(g, default):
             n = skill.deals(g, stronger, run.count)
-            per[skill.names(weaker, stronger, default)] = skill.scores(
-                g, v.rules, weaker, stronger, count=n, seed=run.seed, threads=run.threads,
-                work=work)
+            key = (json.dumps(v.rules.as_dict(), sort_keys=True, default=str), weaker,
+                   stronger, str(n))
+            if key not in memo:
+                memo[key] = skill.scores(g, v.rules, weaker, stronger, count=n, seed=run.seed,
+                                         threads=run.threads, work=work)
+            elif work is not None:
+                work.add(n)
+            per[skill.names(weaker, stronger, default)] = memo[key]
         scored.append(per)
     out: list[list[dict[str, Any]]] = [[] for _ in variants]
     for vi in range(1, len(variants)):
@@ -471,7 +477,7 @@ def _skill_rows(g: GameSpec, variants: list[Variant], run: engine.RunSettings,
                             "kind": "rate", "a": ma, "b": mb, "n_a": len(a), "n_b": len(b),
                             "diff": c["diff"], "ci_low": c["lo"], "ci_high": c["hi"],
                             "p_value": c["p_value"], "a_low": la, "a_high": ha, "b_low": lb,
-                            "b_high": hb})
+                            "b_high": hb, "margin": RATE_MARGIN, "units": len(a)})
             t = stats.paired_bootstrap(a, b, skill.games_to_lead, seed=run.seed)
             ga, gb = (float(skill.games_to_lead(x)) for x in (a, b))
             out[vi].append({"metric": f"skill: {name}, games for the stronger to be ahead "
@@ -479,7 +485,8 @@ def _skill_rows(g: GameSpec, variants: list[Variant], run: engine.RunSettings,
                             "a": ga if math.isfinite(ga) else math.nan,
                             "b": gb if math.isfinite(gb) else math.nan,
                             "n_a": len(a), "n_b": len(b), "diff": t["diff"],
-                            "ci_low": t["lo"], "ci_high": t["hi"], "p_value": t["p_value"]})
+                            "ci_low": t["lo"], "ci_high": t["hi"], "p_value": t["p_value"],
+                            "margin": None, "units": len(a)})
     return out
 
 
@@ -493,6 +500,9 @@ def _one_policy(g: GameSpec, v: Variant) -> str:
 
 #: Hands and whole games per variant when none are given.
 DEFAULT_HANDS, DEFAULT_GAMES = 1_000_000, 20_000
+#: What a hand weighs against a whole game in a progress bar (about its share
+#: of the game's time).
+HAND_WEIGHT = 0.05
 
 
 class CompareArgs(TypedDict, total=False):
@@ -517,36 +527,28 @@ class CompareArgs(TypedDict, total=False):
     adapt_trials: int | None
     adapt_games: int | None
     adapt_seed: int | None
+    adapt_seeds: int | None
 
 
 def _variants(g: GameSpec, pairs: list[tuple[str, dict[str, Any]]], players: int | None,
-              policy: Any, params: Sequence[str] | None,
-              fit: AdaptArgs | None) -> list[Variant]:
-    """Each variant as played: ``policy`` at every seat, or with ``fit`` (the
-    options of :func:`simkit.lab.adapt.adapt`) adapted to its rules."""
+              policy: Any, fits: Fits | None, k: int) -> list[Variant]:
+    """Each variant as played: ``policy`` at every seat, or (with ``fits``) the
+    setting adaptation ``k`` fitted to its rules."""
     rules = [g.make_rules(overrides=ov, players=players) for _, ov in pairs]
-    pols = g.make_policies(policy, rules[0].players)
-    if fit is None:
+    if fits is None:
+        pols = g.make_policies(policy, rules[0].players)
         return [Variant(lab, ov, r, tuple(pols)) for (lab, ov), r in zip(pairs, rules)]
+    return [Variant(lab, ov, r, tuple(g.make_policies(res["setting"], r.players)), res)
+            for (lab, ov), r, res in zip(pairs, rules, fits.results[k])]
+
+
+def _fit(kw: CompareArgs, seed: int) -> tuple[AdaptArgs, int] | None:
+    """The options of the variants' adaptations and their number (None without
+    ``adapt``), checked."""
     from simkit.lab import adapt
 
-    start = adapt.check(g.name, policy)
-    out_v = []
-    for (lab, ov), r in zip(pairs, rules):
-        one: AdaptArgs = {**fit, "label": lab}
-        res = adapt.adapt(g.name, r, start, params, **one)
-        adapted = {"rounds": res["rounds"], "objective": res["objective"],
-                   "setting": res["setting"], "trace": res["trace"],
-                   "reused": res["reused"]}
-        out_v.append(Variant(lab, ov, r, tuple(g.make_policies(res["setting"], r.players)),
-                             adapted))
-    return out_v
-
-
-def _fit(kw: CompareArgs, seed: int) -> AdaptArgs | None:
-    """The options of each variant's adaptation (None without ``adapt``), checked."""
     sizes = {"rounds": kw.get("adapt_rounds"), "trials": kw.get("adapt_trials"),
-             "games": kw.get("adapt_games")}
+             "games": kw.get("adapt_games"), "seeds": kw.get("adapt_seeds")}
     for what, v in sizes.items():
         if v is not None:
             check_count(v, f"--adapt-{what}")
@@ -555,10 +557,11 @@ def _fit(kw: CompareArgs, seed: int) -> AdaptArgs | None:
     rng.run_key(a_seed)
     if not kw.get("adapt", False):
         return None
-    return {"seed": a_seed, "rounds": sizes["rounds"], "trials": sizes["trials"],
-            "deals": sizes["games"], "out": kw.get("out"), "kept": kw.get("kept", ()),
-            "threads": kw.get("threads"), "scheduler": kw.get("scheduler"),
-            "progress": kw.get("progress", False), "work": kw.get("work")}
+    return ({"seed": a_seed, "rounds": sizes["rounds"], "trials": sizes["trials"],
+             "deals": sizes["games"], "out": kw.get("out"), "kept": kw.get("kept", ()),
+             "threads": kw.get("threads"), "scheduler": kw.get("scheduler"),
+             "progress": kw.get("progress", False), "work": kw.get("work")},
+            sizes["seeds"] or adapt.SEEDS)
 
 
 def compare(game: str, variants: Any = None,
@@ -570,19 +573,26 @@ def compare(game: str, variants: Any = None,
     ``variants``: texts for :func:`parse_variant` (or ``(label, dict)``
     pairs); ``sweep``: ``KEY=V1,V2,...`` (:func:`parse_sweep`).  The table:
     ``players``, ``policy`` (one spec or one per seat) and ``seed`` (0); the
-    run: ``threads``, ``progress``.  With
-    ``adapt`` each variant's players are first adapted to its rules
-    (:func:`simkit.lab.adapt.adapt` with ``params``, kept in ``out`` or the cache,
-    looked up in ``kept`` too; ``adapt_rounds``, ``adapt_trials`` and
-    ``adapt_games`` its sizes, default :mod:`simkit.lab.adapt`'s, ``adapt_seed``
-    its seed, default ``seed``, and ``scheduler`` where it plays); without
-    ``skill_trace`` no skill trace is added.  Returns one
-    DataFrame per section of the game's measures (differences later minus
-    base; a column ``vs`` names the later variant when there are more than
-    two) and ``variants`` (label, changes, policies, adaptation, the share of
-    deals whose records differ from the base's, every rule value).  Each table's ``attrs`` hold the
-    game, labels, players, hands, games, seed and policies.  ``work``
-    (:class:`simkit.runs.batches.Work`): report progress, stop when told.
+    run: ``threads``, ``progress``.  With ``adapt`` the variants' players are
+    first adapted to their rules, ``adapt_seeds`` times
+    (:func:`simkit.lab.adapt.adapt_variants` with ``params``, kept in ``out``
+    or the cache, looked up in ``kept`` too; ``adapt_rounds``,
+    ``adapt_trials`` and ``adapt_games`` its sizes, default
+    :mod:`simkit.lab.adapt`'s, ``adapt_seed`` its seed, default ``seed``, and
+    ``scheduler`` where it plays), and the comparison is played once per
+    adaptation on the same deals; without ``skill_trace`` no skill trace is
+    added.
+
+    Returns one DataFrame per section of the game's measures (differences
+    later minus base; a column ``vs`` names the later variant when there are
+    more than two; every row's ``finding``, :mod:`simkit.lab.findings`; with
+    ``adapt``, ``by_adaptation``: each adaptation's difference), ``variants``
+    (label, changes, policies, adaptation, the share of deals whose records
+    differ from the base's, every rule value) and, with ``adapt``,
+    ``best_response`` (:func:`simkit.lab.adapt.adapt_variants`).  Each
+    table's ``attrs`` hold the game, labels, players, hands, games, seed and
+    policies.  ``work`` (:class:`simkit.runs.batches.Work`): report progress,
+    stop when told.
     """
     unknown = sorted(set(kw) - CompareArgs.__optional_keys__)
     if unknown:
@@ -595,7 +605,65 @@ def compare(game: str, variants: Any = None,
     assert g.measures is not None, f"{g.name} has no measures to compare"
     sections = g.measures(g.make_rules(overrides=pairs[0][1], players=players))
     units = list(dict.fromkeys(s.unit for s in sections))
-    hands, games = kw.get("hands"), kw.get("games")
+    counts = _counts(g, units, kw.get("hands"), kw.get("games"))
+    run = engine.RunSettings(count=max(200, counts["game"] // SKILL_SHARE), seed=seed,
+                             threads=kw.get("threads"), progress=kw.get("progress", False))
+    trace = kw.get("skill_trace", True) and "game" in units
+    policy = kw.get("policy")
+    one_play = _effort(g, len(pairs), policy=policy, counts={u: counts[u] for u in units},
+                       run=run, trace=trace)
+    fits = _fits(g, pairs, kw, seed=seed, one_play=one_play)
+    set_threads(run.threads)
+    plays: list[_Played] = []
+    memo: dict[tuple[str, ...], np.ndarray] = {}
+    for k in range(len(fits.results) if fits is not None else 1):
+        played = _variants(g, pairs, players, policy=policy, fits=fits, k=k)
+        sums = {u: _play(g, u, [s for s in sections if s.unit == u], played,
+                         run=dataclasses.replace(run, count=counts[u]), work=work)
+                for u in units}
+        skills = _skill_rows(g, played, run, work, memo) if trace else [[] for _ in played]
+        plays.append(_Played(played, sums, _tables(sections, sums, played, skills, seed)))
+    labels = tuple(label for label, _ in pairs)
+    tables = _merge(plays, labels, adapted=fits is not None)
+    tables["variants"] = _variant_table(plays, fits)
+    if fits is not None:
+        tables["best_response"] = pd.DataFrame(fits.best_response)
+    attrs = _attrs(g, plays, fits, run=run if trace else None,
+                   sizes={"hands": counts["hand"] if "hand" in units else None,
+                          "games": counts["game"] if "game" in units else None,
+                          "seed": int(seed)},
+                   headings={s.name: s.heading.format(n=counts[s.unit]) for s in sections})
+    for df in tables.values():
+        df.attrs.update(attrs)
+    return tables
+
+
+def _attrs(g: GameSpec, plays: list[_Played], fits: Fits | None,
+           run: engine.RunSettings | None, sizes: dict[str, int | None],
+           headings: dict[str, str]) -> dict[str, Any]:
+    """What every table of a comparison carries in its ``attrs``: the game, the
+    variants and their changes, the sizes and seed (``sizes``), the policies
+    each variant played (per adaptation), their adaptations, the share of
+    differing records, the skill trace's deals (``run``) and the sections'
+    ``headings``."""
+    first = plays[0].variants
+    return {"game": g.name, "title": g.title, "labels": tuple(v.label for v in first),
+            "changes": tuple(_changes(v.overrides) for v in first),
+            "players": first[0].rules.players, **sizes,
+            "policies": tuple(first[0].texts()),
+            "played": {v.label: v.texts() for v in first},
+            "played_by_adaptation": {v.label: [p.variants[i].texts() for p in plays]
+                                     for i, v in enumerate(first)},
+            "adapted": {v.label: fits.summary(i) if fits is not None else None
+                        for i, v in enumerate(first)},
+            "differing": {v.label: _differing([p.sums for p in plays], vi)
+                          for vi, v in enumerate(first) if vi},
+            "skill_deals": run.count if run is not None else None, "headings": headings}
+
+
+def _counts(g: GameSpec, units: list[str], hands: int | None,
+            games: int | None) -> dict[str, int]:
+    """The hands and whole games each variant plays, checked."""
     if hands is not None and "hand" not in units:
         raise InputError(f"--hands does not apply: {g.title} is compared in whole games only; "
                          "give --games")
@@ -603,49 +671,64 @@ def compare(game: str, variants: Any = None,
     games = DEFAULT_GAMES if games is None else games
     check_count(hands, "--hands")
     check_count(games, "--games")
-    counts = {"hand": hands, "game": games}
-    played = _variants(g, pairs, players, kw.get("policy"), params=kw.get("params"),
-                       fit=_fit(kw, seed))
-    run = engine.RunSettings(count=max(200, games // SKILL_SHARE), seed=seed,
-                             threads=kw.get("threads"), progress=kw.get("progress", False))
-    trace = kw.get("skill_trace", True) and "game" in units
+    return {"hand": hands, "game": games}
+
+
+def _fits(g: GameSpec, pairs: list[tuple[str, dict[str, Any]]], kw: CompareArgs, seed: int,
+          one_play: float) -> Fits | None:
+    """The variants' adaptations (None without ``adapt``), the progress bar told
+    of them and of the plays that follow (``one_play`` each)."""
+    from simkit.lab import adapt
+
+    fit, work = _fit(kw, seed), kw.get("work")
+    if fit is None:
+        if work is not None:
+            work.expect(one_play)
+        return None
+    options, seeds = fit
+    start = adapt.check(g.name, kw.get("policy"))
+    rules = [(lab, g.make_rules(overrides=ov, players=kw.get("players"))) for lab, ov in pairs]
     if work is not None:
-        rungs = [stronger for v in played for _, stronger in skill.rungs(g, _one_policy(g, v))]
-        work.expect(sum(counts[u] for u in units)
-                    + sum(skill.deals(g, s, run.count) for s in rungs if trace))
-    set_threads(run.threads)
-    sums = {u: _play(g, u, [s for s in sections if s.unit == u], played,
-                     run=dataclasses.replace(run, count=counts[u]), work=work) for u in units}
-    skills = _skill_rows(g, played, run, work) if trace else [[] for _ in played]
-    tables = _tables(sections, sums, played, skills, seed)
-    tables["variants"] = _variant_table(played, sums)
-    labels = tuple(v.label for v in played)
-    attrs = {"game": g.name, "title": g.title, "labels": labels,
-             "changes": tuple(_changes(v.overrides) for v in played),
-             "players": played[0].rules.players,
-             "hands": hands if "hand" in units else None,
-             "games": games if "game" in units else None, "seed": int(seed),
-             "policies": tuple(played[0].texts()),
-             "played": {v.label: v.texts() for v in played},
-             "adapted": {v.label: v.adapted for v in played},
-             "differing": {v.label: _differing(sums, vi) for vi, v in enumerate(played) if vi},
-             "skill_deals": run.count if trace else None,
-             "headings": {s.name: s.heading.format(n=counts[s.unit]) for s in sections}}
-    for df in tables.values():
-        df.attrs.update(attrs)
-    return tables
+        work.expect(adapt.check_effort(g.name, [r for _, r in rules], start, kw.get("params"),
+                                       seeds, **options))
+        work.expect(seeds * one_play)
+    return adapt.adapt_variants(g.name, rules, start, kw.get("params"), seeds, **options)
 
 
-def _differing(sums: dict[str, _Sums], v: int) -> dict[str, float]:
-    """Per kind of unit, the share of units whose records differ from the base's."""
-    return {u: float(s.records_differ[v]) / s.units if s.units else math.nan
-            for u, s in sums.items()}
+def _effort(g: GameSpec, variants: int, policy: Any, counts: dict[str, int],
+            run: engine.RunSettings, trace: bool) -> float:
+    """One play of the comparison's units (``counts``; hands weighed by
+    :data:`HAND_WEIGHT`) and its skill trace, as a progress bar counts them."""
+    out = sum(variants * n * (HAND_WEIGHT if u == "hand" else 1.0) for u, n in counts.items())
+    if trace:
+        default = g.make_policies(policy, 1)[0].text() if policy is None or isinstance(
+            policy, str) else g.make_policies(None, 1)[0].text()
+        out += variants * sum(skill.deals(g, stronger, run.count)
+                              for _, stronger in skill.rungs(g, default))
+    return out
+
+
+@dataclasses.dataclass
+class _Played:
+    """One play of the comparison (one per adaptation): the variants as played,
+    their paired sums, and the rows of every section per later variant."""
+
+    variants: list[Variant]
+    sums: dict[str, _Sums]
+    rows: dict[str, list[list[dict[str, Any]]]]
+
+
+def _differing(sums: list[dict[str, _Sums]], v: int) -> dict[str, float]:
+    """Per kind of unit, the largest share (over the adaptations) of units whose
+    records differ from the base's."""
+    return {u: max(float(s[u].records_differ[v]) / s[u].units if s[u].units else math.nan
+                   for s in sums) for u in sums[0]}
 
 
 def _tables(sections: list[Section], sums: dict[str, _Sums], played: list[Variant],
-            skills: list[list[dict[str, Any]]], seed: int) -> dict[str, pd.DataFrame]:
-    """Every section's rows for every later variant, with Holm's correction over
-    all the tests of each later variant against the base."""
+            skills: list[list[dict[str, Any]]], seed: int) -> dict[str, list[list[dict[str, Any]]]]:
+    """Every section's rows for every later variant, with its findings over all
+    the tests of that variant against the base (:func:`simkit.lab.findings.fill`)."""
     per: dict[str, list[list[dict[str, Any]]]] = {s.name: [[] for _ in played] for s in sections}
     offsets = {u: {"ratio": 0, "stat": 0} for u in sums}
     for s in sections:
@@ -658,32 +741,47 @@ def _tables(sections: list[Section], sums: dict[str, _Sums], played: list[Varian
         for v in range(1, len(played)):
             per["design"][v] += skills[v]
     for v in range(1, len(played)):
-        _holm([rows[v] for rows in per.values()])
-    several = len(played) > 2
+        findings.fill([row for rows in per.values() for row in rows[v]])
+    return per
+
+
+def _merge(plays: list[_Played], labels: tuple[str, ...],
+           adapted: bool) -> dict[str, pd.DataFrame]:
+    """Each section's table: per later variant, its rows with every
+    adaptation's numbers told in one row (:func:`simkit.lab.findings.combined`)."""
+    several = len(labels) > 2
     out = {}
-    for name, rows in per.items():
-        flat = [({"vs": played[v].label} if several else {}) | r
-                for v in range(1, len(played)) for r in rows[v]]
+    for name in plays[0].rows:
+        flat = []
+        for v in range(1, len(labels)):
+            keyed: dict[Any, list[dict[str, Any] | None]] = {}
+            for k, p in enumerate(plays):
+                for row in p.rows[name][v]:
+                    key = row.get("level", row.get("metric"))
+                    keyed.setdefault(key, [None] * len(plays))[k] = row
+            for each in keyed.values():
+                have = [e for e in each if e is not None]
+                full = [e if e is not None else (findings.absent_bid(have[0]) if "level" in have[0]
+                                                 else None) for e in each]
+                rows = [e for e in full if e is not None]
+                vs = {"vs": labels[v]} if several else {}
+                flat.append(vs | findings.combined(rows, adapted))
+            if name == "bids":
+                flat.sort(key=lambda r: (r.get("vs", ""), r["level"]))
         out[name] = pd.DataFrame(flat)
     return out
 
 
-def _holm(tables: list[list[dict[str, Any]]]) -> None:
-    """Fill ``p_holm`` (and ``made_p_holm``) in place over all the rows' tests."""
-    cells = [(row, key) for rows in tables for row in rows
-             for key in ("p_value", "made_p_value") if key in row]
-    adjusted = stats.holm([row[key] for row, key in cells])
-    for (row, key), p in zip(cells, adjusted):
-        row[key.replace("p_value", "p_holm")] = float(p)
-
-
-def _variant_table(played: list[Variant], sums: dict[str, _Sums]) -> pd.DataFrame:
+def _variant_table(plays: list[_Played], fits: Fits | None) -> pd.DataFrame:
     rows = []
-    for vi, v in enumerate(played):
+    for vi, v in enumerate(plays[0].variants):
         row: dict[str, Any] = {"label": v.label, "changes": _changes(v.overrides),
-                               "policies": v.texts(), "adapted": v.adapted}
-        for u, s in sums.items():
-            row[f"differing_{u}s"] = (float(s.records_differ[vi]) / s.units
-                                      if vi and s.units else (0.0 if vi == 0 else math.nan))
+                               "policies": v.texts(),
+                               "adapted": fits.summary(vi) if fits is not None else None}
+        for u in plays[0].sums:
+            shares = [float(p.sums[u].records_differ[vi]) / p.sums[u].units
+                      for p in plays if p.sums[u].units]
+            row[f"differing_{u}s"] = (max(shares) if vi and shares
+                                      else (0.0 if vi == 0 else math.nan))
         rows.append({**row, **v.rules.as_dict()})
     return pd.DataFrame(rows)

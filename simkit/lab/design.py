@@ -41,6 +41,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from simkit.base.stats import OfSums, Quantile
 from simkit.engine import Mean, Rate, Section, Statistic
 
 
@@ -56,21 +57,15 @@ def _single(df: pd.DataFrame) -> np.ndarray:
     return np.asarray(df["single"].to_numpy(bool))
 
 
-def _departure(fair: float) -> Callable[[np.ndarray, int], np.ndarray]:
+def _departure(fair: float) -> OfSums:
     """The largest departure of a position's win rate from ``fair``: values are
-    ``[decided, pos_1 * decided, ...]`` per game."""
-    def stat(x: np.ndarray, axis: int) -> np.ndarray:
-        done = np.sum(np.take(x, 0, axis=-1), axis=axis)
-        wins = np.sum(np.take(x, np.arange(1, x.shape[-1]), axis=-1), axis=axis)
+    ``[decided, pos_1 * decided, ...]`` per game (a statistic of their sums)."""
+    def of(sums: np.ndarray) -> np.ndarray:
         with np.errstate(invalid="ignore", divide="ignore"):
-            rates = wins / np.expand_dims(done, -1)
+            rates = sums[..., 1:] / sums[..., :1]
         largest: np.ndarray = np.max(np.abs(rates - fair), axis=-1)
         return largest
-    return stat
-
-
-def _quantile(q: float) -> Callable[[np.ndarray, int], np.ndarray]:
-    return lambda x, axis: np.quantile(x, q, axis=axis)
+    return OfSums(of)
 
 
 def section(frame: Callable[[pd.DataFrame], pd.DataFrame], positions: Sequence[str],
@@ -100,17 +95,19 @@ def section(frame: Callable[[pd.DataFrame], pd.DataFrame], positions: Sequence[s
         *(Rate(f"balance: win rate, {name}", share(c), _decided)
           for name, c in zip(positions, pos)),
         Statistic("balance: largest departure of a win rate from a fair share",
-                  win_values, _departure(fair), percent=True),
+                  win_values, _departure(fair), percent=True, margin=0.01),
         Rate(f"balance: {first}'s advantage (win rate minus {fair:.0%})",
              lambda df: df["first"].to_numpy(np.float64) - fair, _decided),
         Rate(f"completion: {unit}s ended before {cap}", _finished),
-        Mean(f"{steps} per {per}: mean", lambda df: df["steps"].to_numpy(np.float64)),
+        Mean(f"{steps} per {per}: mean", lambda df: df["steps"].to_numpy(np.float64),
+             margin=0.1),
+        # a quantile of whole steps moves by whole steps: within half of one, none
         Statistic(f"{steps} per {per}: median", lambda df: df["steps"].to_numpy(np.float64),
-                  _quantile(0.5)),
+                  Quantile(0.5), margin=0.5),
         Statistic(f"{steps} per {per}: 90th percentile",
-                  lambda df: df["steps"].to_numpy(np.float64), _quantile(0.9)),
+                  lambda df: df["steps"].to_numpy(np.float64), Quantile(0.9), margin=0.5),
         Mean(f"drama: lead changes per {unit}",
-             lambda df: df["lead_changes"].to_numpy(np.float64)),
+             lambda df: df["lead_changes"].to_numpy(np.float64), margin=0.1),
         Rate("drama: comeback rate (the winner was behind at the halfway point)",
              lambda df: df["comeback"].to_numpy(bool), _single),
         Rate("drama: share of the game played after the winner led for good",

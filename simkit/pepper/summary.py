@@ -124,16 +124,16 @@ def measures(rules: PepperRules) -> list[Section]:
                 (BidShares(rules.kubwa + 1, rules.bid_text),)),
         Section("scores", "Scores per played hand ({n:,} hands)", "hand", (
             Mean("bidding side points per played hand",
-                 lambda df: _bidder_and_others(df, rules)[0], played),
+                 lambda df: _bidder_and_others(df, rules)[0], played, margin=0.05),
             Mean("opponent side points per played hand",
-                 lambda df: _bidder_and_others(df, rules)[1], played),
+                 lambda df: _bidder_and_others(df, rules)[1], played, margin=0.05),
             Rate("contracts made", _column("made"), played),
             Mean(f"mean contract level (tricks bid; Ndogo counts {rules.ndogo}, "
-                 f"Kubwa {rules.kubwa})", _column("contract"), played),
+                 f"Kubwa {rules.kubwa})", _column("contract"), played, margin=0.05),
             Rate("thrown-in rate", lambda df: ~played(df)))),
         Section("games", "Games ({n:,} whole games; tied top sides all win)", "game", (
             *(Rate(f"side {s} win rate", _column(f"win_{s}")) for s in range(rules.sides)),
-            Mean("rounds per game", _column("rounds")),
+            Mean("rounds per game", _column("rounds"), margin=0.1),
             Rate("unfinished games", _column("unfinished")))),
         _design(rules),
     ]

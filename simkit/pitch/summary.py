@@ -131,16 +131,19 @@ def measures(rules: PitchRules) -> list[Section]:
         return value
 
     def seat_money(k: int) -> Mean:
+        # a cent a hand of the session
         return Mean(f"money per session ($), starting seat {k}" if k else
                     "money per session ($), players who joined", lambda df: df["money"].to_numpy(),
-                    lambda df: df["seat"].to_numpy() == k)
+                    lambda df: df["seat"].to_numpy() == k, margin=0.01 * rules.session_hands)
 
     return [
         Section("bids", "Contracts: share of {n:,} hands and success rate", "hand",
                 (BidShares(6, rules.bid_text),)),
         Section("hands", "Per pitched hand ({n:,} hands)", "hand", (
-            Mean("pitcher points per pitched hand", pitcher_value("score"), pitched),
-            Mean("pitcher money per pitched hand ($)", pitcher_value("money"), pitched),
+            Mean("pitcher points per pitched hand", pitcher_value("score"), pitched,
+                 margin=0.05),
+            Mean("pitcher money per pitched hand ($)", pitcher_value("money"), pitched,
+                 margin=0.01),
             Rate("contracts made", lambda df: df["made"].to_numpy(), pitched),
             Rate("moons bid", lambda df: df["moon"].to_numpy(), pitched),
             Rate("thrown-in rate", lambda df: ~pitched(df)))),
@@ -148,7 +151,7 @@ def measures(rules: PitchRules) -> list[Section]:
             *(seat_money(k) for k in range(1, N + 1)),
             seat_money(0),
             Mean("hands per session", lambda df: df["session_hands"].to_numpy(),
-                 lambda df: df["player"].to_numpy() == 0),
+                 lambda df: df["player"].to_numpy() == 0, margin=0.1),
             Rate("sessions ended by the target", lambda df: df["ended_by_target"].to_numpy(),
                  lambda df: df["player"].to_numpy() == 0))),
         _design(rules),

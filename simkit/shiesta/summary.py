@@ -65,9 +65,10 @@ def measures(rules: ShiestaRules) -> list[Section]:
     seat's win rate counted from the starter, game length, unfinished games."""
     return [Section("games", "Games ({n:,} whole games)", "game", (
         *(Rate(f"win rate, {seat_name(k)}", _won_by(k)) for k in range(rules.players)),
-        Mean("turns per game", lambda df: df["turns"].to_numpy()),
+        Mean("turns per game", lambda df: df["turns"].to_numpy(), margin=0.1),
         Mean("pickups per game", lambda df: df[[c for c in df.columns
-                                                if c.startswith("pickups_")]].sum(axis=1)),
+                                                if c.startswith("pickups_")]].sum(axis=1),
+             margin=0.1),
         Rate("unfinished games", lambda df: df["unfinished"].to_numpy()))),
         _design(rules)]
 

@@ -1,8 +1,10 @@
 // Compare: two to eight rule variants of any game on the same deals, or a sweep of one
 // rule, as `simkit compare --json` gives them: each later variant against the first
-// (the base), every measure's paired difference with its interval, p and Holm's p; the
+// (the base), every measure's paired difference with its interval, p, Holm's p and
+// finding (higher, lower, no change, not shown either way, depends on adaptation); the
 // designer's measures with a figure across the variants; the policies each variant
-// played with (adapted to its rules or not).
+// played with (adapted to its rules or not, each adaptation's), and with adapted players
+// the best-response check.
 
 import { api, chrome, el, later, pct, pvalue, queryOf, replaceUrl, runJob, signed } from "./common.js";
 import { PolicyEditor, RulesEditor, choicesOf, gameTable, urlValues } from "./forms.js";
@@ -230,17 +232,24 @@ function svg(w, h, cls, label) {
 
 const SIG = "#1f7a3f", PLAIN = "#9a927c";
 
-/** A small SVG: the difference and its interval against zero, green when significant. */
-function diffBar(d, lo, hi, span, significant) {
-  const W = 150, H = 18, mid = W / 2;
+/** A small SVG: the difference and its interval against zero (one line per adaptation),
+ *  green when the finding tells a difference. */
+function diffBar(r, span) {
+  const each = Array.isArray(r.by_adaptation) && r.by_adaptation.length > 1 ? r.by_adaptation
+    : [{ diff: r.diff ?? 0, ci_low: r.ci_low, ci_high: r.ci_high }];
+  const W = 150, H = Math.max(18, 8 * each.length + 4), mid = W / 2;
   const x = (v) => mid + (v / span) * (W / 2 - 4);
   const s = svg(W, H, "diffbar");
   s.setAttribute("width", W);
   s.setAttribute("height", H);
-  // the highlight's colours: green where Holm's p is below 5% (the table's bold green), grey else
-  s.innerHTML = `<line x1="${mid}" x2="${mid}" y1="1" y2="${H - 1}" stroke="#8a826c" stroke-dasharray="3 2"/>`
-    + (lo === null ? "" : `<line x1="${x(lo)}" x2="${x(hi)}" y1="${H / 2}" y2="${H / 2}" stroke="${significant ? SIG : PLAIN}" stroke-width="3" stroke-linecap="round"/>`)
-    + `<circle cx="${x(d)}" cy="${H / 2}" r="4.5" fill="${significant ? SIG : PLAIN}" stroke="#fff" stroke-width="1.5"/>`;
+  const colour = found(r.finding) ? SIG : PLAIN;
+  let inner = `<line x1="${mid}" x2="${mid}" y1="1" y2="${H - 1}" stroke="#8a826c" stroke-dasharray="3 2"/>`;
+  each.forEach((e, i) => {
+    const y = each.length === 1 ? H / 2 : 4 + i * ((H - 8) / (each.length - 1));
+    if (e.ci_low !== null && e.ci_low !== undefined) inner += `<line x1="${x(e.ci_low)}" x2="${x(e.ci_high)}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="3" stroke-linecap="round"/>`;
+    inner += `<circle cx="${x(e.diff ?? 0)}" cy="${y}" r="${each.length === 1 ? 4.5 : 3.5}" fill="${colour}" stroke="#fff" stroke-width="1.5"/>`;
+  });
+  s.innerHTML = inner;
   return s;
 }
 
@@ -249,7 +258,41 @@ function spanOf(r) {
   return Math.max(1e-12, Math.abs(r.ci_low ?? 0), Math.abs(r.ci_high ?? 0), Math.abs(r.diff ?? 0)) * 1.1;
 }
 
-const sig = (p) => p !== null && p !== undefined && p < 0.05;
+/** A finding that tells a difference (the table's bold green, the bar's green). */
+const found = (word) => word === "higher" || word === "lower";
+
+/** A row's finding in words, with what would tell where nothing was shown either way. */
+function findingCell(r, prefix = "") {
+  const word = r[`${prefix}finding`];
+  if (!word) return el("td", {}, "–");
+  const t = termOf(word);
+  const text = t ? term(t.key, null, word) : word;
+  const td = el("td", { class: "finding" }, el("span", { class: found(word) ? "sig" : "" }, text));
+  const n = r[`${prefix}needed`];
+  if (word === "not shown either way" && n) {
+    td.append(el("span", { class: "ci" }, `about ${Math.round(n).toLocaleString("en")} would tell`));
+  }
+  td.dataset.finding = JSON.stringify(word);
+  return td;
+}
+
+/** The difference cell: the difference and its interval, or with several adaptations each
+ *  adaptation's difference and the span of their intervals. */
+function diffCell(r, rate, prefix = "") {
+  const each = r[`${prefix}by_adaptation`];
+  const d = r[`${prefix}diff`], lo = r[`${prefix}ci_low`], hi = r[`${prefix}ci_high`];
+  const word = r[`${prefix}finding`];
+  const td = el("td", {});
+  if (Array.isArray(each) && each.length > 1) {
+    td.append(el("span", { class: found(word) ? "sig" : "" }, each.map((e) => diffText(e.diff, rate)).join(" · ")),
+      el("span", { class: "ci" }, `each adaptation; span [${diffText(lo, rate)}, ${diffText(hi, rate)}]`));
+    td.dataset.adaptations = JSON.stringify(each);
+  } else {
+    td.append(el("span", { class: found(word) ? "sig" : "" }, diffText(d, rate)),
+      el("span", { class: "ci" }, `[${diffText(lo, rate)}, ${diffText(hi, rate)}]`));
+  }
+  return td;
+}
 
 /** A table cell whose data attributes hold the exact numbers (for scripts and tests). */
 function cell(text, data = {}) {
@@ -261,17 +304,14 @@ function cell(text, data = {}) {
 function metricTable(rows, labels) {
   const head = el("tr", {}, el("th", { class: "left" }, "measure"), el("th", {}, labels[0]), el("th", {}, labels[1]),
     el("th", {}, `${labels[1]} − ${labels[0]} `, ciHead()), th("p", "p-value"), th("Holm's p", "Holm's p"),
-    el("th", {}, el("span", { class: "sr-only" }, "difference as a bar")));
+    th("finding", "finding"), el("th", {}, el("span", { class: "sr-only" }, "difference as a bar")));
   const seen = new Set();
   const body = rows.map((r) => {
     const rate = r.kind === "rate";
     const f = rate ? (v) => pct(v) : num;
-    const d = el("td", {});
-    d.append(el("span", { class: sig(r.p_holm) ? "sig" : "" }, diffText(r.diff, rate)),
-      el("span", { class: "ci" }, `[${diffText(r.ci_low, rate)}, ${diffText(r.ci_high, rate)}]`));
     return el("tr", { "data-metric": r.metric }, explain(el("td", { class: "left" }, r.metric), state.game.name, WORDS, seen),
-      cell(f(r.a), { a: r.a }), cell(f(r.b), { b: r.b }), d, cell(pvalue(r.p_value), { p: r.p_value }),
-      cell(pvalue(r.p_holm), { holm: r.p_holm }), el("td", {}, diffBar(r.diff ?? 0, r.ci_low, r.ci_high, spanOf(r), sig(r.p_holm))));
+      cell(f(r.a), { a: r.a }), cell(f(r.b), { b: r.b }), diffCell(r, rate), cell(pvalue(r.p_value), { p: r.p_value }),
+      cell(pvalue(r.p_holm), { holm: r.p_holm }), findingCell(r), el("td", {}, diffBar(r, spanOf(r))));
   });
   return el("table", { class: "data" }, el("thead", {}, head), el("tbody", {}, body));
 }
@@ -285,16 +325,14 @@ function ciHead() {
 function bidTable(rows, labels) {
   const [A, B] = labels;
   const head = el("tr", {}, el("th", { class: "left" }, "bid"), el("th", {}, `share ${A}`), el("th", {}, `share ${B}`),
-    el("th", {}, "difference ", ciHead()), th("Holm's p", "Holm's p"), th(`made ${A}`, "made"), el("th", {}, `made ${B}`),
-    el("th", {}, "difference [95% CI]"), el("th", {}, "Holm's p"));
+    el("th", {}, "difference ", ciHead()), th("Holm's p", "Holm's p"), th("finding", "finding"), th(`made ${A}`, "made"),
+    el("th", {}, `made ${B}`), el("th", {}, "difference [95% CI]"), el("th", {}, "Holm's p"), el("th", {}, "finding"));
   const seen = new Set();
-  const pp = (v) => diffText(v, true);
+  const made = (r) => (r.level ? [diffCell(r, true, "made_"), el("td", {}, pvalue(r.made_p_holm)), findingCell(r, "made_")]
+    : [el("td", {}, "–"), el("td", {}, "–"), el("td", {}, "–")]);
   const body = rows.map((r) => el("tr", { "data-metric": r.bid }, explain(el("td", { class: "left" }, r.bid), state.game.name, WORDS, seen),
-    cell(pct(r.rate_a), { a: r.rate_a }), cell(pct(r.rate_b), { b: r.rate_b }),
-    el("td", {}, el("span", { class: sig(r.p_holm) ? "sig" : "" }, pp(r.diff)), el("span", { class: "ci" }, `[${pp(r.ci_low)}, ${pp(r.ci_high)}]`)),
-    el("td", {}, pvalue(r.p_holm)), el("td", {}, pct(r.made_a)), el("td", {}, pct(r.made_b)),
-    el("td", {}, el("span", { class: sig(r.made_p_holm) ? "sig" : "" }, pp(r.made_diff)), el("span", { class: "ci" }, `[${pp(r.made_ci_low)}, ${pp(r.made_ci_high)}]`)),
-    el("td", {}, pvalue(r.made_p_holm))));
+    cell(pct(r.rate_a), { a: r.rate_a }), cell(pct(r.rate_b), { b: r.rate_b }), diffCell(r, true),
+    el("td", {}, pvalue(r.p_holm)), findingCell(r), el("td", {}, pct(r.made_a)), el("td", {}, pct(r.made_b)), ...made(r)));
   return el("table", { class: "data" }, el("thead", {}, head), el("tbody", {}, body));
 }
 
@@ -363,25 +401,80 @@ function played(v, g) {
   return all.length === 1 ? `${short(all[0])} at every seat` : texts.map(short).join(" | ");
 }
 
+/** How one adaptation of a variant went: its setting, and each round. */
+function adaptationItem(one, k, n, objective, g) {
+  const label = n > 1 ? `adaptation ${k + 1}: ` : "";
+  const how = one.reused ? "kept from an earlier run" : `${one.rounds} round${one.rounds === 1 ? "" : "s"}`;
+  const said = one.continued_from
+    ? `took ${one.continued_from}'s setting, which beat its own under these rules, and went on from it (${how})`
+    : one.changed ? `adapted to these rules (${how}; objective: ${objective})`
+      : `the players needed no change under this rule (${how})`;
+  const rounds = (one.trace || []).map((t) => el("li", {}, t.diff === null
+    ? `round ${t.round}: no setting beat the field on the search's deals: kept`
+    : `round ${t.round}: best ${played({ policies: [t.best] }, g)}, against the field ${signed(t.diff, 4)} `
+      + (t.ci_low === null ? "" : `[${signed(t.ci_low, 4)}, ${signed(t.ci_high, 4)}] `)
+      + `on ${t.games.toLocaleString("en")} fresh games: ${t.adopted ? "adopted" : "the field kept"}`));
+  return el("li", {}, label, el("code", {}, played({ policies: [one.setting] }, g)), `: ${said}`,
+    one.capped ? el("span", { class: "warn" }, " — stopped at the cap of rounds while still improving") : null,
+    rounds.length ? el("details", { class: "params" }, el("summary", {}, "its rounds"), el("ul", {}, rounds)) : null);
+}
+
 function headPanel(c) {
   const g = state.games[c.game];
   const variants = c.tables.variants || [];
   const items = variants.map((v, i) => {
     const a = v.adapted;
-    const how = !a ? "not adapted" : `adapted to these rules (${a.reused ? "kept from an earlier run" : `${a.rounds} round${a.rounds === 1 ? "" : "s"}`}; objective: ${a.objective})`;
-    const trace = a ? el("details", { class: "params" }, el("summary", {}, "how the players were adapted"),
-      el("ul", {}, a.trace.map((t) => el("li", {}, `round ${t.round}: best ${t.best}, against the field ${signed(t.diff, 4)} `
-        + (t.ci_low === null ? "" : `[${signed(t.ci_low, 4)}, ${signed(t.ci_high, 4)}] `) + `on ${t.games.toLocaleString("en")} fresh games: `
-        + (t.adopted ? "adopted" : "the field kept"))))) : null;
-    return el("li", {}, el("b", {}, v.label + (i === 0 ? " (base)" : "")), " ", el("code", {}, v.changes),
-      el("div", { class: "hint" }, "played by ", el("code", {}, played(v, g)), `, ${how}`), trace);
+    const each = a ? a.by_adaptation : [];
+    const line = a ? el("ul", { class: "adaptations" }, each.map((one, k) => adaptationItem(one, k, each.length, a.objective, g)))
+      : el("div", { class: "hint" }, "played by ", el("code", {}, played(v, g)), ", not adapted");
+    return el("li", { "data-variant": v.label }, el("b", {}, v.label + (i === 0 ? " (base)" : "")), " ", el("code", {}, v.changes), line);
   });
+  const adapted = variants.some((v) => v.adapted);
+  const k = adapted ? variants[0].adapted.seeds : 1;
+  const warnings = (c.warnings || []).map((w) => el("p", { class: "callout warn", role: "note" }, `Warning: ${w}.`));
   return el("section", { class: "panel" }, el("h2", {}, `${g.title}: ${c.labels.join(", ")}`),
     el("p", { class: "hint" }, [`${c.players} players`, c.hands ? `${c.hands.toLocaleString("en")} hands` : null,
       c.games ? `${c.games.toLocaleString("en")} games` : null, `seed ${c.seed}`].filter(Boolean).join(", ")
       + " per variant. Differences are later − base on the same deals; ",
-      el("span", { class: "sig" }, "bold green"), " (and a green bar): ", ...explained("Holm's p below 5%.", null, ["Holm's p"])),
+      el("span", { class: "sig" }, "bold green"), " (and a green bar): ", ...explained("a finding of higher or lower (Holm's p below 5%).", null, ["Holm's p"]),
+      adapted && k > 1 ? ` The players were adapted ${k} times, each time independently; the comparison was played once per adaptation on the same deals, and a finding holds only where every adaptation agrees.` : ""),
+    ...warnings,
     el("h3", {}, "The variants and the policies that played them"), el("ul", { class: "policies played" }, items));
+}
+
+/** The best-response check: per adaptation, under each variant's rules its own adapted
+ *  setting against every other variant's (own minus other), flagged where it loses. */
+function bestResponse(c) {
+  const rows = c.tables.best_response || [];
+  if (!rows.length) return null;
+  const labels = c.labels;
+  const objective = (c.tables.variants[0].adapted || {}).objective || "";
+  const tables = [...new Set(rows.map((r) => r.adaptation))].map((k) => {
+    const mine = rows.filter((r) => r.adaptation === k);
+    const head = el("tr", {}, el("th", { class: "left" }, "under the rules of"),
+      ...labels.map((l) => el("th", {}, `against ${l}'s setting`)));
+    const body = labels.map((own) => el("tr", { "data-rules": own }, el("td", { class: "left" }, own),
+      ...labels.map((other) => {
+        if (own === other) return el("td", {}, "–");
+        const cells = mine.filter((r) => r.rules === own && r.setting_of === other);
+        const td = el("td", {});
+        for (const r of cells) {
+          const note = r.flagged ? (r.continued ? "loses: went on from that setting" : "loses") : r.after ? "after going on" : "";
+          td.append(el("span", { class: r.flagged ? "warn" : "" }, signed(r.diff, 4)),
+            el("span", { class: "ci" }, `[${signed(r.ci_low, 4)}, ${signed(r.ci_high, 4)}]${note ? ` ${note}` : ""}`));
+        }
+        td.dataset.cells = JSON.stringify(cells.map((r) => ({ diff: r.diff, flagged: r.flagged })));
+        return td;
+      })));
+    return el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": `best-response check, adaptation ${k}` },
+      el("table", { class: "data", "data-adaptation": k }, el("caption", {}, `Adaptation ${k}`), el("thead", {}, head), el("tbody", {}, body)));
+  });
+  return el("section", { class: "panel", "data-table": "best_response" },
+    el("h2", {}, "Best-response check"),
+    el("p", { class: "hint" }, `Under each variant's rules, its adapted setting against another variant's on the same fresh `
+      + `duplicate deals (${rows[0].games.toLocaleString("en")} of them): own minus other, in ${objective}, with its 95% interval. `
+      + "A setting that loses under its own rules is flagged, and its adaptation went on from the better one."),
+    ...tables);
 }
 
 /** The win rates of a table when they do not add up to 100% (per variant), with why:
@@ -405,7 +498,7 @@ function sumNote(name, rows, labels) {
 function show(c) {
   const answer = $("answer");
   answer.hidden = false;
-  const parts = [headPanel(c)];
+  const parts = [headPanel(c), bestResponse(c)].filter(Boolean);
   const labels = c.labels;
   const several = labels.length > 2;
   const variants = c.tables.variants || [];
@@ -419,7 +512,7 @@ function show(c) {
     if (c.identical && c.identical[later]) block.push(el("p", { class: "callout", role: "note" }, c.identical[later]));
     parts.push(el("section", { class: "panel", "data-later": later }, block));
     for (const [name, rows] of Object.entries(c.tables)) {
-      if (name === "variants") continue;
+      if (name === "variants" || name === "best_response") continue;
       const mine = several ? rows.filter((r) => r.vs === later) : rows;
       if (!mine.length) continue;
       const table = name === "bids" ? bidTable(mine, pair) : metricTable(mine, pair);
