@@ -5,18 +5,24 @@ One study per game (``pepper-variants``, ...), all made here by
 :class:`Variants`.  Each runs :func:`simkit.lab.compare.compare` with ``adapt``:
 before a variant is played, the default heuristic is re-fitted to its rules
 (:mod:`simkit.lab.adapt`: tuning rounds on duplicate deals until no change beats
-the field), so a rule that pays more for a bid is bid more, as real players
-would.  The rule book (the base, ``rule-book``) and up to seven variants play
-the same deals in one comparison (a game with more variants is compared in
-several, each against the same base); every difference is paired, deal by
-deal, with Holm's correction over each variant's tests.
+the field; the rule book's players first, every variant's from theirs), so a
+rule that pays more for a bid is bid more, as real players would.  This is
+done :data:`simkit.lab.adapt.SEEDS` times, each adaptation independent, and
+the comparison played once per adaptation: a finding is stated only where
+every adaptation agrees (:mod:`simkit.lab.findings`).  The rule book (the
+base, ``rule-book``) and up to seven variants play the same deals in one
+comparison (a game with more variants is compared in several, each against
+the same base: :func:`parts`); every difference is paired, deal by deal, with
+Holm's correction over each variant's tests.
 
-The adaptations take minutes; their results are kept in ``analyses/adapted/``
-(one ``_adapt.json`` per variant, named by a hash of what it depends on:
-rules, table size, policy, searched parameters, sizes, seed) and reused, so
-the study itself takes seconds.  ``python -m analyses.variants GAME...`` runs
-the adaptations again and keeps them there (after a change to a policy, whose
-new settings change the keys).
+The adaptations take minutes to hours; their results are kept in
+``analyses/adapted/`` (one ``_adapt.json`` per adaptation, named by a hash of
+what it depends on: rules, table size, starting setting, searched
+parameters, sizes, seed; and the best-response check's cells in
+``best-response/``) and reused, so the study itself takes seconds.
+``python -m analyses.variants GAME...`` runs the adaptations again and keeps
+them there (after a change to a policy or to the search, which changes the
+keys).
 
 ``hands`` (``Setup.default``) is the hands each variant plays (games played in
 hands), and ``hands // per_game`` its whole games (Shiesta: ``hands`` whole
@@ -25,13 +31,20 @@ games); the skill trace plays a tenth of the games per rung.
 Tables (every difference later minus base on the same deals, with its 95%
 interval, p-value and Holm's p-value):
 
-- ``variants``: each variant, its rule changes, the policy its players
-  adapted to (and in how many rounds), and the share of hands and games
-  whose records differ from the rule book's;
+- ``variants``: each variant, its rule changes, the settings its players
+  adapted to (one per adaptation, with its rounds and whether it reached
+  the cap), and the share of hands and games whose records differ from the
+  rule book's;
 - ``measures``: the game's own measures (contracts, scores, wins, lengths);
 - ``design``: the designer's measures (balance, completion, duration, drama,
   the skill trace), with each variant's own value and interval;
-- ``bids`` (games with bids): each contract's share and success rate.
+- ``bids`` (games with bids): each contract's share and success rate;
+- ``best_response``: per adaptation, under each variant's rules, its
+  adapted setting against the rule book's (and the rule book's against
+  each variant's), flagged where it loses.
+
+Every row carries its ``finding`` (higher, lower, no change, not shown either
+way, depends on adaptation), and each adaptation's difference.
 """
 
 from __future__ import annotations
@@ -50,7 +63,7 @@ from matplotlib.figure import Figure
 
 from analyses.common import GameStudy, Plot, Study, Tables, signed
 from simkit import games
-from simkit.lab import compare
+from simkit.lab import compare, findings
 
 #: The kept adaptations the studies reuse (shipped with the package).
 KEPT = pathlib.Path(__file__).resolve().parent / "adapted"
@@ -92,6 +105,15 @@ def variants_of(game: str, setup: Setup) -> list[tuple[str, dict]]:
                            if name != "seed" and name not in setup.skip]
 
 
+def parts(game: str, setup: Setup) -> list[list[tuple[str, dict]]]:
+    """The comparisons the study plays: the rule book and up to seven variants
+    in each (the most one comparison takes)."""
+    every = variants_of(game, setup)
+    base, rest = every[0], every[1:]
+    step = compare.MAX_VARIANTS - 1
+    return [[base, *rest[i:i + step]] for i in range(0, len(rest), step)]
+
+
 def _rows(result: dict[str, pd.DataFrame], name: str) -> pd.DataFrame:
     t = result[name]
     if "vs" not in t:
@@ -128,28 +150,29 @@ class Variants(GameStudy):
 
     def simulate_tables(self, hands: int, seed: int, progress: bool,
                         threads: int | None) -> dict[str, pd.DataFrame]:
-        every = variants_of(self.game, self.setup)
-        base, rest = every[0], every[1:]
-        step = compare.MAX_VARIANTS - 1
-        parts = [compare.compare(self.game, [base, *rest[i:i + step]],
-                                 players=self.setup.players, seed=seed, adapt=True,
-                                 adapt_seed=ADAPT_SEED, kept=[KEPT / self.game],
-                                 threads=threads, progress=progress, **self.sizes(hands))
-                 for i in range(0, len(rest), step)]
-        variants = pd.concat([parts[0]["variants"].iloc[:1]]
-                             + [p["variants"].iloc[1:] for p in parts], ignore_index=True)
+        played = [compare.compare(self.game, part, players=self.setup.players, seed=seed,
+                                  adapt=True, adapt_seed=ADAPT_SEED, kept=[KEPT / self.game],
+                                  threads=threads, progress=progress, **self.sizes(hands))
+                  for part in parts(self.game, self.setup)]
+        variants = pd.concat([played[0]["variants"].iloc[:1]]
+                             + [p["variants"].iloc[1:] for p in played], ignore_index=True)
         g = games.get(self.game)
-        self.played = {r.label: g.make_policies(r.policies[0], 1)[0].label()
+        self.played = {r.label: " / ".join(dict.fromkeys(
+                           g.make_policies(s, 1)[0].label() for s in r.adapted["settings"]))
                        for r in variants.itertuples()}
-        names = [n for n in parts[0] if n not in ("variants", "design", "bids")]
+        names = [n for n in played[0] if n not in ("variants", "design", "bids",
+                                                   "best_response")]
         tables = {
             "variants": _variant_rows(self.game, variants),
-            "measures": pd.concat([_rows(p, n) for p in parts for n in names],
+            "measures": pd.concat([_rows(p, n) for p in played for n in names],
                                   ignore_index=True),
-            "design": pd.concat([_rows(p, "design") for p in parts], ignore_index=True),
+            "design": pd.concat([_rows(p, "design") for p in played], ignore_index=True),
+            "best_response": pd.concat([p["best_response"] for p in played],
+                                       ignore_index=True).drop_duplicates(
+                subset=["adaptation", "rules", "setting_of", "after"]),
         }
-        if "bids" in parts[0]:
-            tables["bids"] = pd.concat([_rows(p, "bids") for p in parts], ignore_index=True)
+        if "bids" in played[0]:
+            tables["bids"] = pd.concat([_rows(p, "bids") for p in played], ignore_index=True)
         return tables
 
     def findings(self, tables: Tables) -> list[str]:
@@ -159,15 +182,23 @@ class Variants(GameStudy):
         later = [(r, both[both["vs"] == r.variant]) for r in v.iloc[1:].itertuples()]
         kinds = {r.variant: _effect(r, mine) for r, mine in later}
         moved = [name for name, kind in kinds.items() if kind == "moves"]
+        depends = [name for name, kind in kinds.items() if kind == "depends"]
         never = [name for name, kind in kinds.items() if kind == "never"]
+        seeds = len(base["settings"])
         # the headline first: the index's card shows it
-        head = (f"Of {len(kinds)} variants, each played by players adapted to it, "
-                f"{len(moved)} move a measure beyond its interval after Holm's correction"
+        head = (f"Of {len(kinds)} variants, each played by players adapted to it {seeds} "
+                f"times independently, {len(moved)} move a measure in every adaptation "
+                "(higher or lower after Holm's correction)"
                 + (f" ({', '.join(moved)})" if moved else "")
+                + (f"; for {len(depends)} the change depends on the adaptation "
+                   f"({', '.join(depends)})" if depends else "")
                 + (f"; {len(never)} never changed a deal ({', '.join(never)})" if never else "")
                 + ".")
-        out = [head, f"The rule book's players: {base['played']} (adapted to it: "
-                     f"{base['adaptation']})."]
+        out = [head, f"The rule book's players: {base['played']} ({base['adaptation']})."]
+        capped = [r.variant for r in v.itertuples() if r.capped]
+        if capped:
+            out.append("An adaptation stopped at its cap of rounds while still improving "
+                       f"({', '.join(capped)}): those players may not have converged.")
         out += [_finding(r, mine) for r, mine in later]
         return out
 
@@ -179,13 +210,16 @@ class Variants(GameStudy):
                      "where Holm's p is below 0.05.", _difference_figure))
 
     def _provenance(self, hands: int) -> dict:
+        from simkit.lab import adapt
+
         g = games.get(self.game)
         rules = {name: g.resolve_rules(ov, self.setup.players).as_dict()
                  for name, ov in variants_of(self.game, self.setup)}
         policies = dict(self.played) or {BASE: g.default_policy}
         return dict(**dict(self.sizes(hands).items()), rules=rules,
                     policies=policies, players=self.setup.players, adapted_from="heuristic",
-                    kept=f"analyses/adapted/{self.game}", per_variant=True)
+                    adaptations=adapt.SEEDS, kept=f"analyses/adapted/{self.game}",
+                    per_variant=True)
 
     def _descriptions(self) -> dict:
         g = games.get(self.game)
@@ -195,12 +229,18 @@ class Variants(GameStudy):
         bids = any(s.name == "bids" for s in measures(g.resolve_rules(None,
                                                                       self.setup.players)))
         out = {
-            "variants": "One row per variant: its rule changes, the policy its players adapted "
-                        "to (every seat), how (rounds, or kept from an earlier run), and the "
-                        "share of hands and games whose records differ from the rule book's.",
+            "variants": "One row per variant: its rule changes, the settings its players "
+                        "adapted to (every seat; one per adaptation), how (rounds, whether an "
+                        "adaptation reached the cap), and the share of hands and games whose "
+                        "records differ from the rule book's (the most of any adaptation).",
             "measures": "One row per variant and measure of the game's own tables: the rule "
                         "book's value (a), the variant's (b), the paired difference b - a with "
-                        "its 95% interval, p-value and Holm's p-value.",
+                        "its 95% interval (with several adaptations: their mean, and the span "
+                        "of their intervals), p-value, Holm's p-value, the finding, and each "
+                        "adaptation's difference (by_adaptation).",
+            "best_response": "One row per adaptation and pair: under the rules of one variant, "
+                             "its adapted setting against another's on fresh duplicate deals "
+                             "(own minus other, with its 95% interval), flagged where it loses.",
             "design": "One row per variant and designer's measure: the same columns, with "
                       "each side's own 95% interval (a_low, a_high, b_low, b_high).",
             "bids": "One row per variant and contract: its share of the hands and its success "
@@ -214,8 +254,11 @@ class Variants(GameStudy):
             "each difference is paired deal by deal, and Holm's correction runs over all the "
             "tests of one variant.",
             "The players are the default heuristic adapted to each variant's rules: "
-            "tuning rounds of every parameter against a field playing the current setting, "
-            "the best adopted when it wins on fresh deals beyond its interval. A variant "
+            "tuning rounds of every parameter against a field playing the current setting "
+            "(the rule book's players from the default, every variant's from the rule "
+            "book's), each change kept only where it is shown to help, the best adopted when "
+            "it wins on fresh deals beyond its interval; several times, each adaptation "
+            "independent, and a finding stated only where every adaptation agrees. A variant "
             "played by players who do not notice the change measures only its arithmetic.",
             "Rerun one: simkit compare " + self.game + f" --players {self.setup.players} "
             f"--variant {BASE}: --variant {names[0]}:" + ",".join(
@@ -226,14 +269,21 @@ class Variants(GameStudy):
 
 
 def _variant_rows(game: str, variants: pd.DataFrame) -> pd.DataFrame:
+    g = games.get(game)
     rows = []
     for r in variants.itertuples():
-        a = r.adapted or {}
-        how = ("kept from an earlier run" if a.get("reused") else
-               f"{a.get('rounds', 0)} round{'s' if a.get('rounds', 0) != 1 else ''}")
-        g_label = games.get(game).make_policies(r.policies[0], 1)[0].label()
-        row = {"variant": r.label, "changes": r.changes, "played": g_label,
-               "adaptation": how, "objective": a.get("objective"), "setting": r.policies[0]}
+        a = r.adapted
+        each = a["by_adaptation"]
+        how = "; ".join(
+            f"adaptation {k + 1}: " + ("kept from an earlier run" if e["reused"] else
+                                       f"{e['rounds']} round{'s' if e['rounds'] != 1 else ''}")
+            + ("" if e["changed"] else ", no change needed")
+            + (", stopped at the cap" if e["capped"] else "") for k, e in enumerate(each))
+        row = {"variant": r.label, "changes": r.changes,
+               "played": " / ".join(dict.fromkeys(g.make_policies(s, 1)[0].label()
+                                                  for s in a["settings"])),
+               "adaptation": how, "objective": a["objective"], "settings": a["settings"],
+               "capped": a["capped"]}
         for col in variants.columns:
             if col.startswith("differing_"):
                 row[col] = getattr(r, col)
@@ -247,38 +297,57 @@ def _fmt(row: pd.Series, x: float) -> str:
     return f"{100 * x:+.1f} pp" if row["kind"] == "rate" else signed(x, 2)
 
 
-def _effect(v: Any, mine: pd.DataFrame) -> str:
-    """"never" (no deal's record differs), "moves" (a measure beyond its interval
-    after Holm's correction) or "none"."""
+def _never(v: Any) -> bool:
     shares = [getattr(v, c) for c in ("differing_hands", "differing_games")
               if hasattr(v, c) and getattr(v, c) is not None and math.isfinite(getattr(v, c))]
-    if shares and max(shares) == 0:
+    return bool(shares) and max(shares) == 0
+
+
+def _effect(v: Any, mine: pd.DataFrame) -> str:
+    """"never" (no deal's record differs), "moves" (a measure higher or lower in
+    every adaptation), "depends" (a measure whose change depends on the
+    adaptation) or "none"."""
+    if _never(v):
         return "never"
-    return "moves" if (mine["p_holm"] < 0.05).any() else "none"
+    if mine["finding"].isin([findings.HIGHER, findings.LOWER]).any():
+        return "moves"
+    return "depends" if (mine["finding"] == findings.DEPENDS).any() else "none"
+
+
+def _span(r: pd.Series) -> str:
+    """A row's difference: each adaptation's, with the span of their intervals."""
+    each = r["by_adaptation"]
+    diffs = " / ".join(_fmt(r, e["diff"]) for e in each)
+    return f"{diffs} (95% CI {_fmt(r, r['ci_low'])} to {_fmt(r, r['ci_high'])})"
 
 
 def _finding(v: Any, mine: pd.DataFrame) -> str:
-    """One sentence per variant: what it changes, beyond its interval after Holm."""
+    """One sentence per variant, from its rows' findings: what moves in every
+    adaptation, what depends on the adaptation, and the balance's finding."""
     head = f"{v.variant} ({v.changes}; players adapted to {v.played})"
-    shares = [getattr(v, c) for c in ("differing_hands", "differing_games")
-              if hasattr(v, c) and getattr(v, c) is not None and math.isfinite(getattr(v, c))]
-    if shares and max(shares) == 0:
+    if _never(v):
         return f"{head}: never changed a deal at this table."
-    sig = mine[mine["p_holm"] < 0.05]
-    sig = sig.assign(strength=(sig["diff"].abs() / (sig["ci_high"] - sig["ci_low"])
-                               .abs().clip(lower=1e-12)))
+    told = mine[mine["finding"].isin([findings.HIGHER, findings.LOWER])]
+    told = told.assign(strength=(told["diff"].abs() / (told["ci_high"] - told["ci_low"])
+                                 .abs().clip(lower=1e-12)))
     # a measure in the game's own table and again among the designer's (turns per
     # game and its mean) is said once
-    top = (sig.sort_values("strength", ascending=False)
+    top = (told.sort_values("strength", ascending=False)
            .drop_duplicates(subset=["diff", "ci_low", "ci_high"]).head(3))
-    said = [f"{r['metric']} {_fmt(r, r['diff'])} (95% CI {_fmt(r, r['ci_low'])} to "
-            f"{_fmt(r, r['ci_high'])})" for _, r in top.iterrows()]
-    balance = mine[mine["metric"].str.startswith("balance")]
-    calm = "and changes no balance measure" if not (balance["p_holm"] < 0.05).any() else \
-        "and changes the balance"
-    if not said:
-        return f"{head}: no measure moves beyond its interval after Holm's correction."
-    return f"{head}: " + "; ".join(said) + f", {calm}."
+    said = [f"{r['metric']} {r['finding']}, {_span(r)}" for _, r in top.iterrows()]
+    depends = mine[mine["finding"] == findings.DEPENDS]["metric"].drop_duplicates().tolist()
+    balance = mine[mine["metric"].str.startswith("balance")]["finding"]
+    if balance.isin([findings.HIGHER, findings.LOWER]).any():
+        calm = "the balance between positions changes"
+    elif len(balance) and (balance == findings.SAME).all():
+        calm = "the balance does not change (every balance measure within its margin)"
+    else:
+        calm = "a change of balance is not shown either way"
+    parts_ = ["; ".join(said) if said else "no measure moves in every adaptation"]
+    if depends:
+        parts_.append(f"depends on adaptation: {', '.join(depends[:4])}"
+                      + (f" and {len(depends) - 4} more" if len(depends) > 4 else ""))
+    return f"{head}: " + "; ".join(parts_) + f"; {calm}."
 
 
 def _pick(design: pd.DataFrame) -> list[str]:
@@ -346,30 +415,36 @@ def _difference_figure(tables: Tables) -> Figure:
 
 
 def keep(game: str, seed: int = ADAPT_SEED, progress: bool = True) -> list[pathlib.Path]:
-    """Adapt the players to the rule book and to every variant of ``game`` (as
-    the study does with its default seed) and keep the results in
-    :data:`KEPT` (only each ``_adapt.json``: the search's storage stays in the
-    cache)."""
+    """Adapt the players to the rule book and to every variant of ``game`` as
+    the study does (its comparisons, its seed, :data:`simkit.lab.adapt.SEEDS`
+    adaptations, the best-response checks) and keep the results in
+    :data:`KEPT`: every ``_adapt.json`` and best-response cell, not the
+    searches' storage.  What was kept before for ``game`` is replaced."""
     import shutil
+    import tempfile
 
     from simkit.lab import adapt
 
     setup = SETUPS[game]
     g = games.get(game)
     where = KEPT / game
-    where.mkdir(parents=True, exist_ok=True)
-    out = []
-    for name, ov in variants_of(game, setup):
-        rules = g.resolve_rules(ov, setup.players)
-        res = adapt.adapt(game, rules, g.default_policy, seed=seed, progress=progress,
-                          label=name)
-        req = adapt.request(game, rules, g.default_policy, seed=seed)
-        (where / req.key()).mkdir(exist_ok=True)
-        shutil.copyfile(adapt.default_place() / req.key() / adapt.RESULT,
-                        where / req.key() / adapt.RESULT)
-        out.append(where / req.key())
-        if progress:
-            print(f"{game} {name}: {res['setting']}", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        for part in parts(game, setup):
+            rules = [(label, g.resolve_rules(ov, setup.players)) for label, ov in part]
+            fits = adapt.adapt_variants(game, rules, g.default_policy, seed=seed, out=tmp,
+                                        progress=progress)
+            if progress:
+                for (label, _), *each in zip(rules, *fits.results):
+                    print(f"{game} {label}: " + " | ".join(e["setting"] for e in each),
+                          file=sys.stderr)
+        shutil.rmtree(where, ignore_errors=True)
+        out = []
+        for found in sorted(pathlib.Path(tmp).glob(f"*/{adapt.RESULT}")) + sorted(
+                pathlib.Path(tmp).glob(f"{adapt.CELLS}/*.json")):
+            target = where / found.relative_to(tmp)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(found, target)
+            out.append(target)
     return out
 
 

@@ -75,11 +75,13 @@ def main() -> None:
     within = [r for r in rows if r["ci_low"] <= 0 <= r["ci_high"] or abs(r["diff"]) <= resolution]
     record = {"game": a.game, "variants": [f"{label}:{','.join(f'{k}={v}' for k, v in ov.items())}"
                                            for label, ov in pairs],
-              "seeds": a.seeds, "adapt_seeds": adapt.SEEDS, "deals": deals,
+              "seeds": a.seeds, "seeds_text": " and ".join(map(str, a.seeds)),
+              "adapt_seeds": adapt.SEEDS, "deals": deals,
               "search_deals": req.deals, "objective": adapt.objective(a.game)[1],
-              "adapt_seconds": round(seconds, 1), "resolution": resolution,
+              "adapt_seconds": round(seconds, 1), "resolution": round(resolution, 4),
               "pairs": len(rows), "within_noise": len(within),
-              "largest": max((abs(r["diff"]) for r in rows), default=0.0), "rows": rows}
+              "largest": round(max((abs(r["diff"]) for r in rows), default=0.0), 4),
+              "rows": rows}
     if a.json:
         print(json.dumps(record))
         return

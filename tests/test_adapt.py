@@ -185,10 +185,12 @@ def test_a_setting_that_loses_under_its_own_rules_is_flagged_and_adapted_on(monk
                                 deals=6_000)
     rows = fits.best_response
     first = [r for r in rows if r["rules"] == "A" and not r["after"]]
-    assert first[0]["flagged"] and first[0]["continued"]
+    assert first[0]["flagged"]
+    assert first[0]["continued"]
     assert first[0]["ci_high"] < 0
     after = [r for r in rows if r["rules"] == "A" and r["after"]]
-    assert after and not after[0]["flagged"]
+    assert after
+    assert not after[0]["flagged"]
     assert fits.results[0][0]["continued_from"] == "B"
     assert fits.results[0][0]["setting"] == strong
     assert calls[-1][1] == strong                  # went on from B's setting

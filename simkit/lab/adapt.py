@@ -99,6 +99,8 @@ SEEDS = 2
 #: play as many fresh ones.
 DEALS = {"pepper": 30_000, "pitch": 30_000, "shiesta": 120_000, "burraco": 6_000}
 RESULT = "_adapt.json"
+#: The folder of kept best-response cells, beside the adaptations.
+CELLS = "best-response"
 #: The search's version, in every key: a kept adaptation made by another
 #: search is not reused.
 VERSION = 2
@@ -448,19 +450,22 @@ class _Table:
         text = json.dumps([self.game, self.rules.as_dict(), own, other, seed, self.req.deals,
                            VERSION], sort_keys=True, default=str)
         out = self.kw.get("out")
-        place = (pathlib.Path(out) if out is not None else default_place()) / "best-response"
-        path = place / f"{hashlib.sha256(text.encode()).hexdigest()[:24]}.json"
-        try:
-            held = json.loads(read_text(str(path), "a kept best-response cell", MAX_JSON_BYTES))
-            if held["sha256"] == _digest(held["result"]):
-                work = self.kw.get("work")
-                if work is not None:
-                    work.add(2 * self.req.deals)
-                return {k: float(held["result"][k])
-                        for k in ("diff", "ci_low", "ci_high", "p_value")}
-        except (InputError, ValueError, KeyError, TypeError, RecursionError):
-            pass                    # none kept, or not whole: played again
+        place = (pathlib.Path(out) if out is not None else default_place()) / CELLS
+        name = f"{hashlib.sha256(text.encode()).hexdigest()[:24]}.json"
+        for where in [place, *(pathlib.Path(k) / CELLS for k in self.kw.get("kept", ()))]:
+            try:
+                held = json.loads(read_text(str(where / name), "a kept best-response cell",
+                                            MAX_JSON_BYTES))
+                if held["sha256"] == _digest(held["result"]):
+                    work = self.kw.get("work")
+                    if work is not None:
+                        work.add(2 * self.req.deals)
+                    return {k: float(held["result"][k])
+                            for k in ("diff", "ci_low", "ci_high", "p_value")}
+            except (InputError, ValueError, KeyError, TypeError, RecursionError):
+                pass                # none kept there, or not whole: looked up elsewhere
         c = self.versus(own, other, seed)
+        path = place / name
         place.mkdir(parents=True, exist_ok=True)
         store.write_json_atomic(path, {"result": c, "sha256": _digest(c)})
         return c
@@ -592,7 +597,8 @@ def _best_response(game: str, rules: list[Any], labels: list[str], mine: list[di
             own, other = mine[v]["setting"], mine[w]["setting"]
             c = _Table(game, r, req, kw).cell(own, other, seed)
             cells.append({"adaptation": k + 1, "rules": labels[v], "setting_of": labels[w],
-                          "own": own, "other": other, "games": req.deals, **c,
+                          "own": own, "other": other, "same": own == other,
+                          "games": req.deals, **c,
                           "flagged": math.isfinite(c["ci_high"]) and c["ci_high"] < 0,
                           "continued": False, "after": only is not None})
     return cells

@@ -171,8 +171,9 @@ def _adaptation_lines(result: dict[str, pd.DataFrame]) -> list[str]:
                 verdict = " (before its adaptation went on)"
             when = " after going on" if r.after else ""
             ci = "" if not math.isfinite(r.ci_low) else f" [{r.ci_low:+.4f}, {r.ci_high:+.4f}]"
+            said = "the same setting" if r.same else f"{r.diff:+.4f}{ci}{verdict}"
             lines.append(f"  adaptation {r.adaptation}, under {r.rules}'s rules{when}, "
-                         f"{r.rules}'s setting vs {r.setting_of}'s: {r.diff:+.4f}{ci}{verdict}")
+                         f"{r.rules}'s setting vs {r.setting_of}'s: {said}")
     return lines
 
 

@@ -13,6 +13,8 @@ import { term } from "./glossary.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX = 8;
+/** The adaptation's sizes a page may set (blank: the command's defaults). */
+const ADAPT_SIZES = ["adapt-seeds", "adapt-rounds", "adapt-trials", "adapt-games"];
 const state = { games: null, game: null, variants: [], policies: null, job: null, key: null };
 
 /** The words of the measures the glossary explains (each marked once per table). */
@@ -71,13 +73,17 @@ function pairs() {
   out.push(...state.policies.pairs());
   // a game played only in whole games has no hands to set (the command refuses --hands)
   for (const id of ["hands", "games", "seed"]) if (id !== "hands" || g.unit !== "game") out.push([id, $(id).value.trim()]);
-  if ($("adapt").checked) out.push(["adapt", "1"]);
+  if ($("adapt").checked) {
+    out.push(["adapt", "1"]);
+    for (const id of ADAPT_SIZES) if ($(id).value.trim()) out.push([id, $(id).value.trim()]);
+  }
   if (!$("skill").checked) out.push(["skill", "0"]);
   return out;
 }
 
 function changed() {
   if (!state.policies) return;
+  $("adapt-sizes").hidden = !$("adapt").checked;
   replaceUrl(pairs());
   const pol = state.policies.pairs();
   $("policy-sub").textContent = pol.length ? pol.map((x) => x[1]).join(" · ") : state.game.default_policy;
@@ -460,6 +466,7 @@ function bestResponse(c) {
         const td = el("td", {});
         for (const r of cells) {
           const note = r.flagged ? (r.continued ? "loses: went on from that setting" : "loses") : r.after ? "after going on" : "";
+          if (r.same) { td.append(el("span", {}, "the same setting")); continue; }
           td.append(el("span", { class: r.flagged ? "warn" : "" }, signed(r.diff, 4)),
             el("span", { class: "ci" }, `[${signed(r.ci_low, 4)}, ${signed(r.ci_high, 4)}]${note ? ` ${note}` : ""}`));
         }
@@ -543,14 +550,14 @@ async function start() {
   markStatic(document.querySelector("main"));
   const values = urlValues();
   $("game").replaceChildren(...Object.values(state.games).map((g) => el("option", { value: g.name }, g.title)));
-  for (const id of ["hands", "games", "seed"]) if (values[id]) $(id).value = values[id][0];
+  for (const id of ["hands", "games", "seed", ...ADAPT_SIZES]) if (values[id]) $(id).value = values[id][0];
   $("adapt").checked = ["1", "true", "on", "yes"].includes(((values.adapt || [""])[0]).toLowerCase());
   $("skill").checked = !["0", "false", "off", "no"].includes(((values.skill || [""])[0]).toLowerCase());
   const name = values.game && state.games[values.game[0]] ? values.game[0] : Object.keys(state.games)[0];
   chooseGame(name, values);
   $("game").addEventListener("change", () => chooseGame($("game").value));
   $("players").addEventListener("change", () => { state.policies.setPlayers(Number($("players").value)); changed(); });
-  for (const id of ["hands", "games", "seed", "sweep-values"]) $(id).addEventListener("input", changed);
+  for (const id of ["hands", "games", "seed", "sweep-values", ...ADAPT_SIZES]) $(id).addEventListener("input", changed);
   for (const id of ["adapt", "skill"]) $(id).addEventListener("change", changed);
   $("sweep-key").addEventListener("change", () => { $("sweep-values").value = ""; sweepDoc(); changed(); });
   for (const id of ["mode-variants", "mode-sweep"]) $(id).addEventListener("change", () => { setMode(sweeping()); changed(); });
