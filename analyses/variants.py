@@ -37,7 +37,8 @@ interval, p-value and Holm's p-value):
   rule book's;
 - ``measures``: the game's own measures (contracts, scores, wins, lengths);
 - ``design``: the designer's measures (balance, completion, duration, drama,
-  the skill trace), with each variant's own value and interval;
+  each position's result per hand, the skill trace), with each variant's
+  own value and interval;
 - ``bids`` (games with bids): each contract's share and success rate;
 - ``best_response``: per adaptation, under each variant's rules, its
   adapted setting against the rule book's (and the rule book's against
@@ -309,9 +310,17 @@ def _effect(v: Any, mine: pd.DataFrame) -> str:
     adaptation) or "none"."""
     if _never(v):
         return "never"
-    if mine["finding"].isin([findings.HIGHER, findings.LOWER]).any():
+    if _told(mine).any():
         return "moves"
     return "depends" if (mine["finding"] == findings.DEPENDS).any() else "none"
+
+
+def _told(mine: pd.DataFrame) -> pd.Series:
+    """The rows that tell a change that matters: higher or lower in every
+    adaptation, and not within the measure's margin."""
+    within = mine["within_margin"].fillna(False).astype(bool) if "within_margin" in mine \
+        else pd.Series(False, index=mine.index)
+    return mine["finding"].isin([findings.HIGHER, findings.LOWER]) & ~within
 
 
 def _span(r: pd.Series) -> str:
@@ -327,7 +336,7 @@ def _finding(v: Any, mine: pd.DataFrame) -> str:
     head = f"{v.variant} ({v.changes}; players adapted to {v.played})"
     if _never(v):
         return f"{head}: never changed a deal at this table."
-    told = mine[mine["finding"].isin([findings.HIGHER, findings.LOWER])]
+    told = mine[_told(mine)]
     told = told.assign(strength=(told["diff"].abs() / (told["ci_high"] - told["ci_low"])
                                  .abs().clip(lower=1e-12)))
     # a measure in the game's own table and again among the designer's (turns per
@@ -336,13 +345,18 @@ def _finding(v: Any, mine: pd.DataFrame) -> str:
            .drop_duplicates(subset=["diff", "ci_low", "ci_high"]).head(3))
     said = [f"{r['metric']} {r['finding']}, {_span(r)}" for _, r in top.iterrows()]
     depends = mine[mine["finding"] == findings.DEPENDS]["metric"].drop_duplicates().tolist()
-    balance = mine[mine["metric"].str.startswith("balance")]["finding"]
-    if balance.isin([findings.HIGHER, findings.LOWER]).any():
-        calm = "the balance between positions changes"
-    elif len(balance) and (balance == findings.SAME).all():
-        calm = "the balance does not change (every balance measure within its margin)"
+    balance = mine[mine["metric"].str.startswith(("balance", "position"))]
+    words = set(balance["finding"])
+    if _told(balance).any():
+        calm = "balance and position: " + "; ".join(
+            f"{r['metric'].split(': ', 1)[1]} {r['finding']}" for _, r in
+            balance[_told(balance)].head(2).iterrows())
+    elif words == {findings.SAME}:
+        calm = "balance and position: no change (every measure within its margin)"
+    elif findings.DEPENDS in words:
+        calm = "balance and position: depends on adaptation"
     else:
-        calm = "a change of balance is not shown either way"
+        calm = "balance and position: not shown either way"
     parts_ = ["; ".join(said) if said else "no measure moves in every adaptation"]
     if depends:
         parts_.append(f"depends on adaptation: {', '.join(depends[:4])}"

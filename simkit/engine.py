@@ -337,17 +337,41 @@ class Statistic:
 
 
 @dataclass(frozen=True)
+class Balance:
+    """Whether the positions win their fair shares, for each variant on its
+    own: a G-test of the positions' wins against their fair shares, with the
+    largest departure of a position's win rate from its fair share,
+    bias-corrected, as its effect size (:func:`simkit.base.stats.equal_shares`).
+    ``values(df)`` gives per unit ``[decided, the win share of positions 1..K,
+    their fair shares 1..K]`` (0 for a game nobody won).  Not a paired
+    difference: the positions' win rates are compared pair by pair in their
+    own rows."""
+
+    metric: str
+    values: Callable[[pd.DataFrame], np.ndarray]
+
+
+@dataclass(frozen=True)
 class Section:
-    """One table of the comparison, fed by the run of ``unit``s; ``heading`` may
+    """One part of the comparison, fed by the run of ``unit``s; ``heading`` may
     use ``{n}``, the number of units per variant.  ``view(df)``, if given,
     turns each batch of records into the frame the measures read, one row
-    per unit (the designer's measures: :mod:`simkit.lab.design`)."""
+    per unit (the designer's measures: :mod:`simkit.lab.design`).  Its rows
+    go into the table ``table`` (default: its own ``name``), which may hold
+    several sections (the designer's measures of whole games and of single
+    hands)."""
 
     name: str
     heading: str
     unit: str
     measures: tuple
     view: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+    table: str | None = None
+
+    @property
+    def shown_in(self) -> str:
+        """The table this section's rows go into."""
+        return self.table or self.name
 
 
 @dataclass(frozen=True)

@@ -47,11 +47,12 @@ OPTIONS = {
     "advise": ("hand", "players", "seat", "dealer", "preset", "set", "policy", "score",
                "samples", "seed", "bound", "declarer", "plans", "games"),
     "compare": ("variant", "sweep", "players", "policy", "hands", "games", "seed", "adapt",
-                "param", "adapt-rounds", "adapt-trials", "adapt-games", "adapt-seeds", "skill"),
+                "param", "adapt-rounds", "adapt-trials", "adapt-games", "adapt-seeds", "skill",
+                "margin"),
     "show": ("players", "preset", "set", "policy", "seed", "index"),
 }
 #: Options that may be given more than once (``set=a=1&set=b=2``).
-REPEATABLE = ("set", "policy", "variant", "param")
+REPEATABLE = ("set", "policy", "variant", "param", "margin", "sweep")
 #: Options that are on or off: ``bound=1`` (also true, on, yes; 0, false, off, no).
 FLAGS = ("bound", "declarer", "adapt")
 #: Options that are on unless turned off: ``skill=0`` is ``--no-skill``.
@@ -259,12 +260,14 @@ def comparison_of(a: argparse.Namespace, work: Work | None = None) -> Any:
     """The tables of ``simkit compare`` (:func:`simkit.lab.compare.compare`)."""
     from simkit.lab.compare import compare as run
 
-    only = ("param", "out", "scheduler", "adapt_rounds", "adapt_trials", "adapt_games",
-            "adapt_seeds")
+    only = ("param", "scheduler", "adapt_rounds", "adapt_trials", "adapt_games", "adapt_seeds")
     given = [f"--{k.replace('_', '-')}" for k in only if getattr(a, k, None) not in (None, [])]
     if given and not a.adapt:
         raise InputError(f"{', '.join(given)} applies to --adapt only: add --adapt, or drop "
                          f"{'it' if len(given) == 1 else 'them'}")
+    if getattr(a, "out", None) is not None:
+        from simkit.runs import store
+        store.check_place(a.out)         # before any work: the tables go there at the end
     return run(a.game, a.variant, players=a.players, hands=a.hands, games=a.games,
                seed=a.seed, policy=a.policy, threads=getattr(a, "threads", None),
                progress=not a.no_progress, work=work, sweep=a.sweep, adapt=a.adapt,
@@ -273,7 +276,7 @@ def comparison_of(a: argparse.Namespace, work: Work | None = None) -> Any:
                adapt_rounds=getattr(a, "adapt_rounds", None),
                adapt_trials=getattr(a, "adapt_trials", None),
                adapt_games=getattr(a, "adapt_games", None),
-               adapt_seeds=getattr(a, "adapt_seeds", None))
+               adapt_seeds=getattr(a, "adapt_seeds", None), margins=a.margin or None)
 
 
 def compare(a: argparse.Namespace, work: Work | None = None) -> dict:

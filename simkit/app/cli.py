@@ -297,7 +297,7 @@ def _cmd_replay(a: argparse.Namespace) -> int:
 
 
 def _cmd_compare(a: argparse.Namespace) -> int:
-    from simkit.lab.compare import comparison_json, format_comparison
+    from simkit.lab.compare import comparison_json, format_comparison, write_tables
     from simkit.runs import chunks
 
     t0 = time.perf_counter()
@@ -306,6 +306,8 @@ def _cmd_compare(a: argparse.Namespace) -> int:
     except chunks.Interrupted as e:     # Ctrl-C while adapting: its rounds and trials kept
         print(f"simkit: {e}", file=sys.stderr)
         return 130
+    if a.out:
+        write_tables(result, a.out)
     if a.json:
         print(_json(comparison_json(result)))
     else:

@@ -331,9 +331,10 @@ def _compare_parser(sub: _Commands) -> None:
     p.add_argument("--variant", metavar="LABEL:key=value[,...]", action="append", default=[],
                    help="a rule variant, 2 to 8 in all (the first is the base), e.g. "
                         "--variant A: --variant B:all_pass=stick")
-    p.add_argument("--sweep", metavar="KEY=V1,V2,...",
+    p.add_argument("--sweep", metavar="KEY=V1,V2,...", action="append",
                    help="one variant per value of one rule (the first value is the base, or "
-                        "the first --variant, whose rules the values then change)")
+                        "the first --variant, whose rules the values then change); repeat it "
+                        "to cross several rules into a grid (at most 8 variants in all)")
     p.add_argument("--players", type=_integer,
                    help="number of players (default: the rules' own, 4)")
     p.add_argument("--policy", metavar="NAME[:k=v,...]", action="append", help=_POLICY_HELP)
@@ -342,6 +343,11 @@ def _compare_parser(sub: _Commands) -> None:
     p.add_argument("--games", type=_positive,
                    help="whole games per variant (default 20000; the skill trace plays a "
                         "tenth of them per rung)")
+    p.add_argument("--margin", metavar="MEASURE=VALUE", action="append", default=[],
+                   help="a measure's margin of practical equivalence, within which a "
+                        "difference is 'no change' once two one-sided tests place it there "
+                        "(every measure whose name holds MEASURE; a rate's as a fraction or "
+                        "with %%, e.g. 'win rate=2%%'; repeatable)")
     p.add_argument("--adapt", action="store_true",
                    help="re-fit the policy's parameters to each variant's rules first (tuning "
                         "rounds against the field until no change beats it; the base from "
@@ -351,8 +357,10 @@ def _compare_parser(sub: _Commands) -> None:
                    help="with --adapt: search only these parameters (repeatable; default: "
                         "every parameter of the policy)")
     p.add_argument("--out", metavar="DIR",
-                   help="with --adapt: keep the adaptations here (default: simkit's cache "
-                        "directory); the same comparison again reuses them")
+                   help="write every table as CSV here (variants.csv, bids.csv, design.csv, "
+                        "sweep.csv, ...), and with --adapt keep the adaptations here too "
+                        "(default: simkit's cache directory): the same comparison again "
+                        "reuses them")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="with --adapt: play the tuning's tournaments on this Dask cluster")
     adapt_sizes = (

@@ -562,6 +562,105 @@ def bootstrap_interval(x: Any, statistic: Statistic, seed: int = 0, resamples: i
     return min(lo, point), max(hi, point)
 
 
+def _largest_departure(k: int) -> Callable[[np.ndarray], np.ndarray]:
+    """The largest gap between a position's wins and its fair share, over the
+    decided games, from the column sums of ``[decided, wins 1..k, fair 1..k]``."""
+    def largest(sums: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            gap = (sums[..., 1:k + 1] - sums[..., k + 1:]) / sums[..., :1]
+        out: np.ndarray = np.max(np.abs(gap), axis=-1)
+        return out
+    return largest
+
+
+def equal_shares(values: Any, seed: int = 0, resamples: int = 1000) -> dict[str, float]:
+    """A test that positions win their fair shares, from per-unit rows
+    ``[decided, win share of positions 1..K, fair share of positions 1..K]``
+    (a game nobody won adds 0s): the G-test (log-likelihood ratio,
+    ``scipy.stats.power_divergence``) of the positions' wins against their
+    expected wins (the fair shares' sums), ``K - 1`` degrees of freedom; and
+    as its effect size the largest departure of a position's win rate from
+    its fair share, with the bias of that maximum taken off (twice the
+    estimate less the mean of its bootstrap resamples, drawn as counts of the
+    units' distinct rows, at least 0) and the basic bootstrap interval.
+    Returns ``dict(largest, lo, hi, g, p_value, decided)``.
+
+    >>> rows = np.array([[1, 1, 0, 0.5, 0.5]] * 60 + [[1, 0, 1, 0.5, 0.5]] * 40, float)
+    >>> r = equal_shares(rows)
+    >>> round(r["p_value"], 3), round(r["largest"], 2) <= 0.1
+    (0.045, True)
+    """
+    x = np.asarray(values, dtype=float)
+    k = (x.shape[1] - 1) // 2
+    total = x.sum(axis=0)
+    decided = float(total[0])
+    observed, expected = total[1:k + 1], total[k + 1:]
+    if decided <= 0 or k < 2:
+        return dict.fromkeys(("largest", "lo", "hi", "g", "p_value"), math.nan) | {
+            "decided": decided}
+    largest = _largest_departure(k)
+    point = float(largest(total))
+    keep = expected > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # a position with no wins: its term is 0
+        g, p = _st.power_divergence(observed[keep], expected[keep] * observed[keep].sum()
+                                    / expected[keep].sum(), lambda_="log-likelihood")
+    dist = _resampled([x], largest, seed, resamples)[0]
+    lo, hi = (float(np.quantile(dist, q)) for q in (0.025, 0.975))
+    return {"largest": max(0.0, 2 * point - float(np.mean(dist))),
+            "lo": max(0.0, 2 * point - hi), "hi": max(0.0, 2 * point - lo),
+            "g": float(g), "p_value": float(p), "decided": decided}
+
+
+def paired_equal_shares(a: Any, b: Any, seed: int = 0,
+                        resamples: int = 1000) -> dict[str, float]:
+    """:func:`equal_shares`'s effect size under ``a`` and under ``b`` (the same
+    units), each bias-corrected from one paired bootstrap (the units resampled
+    together: twice the estimate less the mean of its resamples, with the
+    basic interval), and their difference ``b`` minus ``a``: exactly the
+    difference of the two corrected values, with its basic interval and a
+    two-sided p-value never below ``1 / (resamples + 1)``.  Not clipped at 0:
+    a departure no larger than chance shows reads about 0, either side.
+    Identical ``a`` and ``b`` give a difference of exactly 0 with p-value 1.
+    Returns ``dict(a, a_lo, a_hi, b, b_lo, b_hi, diff, lo, hi, p_value)``."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    largest = _largest_departure((a.shape[1] - 1) // 2)
+    pa, pb = float(largest(a.sum(axis=0))), float(largest(b.sum(axis=0)))
+    da, db = _resampled([a, b], largest, seed, resamples)
+    out: dict[str, float] = {}
+    for name, point, dist in (("a", pa, da), ("b", pb, db)):
+        d = dist[np.isfinite(dist)]
+        if not (math.isfinite(point) and d.size):
+            out.update({name: math.nan, f"{name}_lo": math.nan, f"{name}_hi": math.nan})
+            continue
+        lo, hi = (float(np.quantile(d, q)) for q in (0.025, 0.975))
+        out.update({name: 2 * point - float(np.mean(d)), f"{name}_lo": 2 * point - hi,
+                    f"{name}_hi": 2 * point - lo})
+    if a.shape == b.shape and np.array_equal(a, b):
+        return out | {"b": out["a"], "b_lo": out["a_lo"], "b_hi": out["a_hi"], "diff": 0.0,
+                      "lo": 0.0, "hi": 0.0, "p_value": 1.0}
+    diff = pb - pa
+    dist = (db - da)[np.isfinite(db - da)]
+    if not math.isfinite(diff) or not dist.size:
+        return out | {"diff": math.nan, "lo": math.nan, "hi": math.nan, "p_value": math.nan}
+    lo, hi = (float(np.quantile(dist, q)) for q in (0.025, 0.975))
+    return out | {"diff": out["b"] - out["a"], "lo": 2 * diff - hi, "hi": 2 * diff - lo,
+                  "p_value": _p_value(2 * diff - dist)}   # the basic interval's own test
+
+
+def _resampled(parts: list[np.ndarray], stat: Callable[[np.ndarray], np.ndarray], seed: int,
+               resamples: int) -> list[np.ndarray]:
+    """Bootstrap distributions of ``stat`` of the column sums of each of ``parts``
+    (the same units resampled together): by counts of the distinct rows, or
+    where they are many, by resampling the units."""
+    drawn = _sums_by_counts(parts, OfSums(stat), seed, resamples)
+    if drawn is not None:
+        return drawn
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(parts[0]), size=(resamples, len(parts[0])))
+    return [np.asarray([stat(p[i].sum(axis=0)) for i in picks]) for p in parts]
+
+
 def holm(p_values: Any) -> np.ndarray:
     """Holm's step-down adjustment of the p-values of one family of tests: the
     ``i``-th smallest of ``m`` becomes ``max over j <= i of min(1, (m - j + 1)

@@ -62,12 +62,15 @@ class HandSummary(Summary):
 
 
 class GameSummary(Summary):
-    """Per team: its win rate; hands per game, shared and unfinished games."""
+    """Per team: its win rate (a shared game counts half to each team, as in
+    every table of simkit); hands per game, shared and unfinished games."""
 
     def part(self, df: pd.DataFrame) -> pd.DataFrame:
+        half = 0.5 * df["shared"].to_numpy(np.float64)
         return pd.DataFrame([{
-            "n": len(df), "w0": int((df["winner"] == 0).sum()),
-            "w1": int((df["winner"] == 1).sum()), "shared": int(df["shared"].sum()),
+            "n": len(df), "w0": float((df["winner"] == 0).sum() + half.sum()),
+            "w1": float((df["winner"] == 1).sum() + half.sum()),
+            "shared": int(df["shared"].sum()),
             "unfinished": int(df["unfinished"].sum()), "hands": int(df["hands"].sum())}])
 
     def text(self) -> str:
@@ -75,12 +78,12 @@ class GameSummary(Summary):
         n = int(t["n"])
         lines = [f"{'team':<6}{'games':>10}   win rate [95% CI]"]
         for k in range(2):
-            w = int(t[f"w{k}"])
+            w = float(t[f"w{k}"])
             lo, hi = stats.proportion_ci(w, n)
             estimate = str(stats.format_estimate(w / n, lo, hi, n))   # one value: its text
             lines.append(f"{k:<6}{n:>10,}   " + estimate.split(" (")[0])
-        lines.append(f"mean hands per game {t['hands'] / n:.2f}; shared {int(t['shared']):,}; "
-                     f"unfinished {int(t['unfinished']):,}")
+        lines.append(f"mean hands per game {t['hands'] / n:.2f}; shared {int(t['shared']):,} "
+                     f"(half a win to each team); unfinished {int(t['unfinished']):,}")
         return "\n".join(lines)
 
 
@@ -96,9 +99,9 @@ def measures(rules: BurracoRules) -> list[Section]:
     team's score per hand and its parts (in points: the cards left in hand and
     the pozzetto penalty count negative), burracos, sets, sequences and wild
     cards melded, how hands end; games won, their length.  A shared game
-    (``tie=shared``: both teams win) counts in "shared games", not in either
-    team's win rate: the two win rates, the shared and the unfinished games
-    add to 100%."""
+    (``tie=shared``: both teams win) counts half a win to each team, as in
+    every table (and in "shared games"): the two win rates and the
+    unfinished games add to 100%."""
 
     def column(name: str) -> Callable[[pd.DataFrame], np.ndarray]:
         return lambda df: df[name].to_numpy()
@@ -128,14 +131,34 @@ def measures(rules: BurracoRules) -> list[Section]:
         Section("hands", "Hands ({n:,} per variant; team 0 = seats 0 and 2)", "hand",
                 tuple(hand_measures)),
         Section("games", "Games ({n:,} whole games to the target)", "game", (
-            Rate("team 0 win rate", lambda df: (df["winner"] == 0).to_numpy()),
-            Rate("team 1 win rate", lambda df: (df["winner"] == 1).to_numpy()),
+            *(Rate(f"team {t} win rate (a shared game: half to each)", _won(t))
+              for t in range(2)),
             Mean("hands per game", lambda df: df["hands"].to_numpy(), margin=0.1),
             Rate("shared games", lambda df: df["shared"].to_numpy()),
             Rate("unfinished games", lambda df: df["unfinished"].to_numpy()))),
         design.section(_design_frame, ["the first dealer's team", "the other team"],
                        "the first dealer's team", cap="max_hands"),
+        design.position(["the first player's team", "the dealer's team"],
+                        [("points per hand", _team_points, 5.0)]),
     ]
+
+
+def _won(team: int) -> Callable[[pd.DataFrame], np.ndarray]:
+    """Per game, ``team``'s share of the win: 1, half of a shared game, or 0."""
+    def share(df: pd.DataFrame) -> np.ndarray:
+        out: np.ndarray = ((df["winner"] == team).to_numpy(np.float64)
+                           + 0.5 * df["shared"].to_numpy(np.float64))
+        return out
+    return share
+
+
+def _team_points(df: pd.DataFrame) -> np.ndarray:
+    """Per hand, the score of the first player's team (the dealer's left: the
+    other team than the dealer's) and of the dealer's team."""
+    dealer = df["dealer"].to_numpy(np.int64)
+    scores = df[["score_0", "score_1"]].to_numpy(np.float64)
+    rows = np.arange(len(df))
+    return np.column_stack([scores[rows, 1 - dealer % 2], scores[rows, dealer % 2]])
 
 
 def _design_frame(df: pd.DataFrame) -> pd.DataFrame:

@@ -34,7 +34,6 @@ import dataclasses
 import functools
 import json
 import math
-import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
@@ -45,142 +44,29 @@ from simkit import engine
 from simkit import games as registry
 from simkit.base import rng, stats
 from simkit.base.errors import InputError
-from simkit.engine import RATE_MARGIN, BidShares, GameSpec, Mean, Rate, Section, Statistic
+from simkit.engine import RATE_MARGIN, Balance, BidShares, GameSpec, Mean, Rate, Section, Statistic
 from simkit.lab import findings, skill
 from simkit.lab.compare_text import ALPHA as ALPHA
 from simkit.lab.compare_text import comparison_json as comparison_json
 from simkit.lab.compare_text import format_comparison as format_comparison
 from simkit.lab.compare_text import identical_sentence as identical_sentence
-from simkit.policy import Policy
+from simkit.lab.compare_text import write_tables as write_tables
+from simkit.lab.variants import MAX_VARIANTS as MAX_VARIANTS
+from simkit.lab.variants import Variant, changes, sweep_keys, sweep_table
+from simkit.lab.variants import check_variants as check_variants
+from simkit.lab.variants import parse_sweep as parse_sweep
+from simkit.lab.variants import parse_variant as parse_variant
 from simkit.runs.batches import Work, check_count, set_threads, steps
 
 if TYPE_CHECKING:
     from simkit.lab.adapt import AdaptArgs, Fits
     from simkit.runs.store import StrPath
 
-MAX_VARIANTS = 8
-_LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
-_FORM = "LABEL or LABEL:key=value[,key=value...], e.g. A: or B:all_pass=stick,auction=one_lap"
 #: Units per block whose sums are added (the same blocks however the run is cut
 #: into steps, so the web app's sums equal the command's to the last bit).
 BLOCK = {"hand": 1 << 16, "game": 1 << 12}
 #: The skill trace's deals per rung: this fraction of the whole games compared.
 SKILL_SHARE = 10
-
-
-# --- variants -------------------------------------------------------------------------
-
-def _check(game: GameSpec, label: str, overrides: dict[str, Any], shown: object,
-           swept: bool = False) -> tuple[str, dict[str, Any]]:
-    """Validate a label and rule overrides (``shown``: the variant as the user gave
-    it; ``swept``: a sweep's own ``key=value`` label)."""
-    if not swept and (not isinstance(label, str) or not _LABEL.match(label)):
-        raise InputError(f"bad --variant {shown!r}: the label must be letters, digits or _.+- "
-                         f"before the ':'; expected {_FORM}")
-    if "players" in overrides:
-        raise InputError(f"bad --variant {shown!r}: the player count is the same for every "
-                         f"variant; set it with --players")
-    try:
-        game.make_rules(overrides=overrides)      # unknown keys and bad values raise here
-    except InputError as e:
-        raise InputError(f"bad --variant {shown!r}: {e}") from None
-    return label, dict(overrides)
-
-
-def parse_variant(game: GameSpec, text: str) -> tuple[str, dict[str, Any]]:
-    """``"B:all_pass=stick,auction=one_lap"`` -> ``("B", {"all_pass": "stick", ...})``.
-
-    ``"A"`` or ``"A:"`` is the seed's rules.  Keys and values are checked
-    with the game's rules; ``players`` is set for every variant at once
-    (``--players``), not per variant.
-    """
-    if not isinstance(text, str):
-        raise InputError(f"bad --variant {text!r}: expected {_FORM}")
-    label, _, rest = text.strip().partition(":")
-    overrides: dict[str, str] = {}
-    for part in rest.split(","):
-        if not part.strip():
-            continue
-        key, sep, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or not key or not value:
-            raise InputError(f"bad --variant {text!r}: {part.strip()!r} is not key=value; "
-                             f"expected {_FORM}")
-        if key in overrides:
-            raise InputError(f"bad --variant {text!r}: rule {key!r} is given twice")
-        overrides[key] = value
-    return _check(game, label.strip(), overrides, text)
-
-
-def parse_sweep(game: GameSpec, text: str,
-                base: dict[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
-    """``"kubwa_stake=1,2,3"`` -> one variant per value, labelled ``key=value``,
-    each the ``base`` rules (default: the seed's) with that value."""
-    form = "KEY=V1,V2,... (at least two values), e.g. kubwa_stake=1,2,3,4"
-    if not isinstance(text, str):
-        raise InputError(f"bad --sweep {text!r}: expected {form}")
-    key, sep, values = text.strip().partition("=")
-    key = key.strip()
-    items = [v.strip() for v in values.split(",")]
-    if not sep or not key or not all(items):
-        raise InputError(f"bad --sweep {text!r}: expected {form}")
-    if len(items) < 2:
-        raise InputError(f"bad --sweep {text!r}: a sweep needs at least two values; expected "
-                         f"{form}")
-    if len(set(items)) < len(items):
-        raise InputError(f"bad --sweep {text!r}: a value is given twice")
-    out = []
-    for v in items:
-        shown = f"{key}={v}"
-        out.append(_check(game, shown, {**(base or {}), key: v}, f"--sweep {text}", swept=True))
-    return out
-
-
-def check_variants(game: GameSpec, variants: Any,
-                   sweep: str | None = None) -> list[tuple[str, dict[str, Any]]]:
-    """The validated ``(label, overrides)`` of a comparison: the variants given
-    (texts, or ``(label, dict)`` pairs), then those of ``sweep`` (built on the
-    first variant's rules, if any); 2 to :data:`MAX_VARIANTS` in all, the
-    first being the base."""
-    if variants is None or isinstance(variants, (str, tuple)):
-        variants = [] if variants is None else [variants]
-    out = []
-    for v in variants:
-        if isinstance(v, str):
-            out.append(parse_variant(game, v))
-        elif isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], dict):
-            out.append(_check(game, v[0], v[1], v))
-        else:
-            raise InputError(f"bad variant {v!r}: expected {_FORM}")
-    if sweep:
-        out += parse_sweep(game, sweep, out[0][1] if out else None)
-    if not 2 <= len(out) <= MAX_VARIANTS:
-        raise InputError(f"compare needs 2 to {MAX_VARIANTS} variants (--variant A:... "
-                         f"--variant B:..., or --sweep KEY=V1,V2,...), got {len(out)}")
-    labels = [label for label, _ in out]
-    twice = sorted({lab for lab in labels if labels.count(lab) > 1})
-    if twice:
-        raise InputError(f"two variants have the label {twice[0]!r}: give each its own")
-    return out
-
-
-def _changes(overrides: dict[str, Any]) -> str:
-    return ",".join(f"{k}={v}" for k, v in overrides.items()) or "seed rules"
-
-
-@dataclasses.dataclass(frozen=True)
-class Variant:
-    """One variant as played: its label, rule changes and rules, the policy of
-    every seat, and its adaptation (None when its players were not adapted)."""
-
-    label: str
-    overrides: dict[str, Any]
-    rules: Any
-    policies: tuple[Policy, ...]
-    adapted: dict[str, Any] | None = None
-
-    def texts(self) -> list[str]:
-        return [p.text() for p in self.policies]
 
 
 # --- what is measured ------------------------------------------------------------------
@@ -225,13 +111,14 @@ def _ratios(section: Section) -> list[_Ratio]:
     for m in section.measures:
         if isinstance(m, BidShares):
             out += _bid_ratios(m)
-        elif not isinstance(m, Statistic):
+        elif not isinstance(m, (Statistic, Balance)):
             out.append(_ratio(m))
     return out
 
 
-def _statistics(section: Section) -> list[Statistic]:
-    return [m for m in section.measures if isinstance(m, Statistic)]
+def _statistics(section: Section) -> list[Statistic | Balance]:
+    """The measures whose units' values are kept whole (not sums)."""
+    return [m for m in section.measures if isinstance(m, (Statistic, Balance))]
 
 
 # --- running -------------------------------------------------------------------------
@@ -380,11 +267,25 @@ def _metric_row(m: Rate | Mean, sums: _Sums, v: int, k: int) -> dict[str, Any]:
     c = _paired(sums, v, k)
     (a, a_lo, a_hi), (b, b_lo, b_hi) = (_own(sums.S[v, k], sums.M[v, k], sums.units, s)
                                          for s in (0, 1))
+    if isinstance(m, Rate):
+        # a rate of 0% or 100% has no spread to show: its exact interval from the count
+        (a_lo, a_hi), (b_lo, b_hi) = (_edge(r, lo, hi, sums.S[v, k, 2 * s + 1])
+                                      for s, (r, lo, hi) in enumerate(((a, a_lo, a_hi),
+                                                                       (b, b_lo, b_hi))))
     return {"metric": m.metric, "kind": "rate" if isinstance(m, Rate) else "mean",
             "a": a, "b": b, "n_a": int(sums.S[v, k, 1]), "n_b": int(sums.S[v, k, 3]),
             "diff": c["diff"], "ci_low": c["lo"], "ci_high": c["hi"], "p_value": c["p_value"],
             "a_low": a_lo, "a_high": a_hi, "b_low": b_lo, "b_high": b_hi,
             "margin": m.margin, "units": sums.units}
+
+
+def _edge(rate: float, lo: float, hi: float, n: float) -> tuple[float, float]:
+    """A rate's interval: the delta method's, or at 0% and 100% (where it has no
+    spread) the exact Clopper-Pearson interval of the ``n`` rows counted."""
+    if not (rate in (0.0, 1.0) and n >= 1):
+        return lo, hi
+    low, high = stats.proportion_ci(rate * n, n)
+    return float(low), float(high)
 
 
 def _bid_rows(m: BidShares, sums: _Sums, v: int, k0: int) -> list[dict[str, Any]]:
@@ -410,6 +311,21 @@ def _bid_rows(m: BidShares, sums: _Sums, v: int, k0: int) -> list[dict[str, Any]
     return rows
 
 
+def _balance_row(m: Balance, sums: _Sums, v: int, k: int, seed: int) -> dict[str, Any]:
+    """The equal-shares test under the base and under variant ``v``, each on its
+    own (``p_a``, ``p_b``), and their effect sizes with the paired difference
+    (see :class:`simkit.engine.Balance`)."""
+    va, vb = sums.stat_values(0, k), sums.stat_values(v, k)
+    a, b = (stats.equal_shares(x, seed=seed) for x in (va, vb))
+    c = stats.paired_equal_shares(va, vb, seed=seed)
+    return {"metric": m.metric, "kind": "rate", "a": c["a"], "b": c["b"],
+            "n_a": round(a["decided"]), "n_b": round(b["decided"]), "diff": c["diff"],
+            "ci_low": c["lo"], "ci_high": c["hi"], "p_value": c["p_value"], "a_low": c["a_lo"],
+            "a_high": c["a_hi"], "b_low": c["b_lo"], "b_high": c["b_hi"],
+            "margin": RATE_MARGIN, "units": len(va), "p_a": a["p_value"],
+            "p_b": b["p_value"], "g_a": a["g"], "g_b": b["g"]}
+
+
 def _statistic_row(m: Statistic, sums: _Sums, v: int, k: int, seed: int) -> dict[str, Any]:
     a, b = sums.stat_values(0, k), sums.stat_values(v, k)
     c = stats.paired_bootstrap(a, b, m.stat, seed=seed)
@@ -429,8 +345,9 @@ def _section_rows(section: Section, sums: _Sums, v: int, offsets: dict[str, int]
     for m in section.measures:
         if isinstance(m, BidShares):
             return _bid_rows(m, sums, v, k)
-        if isinstance(m, Statistic):
-            rows.append(_statistic_row(m, sums, v, j, seed))
+        if isinstance(m, (Statistic, Balance)):
+            rows.append(_balance_row(m, sums, v, j, seed) if isinstance(m, Balance)
+                        else _statistic_row(m, sums, v, j, seed))
             j += 1
         else:
             # a measure that counted no row under either (players who joined, where
@@ -478,16 +395,28 @@ def _skill_rows(g: GameSpec, variants: list[Variant], run: engine.RunSettings,
                             "diff": c["diff"], "ci_low": c["lo"], "ci_high": c["hi"],
                             "p_value": c["p_value"], "a_low": la, "a_high": ha, "b_low": lb,
                             "b_high": hb, "margin": RATE_MARGIN, "units": len(a)})
-            t = stats.paired_bootstrap(a, b, skill.games_to_lead, seed=run.seed)
-            ga, gb = (float(skill.games_to_lead(x)) for x in (a, b))
-            out[vi].append({"metric": f"skill: {name}, games for the stronger to be ahead "
-                                      "(95%)", "kind": "mean",
-                            "a": ga if math.isfinite(ga) else math.nan,
-                            "b": gb if math.isfinite(gb) else math.nan,
-                            "n_a": len(a), "n_b": len(b), "diff": t["diff"],
-                            "ci_low": t["lo"], "ci_high": t["hi"], "p_value": t["p_value"],
-                            "margin": None, "units": len(a)})
+            out[vi].append(_lead_row(name, a, b, ahead=(la > 0.5, lb > 0.5), seed=run.seed))
     return out
+
+
+def _lead_row(name: str, a: np.ndarray, b: np.ndarray, ahead: tuple[bool, bool],
+              seed: int) -> dict[str, Any]:
+    """The games the stronger needs to be ahead, under each variant, and their
+    difference: "never" (NaN; JSON null) where the stronger's win rate is not
+    shown above 50% (``ahead``: its interval lies above it), and then no
+    difference either."""
+    ga, gb = (float(skill.games_to_lead(x)) if up else math.nan for x, up in zip((a, b), ahead))
+    if np.array_equal(a, b):                # the same on every deal
+        t = {"diff": 0.0, "lo": 0.0, "hi": 0.0, "p_value": 1.0}
+    elif all(ahead):
+        t = stats.paired_bootstrap(a, b, skill.games_to_lead, seed=seed)
+    else:
+        t = dict.fromkeys(("diff", "lo", "hi", "p_value"), math.nan)
+    return {"metric": f"skill: {name}, games for the stronger to be ahead (95%)",
+            "kind": "mean", "a": ga if math.isfinite(ga) else math.nan,
+            "b": gb if math.isfinite(gb) else math.nan, "n_a": len(a), "n_b": len(b),
+            "diff": t["diff"], "ci_low": t["lo"], "ci_high": t["hi"], "p_value": t["p_value"],
+            "margin": None, "units": len(a), "never": [not up for up in ahead]}
 
 
 def _one_policy(g: GameSpec, v: Variant) -> str:
@@ -516,7 +445,7 @@ class CompareArgs(TypedDict, total=False):
     threads: int | None
     progress: bool
     work: Work | None
-    sweep: str | None
+    sweep: str | Sequence[str] | None
     adapt: bool
     params: Sequence[str] | None
     out: StrPath | None
@@ -528,6 +457,7 @@ class CompareArgs(TypedDict, total=False):
     adapt_games: int | None
     adapt_seed: int | None
     adapt_seeds: int | None
+    margins: Sequence[str] | None
 
 
 def _variants(g: GameSpec, pairs: list[tuple[str, dict[str, Any]]], players: int | None,
@@ -571,7 +501,9 @@ def compare(game: str, variants: Any = None,
     first (see the module notes).
 
     ``variants``: texts for :func:`parse_variant` (or ``(label, dict)``
-    pairs); ``sweep``: ``KEY=V1,V2,...`` (:func:`parse_sweep`).  The table:
+    pairs); ``sweep``: ``KEY=V1,V2,...``, or several crossed into a grid
+    (:func:`simkit.lab.variants.check_variants`; a ``sweep`` table then shows
+    the headline measures of every variant in one table).  The table:
     ``players``, ``policy`` (one spec or one per seat) and ``seed`` (0); the
     run: ``threads``, ``progress``.  With ``adapt`` the variants' players are
     first adapted to their rules, ``adapt_seeds`` times
@@ -581,7 +513,8 @@ def compare(game: str, variants: Any = None,
     :mod:`simkit.lab.adapt`'s, ``adapt_seed`` its seed, default ``seed``, and
     ``scheduler`` where it plays), and the comparison is played once per
     adaptation on the same deals; without ``skill_trace`` no skill trace is
-    added.
+    added; ``margins`` sets measures' margins of practical equivalence
+    (:func:`simkit.lab.findings.with_margins`).
 
     Returns one DataFrame per section of the game's measures (differences
     later minus base; a column ``vs`` names the later variant when there are
@@ -603,7 +536,8 @@ def compare(game: str, variants: Any = None,
     g.check_players(players)
     rng.run_key(seed)
     assert g.measures is not None, f"{g.name} has no measures to compare"
-    sections = g.measures(g.make_rules(overrides=pairs[0][1], players=players))
+    base_rules = g.make_rules(overrides=pairs[0][1], players=players)
+    sections = findings.with_margins(g.measures(base_rules), kw.get("margins"))
     units = list(dict.fromkeys(s.unit for s in sections))
     counts = _counts(g, units, kw.get("hands"), kw.get("games"))
     run = engine.RunSettings(count=max(200, counts["game"] // SKILL_SHARE), seed=seed,
@@ -626,16 +560,29 @@ def compare(game: str, variants: Any = None,
     labels = tuple(label for label, _ in pairs)
     tables = _merge(plays, labels, adapted=fits is not None)
     tables["variants"] = _variant_table(plays, fits)
+    keys = sweep_keys(kw.get("sweep"))
+    if keys and "design" in tables:
+        tables["sweep"] = sweep_table(labels, [ov for _, ov in pairs], keys, tables["design"])
     if fits is not None:
         tables["best_response"] = pd.DataFrame(fits.best_response)
     attrs = _attrs(g, plays, fits, run=run if trace else None,
                    sizes={"hands": counts["hand"] if "hand" in units else None,
                           "games": counts["game"] if "game" in units else None,
                           "seed": int(seed)},
-                   headings={s.name: s.heading.format(n=counts[s.unit]) for s in sections})
+                   headings=_headings(sections, counts))
     for df in tables.values():
         df.attrs.update(attrs)
     return tables
+
+
+def _headings(sections: list[Section], counts: dict[str, int]) -> dict[str, str]:
+    """Each table's heading: its sections', the later ones after a semicolon
+    (the design table: whole games; position per hand)."""
+    out: dict[str, str] = {}
+    for s in sections:
+        text = s.heading.format(n=counts[s.unit])
+        out[s.shown_in] = f"{out[s.shown_in]}; {text}" if s.shown_in in out else text
+    return out
 
 
 def _attrs(g: GameSpec, plays: list[_Played], fits: Fits | None,
@@ -648,7 +595,7 @@ def _attrs(g: GameSpec, plays: list[_Played], fits: Fits | None,
     ``headings``."""
     first = plays[0].variants
     return {"game": g.name, "title": g.title, "labels": tuple(v.label for v in first),
-            "changes": tuple(_changes(v.overrides) for v in first),
+            "changes": tuple(changes(v.overrides) for v in first),
             "players": first[0].rules.players, **sizes,
             "policies": tuple(first[0].texts()),
             "played": {v.label: v.texts() for v in first},
@@ -729,12 +676,13 @@ def _tables(sections: list[Section], sums: dict[str, _Sums], played: list[Varian
             skills: list[list[dict[str, Any]]], seed: int) -> dict[str, list[list[dict[str, Any]]]]:
     """Every section's rows for every later variant, with its findings over all
     the tests of that variant against the base (:func:`simkit.lab.findings.fill`)."""
-    per: dict[str, list[list[dict[str, Any]]]] = {s.name: [[] for _ in played] for s in sections}
+    per: dict[str, list[list[dict[str, Any]]]] = {s.shown_in: [[] for _ in played]
+                                                  for s in sections}
     offsets = {u: {"ratio": 0, "stat": 0} for u in sums}
     for s in sections:
         at = dict(offsets[s.unit])
         for v in range(1, len(played)):
-            per[s.name][v] = _section_rows(s, sums[s.unit], v, at, seed)
+            per[s.shown_in][v] += _section_rows(s, sums[s.unit], v, at, seed)
         offsets[s.unit]["ratio"] += len(_ratios(s))
         offsets[s.unit]["stat"] += len(_statistics(s))
     if "design" in per:
@@ -775,7 +723,7 @@ def _merge(plays: list[_Played], labels: tuple[str, ...],
 def _variant_table(plays: list[_Played], fits: Fits | None) -> pd.DataFrame:
     rows = []
     for vi, v in enumerate(plays[0].variants):
-        row: dict[str, Any] = {"label": v.label, "changes": _changes(v.overrides),
+        row: dict[str, Any] = {"label": v.label, "changes": changes(v.overrides),
                                "policies": v.texts(),
                                "adapted": fits.summary(vi) if fits is not None else None}
         for u in plays[0].sums:

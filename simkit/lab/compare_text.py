@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 
 from simkit import games as registry
-from simkit.base import stats
 from simkit.lab import findings
 
 #: The level at which a difference is significant (after Holm's correction).
@@ -32,15 +31,37 @@ def _found(word: object) -> bool:
     return word in (findings.HIGHER, findings.LOWER)
 
 
+def _decimals(half: float, least: int = 0) -> int:
+    """Decimals that show one significant digit of an interval's half-width."""
+    if not (math.isfinite(half) and half > 0):
+        return least
+    return max(least, min(6, -math.floor(math.log10(half))))
+
+
+def _signed(x: float, decimals: int, unit: str = "") -> str:
+    """``x`` with its sign, never a negative zero: a value that rounds to 0 but
+    is not 0 gets the decimals it needs."""
+    if x == 0:
+        return "0" + unit
+    while round(x, decimals) == 0 and decimals < 9:
+        decimals += 1
+    return f"{x:+.{decimals}f}".replace("-", "\u2212") + unit
+
+
 def _diff(d: float, lo: float, hi: float, percent: bool) -> str:
+    """A difference with its interval, rates in percentage points, with the
+    decimals the interval asks for."""
     if not math.isfinite(d):
         return "n/a"
     if d == lo == hi == 0:
         return "0 [0, 0]"
-    text = stats.format_estimate(d, lo, hi, 1, percent=percent,
-                                 digits=None if hi > lo else (2 if percent else 3))
-    assert isinstance(text, str)                # one estimate: one text
-    return ("+" if d > 0 else "") + text.split(" (")[0]
+    scale, unit = (100, " pp") if percent else (1, "")
+    half = (hi - lo) / 2 * scale if math.isfinite(lo) and math.isfinite(hi) else math.nan
+    k = _decimals(half, 1 if percent else 0)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return _signed(d * scale, k, unit)
+    return (f"{_signed(d * scale, k, unit)} [{_signed(lo * scale, k)}, "
+            f"{_signed(hi * scale, k)}]")
 
 
 def _each(row: Any, percent: bool, prefix: str = "") -> str:
@@ -50,18 +71,41 @@ def _each(row: Any, percent: bool, prefix: str = "") -> str:
     d, lo, hi = (getattr(row, f"{prefix}{k}") for k in ("diff", "ci_low", "ci_high"))
     if not isinstance(each, list) or len(each) < 2:
         return _diff(d, lo, hi, percent)
-    scale, unit = (100, "") if percent else (1, "")
+    scale, unit = (100, " pp") if percent else (1, "")
+    half = (hi - lo) / 2 * scale if math.isfinite(lo) and math.isfinite(hi) else math.nan
+    k = _decimals(half, 1 if percent else 0)
     parts = [("n/a" if e["diff"] is None or not math.isfinite(e["diff"])
-              else f"{scale * e['diff']:+.2f}{unit}") for e in each]
+              else _signed(scale * e["diff"], k)) for e in each]
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        return " / ".join(parts)
-    return " / ".join(parts) + f" [{scale * lo:+.2f}, {scale * hi:+.2f}]"
+        return " / ".join(parts) + unit
+    return " / ".join(parts) + f"{unit} [{_signed(scale * lo, k)}, {_signed(scale * hi, k)}]"
 
 
-def _val(x: float, percent: bool) -> str:
+def _val(x: float, percent: bool, never: bool = False) -> str:
+    """A value as people read it: a rate in percent, a whole number without
+    decimals, else three significant decimals at most."""
+    if never:
+        return "never"
     if not math.isfinite(x):
         return "n/a"
-    return f"{100 * x:.2f}%" if percent else f"{x:.3f}"
+    if percent:
+        return f"{100 * x:.2f}%"
+    if float(x).is_integer():
+        return f"{x:,.0f}"
+    a = abs(x)
+    return f"{x:,.{1 if a >= 100 else 2 if a >= 10 else 3}f}"
+
+
+def _word(row: Any, prefix: str = "") -> str:
+    """A row's finding, starred when it tells a difference, and marked when that
+    difference lies within the measure's margin."""
+    word = getattr(row, f"{prefix}finding", "")
+    if not isinstance(word, str):
+        return ""
+    if _found(word):
+        word += " *" + (" (within its margin)" if getattr(row, f"{prefix}within_margin", False)
+                        else "")
+    return word
 
 
 def _verdict(name: str, words: Iterable[str], what: str) -> str:
@@ -91,9 +135,12 @@ def _metric_table(df: pd.DataFrame, labels: Sequence[str], unit: str) -> list[st
     lines = [f"{'':<{w}}{a:>{wv}}{b:>{wv}}   {head:<{wd}}{'p Holm':>8}  finding"]
     for row in df.itertuples():
         pct = row.kind == "rate"
-        lines.append(f"{row.metric:<{w}}{_val(row.a, pct):>{wv}}{_val(row.b, pct):>{wv}}   "
-                     f"{_each(row, pct):<{wd}}{_p(row.p_holm):>8}  {row.finding}"
-                     + (" *" if _found(row.finding) else "") + _needed(row, "", unit))
+        never = getattr(row, "never", None)
+        never = never if isinstance(never, list) else [False, False]
+        lines.append(f"{row.metric:<{w}}{_val(row.a, pct, never[0]):>{wv}}"
+                     f"{_val(row.b, pct, never[1]):>{wv}}   "
+                     f"{_each(row, pct):<{wd}}{_p(row.p_holm):>8}  {_word(row)}"
+                     + _needed(row, "", unit))
     return lines
 
 
@@ -107,18 +154,28 @@ def _bid_table(bids: pd.DataFrame, labels: Sequence[str]) -> list[str]:
              "finding"]
     for row in bids.itertuples():
         left = (f"{row.bid:<13}{_val(row.rate_a, True):>{w1}}{_val(row.rate_b, True):>{w1}}   "
-                f"{_each(row, True):<{wd}}"
-                + f"{row.finding + (' *' if _found(row.finding) else ''):<24}")
+                f"{_each(row, True):<{wd}}" + f"{_word(row):<24}")
         right = ""
         if row.level:
-            made = getattr(row, "made_finding", "")
             right = (f"{_val(row.made_a, True):>{w2}}{_val(row.made_b, True):>{w2}}   "
-                     f"{_each(row, True, 'made_'):<{wd}}"
-                     + str(made) + (" *" if _found(made) else ""))
+                     f"{_each(row, True, 'made_'):<{wd}}" + _word(row, "made_"))
         lines.append((left + right).rstrip())
     words = list(bids["finding"]) + [w for w in bids.get("made_finding", []) if isinstance(w, str)]
     lines.append("verdict: " + _verdict("contracts", words, "shares and success rates"))
     return lines
+
+
+def _equal_shares(part: pd.DataFrame, labels: Sequence[str]) -> list[str]:
+    """The equal-shares test of each variant on its own (the balance row's)."""
+    if "p_a" not in part:
+        return []
+    out = []
+    for row in part[part["p_a"].notna()].itertuples():
+        out.append(f"equal shares of the wins, each variant on its own (G-test): "
+                   f"{labels[0]} p = {_p(row.p_a)}, {labels[1]} p = {_p(row.p_b)}; the row "
+                   "above gives each one's largest departure from a fair share, less its "
+                   "bias")
+    return out
 
 
 def identical_sentence(base: str, later: str, differing: dict[str, float]) -> str | None:
@@ -141,6 +198,44 @@ def _policies_lines(result: dict[str, pd.DataFrame]) -> list[str]:
             note = "every seat" if len(set(texts)) == 1 else "per seat"
             which = f", adaptation {k + 1}" if len(each) > 1 else ""
             lines.append(f"  {label}{which}: {shown} ({note})")
+    return lines
+
+
+#: The tables of a comparison that are not rows of one later variant against the base.
+_NOT_PER_VARIANT = ("variants", "best_response", "sweep")
+
+
+def _sweep_lines(result: dict[str, pd.DataFrame]) -> list[str]:
+    """The sweep's table: a row per variant, a column per headline measure (its
+    value and interval, and its finding against the base)."""
+    t = result.get("sweep")
+    if t is None or t.empty:
+        return []
+    names = list(t.attrs.get("measures", {}).values())
+    keys = [c for c in t.columns if c != "variant" and not any(
+        c == n or c.startswith(n + " ") for n in names)]
+    lines = ["", "The grid, one row per variant (each measure's value [95% CI] and its "
+             "finding against the base):"]
+    head = f"{'variant':<28}" + "".join(f"{k:>12}" for k in keys)
+    cells = []
+    for r in t.to_dict("records"):
+        row = f"{str(r['variant'])[:27]:<28}" + "".join(f"{r[k]!s:>12}" for k in keys)
+        parts = []
+        for n in names:
+            if n not in r or r[n] is None or not math.isfinite(float(r[n])):
+                parts.append(f"{n}: n/a")
+                continue
+            pct = "length" not in n and "lead changes" not in n and "points" not in n
+            lo, hi = r.get(f"{n} low"), r.get(f"{n} high")
+            ci = ("" if lo is None or not math.isfinite(lo) else
+                  f" [{_val(lo, pct)}, {_val(hi, pct)}]")
+            word = r.get(f"{n} finding")
+            parts.append(f"{n} {_val(r[n], pct)}{ci}" + ("" if word == "base" else f" {word}"))
+        cells.append((row, parts))
+    lines.append(head)
+    for row, parts in cells:
+        lines.append(row)
+        lines += [f"    {p}" for p in parts]
     return lines
 
 
@@ -184,7 +279,7 @@ def format_comparison(result: dict[str, pd.DataFrame]) -> str:
     labels, changes = at["labels"], at["changes"]
     adapted = any(res is not None for res in at["adapted"].values())
     lines = [f"{at['title']} rule variants, {at['players']} players, seed {at['seed']}: "
-             + ", ".join(f"{lab} = {ch}" for lab, ch in zip(labels, changes))
+             + ", ".join(lab if lab == ch else f"{lab} = {ch}" for lab, ch in zip(labels, changes))
              + f" (base: {labels[0]})",
              "Each later variant against the base on the same deals: the paired difference "
              "with its 95% interval, Holm's p over", "that comparison's tests, and the finding: "
@@ -194,6 +289,7 @@ def format_comparison(result: dict[str, pd.DataFrame]) -> str:
                 " same deals)." if adapted else "."),
              "* = higher or lower.", "", "Played by:", *_policies_lines(result)]
     lines += _adaptation_lines(result)
+    lines += _sweep_lines(result)
     several = len(labels) > 2
     units = {"hands": "hand", "bids": "hand", "scores": "hand"}
     for later in labels[1:]:
@@ -206,7 +302,7 @@ def format_comparison(result: dict[str, pd.DataFrame]) -> str:
         if same:
             lines.append(same)
         for name, df in result.items():
-            if name in ("variants", "best_response") or df.empty:
+            if name in _NOT_PER_VARIANT or df.empty:
                 continue
             part = df[df["vs"] == later] if several else df
             if part.empty:
@@ -217,6 +313,7 @@ def format_comparison(result: dict[str, pd.DataFrame]) -> str:
             else:
                 lines += _metric_table(part, pair, units.get(name, "game"))
                 lines.append("verdict: " + _verdict(name, part["finding"], "measures"))
+                lines += _equal_shares(part, pair)
     if at.get("skill_deals"):
         lines += ["", f"Skill trace: each rung of the ladder against the one below on "
                   f"{at['skill_deals']:,} duplicate deals of whole games (fewer for a player "
@@ -257,3 +354,27 @@ def comparison_json(result: dict[str, pd.DataFrame]) -> dict[str, Any]:
             "tables": {name: records(df) for name, df in
                        [("variants", result["variants"])]
                        + [(k, v) for k, v in result.items() if k != "variants"]}}
+
+
+def write_tables(result: dict[str, pd.DataFrame], where: Any) -> list[str]:
+    """Every table of a comparison as a CSV file in the directory ``where``
+    (``simkit compare --out``): ``variants.csv``, one per section, ``sweep.csv``
+    and ``best_response.csv`` where there are; lists and objects in a cell as
+    JSON.  Returns the files' names."""
+    import json
+    import pathlib
+
+    from simkit.runs import store
+
+    where = pathlib.Path(where)
+    where.mkdir(parents=True, exist_ok=True)
+    names = []
+    for name, df in result.items():
+        flat = df.copy()
+        for col in flat.columns:
+            if flat[col].map(lambda v: isinstance(v, (list, dict))).any():
+                flat[col] = flat[col].map(lambda v: json.dumps(v, default=str)
+                                          if isinstance(v, (list, dict)) else v)
+        store.write_csv_atomic(where / f"{name}.csv", flat)
+        names.append(f"{name}.csv")
+    return names

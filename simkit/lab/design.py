@@ -32,6 +32,13 @@ into a *design frame*, one row per game, with these columns (the game's
   that was behind at the halfway point, among games with one winner) and
   how early the winner was settled (the share of the game played after the
   winner led for good).
+
+Every seat deals (or starts) in turn, so over a game or a session a
+position's per-hand edge cancels: the balance of whole games cannot see
+it.  :func:`position` adds, to the same ``design`` table, each position's
+result per hand, counted from the hand's dealer (or its first player): its
+points per hand (Pitch: money too) and, in the bidding games, its share of
+the contracts.
 """
 
 from __future__ import annotations
@@ -41,8 +48,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from simkit.base.stats import OfSums, Quantile
-from simkit.engine import Mean, Rate, Section, Statistic
+from simkit.base.stats import Quantile
+from simkit.engine import Balance, Mean, Rate, Section, Statistic
 
 
 def _finished(df: pd.DataFrame) -> np.ndarray:
@@ -57,17 +64,6 @@ def _single(df: pd.DataFrame) -> np.ndarray:
     return np.asarray(df["single"].to_numpy(bool))
 
 
-def _departure(fair: float) -> OfSums:
-    """The largest departure of a position's win rate from ``fair``: values are
-    ``[decided, pos_1 * decided, ...]`` per game (a statistic of their sums)."""
-    def of(sums: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rates = sums[..., 1:] / sums[..., :1]
-        largest: np.ndarray = np.max(np.abs(rates - fair), axis=-1)
-        return largest
-    return OfSums(of)
-
-
 def section(frame: Callable[[pd.DataFrame], pd.DataFrame], positions: Sequence[str],
             first: str, steps: str = "hands", unit: str = "game",
             cap: str = "the cap") -> Section:
@@ -76,17 +72,32 @@ def section(frame: Callable[[pd.DataFrame], pd.DataFrame], positions: Sequence[s
     ``frame(df)`` makes the design frame of a batch of the game's whole-game
     records; ``positions`` names its ``pos_1 .. pos_K`` (``"seat 1 (left of
     the first dealer)"``), ``first`` the position of ``first`` (``"the first
-    dealer's side"``), ``steps`` what a game's length counts, ``unit`` what a
-    game is called (``"session"``) and ``cap`` what stops an unfinished one.
+    dealer's side"``; its fair share the frame's ``fair_first``, else
+    ``1 / K``), ``steps`` what a game's length counts, ``unit`` what a game is
+    called (``"session"``) and ``cap`` what stops an unfinished one.  A frame
+    may give each position's fair share of a game, ``fair_1 .. fair_K``
+    (players who joined a money session); else each is ``1 / K``.
     """
     K = len(positions)
-    fair = 1.0 / K
     per = "game" if unit == "game" else f"game ({unit})"
     pos = [f"pos_{k + 1}" for k in range(K)]
 
+    def fairs(df: pd.DataFrame) -> np.ndarray:
+        if "fair_1" in df:
+            given: np.ndarray = df[[f"fair_{k + 1}" for k in range(K)]].to_numpy(np.float64)
+            return given
+        return np.full((len(df), K), 1.0 / K)
+
     def win_values(df: pd.DataFrame) -> np.ndarray:
         f = df["decided"].to_numpy(np.float64)
-        return np.column_stack([f] + [df[c].to_numpy(np.float64) * f for c in pos])
+        return np.column_stack([f] + [df[c].to_numpy(np.float64) * f for c in pos]
+                               + [fairs(df) * f[:, None]])
+
+    def advantage(df: pd.DataFrame) -> np.ndarray:
+        fair = (df["fair_first"].to_numpy(np.float64) if "fair_first" in df
+                else np.full(len(df), 1.0 / K))
+        out: np.ndarray = df["first"].to_numpy(np.float64) - fair
+        return out
 
     def share(column: str) -> Callable[[pd.DataFrame], np.ndarray]:
         return lambda df: df[column].to_numpy(np.float64)
@@ -94,10 +105,10 @@ def section(frame: Callable[[pd.DataFrame], pd.DataFrame], positions: Sequence[s
     measures: list = [
         *(Rate(f"balance: win rate, {name}", share(c), _decided)
           for name, c in zip(positions, pos)),
-        Statistic("balance: largest departure of a win rate from a fair share",
-                  win_values, _departure(fair), percent=True, margin=0.01),
-        Rate(f"balance: {first}'s advantage (win rate minus {fair:.0%})",
-             lambda df: df["first"].to_numpy(np.float64) - fair, _decided),
+        Balance("balance: equal shares (G-test; effect: the largest departure of a win "
+                "rate from its fair share)", win_values),
+        Rate(f"balance: {first}'s advantage (win rate minus its fair share)", advantage,
+             _decided),
         Rate(f"completion: {unit}s ended before {cap}", _finished),
         Mean(f"{steps} per {per}: mean", lambda df: df["steps"].to_numpy(np.float64),
              margin=0.1),
@@ -115,6 +126,37 @@ def section(frame: Callable[[pd.DataFrame], pd.DataFrame], positions: Sequence[s
     ]
     return Section("design", f"The designer's measures ({{n:,}} whole {unit}s)", "game",
                    tuple(measures), view=frame)
+
+
+def position(names: Sequence[str], results: Sequence[tuple[str, Callable[[pd.DataFrame],
+                                                                       np.ndarray], float]],
+             holder: Callable[[pd.DataFrame], np.ndarray] | None = None,
+             counted: str = "hands") -> Section:
+    """The ``position`` rows of the ``design`` table, from the hands' records
+    (see the module notes): ``names`` the positions, counted from the hand's
+    dealer; per ``(what, values, margin)`` of ``results``, ``values(df)`` gives
+    each hand's result of every position as a ``(hands, positions)`` array,
+    ``what`` its name and unit and ``margin`` its margin of practical
+    equivalence; ``holder(df)``, each hand's position holding the contract (-1
+    for none), gives each position's share of the contracts."""
+    def column(values: Callable[[pd.DataFrame], np.ndarray],
+               k: int) -> Callable[[pd.DataFrame], np.ndarray]:
+        return lambda df: values(df)[:, k]
+
+    def held(k: int) -> Callable[[pd.DataFrame], np.ndarray]:
+        assert holder is not None
+        return lambda df: holder(df) == k
+
+    measures: list[Rate | Mean] = []
+    for what, values, margin in results:
+        for k, name in enumerate(names):
+            measures.append(Mean(f"position: {what}, {name}", column(values, k), margin=margin))
+    if holder is not None:
+        for k, name in enumerate(names):
+            measures.append(Rate(f"position: share of the contracts won, {name}", held(k),
+                                 lambda df: holder(df) >= 0))
+    return Section("position", f"position per hand ({{n:,}} {counted})", "hand",
+                   tuple(measures), table="design")
 
 
 def lead_columns(df: pd.DataFrame, steps: np.ndarray, single: np.ndarray) -> dict:

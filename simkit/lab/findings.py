@@ -5,12 +5,15 @@ base, one measure) ends in one of these words:
 
 - ``higher`` / ``lower``: the paired difference is told apart from 0 at 5%
   after Holm's correction over the comparison's tests (its Holm p-value is
-  below :data:`ALPHA`), upward or downward;
+  below :data:`ALPHA`), upward or downward; where the equivalence test also
+  places it within its margin, the row says so (``within_margin``): a change
+  too small to matter, which no headline states;
 - ``no change``: two one-sided tests (TOST) at 5% place the difference
   within the measure's margin of practical equivalence, ``-margin <
   difference < margin``, after Holm's correction over the comparison's
   equivalence tests.  A measure with no margin (the skill trace's
-  games-to-lead) is never said to be unchanged;
+  games-to-lead) is said to be unchanged only where it is the same on every
+  deal;
 - ``not shown either way``: neither test tells, with the number of deals
   (or games) that would, at the observed variance (:func:`needed`);
 - ``depends on adaptation``: with players adapted several times
@@ -27,6 +30,7 @@ margin.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -35,6 +39,8 @@ import numpy as np
 from scipy import stats as st
 
 from simkit.base import stats
+from simkit.base.errors import InputError
+from simkit.engine import BidShares, Rate, Section
 
 #: The level of every test: a difference at 5% after Holm, an equivalence at
 #: 5% (two one-sided tests) after Holm.
@@ -63,6 +69,8 @@ def equivalence_p(diff: float, se: float, margin: float | None) -> float:
     >>> equivalence_p(0.0, 0.0, 0.01)
     0.0
     """
+    if se == 0 and diff == 0:
+        return 0.0                  # the same on every deal: within any margin
     if margin is None or not math.isfinite(diff) or not math.isfinite(se):
         return math.nan
     if se == 0:
@@ -136,6 +144,10 @@ def fill(rows: Sequence[dict[str, Any]]) -> None:
             row[f"{prefix}p_value"] = row[f"{prefix}p_holm"] = 1.0   # the same on every deal
         row[f"{prefix}finding"] = word(d, row[f"{prefix}p_holm"],
                                        row[f"{prefix}equivalent_holm"])
+        # told apart from 0, and yet within its margin: a change too small to matter
+        row[f"{prefix}within_margin"] = bool(
+            row[f"{prefix}finding"] in (HIGHER, LOWER)
+            and row[f"{prefix}equivalent_holm"] < ALPHA)
         row[f"{prefix}needed"] = (None if row[f"{prefix}finding"] != UNSHOWN else
                                   needed(d, _se(row, prefix), int(row.get("units", 0)),
                                          row.get(f"{prefix}margin"), len(cells)))
@@ -151,7 +163,7 @@ _MEAN = ("a", "b", "rate_a", "rate_b", "made_a", "made_b", "diff", "made_diff")
 _LOW = ("a_low", "b_low", "ci_low", "made_ci_low")
 _HIGH = ("a_high", "b_high", "ci_high", "made_ci_high")
 _MOST = ("p_value", "p_holm", "equivalent_p", "equivalent_holm", "made_p_value",
-         "made_p_holm", "made_equivalent_p", "made_equivalent_holm")
+         "made_p_holm", "made_equivalent_p", "made_equivalent_holm", "p_a", "p_b")
 
 
 def absent_bid(row: dict[str, Any]) -> dict[str, Any]:
@@ -179,9 +191,11 @@ def combined(each: list[dict[str, Any]], adapted: bool) -> dict[str, Any]:
     adaptation's difference, interval, Holm's p and finding."""
     row = dict(each[0])
     if adapted:
-        row["by_adaptation"] = [{"diff": e["diff"], "ci_low": e["ci_low"],
-                                 "ci_high": e["ci_high"], "p_holm": e["p_holm"],
-                                 "finding": e["finding"]} for e in each]
+        row["by_adaptation"] = (
+            [{"diff": e["diff"], "ci_low": e["ci_low"], "ci_high": e["ci_high"],
+              "p_holm": e["p_holm"], "finding": e["finding"]} for e in each]
+            if "finding" in row else    # a row that compares nothing
+            [{"a": e["a"], "b": e["b"]} for e in each])
         if "made_finding" in row:
             row["made_by_adaptation"] = [{"diff": e["made_diff"], "ci_low": e["made_ci_low"],
                                           "ci_high": e["made_ci_high"],
@@ -202,6 +216,7 @@ def combined(each: list[dict[str, Any]], adapted: bool) -> dict[str, Any]:
             continue
         words = [e[f"{prefix}finding"] for e in each]
         row[f"{prefix}finding"] = combine(words)
+        row[f"{prefix}within_margin"] = all(e[f"{prefix}within_margin"] for e in each)
         more = [e[f"{prefix}needed"] for e in each]
         row[f"{prefix}needed"] = (max(more) if row[f"{prefix}finding"] == UNSHOWN
                                   and all(n is not None for n in more) else None)
@@ -209,3 +224,55 @@ def combined(each: list[dict[str, Any]], adapted: bool) -> dict[str, Any]:
         if key in row:
             row[key] = round(float(np.mean([e[key] for e in each])))
     return row
+
+
+# --- margins -------------------------------------------------------------------------
+
+_MARGIN_FORM = "MEASURE=VALUE, e.g. 'hands per game=0.2' or 'win rate=2%'"
+
+
+def with_margins(sections: list[Section], items: Sequence[str] | None) -> list[Section]:
+    """``sections`` with the margins of practical equivalence ``items`` set
+    (``--margin MEASURE=VALUE``, repeatable): every measure whose name holds
+    MEASURE (case aside; ``bids`` for the contracts' shares and success rates)
+    takes VALUE, in the measure's unit; a rate's as a fraction or in points
+    with ``%`` (``2%`` is 0.02).  A MEASURE that names nothing, or a value
+    that is not a positive number, is an InputError."""
+    out = list(sections)
+    for item in items or ():
+        name, sep, value = str(item).rpartition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise InputError(f"bad --margin {item!r}: expected {_MARGIN_FORM}")
+        text = value.strip()
+        percent = text.endswith("%")
+        try:
+            number = float(text.rstrip("%").strip())
+        except ValueError:
+            number = math.nan
+        if not (math.isfinite(number) and number > 0):
+            raise InputError(f"bad --margin {item!r}: {text!r} is not a positive number; "
+                             f"expected {_MARGIN_FORM}")
+        hit = False
+        for i, s in enumerate(out):
+            measures = []
+            for m in s.measures:
+                label = "bids" if isinstance(m, BidShares) else m.metric
+                if name.lower() in label.lower() and hasattr(m, "margin"):
+                    rate = isinstance(m, (Rate, BidShares)) or getattr(m, "percent", False)
+                    if percent and not rate:
+                        raise InputError(f"bad --margin {item!r}: {label!r} is not a rate; "
+                                         "give its margin in its own unit, without %")
+                    if rate and not percent and number > 1:
+                        raise InputError(f"bad --margin {item!r}: {label!r} is a rate; give "
+                                         "its margin as a fraction (0.02) or in points (2%)")
+                    m = dataclasses.replace(m, margin=number / 100 if percent else number)
+                    hit = True
+                measures.append(m)
+            out[i] = dataclasses.replace(s, measures=tuple(measures))
+        if not hit:
+            names = [("bids" if isinstance(m, BidShares) else m.metric)
+                     for s in sections for m in s.measures if hasattr(m, "margin")]
+            raise InputError(f"bad --margin {item!r}: no measure is named {name!r}; measures "
+                             "include " + ", ".join(repr(n) for n in names[:6]) + ", ...")
+    return out

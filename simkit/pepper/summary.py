@@ -66,19 +66,23 @@ class HandSummary(Summary):
 
 
 class GameSummary(Summary):
-    """Per side: its win rate; the mean game length and the unfinished games."""
+    """Per side: its win rate (a win shared by tied sides counts evenly to each,
+    as in every table of simkit); the mean game length and the unfinished
+    games."""
 
     def part(self, df: pd.DataFrame) -> pd.DataFrame:
-        cols = {f"win_{s}": "sum" for s in range(self.rules.sides)}
-        cols.update(rounds="sum", unfinished="sum", game="size")
-        return df.agg(cols).to_frame().T
+        share = design.shares(df["winners"].to_numpy(np.int64), self.rules.sides)
+        out = {f"win_{s}": float(share[:, s].sum()) for s in range(self.rules.sides)}
+        out.update(rounds=int(df["rounds"].sum()), unfinished=int(df["unfinished"].sum()),
+                   game=len(df))
+        return pd.DataFrame([out])
 
     def table(self) -> pd.DataFrame:
         total = self.total()
         games = int(total["game"].iloc[0])
         rows = []
         for s in range(self.rules.sides):
-            k = int(total[f"win_{s}"].iloc[0])
+            k = float(total[f"win_{s}"].iloc[0])
             lo, hi = stats.proportion_ci(k, games)
             rows.append({"side": s, "games": games, "win_rate": k / games,
                          "ci_low": lo, "ci_high": hi})
@@ -94,7 +98,8 @@ class GameSummary(Summary):
             lines.append(f"{row.side:<6}{row.games:>10,}   "
                          + made_text(row.win_rate, row.ci_low, row.ci_high, row.games))
         lines.append(f"mean rounds per game {t.attrs['mean_rounds']:.2f}; unfinished games "
-                     f"{t.attrs['unfinished']:,}; tied sides all count as winners")
+                     f"{t.attrs['unfinished']:,}; a win shared by tied sides counts evenly to "
+                     "each")
         return "\n".join(lines)
 
 
@@ -105,6 +110,14 @@ def _bidder_and_others(df: pd.DataFrame, rules: PepperRules) -> tuple[np.ndarray
     scores = df[[f"score_{s}" for s in range(rules.sides)]].to_numpy(np.float64)
     own = scores[np.arange(len(df)), side]
     return own, (scores.sum(axis=1) - own) / (rules.sides - 1)
+
+
+def _win_share(rules: PepperRules, side: int) -> Callable[[pd.DataFrame], np.ndarray]:
+    """Per game, ``side``'s share of the win (tied top sides split it evenly)."""
+    def share(df: pd.DataFrame) -> np.ndarray:
+        out: np.ndarray = design.shares(df["winners"].to_numpy(np.int64), rules.sides)[:, side]
+        return out
+    return share
 
 
 def _column(name: str) -> Callable[[pd.DataFrame], np.ndarray]:
@@ -131,12 +144,40 @@ def measures(rules: PepperRules) -> list[Section]:
             Mean(f"mean contract level (tricks bid; Ndogo counts {rules.ndogo}, "
                  f"Kubwa {rules.kubwa})", _column("contract"), played, margin=0.05),
             Rate("thrown-in rate", lambda df: ~played(df)))),
-        Section("games", "Games ({n:,} whole games; tied top sides all win)", "game", (
-            *(Rate(f"side {s} win rate", _column(f"win_{s}")) for s in range(rules.sides)),
+        Section("games", "Games ({n:,} whole games; a win shared by tied sides counts evenly "
+                "to each)", "game", (
+            *(Rate(f"side {s} win rate", _win_share(rules, s)) for s in range(rules.sides)),
             Mean("rounds per game", _column("rounds"), margin=0.1),
             Rate("unfinished games", _column("unfinished")))),
         _design(rules),
+        _position(rules),
     ]
+
+
+def _position(rules: PepperRules) -> Section:
+    """Each position's points per hand and share of the contracts, counted from
+    the hand's dealer: with partners the dealer's side and the other, else
+    every seat from the dealer's left (:func:`simkit.lab.design.position`)."""
+    P, S = rules.players, rules.sides
+    teams = S < P
+
+    def points(df: pd.DataFrame) -> np.ndarray:
+        dealer = df["dealer"].to_numpy(np.int64)
+        scores = df[[f"score_{s}" for s in range(S)]].to_numpy(np.float64)
+        rows = np.arange(len(df))
+        sides = ([dealer % 2, 1 - dealer % 2] if teams else
+                 [(dealer + k) % P for k in range(1, P + 1)])
+        return np.column_stack([scores[rows, side] for side in sides])
+
+    def holder(df: pd.DataFrame) -> np.ndarray:
+        dealer, bidder = (df[c].to_numpy(np.int64) for c in ("dealer", "bidder"))
+        played = df["contract"].to_numpy() > 0
+        pos = np.where(bidder % 2 == dealer % 2, 0, 1) if teams else (bidder - dealer - 1) % P
+        return np.where(played & (bidder >= 0), pos, -1)
+
+    names = (["the dealer's side", "the other side"] if teams else
+             [f"seat {k} left of the dealer" for k in range(1, P)] + ["the dealer"])
+    return design.position(names, [("points per hand", points, 0.05)], holder)
 
 
 def _design(rules: PepperRules) -> Section:

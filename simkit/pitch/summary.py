@@ -155,15 +155,20 @@ def measures(rules: PitchRules) -> list[Section]:
             Rate("sessions ended by the target", lambda df: df["ended_by_target"].to_numpy(),
                  lambda df: df["player"].to_numpy() == 0))),
         _design(rules),
+        _position(rules),
     ]
 
 
 def _design(rules: PitchRules) -> Section:
     """The designer's measures (:mod:`simkit.lab.design`) of money sessions: the
-    players by starting seat (seat N: the first dealer); a win is the top
-    score at the end; a session is finished when a target ended it before
-    its last hand."""
+    players by starting seat (seat N: the first dealer), and with players who
+    join, those players as one more position; a win is the top score at the
+    end (a tie splits it evenly); a session is finished when a target ended it
+    before its last hand.  Each position's fair share of a session is that of
+    the players seated at its end (every one of them alike): ``1 / N`` for
+    each starting seat when nobody joins or leaves."""
     N = rules.players
+    joins = rules.join > 0
 
     def frame(df: pd.DataFrame) -> pd.DataFrame:
         session = df["session"].to_numpy(np.int64)
@@ -174,18 +179,49 @@ def _design(rules: PitchRules) -> Section:
         tops = np.bincount(index, weights=top, minlength=count)
         share = np.where(top, 1.0 / np.maximum(tops[index], 1), 0.0)
         seat = df["seat"].to_numpy(np.int64)
-        pos = {f"pos_{k}": np.bincount(index, weights=share * (seat == k), minlength=count)
-               for k in range(1, N + 1)}
+        seated = (df["left"].to_numpy(np.int64) < 0).astype(np.float64)
+        at_end = np.maximum(np.bincount(index, weights=seated, minlength=count), 1)
+        seats = list(range(1, N + 1)) + ([0] if joins else [])
+        pos, fair = {}, {}
+        for k, s in enumerate(seats, start=1):
+            mine = seat == s
+            pos[f"pos_{k}"] = np.bincount(index, weights=share * mine, minlength=count)
+            fair[f"fair_{k}"] = np.bincount(index, weights=seated * mine,
+                                            minlength=count) / at_end
         head = df[df["player"].to_numpy() == 0]
         steps = head["session_hands"].to_numpy(np.int64)
         single = tops[head["session"].to_numpy(np.int64) - first] == 1
         return pd.DataFrame({"session": head["session"].to_numpy(), "steps": steps,
                              "finished": head["ended_by_target"].to_numpy(bool),
-                             "decided": np.ones(len(head), bool), **pos,
-                             "first": pos[f"pos_{N}"],
+                             "decided": np.ones(len(head), bool), **pos, **fair,
+                             "first": pos[f"pos_{N}"], "fair_first": fair[f"fair_{N}"],
                              **design.lead_columns(head, steps, single)})
 
-    names = [f"starting seat {k}" for k in range(1, N)] + [f"starting seat {N} (the first "
-                                                           "dealer)"]
+    names = ([f"starting seat {k}" for k in range(1, N)]
+             + [f"starting seat {N} (the first dealer)"]
+             + (["players who joined"] if joins else []))
     return design.section(frame, names, "the first dealer", unit="session",
                           cap="the last hand (by the target)")
+
+
+def _position(rules: PitchRules) -> Section:
+    """Each seat's points and money per hand and share of the contracts, counted
+    from the hand's dealer's left, the dealer last
+    (:func:`simkit.lab.design.position`)."""
+    N = rules.players
+
+    def by_seat(column: str) -> Callable[[pd.DataFrame], np.ndarray]:
+        def values(df: pd.DataFrame) -> np.ndarray:
+            dealer = df["dealer"].to_numpy(np.int64)
+            seats = df[[f"{column}_{s}" for s in range(N)]].to_numpy(np.float64)
+            rows = np.arange(len(df))
+            return np.column_stack([seats[rows, (dealer + k) % N] for k in range(1, N + 1)])
+        return values
+
+    def holder(df: pd.DataFrame) -> np.ndarray:
+        dealer, pitcher = (df[c].to_numpy(np.int64) for c in ("dealer", "pitcher"))
+        return np.where(pitcher >= 0, (pitcher - dealer - 1) % N, -1)
+
+    names = [f"seat {k} left of the dealer" for k in range(1, N)] + ["the dealer"]
+    return design.position(names, [("points per hand", by_seat("score"), 0.05),
+                                   ("money per hand ($)", by_seat("money"), 0.01)], holder)

@@ -236,6 +236,20 @@ def write_json_atomic(path: StrPath, obj: object) -> None:
         raise
 
 
+def write_csv_atomic(path: StrPath, data: pd.DataFrame) -> None:
+    """Write ``data`` as CSV (no index) to ``path`` by way of a temporary file and
+    ``os.replace``: a reader sees the old file or the whole new one."""
+    path = pathlib.Path(path)
+    tmp = temporary_path(path)
+    try:
+        data.to_csv(tmp, index=False)
+        _fsync(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        remove_file(tmp)
+        raise
+
+
 def write_parquet_atomic(path: StrPath, data: pd.DataFrame | pa.Table,
                          compression: str = COMPRESSION) -> int:
     """Write ``data`` to the Parquet file ``path`` atomically; returns the row count.
