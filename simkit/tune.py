@@ -55,7 +55,7 @@ from typing import Any, TypedDict, Unpack
 
 from simkit import games as registry
 from simkit import tournament
-from simkit.base.errors import InputError
+from simkit.base.errors import InputError, RunError
 from simkit.base.files import MAX_JSON_BYTES, read_text
 from simkit.runs import chunks, store
 from simkit.runs.batches import KERNEL_LOCK, Work
@@ -497,6 +497,8 @@ def _study(spec: Spec, where: pathlib.Path | None) -> _Studies:
         finished = kept.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,
                                                             optuna.trial.TrialState.PRUNED))
     except Exception as e:          # SQLAlchemy's and Optuna's errors alike
+        if _full(e):
+            raise _no_room(where) from None
         raise InputError(_damaged(where, STUDY_DB, str(e).splitlines()[0][:120])) from None
     live.add_trials(finished)
     return _Studies(live, kept)
@@ -507,27 +509,58 @@ def _damaged(where: store.StrPath, name: str, why: str) -> str:
             f"delete '{where}' or give another --out")
 
 
+#: The tables Optuna's SQLite store is made of: a store holding some of them and
+#: nothing else was cut off while Optuna made it.
+_OPTUNA_TABLES = frozenset({
+    "studies", "version_info", "study_directions", "study_user_attributes",
+    "study_system_attributes", "trials", "trial_user_attributes", "trial_system_attributes",
+    "trial_params", "trial_values", "trial_intermediate_values", "trial_heartbeats",
+    "alembic_version", "sqlite_sequence"})
+
+
 def _check_db(where: pathlib.Path) -> None:
-    """An InputError unless ``where``'s study store is absent, empty (a tune
-    stopped before its first write) or a sound SQLite database with Optuna's
-    tables."""
+    """An InputError unless ``where``'s study store is absent, empty, a sound
+    SQLite database with Optuna's tables, or one Optuna had not finished
+    making when the tune was stopped (its tables a part of Optuna's, no trial
+    in it): that one is simkit's to remake, and is removed."""
     import sqlite3
 
     path = where / STUDY_DB
     if not path.exists() or (path.is_file() and path.stat().st_size == 0):
         return
+    trials = 0
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
             check = con.execute("PRAGMA quick_check").fetchone()[0]
-            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master "
+                                                "WHERE type = 'table'")}
+            if "trials" in tables:
+                trials = con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
         finally:
             con.close()
     except sqlite3.Error as e:
         check, tables = str(e), set()
+    if check == "ok" and tables <= _OPTUNA_TABLES and not trials \
+            and not {"studies", "trials", "study_directions"} <= tables:
+        path.unlink()                   # Optuna was stopped making it: made anew
+        return
     if check != "ok" or not {"studies", "trials"} <= tables:
         raise InputError(_damaged(where, STUDY_DB, check if check != "ok" else
                                   "not an Optuna study"))
+
+
+def _full(e: BaseException) -> bool:
+    """Whether ``e`` says the disk (or the database) is full."""
+    import errno
+
+    return (getattr(e, "errno", None) == errno.ENOSPC
+            or "disk is full" in str(e) or "No space left" in str(e))
+
+
+def _no_room(where: store.StrPath) -> RunError:
+    return RunError(f"cannot write the tune store in '{where}': the disk is full; free some "
+                    "space and run the same command again to continue from the trials kept")
 
 
 def _search(spec: Spec, studies: _Studies, where: pathlib.Path | None, t0: float,
@@ -562,7 +595,12 @@ def _search(spec: Spec, studies: _Studies, where: pathlib.Path | None, t0: float
             frozen = (study.tell(trial, value) if value is not None
                       else study.tell(trial, state=optuna.trial.TrialState.PRUNED))
             if studies.kept is not None:
-                studies.kept.add_trial(frozen)
+                try:
+                    studies.kept.add_trial(frozen)
+                except Exception as e:      # SQLAlchemy's errors: the disk, or a bug
+                    if _full(e):
+                        raise _no_room(where or "") from None
+                    raise
             done += 1
             bar.update(1)
             best = _best_value(study)
@@ -571,7 +609,10 @@ def _search(spec: Spec, studies: _Studies, where: pathlib.Path | None, t0: float
             if work is not None:
                 work.add(1)
     with lock:
-        result = _result(spec, study, how)
+        try:
+            result = _result(spec, study, how)
+        except KeyboardInterrupt:       # in the confirmation: every trial is kept
+            raise Interrupted(done, spec.trials, where) from None
     if work is not None:
         work.add(1)
     result["seconds"] = time.perf_counter() - t0
@@ -601,6 +642,10 @@ def _keep_result(where: pathlib.Path, spec: Spec, result: dict[str, Any]) -> Non
         store.write_json_atomic(where / MANIFEST,
                                 {**_manifest(spec), "result": store.file_digest(tmp)})
         os.replace(tmp, where / RESULT)
+    except OSError as e:
+        if _full(e):
+            raise _no_room(where) from None
+        raise
     finally:
         store.remove_file(tmp)
 

@@ -267,3 +267,46 @@ def test_an_unreachable_scheduler_leaves_nothing_behind(capsys, tmp_path):
     assert rc == 2
     assert "cannot connect to --scheduler" in err
     assert not out.exists()
+
+
+def test_a_store_optuna_had_not_finished_making_is_made_anew(capsys, tmp_path):
+    """Stopped while Optuna made its store (only its first tables written): the
+    same command makes it anew and runs, instead of calling it damaged."""
+    import sqlite3
+
+    out = tmp_path / "t"
+    out.mkdir()
+    spec = tune.make_spec("pepper", None, ["aggression=-1:1"], None, hands=400, trials=2)
+    (out / tune.MANIFEST).write_text(json.dumps({"kind": "tune", "spec": spec.key(),
+                                                 "trials": 2}))
+    con = sqlite3.connect(out / tune.STUDY_DB)
+    con.execute("CREATE TABLE studies (study_id INTEGER PRIMARY KEY, study_name VARCHAR)")
+    con.execute("CREATE TABLE version_info (version_info_id INTEGER PRIMARY KEY, "
+                "schema_version INTEGER, library_version VARCHAR)")
+    con.commit()
+    con.close()
+    rc, text, err = _run(capsys, ["tune", "pepper", "--param", "aggression=-1:1", "--hands",
+                                  "400", "--trials", "2", "--no-progress", "--out", str(out),
+                                  "--json"])
+    assert rc == 0, err
+    assert len(_strict(text)["trials"]) == 2
+
+
+def test_a_full_disk_is_one_line_not_a_damaged_store(capsys, tmp_path, monkeypatch):
+    """The disk fills while a tune writes its store: one line saying so, exit 1
+    (not bad input), and the store is not called damaged."""
+    import optuna
+
+    def full(self, trial):
+        raise sqlite3_error("(sqlite3.OperationalError) database or disk is full")
+
+    def sqlite3_error(text):
+        import sqlite3
+        return sqlite3.OperationalError(text)
+
+    monkeypatch.setattr(optuna.study.Study, "add_trial", full)
+    rc, _, err = _run(capsys, [*SEARCH, "--trials", "2", "--out", str(tmp_path / "t")])
+    assert rc == 1
+    assert err.strip().splitlines() == [err.strip()]
+    assert "the disk is full" in err
+    assert "damaged" not in err

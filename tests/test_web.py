@@ -18,6 +18,9 @@ from fastapi.testclient import TestClient
 from simkit.app import answers
 from simkit.app.web import server
 
+#: The app answers only at this machine's names: the test client asks as one.
+LOCAL = "http://127.0.0.1"
+
 PEPPER = [("game", "pepper"), ("hand", "JH JD AH KH 9C 9S"), ("players", "4"),
           ("seed", "1"), ("samples", "2000")]
 #: A job of about ten seconds: the most samples the web app takes.
@@ -33,7 +36,7 @@ def client(tmp_path):
     (reports / "study").mkdir()
     (reports / "study" / "index.html").write_text("<h1>one study</h1>")
     (tmp_path / "secret.txt").write_text("not for the web")
-    with TestClient(server.create_app(str(reports), warm=False)) as c:
+    with TestClient(server.create_app(str(reports), warm=False), base_url=LOCAL) as c:
         yield c
 
 
@@ -103,7 +106,7 @@ def test_reports_are_served_from_the_reports_directory(client):
 
 
 def test_reports_page_says_so_when_there_are_none(tmp_path):
-    with TestClient(server.create_app(str(tmp_path / "none"), warm=False)) as c:
+    with TestClient(server.create_app(str(tmp_path / "none"), warm=False), base_url=LOCAL) as c:
         resp = c.get("/reports/")
         assert resp.status_code == 200
         assert "No reports yet" in resp.text
@@ -162,7 +165,7 @@ def test_health_says_warming_until_the_kernels_are_compiled():
         told.append(True)
         go.wait(10)
 
-    with TestClient(server.create_app(warm=warm)) as c:
+    with TestClient(server.create_app(warm=warm), base_url=LOCAL) as c:
         deadline = time.monotonic() + 5
         while not told and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -192,7 +195,7 @@ def test_a_failed_warm_up_still_leaves_the_app_ready():
     def warm(report=None):
         raise RuntimeError("compiler trouble")
 
-    with TestClient(server.create_app(warm=warm)) as c:
+    with TestClient(server.create_app(warm=warm), base_url=LOCAL) as c:
         deadline = time.monotonic() + 5
         while c.get("/api/health").json()["status"] != "ready":
             assert time.monotonic() < deadline
@@ -408,7 +411,7 @@ def test_a_long_job_shows_progress_and_stops_within_a_second_when_cancelled(clie
 
 
 def test_a_job_nobody_polls_is_cancelled(tmp_path):
-    with TestClient(server.create_app(warm=False, abandoned=0.5)) as c:
+    with TestClient(server.create_app(warm=False, abandoned=0.5), base_url=LOCAL) as c:
         job_id = c.post(f"/api/jobs?command=advise&{_query(LONG)}").json()["id"]
         job = c.app.state.jobs.jobs[job_id]
         job.thread.join(4.0)
@@ -469,7 +472,8 @@ def test_serve_binds_this_machine_and_prints_the_address(monkeypatch, capsys):
     assert ran["host"] == "127.0.0.1"
     assert ran["port"] == port
     assert f"http://127.0.0.1:{port}/" in capsys.readouterr().out
-    c = TestClient(ran["app"])          # the whole app (no lifespan: no warm-up thread here)
+    # the whole app (no lifespan: no warm-up thread here)
+    c = TestClient(ran["app"], base_url=LOCAL)
     assert c.get("/hand").status_code == 200
     assert c.get("/api/games").status_code == 200
 
@@ -498,7 +502,8 @@ def test_the_built_documentation_is_served_under_docs(tmp_path):
     """/docs/ serves the MkDocs site when it is built; until then a page of the
     app's style says how to build it, with the README as the way in."""
     site = tmp_path / "site"
-    with TestClient(server.create_app(str(tmp_path), docs=str(site), warm=False)) as c:
+    with TestClient(server.create_app(str(tmp_path), docs=str(site), warm=False),
+                    base_url=LOCAL) as c:
         r = c.get("/docs/")
         assert r.status_code == 200
         assert "The documentation is not built" in r.text

@@ -31,6 +31,9 @@ from fastapi.testclient import TestClient
 from simkit.app import answers
 from simkit.app.web import jobs, server
 
+#: The app answers only at this machine's names: the test client asks as one.
+LOCAL = "http://127.0.0.1"
+
 #: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
 pytestmark = pytest.mark.slow
 
@@ -75,7 +78,7 @@ def _until(what, seconds: float, step: float = 0.02):
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     with TestClient(server.create_app(str(tmp_path_factory.mktemp("reports")),
-                                      warm=False)) as c:
+                                      warm=False), base_url=LOCAL) as c:
         yield c
 
 
@@ -185,9 +188,9 @@ def test_a_deeply_nested_body_is_a_400_not_a_500(client, body):
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    """``(base url, app)``: an app that runs at most two runs at once, served by
-    uvicorn (as ``simkit serve`` serves it) on a free port, in a thread."""
-    app = server.create_app(str(tmp_path_factory.mktemp("reports")), warm=False, most=2)
+    """``(base url, app)``: an app that runs at most three runs at once, served
+    by uvicorn (as ``simkit serve`` serves it) on a free port, in a thread."""
+    app = server.create_app(str(tmp_path_factory.mktemp("reports")), warm=False, most=3)
     uv = server.uvicorn_server(app, "127.0.0.1", _free_port())
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
@@ -210,7 +213,7 @@ def test_a_direct_answers_work_stops_within_a_second_of_its_client_leaving(live,
     _quick(monkeypatch, 1.0)            # ten seconds of work, answered directly
     with socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1]))) as s:
         s.sendall(f"GET /api/advise?{PEPPER}&samples={BIG} HTTP/1.1\r\n"
-                  f"Host: test\r\n\r\n".encode())
+                  f"Host: 127.0.0.1\r\n\r\n".encode())
         _until(lambda: app.state.runs.running == 1, 10)
         time.sleep(0.5)                 # well into its work
         assert httpx.get(f"{base}/api/health").json()["running"] == 1
@@ -220,42 +223,99 @@ def test_a_direct_answers_work_stops_within_a_second_of_its_client_leaving(live,
     assert httpx.get(f"{base}/api/health").json()["running"] == 0
 
 
-def test_runs_are_capped_in_all_and_per_client_and_health_answers_at_once(live, monkeypatch):
+def test_runs_are_capped_per_client_and_per_address_and_health_answers_at_once(live,
+                                                                              monkeypatch):
+    """Each client (an identity the server gives, in a cookie) one heavy run; one
+    address, whatever identities it holds (a header it sends is no identity),
+    all runs but one; /api/health answers at once all the while."""
     base, app = live
     _quick(monkeypatch, 30.0)           # heavy: one per client
     start = f"{base}/api/jobs?command=advise&{PEPPER}&samples={BIG}"
     ids = []
+    clients = [httpx.Client(timeout=10) for _ in range(3)]
+    a, b, c = clients
     try:
-        with httpx.Client(timeout=10) as c:
-            ids.append(c.post(start, headers={"X-Simkit-Client": "a"}).json()["id"])
-            _refused(c.post(start, headers={"X-Simkit-Client": "a"}), 429, "one runs at a time")
-            ids.append(c.post(start, headers={"X-Simkit-Client": "b"}).json()["id"])
-            assert app.state.runs.running == 2 == app.state.runs.most
-            # the cap: nobody else's run starts, job or direct answer
-            busy = _refused(c.post(start, headers={"X-Simkit-Client": "c"}), 429, "busy")
-            assert "2 runs" in busy
-            _quick(monkeypatch, 0.5)
-            _refused(c.get(f"{base}/api/advise?{PEPPER}&samples=1000",
-                           headers={"X-Simkit-Client": "c"}), 429, "busy")
-            # /api/health answers within 100 ms all the while
-            took = []
-            for _ in range(20):
-                t0 = time.perf_counter()
-                assert c.get(f"{base}/api/health").json()["running"] == 2
-                took.append(time.perf_counter() - t0)
-                c.get(f"{base}/api/jobs/{ids[0]}")          # the jobs are watched
-                time.sleep(0.05)
-            print(f"/api/health under the cap: max {max(took) * 1000:.1f} ms, "
-                  f"median {sorted(took)[10] * 1000:.1f} ms")
-            assert max(took) < 0.1, took
-            # a cancelled run no longer counts for its client
-            c.delete(f"{base}/api/jobs/{ids[0]}")
-            _until(lambda: app.state.runs.running == 1, 2)
-            ids.append(c.post(start, headers={"X-Simkit-Client": "a"}).json()["id"])
+        ids.append(a.post(start).json()["id"])
+        assert "simkit_client" in a.cookies
+        _refused(a.post(start, headers={"X-Simkit-Client": "another"}), 429,
+                 "one runs at a time")
+        ids.append(b.post(start).json()["id"])
+        assert app.state.runs.running == 2 == app.state.runs.most - 1
+        # a third identity from the same address: two long runs per address, and the
+        # server keeps its last run for others
+        _refused(c.post(start), 429, "your address has 2 long runs")
+        _quick(monkeypatch, 0.5)
+        _refused(c.get(f"{base}/api/advise?{PEPPER}&samples=1000"), 429,
+                 "keeps one for others")
+        # /api/health answers within 100 ms all the while
+        took = []
+        for _ in range(20):
+            t0 = time.perf_counter()
+            assert c.get(f"{base}/api/health").json()["running"] == 2
+            took.append(time.perf_counter() - t0)
+            a.get(f"{base}/api/jobs/{ids[0]}")          # the jobs are watched
+            time.sleep(0.05)
+        print(f"/api/health under the cap: max {max(took) * 1000:.1f} ms, "
+              f"median {sorted(took)[10] * 1000:.1f} ms")
+        assert max(took) < 0.1, took
+        # a cancelled run no longer counts for its client
+        a.delete(f"{base}/api/jobs/{ids[0]}")
+        _until(lambda: app.state.runs.running == 1, 2)
+        _quick(monkeypatch, 30.0)
+        ids.append(a.post(start).json()["id"])
     finally:
         for i in ids:
             httpx.delete(f"{base}/api/jobs/{i}")
+        for x in clients:
+            x.close()
     _until(lambda: app.state.runs.running == 0, 2)
+
+
+def test_connections_that_never_finish_their_headers_cannot_block_health(live):
+    """A flood of connections that send half a request's headers: the oldest
+    waiting ones are closed to make room, each has seconds to finish, and
+    /api/health still answers at once; the server's open files stay few."""
+    import os
+    import resource
+
+    base, _ = live
+    port = int(base.rsplit(":", 1)[1])
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard, 4096)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, want), hard))
+    before = len(os.listdir("/proc/self/fd"))
+    socks = []
+    try:
+        for _ in range(min(1500, want - before - 100)):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            socks.append(s)
+        t0 = time.perf_counter()
+        got = httpx.get(f"{base}/api/health", timeout=5)
+        assert got.status_code == 200
+        assert time.perf_counter() - t0 < 2
+        # the server side of the waiting ones: at most PENDING held (this process is both)
+        open_now = len(os.listdir("/proc/self/fd")) - before - len(socks)
+        assert open_now <= server.PENDING + 20, open_now
+    finally:
+        for s in socks:
+            s.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_direct_answer_that_breaks_its_estimate_is_stopped(live, monkeypatch):
+    """Estimated at a tenth of a second, a run of ten seconds: stopped once it
+    takes three times the limit a direct answer has, and answered 503."""
+    base, app = live
+    _quick(monkeypatch, 0.1)
+    monkeypatch.setattr(server, "SYNC_SECONDS", 0.5)
+    t0 = time.perf_counter()
+    got = httpx.get(f"{base}/api/advise?{PEPPER}&samples={BIG}", timeout=30)
+    took = time.perf_counter() - t0
+    assert got.status_code == 503
+    assert "longer than a direct answer may" in got.json()["error"]
+    assert took < 6
+    _until(lambda: app.state.runs.running == 0, 3)
 
 
 def _raw(base: str, request: bytes) -> tuple[int, bytes]:
@@ -271,7 +331,7 @@ def _raw(base: str, request: bytes) -> tuple[int, bytes]:
 
 @pytest.mark.parametrize("rel", ["a" * 100_000, "a/" * 50_000])
 def test_a_100000_character_report_path_is_a_404_not_a_500(live, rel):
-    status, body = _raw(live[0], f"GET /reports/{rel} HTTP/1.1\r\nHost: test\r\n"
+    status, body = _raw(live[0], f"GET /reports/{rel} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                                  f"Connection: close\r\n\r\n".encode())
     assert status == 404, (status, body[:200])
     assert "error" in json.loads(body), (status, body[:200])
@@ -279,7 +339,7 @@ def test_a_100000_character_report_path_is_a_404_not_a_500(live, rel):
 
 def test_a_deeply_nested_body_over_the_wire_is_a_400(live):
     body = b"[" * 100_000
-    status, answer = _raw(live[0], b"POST /api/replay HTTP/1.1\r\nHost: test\r\n"
+    status, answer = _raw(live[0], b"POST /api/replay HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                           b"Content-Type: application/json\r\nConnection: close\r\n"
                           + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
     assert status == 400
@@ -350,3 +410,105 @@ def test_an_idle_simkit_serve_stops_on_a_signal_in_one_line(tmp_path, sig):
     said = "interrupted" if sig == signal.SIGINT else f"stopped by {sig.name}"
     assert proc.returncode == 128 + sig, err
     assert err.strip().splitlines() == [f"simkit: {said}"], err
+
+
+# --- who may drive the server: its own pages only --------------------------------------------
+
+JOB = f"/api/jobs?command=advise&{PEPPER}"
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8765", "127.0.0.1.evil.example",
+                                  "localhost.evil", ""])
+def test_a_host_that_is_not_the_servers_is_refused(client, no_work, host):
+    """DNS rebinding: another site's name pointed at this machine reaches no
+    answer, no file and no job."""
+    for method, path in (("GET", "/api/health"), ("GET", "/README.md"), ("GET", "/reports/"),
+                         ("POST", JOB), ("GET", f"/api/advise?{PEPPER}")):
+        got = client.request(method, path, headers={"Host": host})
+        assert got.status_code == 403, (host, path)
+        assert "answers only at its own addresses" in got.json()["error"]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8765", "localhost:9999", "[::1]:8765",
+                                  "LOCALHOST"])
+def test_this_machines_names_are_answered(client, host):
+    assert client.get("/api/health", headers={"Host": host}).status_code == 200
+
+
+@pytest.mark.parametrize("headers", [
+    {"Origin": "http://evil.example"},
+    {"Origin": "null"},
+    {"Origin": "http://127.0.0.1:1"},                       # another port: another origin
+    {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"},      # <img src=...>
+    {"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "cors"},
+    {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"},     # a link to the API
+])
+def test_another_sites_page_can_neither_start_work_nor_read_an_answer(client, no_work,
+                                                                      headers):
+    for method, path, body in (("POST", JOB, None),
+                               ("POST", "/api/replay", b"record text"),
+                               ("GET", f"/api/advise?{PEPPER}", None),
+                               ("GET", f"/api/estimate?command=advise&{PEPPER}", None),
+                               ("GET", "/api/show?game=pepper&index=0", None)):
+        got = client.request(method, path, headers={**headers, "Content-Type": "text/plain"},
+                             content=body)
+        assert got.status_code == 403, (headers, path)
+        assert got.json()["error"].startswith("requests from another site's page are refused")
+        assert not any(k.lower().startswith("access-control-") for k in got.headers)
+
+
+def test_a_link_from_another_site_opens_a_page_but_reads_no_file(client):
+    nav = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate",
+           "Sec-Fetch-Dest": "document"}
+    assert client.get("/", headers=nav).status_code == 200
+    assert client.get("/compare", headers=nav).status_code == 200
+    sub = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors",
+           "Sec-Fetch-Dest": "script"}
+    assert client.get("/static/common.js", headers=sub).status_code == 403
+    own = {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors",
+           "Origin": "http://127.0.0.1"}
+    assert client.get("/api/health", headers=own).status_code == 200
+
+
+def test_no_answer_grants_another_origin_anything(client):
+    for path in ("/api/health", "/api/games", "/", "/static/common.js"):
+        got = client.get(path, headers={"Origin": "http://127.0.0.1"})
+        assert not any(k.lower().startswith("access-control-") for k in got.headers), path
+    pre = client.options("/api/jobs", headers={"Origin": "http://evil.example",
+                                               "Access-Control-Request-Method": "POST"})
+    assert pre.status_code == 403
+    assert "access-control-allow-origin" not in pre.headers
+
+
+def test_the_server_gives_each_client_its_identity():
+    """A client's identity is the server's signed cookie: kept while it is
+    sent back, replaced when forged."""
+    from simkit.app.web.limits import CLIENT_COOKIE
+    app = server.create_app(warm=False)
+    with TestClient(app, base_url=LOCAL) as c:
+        given = c.get("/api/health").cookies[CLIENT_COOKIE]
+        again = c.get("/api/health", headers={"Cookie": f"{CLIENT_COOKIE}={given}"})
+        assert CLIENT_COOKIE not in again.cookies           # kept: nothing new to set
+        forged = c.get("/api/health", headers={"Cookie": f"{CLIENT_COOKIE}=chosen.abc"})
+        assert forged.cookies[CLIENT_COOKIE] not in ("chosen.abc", given)
+
+
+def test_an_estimate_is_kept_by_everything_it_depends_on(client, monkeypatch):
+    """Two compare estimates that differ only in a rule that makes sessions
+    longer are timed apart, not answered from one timing."""
+    timed = []
+    real = answers._timed
+
+    def spy(run, most, stop):
+        timed.append(most)
+        return real(run, most, stop)
+
+    monkeypatch.setattr(answers, "_timed", spy)
+    monkeypatch.setattr(answers, "_timings", {})
+    base = "/api/estimate?command=compare&game=pitch&variant=A:&games=400&hands=1000&skill=0"
+    short = client.get(base + "&variant=B:session_hands=20").json()
+    n = len(timed)
+    long_ = client.get(base.replace("variant=A:", "variant=A:session_hands=400")
+                       + "&variant=B:session_hands=399").json()
+    assert len(timed) > n                       # the new rules were timed, not looked up
+    assert long_["seconds"] > 2 * short["seconds"]    # sessions 20 times as long

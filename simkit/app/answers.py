@@ -24,6 +24,7 @@ import argparse
 import contextlib
 import functools
 import importlib
+import json
 import math
 import threading
 import time
@@ -557,34 +558,41 @@ def estimate(command: str, a: argparse.Namespace, stop: threading.Event | None =
 
 
 def _compare_seconds(a: argparse.Namespace, stop: threading.Event | None = None) -> float:
-    """Every variant's runs (each kind of unit the game's measures read, timed
-    under the base's rules), the skill trace, and the adaptations not kept."""
-    from simkit.lab import skill
+    """Every variant's runs (each kind of unit the game's measures read, each
+    variant timed under its own rules: a rule may make a game much longer),
+    the skill trace, and the adaptations not kept; played once per
+    adaptation.  Every timing is kept under all it depends on: the game, the
+    unit, the rules, the table and the policies."""
+    from simkit.lab import adapt, skill
     from simkit.lab.compare import DEFAULT_GAMES, DEFAULT_HANDS, SKILL_SHARE, check_variants
 
     g = games.get(a.game)
     variants = check_variants(g, a.variant, a.sweep)
-    rules = g.make_rules(overrides=variants[0][1], players=a.players)
-    pols = g.make_policies(a.policy, rules.players)
+    all_rules = [g.make_rules(overrides=ov, players=a.players) for _, ov in variants]
+    pols = g.make_policies(a.policy, all_rules[0].players)
     assert g.measures is not None       # every game states what compare measures
-    units = {s.unit for s in g.measures(rules)}
+    units = {s.unit for s in g.measures(all_rules[0])}
     count = {"hand": a.hands or DEFAULT_HANDS, "game": a.games or DEFAULT_GAMES}
 
-    def rate(unit: str, policy: Sequence[object] = pols, most: int | None = None) -> _Rate:
-        """The rate of ``unit``s at this table, timed up to the run's size."""
-        key = ("compare", a.game, unit, a.players, tuple(map(str, policy)))
+    def rate(unit: str, policy: Sequence[object] = pols, most: int | None = None,
+             rules: Any = all_rules[0]) -> _Rate:
+        """The rate of ``unit``s at this table under ``rules``, timed up to the
+        run's size."""
+        key = ("compare", a.game, unit, json.dumps(rules.as_dict(), sort_keys=True, default=str),
+               tuple(map(str, policy)))
         return _rate(key, functools.partial(_simulate, game=g, unit=unit, rules=rules,
                                             policy=policy, seed=a.seed), most or count[unit], stop)
 
-    seconds = sum(len(variants) * rate(u)(count[u]) for u in units)
+    seconds = sum(rate(u, rules=r)(count[u]) for u in units for r in all_rules)
     if "game" in units and not a.no_skill:
         # each rung: two tables of a tenth of the games (fewer for a searching player)
         deals = max(200, count["game"] // SKILL_SHARE)
         for weaker, stronger in skill.rungs(g, pols[0].text()):
             n = skill.deals(g, stronger, deals)
-            table = [(stronger, weaker)[s % 2] for s in range(rules.players)]
-            seconds += len(variants) * 2 * rate("game", table, n)(n)
+            table = [(stronger, weaker)[s % 2] for s in range(all_rules[0].players)]
+            seconds += sum(2 * rate("game", table, n, rules=r)(n) for r in all_rules)
     if a.adapt:
+        seconds *= a.adapt_seeds or adapt.SEEDS
         seconds += _adapt_seconds(a, g, [ov for _, ov in variants], rate)
     return seconds
 

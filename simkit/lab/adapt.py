@@ -74,12 +74,15 @@ looked up, read-only, in ``kept`` directories (the studies ship theirs).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import math
+import os
 import pathlib
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any, TypedDict, Unpack
 
@@ -101,6 +104,8 @@ DEALS = {"pepper": 30_000, "pitch": 30_000, "shiesta": 120_000, "burraco": 6_000
 RESULT = "_adapt.json"
 #: The folder of kept best-response cells, beside the adaptations.
 CELLS = "best-response"
+#: An adaptation changed this recently may still be under way: never tidied away.
+BUSY_SECONDS = 3600
 #: The search's version, in every key: a kept adaptation made by another
 #: search is not reused.
 VERSION = 2
@@ -281,6 +286,9 @@ def kept_result(req: Request, out: store.StrPath | None = None,
     for where in [place, *(pathlib.Path(k) for k in kept)]:
         found = _read(where / req.key() / RESULT, req)
         if found is not None:
+            if where == place:
+                with contextlib.suppress(OSError):      # used now: tidied last (tidy)
+                    os.utime(where / req.key() / RESULT)
             return found
     return None
 
@@ -469,6 +477,41 @@ class _Table:
         place.mkdir(parents=True, exist_ok=True)
         store.write_json_atomic(path, {"result": c, "sha256": _digest(c)})
         return c
+
+
+def tidy(place: pathlib.Path, most: int) -> int:
+    """Keep ``place``'s adaptations within ``most`` bytes: each finished one
+    (its ``_adapt.json`` written) keeps only its result, not its searches'
+    storage, and beyond ``most`` the least recently used are removed whole
+    (a later comparison adapts them again), but none changed in the last
+    :data:`BUSY_SECONDS`.  Returns the bytes removed."""
+    import shutil
+
+    def size(path: pathlib.Path) -> int:
+        return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+    removed = 0
+    if not place.is_dir():
+        return 0
+    folders = [d for d in place.iterdir() if d.is_dir() and d.name != CELLS]
+    # last used: the result's time (a reuse touches it), else the folder's
+    used = {d: max(p.stat().st_mtime for p in (d, d / RESULT) if p.exists()) for d in folders}
+    for d in folders:
+        if (d / RESULT).is_file():
+            for rounds in d.glob("round-*"):
+                removed += size(rounds)
+                shutil.rmtree(rounds, ignore_errors=True)
+    held = sorted(((used[d], d, size(d)) for d in folders if d.exists()), key=lambda t: t[0])
+    total = sum(n for _, _, n in held)
+    for when, d, n in held:
+        if total <= most:
+            break
+        if time.time() - when < BUSY_SECONDS:
+            continue                    # perhaps still being adapted
+        shutil.rmtree(d, ignore_errors=True)
+        total -= n
+        removed += n
+    return removed
 
 
 class _Trials(Work):

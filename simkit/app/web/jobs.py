@@ -37,6 +37,8 @@ KEPT = 120.0
 MAX_RUNNING = 8
 #: Runs one client may have at once, and heavy ones among them.
 PER_CLIENT = 4
+#: Long runs one address may have at once, whatever identities its clients hold.
+HEAVY_PER_ADDRESS = 2
 #: A run estimated over this many seconds is heavy: one per client at a time.
 HEAVY = 2.0
 
@@ -59,6 +61,22 @@ class Status(enum.StrEnum):
 
 #: An answer's work: its checked arguments and its progress and stop switch.
 Answer = Callable[[argparse.Namespace, Work | None], dict[str, Any]]
+
+
+#: The most the server's kept adaptations (in simkit's cache) may hold.
+ADAPT_BYTES = 200 << 20
+
+
+def _tidy_adaptations() -> None:
+    """After an adapted comparison, the cache's adaptations are tidied
+    (:func:`simkit.lab.adapt.tidy`): the server's visitors must not fill the
+    disk."""
+    from simkit.lab import adapt
+
+    try:
+        adapt.tidy(adapt.default_place(), ADAPT_BYTES)
+    except OSError:
+        log.exception("simkit serve: tidying the kept adaptations failed")
 
 
 def answer_fn(command: Command) -> Answer:
@@ -147,16 +165,29 @@ class Runs:
                        f"at once: try again when one has finished")
 
     def admit(self, client: str, heavy: bool) -> Run:
-        """A new run of ``client``'s, or Busy naming the rule it would break."""
+        """A new run of ``client``'s (``"ADDRESS ID"``: its address and the
+        identity the server gave it), or Busy naming the rule it would break:
+        per client one heavy run and :attr:`per_client` in all, and per
+        address (whatever identities it holds) :data:`HEAVY_PER_ADDRESS` heavy
+        runs and all but one of the server's runs."""
         with self.lock:
             self._room()
-            mine = [r for r in self.active if r.client == client and not r.stop.is_set()]
+            live = [r for r in self.active if not r.stop.is_set()]
+            mine = [r for r in live if r.client == client]
+            address = client.split(" ", 1)[0]
+            near = [r for r in live if r.client.split(" ", 1)[0] == address]
             if heavy and any(r.heavy for r in mine):
                 raise Busy("you have a long run going already, and one runs at a time per "
                            "client: wait for it to finish, or cancel it")
             if len(mine) >= self.per_client:
                 raise Busy(f"you have {len(mine)} runs going already, the most one client "
                            f"may have: wait for one to finish")
+            if heavy and sum(r.heavy for r in near) >= HEAVY_PER_ADDRESS:
+                raise Busy(f"your address has {HEAVY_PER_ADDRESS} long runs going already, the "
+                           "most one address may have: wait for one to finish")
+            if len(near) >= max(1, self.most - 1):
+                raise Busy(f"your address has {len(near)} runs going already: the server keeps "
+                           "one for others; wait for one to finish")
             run = Run(client, heavy)
             self.active.append(run)
             return run
@@ -244,6 +275,8 @@ class Jobs:
                 job.result, job.progress, job.status = result, 1.0, Status.DONE
         finally:
             self.runs.end(run)
+            if getattr(a, "adapt", False):
+                _tidy_adaptations()
         job.ended = time.monotonic()
 
     def get(self, job_id: str) -> Job:

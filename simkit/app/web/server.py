@@ -61,7 +61,7 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -91,6 +91,7 @@ from simkit.app.web.limits import (
     MAX_BODY,
     MAX_PARAMS,
     MAX_VALUE,
+    Gate,
     Guard,
     client_of,
     error,
@@ -111,9 +112,15 @@ log = logging.getLogger("simkit.app.web")
 SYNC_SECONDS = 5.0
 #: Seconds between looks for a gone client while a direct answer is worked out.
 POLL = 0.1
+#: How many times its estimate (and at least the limit) a direct answer may
+#: take before it is stopped.
+LATE = 3
 #: Seconds ``simkit serve`` waits for open requests on SIGTERM or Ctrl-C
 #: (their runs are stopped first, so they end well within it).
 GRACE = 3
+#: Seconds a connection has to send a whole request's headers; connections
+#: waiting to, at most; connections and requests at once (beyond: 503).
+HEADER_SECONDS, PENDING, MAX_CONNECTIONS = 10, 128, 512
 
 
 def _prepared(command: str, params: list[tuple[str, str]],
@@ -127,12 +134,16 @@ def _prepared(command: str, params: list[tuple[str, str]],
     return a, answers.estimate(command, a, stop)
 
 
-async def _watched(request: Request, run: Run,
-                   fn: Callable[[], dict[str, Any]]) -> dict[str, Any] | JSONResponse:
+async def _watched(request: Request, run: Run, fn: Callable[[], dict[str, Any]],
+                   most: float) -> dict[str, Any] | JSONResponse:
     """``fn()`` (a direct answer's work, stopped by ``run.stop``) on a worker
     thread while this looks every :data:`POLL` seconds whether the client has
-    gone, and if so stops the work: it ends within a second, not minutes later."""
+    gone, and if so stops the work: it ends within a second, not minutes later.
+    A run that takes over ``most`` seconds (more than its estimate promised a
+    direct answer may) is stopped too, and answered 503: it should be a job."""
     runs: Runs = request.app.state.runs
+    started = asyncio.get_running_loop().time()
+    late = False
 
     def work() -> dict[str, Any]:
         try:
@@ -147,8 +158,14 @@ async def _watched(request: Request, run: Run,
             await asyncio.wait({task}, timeout=POLL)
             if not task.done() and await request.is_disconnected():
                 run.stop.set()
+            if not task.done() and asyncio.get_running_loop().time() - started > most:
+                late = True
+                run.stop.set()
         return task.result()
     except Cancelled:
+        if late:
+            return error(503, f"this answer took over {most:g} s, longer than a direct answer "
+                              "may: run it as a job (POST /api/jobs with the same options)")
         return error(503, "the run was stopped: the client went away or the server is "
                           "shutting down")
     finally:
@@ -213,8 +230,9 @@ async def _answer(request: Request, command: Command) -> dict[str, Any] | JSONRe
                          f"/api/jobs?command={command} with the same options), as the pages "
                          f"do")
     run = runs.admit(client_of(request), e["seconds"] > HEAVY)
-    return await _watched(request, run,
-                          lambda: jobs.answer_fn(command)(a, Work(stop=run.stop)))
+    # the estimate is a promise: a run that breaks it by far is stopped
+    return await _watched(request, run, lambda: jobs.answer_fn(command)(a, Work(stop=run.stop)),
+                          most=max(LATE * SYNC_SECONDS, LATE * e["seconds"]))
 
 
 @api.get("/advise", response_model=None)
@@ -320,7 +338,8 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
 
 def create_app(reports: str = "reports", *, docs: str | None = None,
                warm: Callable[..., Any] | bool | None = True, abandoned: float = ABANDONED,
-               most: int = MAX_RUNNING, per_client: int = PER_CLIENT) -> FastAPI:
+               most: int = MAX_RUNNING, per_client: int = PER_CLIENT,
+               hosts: Sequence[str] = ()) -> FastAPI:
     """The app: pages, API, jobs.  ``reports`` is the directory ``/reports/``
     serves, ``docs`` the built documentation site ``/docs/`` serves (default:
     :data:`DOCS_SITE`).  ``warm``: True compiles the pages' kernels at startup
@@ -328,7 +347,8 @@ def create_app(reports: str = "reports", *, docs: str | None = None,
     (the kernels compile on first use), or a function to call instead.
     ``abandoned``: seconds without a poll before a job is cancelled; ``most``
     and ``per_client``: runs at once in all and per client (:class:`Runs`,
-    ``app.state.runs``)."""
+    ``app.state.runs``).  ``hosts``: names the app answers to besides this
+    machine's loopback names (:class:`~simkit.app.web.limits.Gate`)."""
     fn = answers.warm_up if warm is True else (None if warm is False else warm)
 
     @contextlib.asynccontextmanager
@@ -354,6 +374,7 @@ def create_app(reports: str = "reports", *, docs: str | None = None,
     app.include_router(pages)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard)
+    app.add_middleware(Gate, hosts=tuple(hosts))     # the last added is the outermost
     return app
 
 
@@ -375,13 +396,76 @@ def _check_port(host: str, port: int) -> None:
                              f"--port") from None
 
 
+def _protocol() -> type:
+    """uvicorn's HTTP/1.1 protocol (h11) with two bounds uvicorn lacks: a
+    connection must send a whole request's headers within
+    :data:`HEADER_SECONDS` of opening (or of its last answer), else it is
+    closed; and at most :data:`PENDING` connections may wait without a request
+    under way, the oldest closed to make room, so that a flood of connections
+    that never finish their headers cannot use up the server's files while
+    real requests (``/api/health``) are still answered."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    waiting: dict[Any, float] = {}      # connection: when it began to wait, in order
+
+    class Protocol(H11Protocol):
+        timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._wait()
+            while len(waiting) > PENDING:
+                oldest = next(iter(waiting))
+                waiting.pop(oldest)
+                oldest._drop()
+
+        def _wait(self) -> None:
+            waiting[self] = self.loop.time()
+            self.timer = self.loop.call_later(HEADER_SECONDS, self._drop)
+
+        def _drop(self) -> None:
+            waiting.pop(self, None)
+            if self.timer is not None:
+                self.timer.cancel()
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self.cycle is not None and not self.cycle.response_complete and self in waiting:
+                waiting.pop(self)           # a request's headers are in: it is served
+                if self.timer is not None:
+                    self.timer.cancel()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing() and self not in waiting:
+                self._wait()                # the next request's headers, as soon
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            waiting.pop(self, None)
+            if self.timer is not None:
+                self.timer.cancel()
+            super().connection_lost(exc)
+
+    return Protocol
+
+
 def uvicorn_server(app: FastAPI, host: str, port: int) -> uvicorn.Server:
     """uvicorn's server for ``app``; its shutdown (SIGTERM, Ctrl-C) stops every
     run first, so that the open requests end at once and the graceful shutdown
-    (at most :data:`GRACE` seconds) does not wait for their work."""
+    (at most :data:`GRACE` seconds) does not wait for their work; connections
+    bounded as :func:`_protocol` says."""
     import uvicorn
 
     class Server(uvicorn.Server):
+        #: The signal that stopped the server, if one did.
+        stopped_by: int | None = None
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            self.stopped_by = sig
+            super().handle_exit(sig, frame)
+
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             app.state.runs.stop_all()
             await super().shutdown(sockets)
@@ -400,14 +484,18 @@ def uvicorn_server(app: FastAPI, host: str, port: int) -> uvicorn.Server:
                         signal.signal(signal.SIGHUP, before)
 
     return Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                                 timeout_graceful_shutdown=GRACE))
+                                 timeout_graceful_shutdown=GRACE, http=_protocol(),
+                                 timeout_keep_alive=HEADER_SECONDS,
+                                 limit_concurrency=MAX_CONNECTIONS))
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = False,
-          reports: str = "reports") -> None:
+          reports: str = "reports", allow_hosts: Sequence[str] = ()) -> None:
     """Run the app until Ctrl-C or SIGTERM (which stop every run, then the
     server, within seconds): print its address, open it in the browser with
-    ``open_browser``.  Binds to ``host`` (this machine only by default)."""
+    ``open_browser``.  Binds to ``host`` (this machine only by default) and
+    answers requests naming it, this machine's loopback names or
+    ``allow_hosts`` in their ``Host`` header."""
     _check_port(host, port)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
@@ -418,4 +506,9 @@ def serve(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = False,
         import webbrowser
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    uvicorn_server(create_app(reports), host, port).run()
+    server = uvicorn_server(create_app(reports, hosts=(host, *allow_hosts)), host, port)
+    server.run()
+    if getattr(server, "stopped_by", None) == signal.SIGINT:
+        # uvicorn raises Ctrl-C again once it has shut down, but asyncio's runner can
+        # take it for its own (its task done, nothing raised): Ctrl-C, however it went
+        raise KeyboardInterrupt
