@@ -780,7 +780,7 @@ def test_compare_says_when_a_rule_never_changed_a_deal(page, base, shots):
     note = page.locator('#answer [role="note"]')
     expect(note).to_contain_text("B never changed a deal at this table", timeout=60_000)
     expect(page.locator('#answer section[data-later="B"]').first).to_contain_text(
-        "0.00% of the hands, 0.00% of the games")
+        "0% of the hands, 0% of the games")
     page.screenshot(path=shots / "compare-identical.png", full_page=True)
 
 
@@ -813,7 +813,7 @@ def test_compare_adapted_players_in_a_job(browser, base, shots, width):
         time.sleep(0.2)
     # the bar moved through the adaptation: more than a start and an end
     assert len(seen) >= 3, seen
-    head = page.locator("#answer section.panel").first
+    head = page.locator('#answer section[data-part="played"]')
     expect(head).to_contain_text("adaptation 1:")
     expect(head).to_contain_text("adaptation 2:")
     best = page.locator('#answer section[data-table="best_response"]')
@@ -867,6 +867,427 @@ def test_compare_of_a_game_in_whole_games_offers_no_hands(page, base, shots):
     expect(page.locator('[role="alert"]')).to_be_empty()
     assert "hands=" not in page.url
     page.screenshot(path=shots / "compare-shiesta.png", full_page=True)
+
+
+# --- compare for designers: errors on their fields, tables that fit, figures, formats ---------
+
+def _compare_box(page, selector: str) -> dict:
+    return page.locator(selector).evaluate(
+        "e => { const r = e.getBoundingClientRect(); return {top: r.top + scrollY, "
+        "bottom: r.bottom + scrollY, left: r.left, right: r.right}; }")
+
+
+def _compare_no_page_overflow(page) -> None:
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner, f"the page is {width} px wide in a {inner} px window"
+
+
+def _compare_sticky_column(page, section: str) -> None:
+    """The table of ``section`` scrolls in its own box while its first column stays put,
+    opaque (so that the scrolled numbers do not show through)."""
+    box = page.locator(f"{section} .scroll").first
+    first = box.locator("tbody tr").first.locator("td").first
+    style = first.evaluate("e => { const s = getComputedStyle(e); "
+                           "return [s.position, s.left, s.backgroundColor]; }")
+    assert style[0] == "sticky", style
+    assert style[1] == "0px", style
+    assert style[2] not in ("rgba(0, 0, 0, 0)", "transparent"), style
+    wide = box.evaluate("e => e.scrollWidth > e.clientWidth")
+    before = first.evaluate("e => e.getBoundingClientRect().left")
+    box.evaluate("e => { e.scrollLeft = 200; }")
+    after = first.evaluate("e => e.getBoundingClientRect().left")
+    assert abs(after - before) < 1, (before, after)
+    if wide:            # the other columns did move under it
+        second = box.locator("tbody tr").first.locator("td").nth(2)
+        assert second.evaluate("e => e.getBoundingClientRect().left") < after + 400
+    box.evaluate("e => { e.scrollLeft = 0; }")
+
+
+COMPARE_NEGATIVE_ZERO = re.compile(r"[−-]0(?:\.0+)?(?![\d.])")
+COMPARE_WHOLE_WITH_ZEROS = re.compile(r"(?<![\d.])\d[\d,]*\.0+(?![\d])")
+
+
+def test_compare_field_errors_sit_on_their_field_on_a_phone(browser, base, shots):
+    """At 360 px: a count that is not a whole number, sweep values that are too few,
+    an adaptation size above the most: each error on its own field, in the page's words
+    (not the command line's), Compare disabled until it is fixed; a refusal of the
+    server goes on the field it names (a variant's rule on that variant's editor)."""
+    context, pg = _phone(browser)
+    pg.goto(f"{base}/compare?game=pitch&variant=A:&variant=B:steal=outbid&hands=2000&games=50"
+            f"&skill=0")
+    run, alert = pg.get_by_role("button", name="Compare"), pg.locator("#alert")
+    expect(run).to_be_enabled()
+    pg.locator("#hands").fill("1,000,000")
+    error = pg.locator("#hands-error")
+    expect(error).to_contain_text("hands per variant")
+    expect(error).to_contain_text("not a whole number")
+    assert "--hands" not in error.text_content()
+    assert "ASCII" not in error.text_content()
+    expect(run).to_be_disabled()
+    expect(pg.locator("#hands")).to_have_attribute("aria-invalid", "true")
+    field, said = _compare_box(pg, "#hands"), _compare_box(pg, "#hands-error")
+    assert 0 <= said["top"] - field["bottom"] < 30, (field, said)       # right under its field
+    expect(alert).to_be_empty()
+    expect(pg.locator("#estimate")).to_contain_text("Compare waits for: hands per variant")
+    pg.screenshot(path=shots / "compare-field-error-360.png", full_page=True)
+    pg.locator("#hands").fill("2000")
+    expect(error).to_be_empty()
+    expect(run).to_be_enabled()
+    # games and seed too
+    pg.locator("#games").fill("0")
+    expect(pg.locator("#games-error")).to_contain_text("at least 1")
+    expect(run).to_be_disabled()
+    pg.locator("#games").fill("50")
+    pg.locator("#seed").fill("-1")
+    expect(pg.locator("#seed-error")).to_contain_text("not a whole number")
+    expect(run).to_be_disabled()
+    pg.locator("#seed").fill("3")
+    expect(run).to_be_enabled()
+    # an adaptation size above the most the page takes
+    pg.locator("#adapt").check()
+    pg.locator("#adapt-sizes summary").click()
+    pg.locator("#adapt-rounds").fill("100")
+    expect(pg.locator("#adapt-rounds-error")).to_contain_text("rounds, at most: at most")
+    expect(run).to_be_disabled()
+    field, said = _compare_box(pg, "#adapt-rounds"), _compare_box(pg, "#adapt-rounds-error")
+    assert 0 <= said["top"] - field["bottom"] < 30, (field, said)
+    pg.locator("#adapt-rounds").fill("")
+    expect(run).to_be_enabled()
+    pg.locator("#adapt").uncheck()
+    # a sweep's values: two or more, each one the rule takes
+    pg.locator("#mode-sweep").check()
+    pg.locator("#sweep-key").select_option("moon_made")
+    pg.locator("#sweep-values").fill("4")
+    expect(pg.locator("#sweep-values-error")).to_contain_text("two or more values")
+    expect(run).to_be_disabled()
+    pg.locator("#sweep-values").fill("4,x")
+    expect(pg.locator("#sweep-values-error")).to_contain_text("'x' is not a number")
+    field, said = _compare_box(pg, "#sweep-values"), _compare_box(pg, "#sweep-values-error")
+    assert 0 <= said["top"] - field["bottom"] < 30, (field, said)
+    pg.locator("#sweep-values").fill("4,8")
+    expect(pg.locator("#sweep-values-error")).to_be_empty()
+    expect(run).to_be_enabled()
+    pg.locator("#mode-variants").check()
+    expect(run).to_be_enabled()
+    # the server's refusal naming a variant's rule: on that rule's field of that variant
+    refusal = ("bad --variant 'B:steal=outbid': bad value 'outbid' for rule 'steal': expected "
+               "one of match (see 'simkit compare --help')")
+    pg.route("**/api/estimate**", lambda route: route.fulfill(
+        status=400, content_type="application/json", body=json.dumps({"error": refusal})))
+    pg.locator("#games").fill("60")
+    rule_error = pg.locator("#rules-b-steal-error")
+    expect(rule_error).to_contain_text("bad value 'outbid'", timeout=10_000)
+    assert "--help" not in rule_error.text_content()
+    expect(run).to_be_disabled()
+    expect(alert).to_be_empty()
+    field, said = _compare_box(pg, "#rules-b-steal"), _compare_box(pg, "#rules-b-steal-error")
+    assert 0 <= said["top"] - field["bottom"] < 60, (field, said)
+    pg.unroute("**/api/estimate**")
+    pg.locator("#rules-b-steal").select_option("match")
+    expect(rule_error).to_be_empty()
+    expect(run).to_be_enabled()
+    # a count the server refuses (its limits are the page's): on the field, in its words
+    too_many = ("bad games 70: the web app takes at most 60 (the command line, simkit "
+                "compare, takes more)")
+    pg.route("**/api/estimate**", lambda route: route.fulfill(
+        status=400, content_type="application/json", body=json.dumps({"error": too_many})))
+    pg.locator("#games").fill("70")
+    expect(pg.locator("#games-error")).to_contain_text("games per variant", timeout=10_000)
+    expect(pg.locator("#games-error")).to_contain_text("at most 60")
+    expect(run).to_be_disabled()
+    pg.unroute("**/api/estimate**")
+    pg.locator("#games").fill("50")
+    expect(pg.locator("#games-error")).to_be_empty()
+    expect(run).to_be_enabled()
+    _compare_no_page_overflow(pg)
+    assert not pg.errors, pg.errors
+    context.close()
+
+
+def test_compare_tables_fit_a_phone_with_the_measure_column_fixed(browser, base, shots):
+    """At 360 px the page is never wider than the window: each table scrolls in its own
+    box with the measure column fixed; the numbers read as people write them (no
+    negative zero, no whole number with decimals); every finding in words, 'within its
+    margin' and what would tell shown where they apply, the balance's G-test p-values
+    of each variant under its finding; the figures' axes within the values a measure
+    can take, the base green as their caption says."""
+    context, pg = _phone(browser)
+    pg.goto(f"{base}/compare?game=pitch&variant=A:&variant=B:steal=outbid&hands=4000&games=100"
+            f"&seed=1&skill=0")
+    pg.get_by_role("button", name="Compare").click()
+    expect(pg.locator("#answer section[data-figures]")).to_be_visible(timeout=60_000)
+    _compare_no_page_overflow(pg)
+    for section in ('section[data-table="bids"]', 'section[data-table="design"]'):
+        _compare_sticky_column(pg, section)
+    for box in pg.locator("#answer .scroll").all():
+        inner, outer = box.evaluate("e => [e.getBoundingClientRect().right, "
+                                    "e.closest('section').getBoundingClientRect().right]")
+        assert inner <= outer + 0.5
+    # numbers
+    text = pg.locator("#answer").inner_text()
+    assert not COMPARE_NEGATIVE_ZERO.findall(text), COMPARE_NEGATIVE_ZERO.findall(text)
+    values = [td.text_content()
+              for td in pg.locator("#answer td[data-a], #answer td[data-b]").all()]
+    assert values
+    assert not [v for v in values if COMPARE_WHOLE_WITH_ZEROS.search(v)], values
+    hands = pg.locator('section[data-table="sessions"] tr[data-metric="hands per session"] '
+                       'td[data-a]')
+    expect(hands).to_have_text("20")                              # not "20.00"
+    # findings in words; what would tell; the G-test's p-values
+    words = {json.loads(td.get_attribute("data-finding"))
+             for td in pg.locator("#answer td[data-finding]").all()}
+    assert words
+    assert words <= {"higher", "lower", "no change", "not shown either way"}, words
+    for td in pg.locator('#answer td[data-finding="\\"not shown either way\\""]').all():
+        if td.get_attribute("data-needed"):
+            assert re.search(r"about [\d,]+ (hands|games|sessions) would tell", td.text_content())
+    for td in pg.locator("#answer td[data-within-margin]").all():
+        assert "(within its margin)" in td.text_content()
+        assert td.locator(".sig").count() == 0
+    gtest = pg.locator('section[data-table="design"] '
+                       'tr[data-metric^="balance: equal shares (G-test"] td.finding')
+    expect(gtest).to_contain_text(re.compile(r"equal shares: A p = [\d.<]+.*, B p = [\d.<]+"))
+    # the figures: a rate's axis within 0%-100%, a count's from 0 up, the base green
+    hint = pg.locator("section[data-figures] p.hint")
+    expect(hint).to_contain_text("in green")
+    expect(hint).to_contain_text("in gold")
+    checked = 0
+    for fig in pg.locator("section[data-figures] figure").all():
+        metric = fig.get_attribute("data-metric")
+        svg = fig.locator("svg")
+        low = json.loads(svg.get_attribute("data-low"))
+        high = json.loads(svg.get_attribute("data-high"))
+        row = pg.locator(f'section[data-table="design"] tr[data-metric="{metric}"]').first
+        rate = row.locator("td[data-a]").text_content().endswith("%")
+        if rate and "minus" not in metric:
+            assert 0 <= low < high <= 1, (metric, low, high)
+            checked += 1
+        if re.search(r"lead changes|per game|games for the stronger", metric):
+            assert low >= 0, (metric, low)
+        for axis in svg.locator("text.axis").all():
+            assert not COMPARE_NEGATIVE_ZERO.search(axis.text_content()), axis.text_content()
+            assert not re.fullmatch(r"−?\d+\.0+%?", axis.text_content()), axis.text_content()
+        base_fill = svg.locator("circle.base").get_attribute("fill")
+        assert base_fill == "#1f7a3f"
+        line = svg.locator("line.base")
+        if line.count():
+            assert line.get_attribute("stroke") == base_fill
+        assert {c.get_attribute("fill") for c in svg.locator("circle.other").all()} <= {"#b8860b"}
+    assert checked >= 3
+    completion = pg.locator('section[data-figures] figure[data-metric^="completion"] svg')
+    if completion.count():
+        assert json.loads(completion.get_attribute("data-high")) <= 1
+    pg.screenshot(path=shots / "compare-phone-tables.png", full_page=True)
+    assert not pg.errors, pg.errors
+    context.close()
+
+
+def test_compare_a_grid_sweep_shows_its_table_first(browser, base, shots, capsys):
+    """Two sweeps make a 2 × 2 grid: the address fills both rules, the answer opens with
+    the grid's table (a row per variant, each headline measure's value, interval and
+    finding), then each variant against the base, and the figures label every point
+    with its values of both rules; at 360 px nothing widens the page."""
+    context, pg = _phone(browser)
+    pg.goto(f"{base}/compare?game=pitch&sweep=moon_made=4,8&sweep=stuck_bid=two,any&hands=2000"
+            f"&games=60&seed=2&skill=0")
+    expect(pg.locator("#mode-sweep")).to_be_checked()
+    expect(pg.locator("#sweep-key")).to_have_value("moon_made")
+    expect(pg.locator("#sweep-values")).to_have_value("4,8")
+    expect(pg.locator("#sweep-key-2")).to_have_value("stuck_bid")
+    expect(pg.locator("#sweep-values-2")).to_have_value("two,any")
+    expect(pg.locator("#grid-count")).to_contain_text("4 variants")
+    pg.get_by_role("button", name="Compare").click()
+    expect(pg.locator('#answer section[data-table="sweep"]')).to_be_visible(timeout=60_000)
+    result = _cli_json(capsys, "compare", "pitch", "--sweep", "moon_made=4,8", "--sweep",
+                       "stuck_bid=two,any", "--hands", "2000", "--games", "60", "--seed", "2",
+                       "--no-skill")
+    rows = pg.locator('#answer section[data-table="sweep"] tbody tr')
+    expect(rows).to_have_count(4)
+    assert [r.get_attribute("data-variant") for r in rows.all()] == result["labels"]
+    for tr, want in zip(rows.all(), result["tables"]["sweep"]):
+        cells = tr.locator("td")
+        assert cells.nth(0).text_content().startswith(want["moon_made"])
+        assert cells.nth(1).text_content() == want["stuck_bid"]
+        for td in tr.locator("td[data-measure]").all():
+            name = td.get_attribute("data-measure")
+            assert json.loads(td.get_attribute("data-value")) == want[name]
+            assert json.loads(td.get_attribute("data-finding")) == want[f"{name} finding"]
+    # the grid first (after the run's heading), then the variants against the base
+    order = pg.locator("#answer > section").evaluate_all(
+        "els => els.map(e => e.dataset.table || e.dataset.part || "
+        "(e.dataset.later ? 'later' : e.dataset.figures))")
+    assert order[:2] == ["head", "sweep"], order
+    assert order.index("sweep") < order.index("later") < order.index("design")
+    # the figures: each point labelled with its grid values (a line per rule)
+    fig = pg.locator("section[data-figures] figure").first
+    labels = [[s.text_content() for s in t.locator("tspan").all()]
+              for t in fig.locator("text.tick:not(.axis)").all()]
+    assert labels == [["4", "two"], ["4", "any"], ["8", "two"], ["8", "any"]], labels
+    expect(pg.locator("section[data-figures] p.hint")).to_contain_text("moon_made")
+    # the grid's headings explained: lead changes are the glossary's drama, length its duration
+    grid = pg.locator('#answer section[data-table="sweep"] thead')
+    for word, entry in (("lead changes", "drama"), ("length", "duration")):
+        button = grid.locator("button.term", has_text=re.compile(f"^{word}$", re.I))
+        expect(button).to_have_count(1)
+        button.click()
+        expect(grid.locator(".term-box b")).to_have_text(re.compile(f"^{entry}", re.I))
+        button.click()
+    _compare_no_page_overflow(pg)
+    _compare_sticky_column(pg, 'section[data-table="sweep"]')
+    pg.screenshot(path=shots / "compare-grid-360.png", full_page=True)
+    assert not pg.errors, pg.errors
+    context.close()
+
+
+def test_compare_shows_never_and_a_preset_variant(page, base, shots, capsys):
+    """A variant given as a preset's name alone opens on that preset; the skill trace's
+    'games for the stronger to be ahead' reads "never" where the stronger never got
+    ahead (the JSON's null with never true), not a dash, and its figure leaves it out."""
+    page.goto(f"{base}/compare?game=pepper&variant=A:&variant=bid-penalty&hands=4000&games=200"
+              f"&seed=0")
+    expect(page.locator("#rules-b-label")).to_have_value("bid-penalty")
+    expect(page.locator("#rules-b-preset")).to_have_value("bid-penalty")
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator('#answer section[data-table="design"]')).to_be_visible(timeout=90_000)
+    result = _cli_json(capsys, "compare", "pepper", "--variant", "A:", "--variant", "bid-penalty",
+                       "--hands", "4000", "--games", "200", "--seed", "0")
+    assert result["labels"] == ["A", "bid-penalty"]
+    nevers = [r for r in result["tables"]["design"] if any(r.get("never") or [])]
+    assert nevers, "this run has no 'never' to show"
+    for r in nevers:
+        tr = page.locator(f'section[data-table="design"] tr[data-metric="{r["metric"]}"]')
+        for side, never in zip(("a", "b"), r["never"]):
+            td = tr.locator(f"td[data-{side}]")
+            if never:
+                expect(td).to_have_text("never")
+            else:
+                assert td.text_content() not in ("never", "–")
+    page.screenshot(path=shots / "compare-never.png", full_page=True)
+
+
+def _compare_answer_is(page, result: dict) -> None:
+    """The page's jobs answer ``result`` (the run's JSON as the server would give it)."""
+    def handle(route):
+        if route.request.method == "POST":
+            route.fulfill(status=200, content_type="application/json",
+                          body=json.dumps({"id": "made-up"}))
+        elif route.request.method == "GET":
+            route.fulfill(status=200, content_type="application/json",
+                          body=json.dumps({"status": "done", "progress": 1, "result": result}))
+        else:
+            route.fulfill(status=200, content_type="application/json", body="{}")
+    page.route("**/api/jobs**", handle)
+
+
+def test_compare_marks_a_change_within_its_margin_and_explains_its_words(page, base, shots, capsys):
+    """A difference told apart from 0 but within the measure's margin is marked so and not
+    highlighted; "never" reads "never"; a count's axis stays at 0 or above and a rate's
+    within 100% however wide the values; the designer's words open their glossary
+    entries (lead changes: drama, position, completion, duration)."""
+    result = _cli_json(capsys, "compare", "pitch", "--variant", "A:", "--variant", "B:steal=outbid",
+                       "--hands", "2000", "--games", "40", "--seed", "1", "--no-skill")
+    small = next(r for r in result["tables"]["hands"] if r["kind"] == "mean")
+    small.update(finding="higher", within_margin=True, diff=0.01, ci_low=0.005, ci_high=0.015,
+                 p_value=0.0001, p_holm=0.001)
+    design = result["tables"]["design"]
+    template = next(r for r in design if r["kind"] == "mean")
+    design += [
+        {**template,
+         "metric": "skill: the default over classic, games for the stronger to be ahead (95%)",
+         "a": None, "b": 21000.0, "a_low": None, "a_high": None, "b_low": None, "b_high": None,
+         "diff": None, "ci_low": None, "ci_high": None, "never": [True, False],
+         "finding": "not shown either way", "needed": None},
+        {**template,
+         "metric": "skill: expert over the default, games for the stronger to be ahead (95%)",
+         "a": 12.0, "b": 21000.0, "a_low": None, "a_high": None, "b_low": None, "b_high": None,
+         "never": [False, False]},
+        {**template, "metric": "completion: games ended before max_rounds", "kind": "rate",
+         "a": 1.0, "b": 0.99, "a_low": 0.97, "a_high": 1.0, "b_low": 0.96, "b_high": 1.0},
+    ]
+    _compare_answer_is(page, result)
+    page.goto(f"{base}/compare?game=pitch&variant=A:&variant=B:steal=outbid&hands=2000&games=40"
+              f"&seed=1&skill=0")
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator("#answer section[data-figures]")).to_be_visible(timeout=30_000)
+    tr = page.locator(f'section[data-table="hands"] tr[data-metric="{small["metric"]}"]')
+    expect(tr.locator("td.finding")).to_contain_text("higher")
+    expect(tr.locator("td.finding")).to_contain_text("(within its margin)")
+    assert tr.locator(".sig").count() == 0
+    assert {c.get_attribute("fill") for c in tr.locator("svg.diffbar circle").all()} == {"#9a927c"}
+    # "never", not a dash; the figure of games to be ahead from 0 up
+    never = page.locator('section[data-table="design"] '
+                         'tr[data-metric^="skill: the default over classic, games"]')
+    expect(never.locator("td[data-a]")).to_have_text("never")
+    expect(never.locator("td[data-b]")).to_have_text("21,000")
+    for metric in ("skill: the default over classic, games",
+                   "skill: expert over the default, games"):
+        svg = page.locator(f'section[data-figures] figure[data-metric^="{metric}"] svg')
+        assert json.loads(svg.get_attribute("data-low")) >= 0
+    expect(page.locator('section[data-figures] '
+                        'figure[data-metric^="skill: the default over classic, games"]'
+                        ' text.never')).to_have_text("never")
+    svg = page.locator('section[data-figures] figure[data-metric^="completion: games ended"] svg')
+    assert json.loads(svg.get_attribute("data-high")) <= 1
+    assert "100%" in [t.text_content() for t in svg.locator("text.axis").all()]
+    # the designer's words, each to its glossary entry
+    table = page.locator('section[data-table="design"]')
+    for word, entry in (("drama", "drama"), ("position", "position"), ("completion", "completion"),
+                        ("hands per game", "duration"), ("balance", "balance")):
+        button = table.locator("button.term", has_text=re.compile(f"^{word}$", re.I)).first
+        expect(button).to_be_visible()
+        button.click()
+        box = table.locator(".term-box")
+        expect(box).to_be_visible()
+        assert box.locator("b").text_content().lower().startswith(entry), (word, box.text_content())
+        button.click()
+        expect(box).to_have_count(0)
+    page.screenshot(path=shots / "compare-within-margin.png", full_page=True)
+
+
+def test_hand_viewer_number_error_sits_on_its_field(browser, base, shots):
+    """The hand number: a wrong one gets its error on the field, in the page's words,
+    and Show waits until it is fixed; a refusal of the server goes there too."""
+    context, pg = _phone(browser)
+    pg.goto(f"{base}/hand?game=pepper&seed=0&index=2")
+    expect(pg.locator("#viewer")).to_be_visible(timeout=20_000)
+    show, error = pg.get_by_role("button", name="Show"), pg.locator("#index-error")
+    pg.locator("#index").fill("1,000")
+    expect(error).to_contain_text("hand number: '1,000' is not a whole number")
+    expect(show).to_be_disabled()
+    expect(pg.locator("#index")).to_have_attribute("aria-invalid", "true")
+    field, said = _compare_box(pg, "#index"), _compare_box(pg, "#index-error")
+    assert 0 <= said["top"] - field["bottom"] < 30, (field, said)
+    expect(pg.locator("#alert")).to_be_empty()
+    pg.locator("#index").press("Enter")             # the form does not go with an error
+    expect(pg.locator("#alert")).to_be_empty()
+    pg.screenshot(path=shots / "hand-number-error-360.png", full_page=True)
+    pg.locator("#index").fill("3")
+    expect(error).to_be_empty()
+    expect(show).to_be_enabled()
+    pg.locator("#seed").fill("x")
+    expect(pg.locator("#seed-error")).to_contain_text("seed: 'x' is not a whole number")
+    expect(show).to_be_disabled()
+    pg.locator("#seed").fill("0")
+    expect(show).to_be_enabled()
+    # the server's refusal naming the hand: on the field, without the command line's words
+    refusal = "argument --hand: '3': expected a number from 0 to 2 (see 'simkit show --help')"
+    pg.route("**/api/show**", lambda route: route.fulfill(
+        status=400, content_type="application/json", body=json.dumps({"error": refusal})))
+    show.click()
+    expect(error).to_contain_text("hand number", timeout=10_000)
+    expect(error).to_contain_text("expected a number from 0 to 2")
+    assert "--hand" not in error.text_content()
+    assert "--help" not in error.text_content()
+    expect(show).to_be_disabled()
+    expect(pg.locator("#alert")).to_be_empty()
+    pg.unroute("**/api/show**")
+    pg.locator("#index").fill("1")
+    expect(show).to_be_enabled()
+    show.click()
+    expect(pg.locator("#viewer")).to_be_visible(timeout=20_000)
+    _compare_no_page_overflow(pg)
+    assert not pg.errors, pg.errors
+    context.close()
 
 
 def test_every_page_links_to_the_others_and_the_reports(page, base):

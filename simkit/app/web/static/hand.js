@@ -1,13 +1,14 @@
 // The hand viewer: a hand of a run (simkit show's options) or a pasted record
 // (simkit replay's checks), drawn frame by frame on a card table.
 
-import { SUITS, SUIT_NAMES, api, card, chrome, el, queryOf, replaceUrl } from "./common.js";
+import { SUITS, SUIT_NAMES, api, card, chrome, el, optionOfError, plainError, queryOf, replaceUrl } from "./common.js";
 import { PolicyEditor, RulesEditor, gameTable, urlValues } from "./forms.js";
 import { explain, loadTerms, markStatic } from "./terms.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { view: null, frame: 0, timer: null, games: null, rules: null, policies: null, source: "run",
-  opened: false };
+  opened: false, valid: true, loading: false, most: 17592186044415,
+  serverErrors: {} };     // field id -> the server's refusal, shown on it until the field changes
 
 /** The words of a hand the glossary explains (marked once per move shown). */
 const WORDS = {
@@ -31,6 +32,7 @@ function buildGame(values = {}) {
   const want = Number((values.players || [])[0]);
   players.value = g.players.includes(want) ? want : g.default_players;
   $("index-label").textContent = g.unit === "game" ? "game number" : "hand number";
+  state.serverErrors = {};
   state.rules = new RulesEditor($("rules"), g, {
     preset: (values.preset || ["seed"])[0], sets: values.set || [], onChange: formChanged, id: "rules",
   });
@@ -46,7 +48,64 @@ function formPairs() {
   return [...pairs, ...state.rules.pairs(), ...state.policies.pairs()];
 }
 
+// --- checking the hand's number and the seed before the server does --------------------
+
+/** The hand-number field's name as the page shows it ("hand number", "game number"). */
+function indexLabel() { return game().unit === "game" ? "game number" : "hand number"; }
+
+function indexProblem() {
+  const name = indexLabel();
+  const t = $("index").value.trim();
+  if (t === "") return `${name}: give the number of the ${game().unit === "game" ? "game" : "hand"}, from 0 up, e.g. 0`;
+  if (!/^[0-9]+$/.test(t)) return `${name}: '${t}' is not a whole number: write one from 0 up in digits, e.g. 5`;
+  if (Number(t) > state.most) return `${name}: at most ${state.most.toLocaleString("en")}`;
+  return null;
+}
+
+function seedProblem() {
+  const t = $("seed").value.trim();
+  if (!/^[0-9]+$/.test(t)) return `seed: '${t}' is not a whole number: write one from 0 up, e.g. 0`;
+  if (BigInt(t) >= 2n ** 64n) return "seed: at most 18,446,744,073,709,551,615 (2^64 − 1)";
+  return null;
+}
+
+/** Each field's error on it, and Show waits until they are fixed (the rules' and the
+ *  policies' own errors too). */
+function checkFields() {
+  const problems = { index: indexProblem(), seed: seedProblem() };
+  for (const [id, msg] of Object.entries(state.serverErrors)) if (!problems[id]) problems[id] = msg;
+  for (const id of ["index", "seed"]) {
+    const msg = problems[id] || "";
+    if ($(`${id}-error`).textContent !== msg) $(`${id}-error`).textContent = msg;
+    $(id).setAttribute("aria-invalid", msg ? "true" : "false");
+  }
+  const more = [...state.rules.problems(), ...state.policies.problems()];
+  state.valid = !problems.index && !problems.seed && !more.length;
+  $("show").disabled = !state.valid || state.loading;
+}
+
+/** A server's refusal of a run put on the field it names (true), or not placed (false). */
+function serverError(err) {
+  const where = optionOfError(err.message);
+  if (!where) return false;
+  const text = plainError(err.message, { hand: indexLabel() });
+  if (where.option === "set" && where.key && state.rules.showError(where.key, text)) {
+    $("rules").closest("details").open = true;
+  } else if (where.option === "policy" && where.key && state.policies.showError(where.key, text)) {
+    $("policies").closest("details").open = true;
+  } else if (where.option === "hand" || where.option === "index") {
+    state.serverErrors.index = text.startsWith(indexLabel()) ? text : `${indexLabel()}: ${text}`;
+  } else if (where.option === "seed") {
+    state.serverErrors.seed = text.startsWith("seed") ? text : `seed: ${text}`;
+  } else {
+    return false;
+  }
+  checkFields();
+  return true;
+}
+
 function formChanged() {
+  checkFields();
   const n = state.rules.count() + (state.rules.preset !== "seed" ? 1 : 0);
   $("rules-sub").textContent = n ? `${state.rules.preset}, ${state.rules.count()} changed` : "the rule book";
   const pol = state.policies.pairs();
@@ -67,6 +126,7 @@ function cliText(pairs) {
 
 async function showRun(event) {
   event?.preventDefault();
+  if (!state.valid || state.loading) return;
   stopPlay();
   const pairs = formPairs();
   await load(() => api(`/api/show?${queryOf(pairs)}`), pairs);
@@ -88,6 +148,7 @@ async function load(fetchView, pairs) {
   alert.textContent = "";
   const button = pairs ? $("show") : $("replay");
   button.disabled = true;
+  state.loading = true;
   const first = !state.opened;
   state.opened = true;
   try {
@@ -105,9 +166,10 @@ async function load(fetchView, pairs) {
     draw();
   } catch (e) {
     clearView();
-    alert.textContent = e.message;
+    if (!(pairs && serverError(e))) alert.textContent = plainError(e.message);
   } finally {
-    button.disabled = false;
+    state.loading = false;
+    button.disabled = pairs ? !state.valid : false;
   }
 }
 
@@ -294,7 +356,9 @@ function tabKeys(e) {
 
 async function start() {
   chrome("/hand");
-  [state.games] = await Promise.all([gameTable(), loadTerms()]);
+  let lim;
+  [state.games, , lim] = await Promise.all([gameTable(), loadTerms(), api("/api/limits").catch(() => null)]);
+  if (lim && lim.show && typeof lim.show.index === "number") state.most = lim.show.index;
   markStatic($("help"));
   const values = urlValues();
   $("game").replaceChildren(...Object.values(state.games).map((g) => el("option", { value: g.name }, g.title)));
@@ -304,7 +368,9 @@ async function start() {
   buildGame(values);
   $("game").addEventListener("change", () => buildGame());
   $("players").addEventListener("change", () => { state.policies.setPlayers(Number($("players").value)); formChanged(); });
-  for (const id of ["seed", "index"]) $(id).addEventListener("input", formChanged);
+  for (const id of ["seed", "index"]) $(id).addEventListener("input", () => { delete state.serverErrors[id]; formChanged(); });
+  // a rule or parameter typed in is checked as it is typed (its change event sets it)
+  for (const id of ["rules", "policies"]) $(id).addEventListener("input", () => checkFields());
   $("from-run").addEventListener("submit", showRun);
   $("from-paste").addEventListener("submit", replayPasted);
   $("tab-run").addEventListener("click", () => tabs("run"));
@@ -322,4 +388,4 @@ async function start() {
   if ((values.game && values.index) || !location.search) await showRun();
 }
 
-start().catch((e) => { $("alert").textContent = e.message; });
+start().catch((e) => { $("alert").textContent = plainError(e.message); });
