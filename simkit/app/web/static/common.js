@@ -332,7 +332,7 @@ export function optionOfError(message) {
   const rule = m.match(/\brule '([a-z_0-9]+)'/) || m.match(/\bparameter '([a-z_0-9]+)'/);
   if (rule) return { option: /\brule '/.test(m) ? "set" : "policy", key: rule[1] };
   const opt = m.match(/(?:^|[\s(])--([a-z][a-z-]*)\b/) || m.match(/\boption '([a-z][a-z-]*)'/)
-    || m.match(/^bad ([a-z]+) /);
+    || m.match(/^bad ([a-z][a-z-]*) /);
   return opt ? { option: opt[1], key: null } : null;
 }
 
