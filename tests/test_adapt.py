@@ -10,6 +10,7 @@ reused, and a stopped one resumes to the unbroken one's result."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -279,3 +280,36 @@ def test_a_stopped_adaptation_keeps_its_trials(tmp_path):
     assert res["reused"] is False
     study = optuna.load_study(study_name="simkit-tune", storage=f"sqlite:///{db}")
     assert [t.params for t in study.trials[:len(done)]] == [t.params for t in done]
+
+
+def test_two_adapting_the_same_at_once_play_it_once(tmp_path, capsys):
+    """A second process (here a thread: the lock is per open file) wanting an
+    adaptation under way waits for it and reuses its result, and a tidy
+    leaves the held folder alone."""
+    import threading
+
+    g = games.get("pepper")
+    rules = g.make_rules(overrides=KNOWN)
+    args = {"seed": 5, "trials": 4, "deals": 1_000, "rounds": 1, "out": tmp_path}
+    req = adapt.request("pepper", rules, KNOWN_START, KNOWN_PARAMS, seed=5, trials=4,
+                        deals=1_000, rounds=1)
+    where = tmp_path / req.key()
+    got: list[dict] = []
+    with adapt._held(where, "first", None):
+        second = threading.Thread(target=lambda: got.append(adapt.adapt(
+            "pepper", rules, KNOWN_START, KNOWN_PARAMS, **args)))
+        second.start()
+        second.join(timeout=2)
+        assert second.is_alive()                   # waiting, not racing
+        assert adapt._busy(where)
+        old = 2 * adapt.BUSY_SECONDS
+        os.utime(where, (where.stat().st_atime - old, where.stat().st_mtime - old))
+        assert adapt.tidy(tmp_path, 0) == 0
+        assert where.is_dir()
+        first = adapt._adapt(g, g.resolve_rules(rules), req, where, {**args})
+    second.join(timeout=60)
+    assert len(got) == 1
+    assert got[0]["reused"] is True
+    assert got[0]["setting"] == first["setting"]
+    assert "waiting for another simkit process adapting" in capsys.readouterr().err
+    assert not adapt._busy(where)

@@ -68,7 +68,9 @@ version).  Its rounds are tunes of their own, resumed as tunes are (the
 same trials as an unbroken run); its result, ``_adapt.json``, carries a
 checksum of what it holds, and one that does not match is not used.  So
 the same comparison again reuses the adaptations in seconds, and Ctrl-C
-keeps the finished rounds and trials.  A finished adaptation is also
+keeps the finished rounds and trials.  A process adapting holds its folder
+(an operating-system lock): a second process wanting the same adaptation
+waits for it and reuses its result.  A finished adaptation is also
 looked up, read-only, in ``kept`` directories (the studies ship theirs).
 """
 
@@ -83,7 +85,7 @@ import os
 import pathlib
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, TypedDict, Unpack
 
 from simkit import games as registry
@@ -102,6 +104,12 @@ SEEDS = 2
 #: play as many fresh ones.
 DEALS = {"pepper": 30_000, "pitch": 30_000, "shiesta": 120_000, "burraco": 6_000}
 RESULT = "_adapt.json"
+#: The lock file of an adaptation under way: a second process wanting the
+#: same adaptation waits for the first and reuses its result.
+LOCK = "_adapt.lock"
+#: How often a process waiting for another's adaptation looks again (and
+#: sees whether its own work was stopped).
+WAIT_SECONDS = 0.5
 #: The folder of kept best-response cells, beside the adaptations.
 CELLS = "best-response"
 #: An adaptation changed this recently may still be under way: never tidied away.
@@ -347,19 +355,52 @@ def adapt(game: str, rules: Any, policy: str, params: Sequence[str] | None = Non
         raise TypeError(f"adapt() got an unexpected keyword argument {unknown[0]!r}")
     g = registry.get(game)
     r = g.resolve_rules(rules)
-    unit, measure = objective(game)
     req = _request_of(game, r, policy, params, kw)
-    key = req.key()
     out = kw.get("out")
     place = store.check_place(out) if out is not None else default_place()
-    done = kept_result(req, place, kw.get("kept", ()))
     work = kw.get("work")
-    if done is not None:
-        if work is not None:
-            work.add(effort(req))
-        return {**done, "reused": True}
-    where = place / key
+    done = kept_result(req, place, kw.get("kept", ()))
+    if done is None:
+        with _held(place / req.key(), kw.get("label") or req.key(), work):
+            done = kept_result(req, place)        # finished by the process waited for
+            if done is None:
+                return _adapt(g, r, req, place / req.key(), kw)
+    if work is not None:
+        work.add(effort(req))
+    return {**done, "reused": True}
+
+
+@contextlib.contextmanager
+def _held(where: pathlib.Path, label: str, work: Work | None) -> Iterator[None]:
+    """Hold adaptation folder ``where`` for this process: another simkit
+    process adapting the same (a second compare, a server job) is waited for,
+    not raced (both would write the same rounds).  The lock is the operating
+    system's, so it ends with its process however that ends."""
+    import fcntl
+
     where.mkdir(parents=True, exist_ok=True)
+    with open(where / LOCK, "a", encoding="ascii") as f:
+        said = False
+        while True:
+            try:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not said:
+                    print(f"simkit: waiting for another simkit process adapting {label}",
+                          file=sys.stderr, flush=True)
+                    said = True
+                if work is not None:
+                    work.check()
+                time.sleep(WAIT_SECONDS)
+        yield
+
+
+def _adapt(g: Any, r: Any, req: Request, where: pathlib.Path,
+           kw: AdaptArgs) -> dict[str, Any]:
+    """Play adaptation ``req`` in folder ``where`` (held) and keep its result."""
+    game, work = g.name, kw.get("work")
+    unit, measure = objective(game)
     progress = kw.get("progress", False)
     current, trace = req.policy, []
     for n in range(req.rounds):
@@ -372,7 +413,7 @@ def adapt(game: str, rules: Any, policy: str, params: Sequence[str] | None = Non
                               games=req.deals if unit == "game" else None,
                               sampler="auto", prune=True)
         if progress:
-            print(f"adapting {kw.get('label') or key}: round {n + 1} of at most {req.rounds}",
+            print(f"adapting {kw.get('label') or req.key()}: round {n + 1} of at most {req.rounds}",
                   file=sys.stderr, flush=True)
         res = tune.run(spec, out=where / f"round-{n + 1}", threads=kw.get("threads"),
                        scheduler=kw.get("scheduler"), progress=progress,
@@ -506,12 +547,29 @@ def tidy(place: pathlib.Path, most: int) -> int:
     for when, d, n in held:
         if total <= most:
             break
-        if time.time() - when < BUSY_SECONDS:
-            continue                    # perhaps still being adapted
+        if time.time() - when < BUSY_SECONDS or _busy(d):
+            continue                    # perhaps (or surely) still being adapted
         shutil.rmtree(d, ignore_errors=True)
         total -= n
         removed += n
     return removed
+
+
+def _busy(where: pathlib.Path) -> bool:
+    """Whether a process holds adaptation folder ``where`` now (:func:`_held`)."""
+    import fcntl
+
+    try:
+        fd = os.open(where / LOCK, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 class _Trials(Work):
