@@ -751,7 +751,7 @@ def test_compare_a_sweep_shows_every_value_and_the_figures(page, base, shots, ca
     expect(page.locator("#sweep-values")).to_have_value("1,2,3")
     expect(page.locator(".variant").first).to_be_hidden()
     page.get_by_role("button", name="Compare").click()
-    expect(page.locator("#answer section[data-figures]")).to_be_visible(timeout=60_000)
+    expect(page.locator("#answer section[data-figures]")).to_be_visible(timeout=120_000)
     result = _cli_json(capsys, "compare", "pepper", "--sweep", "kubwa_stake=1,2,3", "--hands",
                        "4000", "--games", "200", "--seed", "2", "--no-skill")
     assert result["labels"] == ["kubwa_stake=1", "kubwa_stake=2", "kubwa_stake=3"]
@@ -778,7 +778,7 @@ def test_compare_says_when_a_rule_never_changed_a_deal(page, base, shots):
     expect(page.locator("#rules-b-all_pass")).to_have_value("stick")
     page.get_by_role("button", name="Compare").click()
     note = page.locator('#answer [role="note"]')
-    expect(note).to_contain_text("B never changed a deal at this table", timeout=60_000)
+    expect(note).to_contain_text("B never changed a deal at this table", timeout=120_000)
     expect(page.locator('#answer section[data-later="B"]').first).to_contain_text(
         "0% of the hands, 0% of the games")
     page.screenshot(path=shots / "compare-identical.png", full_page=True)
@@ -850,7 +850,7 @@ def test_compare_by_keyboard_on_a_phone(browser, base, shots):
     assert pg.evaluate("document.activeElement.tagName") in ("INPUT", "BUTTON")
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390
     pg.get_by_role("button", name="Compare").click()
-    expect(pg.locator("#answer section[data-table]").first).to_be_visible(timeout=60_000)
+    expect(pg.locator("#answer section[data-table]").first).to_be_visible(timeout=120_000)
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390
     pg.screenshot(path=shots / "compare-phone.png", full_page=True)
     context.close()
@@ -1015,7 +1015,7 @@ def test_compare_tables_fit_a_phone_with_the_measure_column_fixed(browser, base,
     pg.goto(f"{base}/compare?game=pitch&variant=A:&variant=B:steal=outbid&hands=4000&games=100"
             f"&seed=1&skill=0")
     pg.get_by_role("button", name="Compare").click()
-    expect(pg.locator("#answer section[data-figures]")).to_be_visible(timeout=60_000)
+    expect(pg.locator("#answer section[data-figures]")).to_be_visible(timeout=120_000)
     _compare_no_page_overflow(pg)
     for section in ('section[data-table="bids"]', 'section[data-table="design"]'):
         _compare_sticky_column(pg, section)
@@ -1097,7 +1097,7 @@ def test_compare_a_grid_sweep_shows_its_table_first(browser, base, shots, capsys
     expect(pg.locator("#sweep-values-2")).to_have_value("two,any")
     expect(pg.locator("#grid-count")).to_contain_text("4 variants")
     pg.get_by_role("button", name="Compare").click()
-    expect(pg.locator('#answer section[data-table="sweep"]')).to_be_visible(timeout=60_000)
+    expect(pg.locator('#answer section[data-table="sweep"]')).to_be_visible(timeout=120_000)
     result = _cli_json(capsys, "compare", "pitch", "--sweep", "moon_made=4,8", "--sweep",
                        "stuck_bid=two,any", "--hands", "2000", "--games", "60", "--seed", "2",
                        "--no-skill")

@@ -44,8 +44,18 @@ export function explained(text, game, words, seen = new Set()) {
     const t = find(lower[m[1].toLowerCase()], game);
     if (!t || seen.has(t.key)) continue;
     seen.add(t.key);
-    out.push(text.slice(at, m.index), term(t.key, game, m[1]));
+    out.push(text.slice(at, m.index));
     at = m.index + m[1].length;
+    const stop = /^[:;,.)]/.exec(text.slice(at));
+    if (stop) {           // a button is a box a line may break after: keep "term:" together
+      const kept = document.createElement("span");
+      kept.className = "term-kept";
+      kept.append(term(t.key, game, m[1]), stop[0]);
+      out.push(kept);
+      at += 1;
+    } else {
+      out.push(term(t.key, game, m[1]));
+    }
   }
   out.push(text.slice(at));
   return out.filter((x) => x !== "");
