@@ -17,8 +17,7 @@ module does once what every game needs:
 - the command line, chunked runs, ``simkit bench``, ``simkit rules`` and
   ``simkit compare`` read only the spec.
 
-Adding a game is a package with its rules, reference, kernel, policies and
-``api.SPEC``, plus one line in :data:`simkit.games.REGISTRY`.
+Adding a game: docs/how-it-works.md lists every place that names one.
 """
 
 from __future__ import annotations
@@ -760,11 +759,8 @@ def kernel_run(game: GameSpec, players: int, units: int,
 
 class Summary:
     """The short table ``simkit simulate`` prints, built chunk by chunk from small
-    per-chunk parts (counts and sums), so it never holds the whole run.
-
-    A game's summary for one unit implements :meth:`part` (one chunk's
-    DataFrame of totals) and :meth:`text`; :meth:`total` adds the parts up.
-    """
+    per-chunk parts (counts and sums), so it never holds the whole run: a game
+    implements :meth:`part` (one chunk's totals) and :meth:`text`."""
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules

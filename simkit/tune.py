@@ -50,14 +50,14 @@ import math
 import pathlib
 import time
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, TypedDict, Unpack
 
 from simkit import games as registry
 from simkit import tournament
-from simkit.base.errors import InputError, RunError
+from simkit.base.errors import InputError
 from simkit.base.files import MAX_JSON_BYTES, read_text
-from simkit.runs import chunks, store
+from simkit.runs import chunks, optuna_store, store
 from simkit.runs.batches import KERNEL_LOCK, Work
 
 #: Settings confirmed on fresh deals after the search.
@@ -489,78 +489,9 @@ def _study(spec: Spec, where: pathlib.Path | None) -> _Studies:
                                pruner=_pruner(spec))
     if where is None:
         return _Studies(live, None)
-    _check_db(where)
-    try:
-        kept = optuna.create_study(study_name="simkit-tune",
-                                   storage=f"sqlite:///{where / STUDY_DB}",
-                                   direction="maximize", load_if_exists=True)
-        finished = kept.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,
-                                                            optuna.trial.TrialState.PRUNED))
-    except Exception as e:          # SQLAlchemy's and Optuna's errors alike
-        if _full(e):
-            raise _no_room(where) from None
-        raise InputError(_damaged(where, STUDY_DB, str(e).splitlines()[0][:120])) from None
+    kept, finished = optuna_store.load(where / STUDY_DB, "simkit-tune", ["maximize"], "tune")
     live.add_trials(finished)
     return _Studies(live, kept)
-
-
-def _damaged(where: store.StrPath, name: str, why: str) -> str:
-    return (f"tune store '{pathlib.Path(where) / name}' is damaged ({why}): to start over, "
-            f"delete '{where}' or give another --out")
-
-
-#: The tables Optuna's SQLite store is made of: a store holding some of them and
-#: nothing else was cut off while Optuna made it.
-_OPTUNA_TABLES = frozenset({
-    "studies", "version_info", "study_directions", "study_user_attributes",
-    "study_system_attributes", "trials", "trial_user_attributes", "trial_system_attributes",
-    "trial_params", "trial_values", "trial_intermediate_values", "trial_heartbeats",
-    "alembic_version", "sqlite_sequence"})
-
-
-def _check_db(where: pathlib.Path) -> None:
-    """An InputError unless ``where``'s study store is absent, empty, a sound
-    SQLite database with Optuna's tables, or one Optuna had not finished
-    making when the tune was stopped (its tables a part of Optuna's, no trial
-    in it): that one is simkit's to remake, and is removed."""
-    import sqlite3
-
-    path = where / STUDY_DB
-    if not path.exists() or (path.is_file() and path.stat().st_size == 0):
-        return
-    trials = 0
-    try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            check = con.execute("PRAGMA quick_check").fetchone()[0]
-            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master "
-                                                "WHERE type = 'table'")}
-            if "trials" in tables:
-                trials = con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error as e:
-        check, tables = str(e), set()
-    if check == "ok" and tables <= _OPTUNA_TABLES and not trials \
-            and not {"studies", "trials", "study_directions"} <= tables:
-        path.unlink()                   # Optuna was stopped making it: made anew
-        return
-    if check != "ok" or not {"studies", "trials"} <= tables:
-        raise InputError(_damaged(where, STUDY_DB, check if check != "ok" else
-                                  "not an Optuna study"))
-
-
-def _full(e: BaseException) -> bool:
-    """Whether ``e`` says the disk (or the database) is full."""
-    import errno
-
-    return (getattr(e, "errno", None) == errno.ENOSPC
-            or "disk is full" in str(e) or "No space left" in str(e))
-
-
-def _no_room(where: store.StrPath) -> RunError:
-    return RunError(f"cannot write the tune store in '{where}': the disk is full; free some "
-                    "space and run the same command again to continue from the trials kept")
 
 
 def _search(spec: Spec, studies: _Studies, where: pathlib.Path | None, t0: float,
@@ -595,12 +526,7 @@ def _search(spec: Spec, studies: _Studies, where: pathlib.Path | None, t0: float
             frozen = (study.tell(trial, value) if value is not None
                       else study.tell(trial, state=optuna.trial.TrialState.PRUNED))
             if studies.kept is not None:
-                try:
-                    studies.kept.add_trial(frozen)
-                except Exception as e:      # SQLAlchemy's errors: the disk, or a bug
-                    if _full(e):
-                        raise _no_room(where or "") from None
-                    raise
+                optuna_store.keep(studies.kept, frozen, where or "", "tune")
             done += 1
             bar.update(1)
             best = _best_value(study)
@@ -643,8 +569,8 @@ def _keep_result(where: pathlib.Path, spec: Spec, result: dict[str, Any]) -> Non
                                 {**_manifest(spec), "result": store.file_digest(tmp)})
         os.replace(tmp, where / RESULT)
     except OSError as e:
-        if _full(e):
-            raise _no_room(where) from None
+        if optuna_store.full(e):
+            raise optuna_store.no_room(where, "tune") from None
         raise
     finally:
         store.remove_file(tmp)
@@ -660,14 +586,14 @@ def _finished(where: pathlib.Path) -> dict[str, Any]:
     path = where / RESULT
     kept = _held_manifest(where, str(where)).get("result")
     if kept != store.file_digest(path):
-        raise InputError(_damaged(where, RESULT, "it is not the result this tune wrote: its "
-                                  "size or checksum differs"))
+        raise InputError(optuna_store.damaged(where, RESULT, "it is not the result this tune "
+                                               "wrote: its size or checksum differs", "tune"))
     try:
         done = json.loads(read_text(str(path), f"tune result '{path}'", MAX_JSON_BYTES))
     except ValueError:
         done = None
     if not isinstance(done, dict):
-        raise InputError(_damaged(where, RESULT, "not a JSON object"))
+        raise InputError(optuna_store.damaged(where, RESULT, "not a JSON object", "tune"))
     return done
 
 
@@ -684,21 +610,6 @@ def _held_manifest(where: pathlib.Path, out: str) -> dict[str, Any]:
     return held
 
 
-@contextlib.contextmanager
-def _lock(where: pathlib.Path) -> Iterator[None]:
-    """Hold ``where`` for this tune: a second tune on it is refused (the lock
-    is the operating system's, so it ends with the process however it ends)."""
-    import fcntl
-
-    with open(where / LOCK, "a") as f:
-        try:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise InputError(f"--out '{where}' is in use by another simkit tune: wait for it "
-                             f"to finish, or give another --out") from None
-        yield
-
-
 def _open(spec: Spec, out: store.StrPath | None,
           held: contextlib.ExitStack[Any]) -> pathlib.Path | None:
     """The run directory, made or checked against what it holds, and locked
@@ -713,14 +624,14 @@ def _open(spec: Spec, out: store.StrPath | None,
             raise InputError(f"--out {str(out)!r} holds another tune ({MANIFEST}); give a "
                              "new directory, or the same game, policy, params, field, rules, "
                              "deals, seed and sampler to continue it")
-        held.enter_context(_lock(where))
+        held.enter_context(optuna_store.lock(where / LOCK, "tune"))
         if kept.get("trials") != spec.trials:
             if (where / RESULT).exists():
                 (where / RESULT).unlink()       # more (or fewer) trials: confirm anew
             store.write_json_atomic(where / MANIFEST, manifest)
         return where
     where.mkdir(exist_ok=True)
-    held.enter_context(_lock(where))
+    held.enter_context(optuna_store.lock(where / LOCK, "tune"))
     store.write_json_atomic(where / MANIFEST, manifest)
     return where
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from simkit import games
-from simkit.engine import Mean, Rate, Statistic
+from simkit.engine import Balance, Mean, Rate, Statistic
 from simkit.lab import design, skill
 
 # six finished-or-not games of a 3-seat game, counted by hand below
@@ -38,6 +38,9 @@ def _values(section, frame):
         if isinstance(m, Statistic):
             out[m.metric] = float(m.stat(np.asarray(m.values(frame), float), axis=0))
             continue
+        if isinstance(m, Balance):     # per unit: decided, win shares, fair shares
+            out[m.metric] = np.asarray(m.values(frame), float)
+            continue
         counted = np.ones(len(frame), bool) if m.of is None else np.asarray(m.of(frame), bool)
         x = np.asarray(m.hit(frame) if isinstance(m, Rate) else m.value(frame), float)
         out[m.metric] = float(x[counted].mean())
@@ -54,11 +57,13 @@ def test_hand_counted_measures():
     assert v["balance: win rate, seat 1"] == pytest.approx(3.5 / 5)
     assert v["balance: win rate, seat 2"] == pytest.approx(1.5 / 5)
     assert v["balance: win rate, seat 3 (dealer)"] == 0.0
-    # the farthest from a third: seat 1, 0.7 - 1/3
-    assert v["balance: largest departure of a win rate from a fair share"] == pytest.approx(
-        0.7 - 1 / 3)
-    assert v["balance: seat 3 (dealer)'s advantage (win rate minus 33%)"] == pytest.approx(
-        -1 / 3)
+    # the G-test's counts: five decided games, wins 3.5 / 1.5 / 0, fair shares 5/3 each
+    units = v["balance: equal shares (G-test; effect: the largest departure of a win rate "
+              "from its fair share)"]
+    assert units.shape == (6, 7)
+    assert units.sum(axis=0) == pytest.approx([5, 3.5, 1.5, 0, 5 / 3, 5 / 3, 5 / 3])
+    assert v["balance: seat 3 (dealer)'s advantage (win rate minus its fair share)"] == (
+        pytest.approx(-1 / 3))
     assert v["completion: games ended before max_rounds"] == pytest.approx(5 / 6)
     assert v["hands per game: mean"] == pytest.approx(70 / 6)
     assert v["hands per game: median"] == 9.0
@@ -69,7 +74,7 @@ def test_hand_counted_measures():
     assert v["drama: share of the game played after the winner led for good"] == (
         pytest.approx((1.0 + 0.5 + 0.2 + 0.75) / 4))
     kinds = {type(m) for m in section.measures}
-    assert kinds == {Rate, Mean, Statistic}
+    assert kinds == {Rate, Mean, Statistic, Balance}
 
 
 def test_shares_split_ties_and_give_nothing_to_an_unfinished_game():

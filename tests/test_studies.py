@@ -68,6 +68,11 @@ TINY = 20
 #: of zero (none in a small run), and the strong classes the expert played
 #: often enough.
 MAY_BE_EMPTY = {("pepper-kubwa", "rule_of_thumb"), ("pepper-kubwa", "rule_of_thumb_searching")}
+#: Tables read from kept files that name their own seed (the variant studies'
+#: best-response cells, kept beside the adapted players): the same for any
+#: study seed.
+SEED_FREE = {(f"{g}-variants", "best_response") for g in ("pepper", "pitch", "shiesta",
+                                                          "burraco")}
 #: Studies whose tables have no descriptions on the page yet.
 UNDESCRIBED = {"pepper-kubwa"}
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -230,6 +235,17 @@ def assert_same_csv(path, table):
     pd.testing.assert_frame_equal(back, expected, check_dtype=False, rtol=1e-12, obj=path.name)
 
 
+def _nan_alike(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with its columns of lists or dicts written out: two NaN
+    objects inside a dict are not equal (a dict compares its values by ``==``),
+    their text is."""
+    out = table.copy()
+    for col in out.columns:
+        if out[col].map(lambda x: isinstance(x, (list, dict))).any():
+            out[col] = out[col].map(repr)
+    return out
+
+
 def check_seed_alone(name, result):
     """The same tables and findings on one thread as on two (the shared run),
     other tables for another seed."""
@@ -237,11 +253,15 @@ def check_seed_alone(name, result):
     one = mod.STUDY.simulate(hands, seed, False, 1)
     assert list(one) == list(result.tables)
     for key, table in one.items():
-        pd.testing.assert_frame_equal(table, result.tables[key], check_exact=True, obj=key)
+        pd.testing.assert_frame_equal(_nan_alike(table), _nan_alike(result.tables[key]),
+                                      check_exact=True, obj=key)
     assert mod.findings(one) == result.summary
     other = mod.STUDY.simulate(hands, seed + 1, False, None)
     assert list(other) == list(one)
     for key, table in other.items():
+        if (name, key) in SEED_FREE:
+            pd.testing.assert_frame_equal(_nan_alike(table), _nan_alike(one[key]), obj=key)
+            continue
         assert not table.equals(one[key]) or ((name, key) in MAY_BE_EMPTY and table.empty), key
 
 
