@@ -80,6 +80,9 @@ FOUND = [
     (["serve", "--reports", "/nonexistent", "--port", "1"], ["--reports", "does not exist"]),
     (["serve", "--reports", "/etc/passwd", "--port", "1"], ["--reports", "not a directory"]),
     (["serve", "--reports", "", "--port", "1"], ["--reports ''", "does not exist"]),
+    # a folder that is not simkit's: its files are never replaced by a report
+    (["report", "pepper-kubwa", "--hands", "100", "--out", "/"], ["--out '/'"]),
+    (["report", "pepper-kubwa", "--hands", "100", "--out", "/etc"], ["--out '/etc'"]),
     # files that never end or never start: refused before they are read
     (["simulate", "pepper", "--hands", "100", "--rules", "/dev/zero"], ["/dev/zero", "device"]),
     (["simulate", "pepper", "--hands", "100", "--rules", "/dev/urandom"], ["device"]),
@@ -125,8 +128,11 @@ def test_paths_the_system_refuses_are_one_line(workdir, cli):
 
 def test_a_fifo_as_rules_is_refused_at_once(workdir, cli):
     os.mkfifo("pipe.toml")
-    cli.refused("simulate", "pepper", "--hands", "100", "--rules", "pipe.toml",
-                names=["pipe.toml", "a pipe (FIFO)"], seconds=SECONDS)
+    line = cli.refused("simulate", "pepper", "--hands", "100", "--rules", "pipe.toml",
+                       names=["pipe.toml", "a pipe (FIFO)"], seconds=SECONDS)
+    # said once: "cannot read rules file 'pipe.toml': cannot read rules file ..." before
+    assert line == ("simkit: error: cannot read rules file 'pipe.toml': it is a pipe (FIFO), "
+                    "not a file\n")
 
 
 def test_a_rules_file_too_large_or_with_a_huge_number(workdir, cli):
@@ -157,6 +163,46 @@ def test_rules_files(workdir, cli):
     cli.refused(*base, "both.toml", names=["both.toml", "target"], seconds=SECONDS)
     cli.refused("show", "pepper", "--hand", "1", "--rules", "binary.toml", names=["UTF-8"],
                 seconds=SECONDS)
+
+
+def test_input_nested_too_deeply_is_one_line(workdir, cli):
+    """Brackets nested thousands deep (a few kilobytes) exhaust Python's parsers:
+    a rules file of inline arrays or tables, and a run's manifest read by
+    verify, show --run and a resume, are each one line, never a RecursionError."""
+    (workdir / "arrays.toml").write_text("a = " + "[" * 5000 + "1" + "]" * 5000 + "\n")
+    (workdir / "tables.toml").write_text("a = " + "{b = " * 5000 + "1" + "}" * 5000 + "\n")
+    for name in ("arrays.toml", "tables.toml"):
+        cli.refused("simulate", "pepper", "--hands", "10", "--rules", name,
+                    names=[f"rules file '{name}'", "nested too deeply"], seconds=SECONDS)
+    code, _, err = cli("simulate", "pepper", "--hands", "100", "--out", "run", "--no-progress")
+    assert code == 0, err
+    (workdir / "run" / "_manifest.json").write_text("[" * 100_000 + "]" * 100_000)
+    for argv in (["verify", "run"], ["show", "--run", "run", "--hand", "1"],
+                 ["simulate", "pepper", "--hands", "100", "--out", "run", "--no-progress"]):
+        cli.refused(*argv, names=["_manifest.json", "nested too deeply", "to start over"],
+                    seconds=SECONDS)
+
+
+def test_a_report_into_a_folder_simkit_did_not_write_is_refused(workdir, cli):
+    """A folder holding a user's own files (no simkit-reports.txt) is never
+    written into: its index.html stays; an empty one is taken."""
+    (workdir / "site").mkdir()
+    (workdir / "site" / "index.html").write_text("<h1>my own page</h1>")
+    cli.refused("report", "pepper-kubwa", "--hands", "100", "--out", "site",
+                names=["--out 'site'", "'index.html'", "simkit-reports.txt"], seconds=SECONDS)
+    assert os.listdir(workdir / "site") == ["index.html"]
+    assert (workdir / "site" / "index.html").read_text() == "<h1>my own page</h1>"
+
+
+def test_serve_needs_a_folder_of_rendered_reports(workdir, cli):
+    """``serve --reports DIR`` named on purpose: DIR must hold the reports' index."""
+    (workdir / "empty").mkdir()
+    (workdir / "notes").mkdir()
+    (workdir / "notes" / "a.txt").write_text("mine")
+    cli.refused("serve", "--reports", "empty", "--port", "1",
+                names=["--reports 'empty'", "it is empty", "simkit report --out"])
+    cli.refused("serve", "--reports", "notes", "--port", "1",
+                names=["--reports 'notes'", "holds no rendered reports", "index.html"])
 
 
 def test_a_report_into_a_run_directory_is_refused(workdir, cli):

@@ -3,6 +3,8 @@ different run, identical results on threads and Dask, streaming aggregates."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import select
@@ -662,3 +664,112 @@ def test_verify_needs_a_run(cli, tmp_path):
     assert code == 2
     assert err.count("\n") == 1
     assert "not a simkit run directory" in err
+
+
+# --- one run at a time, and a full disk ----------------------------------------------------
+
+def test_a_second_run_on_the_same_out_is_refused_while_the_first_runs(tmp_path, cli):
+    """A run held still after its part 2 holds its directory: the same command
+    beside it is refused in one line naming the process, touching nothing (it
+    would have removed the first's temporaries); kill -9 of the first releases
+    the lock, and the same command then finishes the run as an unbroken one."""
+    argv = ["simulate", "pepper", "--hands", "6000", "--chunk", "1000", "--seed", str(SEED),
+            "--threads", "1", "--no-progress"]
+    run = tmp_path / "run.parquet"
+    proc = subprocess.Popen([sys.executable, "-c", HELD_CLI, *argv, "--out", str(run)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        line = proc.stdout.readline() if ready else ""
+        assert line == f"held {HELD_PART}\n", line
+        stray = run / ".part-000003.parquet.99999-0123456789ab.tmp"    # as if being written
+        stray.write_bytes(b"half a part")
+        before = snapshot(run)
+        for _ in range(2):
+            code, out, err = cli(*argv, "--out", str(run))
+            assert code == 2, err
+            assert out == ""
+            assert err == (f"simkit: error: --out '{run}' is in use by another simkit run "
+                           f"(process {proc.pid}): wait for it to finish, or give another "
+                           f"--out\n")
+            assert snapshot(run) == before
+        assert store.is_held(run)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    finally:
+        proc.kill()
+        proc.wait()
+        for f in (proc.stdin, proc.stdout, proc.stderr):
+            f.close()
+    assert not store.is_held(run)       # released with the process
+    code, out, err = cli(*argv, "--out", str(run))
+    assert code == 0, err
+    assert "3 of 6 chunks were already done" in out
+    assert not (run / store.RUN_LOCK).exists()
+    ref = tmp_path / "ref.parquet"
+    assert cli(*argv, "--out", str(ref))[0] == 0
+    same_run(run, ref)
+
+
+def test_a_run_being_created_beside_is_left_alone(tmp_path):
+    """A run's directory is made under a hidden name, locked, then renamed: a
+    second run removes only such directories left by killed runs (unlocked)."""
+    job = chunks.Job.make("demo", "hand", 25, {"seed": 1}, lambda s, c: None, chunk=10)
+    out = tmp_path / "x"
+    live, dead = tmp_path / ".x.1-live.creating", tmp_path / ".x.2-dead.creating"
+    live.mkdir()
+    dead.mkdir()
+    with store.RunLock(live, "x"), contextlib.ExitStack() as held:
+        chunks._create(job, out, held)
+        assert store.is_held(out)
+        assert live.is_dir()
+        assert not dead.exists()
+    assert not store.is_held(out)
+    assert sorted(os.listdir(out)) == ["_manifest.json"]
+
+
+@pytest.mark.parametrize(("full", "chunks_kept"), [
+    ("part-000002.parquet", {0, 1}),        # Parquet's writer: errno 28 from pyarrow
+    ("_manifest.json", {0, 1}),             # the manifest recording part 1
+])
+def test_a_full_disk_names_the_file_and_leaves_the_run_resumable(tmp_path, cli, monkeypatch,
+                                                                 full, chunks_kept):
+    """No room left on the disk is not bad input: exit code 1, one line naming
+    the file that could not be written and saying the disk is full; no
+    temporary is left, and the same command again finishes the run."""
+    argv = ["simulate", "pepper", "--hands", "4000", "--chunk", "1000", "--seed", str(SEED),
+            "--threads", "1", "--no-progress"]
+    run = tmp_path / "run"
+    no_room = OSError(errno.ENOSPC, "Error writing bytes to file. Detail: [errno 28] No "
+                                    "space left on device")
+    write_table, dump = store.pq.write_table, store.json.dump
+
+    def parquet(table, where, **kwargs):
+        if full in str(where):
+            raise no_room
+        return write_table(table, where, **kwargs)
+
+    def manifest(obj, f, **kwargs):
+        if full == store.RUN_MANIFEST and "1" in obj.get("parts", {}):
+            raise no_room
+        return dump(obj, f, **kwargs)
+
+    monkeypatch.setattr(store.pq, "write_table", parquet)
+    monkeypatch.setattr(store.json, "dump", manifest)
+    code, out, err = cli(*argv, "--out", str(run))
+    assert code == 1, err
+    assert out == ""
+    assert err == (f"simkit: error: cannot write '{run / full}': the disk is full (No space "
+                   f"left on device); what was finished is kept: make room and run the same "
+                   f"command again to go on\n")
+    assert store.part_indices(run) == chunks_kept
+    assert [n for n in os.listdir(run) if n.startswith(".")] == []
+    assert not store.read_manifest(run)["complete"]
+    monkeypatch.undo()
+    code, out, err = cli(*argv, "--out", str(run))
+    assert code == 0, err
+    assert "2 of 4 chunks were already done" in out
+    ref = tmp_path / "ref"
+    assert cli(*argv, "--out", str(ref))[0] == 0
+    same_run(run, ref)

@@ -306,9 +306,66 @@ def test_show_from_a_run(capsys, pepper_run):
     (["--where", "contract == " + "9" * 5000], ["at most 1,000 characters"]),
     (["--where", "contract == 99999999999999999999"], ["too large"]),
     (["--where", "made and 3"], ["and, or and not take conditions"]),
+    # a column compared with a value it never holds: refused, as trump < 3 was,
+    # not matching nothing silently; the line names the values it holds
+    (["--where", "trump == 3"], ["trump holds one of", "'H'", "'NT'", "never 3"]),
+    (["--where", "trump < 3"], ["trump holds one of", "'H'", "never 3"]),
+    (["--where", "3 != trump"], ["trump holds one of", "never 3"]),
+    (["--where", "trump == 'X'"], ["trump holds one of", "never 'X'"]),
+    (["--where", "trump in ['H', 'hearts']"], ["trump holds one of", "never 'hearts'"]),
+    (["--where", "made == 2"], ["made is true or false", "never 2"]),
+    (["--where", "contract == 'five'"], ["contract holds numbers", "'five'"]),
+    (["--where", "contract == 4.5"], ["contract holds whole numbers", "never 4.5"]),
+    (["--where", "contract + 1 == 'x'"], ["compares text with a number"]),
 ])
 def test_bad_run_arguments(capsys, pepper_run, argv, names):
     one_line_error(*run(capsys, "show", "--run", str(pepper_run), *argv), *names)
+
+
+def test_where_reads_a_run_a_few_columns_and_rows_at_a_time(tmp_path, monkeypatch):
+    """``show --run --where`` never holds the run: it reads the columns the
+    condition names (and the hand's number), a batch of rows at a time, part
+    after part, and stops at the limit-th match; it finds what pandas finds
+    in the whole run."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    from simkit.runs import store
+
+    out = tmp_path / "run"
+    assert main(["simulate", "pepper", "--hands", "3000", "--chunk", "1000", "--seed",
+                 str(SEED), "--out", str(out), "--no-progress"]) == 0
+    df = pd.read_parquet(out)
+
+    def whole(*args, **kwargs):
+        raise AssertionError("the whole run was read")
+
+    batches = []
+    iter_batches = pq.ParquetFile.iter_batches
+
+    def counted(self, *args, **kwargs):
+        for batch in iter_batches(self, *args, **kwargs):
+            batches.append((batch.num_rows, tuple(sorted(batch.schema.names))))
+            yield batch
+
+    monkeypatch.setattr(store, "read_run", whole)
+    monkeypatch.setattr(pq, "read_table", whole)
+    monkeypatch.setattr(pq.ParquetFile, "iter_batches", counted)
+    monkeypatch.setattr(record, "BATCH_ROWS", 100)
+    where = "contract == 4 and not made"
+    *_, numbers = record.run_units(str(out), None, where, 3)
+    assert numbers == df.query(where)["hand"].head(3).tolist()
+    assert {names for _, names in batches} == {("contract", "hand", "made")}
+    assert max(rows for rows, _ in batches) == 100
+    assert len(batches) == numbers[-1] // 100 + 1           # no batch past the third match
+    batches.clear()
+    *_, numbers = record.run_units(str(out), None, "trump == 'NT' or bidder_voids > 2", 10_000)
+    assert numbers == df.query("trump == 'NT' or bidder_voids > 2")["hand"].tolist()
+    assert len(numbers) > 0
+    assert len(batches) == 30                               # 3 parts of 1000 rows
+    assert record.run_units(str(out), 2999, None, 1)[-1] == [2999]
+    with pytest.raises(InputError, match=r"bad --hand 3000: run .* has hands 0 to 2999"):
+        record.run_units(str(out), 3000, None, 1)
 
 
 def test_show_needs_a_run_of_hand_records(capsys, tmp_path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import errno
 import json
 import math
 import os
@@ -378,7 +379,13 @@ def _cmd_serve(a: argparse.Namespace) -> int:
         what = "does not exist" if not os.path.exists(a.reports) else "is not a directory"
         raise InputError(f"bad --reports {a.reports!r}: it {what}; give the directory the "
                          f"reports were rendered into (simkit report --out DIR)")
-    serve(host=a.host, port=a.port, open_browser=a.open, reports=reports)
+    if a.reports is not None and not os.path.isfile(os.path.join(a.reports, "index.html")):
+        # named on purpose, it must hold what /reports/ serves: the index of rendered reports
+        what = "is empty" if not os.listdir(a.reports) else "holds no rendered reports"
+        raise InputError(f"bad --reports {a.reports!r}: it {what} (no index.html); give the "
+                         f"directory the reports were rendered into (simkit report --out DIR)")
+    serve(host=a.host, port=a.port, open_browser=a.open, reports=reports,
+          allow_hosts=a.allow_host)
     return 0
 
 
@@ -473,6 +480,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     except OSError as e:              # a path the system refuses: a symlink loop, a name
         name = str(e.filename or "")  # too long, a file where a directory should be ...
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):     # not bad input: code 1, as a run's
+            print(_short(f"simkit: error: cannot write{f' {name!r}' if name else ''}: the "
+                         f"disk is full ({os.strerror(e.errno)})"), file=sys.stderr)
+            return 1
         shown = name if len(name) <= 80 else f"{name[:40]}...{name[-20:]} ({len(name):,} chars)"
         why = e.strerror or str(e) or type(e).__name__
         print(_short(f"simkit: error: cannot use '{shown}': {why}" if name else

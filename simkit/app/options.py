@@ -437,6 +437,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--open", action="store_true", help="open the app in a web browser")
     p.add_argument("--reports", metavar="DIR", default=None,
                    help="the rendered reports served at /reports/ (default: reports)")
+    p.add_argument("--allow-host", metavar="NAME", action="append", default=[],
+                   help="also answer requests that name this host (a name of this machine "
+                        "on your network); by default only 127.0.0.1, localhost, ::1 and "
+                        "--host are answered, so that another site's page cannot reach the "
+                        "app by rebinding its own name (repeatable)")
     p = sub.add_parser("verify", help="check a run directory's parts against the sizes and "
                        "checksums its manifest recorded; nothing is changed")
     p.add_argument("run", metavar="RUN", help="the run directory (simulate or tournament --out)")

@@ -23,6 +23,11 @@ A report is replaced as a whole: everything is written into a hidden
 temporary directory beside the target and swapped in only when complete, so
 a study or render that fails leaves the previous report as it was and no
 half-written files.
+
+A reports directory is simkit's: every directory a report is written into
+holds :data:`MARKER`, and a report is written only into a new or empty
+directory or one that holds it (:func:`check_out`), so that ``--out`` naming
+a folder of the user's own (or ``/``) never has its ``index.html`` replaced.
 """
 
 from __future__ import annotations
@@ -59,6 +64,11 @@ MAX_HTML_ROWS = 60
 FIGURE_DPI = 110
 STUDY_FILE = "study.json"
 PAGE_FILE = "index.html"
+#: The file every directory simkit writes reports into holds: a directory
+#: holding other files without it is not written into (:func:`check_out`).
+MARKER = "simkit-reports.txt"
+_MARKER_TEXT = ("This directory holds reports rendered by 'simkit report'. simkit writes "
+                "reports only into a new or empty directory, or one holding this file.\n")
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -219,6 +229,19 @@ def _header(up: str, here: str) -> str:
     links.append(f'<a href="{up}{PAGE_FILE}"{current}>Reports</a>')
     links.append(f'<a class="docs" href="{up}../{DOCS_FILE}">Docs</a>')
     return f'<nav class="top" aria-label="simkit">{"".join(links)}</nav>'
+
+
+def _mark(out_dir: pathlib.Path) -> None:
+    """Mark ``out_dir`` as a reports directory (:data:`MARKER`), once."""
+    if (out_dir / MARKER).is_file():
+        return
+    tmp = out_dir / f".{MARKER}.{os.getpid()}.partial"
+    try:
+        _write_text(tmp, _MARKER_TEXT)
+        os.replace(tmp, out_dir / MARKER)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _write_style(out_dir: pathlib.Path) -> None:
@@ -383,6 +406,7 @@ def render(result: StudyResult, out_dir: store.StrPath) -> pathlib.Path:
         result.provenance = _completed(result.provenance)
         out_dir = check_out(out_dir)
         out_dir.mkdir(exist_ok=True)
+        _mark(out_dir)
         target = out_dir / result.name
         tmp = pathlib.Path(tempfile.mkdtemp(prefix=f".{result.name}.", suffix=".partial",
                                             dir=out_dir))
@@ -411,14 +435,14 @@ def render(result: StudyResult, out_dir: store.StrPath) -> pathlib.Path:
 
 
 def _read_study(d: pathlib.Path) -> dict:
+    """A study's ``study.json``, or {} where it is missing or not a JSON object
+    (bounded, and deep nesting is malformed JSON: :mod:`simkit.base.files`)."""
+    from simkit.base.files import MAX_JSON_BYTES, read_json
     try:
-        with open(d / STUDY_FILE, encoding="utf-8") as f:
-            record = json.load(f)
-        if isinstance(record, dict):
-            return record
-    except (OSError, ValueError):
-        pass
-    return {}
+        record = read_json(str(d / STUDY_FILE), f"'{d / STUDY_FILE}'", MAX_JSON_BYTES)
+    except InputError:
+        return {}
+    return record if isinstance(record, dict) else {}
 
 
 def _first_sentence(text: str, most: int = 220) -> str:
@@ -465,6 +489,8 @@ def render_index(out_dir: store.StrPath) -> pathlib.Path:
     out_dir = pathlib.Path(out_dir)
     if not out_dir.is_dir():
         raise InputError(f"cannot write the report index in '{out_dir}': not a directory")
+    check_out(out_dir)                  # its index.html is simkit's to replace
+    _mark(out_dir)
     cards = []
     for d in sorted(p for p in out_dir.iterdir()
                     if p.is_dir() and not p.name.startswith(".") and (p / PAGE_FILE).is_file()):
@@ -491,11 +517,27 @@ def render_index(out_dir: store.StrPath) -> pathlib.Path:
     return path
 
 
+#: The names of others' files a refusal of ``--out`` quotes.
+_SHOWN = 3
+
+
 def check_out(out: store.StrPath) -> pathlib.Path:
-    """The reports directory ``out``, checked: it may be created here, and it is
-    not a simkit run directory (reports written into one would spoil the run)."""
+    """The reports directory ``out``, checked (nothing is changed): it may be
+    created here; it is not a simkit run directory (reports written into one
+    would spoil the run); and it is new, empty or simkit's own (it holds
+    :data:`MARKER`), since a report replaces the ``index.html`` and the
+    study folders it finds there."""
     out = store.check_place(out)
     if store.is_run_dir(out):
         raise InputError(f"--out '{out}' is a simkit run directory: reports written into it "
                          f"would spoil the run; choose another --out")
+    if out.is_dir() and not (out / MARKER).is_file():
+        with os.scandir(out) as entries:
+            names = sorted(e.name for _, e in zip(range(_SHOWN + 1), entries))
+        if names:
+            shown = ", ".join(repr(n) for n in names[:_SHOWN])
+            raise InputError(f"--out '{out}' holds files simkit did not write there ({shown}"
+                             f"{', ...' if len(names) > _SHOWN else ''}): simkit writes reports "
+                             f"only into a new or empty directory, or one it wrote before "
+                             f"(holding {MARKER}); choose another --out")
     return out

@@ -246,7 +246,7 @@ def load_toml(path: str) -> dict[str, Any]:
     """Read a TOML rules file (a regular file of at most 1 MiB, UTF-8:
     :func:`simkit.base.files.read_text`); an unreadable or malformed file is an
     InputError."""
-    from simkit.base.files import MAX_RULES_BYTES, read_text
+    from simkit.base.files import MAX_RULES_BYTES, TOO_DEEP, read_text
 
     if not str(path).strip():
         raise InputError("--rules '' names no file: give the path of a TOML rules file")
@@ -255,6 +255,9 @@ def load_toml(path: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"rules file {path!r} is not valid TOML: {e}") from None
+    except RecursionError:              # inline arrays or tables inside each other
+        raise InputError(f"rules file {path!r} is not valid TOML: {TOO_DEEP}; a rules "
+                         f"file holds key = value lines") from None
     except ValueError as e:             # e.g. an integer past Python's int-string limit
         raise InputError(f"rules file {path!r} holds a value simkit cannot read: "
                          f"{str(e)[:120]}") from None

@@ -5,14 +5,19 @@ Rules files, records and the JSON a run or a tune keeps are read by
 forever for a writer, or a device such as ``/dev/zero``, which never ends,
 is refused before it is opened), at most a stated number of bytes, UTF-8
 (a byte-order mark allowed).  Every failure is one :class:`InputError`
-naming the file and what is wrong.
+naming the file and what is wrong.  JSON is parsed by :func:`loads_json`
+(and read by :func:`read_json`): a few kilobytes of brackets nested
+thousands deep exhaust Python's parser (a RecursionError), and are refused
+as malformed JSON is.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import sys
+from typing import Any
 
 from simkit.base.errors import InputError
 
@@ -58,6 +63,8 @@ def read_bytes(path: str, what: str, most: int, *, stdin: bool = False) -> bytes
                 raise InputError(f"cannot read {what}: {kind}")
             with open(path, "rb") as f:
                 data = f.read(most + 1)
+    except InputError:
+        raise                   # said already, once (an InputError is a ValueError too)
     except FileNotFoundError:
         raise InputError(f"cannot read {what}: no such file") from None
     except PermissionError:
@@ -78,3 +85,36 @@ def read_text(path: str, what: str, most: int, *, stdin: bool = False) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(f"cannot read {what}: not UTF-8 text") from None
+
+
+#: What a text nested too deeply for Python's parsers is refused with.
+TOO_DEEP = "nested too deeply (thousands of brackets inside each other)"
+
+
+def loads_json(text: str) -> Any:
+    """``json.loads(text)``, with JSON nested too deeply for Python's parser (a
+    RecursionError) a ValueError like any other malformed JSON, whose message
+    is one line.
+
+    >>> loads_json("[" * 100_000 + "]" * 100_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: nested too deeply (thousands of brackets inside each other)
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(TOO_DEEP) from None
+    except ValueError as e:
+        raise ValueError((str(e).splitlines() or [type(e).__name__])[0]) from None
+
+
+def read_json(path: str, what: str, most: int) -> Any:
+    """The JSON value in the file ``path`` (:func:`read_text`, then
+    :func:`loads_json`); malformed or too deeply nested JSON is an InputError
+    ``cannot read WHAT: not readable JSON (why)``."""
+    text = read_text(path, what, most)
+    try:
+        return loads_json(text)
+    except ValueError as e:
+        raise InputError(f"cannot read {what}: not readable JSON ({e})") from None

@@ -24,15 +24,25 @@ cache directory is named by that stamp, so two installs of the same code (a
 ``pip install .`` and an editable checkout) share one compiled copy, and
 installs of different code never overwrite each other's.  Copies unused for
 :data:`KEEP_DAYS` days are removed when a new one is made.
+
+numba trusts what it reads back: an entry of the cache cut short or
+overwritten (a full disk, a bad copy) raised an ``UnpicklingError`` or
+``EOFError`` on every run.  A damaged entry of simkit's kernels is removed and
+the kernel compiled again, with one warning (:func:`_repairing`).  A cache
+directory simkit cannot make or write (a file where it should be, a
+read-only home) is one warning, and the kernels are compiled without a cache
+rather than written into the package (numba's own fallback).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import hashlib
 import os
 import shutil
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -93,13 +103,18 @@ def _package_stamp(folder: str) -> bytes:
     return digest.digest()
 
 
+def _planned_dir(folder: str) -> str:
+    """Where the compiled copy of ``folder``'s kernels belongs (not made here)."""
+    name = os.path.basename(folder) if folder != _ROOT else "simkit"
+    return os.path.join(cache_root(), f"{name}-{_package_stamp(folder).hex()[:20]}")
+
+
 @functools.cache
 def _cache_dir(folder: str) -> str:
     """The compiled copy of ``folder``'s kernels: created, marked as used now,
     and the stale copies beside it removed."""
-    name = os.path.basename(folder) if folder != _ROOT else "simkit"
     top = cache_root()
-    path = os.path.join(top, f"{name}-{_package_stamp(folder).hex()[:20]}")
+    path = _planned_dir(folder)
     new = not os.path.isdir(path)
     os.makedirs(path, exist_ok=True)
     with open(os.path.join(path, _USED), "w"):
@@ -123,15 +138,18 @@ def _remove_stale(top: str, keep: str) -> None:
 
 class _PackageLocator(caching._CacheLocator):
     """numba's cache for simkit's kernels: in :func:`cache_root`, stamped with
-    the whole package (see the module notes)."""
+    the whole package (see the module notes).  ``usable`` is False where the
+    cache directory cannot be made or written: the kernels are then compiled
+    without a cache (:func:`_repairing`)."""
 
     def __init__(self, py_func: Callable[..., Any], py_file: str) -> None:
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
         self._folder = os.path.dirname(os.path.abspath(py_file))
+        self.usable = True
 
     def get_cache_path(self) -> str:
-        return _cache_dir(self._folder)
+        return _cache_dir(self._folder) if self.usable else _planned_dir(self._folder)
 
     def get_source_stamp(self) -> bytes:
         return _package_stamp(self._folder)
@@ -148,14 +166,114 @@ class _PackageLocator(caching._CacheLocator):
         self = cls(py_func, py_file)
         try:
             self.ensure_cache_path()
-        except OSError:             # no writable cache directory: numba's own choice
-            return None
+        except OSError as e:
+            # numba's next choice would be the package's own __pycache__: no cache instead
+            _warn_once("place", f"cannot keep compiled kernels in '{_planned_dir(self._folder)}' "
+                                f"({_why_not(_planned_dir(self._folder), e)}): compiling "
+                                f"without a cache, as every run will; set SIMKIT_CACHE_DIR to "
+                                f"a writable directory")
+            self.usable = False
         return self
 
 
 _LOCATORS = (getattr(caching, "CacheImpl", None) or caching._CacheImpl)._locator_classes
 if _PackageLocator not in _LOCATORS:
     _LOCATORS.insert(0, _PackageLocator)
+
+#: The warnings this process has given (:func:`_warn_once`), by kind.
+_WARNED: set[str] = set()
+
+
+def _warn_once(kind: str, message: str) -> None:
+    """One line on stderr, the first time this process meets ``kind`` of trouble
+    with the kernel cache (every kernel would meet it again)."""
+    if kind not in _WARNED:
+        _WARNED.add(kind)
+        print(f"simkit: warning: {message}", file=sys.stderr)
+
+
+def _why_not(path: str, error: OSError) -> str:
+    """Why the directory ``path`` cannot be made, in words: the first of it and
+    its parents that is a file, or the system's reason."""
+    here = path
+    while here and not os.path.isdir(here):
+        if os.path.lexists(here):
+            return f"'{here}' is a file, not a directory"
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    return error.strerror or str(error)
+
+
+def _ours(cache: Any) -> bool:
+    """Whether numba's cache ``cache`` is of one of simkit's kernels."""
+    path = os.path.abspath(str(cache._py_func.__code__.co_filename))
+    return path.startswith(_ROOT + os.sep)
+
+
+def _forget(cache_file: Any) -> None:
+    """Remove a kernel's index and data files from the cache (damaged; another
+    process may have removed them already)."""
+    index = cache_file._index_name
+    base = index[:-len(".nbi")] + "."
+    try:
+        names = os.listdir(cache_file._cache_path)
+    except OSError:
+        return
+    for name in names:
+        if name == index or (name.startswith(base) and name.endswith(".nbc")):
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(cache_file._cache_path, name))
+
+
+def _repairing(load: Callable[..., Any]) -> Callable[..., Any]:
+    """numba's ``Cache.load_overload`` for simkit's kernels: an entry that cannot
+    be read back (cut short, overwritten: any error unpickling or rebuilding
+    it) is removed and compiled again with one warning, and a kernel whose
+    cache directory is not usable is compiled without a cache."""
+    @functools.wraps(load)
+    def loading(self: Any, sig: Any, target_context: Any) -> Any:
+        if not _ours(self):
+            return load(self, sig, target_context)
+        if not getattr(self._impl.locator, "usable", True):
+            self.disable()                      # nothing is read or written
+            return None
+        try:
+            return load(self, sig, target_context)
+        except Exception as e:                  # what a damaged pickle raises varies
+            _forget(self._cache_file)
+            entry = self._cache_file._index_name.removesuffix(".nbi")
+            _warn_once("damaged", f"a compiled kernel kept in '{self._cache_path}' was "
+                                  f"damaged ({entry}: {type(e).__name__}); it was removed "
+                                  f"and is compiled again")
+            return None
+    loading._simkit_repair = True               # type: ignore[attr-defined]
+    return loading
+
+
+def _saving(save: Callable[..., Any]) -> Callable[..., Any]:
+    """numba's ``Cache.save_overload`` for simkit's kernels: a cache that cannot
+    be written (a full disk, a directory made read-only) is one warning, and
+    the run goes on with the kernel it compiled."""
+    @functools.wraps(save)
+    def saving(self: Any, sig: Any, data: Any) -> None:
+        if not _ours(self):
+            save(self, sig, data)
+            return
+        try:
+            save(self, sig, data)
+        except OSError as e:
+            self.disable()
+            _warn_once("save", f"cannot keep compiled kernels in '{self._cache_path}' "
+                               f"({e.strerror or e}): they are compiled again next time")
+    saving._simkit_repair = True                # type: ignore[attr-defined]
+    return saving
+
+
+if not getattr(caching.Cache.load_overload, "_simkit_repair", False):
+    caching.Cache.load_overload = _repairing(caching.Cache.load_overload)
+    caching.Cache.save_overload = _saving(caching.Cache.save_overload)
 
 _OPTIONS = {"cache": True, "error_model": "numpy", "nogil": True}
 

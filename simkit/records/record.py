@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -223,14 +224,20 @@ def read_file(path: str) -> str:
     return read_text(path, what, MAX_RECORD_BYTES, stdin=True)
 
 
+#: Rows of a run ``show --where`` reads at a time (of the columns it names).
+BATCH_ROWS = 1 << 16
+
+
 def run_units(path: str, index: int | None, where: str | None,
               limit: int) -> tuple[str, Any, list[str], int, list[int]]:
     """The units of a finished run to show: ``(game, rules, policy specs, seed,
     numbers)``, the unit ``index`` or the first ``limit`` whose records match
-    the condition ``where`` (:mod:`simkit.records.where`: the columns only)."""
-    from simkit.records.where import select as where_select
-    from simkit.runs.store import read_run
-    df, manifest = read_run(path)
+    the condition ``where`` (:mod:`simkit.records.where`: the columns only).
+    The run is checked whole (:func:`simkit.runs.store.open_run`) but never
+    held: a condition reads only the columns it names, :data:`BATCH_ROWS`
+    rows at a time, and stops at the ``limit``-th match."""
+    from simkit.runs.store import open_run
+    manifest, files = open_run(path)
     game = manifest["game"]
     g = games.get(game)
     unit = module(game).UNIT
@@ -240,16 +247,50 @@ def run_units(path: str, index: int | None, where: str | None,
                          f"{unit} records")
     spec = manifest["spec"]
     rules = g.make_rules(overrides=spec["rules"])
-    count = len(df)
     if where is None:
         if index is None:
             raise InputError("give --hand I (the unit's number) or --where EXPR with --run")
+        count = _parquet(path, lambda: sum(_rows(f) for f in files))
         if not 0 <= index < count:
             raise InputError(f"bad --hand {index}: run '{path}' has {unit}s 0 to {count - 1}")
         return game, rules, spec["policies"], spec["seed"], [index]
-    mask = where_select(df, where, unit)
-    hit = df[mask]
-    if not len(hit):
+    numbers = _parquet(path, lambda: _matching(files, where, unit, limit))
+    if not numbers:
         raise InputError(f"no {unit} of run '{path}' matches --where {where!r}")
-    return game, rules, spec["policies"], spec["seed"], \
-        [int(n) for n in hit[unit].iloc[:limit]]
+    return game, rules, spec["policies"], spec["seed"], numbers
+
+
+def _rows(path: Any) -> int:
+    """The rows of a Parquet file, by its footer."""
+    import pyarrow.parquet as pq
+    return int(pq.read_metadata(path).num_rows)
+
+
+def _matching(files: list[Any], where: str, unit: str, limit: int) -> list[int]:
+    """The numbers (column ``unit``) of the first ``limit`` records of ``files``
+    where ``where`` holds, read a batch of the columns it names at a time."""
+    import pyarrow.parquet as pq
+
+    from simkit.records.where import named, select
+    columns = pq.read_schema(files[0]).names
+    wanted = [c for c in columns if c in named(where) or c == unit]
+    found: list[int] = []
+    for path in files:
+        for batch in pq.ParquetFile(path).iter_batches(batch_size=BATCH_ROWS, columns=wanted):
+            df = batch.to_pandas()
+            hit = df[unit].to_numpy()[select(df, where, unit, columns).to_numpy()]
+            found += [int(n) for n in hit[:limit - len(found)]]
+            if len(found) >= limit:
+                return found
+    return found
+
+
+def _parquet(path: str, read: Callable[[], Any]) -> Any:
+    """``read()``, a read of the run ``path``'s Parquet files: a file that
+    cannot be read is an InputError naming the run."""
+    import pyarrow as pa
+    try:
+        return read()
+    except (OSError, pa.ArrowException) as e:
+        first = (str(e).splitlines() or [type(e).__name__])[0]
+        raise InputError(f"cannot read run '{path}': not readable Parquet ({first})") from None

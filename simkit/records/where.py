@@ -10,7 +10,12 @@ that is not a column, so a condition can only read the columns it names
 
 The text is parsed with Python's own parser (:mod:`ast`, which only builds a
 tree and runs nothing); the tree is checked node by node against the list
-above and then evaluated on the columns as numpy arrays.
+above and then evaluated on the columns as numpy arrays.  A column compared
+with a value it can never hold (``trump == 3``, ``trump == 'X'`` where
+``trump`` holds ``'C'``, ``'D'``, ...; ``made == 2``; ``contract == 'x'``) is
+refused, as comparing it the other way (``trump < 3``) is, instead of
+matching nothing.  :func:`named` says which columns a condition reads, so
+that a run is read a few columns and a batch of rows at a time.
 
 >>> import pandas as pd
 >>> df = pd.DataFrame({"contract": [1, 7, 7], "made": [True, True, False]})
@@ -24,7 +29,7 @@ from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,6 +40,8 @@ from simkit.base.errors import InputError
 #: The longest condition taken (characters) and its deepest nesting.
 MAX_CHARS = 1000
 MAX_DEPTH = 40
+#: The values of a column a refusal names at most.
+_SHOWN = 12
 
 _COMPARE: dict[type, Callable[[Any, Any], Any]] = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
@@ -60,12 +67,31 @@ def _refuse(where: str, why: str, columns: Iterable[object]) -> InputError:
                       f"+ - * / // %, and, or, not, parentheses)")
 
 
-def select(df: pd.DataFrame, where: str, unit: str = "record") -> pd.Series:
+def named(where: str) -> set[str]:
+    """The names a condition reads (its columns, if it is one; nothing if it
+    does not parse, which :func:`select` then says).
+
+    >>> sorted(named("contract == 7 and not made or trump in ['H']"))
+    ['contract', 'made', 'trump']
+    """
+    if len(where) > MAX_CHARS:
+        return set()
+    try:
+        tree = ast.parse(where.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+
+
+def select(df: pd.DataFrame, where: str, unit: str = "record",
+           columns: Sequence[str] | None = None) -> pd.Series:
     """The rows of ``df`` where the condition ``where`` is true, as a boolean
     Series (an InputError names what is wrong with a condition: a name that is
-    not a column, a construct outside the language, a value that is not true
-    or false for each row, each ``unit``)."""
-    columns = list(df.columns)
+    not a column, a construct outside the language, a column compared with a
+    value it never holds, a value that is not true or false for each row,
+    each ``unit``).  ``columns``: every column of the records, where ``df``
+    holds only those the condition reads (:func:`named`), for the messages."""
+    columns = list(df.columns) if columns is None else list(columns)
     if len(where) > MAX_CHARS:
         raise _refuse(where[:40] + "...", f"a condition is at most {MAX_CHARS:,} characters",
                       columns)
@@ -91,6 +117,7 @@ class _Evaluator:
 
     def __init__(self, df: pd.DataFrame, where: str, columns: list[str]) -> None:
         self.df, self.where, self.columns = df, where, columns
+        self.held = set(df.columns)
 
     def fail(self, why: str) -> InputError:
         return _refuse(self.where, why, self.columns)
@@ -101,7 +128,7 @@ class _Evaluator:
             raise self.fail(f"nested more than {MAX_DEPTH} deep")
         d = depth + 1
         if isinstance(node, ast.Name):
-            if node.id not in self.columns:
+            if node.id not in self.held:
                 raise self.fail(f"{node.id!r} is not a column of the records")
             return self.df[node.id].to_numpy()
         if isinstance(node, ast.Constant):
@@ -131,16 +158,20 @@ class _Evaluator:
                                          self._number(self.eval(node.right, d)))
         if isinstance(node, ast.Compare):
             compared: np.ndarray | None = None
-            left = self.eval(node.left, d)
+            left, left_node = self.eval(node.left, d), node.left
             right: Any
             for op, right_node in zip(node.ops, node.comparators):
                 if isinstance(op, (ast.In, ast.NotIn)):
                     right = self._list(right_node, d)
+                    for value in right:
+                        self._comparable(left_node, left, None, value, exact=True)
                     hit = np.isin(left, right)
                     step = hit if isinstance(op, ast.In) else np.logical_not(hit)
                     right = None
                 elif type(op) in _COMPARE:
                     right = self.eval(right_node, d)
+                    self._comparable(left_node, left, right_node, right,
+                                     exact=isinstance(op, (ast.Eq, ast.NotEq)))
                     try:
                         step = _COMPARE[type(op)](left, right)
                     except TypeError:
@@ -151,12 +182,48 @@ class _Evaluator:
                                     f"part of a condition")
                 step = np.asarray(step)
                 compared = step if compared is None else np.logical_and(compared, step)
-                left = right
+                left, left_node = right, right_node
             return compared
         raise self.fail(f"{_WORDS.get(type(node), type(node).__name__)} is not part of a "
                         f"condition" if not isinstance(node, (ast.BinOp, ast.UnaryOp)) else
                         f"{_WORDS.get(type(node.op), type(node.op).__name__)} is not part of "
                         f"a condition")
+
+    def _comparable(self, a_node: ast.AST, a: Any, b_node: ast.AST | None, b: Any,
+                    exact: bool) -> None:
+        """Refuse a comparison that can never hold, whatever the records say:
+        text with a number, or (``exact``: ==, !=, in) a column with a value
+        it never holds."""
+        for node, other in ((a_node, b), (b_node, a)):
+            if isinstance(node, ast.Name) and not isinstance(other, np.ndarray):
+                why = self._never(node.id, other, exact)
+                if why is not None:
+                    raise self.fail(why)
+        if (_kind(a) == "text") != (_kind(b) == "text"):
+            raise self.fail("it compares text with a number: they are never equal and "
+                            "have no order")
+
+    def _never(self, name: str, value: Any, exact: bool) -> str | None:
+        """Why the column ``name`` never compares with the value ``value``, or None."""
+        col = self.df[name]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            known = [str(c) for c in col.cat.categories]
+            if not isinstance(value, str) or (exact and value not in known):
+                shown = ", ".join(repr(c) for c in known[:_SHOWN])
+                more = ", ..." if len(known) > _SHOWN else ""
+                return (f"{name} holds one of {shown}{more} (in quotes), never {value!r}")
+        elif pd.api.types.is_bool_dtype(col.dtype):
+            if isinstance(value, str) or (exact and value not in (0, 1)):
+                return f"{name} is true or false (True, False), never {value!r}"
+        elif pd.api.types.is_numeric_dtype(col.dtype):
+            if isinstance(value, str):
+                return f"{name} holds numbers, never the text {value!r}"
+            if (exact and pd.api.types.is_integer_dtype(col.dtype) and isinstance(value, float)
+                    and not value.is_integer()):
+                return f"{name} holds whole numbers, never {value!r}"
+        elif not isinstance(value, str):
+            return f"{name} holds text (in quotes), never the number {value!r}"
+        return None
 
     def _list(self, node: ast.AST, depth: int) -> list[Any]:
         if not isinstance(node, (ast.List, ast.Tuple)):
@@ -184,3 +251,14 @@ class _Evaluator:
         if isinstance(value, str):
             raise self.fail("arithmetic takes numbers, not text")
         return np.float64(value) if isinstance(value, float) else np.int64(value)
+
+
+def _kind(value: object) -> str:
+    """``"text"``, ``"bool"`` or ``"number"``: what a column or a constant holds."""
+    if isinstance(value, np.ndarray):
+        if value.dtype == bool:
+            return "bool"
+        return "number" if np.issubdtype(value.dtype, np.number) else "text"
+    if isinstance(value, (bool, np.bool_)):
+        return "bool"
+    return "text" if isinstance(value, str) else "number"

@@ -352,17 +352,21 @@ def check_out(job: Job, out: store.StrPath) -> dict[str, Any] | None:
     return manifest
 
 
-def _create(job: Job, out: pathlib.Path) -> dict:
+def _create(job: Job, out: pathlib.Path, held: contextlib.ExitStack[Any]) -> dict:
     """Create the run directory with its manifest in one step: the manifest is
-    written into a hidden sibling directory, which is then renamed to ``out``."""
+    written into a hidden sibling directory, locked (:class:`store.RunLock`)
+    until ``held`` closes, which is then renamed to ``out``."""
     for stale in out.parent.glob(f".{out.name}.*.creating"):
-        shutil.rmtree(stale, ignore_errors=True)        # left by a killed run
+        if not store.is_held(stale):                    # left by a killed run
+            shutil.rmtree(stale, ignore_errors=True)
     tmp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:12]}.creating")
     manifest = job.manifest()
     try:
         tmp.mkdir()
+        lock = held.enter_context(store.RunLock(tmp, str(out)))
         store.write_json_atomic(tmp / store.RUN_MANIFEST, manifest)
         os.rename(tmp, out)
+        lock.moved(out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         if out.exists():
@@ -442,35 +446,47 @@ def run(job: Job, out: store.StrPath | None = None, *, backend: str = "threads",
     if out is not None:
         manifest = check_out(job, out)      # messages name the path as given
         where = pathlib.Path(out).absolute()
-    if manifest is not None and manifest.get("complete"):
-        assert where is not None            # a manifest was read from it
-        if not store.verify(where, manifest):
-            return _complete_result(job, where, manifest, reduce, t0)
-        # files deleted or damaged since: redo what is missing or not as written
-        if job.merge:
-            store.remove_file(where / store.AGGREGATE_FILE)
-            manifest = dict(manifest, parts={})
-        manifest = dict(manifest, complete=False)
+    with contextlib.ExitStack() as held:
+        if manifest is not None:
+            assert where is not None                # a manifest was read from it
+            assert out is not None
+            if manifest.get("complete") and not store.verify(where, manifest):
+                # finished and whole: only read (it may be read-only), so not locked
+                return _complete_result(job, where, manifest, reduce, t0,
+                                        tidy=not store.is_held(where))
+            # one run at a time writes here: a second would remove the first's temporaries
+            held.enter_context(store.RunLock(where, str(out)))
+            manifest = check_out(job, out) or manifest      # as the run before left it
+            if manifest.get("complete"):
+                if not store.verify(where, manifest):
+                    return _complete_result(job, where, manifest, reduce, t0, tidy=True)
+                # files deleted or damaged since: redo what is missing or not as written
+                if job.merge:
+                    store.remove_file(where / store.AGGREGATE_FILE)
+                    manifest = dict(manifest, parts={})
+                manifest = dict(manifest, complete=False)
 
-    # a cluster that does not answer leaves nothing behind: it is reached first
-    with _session(backend, job, workers, scheduler) as client:
-        manifest, done, repaired = _open(job, where, manifest)
-        todo = [i for i in range(job.chunks) if i not in done]
-        got = _Results(job, where, manifest, reduce)
-        try:
-            _compute(job, todo, done, got, client=client, threads=threads, progress=progress)
-            if where is not None:
-                assert got.manifest is not None
-                _wait_visible(where, todo)
-                got.read_back(done)
-                got.manifest = _finish(job, where, got.manifest, got.row_count(), got.total)
-        except KeyboardInterrupt:
-            if where is not None:
-                store.remove_temporaries(where)
-                finished = len(store.part_indices(where) & set(range(job.chunks)))
-            else:
-                finished = got.finished_now
-            raise Interrupted(finished, job.chunks, where) from None
+        # a cluster that does not answer leaves nothing behind: it is reached first
+        with _session(backend, job, workers, scheduler) as client:
+            manifest, done, repaired = _open(job, where, manifest, held)
+            todo = [i for i in range(job.chunks) if i not in done]
+            got = _Results(job, where, manifest, reduce)
+            try:
+                _compute(job, todo, done, got, client=client, threads=threads,
+                         progress=progress)
+                if where is not None:
+                    assert got.manifest is not None
+                    _wait_visible(where, todo)
+                    got.read_back(done)
+                    got.manifest = _finish(job, where, got.manifest, got.row_count(),
+                                           got.total)
+            except KeyboardInterrupt:
+                if where is not None:
+                    store.remove_temporaries(where)
+                    finished = len(store.part_indices(where) & set(range(job.chunks)))
+                else:
+                    finished = got.finished_now
+                raise Interrupted(finished, job.chunks, where) from None
 
     return RunResult(
         job, where, got.manifest, computed=len(todo), resumed=len(done), complete_before=False,
@@ -544,15 +560,17 @@ def _compute(job: Job, todo: list[int], done: set[int], got: _Results, client: C
             _run_dask(client, job, todo, out=out, reduce=got.reduce, step=step)
 
 
-def _open(job: Job, out: pathlib.Path | None, manifest: dict[str, Any] | None
-          ) -> tuple[dict[str, Any] | None, set[int], dict[int, str]]:
-    """Create the run directory (or tidy the one being resumed); returns its
-    manifest, the chunks already finished there, and the damaged parts
-    (removed, to be computed again) with why."""
+def _open(job: Job, out: pathlib.Path | None, manifest: dict[str, Any] | None,
+          held: contextlib.ExitStack[Any]) -> tuple[dict[str, Any] | None, set[int],
+                                                    dict[int, str]]:
+    """Create the run directory, locked until ``held`` closes (or tidy the one
+    being resumed, locked already); returns its manifest, the chunks already
+    finished there, and the damaged parts (removed, to be computed again)
+    with why."""
     if out is None:
         return None, set(), {}
     if manifest is None:
-        return _create(job, out), set(), {}
+        return _create(job, out, held), set(), {}
     store.remove_temporaries(out)
     found = store.part_indices(out)
     for i in found - set(range(job.chunks)):     # beyond the run: never one of its parts
@@ -585,9 +603,11 @@ def _open(job: Job, out: pathlib.Path | None, manifest: dict[str, Any] | None
 
 
 def _complete_result(job: Job, out: pathlib.Path, manifest: dict[str, Any],
-                     reduce: Reduce | None, t0: float) -> RunResult:
-    """A complete run: nothing to compute; values read back from disk."""
-    store.remove_temporaries(out)
+                     reduce: Reduce | None, t0: float, tidy: bool) -> RunResult:
+    """A complete run: nothing to compute; values read back from disk.  With
+    ``tidy`` (no other run holds the directory) stray temporaries are removed."""
+    if tidy:
+        store.remove_temporaries(out)
     aggregate, values = None, None
     if job.merge:
         aggregate = pd.read_parquet(out / store.AGGREGATE_FILE)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime
+import errno
 import hashlib
 import importlib.metadata
 import json
@@ -35,8 +36,9 @@ import re
 import subprocess
 import tempfile
 import uuid
-from collections.abc import Iterable, Mapping
-from typing import Any, NoReturn, TypeAlias
+from collections.abc import Iterable, Iterator, Mapping
+from types import TracebackType
+from typing import IO, Any, NoReturn, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -45,6 +47,7 @@ import pyarrow.parquet as pq
 
 import simkit
 from simkit.base.errors import InputError, RunError
+from simkit.base.files import MAX_JSON_BYTES, loads_json, read_text
 
 #: A path as the callers give it: text or a path object.
 StrPath: TypeAlias = str | os.PathLike[str]
@@ -55,6 +58,7 @@ _GIT_TIMEOUT_S = 5.0
 LAYOUT = "simkit-chunks/1"          # the manifest's "layout" in a run directory
 PART_KEY = "simkit.part"             # a part's own record of its run and chunk (Parquet metadata)
 RUN_MANIFEST = "_manifest.json"
+RUN_LOCK = "_run.lock"               # held by the one run writing the directory (RunLock)
 AGGREGATE_FILE = "aggregate.parquet"
 PART_DIGITS = 6
 MAX_PARTS = 10 ** PART_DIGITS
@@ -186,6 +190,25 @@ def remove_file(path: pathlib.Path) -> None:
         path.unlink()
 
 
+#: The system's ways of saying there is no room left: a full disk, a quota reached.
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+@contextlib.contextmanager
+def room_for(path: StrPath) -> Iterator[None]:
+    """Around the writing of ``path``: a disk with no room left (or a quota
+    reached) is a :class:`RunError` naming the file, not bad input; what was
+    finished before stays, for the same command to resume from."""
+    try:
+        yield
+    except OSError as e:
+        if e.errno not in DISK_FULL:
+            raise
+        raise RunError(f"cannot write '{path}': the disk is full ({os.strerror(e.errno)}); "
+                       f"what was finished is kept: make room and run the same command "
+                       f"again to go on") from None
+
+
 # --- run directories ------------------------------------------------------------
 
 def part_name(index: int) -> str:
@@ -225,7 +248,7 @@ def write_json_atomic(path: StrPath, obj: object) -> None:
     path = pathlib.Path(path)
     tmp = temporary_path(path)
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
+        with room_for(path), open(tmp, "w", encoding="utf-8") as f:
             json.dump(obj, f, indent=2, default=json_default)
             f.write("\n")
             f.flush()
@@ -242,8 +265,9 @@ def write_csv_atomic(path: StrPath, data: pd.DataFrame) -> None:
     path = pathlib.Path(path)
     tmp = temporary_path(path)
     try:
-        data.to_csv(tmp, index=False)
-        _fsync(tmp)
+        with room_for(path):
+            data.to_csv(tmp, index=False)
+            _fsync(tmp)
         os.replace(tmp, path)
     except BaseException:
         remove_file(tmp)
@@ -263,8 +287,9 @@ def write_parquet_atomic(path: StrPath, data: pd.DataFrame | pa.Table,
              if isinstance(data, pd.DataFrame) else data)
     tmp = temporary_path(path)
     try:
-        pq.write_table(table, tmp, compression=compression)
-        _fsync(tmp)
+        with room_for(path):
+            pq.write_table(table, tmp, compression=compression)
+            _fsync(tmp)
         os.replace(tmp, path)
     except BaseException:
         remove_file(tmp)
@@ -300,7 +325,7 @@ def part_meta(path: StrPath) -> dict[str, Any] | None:
     readable Parquet."""
     try:
         raw = (pq.read_schema(path).metadata or {}).get(PART_KEY.encode())
-        meta = json.loads(raw) if raw is not None else None
+        meta = loads_json(raw.decode("utf-8")) if raw is not None else None
     except (OSError, ValueError, pa.ArrowException):
         return None
     return meta if isinstance(meta, dict) else None
@@ -430,6 +455,94 @@ def remove_temporaries(directory: StrPath) -> int:
     return n
 
 
+#: Tries to lock a lock file that the run before removed as it was opened.
+_LOCK_TRIES = 5
+
+
+class RunLock:
+    """One run at a time in a run directory: an operating-system lock
+    (``fcntl.flock``) on its :data:`RUN_LOCK` file, taken on entering (a
+    second run is refused in one line) and released on leaving, or by the
+    system with the process however it ends.  The file is removed on release,
+    under the lock: a run that locks it after that opens the new one.
+    :meth:`moved` follows the directory to a new name."""
+
+    def __init__(self, directory: StrPath, out: str) -> None:
+        self.path = pathlib.Path(directory) / RUN_LOCK
+        self.out = out
+        self._file: IO[str] | None = None
+
+    def __enter__(self) -> RunLock:
+        import fcntl
+
+        for _ in range(_LOCK_TRIES):
+            f = open(self.path, "a", encoding="ascii")
+            try:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                f.close()
+                who = _holder(self.path)
+                raise InputError(f"--out '{self.out}' is in use by another simkit run"
+                                 f"{f' (process {who})' if who else ''}: wait for it to "
+                                 f"finish, or give another --out") from None
+            if self._current(f):
+                self._file = f
+                with contextlib.suppress(OSError):      # who holds it: for the message only
+                    f.truncate(0)
+                    f.write(f"{os.getpid()}\n")
+                    f.flush()
+                return self
+            f.close()                   # removed by the run before: open the new one
+        raise InputError(f"--out '{self.out}' is being started and stopped by other simkit "
+                         f"runs: wait for them, or give another --out")
+
+    def moved(self, directory: StrPath) -> None:
+        """The directory holding the lock file has been renamed to ``directory``."""
+        self.path = pathlib.Path(directory) / RUN_LOCK
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                if self._current(self._file):
+                    self.path.unlink()
+            self._file.close()          # and with it the lock
+            self._file = None
+
+    def _current(self, f: IO[str]) -> bool:
+        """Whether ``f`` is the lock file now in the directory."""
+        try:
+            return os.path.samestat(os.fstat(f.fileno()), os.stat(self.path))
+        except OSError:
+            return False
+
+
+def _holder(path: pathlib.Path) -> str | None:
+    """The process number the holder of a lock wrote in its file, if any."""
+    with contextlib.suppress(OSError, ValueError):
+        text = path.read_text(encoding="ascii").strip()
+        return text if text.isdigit() and len(text) < 12 else None
+    return None
+
+
+def is_held(directory: StrPath) -> bool:
+    """Whether a run holds the directory's :class:`RunLock` now (nothing is
+    created or changed)."""
+    import fcntl
+
+    try:
+        fd = os.open(pathlib.Path(directory) / RUN_LOCK, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        return isinstance(e, BlockingIOError)
+    finally:
+        os.close(fd)                    # and any lock taken here with it
+    return False
+
+
 def read_manifest(directory: StrPath) -> dict[str, Any] | None:
     """The manifest of a run directory; None if it has none.
 
@@ -438,13 +551,15 @@ def read_manifest(directory: StrPath) -> dict[str, Any] | None:
     mpath = pathlib.Path(directory) / RUN_MANIFEST
     if not mpath.is_file():
         return None
-    from simkit.base.files import MAX_JSON_BYTES, read_text
-
+    again = f"to start over, delete '{directory}' or choose another --out"
     try:
-        manifest = json.loads(read_text(str(mpath), f"manifest '{mpath}'", MAX_JSON_BYTES))
-    except (OSError, ValueError, InputError) as e:
-        raise InputError(f"manifest '{mpath}' is not readable JSON ({_one_line(e)}); to "
-                         f"start over, delete '{directory}' or choose another --out") from None
+        text = read_text(str(mpath), f"manifest '{mpath}'", MAX_JSON_BYTES)
+    except InputError as e:             # it names the manifest already
+        raise InputError(f"{e}; {again}") from None
+    try:
+        manifest = loads_json(text)     # deep nesting too: one line, not a RecursionError
+    except ValueError as e:
+        raise InputError(f"manifest '{mpath}' is not readable JSON ({e}); {again}") from None
     if not isinstance(manifest, dict):
         raise InputError(f"manifest '{mpath}' is not a JSON object; to start over, delete "
                          f"'{directory}' or choose another --out")
@@ -508,16 +623,10 @@ def is_run_dir(path: StrPath) -> bool:
     return path.is_dir() and (path / RUN_MANIFEST).is_file()
 
 
-def read_run(path: StrPath,
-             columns: list[str] | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Read a finished run: ``(records, manifest)``.
-
-    ``path`` is a run directory (see the module docstring): the records are its
-    parts in order, or for kind ``"aggregate"`` the merged aggregate.
-    ``columns`` reads only those columns.
-    A missing, unfinished or unreadable run raises :class:`InputError` naming
-    the path.
-    """
+def open_run(path: StrPath) -> tuple[dict[str, Any], list[pathlib.Path]]:
+    """A finished run, checked (as :func:`read_run` checks it; its files are
+    hashed a block at a time) but not read: ``(manifest, files)``, its parts
+    in order or its aggregate, for a reader that takes them in pieces."""
     path = pathlib.Path(path)
 
     def fail(reason: str) -> NoReturn:
@@ -527,10 +636,7 @@ def read_run(path: StrPath,
         fail("it does not exist")
     if not path.is_dir() or not (path / RUN_MANIFEST).is_file():
         fail(f"not a simkit run directory (no {RUN_MANIFEST})")
-    try:
-        manifest = read_manifest(path)
-    except InputError as e:
-        fail(str(e))
+    manifest = read_manifest(path)      # its errors name the manifest, and say what to do
     if manifest is None:
         fail(f"no {RUN_MANIFEST}")
     if not manifest.get("complete"):
@@ -554,6 +660,24 @@ def read_run(path: StrPath,
     if problems:
         fail(f"{problems[0]}{f' (and {len(problems) - 1} more)' if len(problems) > 1 else ''}"
              f"; run the same command again to repair it")
+    return manifest, files
+
+
+def read_run(path: StrPath,
+             columns: list[str] | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Read a finished run: ``(records, manifest)``.
+
+    ``path`` is a run directory (see the module docstring): the records are its
+    parts in order, or for kind ``"aggregate"`` the merged aggregate.
+    ``columns`` reads only those columns.
+    A missing, unfinished or unreadable run raises :class:`InputError` naming
+    the path (:func:`open_run`).
+    """
+    manifest, files = open_run(path)
+
+    def fail(reason: str) -> NoReturn:
+        raise InputError(f"cannot read run '{path}': {reason}")
+
     try:
         names = pq.read_schema(files[0]).names
     except (OSError, pa.ArrowException) as e:
