@@ -72,6 +72,15 @@ FOUND = [
     # counts with a stated cap
     (["tune", "pepper", "--param", "aggression=0:1", "--trials", "1000000000000"],
      ["--trials", "1 to 100,000"]),
+    # a trial's deals: capped for tune and adaptation alike, no --chunk named (neither has one)
+    (["tune", "pepper", "--param", "aggression=0:1", "--games", "1000000000000"],
+     ["--games", "1 to 100,000,000", "every trial"]),
+    (["tune", "pepper", "--param", "aggression=0:1", "--hands", "1000000000000"],
+     ["--hands", "1 to 100,000,000"]),
+    (["compare", "pepper", "--variant", "A:", "--variant", "B:fail=bid", "--adapt",
+      "--adapt-games", "1000000000000"], ["--adapt-games", "1 to 100,000,000"]),
+    (["compare", "pepper", "--variant", "A:", "--variant", "B:fail=bid", "--adapt",
+      "--adapt-rounds", "1000"], ["--adapt-rounds", "1 to 50"]),
     (["show", "pepper", "--run", "r", "--where", "made", "--limit", "1000000000001"],
      ["--limit", "1 to 10,000"]),
     # contradictions and directories that are not there

@@ -77,3 +77,39 @@ def test_the_repositorys_reports_folder_is_simkits(tmp_path):
         shutil.copyfile(ROOT / name, tmp_path / name)
     report.render(_study(), clone)
     assert 'href="demo/index.html"' in report.render_index(clone).read_text()
+
+
+@pytest.mark.parametrize("kind", ["run", "tune"])
+def test_a_run_or_a_tune_is_never_a_reports_folder(tmp_path, kind):
+    out = tmp_path / kind
+    out.mkdir()
+    (out / ("_manifest.json" if kind == "run" else "_tune.json")).write_text("{}")
+    with pytest.raises(InputError, match=rf"--out '{out}' is a simkit {kind} directory: "
+                                         rf"report written into it would spoil the {kind}"):
+        report.check_out(out)
+
+
+def test_compare_out_writes_only_into_a_folder_of_its_own(tmp_path, workdir, cli):
+    """``compare --out``: a new folder takes the tables and its marker and is
+    written again; a user's folder (a file of theirs, no marker) and a
+    simulate run are refused in one line, exit 2, with nothing written."""
+    base = ["compare", "pepper", "--variant", "A:", "--variant", "B:fail=bid",
+            "--hands", "2000", "--no-skill", "--no-progress"]
+    out = tmp_path / "tables"
+    for _ in range(2):
+        assert cli(*base, "--out", str(out))[0] == 0
+        assert (out / "simkit-compare.txt").is_file()
+        assert (out / "variants.csv").is_file()
+    theirs = tmp_path / "mine"
+    theirs.mkdir()
+    (theirs / "variants.csv").write_text("my own table")
+    cli.refused(*base, "--out", str(theirs), names=[f"--out '{theirs}'", "'variants.csv'",
+                                                      "simkit-compare.txt"])
+    assert os.listdir(theirs) == ["variants.csv"]
+    assert (theirs / "variants.csv").read_text() == "my own table"
+    run = tmp_path / "run"
+    assert cli("simulate", "pepper", "--hands", "1000", "--out", str(run),
+               "--no-progress")[0] == 0
+    before = sorted(os.listdir(run))
+    cli.refused(*base, "--out", str(run), names=["is a simkit run directory", "spoil the run"])
+    assert sorted(os.listdir(run)) == before

@@ -267,8 +267,10 @@ def comparison_of(a: argparse.Namespace, work: Work | None = None) -> Any:
         raise InputError(f"{', '.join(given)} applies to --adapt only: add --adapt, or drop "
                          f"{'it' if len(given) == 1 else 'them'}")
     if getattr(a, "out", None) is not None:
-        from simkit.runs import store
-        store.check_place(a.out)         # before any work: the tables go there at the end
+        from simkit.lab.compare_text import MARKER
+        from simkit.runs import owned
+        # before any work: the tables (and adaptations) go there, into no one else's folder
+        owned.check_own(a.out, MARKER, "compare")
     return run(a.game, a.variant, players=a.players, hands=a.hands, games=a.games,
                seed=a.seed, policy=a.policy, threads=getattr(a, "threads", None),
                progress=not a.no_progress, work=work, sweep=a.sweep, adapt=a.adapt,

@@ -103,6 +103,9 @@ MAX_TRIALS = 100_000
 #: The most rounds of one adaptation, and adaptations of one variant, that
 #: compare --adapt takes.
 MAX_ROUNDS, MAX_SEEDS = 50, 16
+#: The most hands or games one trial of a search plays (tune's --hands/--games,
+#: compare's --adapt-games): a trial of that many already takes hours.
+MAX_TRIAL_DEALS = 100_000_000
 #: The most records ``show --where`` prints.
 MAX_LIMIT = 10_000
 
@@ -204,8 +207,11 @@ _RUNS = {
 def _size_options(p: argparse.ArgumentParser, command: str) -> None:
     """--hands or --games (one of them): how much a run of ``command`` plays."""
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--hands", type=_positive, help=_RUNS[command].hands)
-    size.add_argument("--games", type=_positive, help=_RUNS[command].games)
+    # every trial of a tune plays them: capped, as compare's --adapt-games is
+    count = (_at_most(MAX_TRIAL_DEALS, "every trial plays them") if command == "tune"
+             else _positive)
+    size.add_argument("--hands", type=count, help=_RUNS[command].hands)
+    size.add_argument("--games", type=count, help=_RUNS[command].games)
 
 
 def _run_options(p: argparse.ArgumentParser, *, progress: bool = True,
@@ -369,15 +375,16 @@ def _compare_parser(sub: _Commands) -> None:
          "reaches the cap while still improving says so)"),
         ("trials", MAX_TRIALS, "each trial is a tournament", "settings tried per round "
          "(default: 16 + 8 per parameter searched, 96 for Pepper's heuristic)"),
-        ("games", None, "", "duplicate whole games a trial plays unless stopped early "
+        ("games", MAX_TRIAL_DEALS, "every trial plays them", "duplicate whole games a "
+         "trial plays unless stopped early "
          "(default: Pepper 30000, Pitch 30000 sessions, Shiesta 120000, Burraco 6000); the "
          "confirmation and the best-response check play as many fresh ones"),
         ("seeds", MAX_SEEDS, "each is a whole adaptation", "independent adaptations of "
          "every variant, each with its own seed; the comparison is played once per "
          "adaptation, and a finding must hold in every one (default 2)"))
     for what, most, why, text in adapt_sizes:
-        p.add_argument(f"--adapt-{what}", type=_at_most(most, why) if most else _positive,
-                       help=f"with --adapt: {text}" + (f"; at most {most:,}" if most else ""))
+        p.add_argument(f"--adapt-{what}", type=_at_most(most, why),
+                       help=f"with --adapt: {text}; at most {most:,}")
     p.add_argument("--no-skill", action="store_true",
                    help="leave out the skill trace (the ladder's tournaments)")
     _run_options(p, json_out=True)

@@ -55,7 +55,7 @@ from matplotlib.figure import Figure
 
 import simkit
 from simkit.base.errors import InputError
-from simkit.runs import store
+from simkit.runs import owned, store
 from simkit.runs.batches import MAX_HELD, check_count, max_threads
 from simkit.runs.store import json_default, library_versions
 
@@ -233,15 +233,7 @@ def _header(up: str, here: str) -> str:
 
 def _mark(out_dir: pathlib.Path) -> None:
     """Mark ``out_dir`` as a reports directory (:data:`MARKER`), once."""
-    if (out_dir / MARKER).is_file():
-        return
-    tmp = out_dir / f".{MARKER}.{os.getpid()}.partial"
-    try:
-        _write_text(tmp, _MARKER_TEXT)
-        os.replace(tmp, out_dir / MARKER)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    owned.mark(out_dir, MARKER, _MARKER_TEXT)
 
 
 def _write_style(out_dir: pathlib.Path) -> None:
@@ -517,27 +509,10 @@ def render_index(out_dir: store.StrPath) -> pathlib.Path:
     return path
 
 
-#: The names of others' files a refusal of ``--out`` quotes.
-_SHOWN = 3
-
-
 def check_out(out: store.StrPath) -> pathlib.Path:
     """The reports directory ``out``, checked (nothing is changed): it may be
-    created here; it is not a simkit run directory (reports written into one
-    would spoil the run); and it is new, empty or simkit's own (it holds
+    created here; it is not a simkit run or tune directory (reports written
+    into one would spoil it); and it is new, empty or simkit's own (it holds
     :data:`MARKER`), since a report replaces the ``index.html`` and the
-    study folders it finds there."""
-    out = store.check_place(out)
-    if store.is_run_dir(out):
-        raise InputError(f"--out '{out}' is a simkit run directory: reports written into it "
-                         f"would spoil the run; choose another --out")
-    if out.is_dir() and not (out / MARKER).is_file():
-        with os.scandir(out) as entries:
-            names = sorted(e.name for _, e in zip(range(_SHOWN + 1), entries))
-        if names:
-            shown = ", ".join(repr(n) for n in names[:_SHOWN])
-            raise InputError(f"--out '{out}' holds files simkit did not write there ({shown}"
-                             f"{', ...' if len(names) > _SHOWN else ''}): simkit writes reports "
-                             f"only into a new or empty directory, or one it wrote before "
-                             f"(holding {MARKER}); choose another --out")
-    return out
+    study folders it finds there (:func:`simkit.runs.owned.check_own`)."""
+    return owned.check_own(out, MARKER, "report")

@@ -356,6 +356,10 @@ def comparison_json(result: dict[str, pd.DataFrame]) -> dict[str, Any]:
                        + [(k, v) for k, v in result.items() if k != "variants"]}}
 
 
+#: The file marking a folder ``compare --out`` wrote (:mod:`simkit.runs.owned`).
+MARKER = "simkit-compare.txt"
+
+
 def write_tables(result: dict[str, pd.DataFrame], where: Any) -> list[str]:
     """Every table of a comparison as a CSV file in the directory ``where``
     (``simkit compare --out``): ``variants.csv``, one per section, ``sweep.csv``
@@ -364,10 +368,13 @@ def write_tables(result: dict[str, pd.DataFrame], where: Any) -> list[str]:
     import json
     import pathlib
 
-    from simkit.runs import store
+    from simkit.runs import owned, store
 
     where = pathlib.Path(where)
     where.mkdir(parents=True, exist_ok=True)
+    owned.mark(where, MARKER, "This directory holds the tables (and adaptations) written by "
+               "'simkit compare --out'. simkit writes them only into a new or empty "
+               "directory, or one holding this file.\n")
     names = []
     for name, df in result.items():
         flat = df.copy()
