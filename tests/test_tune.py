@@ -171,6 +171,9 @@ def test_an_interrupted_tune_continues_to_the_unbroken_result(capsys, tmp_path, 
     assert "interrupted" in err
     if stop_at <= 4:
         assert f"interrupted after {stop_at - 1} of 4 trials" in err
+    else:           # in the confirmation, with --out: every trial kept, and it says so
+        assert "interrupted after 4 of 4 trials; run the same command again" in err
+    assert "without --out" not in err
     assert not (tmp_path / "t" / tune.RESULT).exists()
     monkeypatch.setattr(tournament, "run", real)
     rc, text, _ = _run(capsys, [*argv, "--out", out])
