@@ -32,6 +32,17 @@ the kernel compiled again, with one warning (:func:`_repairing`).  A cache
 directory simkit cannot make or write (a file where it should be, a
 read-only home) is one warning, and the kernels are compiled without a cache
 rather than written into the package (numba's own fallback).
+
+Each of those changes to numba (the cache locator, the load and save wrappers,
+and the compile-time ones below: the inlined IR made once, blocks copied with
+one scope, the serial pipeline's copy propagation; and
+:func:`simkit.base.stack.keep_chunks`) is made only where numba's code is the
+code it was written and tested for: :func:`_known` compares a fingerprint of
+the source of the functions it replaces or leans on with those of the numba
+releases simkit was tested with (:data:`PATCHES`).  Any other numba is left as
+it is, with one warning per patch naming the speed-up lost; without the
+locator, kernels are kept with numba's own (:func:`_numba_keeps`).
+``SIMKIT_NO_PATCHES=1`` leaves numba, llvmlite and CPython exactly as they are.
 """
 
 from __future__ import annotations
@@ -40,6 +51,8 @@ import contextlib
 import copy
 import functools
 import hashlib
+import inspect
+import linecache
 import os
 import shutil
 import sys
@@ -47,6 +60,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import numba
@@ -76,6 +90,19 @@ SHARED = ("base/bits.py", "base/jit.py", "base/rng.py", "policy.py", "base/confi
           "base/stack.py")
 #: A compiled copy not used for this many days is removed when another is made.
 KEEP_DAYS = 30
+#: Which kernels declared ``inline=True`` numba inlines: ``SIMKIT_INLINE`` unset
+#: (or ``declared``), all of them; ``never``, none; else a comma-separated list
+#: of functions compiled on their own instead, each a name (``play_hand``: in
+#: every module) or ``module:name`` (``pepper.kernel:play_hand``).  For
+#: measuring what inlining costs in compile time and gives in speed
+#: (``benchmarks/compile_costs.py``); it is part of the kernel cache's stamp,
+#: so each choice keeps its own compiled copy.
+_INLINE = os.environ.get("SIMKIT_INLINE", "").strip()
+_INLINE = "" if _INLINE == "declared" else _INLINE
+_NOT_INLINED = frozenset(n.strip() for n in _INLINE.split(",")) \
+    if _INLINE not in ("", "never") else frozenset()
+
+
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # simkit/
 _USED = ".last-used"
 
@@ -96,6 +123,7 @@ def _package_stamp(folder: str) -> bytes:
     paths += [os.path.join(_ROOT, f) for f in SHARED]
     digest = hashlib.sha256(numba.__version__.encode())
     digest.update(_INLINE.encode())     # another inlining compiles other machine code
+    digest.update(",".join(sorted(ACTIVE)).encode())    # and another pipeline too
     for path in paths:
         digest.update(os.path.basename(path).encode())
         with open(path, "rb") as f:
@@ -113,14 +141,18 @@ def _planned_dir(folder: str) -> str:
 def _cache_dir(folder: str) -> str:
     """The compiled copy of ``folder``'s kernels: created, marked as used now,
     and the stale copies beside it removed."""
-    top = cache_root()
-    path = _planned_dir(folder)
+    return _made_dir(_planned_dir(folder))
+
+
+def _made_dir(path: str) -> str:
+    """The compiled copy ``path`` under :func:`cache_root`: created, marked as used
+    now, and the stale copies beside it removed."""
     new = not os.path.isdir(path)
     os.makedirs(path, exist_ok=True)
     with open(os.path.join(path, _USED), "w"):
         pass                        # its time is the copy's last use
     if new:
-        _remove_stale(top, keep=path)
+        _remove_stale(cache_root(), keep=path)
     return path
 
 
@@ -134,6 +166,140 @@ def _remove_stale(top: str, keep: str) -> None:
                 shutil.rmtree(entry.path, ignore_errors=True)
         except OSError:             # another process removed it, or no marker
             pass
+
+
+# --- numba patched only where it is known ---------------------------------------------
+# Each patch below replaces or wraps functions of numba's that are not its
+# public API, and is right only for the code it was written against.  So each
+# names those functions, and is made only when the fingerprint of their source
+# (:func:`fingerprint`) is one of the numba releases it was tested with; any
+# other numba is left alone, with one warning saying what is lost.  A numba
+# release whose fingerprint is new is added here once the full suite and
+# ``benchmarks/identical.py`` pass with it.
+
+#: The warnings this process has given (:func:`_warn_once`), by kind.
+_WARNED: set[str] = set()
+
+
+def _warn_once(kind: str, message: str) -> None:
+    """One line on stderr, the first time this process meets ``kind`` of trouble
+    (with the kernel cache, every kernel would meet it again; a patch left out)."""
+    if kind not in _WARNED:
+        _WARNED.add(kind)
+        print(f"simkit: warning: {message}", file=sys.stderr)
+
+
+def _source(fn: Any) -> str:
+    """The lines of the function ``fn`` (unwrapped) as its file has them: its
+    decorators, its signature and the lines indented below it (what
+    ``inspect.getsource`` finds, without tokenizing: a few milliseconds for all)."""
+    code = inspect.unwrap(getattr(fn, "__func__", fn)).__code__
+    lines = linecache.getlines(code.co_filename)[code.co_firstlineno - 1:]
+    if not lines:
+        raise OSError(f"no source for {code.co_name}")
+    base = len(lines[0]) - len(lines[0].lstrip())
+    end, body = 1, False
+    for i, line in enumerate(lines[1:], 1):
+        text = line.strip()
+        if not text:
+            continue
+        if len(line) - len(line.lstrip()) > base:
+            body = True
+        elif body or not text.startswith((")", "@", "def ", "async def ")):
+            break                       # the next statement (a signature's ")" is not)
+        end = i + 1
+    return "".join(lines[:end])
+
+
+def fingerprint(targets: tuple[Any, ...]) -> str:
+    """A short hash of the source of ``targets``: functions, or classes (their
+    methods, by name); empty where some source cannot be read."""
+    digest = hashlib.sha256()
+    try:
+        for target in targets:
+            if isinstance(target, type):
+                for name, member in sorted(vars(target).items()):
+                    fn = getattr(member, "__func__", member)
+                    if inspect.isfunction(fn) and fn.__module__ != __name__:   # not ours
+                        digest.update(f"{name}:{_source(fn)}".encode())
+            else:
+                digest.update(_source(target).encode())
+    except (AttributeError, OSError, TypeError, ValueError):
+        return ""
+    return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Patch:
+    """One change simkit makes to numba: what it replaces, in words; what is lost
+    without it; and the fingerprints (:func:`fingerprint`) of the numba code it
+    was tested on."""
+    name: str
+    replaces: str
+    lost: str
+    known: frozenset[str]
+
+
+#: simkit's patches of numba (:func:`simkit.base.stack.keep_chunks` checks its own).
+#: The fingerprints were taken from numba 0.59.0 and 0.68.1 (each comment: the
+#: releases it was found in).
+PATCHES = {p.name: p for p in [
+    Patch("locator", "cache locator classes (caching._CacheLocator, CacheImpl.__init__)",
+          "kernels are kept by numba's own stamp, once per simkit source: editing any "
+          "kernel module compiles every game's kernels again",
+          frozenset({"f879c4e17afe7a0c",       # 0.59.0
+                     "9c33023935c76ac1"})),    # 0.68.1
+    Patch("repair", "cache load and save (caching.Cache, IndexDataCacheFile)",
+          "a damaged compiled kernel stops every run with numba's error until its cache "
+          "folder is removed, and an unwritable one stops the run",
+          frozenset({"786151165f4d70e3"})),    # 0.59.0, 0.68.1
+    Patch("inline-once", "InlineWorker.run_untyped_passes",
+          "first compiles take longer: an inlined function's IR is made again at every "
+          "call site (Pitch's batch kernel: 23 s of its 42 s, 14 s with it)",
+          frozenset({"56b551183a8cf866"})),    # 0.59.0, 0.68.1
+    Patch("one-copy", "InlineWorker.inline_ir and ir.Block",
+          "first compiles take longer: an inlined function is copied block by block "
+          "(Pitch's play: 4.3 s a copy, 0.3 s with it)",
+          frozenset({"82c48127cb0c33d0"})),    # 0.59.0, 0.68.1
+    Patch("pipeline", "copy propagation and the nopython pipeline (ir_utils, compiler)",
+          "serial kernels keep the copies their inlined calls make, an atomic reference "
+          "count each (a play about 17% slower)",
+          frozenset({"c4c77cfdacef7ab0"})),    # 0.59.0, 0.68.1
+]}
+#: The patches made in this process (:func:`_known`).
+ACTIVE: set[str] = set()
+#: Each patch's fingerprint of the numba in this process, taken before any was made.
+FOUND: dict[str, str] = {}
+
+
+def _known(name: str, *targets: Any) -> bool:
+    """Whether patch ``name`` is made: not under ``SIMKIT_NO_PATCHES``, and only
+    where ``targets`` (what it replaces or leans on) have a fingerprint it was
+    tested on; otherwise one warning naming what is lost."""
+    patch = PATCHES[name]
+    FOUND[name] = fingerprint(targets)
+    if stack.patches_off():
+        return False
+    if FOUND[name] not in patch.known:
+        _warn_once(name, f"numba {numba.__version__}: its {patch.replaces} are not the "
+                         f"code simkit was tested with, so they are left as they are and "
+                         f"{patch.lost}")
+        return False
+    ACTIVE.add(name)
+    return True
+
+
+_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+# every patch decided before any is made (each fingerprint of numba's own code,
+# and the kernel cache's stamp names the patches made)
+_known("locator", caching._CacheLocator, _IMPL.__init__)
+_known("repair", caching.Cache.load_overload, caching.Cache._load_overload,
+       caching.Cache.save_overload, caching.Cache._save_overload, caching.IndexDataCacheFile)
+_known("inline-once", InlineWorker.run_untyped_passes, InlineWorker.inline_function,
+       InlineWorker.inline_ir)
+_known("one-copy", InlineWorker.inline_ir, ir.Block, ir.Scope)
+_known("pipeline", ir_utils.copy_propagate, ir_utils.init_copy_propagate_data,
+       ir_utils.simplify, compiler.DefaultPassBuilder.define_nopython_pipeline)
 
 
 class _PackageLocator(caching._CacheLocator):
@@ -176,21 +342,32 @@ class _PackageLocator(caching._CacheLocator):
         return self
 
 
-_LOCATORS = (getattr(caching, "CacheImpl", None) or caching._CacheImpl)._locator_classes
-if _PackageLocator not in _LOCATORS:
-    _LOCATORS.insert(0, _PackageLocator)
-
-#: The warnings this process has given (:func:`_warn_once`), by kind.
-_WARNED: set[str] = set()
+_LOCATORS = _IMPL._locator_classes
 
 
-def _warn_once(kind: str, message: str) -> None:
-    """One line on stderr, the first time this process meets ``kind`` of trouble
-    with the kernel cache (every kernel would meet it again)."""
-    if kind not in _WARNED:
-        _WARNED.add(kind)
-        print(f"simkit: warning: {message}", file=sys.stderr)
+def _numba_keeps() -> None:
+    """Without :class:`_PackageLocator`, simkit's kernels are kept by numba's own
+    locator (each stamped by its own file only) in a folder of
+    :func:`cache_root` named by every kernel module of simkit, so that no stale
+    machine code is used and none is written into the package; a cache folder
+    the user chose (``NUMBA_CACHE_DIR``) is left as it is."""
+    if numba.config.CACHE_DIR:
+        return
+    digest = hashlib.sha256()
+    for entry in sorted(os.scandir(_ROOT), key=lambda e: e.name):
+        if entry.is_dir() and not entry.name.startswith(("_", ".")):
+            digest.update(entry.name.encode() + _package_stamp(entry.path))
+    digest.update(_package_stamp(_ROOT))
+    with contextlib.suppress(OSError):      # numba's own choice, where it cannot be made
+        numba.config.CACHE_DIR = _made_dir(
+            os.path.join(cache_root(), f"numba-{digest.hexdigest()[:20]}"))
 
+
+if "locator" in ACTIVE:
+    if _PackageLocator not in _LOCATORS:
+        _LOCATORS.insert(0, _PackageLocator)
+else:
+    _numba_keeps()
 
 def _why_not(path: str, error: OSError) -> str:
     """Why the directory ``path`` cannot be made, in words: the first of it and
@@ -271,7 +448,7 @@ def _saving(save: Callable[..., Any]) -> Callable[..., Any]:
     return saving
 
 
-if not getattr(caching.Cache.load_overload, "_simkit_repair", False):
+if "repair" in ACTIVE and not getattr(caching.Cache.load_overload, "_simkit_repair", False):
     caching.Cache.load_overload = _repairing(caching.Cache.load_overload)
     caching.Cache.save_overload = _saving(caching.Cache.save_overload)
 
@@ -304,7 +481,7 @@ def _untyped_once(run: Callable[..., Any]) -> Callable[..., Any]:
     return cached
 
 
-if not getattr(InlineWorker.run_untyped_passes, "_simkit_once", False):
+if "inline-once" in ACTIVE and not getattr(InlineWorker.run_untyped_passes, "_simkit_once", False):
     InlineWorker.run_untyped_passes = _untyped_once(InlineWorker.run_untyped_passes)
 
 
@@ -347,7 +524,7 @@ def _memo_per_scope(inline_ir: Callable[..., Any]) -> Callable[..., Any]:
     return inlining
 
 
-if not getattr(InlineWorker.inline_ir, "_simkit_memo", False):
+if "one-copy" in ACTIVE and not getattr(InlineWorker.inline_ir, "_simkit_memo", False):
     InlineWorker.inline_ir = _memo_per_scope(InlineWorker.inline_ir)
     ir.Block.__deepcopy__ = _block_deepcopy
 
@@ -363,20 +540,8 @@ class _KeepChunks(event.Listener):
         pass
 
 
-event.register("numba:compile", _KeepChunks())
-
-
-#: Which kernels declared ``inline=True`` numba inlines: ``SIMKIT_INLINE`` unset
-#: (or ``declared``), all of them; ``never``, none; else a comma-separated list
-#: of functions compiled on their own instead, each a name (``play_hand``: in
-#: every module) or ``module:name`` (``pepper.kernel:play_hand``).  For
-#: measuring what inlining costs in compile time and gives in speed
-#: (``benchmarks/compile_costs.py``); it is part of the kernel cache's stamp,
-#: so each choice keeps its own compiled copy.
-_INLINE = os.environ.get("SIMKIT_INLINE", "").strip()
-_INLINE = "" if _INLINE == "declared" else _INLINE
-_NOT_INLINED = frozenset(n.strip() for n in _INLINE.split(",")) \
-    if _INLINE not in ("", "never") else frozenset()
+if not stack.patches_off():
+    event.register("numba:compile", _KeepChunks())
 
 
 def inlined(where: str, declared: bool) -> bool:
@@ -405,7 +570,7 @@ def kernel(fn: Callable[..., Any] | None = None, *, parallel: bool = False,
     # a numba dispatcher (numba is untyped to mypy), or the decorator making one
     def wrap(f: Callable[..., Any]) -> Any:
         # the parallel pipeline simplifies on its own (and takes no pipeline class)
-        serial = {} if parallel else {"pipeline_class": _Simplifying}
+        serial = {} if parallel or "pipeline" not in ACTIVE else {"pipeline_class": _Simplifying}
         return numba.njit(parallel=parallel,
                           inline="always" if inlined(f"{f.__module__}:{f.__name__}", inline)
                           else "never",

@@ -24,14 +24,22 @@ it when numba first compiles in the process, so a process that only loads
 cached kernels is left as it is.  CPython calls the arena allocator with the
 GIL held (or, at exit, from the one thread left), so the list of kept chunks
 needs no lock.
+
+Like every patch of simkit's (:mod:`simkit.base.jit`), it is made only where
+it is known: on the CPythons that need it (:data:`NEEDED`), with an llvmlite
+of the range it was tested with (:data:`LLVMLITE`), and not at all under
+``SIMKIT_NO_PATCHES=1`` (:func:`patches_off`).  With another llvmlite it is
+left out, with one warning naming what that costs.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 from typing import Any
 
+import llvmlite
 import llvmlite.binding as llvm
 
 #: The size of one chunk of CPython's frame stack (``DATA_STACK_CHUNK_SIZE``).
@@ -41,6 +49,43 @@ KEEP = 64
 #: Whether this interpreter gives back its chunks on every return.
 NEEDED = (sys.implementation.name == "cpython" and (3, 11) <= sys.version_info[:2] < (3, 13)
           and ctypes.sizeof(ctypes.c_void_p) == 8)
+#: The llvmlite releases the machine code below was built and tested with: from
+#: the first to before the second (pyproject.toml's range, through numba's pins).
+LLVMLITE = ((0, 42), (0, 51))
+#: What a first compile loses where the allocator is left as CPython has it.
+LOST = ("a first compile from a deep call maps and unmaps frame-stack memory "
+        "millions of times (simkit simulate burraco's first start: 21 s of system "
+        "time more)")
+
+
+def patches_off() -> bool:
+    """Whether ``SIMKIT_NO_PATCHES`` asks for numba, llvmlite and CPython exactly
+    as they are: every patch of simkit's left out (any value but empty or 0)."""
+    return os.environ.get("SIMKIT_NO_PATCHES", "").strip() not in ("", "0")
+
+
+def version(text: str) -> tuple[int, ...]:
+    """A release's leading numbers: ``"0.45.1rc1"`` is (0, 45, 1)."""
+    numbers = []
+    for part in text.split("."):
+        digits = part[:len(part) - len(part.lstrip("0123456789"))]
+        if not digits:
+            break
+        numbers.append(int(digits))
+        if digits != part:
+            break
+    return tuple(numbers)
+
+
+def _known() -> bool:
+    """Whether this llvmlite is one :data:`LLVMLITE` names; else one warning."""
+    if LLVMLITE[0] <= version(llvmlite.__version__) < LLVMLITE[1]:
+        return True
+    print(f"simkit: warning: llvmlite {llvmlite.__version__} is not one simkit was tested "
+          f"with ({'.'.join(map(str, LLVMLITE[0]))} up to before "
+          f"{'.'.join(map(str, LLVMLITE[1]))}): CPython's frame stack is left as it is, "
+          f"so {LOST}", file=sys.stderr)
+    return False
 
 
 class _Arena(ctypes.Structure):
@@ -99,14 +144,20 @@ wrapped:
 #: What :func:`keep_chunks` made: the execution engine holding the machine
 #: code, and both allocators.
 _INSTALLED: list[Any] = []
+#: Not empty once :func:`keep_chunks` has found it must leave CPython alone.
+_LEFT_OUT: list[bool] = []
 
 
 def keep_chunks() -> bool:
     """Keep freed frame-stack chunks for reuse (see the module's docstring), once
     per process; whether they are kept.  Does nothing where CPython does not
-    need it (:data:`NEEDED`)."""
-    if _INSTALLED or not NEEDED:
+    need it (:data:`NEEDED`), under ``SIMKIT_NO_PATCHES`` or with an llvmlite
+    it was not tested with (:data:`LLVMLITE`: one warning, once)."""
+    if _INSTALLED or _LEFT_OUT or not NEEDED:
         return bool(_INSTALLED)
+    if patches_off() or not _known():
+        _LEFT_OUT.append(True)
+        return False
     wrapped = _Arena()
     ctypes.pythonapi.PyObject_GetArenaAllocator(ctypes.byref(wrapped))
     llvm.initialize_native_target()
