@@ -6,10 +6,10 @@ name ``simkit report`` accepts) to its module, or to ``module:object`` for a
 study made once per game (the policy ladders: the object has the attributes
 a study module has).  Modules are imported only when
 their study is loaded (:func:`load_study`), so listing a study's name costs
-nothing.  :func:`run_studies` runs studies by name and renders their reports
-(:func:`simkit.app.report.render`): it is what ``simkit report`` calls.  This
-package is the studies' layer: it imports the library, and nothing in
-``simkit/`` imports it back.
+nothing.  :func:`run_studies` runs studies by name and yields their results,
+which ``simkit report`` renders (:func:`simkit.app.report.render_all`).  This
+package is the studies' layer: it imports the library below the command
+line, and nothing in ``simkit/`` but the command line imports it.
 
 The contract of a study module::
 
@@ -23,13 +23,13 @@ The contract of a study module::
                          # the machine's memory); absent, it plays in batches
 
     def run(hands: int | None = None, seed: int = 0, progress: bool = False,
-            threads: int | None = None) -> simkit.app.report.StudyResult: ...
+            threads: int | None = None) -> simkit.study.StudyResult: ...
 
 Every study has the same skeleton, :class:`analyses.common.Study`: a module
 declares its parts once, as ``STUDY = Study(NAME, TITLE, DEFAULT_HANDS, ...)``,
 and its ``run`` is ``STUDY.run(hands, seed, progress, threads)``, which
 
-1. checks the arguments (:func:`simkit.app.report.check_args`; ``hands`` None is
+1. checks the arguments (:func:`simkit.study.check_args`; ``hands`` None is
    ``DEFAULT_HANDS``): a bad one raises :class:`simkit.base.errors.InputError`
    before any work;
 2. simulates: ``simulate_tables(hands, seed, progress, threads)`` returns the
@@ -42,11 +42,11 @@ and its ``run`` is ``STUDY.run(hands, seed, progress, threads)``, which
 4. draws: ``FIGURES`` is a tuple of :class:`analyses.common.Plot`, one per
    figure in page order: its name, its caption and the one function that
    draws it from the tables.  Drawing uses the backend that
-   :func:`simkit.app.report.use_file_backend` selects then: importing a study
+   :func:`simkit.base.plots.use_file_backend` selects then: importing a study
    changes no backend;
-5. assembles the :class:`~simkit.app.report.StudyResult` named ``NAME`` with the
+5. assembles the :class:`~simkit.study.StudyResult` named ``NAME`` with the
    table descriptions and method notes (constants, or functions of hands and
-   seed) and the provenance from :func:`simkit.app.report.provenance`: seed,
+   seed) and the provenance from :func:`simkit.study.provenance`: seed,
    threads and run time from the skeleton, sizes, rules, policies and extras
    from the module's ``_provenance(hands)``; code and library versions are
    added there.
@@ -56,18 +56,16 @@ and its ``run`` is ``STUDY.run(hands, seed, progress, threads)``, which
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-import pathlib
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from simkit.app import report
 from simkit.base.errors import InputError
 from simkit.runs import warm
 from simkit.runs.batches import check_held, max_threads
+from simkit.study import StudyResult, check_args
 
 STUDIES: dict[str, str] = {
     "pepper-bids": "analyses.pepper_bids",
@@ -140,21 +138,17 @@ def _compile_ahead(kernels: list[str], threads: int | None, progress: bool) -> N
 
 
 def run_studies(names: str | Iterable[str] | None, hands: int | None = None, seed: int = 0,
-                out: str | pathlib.Path = "reports", progress: bool = True,
-                threads: int | None = None) -> list[pathlib.Path]:
-    """Run studies by name, render each to ``<out>/<name>/`` and the index
-    ``<out>/index.html``; return the paths of the study pages.
+                progress: bool = True, threads: int | None = None) -> Iterator[StudyResult]:
+    """Run studies by name, one after another, yielding each one's result (for
+    :func:`simkit.app.report.render_all`, which renders each as it comes and
+    then the index: ``simkit report``).
 
     ``names``: study names from :data:`STUDIES`, or ``"all"`` (also the
     meaning of None or an empty list).  ``hands`` overrides each study's
-    ``DEFAULT_HANDS``.  All arguments are checked before any work: an unknown
-    study, ``hands < 1``, a bad seed or thread count, or an ``out`` that
-    cannot be created is an :class:`InputError`.  ``out`` itself is created
-    if its parent exists.  If a study fails, its previous report stays as it
-    was; the studies finished before it are rendered and indexed.
+    ``DEFAULT_HANDS``.  All arguments are checked before the first result:
+    an unknown study, ``hands < 1``, or a bad seed or thread count is an
+    :class:`InputError`.
     """
-    from tqdm import tqdm
-
     todo = resolve_studies(names)
     modules = {n: load_study(n) for n in todo}
     for n, mod in modules.items():
@@ -163,29 +157,22 @@ def run_studies(names: str | Iterable[str] | None, hands: int | None = None, see
                                f"{getattr(mod, 'NAME', None)!r}, expected {n!r}")
         if hands is not None and getattr(mod, "HELD_BYTES", None):
             check_held(hands, f"--hands for {n}", mod.HELD_BYTES)
-    report.check_args(hands, seed, threads)
-    out = report.check_out(out)
-    out.mkdir(exist_ok=True)
-    _compile_ahead([k for n in todo for k in modules[n].STUDY.kernels], threads, progress)
+    check_args(hands, seed, threads)
+    return _run(todo, modules, hands=hands, seed=seed, progress=progress, threads=threads)
 
-    pages: list[pathlib.Path] = []
-    try:
-        with tqdm(todo, desc="studies", unit="study", disable=not progress,
-                  dynamic_ncols=True) as bar:
-            for n in bar:
-                mod = modules[n]
-                size = hands if hands is not None else mod.DEFAULT_HANDS
-                bar.set_description(f"study {n}")
-                if progress:
-                    bar.write(f"{n}: {mod.TITLE} (hands={size:,}, seed={seed})")
-                result = mod.run(hands=hands, seed=seed, progress=progress, threads=threads)
-                pages.append(report.render(result, out))
-                if progress:
-                    bar.write(f"{n}: written to {pages[-1]}")
-    except BaseException:
-        if pages:
-            with contextlib.suppress(Exception):
-                report.render_index(out)
-        raise
-    report.render_index(out)
-    return pages
+
+def _run(todo: list[str], modules: dict[str, Any], *, hands: int | None, seed: int,
+         progress: bool, threads: int | None) -> Iterator[StudyResult]:
+    """:func:`run_studies`' work, once its arguments are checked."""
+    from tqdm import tqdm
+
+    _compile_ahead([k for n in todo for k in modules[n].STUDY.kernels], threads, progress)
+    with tqdm(todo, desc="studies", unit="study", disable=not progress,
+              dynamic_ncols=True) as bar:
+        for n in bar:
+            mod = modules[n]
+            size = hands if hands is not None else mod.DEFAULT_HANDS
+            bar.set_description(f"study {n}")
+            if progress:
+                bar.write(f"{n}: {mod.TITLE} (hands={size:,}, seed={seed})")
+            yield mod.run(hands=hands, seed=seed, progress=progress, threads=threads)

@@ -6,7 +6,7 @@ A study module declares its parts once, as a :class:`Study` named ``STUDY``
 (see the contract in :mod:`analyses`), and its ``run`` is ``STUDY.run``:
 check the arguments, simulate the tables, compute the findings from them, draw
 each figure with its own function, and assemble the
-:class:`~simkit.app.report.StudyResult`.
+:class:`~simkit.study.StudyResult`.
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
-from simkit.app import report
-from simkit.app.report import StudyResult, check_args
+from simkit import study
 from simkit.base import stats
+from simkit.base.plots import use_file_backend
 from simkit.base.stats import Values
+from simkit.study import StudyResult, check_args
 
 __all__ = [
     "GameStudy",
@@ -65,9 +66,9 @@ class Plot:
 
 def draw(plots: Sequence[Plot], tables: Tables) -> dict[str, Figure]:
     """Each plot's figure by name, in order, drawn for files
-    (:func:`simkit.app.report.use_file_backend`).  Should one fail, those already
+    (:func:`simkit.base.plots.use_file_backend`).  Should one fail, those already
     drawn are closed before the error goes on."""
-    report.use_file_backend()
+    use_file_backend()
     figures: dict[str, Figure] = {}
     try:
         for plot in plots:
@@ -92,7 +93,7 @@ class Study:
     (in page order) from checked arguments; ``findings(tables)`` the summary
     sentences, computed from the tables only; ``figures`` the :class:`Plot`
     of each figure, in page order; ``provenance(hands)`` the keywords of
-    :func:`simkit.app.report.provenance` other than ``seed``, ``started`` and
+    :func:`simkit.study.provenance` other than ``seed``, ``started`` and
     ``threads`` (sizes, rules, policies, extras); ``descriptions`` (table
     name -> text) and ``notes`` are constants or functions of (hands, seed);
     ``size`` says what ``hands`` counts (``simkit report --list``);
@@ -116,7 +117,7 @@ class Study:
     def run(self, hands: int | None = None, seed: int = 0, progress: bool = False,
             threads: int | None = None) -> StudyResult:
         """Check the arguments (``hands`` None is ``default_hands``), simulate,
-        find, draw, and return the :class:`~simkit.app.report.StudyResult`; the
+        find, draw, and return the :class:`~simkit.study.StudyResult`; the
         provenance's run time covers all of it."""
         started = time.perf_counter()
         hands = self.default_hands if hands is None else hands
@@ -134,7 +135,7 @@ class Study:
             name=self.name, title=self.title, summary=summary, tables=tables, figures=figures,
             captions={plot.name: plot.caption for plot in self.figures},
             descriptions=descriptions, notes=notes,
-            provenance=report.provenance(seed=seed, **about, threads=threads, started=started))
+            provenance=study.provenance(seed=seed, **about, threads=threads, started=started))
 
 
 

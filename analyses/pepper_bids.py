@@ -52,11 +52,11 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from analyses.common import Plot, Study, Tables, errorbar
-from simkit.app.report import StudyResult
 from simkit.base import stats
 from simkit.pepper.api import iter_hands
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import PepperRules, make_rules
+from simkit.study import StudyResult
 
 NAME = "pepper-bids"
 TITLE = "Pepper: how often is each bid made?"

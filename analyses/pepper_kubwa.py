@@ -59,10 +59,10 @@ from matplotlib.figure import Figure
 
 from analyses.common import Plot, Study, Tables, signed
 from simkit import advice
-from simkit.app.report import StudyResult
 from simkit.base import stats
 from simkit.pepper import api
 from simkit.pepper.rules import PepperRules, make_rules
+from simkit.study import StudyResult
 
 NAME = "pepper-kubwa"
 TITLE = "Pepper: when to bid Pilipili Kubwa"

@@ -315,7 +315,7 @@ def write(res: Result, out: pathlib.Path) -> None:
     files are whole is not written again: it may be read-only."""
     store.write_parquet_atomic(out / RATINGS_FILE, res.ratings)
     store.write_parquet_atomic(out / PAIRS_FILE, res.pairs)
-    from simkit.app.report import use_file_backend
+    from simkit.base.plots import use_file_backend
     use_file_backend()
     fig = figure(res.ratings, res.pairs, f"{res.game.capitalize()}, {res.players} players",
                  res.units, res.deals)

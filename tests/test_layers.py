@@ -151,6 +151,21 @@ def test_a_lower_layer_never_reaches_a_higher_one(module):
     assert not [m for m in BELOW[module] if m in reached], module
 
 
+#: The rooms below the ways in (the command line, the web app, the reports):
+#: none of their modules reaches ``simkit.app``.  What a study returns and
+#: checks lives in ``simkit.study``, the figures' backend in ``simkit.base.plots``.
+BELOW_THE_APP = ("analyses", "simkit.lab", "simkit.tournament", "simkit.tune", "simkit.study",
+                 "simkit.engine", "simkit.games", "simkit.runs", "simkit.records", "simkit.base")
+
+
+def test_nothing_below_the_app_reaches_it():
+    low = [m for m in MODULES if m.startswith(BELOW_THE_APP)]
+    assert "analyses.common" in low and "simkit.tournament" in low
+    reach = {m: sorted(n for n in _reaches(GRAPH, m) if n.startswith("simkit.app"))
+             for m in low}
+    assert not {m: r for m, r in reach.items() if r}
+
+
 @pytest.mark.parametrize("game", games.GAMES)
 def test_the_two_engines_of_a_game_are_written_independently(game):
     """The reference side (reference engine, its solver and expert, records)

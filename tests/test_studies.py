@@ -1,5 +1,6 @@
 """The study contract (analyses/__init__.py), checked for every study in
-``analyses.STUDIES``, and the study registry: names, ``run_studies``.
+``analyses.STUDIES``, and the study registry: names, ``run_studies`` (rendered by
+``report.render_all``).
 
 Every study follows the skeleton (:class:`analyses.common.Study`); refuses a
 bad size, seed or thread count with one InputError line before any work (and
@@ -35,7 +36,7 @@ from pandas.api.types import is_numeric_dtype
 
 import analyses
 from analyses import common, load_study, pepper_bids, resolve_studies, run_studies
-from simkit.app.report import render, render_index
+from simkit.app.report import render, render_all, render_index
 from simkit.base.errors import InputError
 
 #: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
@@ -329,7 +330,7 @@ QUICK = "shiesta-policy-ladder"
 
 def test_run_studies_end_to_end(tmp_path):
     out = tmp_path / "reports"                     # created: its parent exists
-    pages = run_studies([QUICK], hands=50, seed=3, out=out, progress=False)
+    pages = render_all(run_studies([QUICK], hands=50, seed=3, progress=False), out)
     assert pages == [out / QUICK / "index.html"]
     assert pages[0].is_file()
     assert f'href="{QUICK}/index.html"' in (out / "index.html").read_text()
@@ -340,7 +341,7 @@ def test_run_studies_end_to_end(tmp_path):
 
 def test_a_failing_study_leaves_the_previous_report(tmp_path, monkeypatch):
     out = tmp_path / "reports"
-    run_studies([QUICK], hands=50, seed=3, out=out, progress=False)
+    render_all(run_studies([QUICK], hands=50, seed=3, progress=False), out)
     before = _snapshot(out)
 
     def broken(**kwargs):
@@ -348,7 +349,7 @@ def test_a_failing_study_leaves_the_previous_report(tmp_path, monkeypatch):
 
     monkeypatch.setattr(load_study(QUICK), "run", broken)
     with pytest.raises(RuntimeError, match="study broke"):
-        run_studies([QUICK], hands=50, out=out, progress=False)
+        render_all(run_studies([QUICK], hands=50, progress=False), out)
     assert _snapshot(out) == before
     assert not _hidden(out)
 
@@ -364,17 +365,17 @@ def test_a_failing_study_leaves_the_previous_report(tmp_path, monkeypatch):
 def test_bad_input_is_refused_before_any_work(kwargs, match, tmp_path, monkeypatch):
     monkeypatch.setattr(pepper_bids, "run", must_not_run)
     with pytest.raises(InputError, match=match):
-        run_studies(out=tmp_path / "r", progress=False, **kwargs)
+        render_all(run_studies(progress=False, **kwargs), tmp_path / "r")
     assert not (tmp_path / "r").exists()
 
 
 def test_unwritable_out_is_refused_before_any_work(tmp_path, monkeypatch):
     monkeypatch.setattr(pepper_bids, "run", must_not_run)
     with pytest.raises(InputError, match="does not exist"):
-        run_studies(["pepper-bids"], out=tmp_path / "missing" / "reports", progress=False)
+        render_all(run_studies(["pepper-bids"], progress=False), tmp_path / "missing" / "reports")
     assert not (tmp_path / "missing").exists()
     (tmp_path / "file").write_text("x")
     with pytest.raises(InputError, match="not a directory"):
-        run_studies(["pepper-bids"], out=tmp_path / "file", progress=False)
+        render_all(run_studies(["pepper-bids"], progress=False), tmp_path / "file")
     with pytest.raises(InputError, match=r"bad --hands 1\.5"):
-        run_studies("pepper-bids", hands=1.5, out=tmp_path, progress=False)
+        render_all(run_studies("pepper-bids", hands=1.5, progress=False), tmp_path)

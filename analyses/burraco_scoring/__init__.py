@@ -89,8 +89,8 @@ from analyses.burraco_scoring.simulate import (
     simulate_tables,
 )
 from analyses.common import Study, percent
-from simkit.app.report import StudyResult
 from simkit.burraco.rules import PRESETS
+from simkit.study import StudyResult
 
 
 def _notes(hands: int, seed: int) -> list[str]:

@@ -77,9 +77,9 @@ from analyses.pitch_payouts.simulate import (
     sessions_for,
     simulate_tables,
 )
-from simkit.app.report import StudyResult
 from simkit.pitch.policies import make_policies
 from simkit.pitch.rules import make_rules
+from simkit.study import StudyResult
 
 DESCRIPTIONS = {
     "money_per_hand": "One row per player count and seat relative to the dealer (1 = left "

@@ -69,8 +69,8 @@ from analyses.shiesta_strategy.simulate import (
     plan,
     simulate_tables,
 )
-from simkit.app.report import StudyResult
 from simkit.shiesta.rules import make_rules
+from simkit.study import StudyResult
 
 DESCRIPTIONS = {
     "seats": "One row per player count and seat counted clockwise from the starter (0 = "

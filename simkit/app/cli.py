@@ -250,8 +250,12 @@ def _cmd_report(a: argparse.Namespace) -> int:
         raise InputError(f"'all' with study names ({', '.join(others)}): give 'all' alone (every "
                          f"study) or the names alone")
     t0 = time.perf_counter()
-    pages = analyses.run_studies(a.studies or ["all"], hands=a.hands, seed=a.seed, out=a.out,
-                        progress=not a.no_progress, threads=a.threads)
+    from simkit.app import report
+
+    report.check_out(a.out)             # before any work, as every argument
+    pages = report.render_all(analyses.run_studies(a.studies or ["all"], hands=a.hands,
+                                                   seed=a.seed, progress=not a.no_progress,
+                                                   threads=a.threads), a.out)
     for page in pages:
         print(page)
     print(f"{len(pages)} report(s) in {time.perf_counter() - t0:.1f} s; index: {a.out}/index.html")

@@ -12,12 +12,11 @@ simulates, aggregates with pandas and returns a :class:`StudyResult`.
     <table>.csv    one per table, complete (the page shows at most 60 rows)
 
 :func:`render_index` writes ``<out>/index.html`` linking every study found
-under ``<out>``; :func:`analyses.run_studies` runs studies by name and does
-both (it is what ``simkit report`` calls: the library never imports the
-studies).  :func:`check_args` is the argument check every study and
-``run_studies`` share; :func:`check_out` the check of a reports directory;
-:func:`use_file_backend` selects matplotlib's Agg backend when a study draws
-(importing this module does not).
+under ``<out>``; :func:`render_all` renders results as they come (what
+``simkit report`` does with :func:`analyses.run_studies`: the library never
+imports the studies), then the index.  :func:`check_out` checks a reports
+directory.  What a study returns, and the checks of its arguments, are
+:mod:`simkit.study`'s.
 
 A report is replaced as a whole: everything is written into a hidden
 temporary directory beside the target and swapped in only when complete, so
@@ -33,7 +32,6 @@ a folder of the user's own (or ``/``) never has its ``index.html`` replaced.
 from __future__ import annotations
 
 import contextlib
-import datetime
 import html
 import json
 import math
@@ -43,21 +41,20 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-import matplotlib
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-import simkit
 from simkit.base.errors import InputError
+from simkit.base.plots import use_file_backend as use_file_backend
 from simkit.runs import owned, store
-from simkit.runs.batches import MAX_HELD, check_count, max_threads
-from simkit.runs.store import json_default, library_versions
+from simkit.runs.store import json_default
+from simkit.study import StudyResult as StudyResult
+from simkit.study import check_args as check_args
+from simkit.study import provenance
 
 #: Rows of a table shown on the page; the CSV always holds all of them.
 MAX_HTML_ROWS = 60
@@ -72,103 +69,6 @@ _MARKER_TEXT = ("This directory holds reports rendered by 'simkit report'. simki
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-
-
-def use_file_backend() -> None:
-    """Draw figures for files: select matplotlib's Agg backend (no display
-    needed, the same pixels everywhere).
-
-    The one place the backend is chosen.  Studies call it just before they
-    draw (:class:`analyses.common.Study`), not at import: importing this
-    module or a study leaves a session's backend alone.  A no-op once Agg is
-    selected.
-    """
-    matplotlib.use("Agg")
-
-
-def check_args(hands: int | None, seed: int, threads: int | None = None) -> None:
-    """A study's size, seed and thread count, or an InputError naming the bad one.
-
-    ``hands`` is a whole number of at least 1, or None (each study's default);
-    ``seed`` a whole number from 0 to 2**64-1; ``threads`` None (all) or 1 to
-    the threads numba has on this machine.  Nothing is changed: the thread
-    count is only checked here and applied by the game's engine.
-    """
-    if hands is not None:
-        check_count(hands, "--hands", MAX_HELD)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise InputError(f"bad --seed {seed!r}: expected a whole number from 0 to 2**64-1")
-    if threads is not None:
-        top = max_threads()
-        if (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
-                or not 1 <= threads <= top):
-            raise InputError(f"bad thread count {threads!r}: expected 1 to {top} on this "
-                             f"machine (NUMBA_NUM_THREADS={top})")
-
-
-@dataclass
-class StudyResult:
-    """What a study returns, ready to render.
-
-    ``name`` is the slug of the report's directory (``"pepper-bids"``);
-    ``summary`` a few short plain-language findings (shown first);
-    ``tables`` maps a file name to a DataFrame (written to ``<name>.csv``);
-    ``figures`` maps a file name to a matplotlib Figure (``<name>.png``);
-    ``captions`` maps a figure name to the text shown under the figure;
-    ``descriptions`` maps a table name to the text shown above the table
-    (what a row is, what the columns mean); ``notes`` are method notes;
-    ``provenance`` says how the numbers were made (see :func:`provenance`;
-    :func:`render` fills in the code versions and creation time if missing).
-    Tables and figures appear on the page in their dict order.
-    """
-
-    name: str
-    title: str
-    summary: list[str] = field(default_factory=list)
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-    figures: dict[str, Figure] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    provenance: dict[str, Any] = field(default_factory=dict)
-    captions: dict[str, str] = field(default_factory=dict)
-    descriptions: dict[str, str] = field(default_factory=dict)
-
-    def close(self) -> None:
-        """Close the figures (render does this; call it when not rendering)."""
-        for fig in self.figures.values():
-            if isinstance(fig, Figure):
-                plt.close(fig)
-
-
-def provenance(*, seed: int, hands: int | None = None, games: int | None = None,
-               rules: Any = None, policies: Any = None, started: float | None = None,
-               **extra: Any) -> dict[str, Any]:
-    """The provenance record of a study.
-
-    ``seed``, the sizes (``hands`` and/or ``games``: per simulated table, say
-    so in ``extra`` when it matters), ``rules`` and ``policies`` as plain
-    JSON-able values; ``started`` is a :func:`time.perf_counter` reading taken
-    when the study began (the run time is measured up to this call).  Adds the
-    simkit version, git commit, library versions and the UTC creation time;
-    ``extra`` keywords are added as they are.
-    """
-    from simkit.runs.store import git_commit
-
-    record: dict[str, Any] = {"seed": int(seed)}
-    if hands is not None:
-        record["hands"] = int(hands)
-    if games is not None:
-        record["games"] = int(games)
-    record["rules"] = rules
-    record["policies"] = policies
-    record.update(extra)
-    record["simkit_version"] = simkit.__version__
-    record["git_commit"] = git_commit()
-    record["versions"] = library_versions("numpy", "numba", "pandas", "scipy", "matplotlib")
-    if started is not None:
-        record["run_time_s"] = round(time.perf_counter() - started, 2)
-    record["created_utc"] = (datetime.datetime.now(datetime.UTC)
-                             .isoformat(timespec="seconds"))
-    return record
 
 
 def _completed(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -210,8 +110,8 @@ STYLE_FILES = ("style.css", "report.css")
 STYLE_FILE = "style.css"
 #: The app's pages the header links back to (served by ``simkit serve``).
 APP_LINKS = (("/", "Advisor"), ("/hand", "Hand viewer"), ("/compare", "Compare"))
-#: The documentation, from a reports directory in the repository (``reports/``).
-DOCS_FILE = "README.md"
+#: The documentation site, as ``simkit serve`` serves it (built by mkdocs).
+DOCS_URL = "/docs/"
 
 
 def _css() -> str:
@@ -227,7 +127,7 @@ def _header(up: str, here: str) -> str:
     links += [f'<a href="{href}">{text}</a>' for href, text in APP_LINKS]
     current = ' aria-current="page"' if here == "index" else ""
     links.append(f'<a href="{up}{PAGE_FILE}"{current}>Reports</a>')
-    links.append(f'<a class="docs" href="{up}../{DOCS_FILE}">Docs</a>')
+    links.append(f'<a class="docs" href="{DOCS_URL}">Docs</a>')
     return f'<nav class="top" aria-label="simkit">{"".join(links)}</nav>'
 
 
@@ -325,8 +225,12 @@ def _page(result: StudyResult) -> str:
         parts.append("<section class=\"panel report-figures\"><h2>Figures</h2>")
         for i, key in enumerate(r.figures, 1):
             cap = r.captions.get(key, key)
-            parts.append(f"<figure id=\"fig-{_esc(key)}\"><img src=\"{_esc(key)}.png\" "
-                         f"alt=\"{_esc(cap)}\"><figcaption><b>Figure {i}.</b> {_esc(cap)}"
+            # the figure links to itself at full size: on a phone a 2,000 px figure is
+            # shown 316 px wide, too small to read, and opens to be zoomed
+            parts.append(f"<figure id=\"fig-{_esc(key)}\"><a class=\"full\" "
+                         f"href=\"{_esc(key)}.png\"><img src=\"{_esc(key)}.png\" "
+                         f"alt=\"{_esc(cap)}\"></a><figcaption><b>Figure {i}.</b> {_esc(cap)} "
+                         f"<a href=\"{_esc(key)}.png\">Open at full size</a>"
                          f"</figcaption></figure>")
         parts.append("</section>")
     if r.tables:
@@ -507,6 +411,26 @@ def render_index(out_dir: store.StrPath) -> pathlib.Path:
             tmp.unlink()
         raise
     return path
+
+
+def render_all(results: Iterable[StudyResult], out: store.StrPath) -> list[pathlib.Path]:
+    """Render each result as it comes into ``out`` (checked first, made if its
+    parent exists), then the index; return the study pages.  Should a study
+    fail, its previous report stays as it was, and those rendered before it
+    are indexed."""
+    where = check_out(out)
+    where.mkdir(exist_ok=True)
+    pages: list[pathlib.Path] = []
+    try:
+        for result in results:
+            pages.append(render(result, where))
+    except BaseException:
+        if pages:
+            with contextlib.suppress(Exception):
+                render_index(where)
+        raise
+    render_index(where)
+    return pages
 
 
 def check_out(out: store.StrPath) -> pathlib.Path:
