@@ -14,6 +14,7 @@ game.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -110,9 +111,25 @@ def pct(p: float) -> str:
     return f"{100 * p:.{digits}f}%"
 
 
-def pass_line(table: pd.DataFrame, unit: str = "") -> str:
+def money(v: float, digits: int = 2) -> str:
+    """Money as every page and table writes it: a sign, a dollar sign and
+    cents, e.g. ``+$0.09``, ``-$1.20`` (``digits`` 3 where a tenth of a cent
+    matters, e.g. a difference judged against 1 cent); ``$0.00`` when it
+    rounds to nothing."""
+    text = f"{abs(v):.{digits}f}"
+    if float(text) == 0:
+        return f"${text}"
+    return f"{'-' if v < 0 else '+'}${text}"
+
+
+def points(v: float, digits: int = 1) -> str:
+    """Points with their sign and their unit, e.g. ``+3.6 points``."""
+    return f"{v:+.{digits}f} point{'' if round(abs(v), digits) == 1 else 's'}"
+
+
+def pass_line(table: pd.DataFrame, unit: str = " points") -> str:
     """What the others do when the hand passes, e.g. "pass: the opponents take
-    the contract in 94.0% of deals, +3.6 for them"."""
+    the contract in 94.0% of deals, +3.6 points for them"."""
     r = table.set_index("bid").loc["pass"]
     theirs = 1.0 - r["p_contract"] - r["p_thrown"]
     text = f"pass: the opponents take the contract in {pct(theirs)} of deals, " \
@@ -220,19 +237,43 @@ class Measure:
     """What plans are ranked by and the smallest difference in it a player would
     act on: ``by`` (a column: ``ev`` or ``p_win``), ``matters`` (in the column's
     units), ``text`` (the threshold in words, e.g. "0.05 points per hand"),
-    ``fmt`` (a value as the reason shows it) and ``diff`` (a difference)."""
+    ``fmt`` (a value as the reason shows it), ``diff`` (a difference) and
+    ``words`` (a difference in a player's words, the verb first: "wins the game
+    about 2 times in 100 more often")."""
 
     by: str
     matters: float
     text: str
     fmt: Callable[[float], str]
     diff: Callable[[float], str]
+    words: Callable[[float], str] = lambda d: f"is better by {d:+.2f}"
+
+
+def _times_in_100(d: float) -> str:
+    n = round(100 * d)
+    if n <= 0:
+        return ("wins the game about as often" if d < 0.002 else
+                "wins the game less than 1 time in 100 more often")
+    return f"wins the game about {n} time{'s' if n > 1 else ''} in 100 more often"
+
+
+def per_hands(d: float, one: str, many: str, verb: str) -> str:
+    """A difference per hand in words, scaled to whole units: "scores about 3
+    points more every 10 hands" (``one``/``many``: the unit's names)."""
+    if d < 0.0005:
+        return f"{verb} about the same"
+    n = next((n for n in (1, 10, 100) if d * n >= 0.95), 1000)
+    k = round(d * n)
+    unit = one if k == 1 else many
+    return (f"{verb} about {k} {unit} a hand more" if n == 1 else
+            f"{verb} about {k} {unit} more every {n:,} hands")
 
 
 def win_measure() -> Measure:
-    """The chance to win the game: a difference under 1 percentage point does not count."""
-    return Measure("p_win", WIN_MATTERS, "1 percentage point",
-                   lambda p: f"{100 * p:.2f}%", lambda d: f"{100 * d:+.2f} pp")
+    """The chance to win the game: a difference under 1 percentage point does not count.
+    A chance is written as the table writes it (one decimal)."""
+    return Measure("p_win", WIN_MATTERS, "1 percentage point", pct,
+                   lambda d: f"{100 * d:+.2f} pp", _times_in_100)
 
 
 def same_outcome(a: PlanOutcome, b: PlanOutcome) -> bool:
@@ -307,6 +348,7 @@ class Verdict:
     high: float | None
     measure: Measure
     identical: list[dict[str, Any]]
+    says: str = ""
 
     def json(self) -> dict[str, Any]:
         def num(v: float | None) -> float | None:
@@ -315,6 +357,57 @@ class Verdict:
         return {"by": self.measure.by, "value": float(self.measure.matters),
                 "text": self.measure.text, "vs": self.vs, "diff": num(self.diff),
                 "low": num(self.low), "high": num(self.high)}
+
+
+#: Plans named as a player says them in a sentence.
+PLAN_NAMES = {"ndogo": "Ndogo", "kubwa": "Kubwa"}
+
+
+def plan_name(plan: str) -> str:
+    """A plan as a sentence names it ("Kubwa", "5", "pass")."""
+    return PLAN_NAMES.get(plan, plan)
+
+
+def _doing(plan: str) -> str:
+    """A plan as what a player does: "passing", "bidding 5", "bidding Kubwa"."""
+    if plan == "pass":
+        return "passing"
+    if plan == "policy":
+        return "bidding as the seat's policy would"
+    if plan == "moon":
+        return "shooting the moon"
+    return f"bidding {plan_name(plan)}"
+
+
+def _advice(plan: str) -> str:
+    """A plan as advice: "Pass", "Bid 5", "Bid as the seat's policy would"."""
+    doing = _doing(plan)
+    if not doing.startswith("bidding"):
+        return doing.replace("passing", "pass").replace("shooting", "shoot").capitalize()
+    return "Bid" + doing[len("bidding"):]
+
+
+def says(best: str, vs: str, d: float, hi: float, clear: bool, measure: Measure) -> str:
+    """The advice in a player's words, before any number: "Bid Kubwa: it wins the
+    game about 2 times in 100 more often than bidding 5", or, too close to call,
+    which two plans and why the difference does not settle it."""
+    than = _doing(vs)
+    words = measure.words(max(d, 0.0))
+    if "about as often" in words or "about the same" in words:
+        clause = words.replace("about as often", "about as often as").replace(
+            "about the same", "about the same as") + f" {than}"
+    else:
+        clause = f"{words} than {than}"
+    if clear:
+        return f"{_advice(best)}: it {clause}"
+    subject = _doing(best)
+    subject = subject[0].upper() + subject[1:]
+    other = _advice(vs)
+    head = (f"{_advice(best)} or {other[0].lower()}{other[1:]}: too close to call. "
+            f"{subject} {clause}")
+    if hi < measure.matters:
+        return f"{head}: surely less than {measure.text} apart, too little to act on"
+    return f"{head}, but it may be less than {measure.text} (the luck of the deals)"
 
 
 def _difference(outcomes: dict[str, PlanOutcome], win: WinChances | None, by: str, a: str,
@@ -382,12 +475,13 @@ def choose(table: pd.DataFrame, outcomes: dict[str, PlanOutcome], measure: Measu
                    f"and makes it in {pct(best['p_make'])} of those")
     if "pass" in set(table["bid"]):
         reason += "; " + pass_line(table)
+    words = says(str(best["bid"]), str(vs), d, hi, not short, measure)
     return Verdict(recommended=str(best["bid"]), reason=reason, clear=not short, vs=str(vs),
-                   diff=d, low=lo, high=hi, measure=measure, identical=identical)
+                   diff=d, low=lo, high=hi, measure=measure, identical=identical, says=words)
 
 
 def decides_line(table: pd.DataFrame, recommended: str, score: str, target: int,
-                 fmt: Callable[[float], str] = lambda v: f"{v:+.2f}") -> str:
+                 fmt: Callable[[float], str] = lambda v: points(v, 2)) -> str:
     """Why the chance to win the game, not EV, chooses with a score, and what EV
     alone would have chosen when that differs."""
     text = (f"With the score {score} the plan is chosen by its chance to win the game, "
@@ -410,7 +504,8 @@ def head_json(a: Any) -> dict[str, Any]:
     plan's value is in (``VALUE``: unit, digits, the EV column's head, and
     ``matters``, the smallest difference in it worth acting on), the hand,
     seats and samples, the recommendation with its reason, whether it is too
-    close to call (``close``, ``close_to``: :func:`choose`'s verdict), the
+    close to call (``close``, ``close_to``: :func:`choose`'s verdict; ``says``:
+    the advice in a player's words, before any number), the
     ``threshold`` it was judged by and the paired difference (``by``,
     ``value``, ``text``, ``vs``, ``diff``, ``low``, ``high``), the plans
     that gave the same result on every deal (``identical``: their names and
@@ -421,7 +516,8 @@ def head_json(a: Any) -> dict[str, Any]:
     close = None if vd is None or vd.clear else vd.vs
     return {"value": dict(a.VALUE), "players": int(a.players), "hand": list(a.hand),
             "seat": int(a.seat), "dealer": int(a.dealer), "samples": int(a.samples),
-            "recommended": a.recommended, "reason": a.reason,
+            "recommended": a.recommended, "says": None if vd is None else vd.says,
+            "reason": a.reason,
             "close": vd is not None and not vd.clear, "close_to": close,
             "threshold": None if vd is None else vd.json(),
             "identical": [] if vd is None else [dict(g) for g in vd.identical],
@@ -462,17 +558,23 @@ def table_json(table: pd.DataFrame, extra: tuple[str, ...] = ()) -> list[dict[st
             for r in table.to_dict("records")]
 
 
+def _signed(x: float, digits: int) -> str:
+    return f"{x:+.{digits}f}"
+
+
 def format_rows(table: pd.DataFrame, recommended: str, unit: str = "points",
-                value_digits: int = 2, with_win: bool = False) -> list[str]:
-    """The plans as text lines: contract held, made, points for us and them, EV."""
+                value_digits: int = 2, with_win: bool = False,
+                value: Callable[[float], str] | None = None) -> list[str]:
+    """The plans as text lines: contract held, made, points for us and them, EV
+    (written by ``value``, e.g. :func:`money`, else signed to ``value_digits``)."""
     head = (f"{'plan':<7}{'holds':>8}{'made [95% CI]':>24}{'us':>8}{'them':>8}"
             f"{'EV [95% CI]':>26}" + (f"{'P(win) [95% CI]':>24}" if with_win else ""))
     lines = [head]
     for r in table.to_dict("records"):
         made = "-" if np.isnan(r["p_make"]) else \
             f"{100 * r['p_make']:.1f}% [{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}]"
-        d = value_digits
-        ev = f"{r['ev']:+.{d}f} [{r['ev_low']:+.{d}f}, {r['ev_high']:+.{d}f}]"
+        v = value or functools.partial(_signed, digits=value_digits)
+        ev = f"{v(r['ev'])} [{v(r['ev_low'])}, {v(r['ev_high'])}]"
         line = (f"{r['bid']:<7}{100 * r['p_contract']:>7.1f}%{made:>24}{r['ev_us']:>+8.2f}"
                 f"{r['ev_them']:>+8.2f}{ev:>26}")
         if with_win:

@@ -6,6 +6,7 @@ its win chances, and the older no-auction figures (--declarer)."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -26,8 +27,8 @@ FOUR_JACKS = "JH JD JC JS AH AD"      # no other hand can be sure of every trick
 BIDS_4P = ["pass", "1", "2", "3", "4", "5", "ndogo", "kubwa"]
 BIDS_3P = ["pass", "1", "2", "3", "4", "5", "6", "7", "ndogo", "kubwa"]
 JSON_KEYS = {"game", "players", "hand", "seat", "dealer", "samples", "bids", "recommended",
-             "reason", "close", "close_to", "mode", "policies", "rules", "value", "threshold",
-             "identical", "decided_by", "decides"}
+             "says", "reason", "close", "close_to", "mode", "policies", "rules", "value",
+             "threshold", "identical", "decided_by", "decides"}
 BID_KEYS = ["bid", "p_make", "ci_low", "ci_high", "ev", "ev_low", "ev_high", "p_contract",
             "contract_low", "contract_high", "ev_us", "ev_us_low", "ev_us_high", "ev_them",
             "ev_them_low", "ev_them_high"]
@@ -56,7 +57,7 @@ def test_top_six_trumps_kubwa_forced(top_six):
     assert (k["p_contract"], k["p_make"], k["ci_high"], k["ev_us"], k["ev_them"], k["ev"]) == \
         (1.0, 1.0, 1.0, 12.0, 0.0, 12.0)
     assert top_six.recommended == "kubwa"
-    assert top_six.why.startswith("kubwa: EV +12.00 vs ")
+    assert top_six.why.startswith("kubwa: EV +12.00 points vs ")
     assert "pass: the opponents take the contract in" in top_six.reason
     text = A.format_advice(top_six)
     assert "recommended: kubwa \u2014 EV +12.00" in text
@@ -509,6 +510,13 @@ def test_a_difference_under_the_threshold_is_too_close_to_call():
     assert "too close to call" in v.reason
     assert "1 cent per hand" in v.reason
     assert "no player would act on" in v.reason
+    # in words first: both plans, and why the difference does not settle it
+    assert v.says == ("Bid 3 or bid 2: too close to call. Bidding 3 earns about 4 cents more "
+                      "every 10 hands than bidding 2: surely less than 1 cent per hand apart, "
+                      "too little to act on")
+    # the numbers after the words, money written one way: +$0.09, a difference to 1/10 cent
+    assert "EV +$0.09 vs +$0.08 for 2" in v.reason
+    assert "by +$0.004 [+$0.004, +$0.004]" in v.reason
     # a cent and a half more, as sure: a clear choice
     plans["3"] = (3, _outcome(0.099 + noise))
     v = _verdict(plans, PA.EV_MEASURE)
@@ -657,3 +665,57 @@ def test_a_stopped_run_raises_cancelled():
     with pytest.raises(Cancelled):
         A.advise(TOP_SIX, samples=50_000, work=work)
     assert 0.1 < work.done / work.total < 1
+
+
+# --- the advice in words, and one way to write money -------------------------------------
+
+def test_money_is_written_one_way():
+    assert advice.money(0.088) == "+$0.09"
+    assert advice.money(-5.351) == "-$5.35"
+    assert advice.money(3) == "+$3.00"
+    assert advice.money(-0.001) == advice.money(0.0) == "$0.00"       # no "-$0.00"
+    assert advice.money(0.0123, 3) == "+$0.012"
+    assert advice.points(1.0) == "+1.0 point"
+    assert advice.points(-3.64) == "-3.6 points"
+
+
+def test_the_advice_says_in_words_what_to_do_then_the_numbers():
+    """Issue 57: "Bid Kubwa: it wins the game about 2 times in 100 more often than
+    bidding 5" comes first; the chances in the numbers are written as the table
+    writes them (45.6%, not 45.55%)."""
+    win = advice.win_measure()
+    assert advice.says("kubwa", "5", 0.0233, 0.0309, True, win) == \
+        "Bid Kubwa: it wins the game about 2 times in 100 more often than bidding 5"
+    assert advice.says("pass", "3", 0.31, 0.5, True, A.EV_MEASURE) == \
+        "Pass: it scores about 3 points more every 10 hands than bidding 3"
+    assert advice.says("2", "moon", 1.5, 1.6, True, PA.EV_MEASURE) == \
+        "Bid 2: it earns about $1.50 a hand more than shooting the moon"
+    close = advice.says("kubwa", "ndogo", 0.004, 0.02, False, win)
+    assert close.startswith("Bid Kubwa or bid Ndogo: too close to call. Bidding Kubwa wins "
+                            "the game less than 1 time in 100 more often than bidding Ndogo")
+    assert close.endswith("but it may be less than 1 percentage point (the luck of the deals)")
+    assert win.fmt(0.4555) == "45.6%"
+    rng = np.random.default_rng(3)
+    n = 50_000
+    base = rng.normal(0, 1, n)
+    plans = {"pass": (0, _outcome(base - 0.5)), "5": (5, _outcome(base)),
+             "kubwa": (9, _outcome(base + 0.8))}
+    v = _verdict(plans, A.EV_MEASURE)
+    assert v.clear
+    assert v.recommended == "kubwa"
+    assert v.says == "Bid Kubwa: it scores about 8 points more every 10 hands than bidding 5"
+    assert v.reason.startswith("EV +0.80 points vs +0.00 points for 5")
+    assert "+0.80 points [+0.80 points, +0.80 points]" in v.reason
+
+
+def test_the_cli_and_the_json_say_the_advice_in_words(capsys):
+    d = PA.advice_json(PA.advise(["AS", "KS", "5D", "3C", "9H", "2S"], players=6,
+                                 samples=400, seed=1))
+    assert d["says"].split(":")[0] in {"Pass", "Bid 2", "Bid 3", "Bid 4", "Shoot the moon"} \
+        or "too close to call" in d["says"]
+    assert not re.search(r"[0-9] \$", d["reason"])          # never "+0.088 $"
+    assert re.search(r"[+-]\$[0-9]+\.[0-9]{2}\b", d["reason"])
+    assert "points for them" in d["reason"]                 # the unit named
+    text = PA.format_advice(PA.advise(["AS", "KS", "5D", "3C", "9H", "2S"], players=6,
+                                      samples=400, seed=1))
+    assert f"advice: {d['says']}." in text

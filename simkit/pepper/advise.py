@@ -68,7 +68,8 @@ MATTERS = 0.05
 
 #: EV, the points of a hand (us minus them), judged by :data:`MATTERS`.
 EV_MEASURE = advice.Measure("ev", MATTERS, f"{MATTERS} points per hand",
-                            lambda v: f"{v:+.2f}", lambda d: f"{d:+.2f}")
+                            lambda v: advice.points(v, 2), lambda d: advice.points(d, 2),
+                            lambda d: advice.per_hands(d, "point", "points", "scores"))
 
 
 @dataclass(frozen=True)
@@ -260,9 +261,9 @@ def _declarer_choice(bids: pd.DataFrame, samples: int) -> tuple[str, str]:
     if best["level"] == 0:
         top = max(rows[1:], key=lambda r: (round(r["ev"], 9), -r["level"]))
         return "pass", f"no bid gains on average as declarer (best: {top['bid']} at " \
-                       f"{top['ev']:+.1f} points)"
+                       f"{advice.points(top['ev'])} a hand)"
     return best["bid"], (f"as declarer with no auction, made in {pct(best['p_make'])} of "
-                         f"{samples:,} deals; {best['ev']:+.1f} points")
+                         f"{samples:,} deals; {advice.points(best['ev'])} a hand")
 
 
 def _declarer_table(ev: api.HandEvaluation) -> pd.DataFrame:
@@ -447,6 +448,8 @@ def format_advice(advice_: Advice) -> str:
                      "policy playing): no declaring side does better against defenders who see "
                      "every card.")
     lines += advice.notes(a)
+    if a.verdict is not None:
+        lines.append(f"advice: {a.verdict.says}.")
     lines.append(f"recommended: {a.recommended} \u2014 {a.reason}")
     return "\n".join(lines)
 

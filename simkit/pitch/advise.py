@@ -44,8 +44,15 @@ from simkit.runs.batches import Work, check_held
 MATTERS = 0.01
 
 #: Expected money per hand, judged by :data:`MATTERS`.
-EV_MEASURE = advice.Measure("ev", MATTERS, "1 cent per hand", lambda v: f"{v:+.3f} $",
-                            lambda d: f"{d:+.3f} $")
+def _cents(d: float) -> str:
+    """A difference in money per hand in words: "earns about 9 cents a hand more"."""
+    if d >= 0.995:
+        return f"earns about {advice.money(d).lstrip('+')} a hand more"
+    return advice.per_hands(100 * d, "cent", "cents", "earns")
+
+
+EV_MEASURE = advice.Measure("ev", MATTERS, "1 cent per hand", advice.money,
+                            lambda d: advice.money(d, 3), _cents)
 
 
 @dataclass(frozen=True)
@@ -58,7 +65,7 @@ class Advice(FixedHand):
     leads most often as pitcher; ``policies`` the seats' policy specs."""
 
     #: What a plan's value (EV) is in, and the digits it is shown with.
-    VALUE: ClassVar[dict[str, Any]] = {"unit": "dollars", "digits": 3, "head": "EV ($)",
+    VALUE: ClassVar[dict[str, Any]] = {"unit": "dollars", "digits": 2, "head": "EV ($)",
                                        "matters": MATTERS}
 
     bids: pd.DataFrame
@@ -95,8 +102,9 @@ def _declarer(ev: api.HandEvaluation, rules: PitchRules, texts: tuple[str, ...])
     choice = top.iloc[0]            # a tie goes to the plan that commits least
     others = table[table["bid"] != choice["bid"]]
     runner = others.loc[others["ev"].idxmax()]
-    reason = (f"as pitcher with no auction, the most expected money, {choice['ev']:+.3f} $ "
-              f"per hand (next: {runner['bid']} at {runner['ev']:+.3f} $)")
+    reason = (f"as pitcher with no auction, the most expected money, "
+              f"{advice.money(choice['ev'])} a hand (next: {runner['bid']} at "
+              f"{advice.money(runner['ev'])})")
     return Advice(hand=ev.hand, players=ev.players, seat=ev.seat, dealer=ev.dealer,
                   samples=ev.samples, bids=table, recommended=str(choice["bid"]),
                   reason=reason, rules=rules, trump=ev.trump, policies=texts, declarer=True)
@@ -165,19 +173,22 @@ def format_advice(advice_: Advice) -> str:
                    f"stuck dealer bids {a.rules.stuck_bid}, steal: {a.rules.steal})"),
              f"as pitcher it leads {a.trump} (trump)", ""]
     if a.declarer:
-        lines.append(f"{'bid':<7}{'made [95% CI]':<30}{'points':>8}{'money $ [95% CI]':>28}")
+        lines.append(f"{'bid':<7}{'made [95% CI]':<30}{'points':>8}{'money [95% CI]':>28}")
         for row in a.bids.itertuples():
             made = ("(others bid)" if row.level == 0 else
                     made_text(row.p_make, row.ci_low, row.ci_high, a.samples))
-            money = f"{row.ev:+.3f} [{row.ev_low:+.3f}, {row.ev_high:+.3f}]"
+            money = (f"{advice.money(row.ev)} [{advice.money(row.ev_low)}, "
+                     f"{advice.money(row.ev_high)}]")
             mark = "  <" if row.bid == a.recommended else ""
             lines.append(f"{row.bid:<7}{made:<30}{row.points:>+8.2f}{money:>28}{mark}")
     else:
         lines += advice.format_rows(a.bids, a.recommended, unit=a.VALUE["unit"],
-                                    value_digits=a.VALUE["digits"])
+                                    value=advice.money)
     lines.append(f"money: per hand, {a.rules.cents} cents a point against the table's average "
                  f"plus ${a.rules.moon_dollars} a moon from each other player.")
     lines += advice.notes(a)
+    if a.verdict is not None:
+        lines.append(f"advice: {a.verdict.says}.")
     lines.append(f"recommended: {a.recommended} \u2014 {a.reason}")
     return "\n".join(lines)
 
