@@ -83,3 +83,47 @@ def test_the_entries_are_read_from_the_data_file_a_wheel_ships():
     assert [e["key"] for e in entries] == [t.key for t in glossary.TERMS]
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert "glossary.toml" in pyproject["tool"]["setuptools"]["package-data"]["simkit.app"]
+
+
+def test_every_term_links_where_it_comes_from_never_a_placeholder_or_a_path():
+    """Issue 57: seat and dealer showed "(seeds/<game>.md 1)", others a source file's
+    path.  Each term of each game now links to its rule book's section on the
+    documentation site (the anchor the site gives that heading), the command
+    reference, or the glossary's entry."""
+    terms = glossary.as_json()["terms"]
+    for t in terms:
+        assert set(t["links"]) == set(t["games"] or glossary.GAMES), t["key"]
+        for game, links in t["links"].items():
+            assert links, (t["key"], game)
+            for link in links:
+                assert "<game>" not in link["text"] + link["href"], (t["key"], game)
+                assert not re.search(r"\.py\b|seeds/", link["text"]), (t["key"], link)
+                assert link["href"].startswith("/docs/"), link
+    seat = next(t for t in terms if t["key"] == "seat")
+    assert seat["links"]["pitch"] == [{"text": "Pitch rules §1 Players, deck and deal",
+                                       "href": "/docs/games/pitch/#1-players-deck-and-deal"}]
+    assert seat["links"]["burraco"][0]["href"] == "/docs/games/burraco/#1-players-cards-and-deal"
+    interval = next(t for t in terms if t["key"] == "interval")
+    assert interval["links"]["pepper"] == [{"text": "the glossary",
+                                            "href": "/docs/glossary/#term-interval"}]
+    holds = next(t for t in terms if t["key"] == "holds")
+    assert holds["links"]["pepper"][0]["href"] == "/docs/reference/cli/#simkit-advise"
+
+
+def test_a_section_link_is_the_anchor_the_site_gives_its_heading():
+    """The anchors follow Python-Markdown's toc slugs, which the strict site build checks
+    (docs/hooks.py links the docs' glossary the same way)."""
+    assert glossary.slug("3.1 Auction") == "31-auction"
+    assert glossary.slug("9.3 Bidding plans (the advisor)") == "93-bidding-plans-the-advisor"
+    assert glossary.slug("7.2 `heuristic`") == "72-heuristic"
+    kubwa = glossary.lookup("Kubwa", "pepper")
+    assert [x["href"] for x in glossary.links(kubwa, "pepper")] == [
+        "/docs/games/pepper/#3-bids", "/docs/games/pepper/#5-scoring"]
+
+
+def test_burracos_second_deck_mark_is_explained():
+    t = glossary.lookup("'", "burraco")
+    assert t is glossary.lookup("second deck", "burraco")
+    assert "4C'" in t.means
+    assert "two decks" in t.means
+    assert glossary.lookup("second deck", "pepper") is None

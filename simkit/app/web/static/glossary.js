@@ -44,6 +44,22 @@ addEventListener("click", (e) => {
   if (open && !open.box.contains(e.target) && !open.button.contains(e.target)) close();
 });
 
+/** Where a term comes from, as links a reader can follow: the rule book's section of this
+ *  game (the documentation site), the command reference or the glossary's entry; never a
+ *  placeholder or a source file's path. */
+function source(t, game) {
+  const all = t.links || {};
+  const links = all[game] || Object.values(all)[0] || [];
+  if (!links.length) return null;
+  const parts = [" (more: "];
+  links.forEach((l, i) => {
+    if (i) parts.push("; ");
+    parts.push(el("a", { href: l.href, target: "_blank", rel: "noopener" }, l.text));
+  });
+  parts.push(")");
+  return el("span", { class: "term-source" }, ...parts);
+}
+
 /** A button reading ``text`` (default: the word) that explains ``word`` of ``game``. */
 export function term(word, game = null, text = null) {
   const button = el("button", { type: "button", class: "term", "aria-expanded": "false" },
@@ -57,7 +73,7 @@ export function term(word, game = null, text = null) {
     const box = el("span", { class: "term-box", role: "note", id: `term-${Math.random().toString(36).slice(2)}` },
       el("b", {}, t ? t.word : word), ": ",
       t ? t.means : "no definition in the glossary",
-      t ? el("span", { class: "term-source" }, ` (${t.source})`) : null);
+      t ? source(t, game) : null);
     button.after(box);
     button.setAttribute("aria-expanded", "true");
     button.setAttribute("aria-controls", box.id);
