@@ -3,8 +3,8 @@
 // the address holds every input, and a link with run=1 runs the question on open.
 
 import {
-  SUITS, SUIT_NAMES, api, card, cardParts, checkCount, chrome, el, later, limits,
-  optionOfError, pct, plainError, queryOf, replaceUrl, runJob, signed, withCi,
+  SUITS, SUIT_NAMES, api, card, cardParts, checkCount, chrome, countDigits, el, later, limits,
+  money, optionOfError, pct, plainError, queryOf, replaceUrl, runJob, signed, withCi,
 } from "./common.js";
 import { PolicyEditor, RulesEditor, fieldHelp, gameTable, showWhileFocused, urlValues } from "./forms.js";
 import { term } from "./glossary.js";
@@ -74,21 +74,28 @@ function deckText() {
   return `the ${state.game.deck.flat().length}-card ${gameName()} deck (${ranks} of each suit)`;
 }
 
-/** The hand read from text: ``{cards, error}``, the error one sentence naming the card or count. */
+/** The hand read from text: ``{cards, error, bad}``: every card that reads as one (the fan
+ *  shows them), the first problem as one sentence naming the card, and ``bad`` the short
+ *  word of it for the count ("JX is not a card", "JH twice"). */
 function readHand(text) {
   const tokens = text.replace(/,/g, " ").split(/\s+/).filter(Boolean);
   const deck = deckCards();
   const cards = [];
+  let error = null, bad = null;
+  const first = (e, b) => { if (!error) { error = e; bad = b; } };
   for (const t of tokens) {
     const c = canonical(t);
     if (c === null) {
-      return { cards, error: `${t} is not a card: write a rank (2-10, J, Q, K, A) and a suit (C, D, H, S), e.g. JH or 10S` };
+      first(`${t} is not a card: write a rank (2-10, J, Q, K, A) and a suit (C, D, H, S), e.g. JH or 10S`, `${t} is not a card`);
+    } else if (!deck.has(c)) {
+      first(`${t} is not a card of ${deckText()}`, `${t} is not a card of this deck`);
+    } else if (cards.includes(c)) {
+      first(`${c} is in the hand twice: each card may appear once`, `${c} is there twice`);
+    } else {
+      cards.push(c);
     }
-    if (!deck.has(c)) return { cards, error: `${t} is not in ${deckText()}` };
-    if (cards.includes(c)) return { cards, error: `${c} is in the hand twice: each card may appear once` };
-    cards.push(c);
   }
-  return { cards, error: null };
+  return { cards, error, bad };
 }
 
 /** The game's short name for sentences ("Pepper", "Pitch"). */
@@ -118,8 +125,11 @@ function handChanged({ fromText = false, refused = null } = {}) {
   $("hand").setAttribute("aria-invalid", error && !refused ? "true" : "false");
   state.handValid = !read.error && !counted;
   const left = handSize() - state.hand.length;
-  $("count-hint").textContent = left > 0 ? `${state.hand.length} of ${handSize()} cards: pick ${left} more`
-    : left === 0 ? `${handSize()} cards: ready` : "";
+  const bad = fromText && read.bad ? `${read.bad}: ` : "";
+  $("count-hint").classList.toggle("bad", !!bad);
+  $("count-hint").textContent = bad ? `${bad}${state.hand.length} of ${handSize()} cards read`
+    : left > 0 ? `${state.hand.length} of ${handSize()} cards: pick ${left} more`
+      : left === 0 ? `${handSize()} cards: ready` : "";
   drawFan();
   syncGrid();
   inputsChanged();
@@ -276,6 +286,11 @@ function scored() {
   return state.game.score ?? state.game.name === "pepper";
 }
 
+/** A count as the command takes it: "100,000" as 100000 (else as typed, for its error). */
+function asCount(text) {
+  return countDigits(text) ?? text.trim();
+}
+
 /** The CLI's options of the inputs, in a fixed order (the address and the API's query). */
 function pairs() {
   const g = state.game;
@@ -285,8 +300,8 @@ function pairs() {
   out.push(...state.rules.pairs(), ...state.policies.pairs());
   const score = scored() ? $("score").value.trim() : "";
   if (score) out.push(["score", score]);
-  out.push(["samples", $("samples").value.trim()], ["seed", $("seed").value.trim()]);
-  if (score && $("games").value.trim() !== "10000") out.push(["games", $("games").value.trim()]);
+  out.push(["samples", asCount($("samples").value)], ["seed", $("seed").value.trim()]);
+  if (score && asCount($("games").value) !== "10000") out.push(["games", asCount($("games").value)]);
   const plans = chosenPlans();
   if (plans !== null) out.push(["plans", plans]);
   if ($("declarer").checked) out.push(["declarer", "1"]);
@@ -326,6 +341,7 @@ function scoreProblem(text) {
 
 function seedProblem(text) {
   const t = text.trim();
+  if (/^[-−][0-9]+$/.test(t)) return `seed: ${t.replace("-", "−")} is below 0: write a whole number from 0 up, e.g. 0`;
   if (!/^\+?[0-9]+$/.test(t)) return `seed: '${t}' is not a whole number: write one from 0 up, e.g. 0`;
   if (BigInt(t.replace("+", "")) >= 2n ** 64n) return "seed: at most 18,446,744,073,709,551,615 (2^64 − 1)";
   return null;
@@ -406,7 +422,7 @@ function inputsChanged() {
   const pol = state.policies.pairs();
   $("policy-sub").textContent = pol.length ? pol.map((x) => x[1]).join(" · ") : state.game.default_policy;
   $("run-sub").textContent = problems.samples || problems.seed ? "a value to fix"
-    : `${Number($("samples").value.trim()).toLocaleString("en")} deals, seed ${$("seed").value.trim()}`;
+    : `${Number(asCount($("samples").value)).toLocaleString("en")} deals, seed ${$("seed").value.trim()}`;
   if (!state.job) {
     const waiting = [...Object.keys(problems).map((id) => FIELDS[id].label), ...more.map((p) => p.key.replaceAll("_", " "))];
     $("estimate").textContent = waiting.length ? `Advise waits for: ${waiting.join(", ")}` : "";
@@ -484,11 +500,14 @@ const COLUMNS = {
 /** What a plan's value is in, per game, with the digits the CLI's table prints it with. */
 const VALUE = {
   pepper: { digits: 2, head: "EV", axis: "EV per hand, points (us minus them)" },
-  pitch: { digits: 3, head: "EV ($)", axis: "EV per hand, dollars" },
+  pitch: { digits: 2, head: "EV ($)", axis: "EV per hand, dollars", money: true },
 };
 
+/** What a plan's value is in: its digits, column head, axis and how a value is written
+ *  (``fmt``: money as "+$0.09", points as "+2.31"). */
 function valueOf(game) {
-  return VALUE[game] || { digits: 2, head: "EV", axis: "EV per hand" };
+  const v = VALUE[game] || { digits: 2, head: "EV", axis: "EV per hand" };
+  return { ...v, fmt: (x, d = v.digits) => (v.money ? money(x, d) : signed(x, d)) };
 }
 
 function columnsOf(rows, game) {
@@ -496,16 +515,27 @@ function columnsOf(rows, game) {
   const v = valueOf(game);
   return Object.entries(COLUMNS)
     .filter(([name, c]) => has(c.key) && !(name === "points" && has("ev_us")))   // Pitch: points = us
-    .map(([name, c]) => (name === "ev" ? { name, ...c, head: v.head, fmt: (x) => signed(x, v.digits) } : { name, ...c }));
+    .map(([name, c]) => (name === "ev" ? { name, ...c, head: v.head, fmt: (x) => v.fmt(x) } : { name, ...c }));
 }
 
 function showAnswer(a) {
   state.answer = a;
-  if (a.value) VALUE[a.game] = { digits: a.value.digits, head: a.value.head, axis: `EV per hand, ${a.value.unit}` };
+  if (a.value) {
+    VALUE[a.game] = { digits: a.value.digits, head: a.value.head, axis: `EV per hand, ${a.value.unit}`,
+      money: a.value.unit === "dollars" };
+  }
   $("answer").hidden = false;
   const rec = a.recommended;
   $("recommended").replaceChildren(word(rec));
   const close = a.close ?? /too close to call/.test(a.reason || "");
+  const chip = $("chip");
+  chip.classList.toggle("close", close);
+  chip.querySelector("small").textContent = close ? "leans to" : "advice";
+  const otherChip = chip.querySelector(".or");
+  if (otherChip) otherChip.remove();
+  if (close && (a.close_to || (a.threshold && a.threshold.vs))) {
+    chip.append(el("small", { class: "or" }, `or ${a.close_to || a.threshold.vs}`));
+  }
   const badge = $("close-badge");
   badge.textContent = close ? "too close to call" : "clear choice";
   badge.className = "badge " + (close ? "close" : "clear");
@@ -521,8 +551,10 @@ function showAnswer(a) {
     head.push(rec === "pass" ? "Pass" : "Bid ", rec === "pass" ? "" : word(rec), ".");
     if (th) head.push(` It beats every other plan by more than ${th.text} of `, word(by === "EV" ? "EV" : "chance to win", by), ".");
   }
-  $("headline").replaceChildren(...head.filter((x) => x !== ""));
-  $("reason").replaceChildren(...(a.reason ? [el("b", {}, `${rec}: `), ...explained(a.reason)] : []));
+  // the advice in words first (the server's sentence); the numbers after it
+  const said = a.says ? [...explained(`${a.says}.`)] : head.filter((x) => x !== "");
+  $("headline").replaceChildren(...said);
+  $("reason").replaceChildren(...(a.reason ? [el("b", {}, "In numbers: "), ...explained(a.reason)] : []));
   $("decides").hidden = !a.decides;
   $("decides").replaceChildren(...(a.decides ? explained(a.decides) : []));
   drawTable(a);
@@ -597,7 +629,7 @@ function drawNotes(a) {
 function drawCharts(a) {
   const v = valueOf(a.game);
   drawChart($("chart"), a, {
-    key: "ev", lo: "ev_low", hi: "ev_high", axis: v.axis, fmt: (x, d = v.digits) => signed(x, d), zero: true,
+    key: "ev", lo: "ev_low", hi: "ev_high", axis: v.axis, fmt: v.fmt, zero: true,
     best: a.decided_by === "p_win" ? null : a.recommended, label: "EV of each plan with its 95% interval",
   });
   const win = a.bids.some((r) => r.p_win !== undefined && r.p_win !== null);
@@ -617,13 +649,15 @@ function drawChart(host, a, o) {
   const longest = Math.max(...rows.map((r) => r.bid.length));
   const left = Math.min(110, 18 + 8 * longest), right = 18, top = 10, rowH = 28;
   const H = top + rowH * rows.length + 40;
-  let lo = Math.min(...rows.map((r) => r[o.lo] ?? r[o.key]));
-  let hi = Math.max(...rows.map((r) => r[o.hi] ?? r[o.key]));
+  const far = farRows(rows, o);
+  const near = rows.filter((r) => !far.has(r));
+  let lo = Math.min(...near.map((r) => r[o.lo] ?? r[o.key]));
+  let hi = Math.max(...near.map((r) => r[o.hi] ?? r[o.key]));
   if (o.zero) { lo = Math.min(0, lo); hi = Math.max(0, hi); }
   const pad = (hi - lo || (o.percent ? 0.05 : 1)) * 0.06;
   let x0 = lo - pad, x1 = hi + pad;
   if (o.percent) { x0 = Math.max(0, x0); x1 = Math.min(1, x1); }
-  const x = (v) => left + ((v - x0) / (x1 - x0)) * (W - left - right);
+  const x = (v) => left + ((Math.min(x1, Math.max(x0, v)) - x0) / (x1 - x0)) * (W - left - right);
   const NS = "http://www.w3.org/2000/svg";
   const s = (tag, attrs, text) => {
     const e = document.createElementNS(NS, tag);
@@ -638,7 +672,7 @@ function drawChart(host, a, o) {
   for (const t of ticks(x0, x1, most)) {
     svg.append(s("line", { class: "grid", x1: x(t), x2: x(t), y1: top, y2: bottom }));
     svg.append(s("text", { x: x(t), y: bottom + 16, "text-anchor": "middle" },
-      o.percent ? pct(t, 0) : t === 0 ? "0" : signed(t, digits)));
+      o.percent ? pct(t, 0) : t === 0 ? "0" : o.fmt(t, digits)));
   }
   if (o.zero) svg.append(s("line", { class: "zero", x1: x(0), x2: x(0), y1: top - 4, y2: bottom }));
   svg.append(s("text", { class: "axis-label", x: (left + W - right) / 2, y: bottom + 33, "text-anchor": "middle" }, o.axis));
@@ -648,13 +682,44 @@ function drawChart(host, a, o) {
     const g = s("g", { class: best ? "best" : "", "data-bid": r.bid });
     if (best) g.append(s("rect", { class: "band", x: 0, y: y - rowH / 2, width: W, height: rowH, rx: 6 }));
     g.append(s("text", { x: left - 10, y: y + 4, "text-anchor": "end", "font-weight": best ? 700 : 400 }, r.bid));
-    if (r[o.lo] !== null && r[o.lo] !== undefined) g.append(s("line", { class: "ci", x1: x(r[o.lo]), x2: x(r[o.hi]), y1: y, y2: y }));
-    g.append(s("circle", { class: "dot", cx: x(r[o.key]), cy: y, r: 6 }));
     const f = o.percent ? (v) => pct(v) : (v) => o.fmt(v);
+    if (far.has(r)) {
+      // off the scale: an arrow at the edge and its value, so that the close plans keep
+      // the width (a moon at -5.30 would squeeze every other plan onto zero)
+      const below = r[o.key] < x0;
+      const edge = below ? left : W - right;
+      g.classList.add("far");
+      g.append(s("path", { class: "arrow", d: below ? `M${edge} ${y} l10 -6 v12 z` : `M${edge} ${y} l-10 -6 v12 z` }));
+      g.append(s("text", { class: "far-value", x: below ? edge + 14 : edge - 14, y: y + 4,
+        "text-anchor": below ? "start" : "end" }, `${f(r[o.key])}, off the scale`));
+    } else {
+      if (r[o.lo] !== null && r[o.lo] !== undefined) g.append(s("line", { class: "ci", x1: x(r[o.lo]), x2: x(r[o.hi]), y1: y, y2: y }));
+      g.append(s("circle", { class: "dot", cx: x(r[o.key]), cy: y, r: 6 }));
+    }
     g.append(s("title", {}, `${r.bid}: ${f(r[o.key])} [${f(r[o.lo])}, ${f(r[o.hi])}]`));
     svg.append(g);
   });
   host.replaceChildren(svg);
+}
+
+/** The rows drawn off the scale: one whose interval, far from all the others, would make
+ *  the axis more than four times as wide as theirs (at most all but two rows). */
+function farRows(rows, o) {
+  const ends = (r) => [r[o.lo] ?? r[o.key], r[o.hi] ?? r[o.key]];
+  const span = (rs) => {
+    const v = rs.flatMap(ends).concat(o.zero ? [0] : []);
+    return Math.max(...v) - Math.min(...v);
+  };
+  const far = new Set();
+  let kept = rows.slice();
+  while (kept.length > 2) {
+    const whole = span(kept);
+    const trial = kept.map((r) => [r, span(kept.filter((q) => q !== r))]).sort((a, b) => a[1] - b[1])[0];
+    if (!(trial[1] > 0 && whole / trial[1] > 4)) break;
+    far.add(trial[0]);
+    kept = kept.filter((q) => q !== trial[0]);
+  }
+  return far;
 }
 
 /** Round values from ``a`` to ``b``, at most ``most`` of them and, when the axis is narrow,

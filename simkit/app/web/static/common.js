@@ -193,6 +193,36 @@ export function signed(v, digits = 2) {
   return t.startsWith("-") ? t : "+" + t;
 }
 
+/** Money as every page writes it: a sign, a dollar sign and cents ("+$0.09", "-$1.20";
+ *  ``digits`` 3 where a tenth of a cent matters), "$0.00" when it rounds to nothing:
+ *  the same as simkit.advice.money. */
+export function money(v, digits = 2) {
+  if (v === null || v === undefined || Number.isNaN(v)) return "–";
+  const t = Math.abs(v).toFixed(digits);
+  if (Number(t) === 0) return `$${t}`;
+  return `${v < 0 ? "-" : "+"}$${t}`;
+}
+
+/** A record's amounts of money ("+$0.1 +$0 -$1.0333") in the pages' one format: at
+ *  least the cents, and every digit the record states ("+$0.10 +$0.00 -$1.0333"). */
+export function moneyText(text) {
+  return String(text).replace(/([+-]?)\$([0-9]+(?:\.[0-9]+)?)/g, (all, sign, amount) => {
+    const [whole, frac = ""] = amount.split(".");
+    const cents = frac.padEnd(2, "0");
+    const zero = /^0*$/.test(whole + frac);
+    return `${zero ? "" : sign || "+"}$${whole}.${cents}`;
+  });
+}
+
+/** A count as people write it ("100000", "100,000", "100 000", "100_000") in digits
+ *  alone, or null when it is not one. */
+export function countDigits(text) {
+  const t = String(text).trim().replace(/^\+/, "");
+  if (/^[0-9]+$/.test(t)) return t;
+  if (/^[0-9]{1,3}([,_ \u202f\u00a0][0-9]{3})+$/.test(t)) return t.replace(/[^0-9]/g, "");
+  return null;
+}
+
 /** A p-value as people read them. */
 export function pvalue(p) {
   if (p === null || p === undefined) return "–";
@@ -379,16 +409,28 @@ function readLimits(body) {
   return out;
 }
 
-/** A count as typed, checked: ``{value}`` or ``{error}`` in the page's words. */
+/** "1 deal", "2 deals": a count with its unit, singular or plural. */
+export function counted(n, unit) {
+  const one = unit.endsWith("s") ? unit.slice(0, -1) : unit;
+  return `${n.toLocaleString("en")} ${n === 1 ? one : unit}`;
+}
+
+/** A count as typed ("100000" or "100,000"), checked: ``{value}`` (a number) or
+ *  ``{error}`` in the page's words. */
 export function checkCount(text, { label, unit, most = Infinity, least = 1, example = "1000" }) {
   const t = String(text).trim();
-  if (t === "") return { error: `${label}: give the number of ${unit}, e.g. ${example}` };
-  if (!/^[+]?[0-9]+$/.test(t)) {
-    return { error: `${label}: '${t}' is not a whole number: write the number of ${unit} in digits, e.g. ${example}` };
+  const shown = Number(example).toLocaleString("en");
+  if (t === "") return { error: `${label}: give the number of ${unit}, e.g. ${shown}` };
+  if (/^[-−][0-9][0-9,]*$/.test(t)) {
+    return { error: `${label}: ${t.replace("-", "−")} is below ${least}: give ${counted(least, unit)} or more, e.g. ${shown}` };
   }
-  const n = Number(t);
-  if (n < least) return { error: `${label}: at least ${least.toLocaleString("en")} ${unit}` };
-  if (n > most) return { error: `${label}: at most ${most.toLocaleString("en")} ${unit}, the most the server takes` };
+  const digits = countDigits(t);
+  if (digits === null) {
+    return { error: `${label}: '${t}' is not a whole number: write the number of ${unit} in digits, e.g. ${shown}` };
+  }
+  const n = Number(digits);
+  if (n < least) return { error: `${label}: at least ${counted(least, unit)}` };
+  if (n > most) return { error: `${label}: at most ${counted(most, unit)}, the most the server takes` };
   return { value: n };
 }
 
