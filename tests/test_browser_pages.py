@@ -376,7 +376,7 @@ def test_the_reports_look_like_the_app_and_link_back(browser, base, app, shots, 
         expect(cards.nth(1).locator(".thumb.none")).to_have_count(1)
         links = pg.locator("nav.top a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
         assert {"/", "/hand", "/compare", "index.html"} <= set(links), links
-        assert any(h.endswith("README.md") for h in links), links
+        assert "/docs/" in links, links                     # the site, not the raw README
         style = pg.evaluate("""() => ({
             nav: getComputedStyle(document.querySelector('nav.top')).borderBottomColor,
             card: getComputedStyle(document.querySelector('.report-card')).backgroundColor})""")
@@ -411,6 +411,23 @@ def test_the_reports_look_like_the_app_and_link_back(browser, base, app, shots, 
         violations = _axe(pg)
         assert violations == [], violations
         pg.screenshot(path=shots / f"pages-report-{width}.png", full_page=True)
+        # the figure opens at full size: its own PNG, wider than a phone, to zoom into
+        shown = pg.locator("figure img").evaluate("i => i.getBoundingClientRect().width")
+        pg.locator("figure a.full").click()
+        expect(pg).to_have_url(re.compile(r"/reports/demo-bids/shares\.png$"))
+        natural = pg.evaluate("document.images[0].naturalWidth")
+        if width < 700:                                      # more than the phone showed
+            assert natural > shown, (natural, shown)
+            assert natural > width, natural
+        pg.screenshot(path=shots / f"pages-report-figure-{width}.png")
+        pg.go_back()
+        expect(pg.get_by_role("link", name="Open at full size")).to_have_attribute(
+            "href", "shares.png")
+        # the docs link opens the documentation site that simkit serve serves
+        pg.locator("nav.top a", has_text="Docs").click()
+        expect(pg).to_have_url(re.compile(re.escape(f"{base}/docs/") + r"$"))
+        assert "README" not in pg.url
+        pg.go_back()
         pg.get_by_role("link", name="All reports").click()
         expect(cards).to_have_count(2)
         pg.locator("nav.top a", has_text="Compare").click()

@@ -110,7 +110,13 @@ def test_a_report_has_the_apps_style_and_its_header(tmp_path):
     assert [t["href"] for t in _tags(text, "link")] == ["../style.css"]   # nothing from elsewhere
     hrefs = [a.get("href") for a in _tags(text, "a")]
     assert hrefs[:4] == ["/", "/", "/hand", "/compare"]     # the brand, then the app's pages
-    assert {"../index.html", "../../README.md", "t.csv"} <= set(hrefs)
+    # the docs are the site simkit serve serves, not the README as raw text
+    assert {"../index.html", "/docs/", "t.csv"} <= set(hrefs)
+    assert not any("README" in h for h in hrefs)
+    # each figure links to itself at full size (a phone shows it too small to read)
+    assert hrefs.count("f.png") == 2
+    assert '<a class="full" href="f.png"><img src="f.png" alt="A line."></a>' in text
+    assert "Open at full size" in text
     assert any(n.get("class") == "top" for n in _tags(text, "nav"))
     assert _tags(text, "main")[0]["class"] == "page report"
     panels = [s["class"] for s in _tags(text, "section")]
