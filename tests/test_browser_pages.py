@@ -436,3 +436,43 @@ def test_the_reports_look_like_the_app_and_link_back(browser, base, app, shots, 
         assert not pg.errors, pg.errors
     finally:
         context.close()
+
+
+# --- issue 57: the hand viewer's money, counter and focus -------------------------------------
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_hand_viewer_writes_money_one_way_and_keeps_its_counter_and_focus(
+        browser, base, app, shots, width):  # noqa: F811
+    """Pitch's money by seat was "-$0.1 +$0 +$0.2 -$0.1": now +$0.10 (at least the cents,
+    every digit the record states).  On a phone the slider sits under the counter,
+    not over it; "« First" and "Last »", disabling themselves, hand the focus on
+    instead of dropping it to the page."""
+    context, pg = _sized(browser, width)
+    try:
+        _glossary(pg, app)
+        pg.goto(f"{base}/hand?game=pitch&seed=3&index=5")
+        expect(pg.locator("#viewer")).to_be_visible(timeout=120_000)
+        pg.locator("#last").focus()
+        pg.keyboard.press("Enter")
+        expect(pg.locator("#result")).to_be_visible()
+        assert pg.evaluate("document.activeElement.id") == "prev"
+        result = dict(zip(pg.locator("#result-list dt").all_inner_texts(),
+                          pg.locator("#result-list dd").all_inner_texts()))
+        money = result["money by seat"].split()
+        assert money, result
+        for amount in money:
+            assert re.fullmatch(r"(?:[+-]\$[0-9]+\.[0-9]{2,4}|\$0\.00)", amount), money
+        pos, slider = pg.locator("#pos"), pg.locator("#slider")
+        a, b = pos.bounding_box(), slider.bounding_box()
+        apart = (a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+                 or a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"])
+        assert apart, (a, b)
+        assert pos.evaluate("p => p.scrollWidth <= p.clientWidth + 1"), pos.inner_text()
+        pg.screenshot(path=shots / f"issue57-hand-pitch-{width}.png", full_page=True)
+        pg.locator("#first").focus()
+        pg.keyboard.press("Enter")
+        expect(pg.locator("#first")).to_be_disabled()
+        assert pg.evaluate("document.activeElement.id") == "next"
+        assert not pg.errors, pg.errors
+    finally:
+        context.close()

@@ -1,7 +1,9 @@
 // The hand viewer: a hand of a run (simkit show's options) or a pasted record
 // (simkit replay's checks), drawn frame by frame on a card table.
 
-import { SUITS, SUIT_NAMES, api, card, chrome, el, optionOfError, plainError, queryOf, replaceUrl } from "./common.js";
+import {
+  SUITS, SUIT_NAMES, api, card, chrome, el, moneyText, optionOfError, plainError, queryOf, replaceUrl,
+} from "./common.js";
 import { PolicyEditor, RulesEditor, gameTable, urlValues } from "./forms.js";
 import { explain, loadTerms, markStatic } from "./terms.js";
 
@@ -18,7 +20,7 @@ const WORDS = {
   pile: "pile", pickups: "pickup", pickup: "pickup", "picks up": "pick up", burns: "burn", burn: "burn",
   starter: "starter", melds: "meld", meld: "meld", pozzetti: "pozzetto", pozzetto: "pozzetto",
   burracos: "burraco", burraco: "burraco", "wild cards": "wild", "wild card": "wild", closed: "closed",
-  closer: "closed", dealer: "dealer",
+  closer: "closed", dealer: "dealer", "second deck": "second deck",
 };
 
 // --- the form --------------------------------------------------------------------------
@@ -236,7 +238,7 @@ function areaBox(a) {
       row.append(el("span", { class: "cards" + (down ? " down" : ""), title: down ? "face down: the players do not see these" : null },
         r.cards.map((c) => card(c, { size }))));
     }
-    if (r.text) row.append(suitText(r.text));
+    if (r.text) row.append(suitText(moneyText(r.text)));
     if (r.mark && typeof r.mark === "string") row.append(el("span", { class: "markt" }, r.mark));
     box.append(row);
   }
@@ -262,17 +264,24 @@ function draw() {
   for (const t of center.querySelectorAll("h4, .lab")) explain(t, view.game, WORDS, seen);
   seats.append(center);
   const score = el("div", { class: "score", "aria-label": "score" },
-    (f.score || []).map(([label, value]) => el("span", {}, label, el("b", {}, value))));
+    (f.score || []).map(([label, value]) => el("span", {}, label, el("b", {}, moneyText(value)))));
   felt.replaceChildren(seats, score);
   $("pos").textContent = `move ${state.frame} of ${n - 1}`;
   $("slider").value = String(state.frame);
+  const had = document.activeElement;
   $("first").disabled = $("prev").disabled = state.frame === 0;
   $("next").disabled = $("last").disabled = state.frame === n - 1;
+  // a step button that has just disabled itself ("« First" at the first move) hands the
+  // focus to the way back out, instead of dropping it to the page
+  if (had && had.disabled && had.closest && had.closest("#stepper")) {
+    const to = ["first", "prev"].includes(had.id) ? "next" : "prev";
+    ($(to).disabled ? $("slider") : $(to)).focus();
+  }
   const end = state.frame === n - 1;
   $("result").hidden = !end;
   const terms = new Set();
   $("result-list").replaceChildren(...(end ? view.result.flatMap(([k, v]) => [
-    explain(el("dt", {}, k), view.game, WORDS, terms), el("dd", {}, v)]) : []));
+    explain(el("dt", {}, k), view.game, WORDS, terms), el("dd", {}, moneyText(v))]) : []));
   if (state.source === "run") {
     const pairs = new URLSearchParams(location.search);
     if (state.frame) pairs.set("step", state.frame); else pairs.delete("step");
