@@ -95,7 +95,7 @@ SETUPS = {
     "pitch": Setup(4, 200_000, 100),
     # five-one-deck is the five-player game with one deck
     "shiesta": Setup(4, 20_000, 0, skip=("five-one-deck",)),
-    "burraco": Setup(4, 4_000, 20),
+    "burraco": Setup(4, 20_000, 20),
 }
 
 
