@@ -272,8 +272,8 @@ def per_hands(d: float, one: str, many: str, verb: str) -> str:
 def win_measure() -> Measure:
     """The chance to win the game: a difference under 1 percentage point does not count.
     A chance is written as the table writes it (one decimal)."""
-    return Measure("p_win", WIN_MATTERS, "1 percentage point", pct,
-                   lambda d: f"{100 * d:+.2f} pp", _times_in_100)
+    return Measure("p_win", WIN_MATTERS, "1 percentage point", fmt=pct,
+                   diff=lambda d: f"{100 * d:+.2f} pp", words=_times_in_100)
 
 
 def same_outcome(a: PlanOutcome, b: PlanOutcome) -> bool:
@@ -475,7 +475,7 @@ def choose(table: pd.DataFrame, outcomes: dict[str, PlanOutcome], measure: Measu
                    f"and makes it in {pct(best['p_make'])} of those")
     if "pass" in set(table["bid"]):
         reason += "; " + pass_line(table)
-    words = says(str(best["bid"]), str(vs), d, hi, not short, measure)
+    words = says(str(best["bid"]), str(vs), d, hi=hi, clear=not short, measure=measure)
     return Verdict(recommended=str(best["bid"]), reason=reason, clear=not short, vs=str(vs),
                    diff=d, low=lo, high=hi, measure=measure, identical=identical, says=words)
 

@@ -68,8 +68,8 @@ MATTERS = 0.05
 
 #: EV, the points of a hand (us minus them), judged by :data:`MATTERS`.
 EV_MEASURE = advice.Measure("ev", MATTERS, f"{MATTERS} points per hand",
-                            lambda v: advice.points(v, 2), lambda d: advice.points(d, 2),
-                            lambda d: advice.per_hands(d, "point", "points", "scores"))
+                            fmt=lambda v: advice.points(v, 2), diff=lambda d: advice.points(d, 2),
+                            words=lambda d: advice.per_hands(d, "point", "points", "scores"))
 
 
 @dataclass(frozen=True)

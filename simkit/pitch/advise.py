@@ -51,8 +51,8 @@ def _cents(d: float) -> str:
     return advice.per_hands(100 * d, "cent", "cents", "earns")
 
 
-EV_MEASURE = advice.Measure("ev", MATTERS, "1 cent per hand", advice.money,
-                            lambda d: advice.money(d, 3), _cents)
+EV_MEASURE = advice.Measure("ev", MATTERS, "1 cent per hand", fmt=advice.money,
+                            diff=lambda d: advice.money(d, 3), words=_cents)
 
 
 @dataclass(frozen=True)
