@@ -139,14 +139,33 @@ def records(name: str) -> str:
     return "\n".join(out)
 
 
+def _site_link(href: str) -> str:
+    """A link of the glossary (``/docs/games/pepper/#3-bids``) as a link between the
+    site's pages (``games/pepper.md#3-bids``), checked by the strict build."""
+    path, _, anchor = href.removeprefix("/docs/").partition("#")
+    page = path.rstrip("/") + ".md" if path else "index.md"
+    return f"{'../' * _PAGE['depth']}{page}" + (f"#{anchor}" if anchor else "")
+
+
 def glossary() -> str:
-    from simkit.app.glossary import TERMS
+    """Every term with its anchor (``#term-KEY``, the app's explanations link to it)
+    and where it comes from as links: the rule-book sections, per game when each
+    game's book has its own."""
+    from simkit.app import glossary as g
 
     out = []
-    for t in sorted(TERMS, key=lambda t: t.word.lower()):
+    for t in sorted(g.TERMS, key=lambda t: t.word.lower()):
         where = ", ".join(t.games) if t.games else "every game"
         also = f" Also: {', '.join(t.aliases)}." if t.aliases else ""
-        out.append(f"**{t.word}** ({where})\n:   {t.means}{also} *Source: {t.source}.*\n")
+        seen: list[str] = []
+        for game in t.games or g.GAMES:
+            for link in g.links(t, game):
+                text = f"[{link['text']}]({_site_link(link['href'])})"
+                if "/glossary/" not in link["href"] and text not in seen:
+                    seen.append(text)
+        source = "; ".join(seen) if seen else t.source
+        out.append(f'<span id="term-{t.key}"></span>**{t.word}** ({where})\n'
+                   f":   {t.means}{also} *Source: {source}.*\n")
     return "\n".join(out)
 
 
@@ -365,6 +384,21 @@ _ROLE = re.compile(r":(?:func|class|data|mod|meth|attr|exc|obj):<code>~?")
 
 def on_page_content(html: str, page, config, files) -> str:
     return _ROLE.sub("<code>", html)
+
+
+#: The theme's search dialog as it writes it, and the same with its accessible name.
+SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
+SEARCH_NAMED = ('<div class="md-search" data-md-component="search" role="dialog" '
+                'aria-label="Search the documentation">')
+
+
+def on_post_page(html: str, page, config) -> str:
+    """Every page's search dialog named for screen readers (the theme gives a dialog
+    no name); the build fails if the theme stops writing the dialog as expected."""
+    if SEARCH_DIALOG not in html:
+        raise ValueError(f"{page.file.src_path}: the theme's search dialog changed; "
+                         f"name it in docs/hooks.py")
+    return html.replace(SEARCH_DIALOG, SEARCH_NAMED)
 
 
 def on_files(files, config):
