@@ -575,7 +575,7 @@ def test_a_score_shows_the_win_chance_with_its_interval_and_why(page, base, shot
         page.locator("#plans tbody tr").count())
     badge = page.locator("#close-badge")
     expect(badge).to_have_text(re.compile("^(clear choice|too close to call)$"))
-    expect(page.locator("#headline")).to_contain_text("chance to win")
+    expect(page.locator("#headline")).to_contain_text("wins the game")
     page.screenshot(path=shots / "advisor-score.png", full_page=True)
 
 
