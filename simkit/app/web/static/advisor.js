@@ -489,8 +489,8 @@ function cancel() {
 const COLUMNS = {
   holds: { head: "holds", term: "holds", key: "p_contract", lo: "contract_low", hi: "contract_high", fmt: (v) => pct(v) },
   made: { head: "made", term: "made", key: "p_make", lo: "ci_low", hi: "ci_high", fmt: (v) => pct(v) },
-  us: { head: "us", key: "ev_us", lo: "ev_us_low", hi: "ev_us_high", fmt: (v) => signed(v) },
-  them: { head: "them", key: "ev_them", lo: "ev_them_low", hi: "ev_them_high", fmt: (v) => signed(v) },
+  us: { head: "us", label: "us (points)", key: "ev_us", lo: "ev_us_low", hi: "ev_us_high", fmt: (v) => signed(v) },
+  them: { head: "them", label: "them (points)", key: "ev_them", lo: "ev_them_low", hi: "ev_them_high", fmt: (v) => signed(v) },
   ev: { head: "EV", term: "EV", key: "ev", lo: "ev_low", hi: "ev_high", fmt: (v) => signed(v) },
   points: { head: "points", key: "points", fmt: (v) => signed(v) },
   win: { head: "chance to win", term: "chance to win", key: "p_win", lo: "p_win_low", hi: "p_win_high", fmt: (v) => pct(v) },
@@ -586,7 +586,7 @@ function drawTable(a) {
       const td = r[c.key] === null || r[c.key] === undefined ? el("td", {}, "–")
         : withCi(r[c.key], c.lo ? r[c.lo] : null, c.hi ? r[c.hi] : null, c.fmt);
       td.setAttribute("role", "cell");
-      td.dataset.label = c.head;
+      td.dataset.label = c.label || c.head;          // a phone's card names the unit too
       td.dataset.key = c.key;
       td.dataset.value = JSON.stringify(r[c.key] ?? null);
       if (c.lo) { td.dataset.low = JSON.stringify(r[c.lo] ?? null); td.dataset.high = JSON.stringify(r[c.hi] ?? null); }
