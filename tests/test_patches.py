@@ -110,6 +110,7 @@ def test_no_patches_leaves_numba_as_it_is_and_computes_the_same(tmp_path):
     assert set((ROOT / "simkit").rglob("*.nb[ic]")) == before
 
 
+@pytest.mark.slow
 def test_a_numba_not_known_is_left_alone_with_one_warning(tmp_path):
     """Where numba's code is not what a patch was tested on (here: two of the
     functions replaced, changed before simkit is imported), that patch is not
@@ -186,3 +187,15 @@ def test_an_llvmlite_not_known_keeps_cpythons_allocator_with_one_warning(monkeyp
     assert stack.version("0.45.1rc1") == (0, 45, 1)
     assert stack.version("0.50.0") == (0, 50, 0)
     assert stack.version("1.dev0") == (1,)
+
+
+def test_pyproject_allows_the_llvmlite_releases_tested():
+    """pyproject.toml's llvmlite bounds are stack.LLVMLITE's, and its numba ones a
+    range the patches' fingerprints were taken in (0.68)."""
+    import tomllib
+
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    spec = {d.split(">")[0].split("<")[0]: d for d in deps}
+    low, high = (".".join(map(str, v)) for v in stack.LLVMLITE)
+    assert spec["llvmlite"] == f"llvmlite>={low},<{high}"
+    assert spec["numba"] == "numba>=0.68,<0.69"

@@ -241,30 +241,31 @@ class Patch:
 
 
 #: simkit's patches of numba (:func:`simkit.base.stack.keep_chunks` checks its own).
-#: The fingerprints were taken from numba 0.59.0 and 0.68.1 (each comment: the
-#: releases it was found in).
+#: The fingerprints are those of numba 0.68.0 and 0.68.1, the releases tested (the
+#: lowest and highest pyproject.toml allows: simkit's kernels index arrays with
+#: IntEnum members, which numba types from 0.68.0 on).  Each comment: the
+#: releases whose code it is.
 PATCHES = {p.name: p for p in [
     Patch("locator", "cache locator classes (caching._CacheLocator, CacheImpl.__init__)",
           "kernels are kept by numba's own stamp, once per simkit source: editing any "
           "kernel module compiles every game's kernels again",
-          frozenset({"f879c4e17afe7a0c",       # 0.59.0
-                     "9c33023935c76ac1"})),    # 0.68.1
+          frozenset({"9c33023935c76ac1"})),    # 0.62.0 to 0.68.1
     Patch("repair", "cache load and save (caching.Cache, IndexDataCacheFile)",
           "a damaged compiled kernel stops every run with numba's error until its cache "
           "folder is removed, and an unwritable one stops the run",
-          frozenset({"786151165f4d70e3"})),    # 0.59.0, 0.68.1
+          frozenset({"786151165f4d70e3"})),    # 0.59.0 to 0.68.1
     Patch("inline-once", "InlineWorker.run_untyped_passes",
           "first compiles take longer: an inlined function's IR is made again at every "
           "call site (Pitch's batch kernel: 23 s of its 42 s, 14 s with it)",
-          frozenset({"56b551183a8cf866"})),    # 0.59.0, 0.68.1
+          frozenset({"56b551183a8cf866"})),    # 0.59.0 to 0.68.1
     Patch("one-copy", "InlineWorker.inline_ir and ir.Block",
           "first compiles take longer: an inlined function is copied block by block "
           "(Pitch's play: 4.3 s a copy, 0.3 s with it)",
-          frozenset({"82c48127cb0c33d0"})),    # 0.59.0, 0.68.1
+          frozenset({"82c48127cb0c33d0"})),    # 0.59.0 to 0.68.1
     Patch("pipeline", "copy propagation and the nopython pipeline (ir_utils, compiler)",
           "serial kernels keep the copies their inlined calls make, an atomic reference "
           "count each (a play about 17% slower)",
-          frozenset({"c4c77cfdacef7ab0"})),    # 0.59.0, 0.68.1
+          frozenset({"c4c77cfdacef7ab0"})),    # 0.59.0 to 0.68.1
 ]}
 #: The patches made in this process (:func:`_known`).
 ACTIVE: set[str] = set()

@@ -51,7 +51,7 @@ NEEDED = (sys.implementation.name == "cpython" and (3, 11) <= sys.version_info[:
           and ctypes.sizeof(ctypes.c_void_p) == 8)
 #: The llvmlite releases the machine code below was built and tested with: from
 #: the first to before the second (pyproject.toml's range, through numba's pins).
-LLVMLITE = ((0, 42), (0, 51))
+LLVMLITE = ((0, 50), (0, 51))
 #: What a first compile loses where the allocator is left as CPython has it.
 LOST = ("a first compile from a deep call maps and unmaps frame-stack memory "
         "millions of times (simkit simulate burraco's first start: 21 s of system "
