@@ -109,8 +109,9 @@ def test_schema_describes_every_column(game):
 @pytest.mark.parametrize("game", SPECS, ids=IDS)
 def test_every_unit_simulates_as_its_schema_says(game):
     """A tiny run of each unit for every player count: the columns, in order, and
-    the dtypes the schema declares; the index is the unit's number; the same
-    run twice is the same; the summary adds up and prints."""
+    the dtypes the schema declares; the index is the unit's number, and a unit
+    is fixed by the seed and its number (the run in two parts is the same run,
+    another seed another); the summary adds up and prints."""
     for unit_name, unit in game.units.items():
         for players in game.players:
             run = engine.RunSettings(SMALL[unit_name], players=players, seed=3, start=5)
@@ -123,8 +124,13 @@ def test_every_unit_simulates_as_its_schema_says(game):
             index = df.iloc[:, 0].to_numpy()
             assert index.min() == 5
             assert index.max() == 5 + SMALL[unit_name] - 1
-            again = engine.simulate(game, unit_name, run)
-            pd.testing.assert_frame_equal(df, again)
+            half = SMALL[unit_name] // 2
+            parts = [engine.simulate(game, unit_name, dataclasses.replace(run, count=half)),
+                     engine.simulate(game, unit_name, dataclasses.replace(
+                         run, count=SMALL[unit_name] - half, start=5 + half))]
+            pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True), df)
+            other = engine.simulate(game, unit_name, dataclasses.replace(run, seed=4))
+            assert not other.iloc[:, 1:].equals(df.iloc[:, 1:]), (unit_name, players)
             summary = unit.summary(rules)
             summary.add(df)
             assert summary.text().strip()
@@ -150,14 +156,27 @@ def test_chunks_equal_simulate(game):
 
 @pytest.mark.parametrize("game", SPECS, ids=IDS)
 def test_reference_and_bench_entry_points_run(game):
-    rules = game.make_rules(players=game.bench_players[0])
+    """The reference engine plays a unit fixed by (seed, index); what ``simkit
+    bench`` times plays the units a run of the same seed records."""
+    players = game.bench_players[0]
+    rules = game.make_rules(players=players)
     pols = game.make_policies("heuristic", rules.players)
     log = game.reference(rules, pols, 1, 0)
-    assert log.rules == rules                           # played under the rules given
     assert log == game.reference(rules, pols, 1, 0)     # (seed, index) fixes the hand
     assert log != game.reference(rules, pols, 1, 1)     # and another index is another deal
-    run = engine.kernel_run(game, game.bench_players[0], 3)
-    run()
+    run = engine.kernel_run(game, players, 3)
+    held = dict(zip(run.__code__.co_freevars, (c.cell_contents for c in run.__closure__)))
+    table, unit, arrays = held["table"], held["unit"], held["arrays"]
+    for a in arrays:
+        a[...] = 0                                      # so what run() writes is seen
+    assert run() is None
+    matrix, index = ((arrays[0], np.arange(3)) if unit.rows is None
+                     else unit.rows(arrays, table, 0))
+    played = engine.frame(unit.schema, matrix, engine.FrameContext(table, index),
+                          game.axis_values(table.rules))
+    recorded = engine.simulate(game, game.bench_unit,
+                               engine.RunSettings(3, players=players, policy="heuristic", seed=1))
+    pd.testing.assert_frame_equal(played, recorded)
 
 
 @pytest.mark.parametrize("game", SPECS, ids=IDS)

@@ -289,6 +289,18 @@ def test_shares_of_units_clustered_in_hands():
     assert hi == pytest.approx(stats.proportion_ci(0, 6)[1])
 
 
+#: How each sentence of the summary opens, one per part of the study, in order.
+SENTENCES = ("With four heuristic players a team scores on average ", "A team makes ",
+             " of hands end with a team going out and ", "A game to 2000 lasts ",
+             "Heuristic players at every seat score ", "Per team-hand, heuristic players lay ",
+             "Of the rule variants, ")
+
+
 def test_tiny_run_works(run_study):
-    """A run far too small for most estimates still gives every sentence."""
-    assert len(run_study(bs.NAME, TINY, SEED).summary) >= 4
+    """A run far too small for most estimates still gives every sentence: one per
+    part of the study, in order, each a whole sentence."""
+    summary = run_study(bs.NAME, TINY, SEED).summary
+    assert len(summary) == len(SENTENCES), summary
+    for line, opening in zip(summary, SENTENCES):
+        assert opening in line, (opening, line)
+        assert line.endswith("."), line

@@ -6,13 +6,14 @@ test_studies.py; the variant studies in test_variant_studies.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from analyses import pepper_bids, pepper_kubwa
-from simkit.pepper.rules import make_rules
+from simkit.pepper.rules import PepperRules
 
 #: Runs of many deals: the full suite's, not the quick tier's (-m "not slow").
 pytestmark = pytest.mark.slow
@@ -273,4 +274,10 @@ def test_kubwa_forced_hands_take_every_trick():
 
 
 def test_rules_used_are_the_seed_defaults(kubwa):
-    assert kubwa.provenance["rules"][4] == make_rules(players=4).as_dict()
+    """The Kubwa study plays under the seed's rules, every rule at its rule-book
+    default with only the player count set, and its provenance says so."""
+    defaults = {f.name: f.default for f in dataclasses.fields(PepperRules)}
+    for players in pepper_kubwa.PLAYERS:
+        seed = {**defaults, "players": players}
+        assert pepper_kubwa._rules(players).as_dict() == seed
+        assert kubwa.provenance["rules"][players] == seed

@@ -26,7 +26,16 @@ from simkit.lab import drama
 from simkit.shiesta import reference as R
 from simkit.shiesta.policies import NAMED, make_policies
 from simkit.shiesta.record import body
-from simkit.shiesta.rules import PRESETS, make_rules
+from simkit.shiesta.rules import (
+    PRESETS,
+    AfterBurn,
+    AfterPickup,
+    Higher,
+    Opening,
+    Starter,
+    Two,
+    make_rules,
+)
 
 SOME = settings(max_examples=300, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -91,14 +100,14 @@ def goes_on(rank, pile, rules):
         return True
     stack = list(pile)
     if stack and stack[-1] == N2:
-        if rules.two == "reset":
+        if rules.two == Two.RESET:
             return True
         while stack and stack[-1] == N2:
             stack.pop()
     if not stack:
         return True
     top = stack[-1]
-    same = rules.higher == "equal" and rank == top
+    same = rules.higher == Higher.EQUAL and rank == top
     if TEXT[top] == "7":
         return level(rank) < level(top) or same
     return level(rank) > level(top) or same
@@ -112,7 +121,7 @@ def opens(rank):
 def legal_set_ranks(held, pile, rules):
     """§4.4: ranks of a hand or face-up row playable now (after the opening)."""
     have = sorted(r for r in held if held[r] > 0)
-    if not pile and rules.opening == "every" and any(opens(r) for r in have):
+    if not pile and rules.opening == Opening.EVERY and any(opens(r) for r in have):
         return [r for r in have if opens(r)]
     return [r for r in have if goes_on(r, pile, rules)]
 
@@ -300,7 +309,8 @@ class Referee:
                 self.hand[s][r] += 1
             self.pile = []
             self.pickups[s] += 1
-            after = s if self.rules.after_pickup == "picker" else (s + self.direction) % self.n
+            after = (s if self.rules.after_pickup == AfterPickup.PICKER
+                     else (s + self.direction) % self.n)
             self.to_move = after
             return
         if m.source == DOWN:
@@ -330,7 +340,7 @@ class Referee:
             self.out.update(self.pile)
             self.out[N10] += m.count
             self.pile = []
-            if self.rules.after_burn == "again":
+            if self.rules.after_burn == AfterBurn.AGAIN:
                 return m.seat
         else:
             self.pile += [m.rank] * m.count
@@ -420,7 +430,7 @@ def replay_deal(seed, index, rules, log):
         elif p < (6 + rules.hand_size) * n:
             assert log.dealt_hand[p % n][(p - 6 * n) // n] == card
     assert log.draw_pile == deck[(6 + rules.hand_size) * n:]
-    starter = stream.below(n) if rules.starter == "random" else 0
+    starter = stream.below(n) if rules.starter == Starter.RANDOM else 0
     assert log.starter == starter
     return stream
 
