@@ -18,6 +18,7 @@ def _cli_json(capsys, argv) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_advise_is_the_cli_json(capsys):
     q = [("game", "pepper"), ("hand", "JH JD AH KH 9C 9S"), ("samples", "2000"),
          ("seed", "1"), ("bound", "1")]
@@ -40,6 +41,7 @@ def test_pitch_advise_and_repeated_options(capsys):
     assert got == want
 
 
+@pytest.mark.slow
 def test_compare_is_the_cli_json(capsys):
     q = [("game", "pepper"), ("variant", "A:"), ("variant", "B:all_pass=stick"),
          ("hands", "3000"), ("games", "50"), ("seed", "2")]

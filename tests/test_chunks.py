@@ -93,6 +93,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+@pytest.mark.slow
 def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, cli):
     """kill -9 of a run that has written parts 0..2 of 20 (and no more, by
     construction): the run is left unfinished, a rerun keeps those parts, removes a
@@ -150,6 +151,7 @@ def test_kill_9_mid_run_then_rerun_is_identical(tmp_path, cli):
     assert out.split("\n\n")[0] == out2.split("\n\n")[0]        # the same summary table
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(tmp_path):
     """Ctrl-C (SIGINT) while the run is held after its part 2 of 20 (so it lands
     mid-run, however fast the machine): exit code 130, one line saying how many
@@ -217,6 +219,7 @@ def test_interrupted_aggregate_run_resumes_to_the_same_aggregate(tmp_path, monke
 
 # --- refusals ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_different_run_into_the_same_output_is_refused(tmp_path, cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
     base = ["simulate", "pepper", "--hands", "4000", "--no-progress", "--out", "x.parquet"]
@@ -668,6 +671,7 @@ def test_verify_needs_a_run(cli, tmp_path):
 
 # --- one run at a time, and a full disk ----------------------------------------------------
 
+@pytest.mark.slow
 def test_a_second_run_on_the_same_out_is_refused_while_the_first_runs(tmp_path, cli):
     """A run held still after its part 2 holds its directory: the same command
     beside it is refused in one line naming the process, touching nothing (it

@@ -45,6 +45,7 @@ def test_outbidding_the_dealer_takes_its_contracts_not_the_sessions_balance():
     assert abs(edge["diff"]) < 0.02
 
 
+@pytest.mark.slow
 def test_a_rule_that_changes_no_deal_is_no_change_in_every_row():
     """Pepper's stick-the-dealer with players who never pass a hand out: every
     row has p = 1 and the finding no change, and nothing is starred."""
@@ -147,6 +148,7 @@ def test_a_rate_at_0_or_100_percent_has_a_real_interval():
     assert done["a_high"] == 1.0
 
 
+@pytest.mark.slow
 def test_games_to_lead_is_never_where_the_stronger_is_not_ahead():
     """The skill trace: where the stronger's win rate is not shown above 50%
     (the expert over the default on a handful of deals), games-to-lead reads

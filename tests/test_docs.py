@@ -72,7 +72,18 @@ def test_every_command_shown_parses(path):
 
 
 def test_the_docs_show_commands():
-    assert sum(len(_commands(p)) for p in TEXTS) >= 40
+    """Every subcommand of simkit, and a run of every game, is shown as a command
+    a reader can copy from the README or the docs."""
+    import argparse
+
+    from simkit import games
+
+    shown = [argv for p in TEXTS for argv in _commands(p)]
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    missing = set(sub.choices) - {argv[0] for argv in shown if argv}
+    assert not missing, f"no command shown for: simkit {', simkit '.join(sorted(missing))}"
+    simulated = {argv[1] for argv in shown if argv[:1] == ["simulate"] and len(argv) > 1}
+    assert set(games.GAMES) <= simulated, set(games.GAMES) - simulated
 
 
 def test_every_subcommand_and_option_is_in_the_reference():
@@ -97,7 +108,19 @@ def test_every_mark_in_the_docs_is_known():
             assert m.group(1) in hooks.GENERATORS, (page, m.group(0))
 
 
-@pytest.mark.parametrize("path", TEXTS, ids=[str(p.relative_to(ROOT)) for p in TEXTS])
+def _example_pages() -> list:
+    """Every text; those whose ```python blocks run simulations (each block a
+    fresh process, seconds a page) are marked slow, but for the Python
+    reference and how-it-works: the quick tier runs those two."""
+    quick = {ROOT / "docs" / "reference" / "python.md", ROOT / "docs" / "how-it-works.md"}
+    return [pytest.param(p, id=str(p.relative_to(ROOT)),
+                         marks=pytest.mark.slow if p not in quick and any(
+                             m.group(1) == "python" for m in FENCE.finditer(p.read_text(
+                                 encoding="utf-8"))) else ())
+            for p in TEXTS]
+
+
+@pytest.mark.parametrize("path", _example_pages())
 def test_the_python_examples_run(path, tmp_path):
     """``>>>`` examples as doctests; every ```python block of a page, in order,
     in a fresh process (in an empty directory: nothing is left behind)."""

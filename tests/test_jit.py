@@ -245,11 +245,13 @@ def test_in_lanes_runs_every_lane_once(monkeypatch, threads, n_lanes):
 
 @pytest.mark.parametrize(("mode", "want"), [
     ("", {"_a": True, "_b": True, "_plain": False}),
-    ("declared", {"_a": True, "_b": True, "_plain": False}),
-    ("never", {"_a": False, "_b": False, "_plain": False}),
+    pytest.param("declared", {"_a": True, "_b": True, "_plain": False}, marks=pytest.mark.slow),
+    pytest.param("never", {"_a": False, "_b": False, "_plain": False}, marks=pytest.mark.slow),
     ("_a, _z", {"_a": False, "_b": True, "_plain": False}),
-    ("m.kernel:_b", {"_a": True, "_b": False, "_plain": False}),
-    ("other.kernel:_b", {"_a": True, "_b": True, "_plain": False}),
+    pytest.param("m.kernel:_b", {"_a": True, "_b": False, "_plain": False},
+                 marks=pytest.mark.slow),
+    pytest.param("other.kernel:_b", {"_a": True, "_b": True, "_plain": False},
+                 marks=pytest.mark.slow),
 ])
 def test_simkit_inline_chooses_what_is_inlined_and_stamps_the_cache(mode, want):
     """SIMKIT_INLINE (what benchmarks/compile_costs.py measures with): the

@@ -37,9 +37,13 @@ def _entry(cache: pathlib.Path, suffix: str) -> pathlib.Path:
 
 
 @pytest.mark.parametrize(("damage", "error"), [
-    ("data cut", "UnpicklingError"), ("data overwritten", "UnpicklingError"),
-    ("data emptied", "EOFError"), ("index cut", "UnpicklingError"),
-    ("index overwritten", "UnpicklingError"), ("index emptied", "EOFError"),
+    # the quick tier: one damage; the full suite every damage to either file
+    ("data cut", "UnpicklingError"),
+    pytest.param("data overwritten", "UnpicklingError", marks=pytest.mark.slow),
+    pytest.param("data emptied", "EOFError", marks=pytest.mark.slow),
+    pytest.param("index cut", "UnpicklingError", marks=pytest.mark.slow),
+    pytest.param("index overwritten", "UnpicklingError", marks=pytest.mark.slow),
+    pytest.param("index emptied", "EOFError", marks=pytest.mark.slow),
 ])
 def test_a_damaged_entry_is_compiled_again_with_one_warning(tmp_path, damage, error):
     first = _run(tmp_path)

@@ -57,8 +57,10 @@ def _pepper_row_of(log) -> dict:
 
 
 @pytest.mark.parametrize(("players", "preset", "policy"), [
-    (4, "seed", "heuristic"), (3, "seed", "heuristic"), (2, "seed", "heuristic"),
-    (4, "stick-the-dealer", "random"), (3, "one-lap", "classic")])
+    (4, "seed", "heuristic"), pytest.param(3, "seed", "heuristic", marks=pytest.mark.slow),
+    pytest.param(2, "seed", "heuristic", marks=pytest.mark.slow),
+    (4, "stick-the-dealer", "random"), pytest.param(3, "one-lap", "classic",
+                                                    marks=pytest.mark.slow)])
 def test_pepper_show_replays_to_itself_and_equals_the_run(players, preset, policy):
     """For 150 seeded hands a table: the record replays to exactly itself, and
     what it says equals the kernel's row of the same hand of a run."""
@@ -167,6 +169,7 @@ def test_unreadable_record_files(capsys, tmp_path):
 
 
 
+@pytest.mark.slow
 def test_record_input_is_bounded(capsys, tmp_path, monkeypatch):
     """/dev/zero, a file over the cap, a closed or non-UTF-8 standard input: one
     line each, read no further than the cap; a byte-order mark is taken."""
@@ -253,6 +256,7 @@ def _assert_row(log, row, text):
         assert row[key] == value, (key, row[key], value, text)
 
 
+@pytest.mark.slow
 def test_show_from_a_run(capsys, pepper_run):
     """Records of a run's hands, read from its directory: each replays to itself
     and says what the run's Parquet row says."""

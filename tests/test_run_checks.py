@@ -196,6 +196,7 @@ def test_a_tournament_checks_and_rebuilds_its_summary_files(cli, tmp_path):
     assert {p.name: p.stat().st_mtime_ns for p in run.iterdir()} == before
 
 
+@pytest.mark.slow
 def test_a_tournament_killed_before_its_summary_says_so(cli, tmp_path):
     run = tmp_path / "T"
     assert cli(*TOURNAMENT, "--out", str(run))[0] == 0
@@ -257,6 +258,7 @@ def _apply(run, other, op) -> None:
     store.write_json_atomic(run / store.RUN_MANIFEST, m)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(damage=DAMAGE)

@@ -302,6 +302,7 @@ def test_paired_bootstrap():
     assert r1["lo"] <= r1["diff"] <= r1["hi"]
 
 
+@pytest.mark.slow
 def test_a_quantile_of_few_values_is_resampled_by_counts_alike():
     """A quantile of whole numbers is resampled as multinomial counts of the
     distinct pairs: the same distribution as resampling the units, so its
@@ -327,6 +328,7 @@ def test_a_quantile_of_few_values_is_resampled_by_counts_alike():
         assert _weighted_quantile(values, counts, q).tolist() == pytest.approx(want)
 
 
+@pytest.mark.slow
 def test_a_statistic_of_sums_of_few_rows_is_resampled_by_counts_alike():
     """The largest departure of win rates (a statistic of column sums) over
     games whose rows are few distinct ones: resampled by counts, its interval

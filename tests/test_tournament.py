@@ -188,6 +188,7 @@ def test_measures_read_the_right_columns():
     np.testing.assert_array_equal(v[:, 3], df["score_1"])
 
 
+@pytest.mark.slow
 def test_dask_backend_gives_the_same_tournament(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     argv = ["tournament", "pepper", "--players", "2", "--policy", "heuristic", "--policy",

@@ -122,6 +122,7 @@ def test_every_trial_plays_the_same_deals():
     assert a == b
 
 
+@pytest.mark.slow
 def test_stored_tune_continues_and_reprints(capsys, tmp_path):
     out = str(tmp_path / "t")
     rc, first, _ = _run(capsys, [*SEARCH, "--trials", "2", "--out", out, "--json"])
@@ -145,7 +146,9 @@ def test_stored_tune_continues_and_reprints(capsys, tmp_path):
     assert (tmp_path / "t" / tune.MANIFEST).read_text() == before
 
 
-@pytest.mark.parametrize("stop_at", [1, 3, 5])
+@pytest.mark.parametrize("stop_at", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate([3, 1, 5])])
 def test_an_interrupted_tune_continues_to_the_unbroken_result(capsys, tmp_path, monkeypatch,
                                                               stop_at):
     """Ctrl-C at the stop_at-th tournament (the 5th: in the confirmation), then
@@ -193,6 +196,7 @@ def test_cmaes_sampler_and_choices(capsys):
     assert res["best"]["setting"].startswith("heuristic:three_at=")
 
 
+@pytest.mark.slow
 def test_a_trial_left_running_by_a_killed_tune_is_played_anew(capsys, tmp_path):
     """kill -9 mid-trial (or an earlier simkit) leaves a trial RUNNING in the
     SQLite study: the same command leaves it out and plays the trials still

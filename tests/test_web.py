@@ -240,6 +240,7 @@ def test_advise_returns_exactly_what_the_cli_prints(client, capsys, monkeypatch,
     assert resp.json() == _cli_json(capsys, *argv)
 
 
+@pytest.mark.slow
 def test_compare_returns_exactly_what_the_cli_prints(client, capsys, monkeypatch):
     monkeypatch.setattr(server, "SYNC_SECONDS", 1e9)
     pairs = [("game", "pepper"), ("variant", "A:"), ("variant", "B:fail=bid"),

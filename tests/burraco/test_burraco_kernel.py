@@ -18,7 +18,7 @@ import pytest
 from simkit.base.config import vector
 from simkit.burraco import api, melds
 from simkit.burraco import kernel_melds as KM
-from simkit.burraco.rules import PRESETS, make_rules
+from simkit.burraco.rules import PRESETS, UntakenPozzetto, make_rules
 from simkit.runs.batches import max_threads
 
 SEED = 20261129
@@ -63,7 +63,7 @@ def test_hand_records_add_up(preset):
             assert df[f"wilds_{t}"].between(0, 12).all()
             untaken = df[f"pozzetto_turn_{t}"] < 0
             assert (df.loc[~untaken, f"pozzetto_penalty_{t}"] == 0).all()
-            if rules.untaken_pozzetto == "flat":
+            if rules.untaken_pozzetto == UntakenPozzetto.FLAT:
                 assert (df.loc[untaken, f"pozzetto_penalty_{t}"] == -100).all()
             else:
                 assert (df.loc[untaken, f"pozzetto_penalty_{t}"] < 0).all()
@@ -107,6 +107,7 @@ def test_who_led_in_whole_games():
     assert (back["settled"] >= back["hands"] // 2).all()
 
 
+@pytest.mark.slow
 def test_kernel_meld_checks_agree_with_the_meld_module():
     """The kernel's set and sequence checks (its own code) against melds.read_meld
     on 20,000 random groups of 3 to 9 cards drawn near one suit or rank, under

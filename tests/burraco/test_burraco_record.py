@@ -78,6 +78,7 @@ def same_log(got, log) -> None:
 
 # --- round trips ------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_two_hundred_hands_replay_to_themselves():
     """200 hands under the seed's rules: the record replays (without policies) to
     the run's HandLog and to exactly its own lines; both common endings occur."""
@@ -91,7 +92,9 @@ def test_two_hundred_hands_replay_to_themselves():
     assert endings == {"closed", "stock"}
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate(PRESETS)])
 def test_every_rule_set_at_a_mixed_table_replays_to_itself(preset):
     """Each preset, a table of random, classic, heuristic and patient: 25 hands
     replay to themselves, with and without the table's policies."""
@@ -121,8 +124,9 @@ def test_hands_ended_by_the_cap_replay_to_themselves():
 
 # --- the record is the run ----------------------------------------------------------
 
-@pytest.mark.parametrize(("preset", "table"), [("seed", "heuristic"), ("stock-finish", "mixed"),
-                                           ("pozzetto-cards", "mixed")])
+@pytest.mark.parametrize(("preset", "table"), [
+    ("seed", "heuristic"), pytest.param("stock-finish", "mixed", marks=pytest.mark.slow),
+    pytest.param("pozzetto-cards", "mixed", marks=pytest.mark.slow)])
 def test_records_say_what_the_kernel_records(preset, table):
     """For 100 hands of a run the record's moves, replayed from its text, are the
     kernel's decisions, and every result it states is the kernel's row."""

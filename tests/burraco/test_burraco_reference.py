@@ -31,7 +31,7 @@ from simkit.burraco import reference as R
 from simkit.burraco import reference_players as P
 from simkit.burraco.melds import MeldRules, extend, read_meld
 from simkit.burraco.policies import HeuristicParams, make_policies
-from simkit.burraco.rules import PRESETS, make_rules
+from simkit.burraco.rules import PRESETS, Pozzetto, StockEnd, Tie, UntakenPozzetto, make_rules
 
 SOME = settings(max_examples=120, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -210,8 +210,8 @@ class Referee:
         going-out choice waits until after melding (:meth:`closes`)."""
         t, p = seat % 2, self.pol[seat]
         if self.taken[t] < 0:
-            if self.rules.pozzetto != "both":
-                return (0 if self.rules.pozzetto == "direct" else 1), False
+            if self.rules.pozzetto != Pozzetto.BOTH:
+                return (0 if self.rules.pozzetto == Pozzetto.DIRECT else 1), False
             return ((0 if self.rand(2) == 0 else 1) if p.name == "random" else 0), False
         if not self.params[seat].close_after and self.closes(seat):
             return 1, True
@@ -233,7 +233,7 @@ class Referee:
         if len(rest) == 1:
             if going_out and wild(rest[0]):
                 return False
-            if keep == 0 and self.rules.pozzetto == "direct":
+            if keep == 0 and self.rules.pozzetto == Pozzetto.DIRECT:
                 return False
         return True
 
@@ -287,7 +287,7 @@ class Referee:
         number = sum(1 for n in self.taken if n >= 0)
         assert code == 2000 + 10 * way + number
         assert self.taken[t] < 0, "a second pozzetto for one team"
-        assert self.rules.pozzetto in ("both", ("direct", "discard")[way])
+        assert self.rules.pozzetto in (Pozzetto.BOTH, (Pozzetto.DIRECT, Pozzetto.DISCARD)[way])
         assert not self.hands[seat]
         self.hands[seat] = set(self.pozzetti[number])
         self.pozzetti[number] = []
@@ -316,7 +316,7 @@ class Referee:
         if log.ended == "stock":
             assert len(self.stock) == 2
             assert last[0] == turns[-1].seat * SEAT + 1000
-            if rules.stock_end == "stop":                            # play stops at the draw
+            if rules.stock_end == StockEnd.STOP:                            # play stops at the draw
                 assert last == [turns[-1].seat * SEAT + 1000]
             else:                                                    # the turn is finished
                 assert 6000 <= last[-1] % SEAT < 7000 or last[-1] % SEAT in (2010, 2011)
@@ -344,7 +344,7 @@ class Referee:
             closing = rules.closing_bonus if log.ended == "closed" and log.closer % 2 == t else 0
             if self.taken[t] >= 0:
                 pozzetto = 0
-            elif rules.untaken_pozzetto == "flat":
+            elif rules.untaken_pozzetto == UntakenPozzetto.FLAT:
                 pozzetto = -100
             else:
                 other = self.taken[1 - t]
@@ -396,7 +396,7 @@ class Referee:
             hand.add(self.stock.pop(0))
             if len(self.stock) == 2:                                 # §5: the last turn
                 assert last
-                if self.rules.stock_end == "stop":                   # play stops at once
+                if self.rules.stock_end == StockEnd.STOP:                   # play stops at once
                     assert codes == [1000]
                     return True
         return False
@@ -581,6 +581,7 @@ def test_every_hand_follows_the_rule_book(seed, index, table_, dealer):
     assert f"ended: {log.ended}" in B.body(log)
 
 
+@pytest.mark.slow
 @FEW
 @given(seeds, st.integers(0, 2**20), tables(), st.sampled_from([150, 600, 1500]))
 def test_games_follow_the_rule_book(seed, index, table_, target):
@@ -594,7 +595,7 @@ def test_games_follow_the_rule_book(seed, index, table_, target):
     for k, hand in enumerate(game.hands):
         Referee(rules, policies, hand, stream, (first + k) % 4).run()   # one stream for all
         total = [total[t] + hand.score[t] for t in (0, 1)]
-        over = max(total) >= target and (total[0] != total[1] or rules.tie == "shared")
+        over = max(total) >= target and (total[0] != total[1] or rules.tie == Tie.SHARED)
         assert over == (k == len(game.hands) - 1 and not game.unfinished)
     assert game.score == total
     rec = game.record()

@@ -27,7 +27,7 @@ from simkit.base.rng import Stream
 from simkit.pepper import api
 from simkit.pepper import reference as R
 from simkit.pepper.policies import make_policies
-from simkit.pepper.rules import DECK, PRESETS, make_rules
+from simkit.pepper.rules import DECK, PRESETS, AllPass, Auction, Fail, Tie, make_rules
 from simkit.runs.batches import max_threads
 
 SEED = 20240616
@@ -48,7 +48,9 @@ needs_two_threads = pytest.mark.skipif(max_threads() < 2,
 
 
 @needs_two_threads
-@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate(PLAYERS)])
 def test_hands_same_on_one_and_two_threads(players):
     kw = {"hands": 30_000, "players": players, "rules": "stick-the-dealer",
               "policy": mixed(players), "seed": SEED}
@@ -67,7 +69,9 @@ def test_games_same_on_one_and_two_threads(players):
                                   api.simulate_games(threads=2, **kw))
 
 
-@pytest.mark.parametrize("batch", [1, 999, 4096, 7_777])
+@pytest.mark.parametrize("batch", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate([999, 1, 4096, 7_777])])
 def test_batch_size_does_not_change_hands(batch):
     n = 400 if batch == 1 else 20_000
     kw = {"players": 4, "rules": "reentry", "policy": mixed(4), "seed": SEED}
@@ -108,6 +112,7 @@ def test_seed_changes_the_run():
     pd.testing.assert_frame_equal(a, api.simulate(2_000, seed=SEED))
 
 
+@pytest.mark.slow
 def test_seed_key_above_2_63_after_a_small_one():
     code = textwrap.dedent("""
         from simkit.base import rng
@@ -166,13 +171,13 @@ def check_auction(c: SimpleNamespace, rules) -> np.ndarray:
     assert ((contract >= 0) & (contract <= rules.kubwa)).all()
     assert ((bids >= 0) & (bids <= rules.kubwa)).all()
     assert (c.calls >= 1).all()
-    if rules.auction == "one_lap":
+    if rules.auction == Auction.ONE_LAP:
         assert (c.calls <= P).all()
     thrown = contract == 0
     played = ~thrown
 
     # thrown-in hands (§3.2 redeal): contract 0, bidder -1, no trump, all zeros
-    if rules.all_pass == "redeal":
+    if rules.all_pass == AllPass.REDEAL:
         assert (bidder[thrown] == -1).all()
         assert (c.trump[thrown] == -1).all()
         assert not c.made[thrown].any()
@@ -184,7 +189,7 @@ def check_auction(c: SimpleNamespace, rules) -> np.ndarray:
     assert (thrown == (bidder == -1)).all()
 
     # stuck dealer (§3.2 stick): only under stick, contract 1, bidder = dealer, nobody bid
-    if rules.all_pass == "stick":
+    if rules.all_pass == AllPass.STICK:
         assert ((bids.max(axis=1) == 0) == stuck).all()
         assert (contract[stuck] == 1).all()
         assert (bidder[stuck] == c.dealer[stuck]).all()
@@ -224,7 +229,7 @@ def check_scoring(c: SimpleNamespace, rules, played: np.ndarray, seat_side: np.n
     won = want_side[rows, bside]
     want_made = won >= np.minimum(cp, T)
     assert (c.made[played] == want_made).all()
-    fail = T if rules.fail == "flat" else cp
+    fail = T if rules.fail == Fail.FLAT else cp
     stake = np.where(cp == rules.kubwa, rules.kubwa_stake, rules.ndogo_stake) * T
     own = np.where(cp < T, np.where(want_made, won, -fail),
                    np.where(want_made, stake, -stake))
@@ -249,7 +254,9 @@ def check_trump_and_features(c: SimpleNamespace, rules, played: np.ndarray) -> N
     assert (f[:, 0] <= T).all()
 
 
-@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate(PLAYERS)])
 def test_hand_invariants_all_presets(players):
     """100,000 hands per (players, preset, policy mix): 2.7M hands per player count."""
     rules_seen = set()
@@ -301,7 +308,7 @@ def test_game_invariants(players, preset):
     for s in range(S):
         assert (g[f"win_{s}"].to_numpy() == ((winners >> s) & 1).astype(bool)).all()
     n_winners = np.array([bin(w).count("1") for w in winners])
-    if rules.tie == "play_on":
+    if rules.tie == Tie.PLAY_ON:
         assert (n_winners == 1).all()
     # first dealers uniform over the seats (chi-square, fixed seed; p > 1e-4)
     counts = np.bincount(g["first_dealer"], minlength=players)
@@ -491,9 +498,10 @@ def reference_fixed(hand_text, players, seat, dealer, samples, specs):
 
 
 @pytest.mark.parametrize(("hand", "players", "specs"), [
-    ("AC KC 9D JS QH 10H", 4, "heuristic"),
+    pytest.param("AC KC 9D JS QH 10H", 4, "heuristic", marks=pytest.mark.slow),
     ("AC KC QC 9D JS QH 10H AD", 2, "heuristic"),
-    ("JC 10C AD 9H KH QS 9S AS", 3, ["heuristic", "random", "heuristic"]),
+    pytest.param("JC 10C AD 9H KH QS 9S AS", 3, ["heuristic", "random", "heuristic"],
+                 marks=pytest.mark.slow),
 ])
 def test_evaluate_hand_agrees_with_the_reference_statistically(hand, players, specs):
     """The fixed-hand sampler's trick distribution (20,000 samples) against the

@@ -34,7 +34,7 @@ from simkit.pepper.api import (
     trace_plan,
 )
 from simkit.pepper.policies import make_policies
-from simkit.pepper.rules import DECK, PLAN_PASS, PLAN_POLICY, TRUMP_TEXT, make_rules
+from simkit.pepper.rules import DECK, PLAN_PASS, PLAN_POLICY, TRUMP_TEXT, Auction, make_rules
 
 SEED = 0x91A7
 DEALS = 240                      # per (table, plan): 186 cases, about 45,000 deals
@@ -76,10 +76,14 @@ def table(players: int, auction: str, all_pass: str) -> dict:
 
 
 def plan_cases() -> list:
-    return [pytest.param(players, auction, all_pass, name,
-                         id=f"{players}p-{auction}-{all_pass}-{name}")
-            for players, auction, all_pass in TABLES
-            for name in ["policy", *plan_names(make_rules(players=players))]]
+    """Every table and plan; the quick tier plays every fourth case (marked slow
+    otherwise), the full suite all of them."""
+    cases = [(players, auction, all_pass, name)
+             for players, auction, all_pass in TABLES
+             for name in ["policy", *plan_names(make_rules(players=players))]]
+    return [pytest.param(*case, id="{}p-{}-{}-{}".format(*case),
+                         marks=() if i % 4 == 0 else pytest.mark.slow)
+            for i, case in enumerate(cases)]
 
 
 # --- the comparison ------------------------------------------------------------
@@ -173,7 +177,7 @@ def frame_records(df, rules) -> np.ndarray:
 def check_plan_calls(rules, logs, seat: int, plan: int) -> None:
     """The plan seat's calls, read from the reference logs, keep the rule's
     words (9.3), independently of :func:`reference.plan_bid`."""
-    T, one_lap = rules.tricks, rules.auction == "one_lap"
+    T, one_lap = rules.tricks, rules.auction == Auction.ONE_LAP
     for log in logs:
         high = 0
         for b in log.auction:

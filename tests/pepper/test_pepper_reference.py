@@ -15,7 +15,7 @@ from simkit.base.rng import Stream
 from simkit.pepper import reference as R
 from simkit.pepper import reference_players as RP
 from simkit.pepper.policies import HeuristicParams, make_policies
-from simkit.pepper.rules import DECK, NO_TRUMP, PRESETS, make_rules
+from simkit.pepper.rules import DECK, NO_TRUMP, PRESETS, AllPass, Auction, Fail, Tie, make_rules
 
 FAST = settings(max_examples=200, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -77,7 +77,7 @@ def expected_score(rules, log):
         score[side] = (1 if made else -1) * rules.ndogo_stake * T
     else:
         made = won >= log.contract
-        score[side] = won if made else -(T if rules.fail == "flat" else log.contract)
+        score[side] = won if made else -(T if rules.fail == Fail.FLAT else log.contract)
     return score, made
 
 
@@ -96,11 +96,11 @@ def check_hand(rules, log):
         assert b.level == 0 or high < b.level <= rules.kubwa
         high = max(high, b.level)
     bids = [b for b in log.auction if b.level > 0]
-    if rules.auction == "one_lap":
+    if rules.auction == Auction.ONE_LAP:
         assert len(log.auction) <= n
     if bids:
         assert (log.contract, log.bidder, log.stuck) == (bids[-1].level, bids[-1].seat, False)
-    elif rules.all_pass == "stick":
+    elif rules.all_pass == AllPass.STICK:
         assert (log.contract, log.bidder, log.stuck) == (1, log.dealer, True)
     else:
         assert (log.contract, log.bidder, log.stuck) == (0, -1, False)
@@ -175,6 +175,7 @@ def test_hand_invariants(table, seed, index):
     assert R.simulate_hand(rules, policies, seed, index) == log       # deterministic
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(tables(), seeds, indices, st.integers(1, 40), st.integers(1, 40))
@@ -198,11 +199,11 @@ def test_games_end(table, seed, index, target, max_rounds):
     if g.unfinished:
         assert g.winners == 0
         assert g.rounds == rules.max_rounds
-        assert top < rules.target or (rules.tie == "play_on" and bin(leaders).count("1") > 1)
+        assert top < rules.target or (rules.tie == Tie.PLAY_ON and bin(leaders).count("1") > 1)
     else:
         assert top >= rules.target
         assert g.winners == leaders
-        if rules.tie == "play_on":
+        if rules.tie == Tie.PLAY_ON:
             assert bin(g.winners).count("1") == 1
     assert R.play_game(rules, policies, seed, index) == g
 
@@ -263,6 +264,7 @@ def deal_around(fixed, seat, rest):
     return hands
 
 
+@pytest.mark.slow
 @FAST
 @given(st.integers(0, 3), st.integers(0, 3), st.randoms(use_true_random=False),
        st.lists(st.sampled_from(POLICY_SPECS), min_size=4, max_size=4), seeds, presets)

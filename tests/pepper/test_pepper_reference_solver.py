@@ -63,7 +63,10 @@ BRUTE_CASES = [(4, 1, 300), (4, 2, 600), (4, 3, 1200),
                (2, 1, 200), (2, 2, 400), (2, 3, 600), (2, 4, 800)]
 
 
-@pytest.mark.parametrize(("players", "size", "count"), BRUTE_CASES)
+@pytest.mark.parametrize(("players", "size", "count"), [
+    # the quick tier: the smaller cases; the full suite every one
+    case if case[2] <= 600 else pytest.param(*case, marks=pytest.mark.slow)
+    for case in BRUTE_CASES])
 def test_value_agrees_with_brute_force(players, size, count):
     rng = random.Random(1000 * players + size)
     mid = 0

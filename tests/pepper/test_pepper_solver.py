@@ -77,7 +77,9 @@ def _sides(players: int, stream: Stream):
     return {seat, (seat + 2) % 4} if players == 4 else {seat}
 
 
-@pytest.mark.parametrize(("players", "deals"), [(4, 600), (3, 200), (2, 400)])
+@pytest.mark.parametrize(("players", "deals"), [
+    pytest.param(4, 600, marks=pytest.mark.slow), pytest.param(3, 200, marks=pytest.mark.slow),
+    (2, 400)])
 def test_full_deals_agree(players, deals):
     """Every trump option's value and "every trick" for random deals, the
     leader and the side drawn at random; values of a side and the others sum to
@@ -95,7 +97,9 @@ def test_full_deals_agree(players, deals):
             assert _kernel_value(hands, trump, trick, seat, others) == left - want
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate([2, 3, 4])])
 def test_endings_agree(players):
     """Positions after random legal play, at trick starts and in mid-trick:
     the value and "at least n" for every n."""

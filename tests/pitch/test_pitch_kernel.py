@@ -42,7 +42,9 @@ needs_two_threads = pytest.mark.skipif(max_threads() < 2,
 # --- reproducibility --------------------------------------------------------
 
 @needs_two_threads
-@pytest.mark.parametrize("players", [2, 5, 8])
+@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate([2, 5, 8])])
 def test_hands_and_sessions_same_on_one_and_two_threads(players):
     kw = {"players": players, "rules": "redeal", "policy": mixed(players), "seed": SEED}
     a = api.simulate(30_000, threads=1, **kw)
@@ -258,6 +260,7 @@ def test_bad_pitch_input_is_one_line_exit_2_and_writes_nothing(workdir, cli, arg
     cli.refused(*argv, *(["--out", "x"] if argv[0] == "simulate" else []), names=words)
 
 
+@pytest.mark.slow
 def test_cli_simulate_sessions_advise_and_rules(workdir, cli):
     code, out, err = cli("simulate", "pitch", "--hands", "30000", "--players", "5",
                          "--no-progress", "--out", "h")

@@ -14,6 +14,8 @@ plan seat never drawing from the stream, and bad input.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -32,6 +34,8 @@ from simkit.pitch.rules import (
     PLAN_NAMES,
     PLAN_PASS,
     PLAN_POLICY,
+    Auction,
+    StuckBid,
     make_rules,
 )
 
@@ -114,8 +118,11 @@ def assert_same_plans(rules, policies, hand, seat, dealer, plan, seed=SEED, coun
     return kern, kcalls
 
 
-@pytest.mark.parametrize("rule_set", list(RULE_SETS))
-@pytest.mark.parametrize("plan", PLANS)
+@pytest.mark.parametrize(("plan", "rule_set"), [
+    # the quick tier plays every fourth case (marked slow otherwise), the full suite all
+    pytest.param(plan, rule_set, id=f"{plan}-{rule_set}",
+                 marks=() if i % 4 == 0 else pytest.mark.slow)
+    for i, (plan, rule_set) in enumerate(itertools.product(PLANS, RULE_SETS))])
 def test_plans_agree(plan, rule_set):
     """Every plan under every rule set, on a table of each size in TABLES (mixed
     random/heuristic tables and all-heuristic tables in turn)."""
@@ -208,9 +215,9 @@ def test_pass_as_dealer_against_a_table_that_never_bids(rules, players):
     for plan in ("2", "3", "4", "moon"):
         df = api.plan_hands("AS KS QS JS 10S 9S", plan, 200, rules=rules, **common)
         level = 5 if plan == "moon" else int(plan)
-        if r.stuck_bid == "two":
+        if r.stuck_bid == StuckBid.TWO:
             want = 2
-        elif plan == "moon" or r.auction == "one_lap":
+        elif plan == "moon" or r.auction == Auction.ONE_LAP:
             want = level
         else:
             want = 2
@@ -218,7 +225,7 @@ def test_pass_as_dealer_against_a_table_that_never_bids(rules, players):
         assert (df["pitcher"] == dealer).all(), plan
         thrown = api.plan_hands("AS KS QS JS 10S 9S", plan, 200, rules={**rules,
                                 "all_pass": "redeal"}, **common)
-        want = level if plan == "moon" or r.auction == "one_lap" else 2
+        want = level if plan == "moon" or r.auction == Auction.ONE_LAP else 2
         assert (thrown["contract"] == want).all(), plan
         assert not thrown["stuck"].any(), plan
 

@@ -66,7 +66,9 @@ def test_unit_and_the_shared_header():
         assert shared.replay(text) == text
 
 
-@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate(PLAYERS)])
 def test_round_trip(players):
     rules = make_rules(players=players)
     round_trip(rules, make_policies("heuristic", players), SEED, 0, HANDS)

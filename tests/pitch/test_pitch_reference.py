@@ -22,7 +22,19 @@ from simkit.pitch import reference as R
 from simkit.pitch import reference_players as H
 from simkit.pitch.policies import NAMED, make_policies
 from simkit.pitch.record import body
-from simkit.pitch.rules import DECK, PRESETS, make_rules
+from simkit.pitch.rules import (
+    DECK,
+    PRESETS,
+    AllPass,
+    Auction,
+    GameTie,
+    JoinScore,
+    Low,
+    MoonNeeds,
+    Steal,
+    StuckBid,
+    make_rules,
+)
 
 FAST = settings(max_examples=300, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -103,11 +115,11 @@ def expected_points(rules, hands, trump, tricks):
             captured[w] += gp(p.card)
     trumps = sorted(c for c in holder if suit(c) == trump)
     high = holder[trumps[-1]]
-    low = taken_by[trumps[0]] if rules.low == "captured" else holder[trumps[0]]
+    low = taken_by[trumps[0]] if rules.low == Low.CAPTURED else holder[trumps[0]]
     jack = taken_by.get(trump * 13 + 9, -1)
     best = max(captured)
     tied = [s for s in range(n) if captured[s] == best]
-    if sum(captured) == 0 or (len(tied) > 1 and rules.game_tie == "none"):
+    if sum(captured) == 0 or (len(tied) > 1 and rules.game_tie == GameTie.NONE):
         game = 0
     else:
         game = sum(1 << s for s in tied)
@@ -119,7 +131,7 @@ def expected_score(rules, contract, pitcher, tricks, points, awarded):
     """§5 written out again: (scores, made)."""
     score = list(points)
     if contract == 5:
-        need = 4 if rules.moon_needs == "four" else awarded
+        need = 4 if rules.moon_needs == MoonNeeds.FOUR else awarded
         made = tricks[pitcher] == 6 and points[pitcher] == need
         score[pitcher] = rules.moon_made if made else -rules.moon_failed
     else:
@@ -172,7 +184,7 @@ def auction_ended(rules, calls):
     n = rules.players
     if any(b.level == 5 for b in calls):
         return True
-    if rules.auction == "one_lap":
+    if rules.auction == Auction.ONE_LAP:
         return len(calls) == n
     passed = {b.seat for b in calls if b.level == 0}
     return len(passed) == n or (len(passed) == n - 1 and any(b.level for b in calls))
@@ -190,28 +202,28 @@ def check_auction(rules, log, fixed_seat=-1):
     for i, b in enumerate(calls):
         assert not auction_ended(rules, calls[:i]), "a call after the auction ended"
         speaker = (speaker + 1) % n
-        while rules.auction == "open" and speaker in passed:
+        while rules.auction == Auction.OPEN and speaker in passed:
             speaker = (speaker + 1) % n
         assert b.seat == speaker
         assert b.seat != pitcher
         is_dealer = b.seat == log.dealer
-        forced = is_dealer and high == 0 and rules.all_pass == "forced"
+        forced = is_dealer and high == 0 and rules.all_pass == AllPass.FORCED
         stuck = stuck or forced
         if b.level == 0:
             assert not forced, "a forced dealer must bid"
             passed.add(b.seat)
         else:
             assert b.level in (2, 3, 4, 5)
-            if forced and rules.stuck_bid == "two":
+            if forced and rules.stuck_bid == StuckBid.TWO:
                 assert b.level == 2, "a stuck dealer bids exactly 2"
-            steal = (is_dealer and rules.steal == "match" and high > 0 and b.level == high)
+            steal = (is_dealer and rules.steal == Steal.MATCH and high > 0 and b.level == high)
             assert b.level > high or steal
             high, pitcher = b.level, b.seat
         if b.seat == fixed_seat:
             assert b.level == (2 if forced else 0)
     assert auction_ended(rules, calls)
     assert len(calls) <= 16
-    if rules.auction == "one_lap" and high < 5:
+    if rules.auction == Auction.ONE_LAP and high < 5:
         assert len(calls) == n
     assert (log.contract, log.pitcher, log.stuck) == (high, pitcher, stuck)
     # each seat's recorded bid is the highest level it bid
@@ -270,7 +282,7 @@ def check_deal(rules, log):
 
 def check_thrown_in(rules, log, rec):
     """§2 redeal: a hand everybody passed is not played and scores nothing."""
-    assert rules.all_pass == "redeal"
+    assert rules.all_pass == AllPass.REDEAL
     assert all(b.level == 0 for b in log.auction)
     assert log.plays == []
     assert log.contract == 0
@@ -328,7 +340,7 @@ def check_points(rules, log, dealt, trump, trick_list):
     assert all(0 <= p <= 4 for p in points)
     awarded = (high >= 0) + (low >= 0) + (jack >= 0) + (game != 0)
     assert sum(points) == awarded + max(0, bin(game).count("1") - 1)
-    if rules.game_tie == "none":
+    if rules.game_tie == GameTie.NONE:
         assert sum(points) <= 4
     if trump * 13 + 9 not in dealt:
         assert jack == -1
@@ -397,6 +409,7 @@ def test_deal_follows_section_1(seed, index, players, dealer):
     assert hands == want
 
 
+@pytest.mark.slow
 @FAST
 @given(tables(), seeds, indices, st.integers(0, 7), st.integers(0, 7),
        st.sampled_from([0, 0, 2, 3, 4, 5]), st.randoms(use_true_random=False))
@@ -927,7 +940,7 @@ def replay_money(rules, log):
         for j in joiners:
             assert j == max(units) + 1
             S = sum(score[k] for k in current)
-            score[j] = start[j] = S // len(current) if rules.join_score == "average" else 0
+            score[j] = start[j] = S // len(current) if rules.join_score == JoinScore.AVERAGE else 0
             units[j] = Fraction(0)
     last = log.seatings[-1]
     S = sum(score[k] for k in last)

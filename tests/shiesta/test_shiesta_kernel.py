@@ -19,7 +19,7 @@ from scipy import stats
 
 from simkit.runs.batches import max_threads
 from simkit.shiesta import api
-from simkit.shiesta.rules import PRESETS, make_rules
+from simkit.shiesta.rules import PRESETS, Starter, make_rules
 
 SEED = 20261129
 PLAYERS = (3, 4, 5)
@@ -28,7 +28,9 @@ MIXED = ["random", "heuristic:exchange=keep", "heuristic:save_specials=false", "
 
 
 @pytest.mark.skipif(max_threads() < 2, reason="numba's thread pool has a single thread")
-@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate(PLAYERS)])
 def test_same_games_on_one_and_two_threads(players):
     kw = {"players": players, "rules": "seven-reverses", "policy": MIXED[:players], "seed": SEED}
     pd.testing.assert_frame_equal(api.simulate_games(20_000, threads=1, **kw),
@@ -66,7 +68,7 @@ def test_game_invariants_every_preset(players):
             assert (left[done.to_numpy(), w[done.to_numpy()]] == 0).all()
             assert (left[~done.to_numpy()] > 0).all()
             assert ((df["winner_seat"] - (df["winner"] - df["starter"]) % N)[done] == 0).all()
-            if rules.starter == "fixed":
+            if rules.starter == Starter.FIXED:
                 assert (df["starter"] == 0).all()
             # the winner wins at once (4.5): in a finished game exactly one seat is out
             assert ((left == 0).sum(axis=1) == done).all()

@@ -43,7 +43,9 @@ def tables(players: int):
 
 # --- round trip ---------------------------------------------------------------
 
-@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate(PLAYERS)])
 def test_records_replay_to_the_same_game_and_lines(players):
     """For every table: replay(body(log)) is the game ``play`` played (the same
     GameLog), and its body is the same lines, without policies and with them."""
@@ -107,7 +109,9 @@ def codes_of(rec: SR.Record) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate(PLAYERS)])
 def test_what_a_record_says_is_the_kernels_row_and_moves(players):
     """``simulate_games`` row i and ``trace_games`` moves of game i equal what
     the record of game i says: every column, and every move."""
