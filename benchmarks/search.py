@@ -12,6 +12,12 @@ its confirmed interval, and whether the target (issue 55: within 3 minutes
 on a 2-core machine) is met.  ``--json`` prints the same as one record;
 ``--save`` also keeps it, dated and with the machine, in
 ``benchmarks/results/search.json``, which the Performance page shows.
+
+``--adapt``: instead, a search of Kubwa's stake (``bids_kubwa_share>=1%``,
+the shortest games) with every setting's players adapted at the default
+sizes, twice on the same ``--out`` (the second reuses every adaptation and
+trial): both wall times and the seconds per trial; ``--save`` keeps
+``benchmarks/results/search_adapt.json``.
 """
 
 from __future__ import annotations
@@ -67,16 +73,7 @@ def main() -> None:
               "ci": [round(v["ci_low"], 3), round(v["ci_high"], 3)],
               "target_s": TARGET_SECONDS, "target_met": seconds < TARGET_SECONDS}
     if a.save:
-        from save_results import machine  # beside this script
-
-        kept = {"measured_utc": datetime.datetime.now(datetime.UTC).isoformat(
-                    timespec="seconds"),
-                "machine": machine(), "command": "python benchmarks/search.py --json",
-                "records": record}
-        path = ROOT / "benchmarks" / "results" / "search.json"
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(kept, indent=1) + "\n")
-        tmp.replace(path)
+        _save(record, "search.json", "python benchmarks/search.py --json")
     if a.json:
         print(json.dumps(record))
         return
@@ -120,7 +117,22 @@ def adapted(a: argparse.Namespace) -> None:
               "answer": res["answer_text"],
               "settings": {json.dumps(t["rules"]): t.get("setting") for t in res["trials"]},
               "front": [p["rules"] for p in front]}
+    if a.save:
+        _save(record, "search_adapt.json", f"python benchmarks/search.py --adapt --trials "
+                                            f"{a.trials} --save")
     print(json.dumps(record, indent=None if a.json else 1))
+
+
+def _save(record: dict, name: str, command: str) -> None:
+    """Keep ``record``, dated and with the machine, in ``benchmarks/results/NAME``."""
+    from save_results import machine  # beside this script
+
+    kept = {"measured_utc": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "machine": machine(), "command": command, "records": record}
+    path = ROOT / "benchmarks" / "results" / name
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(kept, indent=1) + "\n")
+    tmp.replace(path)
 
 
 if __name__ == "__main__":

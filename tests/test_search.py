@@ -132,6 +132,21 @@ def test_bad_input_is_one_line_and_writes_nothing(cli, workdir, extra, names):
     cli.refused(*argv, names=names, seconds=10)
 
 
+@pytest.mark.parametrize(("option", "value"), [
+    ("--hands", "0"), ("--games", "x"), ("--games", "1000000000000"), ("--seed", "-1"),
+    ("--players", "9"), ("--threads", "999999"), ("--policy", "psychic"),
+    ("--set", "colour=red"), ("--preset", "nope"), ("--rules", "missing.toml"),
+    ("--out", "/proc/x"), ("--trials", "0"), ("--trials", "1000000000000"),
+    ("--sampler", "grid"), ("--adapt-games", "0"), ("--adapt-rounds", "1.5"),
+])
+def test_every_option_refuses_a_bad_value(cli, workdir, option, value):
+    """Each option of ``simkit search``, with --out given: nothing is written."""
+    argv = [a for i, a in enumerate(SMALL) if option not in (a, SMALL[i - 1])]
+    out = [] if option == "--out" else ["--out", "s"]
+    err = cli.refused(*argv, *out, option, value, seconds=10)
+    assert "given twice" not in err
+
+
 def test_no_goal_and_no_rule_are_refused(cli, workdir):
     cli.refused("search", "pepper", "--rule", "target=20:80", names=["--goal"])
     cli.refused("search", "pepper", "--goal", f"{LENGTH}=15", names=["--rule"])

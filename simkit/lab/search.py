@@ -55,7 +55,7 @@ from simkit.base.files import MAX_JSON_BYTES, read_text
 from simkit.lab import search_play
 from simkit.lab.search_play import Goal, Pairs, Played, Table
 from simkit.runs import chunks, optuna_store, store
-from simkit.runs.batches import check_count
+from simkit.runs.batches import check_count, check_held, set_threads
 from simkit.tune import Param, confirm_seed
 
 MANIFEST, STUDY_DB, RESULT, LOCK, FIGURE = ("_search.json", "_study.db", "_result.json",
@@ -277,7 +277,8 @@ def _counts(g: Any, goals: Sequence[Goal], hands: int | None,
         n = hands if u == "hand" else games
         if n is None:
             n = max(MIN_UNITS, DEFAULT_UNITS.get(u, DEFAULT_UNITS["game"]) // g.bench_scale)
-        check_count(n, f"--{u}s")
+        # a trial's units are held in memory at once (its records, the base's sums)
+        check_held(n, f"--{u}s", u if u in ("hand", "game") else "game")
         out.append((u, int(n)))
     return tuple(out)
 
@@ -339,6 +340,7 @@ def run(spec: Spec, **kw: Unpack[RunArgs]) -> dict[str, Any]:
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     t0 = time.perf_counter()
+    set_threads(kw.get("threads"))          # checked before anything is written
     g = registry.get(spec.game)
     base_rules = g.make_rules(overrides=spec.base, players=spec.players)
     assert g.measures is not None
