@@ -246,6 +246,11 @@ def _one(res: dict[str, Any], goal: dict[str, Any]) -> Any:
 
     ax.scatter([x_of(t["rules"]) for t in done], [t["measures"][name] for t in done],
                color="grey", alpha=0.6, label="trials (search deals)")
+    stopped = [t for t in res["trials"] if t["state"] == "pruned" and t["measures"]]
+    if stopped:
+        ax.scatter([x_of(t["rules"]) for t in stopped], [t["measures"][name] for t in stopped],
+                   facecolors="none", edgecolors="grey", alpha=0.6,
+                   label="stopped early (fewer deals)")
     for p in res["tables"]["front"]:
         v = p["measures"][name]
         ax.errorbar([x_of(p["rules"])], [v["value"]],
