@@ -308,6 +308,29 @@ def test_an_interrupted_search_continues_to_the_unbroken_answer(cli, tmp_path, m
     assert _json(cli, *argv, "--out", str(out)) == unbroken
 
 
+def test_an_interrupted_front_search_continues_to_the_unbroken_front(cli, tmp_path,
+                                                                     monkeypatch):
+    """The same for two objectives (NSGA-II: its generations are read back from
+    the kept trials)."""
+    argv = ["search", "pepper", "--rule", "target=10:60", "--minimize", LENGTH, "--maximize",
+            "drama: lead changes per game", "--games", "400", "--trials", "6", "--no-progress"]
+    unbroken = _once(cli, *argv)
+    out = tmp_path / "s"
+    real, calls = search_play.play, []
+
+    def flaky(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(search_play, "play", flaky)
+    code, _, _ = cli(*argv, "--out", str(out))
+    assert code == 130
+    monkeypatch.setattr(search_play, "play", real)
+    assert _json(cli, *argv, "--out", str(out)) == unbroken
+
+
 def _complete_trials(db) -> int:
     try:
         con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
