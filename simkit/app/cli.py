@@ -373,6 +373,39 @@ def _cmd_tune(a: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_search(a: argparse.Namespace) -> int:
+    from simkit.lab import search, search_text
+    from simkit.lab.search_play import catalogue
+    from simkit.runs import chunks
+
+    g = games.get(a.game)
+    rules, _ = answers.rules_and_policies(argparse.Namespace(**{**vars(a), "policy": None}))
+    if a.list:
+        assert g.measures is not None
+        measures = catalogue(g.measures(rules))
+        print(_json(search_text.list_json(measures)) if a.json
+              else search_text.list_text(g.title, measures))
+        return 0
+    spec = search.make_spec(a.game, a.rule, rules=rules, policy=a.policy, goals=a.goal,
+                            minimize=a.minimize, maximize=a.maximize, trials=a.trials,
+                            hands=a.hands, games=a.games, seed=a.seed, sampler=a.sampler,
+                            adapt=a.adapt, params=a.param or None, adapt_rounds=a.adapt_rounds,
+                            adapt_trials=a.adapt_trials, adapt_games=a.adapt_games,
+                            adapt_seed=a.adapt_seed)
+    try:
+        res = search.run(spec, out=a.out, threads=a.threads, progress=not a.no_progress)
+    except chunks.Interrupted as e:
+        print(f"simkit: {e}", file=sys.stderr)
+        return 130
+    if a.json:
+        print(_json(search_text.result_json(res)))
+        return 0
+    print(search_text.format_result(res))
+    where = f"; {'in' if res['complete_before'] else 'written to'} {a.out}" if a.out else ""
+    print(f"\n{res.get('seconds', 0.0):.2f} s{where}")
+    return 0
+
+
 def _cmd_serve(a: argparse.Namespace) -> int:
     from simkit.app.web.server import serve
 
@@ -462,6 +495,7 @@ def _main(argv: Sequence[str] | None) -> int:
                 "glossary": _cmd_glossary,
                 "advise": _cmd_advise, "compare": _cmd_compare,
                 "tournament": _cmd_tournament, "tune": _cmd_tune, "report": _cmd_report,
+                "search": _cmd_search,
                 "show": _cmd_show,
                 "replay": _cmd_replay, "verify": _cmd_verify,
                 "serve": _cmd_serve}[args.command](args)

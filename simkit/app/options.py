@@ -287,6 +287,58 @@ def _tune_parser(sub: _Commands) -> None:
                    help="play the trials' tournaments on this Dask cluster")
 
 
+def _search_parser(sub: _Commands) -> None:
+    p = sub.add_parser("search", help="search rule settings for a designer's goals (targets, "
+                       "bounds, objectives): Optuna, every trial on the base's deals, the best "
+                       "setting or the Pareto front confirmed on fresh deals")
+    p.add_argument("game", type=_game, help=_GAME_HELP)
+    p.add_argument("--list", action="store_true",
+                   help="list the measures a search can aim at (key, name, meaning, unit)")
+    p.add_argument("--rule", metavar="KEY=LOW:HIGH", action="append", default=[],
+                   help="a rule searched: a range (KEY=LOW:HIGH) or values (KEY=V1,V2,...); "
+                        "repeat for more")
+    p.add_argument("--goal", metavar="MEASURE=VALUE", action="append", default=[],
+                   help="a target (MEASURE=VALUE, minimised as |M - V|) or a bound "
+                        "(MEASURE<=VALUE, MEASURE>=VALUE); a share as 0.01 or 1%%; MEASURE by "
+                        "name or key (see --list); repeatable")
+    p.add_argument("--minimize", metavar="MEASURE", action="append", default=[],
+                   help="an objective to make as small as the rules allow (repeatable)")
+    p.add_argument("--maximize", metavar="MEASURE", action="append", default=[],
+                   help="an objective to make as large as the rules allow (repeatable)")
+    _rules_options(p)
+    p.add_argument("--trials", type=_at_most(MAX_TRIALS, "each trial plays the whole deals"),
+                   help=f"settings tried (default 30, at most {MAX_TRIALS:,})")
+    p.add_argument("--hands", type=_positive,
+                   help="hands each trial plays, for measures of single hands (default "
+                        "200000, scaled down for slower games)")
+    p.add_argument("--games", type=_positive,
+                   help="whole games each trial plays, for measures of whole games (default "
+                        "20000, scaled down for slower games)")
+    p.add_argument("--sampler", choices=("tpe", "cmaes", "nsga2"),
+                   help="Optuna's sampler: tpe (the default for one objective), cmaes (one "
+                        "objective, no bound), nsga2 (the default for several)")
+    p.add_argument("--out", metavar="DIR", help="keep the search here (SQLite study, result, "
+                   "front.png): the same command again continues it, or reprints it")
+    p.add_argument("--adapt", action="store_true",
+                   help="re-fit the policy's parameters to every setting's rules before it "
+                        "plays (as compare --adapt: the base from the policy, each setting "
+                        "from the base's adapted setting; kept, and reused, by the hash of "
+                        "what each depends on)")
+    p.add_argument("--param", metavar="NAME=LOW:HIGH", action="append", default=[],
+                   help="with --adapt: search only these parameters (repeatable; default: "
+                        "every parameter of the policy)")
+    for what, most, why, text in (
+            ("rounds", MAX_ROUNDS, "each round is a search", "rounds per adaptation (default 6)"),
+            ("trials", MAX_TRIALS, "each trial is a tournament", "settings tried per round"),
+            ("games", MAX_TRIAL_DEALS, "every trial plays them", "duplicate whole games a "
+             "trial of the adaptation plays (default: the game's, as compare's)")):
+        p.add_argument(f"--adapt-{what}", type=_at_most(most, why),
+                       help=f"with --adapt: {text}")
+    p.add_argument("--adapt-seed", type=_seed,
+                   help="with --adapt: the adaptations' seed (default: --seed)")
+    _run_options(p, json_out=True)
+
+
 def _report_parser(sub: _Commands) -> None:
     p = sub.add_parser("report", help="run studies and render their HTML reports")
     p.add_argument("studies", nargs="*", metavar="STUDY",
@@ -435,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
     _compare_parser(sub)
     _tournament_parser(sub)
     _tune_parser(sub)
+    _search_parser(sub)
     _record_parsers(sub)
     p = sub.add_parser("serve", help="the browser app on this machine: click a hand for "
                        "advice, step through any hand, compare rule variants")
