@@ -207,7 +207,9 @@ def _cmd_glossary(a: argparse.Namespace) -> int:
         games_text = ", ".join(t.games) if t.games else "every game"
         also = f"; also {', '.join(t.aliases)}" if t.aliases else ""
         print(f"{t.word} ({games_text}{also})")
-        print(textwrap.fill(f"{t.means} [{t.source}]", width=88, initial_indent="  ",
+        # where it comes from in the reader's words (a rule book's section), never a path
+        where = "; ".join(link["text"] for link in glossary.links(t, a.game))
+        print(textwrap.fill(f"{t.means} [{where}]", width=88, initial_indent="  ",
                             subsequent_indent="  "))
     return 0
 
