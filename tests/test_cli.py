@@ -289,6 +289,7 @@ def test_rules_command_lists_every_key_and_preset(cli):
     assert "heuristic" in out
 
 
+@pytest.mark.slow
 def test_bench_json(cli):
     code, out, err = cli("bench", "pepper", "--json", "--hands", "20000")
     assert code == 0, err

@@ -247,7 +247,7 @@ def test_in_lanes_runs_every_lane_once(monkeypatch, threads, n_lanes):
     ("", {"_a": True, "_b": True, "_plain": False}),
     pytest.param("declared", {"_a": True, "_b": True, "_plain": False}, marks=pytest.mark.slow),
     pytest.param("never", {"_a": False, "_b": False, "_plain": False}, marks=pytest.mark.slow),
-    ("_a, _z", {"_a": False, "_b": True, "_plain": False}),
+    pytest.param("_a, _z", {"_a": False, "_b": True, "_plain": False}, marks=pytest.mark.slow),
     pytest.param("m.kernel:_b", {"_a": True, "_b": False, "_plain": False},
                  marks=pytest.mark.slow),
     pytest.param("other.kernel:_b", {"_a": True, "_b": True, "_plain": False},

@@ -62,6 +62,7 @@ def test_a_damaged_entry_is_compiled_again_with_one_warning(tmp_path, damage, er
     assert (mended.returncode, mended.stdout, mended.stderr) == (0, "4\n", "")
 
 
+@pytest.mark.slow
 def test_a_cache_directory_that_is_a_file_is_one_warning_and_no_cache(tmp_path):
     """SIMKIT_CACHE_DIR naming a file, or one entry of the cache a file: one
     warning naming it, the kernel runs uncached, and nothing is written into

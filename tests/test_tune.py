@@ -146,6 +146,7 @@ def test_stored_tune_continues_and_reprints(capsys, tmp_path):
     assert (tmp_path / "t" / tune.MANIFEST).read_text() == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop_at", [  # quick tier: the first; full: all
     p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
     for i, p in enumerate([3, 1, 5])])

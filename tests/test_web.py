@@ -430,6 +430,7 @@ def test_two_jobs_at_once_both_get_their_answers(client):
     assert states[1]["result"]["seed"] == 7
 
 
+@pytest.mark.slow
 def test_compare_runs_as_a_job_too(client):
     pairs = [("game", "pitch"), ("variant", "A:"), ("variant", "B:low=dealt"),
              ("hands", "2000"), ("games", "10")]

@@ -205,6 +205,7 @@ def test_the_deal_alone_is_played_out_by_the_policies(table):
           index=9)
 
 
+@pytest.mark.slow
 def test_a_record_cut_anywhere_is_played_out_as_the_run_played_it():
     """Cut between turns, after a draw, after a keep or in the middle of melding,
     at a table with a random player: the policies finish the hand as the run."""

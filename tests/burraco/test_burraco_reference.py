@@ -624,6 +624,7 @@ def test_every_preset_and_policy_plays_checked_hands():
                 Referee(rules, make_policies(spec), log, Stream(99, index), index % 4).run()
 
 
+@pytest.mark.slow
 def test_extended_is_the_meld_modules_answer():
     """The engine's quick refusal never refuses what melds.extend accepts: every
     meld left on the table of some hands, with every card not in it."""

@@ -503,6 +503,7 @@ def reference_fixed(hand_text, players, seat, dealer, samples, specs):
     pytest.param("JC 10C AD 9H KH QS 9S AS", 3, ["heuristic", "random", "heuristic"],
                  marks=pytest.mark.slow),
 ])
+@pytest.mark.slow
 def test_evaluate_hand_agrees_with_the_reference_statistically(hand, players, specs):
     """The fixed-hand sampler's trick distribution (20,000 samples) against the
     reference engine on 2,500 independently shuffled deals: chi-square test of

@@ -1005,6 +1005,7 @@ def check_session(rules, policies, log, seed, index):
         check_hand(hand.rules, hand)
 
 
+@pytest.mark.slow
 @FEW
 @given(tables(), seeds, st.integers(0, 2**20), st.integers(1, 12),
        st.tuples(st.sampled_from([0.0, 0.05, 0.3]), st.sampled_from([0.0, 0.1, 0.6])),
@@ -1053,6 +1054,7 @@ def independent_session(seed, index, rules, policies):
     return seatings, dealers, logs
 
 
+@pytest.mark.slow
 @FEW
 @given(seeds, st.integers(0, 2**20), player_counts, st.sampled_from([0.0, 0.1, 0.4]),
        st.sampled_from([0.0, 0.2, 0.7]))
