@@ -213,7 +213,7 @@ def test_advisor_recommends_the_moon_and_passes_on_rags():
     assert [b["bid"] for b in j["bids"]] == ["pass", "2", "3", "4", "moon"]
     assert set(j) == {"game", "players", "hand", "seat", "dealer", "samples", "bids",
                       "recommended", "reason", "close", "close_to", "mode", "policies", "rules",
-                      "value", "threshold", "identical", "decided_by", "decides"}
+                      "value", "threshold", "identical", "decided_by", "decides", "says"}
     assert j["game"] == "pitch"
     assert j["seat"] == 1
     assert j["hand"][4] == "10S"
