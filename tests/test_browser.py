@@ -49,9 +49,8 @@ def app(tmp_path_factory):
     return create_app(str(tmp_path_factory.mktemp("reports")), warm=False)
 
 
-@pytest.fixture(scope="module")
-def base(app):
-    """The app served by uvicorn on a free port, in a thread."""
+def _serve(app):
+    """Serve ``app`` by uvicorn on a free port, in a thread; yield its address."""
     import uvicorn
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=_free_port(),
                                            log_level="warning"))
@@ -65,6 +64,12 @@ def base(app):
     yield f"http://127.0.0.1:{server.config.port}"
     server.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def base(app):
+    """The app served on a free port, in a thread."""
+    yield from _serve(app)
 
 
 @pytest.fixture(scope="module")
