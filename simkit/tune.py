@@ -75,13 +75,6 @@ DEFAULT_HANDS = 20_000
 DEFAULT_TRIALS = 30
 
 
-class Interrupted(chunks.Interrupted):
-    """Ctrl-C during a tune: ``done`` of ``total`` trials finished (kept in
-    ``out``, if any)."""
-
-    counts, again = "trials", "continue"
-
-
 @dataclasses.dataclass(frozen=True)
 class Param:
     """One searched parameter: a float or integer range, or a list of choices."""
@@ -521,7 +514,7 @@ def _search(spec: Spec, studies: _Studies, where: pathlib.Path | None, t0: float
                 with lock:
                     value = _play_trial(spec, trial, setting(spec.policy, values), how)
             except KeyboardInterrupt:
-                raise Interrupted(done, spec.trials, where) from None
+                raise optuna_store.Interrupted(done, spec.trials, where) from None
             # a trial cut off is never kept: a continued search plays it again
             frozen = (study.tell(trial, value) if value is not None
                       else study.tell(trial, state=optuna.trial.TrialState.PRUNED))
@@ -538,7 +531,7 @@ def _search(spec: Spec, studies: _Studies, where: pathlib.Path | None, t0: float
         try:
             result = _result(spec, study, how)
         except KeyboardInterrupt:       # in the confirmation: every trial is kept
-            raise Interrupted(done, spec.trials, where) from None
+            raise optuna_store.Interrupted(done, spec.trials, where) from None
     if work is not None:
         work.add(1)
     result["seconds"] = time.perf_counter() - t0

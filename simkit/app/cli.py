@@ -18,7 +18,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -349,7 +349,6 @@ def _cmd_tournament(a: argparse.Namespace) -> int:
 
 def _cmd_tune(a: argparse.Namespace) -> int:
     from simkit import tune
-    from simkit.runs import chunks
 
     if a.policy and len(a.policy) > 1:
         raise InputError("tune takes one --policy (the one tuned); the field is --against")
@@ -360,16 +359,27 @@ def _cmd_tune(a: argparse.Namespace) -> int:
                           players=rules.players, rules=rules, hands=a.hands, games=a.games,
                           trials=a.trials, seed=a.seed, sampler=a.sampler,
                           also=a.confirm_against, prune=a.prune)
+    return _trials_answer(a, lambda: tune.run(spec, out=a.out, threads=a.threads,
+                                              scheduler=a.scheduler, progress=not a.no_progress),
+                          tune.result_json, tune.format_result)
+
+
+def _trials_answer(a: argparse.Namespace, run: Callable[[], dict[str, Any]],
+                   as_json: Callable[[dict[str, Any]], Any],
+                   as_text: Callable[[dict[str, Any]], str]) -> int:
+    """Run a tune or a search and print its result (JSON or text, with its time
+    and where it is kept); Ctrl-C: one line and exit code 130."""
+    from simkit.runs import chunks
+
     try:
-        res = tune.run(spec, out=a.out, threads=a.threads, scheduler=a.scheduler,
-                       progress=not a.no_progress)
+        res = run()
     except chunks.Interrupted as e:
         print(f"simkit: {e}", file=sys.stderr)
         return 130
     if a.json:
-        print(_json(tune.result_json(res)))
+        print(_json(as_json(res)))
         return 0
-    print(tune.format_result(res))
+    print(as_text(res))
     where = f"; {'in' if res['complete_before'] else 'written to'} {a.out}" if a.out else ""
     print(f"\n{res.get('seconds', 0.0):.2f} s{where}")
     return 0
@@ -378,7 +388,6 @@ def _cmd_tune(a: argparse.Namespace) -> int:
 def _cmd_search(a: argparse.Namespace) -> int:
     from simkit.lab import search, search_text
     from simkit.lab.search_play import catalogue
-    from simkit.runs import chunks
 
     g = games.get(a.game)
     rules, _ = answers.rules_and_policies(argparse.Namespace(**{**vars(a), "policy": None}))
@@ -394,18 +403,9 @@ def _cmd_search(a: argparse.Namespace) -> int:
                             adapt=a.adapt, params=a.param or None, adapt_rounds=a.adapt_rounds,
                             adapt_trials=a.adapt_trials, adapt_games=a.adapt_games,
                             adapt_seed=a.adapt_seed)
-    try:
-        res = search.run(spec, out=a.out, threads=a.threads, progress=not a.no_progress)
-    except chunks.Interrupted as e:
-        print(f"simkit: {e}", file=sys.stderr)
-        return 130
-    if a.json:
-        print(_json(search_text.result_json(res)))
-        return 0
-    print(search_text.format_result(res))
-    where = f"; {'in' if res['complete_before'] else 'written to'} {a.out}" if a.out else ""
-    print(f"\n{res.get('seconds', 0.0):.2f} s{where}")
-    return 0
+    return _trials_answer(a, lambda: search.run(spec, out=a.out, threads=a.threads,
+                                                progress=not a.no_progress),
+                          search_text.result_json, search_text.format_result)
 
 
 def _cmd_serve(a: argparse.Namespace) -> int:

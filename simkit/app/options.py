@@ -287,6 +287,34 @@ def _tune_parser(sub: _Commands) -> None:
                    help="play the trials' tournaments on this Dask cluster")
 
 
+#: ``--adapt-*`` sizes: (option, cap, why capped, help), compare's and search's.
+_ADAPT_SIZES = (
+    ("rounds", MAX_ROUNDS, "each round is a search", "at most this many rounds per "
+     "adaptation: it stops earlier once no setting beats the field (default 6; one that "
+     "reaches the cap while still improving says so)"),
+    ("trials", MAX_TRIALS, "each trial is a tournament", "settings tried per round "
+     "(default: 16 + 8 per parameter searched, 96 for Pepper's heuristic)"),
+    ("games", MAX_TRIAL_DEALS, "every trial plays them", "duplicate whole games a "
+     "trial plays unless stopped early "
+     "(default: Pepper 30000, Pitch 30000 sessions, Shiesta 120000, Burraco 6000); an "
+     "adaptation's confirmation (and compare's best-response check) plays as many fresh "
+     "ones"),
+    ("seeds", MAX_SEEDS, "each is a whole adaptation", "independent adaptations of "
+     "every variant, each with its own seed; the comparison is played once per "
+     "adaptation, and a finding must hold in every one (default 2)"))
+
+
+def _adapt_options(p: argparse.ArgumentParser, sizes: tuple[tuple[str, int, str, str], ...]
+                   ) -> None:
+    """``--param`` and the ``--adapt-*`` sizes given, which apply with ``--adapt``."""
+    p.add_argument("--param", metavar="NAME=LOW:HIGH", action="append", default=[],
+                   help="with --adapt: search only these parameters (repeatable; default: "
+                        "every parameter of the policy)")
+    for what, most, why, text in sizes:
+        p.add_argument(f"--adapt-{what}", type=_at_most(most, why),
+                       help=f"with --adapt: {text}; at most {most:,}")
+
+
 def _search_parser(sub: _Commands) -> None:
     p = sub.add_parser("search", help="search rule settings for a designer's goals (targets, "
                        "bounds, objectives): Optuna, every trial on the base's deals, the best "
@@ -324,16 +352,7 @@ def _search_parser(sub: _Commands) -> None:
                         "plays (as compare --adapt: the base from the policy, each setting "
                         "from the base's adapted setting; kept, and reused, by the hash of "
                         "what each depends on)")
-    p.add_argument("--param", metavar="NAME=LOW:HIGH", action="append", default=[],
-                   help="with --adapt: search only these parameters (repeatable; default: "
-                        "every parameter of the policy)")
-    for what, most, why, text in (
-            ("rounds", MAX_ROUNDS, "each round is a search", "rounds per adaptation (default 6)"),
-            ("trials", MAX_TRIALS, "each trial is a tournament", "settings tried per round"),
-            ("games", MAX_TRIAL_DEALS, "every trial plays them", "duplicate whole games a "
-             "trial of the adaptation plays (default: the game's, as compare's)")):
-        p.add_argument(f"--adapt-{what}", type=_at_most(most, why),
-                       help=f"with --adapt: {text}")
+    _adapt_options(p, _ADAPT_SIZES[:3])
     p.add_argument("--adapt-seed", type=_seed,
                    help="with --adapt: the adaptations' seed (default: --seed)")
     _run_options(p, json_out=True)
@@ -411,9 +430,6 @@ def _compare_parser(sub: _Commands) -> None:
                         "rounds against the field until no change beats it; the base from "
                         "the policy, later variants from the base's setting), and play each "
                         "variant with its own adapted players")
-    p.add_argument("--param", metavar="NAME=LOW:HIGH", action="append", default=[],
-                   help="with --adapt: search only these parameters (repeatable; default: "
-                        "every parameter of the policy)")
     p.add_argument("--out", metavar="DIR",
                    help="write every table as CSV here (variants.csv, bids.csv, design.csv, "
                         "sweep.csv, ...), and with --adapt keep the adaptations here too "
@@ -421,22 +437,7 @@ def _compare_parser(sub: _Commands) -> None:
                         "reuses them")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="with --adapt: play the tuning's tournaments on this Dask cluster")
-    adapt_sizes = (
-        ("rounds", MAX_ROUNDS, "each round is a search", "at most this many rounds per "
-         "adaptation: it stops earlier once no setting beats the field (default 6; one that "
-         "reaches the cap while still improving says so)"),
-        ("trials", MAX_TRIALS, "each trial is a tournament", "settings tried per round "
-         "(default: 16 + 8 per parameter searched, 96 for Pepper's heuristic)"),
-        ("games", MAX_TRIAL_DEALS, "every trial plays them", "duplicate whole games a "
-         "trial plays unless stopped early "
-         "(default: Pepper 30000, Pitch 30000 sessions, Shiesta 120000, Burraco 6000); the "
-         "confirmation and the best-response check play as many fresh ones"),
-        ("seeds", MAX_SEEDS, "each is a whole adaptation", "independent adaptations of "
-         "every variant, each with its own seed; the comparison is played once per "
-         "adaptation, and a finding must hold in every one (default 2)"))
-    for what, most, why, text in adapt_sizes:
-        p.add_argument(f"--adapt-{what}", type=_at_most(most, why),
-                       help=f"with --adapt: {text}; at most {most:,}")
+    _adapt_options(p, _ADAPT_SIZES)
     p.add_argument("--no-skill", action="store_true",
                    help="leave out the skill trace (the ladder's tournaments)")
     _run_options(p, json_out=True)

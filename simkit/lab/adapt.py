@@ -85,15 +85,16 @@ import os
 import pathlib
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypedDict, Unpack
 
 from simkit import games as registry
 from simkit import tune
+from simkit.base import rng
 from simkit.base.errors import InputError
 from simkit.base.files import MAX_JSON_BYTES, read_text
 from simkit.runs import store
-from simkit.runs.batches import Work
+from simkit.runs.batches import Work, check_count
 
 #: The most rounds of one adaptation (the cap): rarely reached.
 ROUNDS = 6
@@ -224,6 +225,22 @@ def check(game: str, policies: str | Sequence[str] | None) -> str:
 def _hashed(*parts: object) -> int:
     digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
     return int.from_bytes(digest[:8], "little") % 2**63
+
+
+def checked_sizes(kw: Mapping[str, Any], seed: int,
+                  names: Sequence[str] = ("rounds", "trials", "games")
+                  ) -> tuple[dict[str, int | None], int]:
+    """The adaptation's sizes in ``kw`` (``adapt_rounds`` and the rest of
+    ``names``; None: the default), each checked as a count, and its seed
+    (``adapt_seed``, default ``seed``), checked: compare's and search's options."""
+    sizes = {what: kw.get(f"adapt_{what}") for what in names}
+    for what, v in sizes.items():
+        if v is not None:
+            check_count(v, f"--adapt-{what}")
+    a_seed = kw.get("adapt_seed")
+    a_seed = seed if a_seed is None else a_seed
+    rng.run_key(a_seed)
+    return sizes, a_seed
 
 
 def adaptation_seed(seed: int, k: int) -> int:

@@ -477,14 +477,7 @@ def _fit(kw: CompareArgs, seed: int) -> tuple[AdaptArgs, int] | None:
     ``adapt``), checked."""
     from simkit.lab import adapt
 
-    sizes = {"rounds": kw.get("adapt_rounds"), "trials": kw.get("adapt_trials"),
-             "games": kw.get("adapt_games"), "seeds": kw.get("adapt_seeds")}
-    for what, v in sizes.items():
-        if v is not None:
-            check_count(v, f"--adapt-{what}")
-    a_seed = kw.get("adapt_seed")
-    a_seed = seed if a_seed is None else a_seed
-    rng.run_key(a_seed)
+    sizes, a_seed = adapt.checked_sizes(kw, seed, ("rounds", "trials", "games", "seeds"))
     if not kw.get("adapt", False):
         return None
     return ({"seed": a_seed, "rounds": sizes["rounds"], "trials": sizes["trials"],

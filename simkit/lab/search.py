@@ -54,7 +54,7 @@ from simkit.base.errors import InputError
 from simkit.base.files import MAX_JSON_BYTES, read_text
 from simkit.lab import search_play
 from simkit.lab.search_play import Goal, Pairs, Played, Table
-from simkit.runs import chunks, optuna_store, store
+from simkit.runs import optuna_store, store
 from simkit.runs.batches import check_count, check_held, set_threads
 from simkit.tune import Param, confirm_seed
 
@@ -73,13 +73,6 @@ CONFIRM_BEST, MAX_FRONT = 3, 10
 RUNGS, RUNG_FACTOR, MIN_RUNG = 3, 3, 200
 #: The constraints' value of a setting the rules refuse: far from every bound.
 REFUSED = 1e9
-
-
-class Interrupted(chunks.Interrupted):
-    """Ctrl-C during a search: ``done`` of ``total`` trials finished (kept in
-    ``out``, if any)."""
-
-    counts, again = "trials", "continue"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -223,14 +216,7 @@ def _adapting(g: Any, base: Any, seed: int, kw: SpecArgs) -> Adapting | None:
         if given:
             raise InputError(f"{', '.join(given)} apply with --adapt: add it, or drop them")
         return None
-    sizes = {"rounds": kw.get("adapt_rounds"), "trials": kw.get("adapt_trials"),
-             "games": kw.get("adapt_games")}
-    for what, v in sizes.items():
-        if v is not None:
-            check_count(v, f"--adapt-{what}")
-    a_seed = kw.get("adapt_seed")
-    a_seed = seed if a_seed is None else a_seed
-    rng.run_key(a_seed)
+    sizes, a_seed = adapt.checked_sizes(kw, seed)
     out = Adapting(policy=adapt.check(g.name, kw.get("policy")),
                    params=tuple(kw.get("params") or ()), seed=a_seed, **sizes)
     if out.params:      # checked before anything is written, as tune checks them
@@ -365,7 +351,7 @@ def run(spec: Spec, **kw: Unpack[RunArgs]) -> dict[str, Any]:
         try:
             result = _result(s)
         except KeyboardInterrupt:       # in the confirmation: every trial is kept
-            raise Interrupted(spec.trials, spec.trials, where) from None
+            raise optuna_store.Interrupted(spec.trials, spec.trials, where) from None
         result.update(seconds=time.perf_counter() - t0, complete_before=False)
         if where is not None:
             _keep_result(where, spec, result)
@@ -383,7 +369,7 @@ def _base_setting(s: _Search) -> str:
                           spec.adapt.params or None,
                           **spec.adapt.args(s.adapt_out(), s.table.threads))
     except KeyboardInterrupt:
-        raise Interrupted(0, spec.trials, s.where) from None
+        raise optuna_store.Interrupted(0, spec.trials, s.where) from None
     return str(res["setting"])
 
 
@@ -403,7 +389,7 @@ def _trials(s: _Search, progress: bool) -> None:
             try:
                 scores = _play_trial(s, trial, values)
             except KeyboardInterrupt:
-                raise Interrupted(done, spec.trials, s.where) from None
+                raise optuna_store.Interrupted(done, spec.trials, s.where) from None
             # a trial cut off is never kept: a continued search plays it again
             frozen = (study.tell(trial, scores) if scores is not None
                       else study.tell(trial, state=optuna.trial.TrialState.PRUNED))

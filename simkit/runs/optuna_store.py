@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from simkit.base.errors import InputError, RunError
-from simkit.runs import store
+from simkit.runs import chunks, store
 
 #: The tables Optuna's SQLite store is made of: a store holding some of them and
 #: nothing else was cut off while Optuna made it.
@@ -22,6 +22,13 @@ _OPTUNA_TABLES = frozenset({
     "study_system_attributes", "trials", "trial_user_attributes", "trial_system_attributes",
     "trial_params", "trial_values", "trial_intermediate_values", "trial_heartbeats",
     "alembic_version", "sqlite_sequence"})
+
+
+class Interrupted(chunks.Interrupted):
+    """Ctrl-C during a tune or a search: ``done`` of ``total`` trials finished
+    (kept in ``out``, if any)."""
+
+    counts, again = "trials", "continue"
 
 
 def damaged(where: store.StrPath, name: str, why: str, what: str) -> str:
