@@ -86,6 +86,11 @@ def test_goals_parsed_by_kind():
     assert target.met(11.95, 11.8, 11.9) is True
     assert target.met(11.5, 11.4, 11.6) is False
     assert goals[2].met(0.009, 0.008, 0.012) is False
+    # a share's margin (1 point) is more than a small target: a tenth of it counts
+    share = search_play.parse_goals(ms, ["bids_kubwa_share=1%"], [], [])[0]
+    assert share.tolerance() == pytest.approx(0.001)
+    assert share.met(0.0001, 0.0, 0.0002) is False
+    assert share.met(0.0105, 0.0102, 0.0108) is True
     assert goals[2].violation(0.02) < 0
 
 

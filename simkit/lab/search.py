@@ -27,7 +27,8 @@ that meet a designer's goals.
   among the dominated.  Every goal measure gets its 95% interval and every
   point its findings against the base (:mod:`simkit.lab.findings`).  A target
   is met where its interval holds the value or the value lies within the
-  measure's margin of it; a bound where the confirmed value keeps it.  No
+  measure's margin of it (at most a tenth of the value: :meth:`Goal.tolerance
+  <simkit.lab.search_play.Goal.tolerance>`); a bound where the confirmed value keeps it.  No
   setting that meets the goals is an answer too: the closest is named.
 - **Storage** (``out``): ``_search.json`` (what was asked), ``_study.db``
   (Optuna's SQLite store, :mod:`simkit.runs.optuna_store`), ``_result.json``
@@ -744,6 +745,21 @@ def _keep_result(where: pathlib.Path, spec: Spec, result: dict[str, Any]) -> Non
         raise
     finally:
         store.remove_file(tmp)
+
+
+def kept_result(spec: Spec, where: store.StrPath) -> dict[str, Any] | None:
+    """The result of the finished search ``spec`` kept in ``where`` (a search
+    shipped with the studies), checked against its manifest; None where the
+    folder holds no finished search of this very spec.  Reads only."""
+    place = pathlib.Path(where)
+    try:
+        held = _held_manifest(place, str(place))
+    except InputError:
+        return None
+    if (held.get("kind"), held.get("spec"), held.get("trials")) != (
+            "search", spec.key(), spec.trials) or not (place / RESULT).exists():
+        return None
+    return _finished(place)
 
 
 def _finished(where: pathlib.Path) -> dict[str, Any]:

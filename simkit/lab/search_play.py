@@ -248,16 +248,23 @@ class Goal:
     def met(self, value: float, lo: float, hi: float) -> bool | None:
         """Whether the confirmed ``value`` (interval ``lo``, ``hi``) meets the goal:
         a bound by its value; a target where its interval holds the target or
-        the value is within the measure's margin of it; None for an objective."""
+        the value is within its :meth:`tolerance`; None for an objective."""
         if not math.isfinite(value):
             return False
         if self.op in ("<=", ">="):
             return self.violation(value) <= 0
         if self.op == "=":
             assert self.value is not None
-            margin = self.measure.margin or 0.0
-            return bool(lo <= self.value <= hi) or abs(value - self.value) <= margin
+            return bool(lo <= self.value <= hi) or abs(value - self.value) <= self.tolerance()
         return None
+
+    def tolerance(self) -> float:
+        """How near a target's value counts as on it: the measure's margin, but
+        never more than a tenth of the target (a 1-point margin would call a
+        share of 0.01% on a target of 1%)."""
+        assert self.value is not None
+        margin = self.measure.margin or 0.0
+        return min(margin, abs(self.value) / 10) if self.value else margin
 
     def distance(self, value: float) -> float:
         """How far the value is from meeting the goal (0 where it does)."""

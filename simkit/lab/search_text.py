@@ -197,6 +197,15 @@ def result_json(res: dict[str, Any]) -> dict[str, Any]:
 
 # --- the figure ------------------------------------------------------------------------
 
+def front_figure(res: dict[str, Any]) -> Any:
+    """The search's figure (a matplotlib Figure): one objective, the measure
+    against the first searched rule; two, the front as a scatter; more, as
+    parallel coordinates.  The caller closes it."""
+    aims = [g for g in res["goals"] if g["objective"]] or res["goals"]
+    return (_scatter(res, aims[:2]) if len(aims) == 2 else
+            _parallel(res, aims) if len(aims) > 2 else _one(res, aims[0]))
+
+
 def figure(res: dict[str, Any], path: pathlib.Path) -> None:
     """Draw the front into the PNG ``path`` (by way of a temporary file)."""
     import matplotlib.pyplot as plt
@@ -205,9 +214,7 @@ def figure(res: dict[str, Any], path: pathlib.Path) -> None:
     from simkit.runs import store
 
     use_file_backend()
-    aims = [g for g in res["goals"] if g["objective"]] or res["goals"]
-    fig = (_scatter(res, aims[:2]) if len(aims) == 2 else
-           _parallel(res, aims) if len(aims) > 2 else _one(res, aims[0]))
+    fig = front_figure(res)
     tmp = store.temporary_path(path)
     try:
         fig.savefig(tmp, format="png", dpi=110)
