@@ -140,7 +140,8 @@ def _size_options() -> dict:
     return {"advise": {"samples", "games", "plans", "score"},
             "compare": {"hands", "games", "variants", "adapt-rounds", "adapt-trials",
                         "adapt-games", "adapt-seeds"},
-            "show": {"index"}}
+            "show": {"index"},
+            "search": {"trials", "hands", "games"}}
 
 
 def test_every_size_a_query_names_has_a_stated_bound():

@@ -51,9 +51,12 @@ OPTIONS = {
                 "param", "adapt-rounds", "adapt-trials", "adapt-games", "adapt-seeds", "skill",
                 "margin"),
     "show": ("players", "preset", "set", "policy", "seed", "index"),
+    "search": ("rule", "goal", "minimize", "maximize", "players", "policy", "trials", "hands",
+               "games", "seed", "sampler"),
 }
 #: Options that may be given more than once (``set=a=1&set=b=2``).
-REPEATABLE = ("set", "policy", "variant", "param", "margin", "sweep")
+REPEATABLE = ("set", "policy", "variant", "param", "margin", "sweep", "rule", "goal",
+              "minimize", "maximize")
 #: Options that are on or off: ``bound=1`` (also true, on, yes; 0, false, off, no).
 FLAGS = ("bound", "declarer", "adapt")
 #: Options that are on unless turned off: ``skill=0`` is ``--no-skill``.
@@ -79,7 +82,8 @@ def limits() -> dict:
             "compare": {"hands": 5_000_000, "games": 200_000, "variants": MAX_VARIANTS,
                         "adapt-rounds": 8, "adapt-trials": 128, "adapt-seeds": 4,
                         "adapt-games": {g: DEALS.get(g, 2_000) for g in games.GAMES}},
-            "show": {"index": MAX_STREAMS - 1}}
+            "show": {"index": MAX_STREAMS - 1},
+            "search": {"trials": 200, "hands": 1_000_000, "games": 50_000}}
 
 
 #: A web request's score: each value within this many times the game's target
@@ -364,8 +368,14 @@ def check(command: str, a: argparse.Namespace) -> None:
     if command == "show":
         show_args(a)
         return
+    if command == "search":
+        from simkit.app import search_answers
+
+        search_answers.spec_of(a)
+        return
     if command not in ("advise", "compare"):
-        raise InputError(f"nothing to check for {command!r}: expected advise, compare or show")
+        raise InputError(f"nothing to check for {command!r}: expected advise, compare, search "
+                         f"or show")
     dry = argparse.Namespace(**vars(a))
     if command == "compare" and a.adapt:
         dry.adapt, dry.param = False, []
@@ -554,8 +564,10 @@ def estimate(command: str, a: argparse.Namespace, stop: threading.Event | None =
             seconds += 12 * rate(n_games)
     elif command == "compare":
         seconds = _compare_seconds(a, stop)
+    elif command == "search":
+        seconds = _search_seconds(a, stop)
     else:
-        raise InputError(f"no estimate for {command!r}: expected advise or compare")
+        raise InputError(f"no estimate for {command!r}: expected advise, compare or search")
     return {"seconds": seconds, "text": _say(seconds)}
 
 
@@ -597,6 +609,30 @@ def _compare_seconds(a: argparse.Namespace, stop: threading.Event | None = None)
         seconds *= a.adapt_seeds or adapt.SEEDS
         seconds += _adapt_seconds(a, g, [ov for _, ov in variants], rate)
     return seconds
+
+
+def _search_seconds(a: argparse.Namespace, stop: threading.Event | None = None) -> float:
+    """A search's time (:func:`simkit.app.search_answers.seconds`), each kind of
+    unit timed at the base's rules and players, kept as compare's timings are."""
+    from simkit.app import search_answers
+
+    g = games.get(a.game)
+    pols = g.make_policies(a.policy, g.resolve_rules(None, a.players).players)
+
+    def rate(unit: str, rules: Any, most: int) -> _Rate:
+        key = ("compare", a.game, unit, json.dumps(rules.as_dict(), sort_keys=True, default=str),
+               tuple(map(str, pols)))
+        return _rate(key, functools.partial(_simulate, game=g, unit=unit, rules=rules,
+                                            policy=pols, seed=a.seed), most, stop)
+
+    return search_answers.seconds(a, rate)
+
+
+def search(a: argparse.Namespace, work: Work | None = None) -> dict:
+    """Exactly what ``simkit search ... --json`` prints for these arguments."""
+    from simkit.app import search_answers
+
+    return search_answers.search(a, work)
 
 
 def _adapt_seconds(a: argparse.Namespace, g: GameSpec, variants: list[dict[str, Any]],

@@ -48,6 +48,7 @@ class Command(enum.StrEnum):
 
     ADVISE = "advise"
     COMPARE = "compare"
+    SEARCH = "search"
 
 
 class Status(enum.StrEnum):
@@ -81,7 +82,8 @@ def _tidy_adaptations() -> None:
 
 def answer_fn(command: Command) -> Answer:
     """The function that works out ``command``'s answer."""
-    return answers.advise if command is Command.ADVISE else answers.compare
+    return {Command.ADVISE: answers.advise, Command.COMPARE: answers.compare,
+            Command.SEARCH: answers.search}[command]
 
 
 class Busy(Exception):

@@ -196,7 +196,7 @@ def query(request: Request, drop: tuple[str, ...] = ()) -> list[tuple[str, str]]
 
 
 def job_command(request: Request) -> Command:
-    """The ``command`` query parameter of estimate and jobs: advise or compare."""
+    """The ``command`` query parameter of estimate and jobs: advise, compare or search."""
     given = request.query_params.getlist("command")
     expected = " or ".join(f"command={c}" for c in Command)
     if len(given) != 1:

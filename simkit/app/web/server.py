@@ -14,10 +14,12 @@ repeated, ...), parsed by the CLI's own parser.
   ``"warming"`` before; ``running`` counts the runs being worked out.
   Answered on the event loop, so at once even while runs take every thread.
 - ``GET /api/games``, ``/api/limits``, ``/api/glossary``, ``/api/advise``,
-  ``/api/compare``, ``/api/estimate``, ``/api/show``; ``POST /api/replay``
+  ``/api/compare``, ``/api/estimate``, ``/api/show``, ``/api/measures`` (what a
+  search can aim at); ``POST /api/replay``
   (``{"record": text, "policy": [...]}``).
 - Jobs, for the pages' long runs: ``POST /api/jobs?command=advise&...``
-  starts one on its own thread; ``GET /api/jobs/{id}`` gives its status and
+  (or ``compare``, ``search``) starts one on its own thread (a search: in a
+  process of its own, :mod:`simkit.app.search_answers`); ``GET /api/jobs/{id}`` gives its status and
   progress (0..1) and, once done, its result; ``DELETE`` cancels it.  A job
   nobody has asked about for :data:`ABANDONED` seconds is cancelled: a
   closed tab's work stops.
@@ -250,6 +252,27 @@ def estimate(request: Request) -> dict[str, Any]:
     _, e = _prepared(job_command(request), query(request, ("command",)),
                      request.app.state.runs.halt)
     return {**e, "sync": e["seconds"] <= SYNC_SECONDS}
+
+
+@api.get("/measures")
+def measures(request: Request) -> dict[str, Any]:
+    """The measures a search can aim at, as ``simkit search GAME --list --json``
+    gives them (``game``, and ``players`` if not the game's default)."""
+    from simkit import games
+    from simkit.app import search_answers
+
+    pairs = dict(query(request))
+    unknown = sorted(set(pairs) - {"game", "players"})
+    if unknown:
+        raise InputError(f"unknown option {unknown[0][:40]!r} for measures: expected game, "
+                         f"players")
+    if "game" not in pairs:
+        raise InputError(f"give the game: game={'|'.join(games.GAMES)}")
+    players = pairs.get("players")
+    if players is not None and not players.isdigit():
+        raise InputError(f"bad players {players[:40]!r}: expected a whole number")
+    return search_answers.measures(games.get(pairs["game"]).name,
+                                   int(players) if players else None)
 
 
 @api.get("/show")
