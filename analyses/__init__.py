@@ -85,6 +85,10 @@ STUDIES: dict[str, str] = {
     "pitch-variants": "analyses.variants:pitch",
     "shiesta-variants": "analyses.variants:shiesta",
     "burraco-variants": "analyses.variants:burraco",
+    "pepper-rule-search": "analyses.rule_search:pepper",
+    "pitch-rule-search": "analyses.rule_search:pitch",
+    "shiesta-rule-search": "analyses.rule_search:shiesta",
+    "burraco-rule-search": "analyses.rule_search:burraco",
 }
 
 

@@ -43,6 +43,12 @@ def _interval(v: dict[str, Any], rate: bool) -> str:
             f"{_num(v.get('ci_high'), rate)}]")
 
 
+def value_text(res: dict[str, Any], name: str, v: dict[str, Any]) -> str:
+    """Goal measure ``name``'s value ``v`` with its 95% interval, as the text
+    shows it (a share in %)."""
+    return _interval(v, _rates(res).get(name, False))
+
+
 def _rates(res: dict[str, Any]) -> dict[str, bool]:
     """Per goal measure, whether it reads as a share."""
     return {g["measure"]: g.get("kind", RATE) == RATE for g in res["goals"]}
@@ -59,7 +65,8 @@ def _label(res: dict[str, Any], name: str) -> str:
     return next((g["key"] for g in res["goals"] if g["measure"] == name), name)
 
 
-def _rules_text(rules: dict[str, Any]) -> str:
+def rules_text(rules: dict[str, Any]) -> str:
+    """Rule values as --set takes them (``key=value,...``)."""
     return ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                     for k, v in rules.items())
 
@@ -92,10 +99,10 @@ def _answer_line(res: dict[str, Any]) -> str:
         return (f"Answer: {len(front)} setting(s) on the front, none beaten on every "
                 "objective by another on fresh deals: the choice among them is a trade-off "
                 "(the table above)" if res["several"] else
-                f"Answer: {_rules_text(front[0]['rules'])}, the best setting found")
+                f"Answer: {rules_text(front[0]['rules'])}, the best setting found")
     if a["met"]:
         best = [p for p in front if p["meets_all"]]
-        said = "; ".join(_rules_text(p["rules"]) + " (" + ", ".join(
+        said = "; ".join(rules_text(p["rules"]) + " (" + ", ".join(
             f"{_label(res, n)} {_interval(v, rates.get(n, False))}"
             for n, v in p["measures"].items())
             + ")" for p in best[:3])
@@ -109,7 +116,7 @@ def _answer_line(res: dict[str, Any]) -> str:
     far = ", ".join(f"{goal} off by {_num(d, _goal_rate(res, goal))}"
                     for goal, d in c["distance"].items() if d > 0) or "within its interval"
     return (f"Answer: no setting in the range meets the goals; the closest is "
-            f"{_rules_text(c['rules'])} (trial {c['trial']}: {far})")
+            f"{rules_text(c['rules'])} (trial {c['trial']}: {far})")
 
 
 def _goal_rate(res: dict[str, Any], goal: str) -> bool:
@@ -129,7 +136,7 @@ def format_result(res: dict[str, Any]) -> str:
              "goals: " + "; ".join(g["goal"] for g in res["goals"]), ""]
     rates = _rates(res)
     base = res["base"]
-    lines.append("Base (" + (_rules_text(base["rules"]) or "its rules") + "): " + ", ".join(
+    lines.append("Base (" + (rules_text(base["rules"]) or "its rules") + "): " + ", ".join(
         f"{_label(res, n)} {_interval(v, rates.get(n, False))}"
         for n, v in base["measures"].items()))
     if base.get("setting"):
@@ -154,7 +161,7 @@ def format_result(res: dict[str, Any]) -> str:
                 f"{_num(v['value'] if isinstance(v, dict) else v, rates.get(n, False))}"
                 for n, v in d["measures"].items())
             lines.append(f"  trial {d.get('trial', d.get('number')):>4}  "
-                         f"{_rules_text(d['rules']):<24} {vals}  ({where})")
+                         f"{rules_text(d['rules']):<24} {vals}  ({where})")
         if len(others) > 12:
             lines.append(f"  ... and {len(others) - 12} more (--json lists them all)")
     return "\n".join(lines)
@@ -167,7 +174,7 @@ def _point_table(res: dict[str, Any], points: list[dict[str, Any]]) -> list[str]
         return ["  (none: no trial was played to the end)"]
     rates = _rates(res)
     names = list(points[0]["measures"])
-    rule_w = max(8, *(len(_rules_text(p["rules"])) for p in points))
+    rule_w = max(8, *(len(rules_text(p["rules"])) for p in points))
     cells = [[_interval(p["measures"][n], rates.get(n, False)) for n in names] for p in points]
     heads = [_label(res, n) for n in names]
     widths = [max(len(n), *(len(c[i]) for c in cells)) for i, n in enumerate(heads)]
@@ -177,7 +184,7 @@ def _point_table(res: dict[str, Any], points: list[dict[str, Any]]) -> list[str]
     for p, row in zip(points, cells):
         meets = "-" if not p["meets"] else "yes" if p["meets_all"] else "no: " + ", ".join(
             g for g, ok in p["meets"].items() if not ok)
-        out.append(f"  {p['trial']:>5}  {_rules_text(p['rules']):<{rule_w}}  "
+        out.append(f"  {p['trial']:>5}  {rules_text(p['rules']):<{rule_w}}  "
                    + "  ".join(f"{c:<{w}}" for c, w in zip(row, widths)) + f"  {meets}")
         out.append(f"  {'':>5}  findings against the base: {findings_line(p, res)}")
         if p.get("setting"):
@@ -291,7 +298,7 @@ def _scatter(res: dict[str, Any], aims: list[dict[str, Any]]) -> Any:
                     xerr=[[x["value"] - x["ci_low"]], [x["ci_high"] - x["value"]]],
                     yerr=[[y["value"] - y["ci_low"]], [y["ci_high"] - y["value"]]],
                     fmt="o", color="C3", capsize=3)
-        ax.annotate(_rules_text(p["rules"]), (x["value"], y["value"]), fontsize=7,
+        ax.annotate(rules_text(p["rules"]), (x["value"], y["value"]), fontsize=7,
                     xytext=(4, 4), textcoords="offset points")
     ax.plot([p["measures"][x_name]["value"] for p in front],
             [p["measures"][y_name]["value"] for p in front], color="C3", lw=0.8,
@@ -317,7 +324,7 @@ def _parallel(res: dict[str, Any], aims: list[dict[str, Any]]) -> Any:
     spans = [(min(c), max(c)) if c else (0.0, 1.0) for c in cols]
     for i, p in enumerate(front):
         ys = [(c[i] - lo) / (hi - lo) if hi > lo else 0.5 for c, (lo, hi) in zip(cols, spans)]
-        ax.plot(range(len(names)), ys, marker="o", label=_rules_text(p["rules"]))
+        ax.plot(range(len(names)), ys, marker="o", label=rules_text(p["rules"]))
     for j, (lo, hi) in enumerate(spans):
         ax.axvline(j, color="grey", lw=0.8)
         ax.annotate(f"{hi:.3g}", (j, 1.0), xytext=(3, 3), textcoords="offset points", fontsize=7)
