@@ -321,7 +321,8 @@ function changed() {
   state.valid = valid;
   $("run").dataset.invalid = valid ? "0" : "1";
   $("run").disabled = !valid || !!state.job;
-  replaceUrl(pairs());
+  // in search mode the address holds the search's inputs (search.js)
+  if (!$("page-search").checked) replaceUrl(pairs());
   const pol = state.policies.pairs();
   $("policy-sub").textContent = pol.length ? pol.map((x) => x[1]).join(" · ") : state.game.default_policy;
   const n = state.variants.length;
@@ -1074,6 +1075,7 @@ async function start() {
   });
   $("add-sweep").addEventListener("click", () => { addSweep(state.game, null, "", true); changed(); });
   $("run").addEventListener("click", run);
+  $("page-compare").addEventListener("change", changed);
   $("cancel").addEventListener("click", () => state.job && state.job.cancel());
 }
 
