@@ -42,13 +42,13 @@ def base(app):
     yield from _serve(app)
 
 
-def _shot(pg, shots: Path, name: str) -> None:  # noqa: F811
+def _shot(pg, shots: Path, name: str) -> None:  # noqa: F811  (shots: the fixture's name)
     pg.screenshot(path=shots / name, full_page=True)
     LOOK.mkdir(parents=True, exist_ok=True)
     shutil.copy(shots / name, LOOK / name)
 
 
-def _page(browser, width: int, height: int):  # noqa: F811
+def _page(browser, width: int, height: int):  # noqa: F811  (browser: the fixture's name)
     context = browser.new_context(viewport={"width": width, "height": height})
     pg = context.new_page()
     errors: list[str] = []
@@ -148,15 +148,24 @@ def test_search_with_the_keyboard_alone(browser, base, shots):  # noqa: F811
     expect(pg.locator("#search-mode")).to_be_visible()
     assert pg.locator("#page-search").is_checked()
     pg.locator("#s-rule-1").focus()
-    assert pg.locator("#s-rule-1").input_value() == "target"
+    pg.keyboard.press("Home")                   # the first rule, a choice: its values show
+    expect(pg.locator("#s-rule-1-values")).to_be_visible()
+    pg.keyboard.type("target")                  # the select's type-ahead
+    expect(pg.locator("#s-rule-1")).to_have_value("target")
+    expect(pg.locator("#s-rule-1-lo")).to_be_visible()
     pg.keyboard.press("Tab")                    # from
     pg.keyboard.press("Control+a")
     pg.keyboard.type("20")
     pg.keyboard.press("Tab")                    # to
     pg.keyboard.press("Control+a")
     pg.keyboard.type("60")
-    value = pg.locator(".search-goal input").first
-    value.focus()
+    measure = pg.locator(".search-goal select").first
+    measure.focus()
+    pg.keyboard.press("Home")
+    pg.keyboard.type("hands per game: mean")
+    expect(measure).to_have_value("hands per game: mean")
+    pg.keyboard.press("Tab")                    # aim: equal to, as it is
+    pg.keyboard.press("Tab")                    # value
     pg.keyboard.type("12")
     pg.locator("#s-trials").focus()
     pg.keyboard.press("Control+a")
