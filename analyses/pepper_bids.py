@@ -61,7 +61,7 @@ from simkit.study import StudyResult
 NAME = "pepper-bids"
 TITLE = "Pepper: how often is each bid made?"
 #: Hands per simulated table; the study runs 6 tables (3 player counts x 2 policies).
-DEFAULT_HANDS = 10_000_000
+DEFAULT_HANDS = 4_000_000
 
 PLAYERS = (4, 3, 2)
 POLICIES = ("heuristic", "heuristic:aggression=1.0")

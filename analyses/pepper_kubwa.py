@@ -66,7 +66,7 @@ from simkit.study import StudyResult
 
 NAME = "pepper-kubwa"
 TITLE = "Pepper: when to bid Pilipili Kubwa"
-DEFAULT_HANDS = 400_000        # deals per player count, each played with every plan
+DEFAULT_HANDS = 200_000        # deals per player count, each played with every plan
 #: Bytes a deal holds while the study runs: every plan's outcome of it (peak
 #: memory grew by 890 bytes a deal from 20,000 to 200,000 deals, 2026-12-04).
 HELD_BYTES = 1_200

@@ -70,13 +70,13 @@ class Setup:
 
 SETUPS = {
     # the expert without inference beside the expert (seeds/pepper.md 7.3)
-    "pepper": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 200_000, 10,
+    "pepper": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 80_000, 10,
                     ("expert:model=voids",)),
-    "pitch": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 200_000, 40),
-    "shiesta": Setup(4, ("heuristic:exchange=keep",), 100_000, 0),
+    "pitch": Setup(4, ("heuristic:aggression=-1", "heuristic:aggression=1"), 100_000, 40),
+    "shiesta": Setup(4, ("heuristic:exchange=keep",), 50_000, 0),
     # the settings that trade clean burracos for points (seeds/burraco.md 9.1)
     "burraco": Setup(4, ("heuristic:end_threat=true", "heuristic:pozzetto_wild=true",
-                         "heuristic:end_stock=3"), 20_000, 8),
+                         "heuristic:end_stock=3"), 8_000, 8),
 }
 
 

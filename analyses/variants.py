@@ -91,8 +91,8 @@ class Setup:
 
 
 SETUPS = {
-    "pepper": Setup(4, 200_000, 40),
-    "pitch": Setup(4, 200_000, 100),
+    "pepper": Setup(4, 100_000, 40),
+    "pitch": Setup(4, 100_000, 100),
     # five-one-deck is the five-player game with one deck
     "shiesta": Setup(4, 20_000, 0, skip=("five-one-deck",)),
     "burraco": Setup(4, 20_000, 20),

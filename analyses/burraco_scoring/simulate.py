@@ -21,7 +21,7 @@ from simkit.engine import RunSettings
 NAME = "burraco-scoring"
 TITLE = "Burraco: scoring distributions"
 #: Hands per simulated hand table (12 hand tables; game tables play hands // 10 games).
-DEFAULT_HANDS = 30_000
+DEFAULT_HANDS = 15_000
 
 BASE = "heuristic"
 POLICIES = ("heuristic", "patient", "random")

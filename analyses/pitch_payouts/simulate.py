@@ -20,7 +20,7 @@ NAME = "pitch-payouts"
 TITLE = "Pitch: Money Game: expected payouts"
 #: Hands per simulated hand table (18 tables); sessions per session table are
 #: ``hands // session_hands`` (8 tables of 20-hand sessions).
-DEFAULT_HANDS = 1_000_000
+DEFAULT_HANDS = 400_000
 
 PLAYERS = tuple(range(2, 9))
 BASE = "heuristic"

@@ -21,7 +21,7 @@ from simkit.shiesta.rules import PRESETS, SPECIAL_TEXT, ShiestaRules, make_rules
 NAME = "shiesta-strategy"
 TITLE = "Shiesta: seats, strategies, special cards and variants"
 #: Games per simulated table (45 tables: 3 heuristic and 3 random, 30 round robin, 9 variants).
-DEFAULT_HANDS = 200_000
+DEFAULT_HANDS = 80_000
 
 PLAYERS = (3, 4, 5)
 STUDY_PLAYERS = 4
