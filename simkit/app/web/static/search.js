@@ -324,12 +324,17 @@ async function chooseGame(name, values = {}) {
   changed();
 }
 
-function setMode(search) {
+/** Show one mode: its inputs, and the page's heading (and tab title) saying what it does. */
+function setMode(search, update = true) {
   $("page-search").checked = search;
   $("page-compare").checked = !search;
   $("search-mode").hidden = !search;
   $("compare-mode").hidden = search;
-  changed();
+  const title = search ? "Search rule settings" : "Compare rule variants";
+  document.querySelector(".heading h1").textContent = title;
+  document.querySelector(".heading p").hidden = search;       // it tells how compare works
+  document.title = `${title} · simkit`;
+  if (update) changed();
 }
 
 // --- the answer --------------------------------------------------------------------------------
@@ -558,9 +563,7 @@ function run() {
 async function start() {
   const values = urlValues();
   const search = (values.mode || [""])[0] === "search";
-  $("page-search").checked = search;
-  $("search-mode").hidden = !search;
-  $("compare-mode").hidden = search;
+  setMode(search, false);
   // the switch works at once, before the games and measures have come
   for (const id of ["page-compare", "page-search"]) $(id).addEventListener("change", () => setMode(searching()));
   let lim;
