@@ -20,7 +20,9 @@ def test_the_shipped_search_is_the_one_the_study_asks(game):
     spec = study.spec(study.DEFAULT_HANDS, 0)
     kept = search.kept_result(spec, rule_search.KEPT / game)
     assert kept is not None, f"python -m analyses.rule_search {game} keeps it again"
-    assert kept["game"] == game and kept["trials"] and kept["tables"]["front"]
+    assert kept["game"] == game
+    assert kept["trials"]
+    assert kept["tables"]["front"]
     # another seed is another search: not the shipped one
     assert search.kept_result(study.spec(study.DEFAULT_HANDS, 1), rule_search.KEPT / game) is None
 

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from simkit import games
-from simkit.lab import compare, search, search_play
+from simkit.lab import compare, search, search_play, search_text
 from simkit.lab.search_play import Pairs, Table, catalogue
 
 LENGTH = "hands per game: mean"
@@ -442,3 +442,33 @@ def test_adapted_players_are_kept_by_hash_and_reused(cli, tmp_path):
     assert all(t["setting"] == next(u["setting"] for u in played if u["rules"] == t["rules"])
                for t in again)
     assert all(t["adapt_reused"] for t in again)
+
+
+def _search_on_a_cluster():
+    from dask.distributed import LocalCluster
+
+    spec = search.make_spec("pepper", ["target=20:60"], goals=["hands_per_game_mean=12"],
+                            trials=6, games=3_000, seed=2)
+    here = search_text.result_json(search.run(spec))
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        there = search_text.result_json(search.run(spec, scheduler=cluster.scheduler_address))
+    return here, there
+
+
+@pytest.mark.slow       # a Dask cluster
+def test_a_search_on_a_dask_cluster_gives_the_same_answer():
+    """--scheduler: every trial's deals played in chunks on the workers, the
+    same records, so every trial, the confirmation and the answer are the same."""
+    here, there = _search_on_a_cluster()
+    assert there == here
+
+
+def test_an_unreachable_scheduler_is_refused_before_anything_is_written(cli, tmp_path):
+    out = tmp_path / "s"
+    code, _, err = cli("search", "pepper", "--rule", "target=20:60", "--goal",
+                       "hands_per_game_mean=12", "--trials", "2", "--games", "300",
+                       "--scheduler", "tcp://127.0.0.1:9", "--out", str(out))
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
+    assert not out.exists()

@@ -404,6 +404,7 @@ def _cmd_search(a: argparse.Namespace) -> int:
                             adapt_trials=a.adapt_trials, adapt_games=a.adapt_games,
                             adapt_seed=a.adapt_seed)
     return _trials_answer(a, lambda: search.run(spec, out=a.out, threads=a.threads,
+                                                scheduler=a.scheduler,
                                                 progress=not a.no_progress),
                           search_text.result_json, search_text.format_result)
 

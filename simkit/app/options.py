@@ -355,6 +355,10 @@ def _search_parser(sub: _Commands) -> None:
     _adapt_options(p, _ADAPT_SIZES[:3])
     p.add_argument("--adapt-seed", type=_seed,
                    help="with --adapt: the adaptations' seed (default: --seed)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="play every trial's deals (and with --adapt the tuning's "
+                        "tournaments) on this Dask cluster, in chunks: the same deals, so the "
+                        "same answer")
     _run_options(p, json_out=True)
 
 

@@ -55,7 +55,7 @@ from simkit.base.errors import InputError
 from simkit.base.files import MAX_JSON_BYTES, read_text
 from simkit.lab import search_play
 from simkit.lab.search_play import Goal, Pairs, Played, Table
-from simkit.runs import optuna_store, store
+from simkit.runs import chunks, optuna_store, store
 from simkit.runs.batches import check_count, check_held, set_threads
 from simkit.tune import Param, confirm_seed
 
@@ -90,10 +90,12 @@ class Adapting:
     games: int | None = None
     seed: int = 0
 
-    def args(self, out: pathlib.Path | None, threads: int | None) -> dict[str, Any]:
-        """:func:`simkit.lab.adapt.adapt`'s keyword options."""
+    def args(self, out: pathlib.Path | None, table: Table) -> dict[str, Any]:
+        """:func:`simkit.lab.adapt.adapt`'s keyword options, its tournaments played
+        where the table plays."""
         return {"seed": self.seed, "rounds": self.rounds, "trials": self.trials,
-                "deals": self.games, "out": out, "threads": threads}
+                "deals": self.games, "out": out, "threads": table.threads,
+                "scheduler": table.scheduler}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -244,7 +246,7 @@ def _adapted(s: _Search, rules: Any, trial: Any) -> tuple[str, ...] | None:
     from simkit.lab import adapt
 
     res = adapt.adapt(spec.game, rules, s.base_setting, spec.adapt.params or None,
-                      **spec.adapt.args(s.adapt_out(), s.table.threads))
+                      **spec.adapt.args(s.adapt_out(), s.table))
     trial.set_user_attr("setting", res["setting"])
     trial.set_user_attr("adapt_reused", bool(res.get("reused")))
     return _policies(spec, res["setting"])
@@ -316,18 +318,24 @@ class RunArgs(TypedDict, total=False):
 
     out: store.StrPath | None
     threads: int | None
+    scheduler: str | None
     progress: bool
 
 
 def run(spec: Spec, **kw: Unpack[RunArgs]) -> dict[str, Any]:
     """Search, confirm and return the result (see the module notes; the text
     and JSON of it: :mod:`simkit.lab.search_text`); with ``out`` kept there
-    and continued from there.  ``threads``: the kernels'; ``progress``: a bar."""
+    and continued from there.  ``threads``: the kernels'; ``scheduler``: a Dask
+    cluster's address, whose workers play every trial's deals in chunks (the
+    same deals, so the same answer); ``progress``: a bar."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     t0 = time.perf_counter()
     set_threads(kw.get("threads"))          # checked before anything is written
+    scheduler = kw.get("scheduler")
+    if scheduler is not None:
+        chunks.check_scheduler(scheduler)
     g = registry.get(spec.game)
     base_rules = g.make_rules(overrides=spec.base, players=spec.players)
     assert g.measures is not None
@@ -339,7 +347,8 @@ def run(spec: Spec, **kw: Unpack[RunArgs]) -> dict[str, Any]:
             return done
         live = optuna.create_study(directions=spec.directions(), sampler=_sampler(spec, 0),
                                    pruner=_pruner(spec))
-        table = Table(g, tuple(g.measures(base_rules)), spec.policies, kw.get("threads"))
+        table = Table(g, tuple(g.measures(base_rules)), spec.policies, kw.get("threads"),
+                      scheduler)
         s = _Search(spec, table, base_rules, live, where=where)
         if spec.adapt is not None:
             s.base_setting = _base_setting(s)
@@ -368,7 +377,7 @@ def _base_setting(s: _Search) -> str:
     try:
         res = adapt.adapt(spec.game, s.base_rules, spec.adapt.policy,
                           spec.adapt.params or None,
-                          **spec.adapt.args(s.adapt_out(), s.table.threads))
+                          **spec.adapt.args(s.adapt_out(), s.table))
     except KeyboardInterrupt:
         raise optuna_store.Interrupted(0, spec.trials, s.where) from None
     return str(res["setting"])

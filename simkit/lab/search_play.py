@@ -334,6 +334,7 @@ class Table:
     sections: tuple[Section, ...]
     policies: tuple[str, ...]
     threads: int | None = None
+    scheduler: str | None = None        # a Dask cluster that plays the deals
 
     def of(self, unit: str) -> list[Section]:
         """The sections played in ``unit``s."""
@@ -359,9 +360,7 @@ def play(table: Table, unit: str, rules: Any, seed: int, span: tuple[int, int], 
     sections = table.of(unit)
     ratios = [(s, r) for s in sections for r in compare._ratios(s)]
     statistics = [(s, m) for s in sections for m in compare._statistics(s)]
-    df = engine.simulate(table.game, unit, engine.RunSettings(
-        count=n, rules=rules, policy=list(policies or table.policies), seed=seed, start=first,
-        threads=table.threads))
+    df = _records(table, unit, rules, seed, span, list(policies or table.policies))
     views: dict[str, pd.DataFrame] = {s.name: s.view(df) if s.view is not None else df
                                       for s in sections}
     xn = np.empty((len(ratios), 2, n))
@@ -372,6 +371,39 @@ def play(table: Table, unit: str, rules: Any, seed: int, span: tuple[int, int], 
         xn[k, 1] = compare._per_unit(r.n(view), index, first, n)
     values = [np.asarray(m.values(views[s.name]), float) for s, m in statistics]
     return Played(xn, values, compare._unit_hashes(df, first, n))
+
+
+def _records(table: Table, unit: str, rules: Any, seed: int, span: tuple[int, int],
+             policies: list[str]) -> pd.DataFrame:
+    """The records of units ``span = (first, n)``: played here on the table's
+    threads, or in chunks on its Dask cluster (the same records: every unit is
+    fixed by the seed and its number)."""
+    first, n = span
+    if table.scheduler is None:
+        return engine.simulate(table.game, unit, engine.RunSettings(
+            count=n, rules=rules, policy=policies, seed=seed, start=first,
+            threads=table.threads))
+    from simkit.runs import chunks, jobs
+
+    job = jobs.job(table.game.name, unit, n, {"rules": rules.as_dict(), "policies": policies,
+                                              "seed": seed, "first": first},
+                   compute=_span_chunk)
+    got = chunks.run(job, backend="dask", scheduler=table.scheduler, reduce=_as_is)
+    assert got.values is not None
+    return pd.concat(got.values, ignore_index=True)
+
+
+def _span_chunk(game: str, unit: str, run: dict[str, Any], start: int,
+                count: int) -> pd.DataFrame:
+    """A chunk of a search's span, on a worker: its units counted from the span's first."""
+    from simkit.runs import jobs
+
+    return jobs.records_chunk(game, unit, run, int(run["first"]) + start, count)
+
+
+def _as_is(df: pd.DataFrame) -> pd.DataFrame:
+    """A chunk's records, brought back whole (the reduction that keeps them)."""
+    return df
 
 
 class Pairs:
