@@ -109,7 +109,7 @@ def unfinished_column(col: int, cap: str) -> Column:
 
 def lead_columns(col: int, side: str, step: str, winner: str, length: str,
                  none: str = "no single winner") -> tuple[Column, ...]:
-    """Who led a game, step by step (:mod:`simkit.lab.drama`), from kernel columns
+    """Who led a game, step by step (:mod:`simkit.base.drama`), from kernel columns
     ``col`` .. ``col + 2``: ``lead_changes``, ``comeback`` and ``settled``.
     ``side`` names who may lead (``"team"``), ``step`` a step (``"hand"``),
     ``winner`` the game's only winner, ``length`` the column of its steps
@@ -355,7 +355,7 @@ class Section:
     """One part of the comparison, fed by the run of ``unit``s; ``heading`` may
     use ``{n}``, the number of units per variant.  ``view(df)``, if given,
     turns each batch of records into the frame the measures read, one row
-    per unit (the designer's measures: :mod:`simkit.lab.design`).  Its rows
+    per unit (the designer's measures: :mod:`simkit.design`).  Its rows
     go into the table ``table`` (default: its own ``name``), which may hold
     several sections (the designer's measures of whole games and of single
     hands)."""

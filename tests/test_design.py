@@ -1,4 +1,4 @@
-"""The designer's measures (simkit/lab/design.py) on games whose answers are known
+"""The designer's measures (simkit/design.py) on games whose answers are known
 by hand, each game's design frame read from its records, and the skill trace
 (simkit/lab/skill.py): a policy against itself scores exactly one half."""
 
@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit import games
+from simkit import design, games
 from simkit.engine import Balance, Mean, Rate, Statistic
-from simkit.lab import design, skill
+from simkit.lab import skill
 
 # six finished-or-not games of a 3-seat game, counted by hand below
 FRAME = pd.DataFrame({
@@ -100,7 +100,7 @@ def test_lead_columns_settled_share():
 ])
 def test_each_games_design_frame(game, players, kw):
     """Read from real records: one row per game, the win shared out, the lead
-    columns of :mod:`simkit.lab.drama` kept."""
+    columns of :mod:`simkit.base.drama` kept."""
     from importlib import import_module
 
     g = games.get(game)

@@ -1,5 +1,5 @@
 """Lead changes, comebacks and the settled step: the readable definitions
-(simkit/lab/drama.py) on games counted by hand, and the kernels' own code for
+(simkit/base/drama.py) on games counted by hand, and the kernels' own code for
 them (simkit/base/lead.py) against the definitions on random histories."""
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simkit.base import lead
-from simkit.lab import drama
+from simkit.base import drama, lead
 
 
 def _tops(scores, best=max):

@@ -1,7 +1,7 @@
 """Who led a game, for the kernels: each game keeps the bitmask of the sides at
 the top after every step, and its lead changes, comeback and settled step are
 read from that history at its end.  The definitions are
-:mod:`simkit.lab.drama`'s (which the reference engines call); this is the
+:mod:`simkit.base.drama`'s (which the reference engines call); this is the
 kernels' own code for them, held to it by the differential tests.
 
 A kernel starts a game's history with :func:`new_history` (one per block of

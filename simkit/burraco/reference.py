@@ -102,6 +102,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict, Unpack
 
+from simkit.base import drama
 from simkit.base.errors import InputError
 from simkit.base.rng import Stream
 from simkit.burraco.melds import (
@@ -139,7 +140,6 @@ from simkit.burraco.rules import (
     Tie,
     UntakenPozzetto,
 )
-from simkit.lab import drama
 from simkit.policy import Policy
 
 #: §1 deal positions: 0..43 the players, then the two pozzetti, the first
@@ -614,7 +614,7 @@ def play_game(rules: BurracoRules, policies: Sequence[Policy], seed: int, index:
     left, until a team reaches ``target``; both there: the higher score wins, a
     tie plays on (``tie = play_on``) or is shared; ``max_hands`` hands without a
     winner leave the game unfinished.  The top after each hand gives who led
-    (§8, :func:`simkit.lab.drama.drama`)."""
+    (§8, :func:`simkit.base.drama.drama`)."""
     rules.check()
     policies = make_policies(policies, PLAYERS)
     stream = Stream(seed, index)

@@ -176,7 +176,7 @@ class GameLog:
 
     ``winner`` is the winning team, or -1 when the win is shared (``shared``)
     or the game hit ``max_hands`` (``unfinished``).  Who led (§8,
-    :mod:`simkit.lab.drama`, a hand being a step): ``tops`` is the bitmask of the
+    :mod:`simkit.base.drama`, a hand being a step): ``tops`` is the bitmask of the
     teams on the higher game score after each hand (both when level), and
     ``lead_changes``, ``comeback`` and ``settled`` are read from it.
     """

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from simkit import design
 from simkit.base import stats
 from simkit.engine import Mean, Rate, Section, Summary
-from simkit.lab import design
 
 if TYPE_CHECKING:
     from simkit.burraco.rules import BurracoRules
@@ -162,7 +162,7 @@ def _team_points(df: pd.DataFrame) -> np.ndarray:
 
 
 def _design_frame(df: pd.DataFrame) -> pd.DataFrame:
-    """The design frame (:mod:`simkit.lab.design`): the two teams, the first
+    """The design frame (:mod:`simkit.design`): the two teams, the first
     dealer's first; lengths in hands."""
     fd = df["first_dealer"].to_numpy(np.int64)
     winner = df["winner"].to_numpy(np.int64)

@@ -9,7 +9,7 @@ What is compared is each game's own: its spec's ``measures(rules)`` returns
 :class:`~simkit.engine.Mean` and :class:`~simkit.engine.Statistic` measures
 (for games with bids one :class:`~simkit.engine.BidShares` table of each
 contract's share and success rate), the designer's measures among them
-(:mod:`simkit.lab.design`); to those the skill trace of the game's ladder is
+(:mod:`simkit.design`); to those the skill trace of the game's ladder is
 added (:mod:`simkit.lab.skill`).
 
 **Paired.** Every difference is taken deal by deal: per unit (hand, or

@@ -360,7 +360,7 @@ def play(table: Table, unit: str, rules: Any, seed: int, span: tuple[int, int], 
     sections = table.of(unit)
     ratios = [(s, r) for s in sections for r in compare._ratios(s)]
     statistics = [(s, m) for s in sections for m in compare._statistics(s)]
-    df = _records(table, unit, rules, seed, span, list(policies or table.policies))
+    df = _records(table, unit, rules, seed, span=span, policies=list(policies or table.policies))
     views: dict[str, pd.DataFrame] = {s.name: s.view(df) if s.view is not None else df
                                       for s in sections}
     xn = np.empty((len(ratios), 2, n))
@@ -373,7 +373,7 @@ def play(table: Table, unit: str, rules: Any, seed: int, span: tuple[int, int], 
     return Played(xn, values, compare._unit_hashes(df, first, n))
 
 
-def _records(table: Table, unit: str, rules: Any, seed: int, span: tuple[int, int],
+def _records(table: Table, unit: str, rules: Any, seed: int, *, span: tuple[int, int],
              policies: list[str]) -> pd.DataFrame:
     """The records of units ``span = (first, n)``: played here on the table's
     threads, or in chunks on its Dask cluster (the same records: every unit is

@@ -36,9 +36,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from simkit.base import drama
 from simkit.base.errors import InputError
 from simkit.base.rng import Stream
-from simkit.lab import drama
 from simkit.pepper.policies import PolicyName, make_policies
 from simkit.pepper.reference_players import PolicyDecider, desired_level, heuristic_params
 
@@ -146,7 +146,7 @@ class HandLog(AtTable):
 class GameResult:
     """One whole game (§6, §8): ``winners`` has bit ``s`` set for each winning side;
     ``drama``: who led it, round by round (its lead changes, comeback and
-    settled round, :mod:`simkit.lab.drama`)."""
+    settled round, :mod:`simkit.base.drama`)."""
 
     first_dealer: int
     rounds: int
@@ -730,7 +730,7 @@ def play_game(rules: PepperRules, policies: Sequence[Policy], seed: int, index: 
 
     Who led: after each round the top is the sides on the highest score; the
     game's lead changes, comeback and settled round follow from those tops
-    and its winners (:func:`simkit.lab.drama.drama`).
+    and its winners (:func:`simkit.base.drama.drama`).
     """
     stream = Stream(seed, index)
     if first_dealer is None:

@@ -11,9 +11,9 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from simkit import design
 from simkit.base import stats
 from simkit.engine import BidShares, Mean, Rate, Section, Summary, bid_table
-from simkit.lab import design
 from simkit.pepper.rules import PepperRules
 
 
@@ -157,7 +157,7 @@ def measures(rules: PepperRules) -> list[Section]:
 def _position(rules: PepperRules) -> Section:
     """Each position's points per hand and share of the contracts, counted from
     the hand's dealer: with partners the dealer's side and the other, else
-    every seat from the dealer's left (:func:`simkit.lab.design.position`)."""
+    every seat from the dealer's left (:func:`simkit.design.position`)."""
     P, S = rules.players, rules.sides
     teams = S < P
 
@@ -181,7 +181,7 @@ def _position(rules: PepperRules) -> Section:
 
 
 def _design(rules: PepperRules) -> Section:
-    """The designer's measures (:mod:`simkit.lab.design`): with partners the two
+    """The designer's measures (:mod:`simkit.design`): with partners the two
     sides (the first dealer's first), else every seat counted from the first
     dealer's left; the first dealer's side's edge; lengths in hands."""
     P, S = rules.players, rules.sides

@@ -31,9 +31,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from simkit.base import drama
 from simkit.base.errors import InputError
 from simkit.base.rng import Stream
-from simkit.lab import drama
 from simkit.pitch.policies import make_policies
 from simkit.pitch.reference_cards import (
     card_of,
@@ -608,7 +608,7 @@ class SessionLog:
     the players of hand ``h`` with the highest score after it, ``winners``
     that of the players seated at the end with the highest final score, and
     ``who_led`` the session's lead changes, comeback and settled hand
-    (:func:`simkit.lab.drama.drama` of those two).
+    (:func:`simkit.base.drama.drama` of those two).
     """
 
     index: int

@@ -12,9 +12,9 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from simkit import design
 from simkit.base import stats
 from simkit.engine import BidShares, Mean, Rate, Section, Summary, bid_table
-from simkit.lab import design
 from simkit.pitch.rules import PitchRules
 
 #: Group columns of :func:`aggregate_frame` and the totals summed per group.
@@ -160,7 +160,7 @@ def measures(rules: PitchRules) -> list[Section]:
 
 
 def _design(rules: PitchRules) -> Section:
-    """The designer's measures (:mod:`simkit.lab.design`) of money sessions: the
+    """The designer's measures (:mod:`simkit.design`) of money sessions: the
     players by starting seat (seat N: the first dealer), and with players who
     join, those players as one more position; a win is the top score at the
     end (a tie splits it evenly); a session is finished when a target ended it
@@ -207,7 +207,7 @@ def _design(rules: PitchRules) -> Section:
 def _position(rules: PitchRules) -> Section:
     """Each seat's points and money per hand and share of the contracts, counted
     from the hand's dealer's left, the dealer last
-    (:func:`simkit.lab.design.position`)."""
+    (:func:`simkit.design.position`)."""
     N = rules.players
 
     def by_seat(column: str) -> Callable[[pd.DataFrame], np.ndarray]:

@@ -30,9 +30,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from simkit.base import drama
 from simkit.base.errors import InputError
 from simkit.base.rng import Stream
-from simkit.lab import drama
 from simkit.policy import Policy
 from simkit.shiesta.reference_players import STRENGTH as STRENGTH
 from simkit.shiesta.reference_players import STRENGTH_ORDER as STRENGTH_ORDER
@@ -184,7 +184,7 @@ class GameLog:
 
     @property
     def who_led(self) -> drama.Drama:
-        """Lead changes, comeback and settled turn (:mod:`simkit.lab.drama`): a step is a
+        """Lead changes, comeback and settled turn (:mod:`simkit.base.drama`): a step is a
         turn, the top the seats holding the fewest cards, the winners the winner."""
         return drama.drama(self.tops, 1 << self.winner if self.winner >= 0 else 0)
 

@@ -12,9 +12,9 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from simkit import design
 from simkit.base import stats
 from simkit.engine import Mean, Rate, Section, Summary
-from simkit.lab import design
 from simkit.shiesta.rules import ShiestaRules
 
 
@@ -74,7 +74,7 @@ def measures(rules: ShiestaRules) -> list[Section]:
 
 
 def _design(rules: ShiestaRules) -> Section:
-    """The designer's measures (:mod:`simkit.lab.design`): every seat counted from
+    """The designer's measures (:mod:`simkit.design`): every seat counted from
     the starter, the starter's edge; lengths in turns."""
     P = rules.players
 

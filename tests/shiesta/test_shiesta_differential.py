@@ -6,7 +6,7 @@ including the order of random draws, so they must agree exactly: every move
 of every game (who played which rank how many times from where, every
 pickup) and every column of the game record, who led among them
 (lead_changes, comeback, settled: the kernel's simkit/base/lead.py against the
-reference's simkit/lab/drama.py, on the top after every turn).
+reference's simkit/base/drama.py, on the top after every turn).
 
 Sizes: for each player count 3, 4 and 5, 4,000 games under the seed's rules
 and 4,000 under ``ALL_VARIANTS``, a rule set in which every variant differs

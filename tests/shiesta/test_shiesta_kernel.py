@@ -96,7 +96,7 @@ def test_game_invariants_every_preset(players):
             assert (df["played_3"] <= copies).all()
             assert (df["played_10"] <= copies).all()
             assert (left.sum(axis=1) + df["played_3"] + df["played_10"] <= rules.cards).all()
-            # who led (simkit/lab/drama.py): the winner led for good by the last turn at
+            # who led (simkit/base/drama.py): the winner led for good by the last turn at
             # the latest, and an unfinished game has no winner to settle on
             assert ((df["settled"] == -1) == ~done).all()
             assert (df["settled"] < df["turns"]).all()

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from simkit.base import drama
 from simkit.base.errors import InputError
 from simkit.base.rng import Stream
-from simkit.lab import drama
 from simkit.shiesta import reference as R
 from simkit.shiesta.policies import NAMED, make_policies
 from simkit.shiesta.record import body
@@ -743,7 +743,7 @@ def test_the_win():
 
 
 def test_who_led():
-    """§5: after each turn the seats holding the fewest cards lead (simkit/lab/drama.py)."""
+    """§5: after each turn the seats holding the fewest cards lead (simkit/base/drama.py)."""
     g = game(["4 A", "5 Q", "J J J"], pile="K")
     log = g.run()
     # seat 0 plays its A on the K (1, 2, 3 cards: seat 0 leads); seat 1 holds nothing

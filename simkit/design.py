@@ -19,7 +19,7 @@ into a *design frame*, one row per game, with these columns (the game's
 - ``lead_changes``, ``single`` (exactly one winning side), ``comeback`` and
   ``settled_share`` (the share of the game played after the winner led for
   good; NaN unless ``single``), from the records' lead columns
-  (:mod:`simkit.lab.drama`).
+  (:mod:`simkit.base.drama`).
 
 :func:`section` makes the ``design`` table of :mod:`simkit.lab.compare` from it:
 
