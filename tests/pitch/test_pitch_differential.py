@@ -195,7 +195,7 @@ def test_all_variants_are_exercised():
     assert (df["stuck"] & (df["contract"] == 2)).any()
 
 
-#: The session columns on who led (seeds/pitch.md 7, simkit/lab/drama.py).
+#: The session columns on who led (seeds/pitch.md 7, simkit/base/drama.py).
 LEAD_COLUMNS = ("top", "lead_changes", "comeback", "settled")
 SESSION_RULES = [{}, {"leave": 0.1, "join": 0.15, "join_score": "zero", "target": 15,
                       "session_hands": 40},
