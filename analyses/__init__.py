@@ -63,7 +63,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from simkit.base.errors import InputError
-from simkit.runs import warm
+from simkit.bygame import warm
 from simkit.runs.batches import check_held, max_threads
 from simkit.study import StudyResult, check_args
 
@@ -126,7 +126,7 @@ def resolve_studies(names: str | Iterable[str] | None) -> list[str]:
 
 
 def _compile_ahead(kernels: list[str], threads: int | None, progress: bool) -> None:
-    """Compile the studies' kernels in one process per core (:mod:`simkit.runs.warm`)
+    """Compile the studies' kernels in one process per core (:mod:`simkit.bygame.warm`)
     before the first study runs: on a fresh install they would otherwise
     compile one after another on one core.  Nothing to do with one thread."""
     processes = min(max_threads(), threads or max_threads())

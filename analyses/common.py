@@ -97,7 +97,7 @@ class Study:
     ``threads`` (sizes, rules, policies, extras); ``descriptions`` (table
     name -> text) and ``notes`` are constants or functions of (hands, seed);
     ``size`` says what ``hands`` counts (``simkit report --list``);
-    ``kernels`` names the warm-up steps (:mod:`simkit.runs.warm`, ``GAME:STEP``)
+    ``kernels`` names the warm-up steps (:mod:`simkit.bygame.warm`, ``GAME:STEP``)
     whose kernels it runs, compiled ahead by :func:`analyses.run_studies`.
     """
 

@@ -159,7 +159,8 @@ class RuleSearch(GameStudy):
                                          "deals with its 95% interval.", self.figure),),
                            provenance=self._provenance, descriptions=DESCRIPTIONS,
                            notes=self._notes, size="whole games per trial",
-                           kernels=[f"{self.game}:{s}" for s in ("games", "sessions")
+                           # the steps whose kernels play whole games (Pepper's: its hands')
+                           kernels=[f"{self.game}:{s}" for s in ("hands", "games", "sessions")
                                     if s in g.warm])
 
     def spec(self, units: int, seed: int) -> search.Spec:

@@ -14,7 +14,7 @@ share of compile work it makes.
 
 The measured part runs, for each inlining mode (``SIMKIT_INLINE``:
 ``declared``, as the code says; ``never``, no function inlined; or a list of
-function names not inlined), every warm-up step (``simkit.runs.warm``) in a
+function names not inlined), every warm-up step (``simkit.bygame.warm``) in a
 fresh process of one thread with an empty kernel cache of its own, and
 records numba's compile events: the seconds of each compiled function,
 without the functions it compiled on the way (its own share).  Then, on that
@@ -146,7 +146,7 @@ def worker(step: str) -> None:
     JSON records (function, seconds, own seconds)."""
     from numba.core import event
 
-    from simkit.runs import warm
+    from simkit.bygame import warm
     with event.install_recorder("numba:compile") as rec:
         t0 = time.perf_counter()
         warm.main([step])
@@ -170,7 +170,7 @@ def worker(step: str) -> None:
 def measure(mode: str, threads: int = 1) -> dict:
     """Compile every warm-up step with an empty cache in inlining ``mode``, one
     step a process, then ``simkit bench --json`` on that cache."""
-    from simkit.runs import warm
+    from simkit.bygame import warm
     env = {**os.environ, "SIMKIT_INLINE": mode, "NUMBA_NUM_THREADS": str(threads)}
     steps = []
     with tempfile.TemporaryDirectory() as cache:

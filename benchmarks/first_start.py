@@ -11,7 +11,7 @@ pepper --hand "JH JD AH KH 9C 9S"`` and ``simkit simulate GAME`` of 1,000
 hands (Shiesta: games) for every game; with ``--report`` also ``simkit report
 all`` (minutes).  First of all, the kernels ``simkit report all`` compiles
 before its first study: every warm-up step in two processes
-(:func:`simkit.runs.warm.warm`), as on this 2-core machine.  Prints a table
+(:func:`simkit.bygame.warm.warm`), as on this 2-core machine.  Prints a table
 (``--json``: records) of first and second start in seconds.
 """
 
@@ -28,7 +28,7 @@ import time
 from simkit import games
 
 #: The warm-up of ``simkit report all`` (its kernels, two processes), as Python's arguments.
-WARM = ["-c", "from simkit.runs import warm; warm.warm(warm.every_step(), 2)"]
+WARM = ["-c", "from simkit.bygame import warm; warm.warm(warm.every_step(), 2)"]
 
 
 def commands(report: bool) -> list[tuple[str, list[str]]]:

@@ -456,7 +456,7 @@ class GameSpec:
     ``reference(rules, policies, seed, index)`` plays unit ``index`` of
     ``bench_unit`` with the readable reference engine (``simkit bench`` and
     the contract tests); ``record`` names the module of the game's text
-    records (:mod:`simkit.records.record`: its ``UNIT``, ``play``, ``body``,
+    records (:mod:`simkit.bygame.record`: its ``UNIT``, ``play``, ``body``,
     ``replay`` and ``deal``) and ``advise`` the module of ``simkit advise``
     (games with bids): the registry is the one way to them, and they are
     imported only when used; ``bound`` says whether that advisor can add

@@ -50,7 +50,8 @@ import scipy.stats as st
 from simkit import engine
 from simkit import games as registry
 from simkit.base.errors import InputError
-from simkit.runs import chunks, jobs, store
+from simkit.bygame import jobs
+from simkit.runs import chunks, store
 
 ELO = 400.0 / math.log(10.0)        # Elo points per unit of log-odds
 Z95 = 1.959963984540054

@@ -21,7 +21,7 @@ import pytest
 
 from analyses import load_study
 from simkit.app.cli import main
-from simkit.runs import warm
+from simkit.bygame import warm
 from simkit.runs.batches import max_threads, set_threads
 
 HERE = Path(__file__).resolve().parent
@@ -36,7 +36,7 @@ def _workers(config) -> int:
 
 def pytest_configure(config):
     """In the controller of a run with two or more workers, compile every
-    warm-up step of every game (simkit.runs.warm) in one process per core; the
+    warm-up step of every game (simkit.bygame.warm) in one process per core; the
     workers then load the kernels instead of each compiling them (minutes on
     a fresh checkout)."""
     if hasattr(config, "workerinput") or _workers(config) < 2:

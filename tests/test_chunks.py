@@ -18,10 +18,11 @@ import pandas as pd
 import pytest
 
 from simkit.base.errors import InputError
+from simkit.bygame import jobs
 from simkit.pepper import api
 from simkit.pepper.policies import make_policies as pepper_policies
 from simkit.pepper.rules import PepperRules
-from simkit.runs import chunks, jobs, store
+from simkit.runs import chunks, store
 from simkit.runs.batches import set_threads
 
 SEED = 7

@@ -18,8 +18,8 @@ from simkit.app.cli import main
 from simkit.base import config
 from simkit.base.config import Config
 from simkit.base.errors import InputError
+from simkit.bygame import jobs
 from simkit.policy import EXPERT, HEURISTIC, RANDOM
-from simkit.runs import jobs
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SPECS = [games.get(g) for g in games.GAMES]

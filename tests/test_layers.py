@@ -135,11 +135,11 @@ def test_the_library_never_imports_the_studies():
 BELOW = {
     "simkit.app.answers": ("simkit.app.cli", "simkit.app.web", "simkit.app.web.server"),
     "simkit.app.options": ("simkit.app.cli", "simkit.app.answers", "simkit.app.web"),
-    "simkit.runs.chunks": ("simkit.engine", "simkit.games", "simkit.runs.jobs",
+    "simkit.runs.chunks": ("simkit.engine", "simkit.games", "simkit.bygame.jobs",
                            "simkit.tournament"),
-    "simkit.engine": ("simkit.games", "simkit.runs.chunks", "simkit.runs.jobs",
+    "simkit.engine": ("simkit.games", "simkit.runs.chunks", "simkit.bygame.jobs",
                       "simkit.tournament", "simkit.lab.compare", "simkit.app.report",
-                      "simkit.records.record", "simkit.bench", "simkit.app.cli"),
+                      "simkit.bygame.record", "simkit.bench", "simkit.app.cli"),
     "simkit.app.report": ("simkit.engine", "simkit.games", "simkit.tournament", "simkit.app.cli"),
     "simkit.runs.store": ("simkit.engine", "simkit.games", "simkit.runs.chunks"),
 }
@@ -155,7 +155,8 @@ def test_a_lower_layer_never_reaches_a_higher_one(module):
 #: none of their modules reaches ``simkit.app``.  What a study returns and
 #: checks lives in ``simkit.study``, the figures' backend in ``simkit.base.plots``.
 BELOW_THE_APP = ("analyses", "simkit.lab", "simkit.tournament", "simkit.tune", "simkit.study",
-                 "simkit.engine", "simkit.games", "simkit.runs", "simkit.records", "simkit.base")
+                 "simkit.engine", "simkit.games", "simkit.bygame", "simkit.runs",
+                 "simkit.records", "simkit.base")
 
 
 def test_nothing_below_the_app_reaches_it():
@@ -165,6 +166,44 @@ def test_nothing_below_the_app_reaches_it():
     reach = {m: sorted(n for n in _reaches(GRAPH, m) if n.startswith("simkit.app"))
              for m in low}
     assert not {m: r for m, r in reach.items() if r}
+
+
+#: The rooms that know no game, and what none of their modules may reach: a
+#: game's package, the registry, the engine layer and every room above.
+GAME_FREE = ("simkit.base", "simkit.runs", "simkit.records")
+ABOVE_THE_GAMES = ("simkit.games", "simkit.engine", "simkit.design", "simkit.bygame",
+                   "simkit.lab", "simkit.app", "simkit.tournament", "simkit.tune",
+                   "simkit.study", "simkit.bench", "analyses",
+                   *(f"simkit.{g}" for g in games.GAMES))
+#: What a game's package may not reach: the rooms above the games.
+ABOVE_A_GAME = ("simkit.games", "simkit.bygame", "simkit.lab", "simkit.app",
+                "simkit.tournament", "simkit.tune", "simkit.study", "simkit.bench",
+                "analyses")
+
+
+def _under(name: str, rooms: tuple[str, ...]) -> bool:
+    return any(name == r or name.startswith(r + ".") for r in rooms)
+
+
+def test_the_rooms_below_the_games_know_no_game():
+    """base/, runs/ and records/ never reach a game, the registry or any room
+    above: what needs a game by its name (a record's game, a game's runs) is
+    bygame/'s work."""
+    low = [m for m in MODULES if _under(m, GAME_FREE)]
+    assert "simkit.runs.chunks" in low
+    assert "simkit.records.text" in low
+    up = {m: sorted(n for n in _reaches(GRAPH, m) if _under(n, ABOVE_THE_GAMES))
+          for m in low}
+    assert not {m: r for m, r in up.items() if r}
+
+
+@pytest.mark.parametrize("game", games.GAMES)
+def test_a_game_never_reaches_a_room_above_the_games(game):
+    """A game's package uses the engine's contract, the designer's measures and
+    the rooms below; never the registry, the lab, the studies or the app."""
+    mine = [m for m in MODULES if _under(m, (f"simkit.{game}",))]
+    up = {m: sorted(n for n in _reaches(GRAPH, m) if _under(n, ABOVE_A_GAME)) for m in mine}
+    assert not {m: r for m, r in up.items() if r}
 
 
 @pytest.mark.parametrize("game", games.GAMES)

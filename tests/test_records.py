@@ -13,10 +13,10 @@ import pytest
 from simkit import games
 from simkit.app.cli import main
 from simkit.base.errors import InputError
+from simkit.bygame import record
 from simkit.pepper import api as pepper
 from simkit.pepper import reference as R
 from simkit.pepper.rules import TRUMP_TEXT, make_rules
-from simkit.records import record
 
 SEED = 31
 
@@ -178,7 +178,7 @@ def test_record_input_is_bounded(capsys, tmp_path, monkeypatch):
     import subprocess
     import sys
 
-    from simkit.records import record
+    from simkit.bygame import record
 
     if os.path.exists("/dev/zero"):     # endless: refused before it is read
         one_line_error(*run(capsys, "replay", "/dev/zero"), "/dev/zero", "a device")

@@ -14,7 +14,8 @@ import pytest
 
 import simkit
 from simkit.base.errors import InputError
-from simkit.runs import jobs, store
+from simkit.bygame import jobs
+from simkit.runs import store
 from simkit.runs.store import make_manifest, read_run
 
 

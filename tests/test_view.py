@@ -1,4 +1,4 @@
-"""The hand viewer's frames (simkit/records/view.py, each game's ``record.frames``,
+"""The hand viewer's frames (simkit/bygame/view.py, each game's ``record.frames``,
 seeds/records.md "The hand viewer's frames"): for every game, units of runs
 as views: the schema exactly, plain JSON, the first frame's hands the deal
 of the record's seat lines, the last frame's hands and score the record's
@@ -19,9 +19,9 @@ import pytest
 from simkit import games
 from simkit.base.errors import InputError
 from simkit.burraco import record as burraco_record
+from simkit.bygame import record, view
 from simkit.pepper.rules import DECK as PEPPER_DECK
 from simkit.pitch.rules import DECK as PITCH_DECK
-from simkit.records import record, view
 from simkit.records.text import key_values
 from simkit.shiesta.rules import RANK_TEXT
 

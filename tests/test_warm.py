@@ -1,4 +1,4 @@
-"""simkit.runs.warm: the kernels compiled ahead in parallel processes, and the
+"""simkit.bygame.warm: the kernels compiled ahead in parallel processes, and the
 warm-up steps every game and study names."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from analyses import STUDIES, load_study
 from simkit import games
-from simkit.runs import warm
+from simkit.bygame import warm
 
 
 def test_every_study_names_known_steps_of_its_own_game():

@@ -201,7 +201,7 @@ def rules_and_policies(a: argparse.Namespace) -> tuple[Any, list[Any]]:
 def from_record(a: argparse.Namespace) -> None:
     """``advise --from FILE``: the hand, seat, dealer, rules and score from a record,
     into the command's arguments (given both ways, they are refused)."""
-    from simkit.records import record
+    from simkit.bygame import record
 
     given = [f"--{k}" for k in ("hand", "seat", "dealer", "score", "players", "rules")
              if getattr(a, k) is not None] + (["--preset"] if a.preset != "seed" else []) \
@@ -296,7 +296,7 @@ def compare(a: argparse.Namespace, work: Work | None = None) -> dict:
 @dataclass(frozen=True)
 class ShowArgs:
     """What ``simkit show GAME --hand I`` shows: the arguments of
-    :func:`simkit.records.record.show` and :func:`simkit.records.view.of_run`."""
+    :func:`simkit.bygame.record.show` and :func:`simkit.bygame.view.of_run`."""
 
     game: str
     rules: Any
@@ -324,17 +324,17 @@ def show_args(a: argparse.Namespace) -> ShowArgs:
 
 
 def show(a: argparse.Namespace) -> dict:
-    """The hand view (:func:`simkit.records.view.of_run`) of ``simkit show``'s
+    """The hand view (:func:`simkit.bygame.view.of_run`) of ``simkit show``'s
     arguments: its ``record`` is the text ``simkit show`` prints."""
-    from simkit.records import view
+    from simkit.bygame import view
 
     return view.of_run(**show_args(a).kwargs())
 
 
 def replay(text: str, policies: list[str] | None = None) -> dict:
-    """The hand view of a record (:func:`simkit.records.view.of_text`): ``record`` is
+    """The hand view of a record (:func:`simkit.bygame.view.of_text`): ``record`` is
     what ``simkit replay`` prints; a bad record is one InputError line."""
-    from simkit.records import view
+    from simkit.bygame import view
 
     return view.of_text(text, policies or None)
 

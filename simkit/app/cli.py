@@ -57,7 +57,8 @@ def _run_unit(g: engine.GameSpec, a: argparse.Namespace) -> tuple[str, int]:
 def _cmd_simulate(a: argparse.Namespace) -> int:
     import functools
 
-    from simkit.runs import chunks, jobs
+    from simkit.bygame import jobs
+    from simkit.runs import chunks
 
     g = games.get(a.game)
     rules, pols = answers.rules_and_policies(a)
@@ -273,7 +274,7 @@ def _cmd_advise(a: argparse.Namespace) -> int:
 
 
 def _cmd_show(a: argparse.Namespace) -> int:
-    from simkit.records import record
+    from simkit.bygame import record
     if a.run is None and a.where is not None and a.game is not None:
         raise InputError("--where reads a run's records: give --run DIR")
     if a.where is not None and a.hand is not None:
@@ -298,7 +299,7 @@ def _cmd_show(a: argparse.Namespace) -> int:
 
 
 def _cmd_replay(a: argparse.Namespace) -> int:
-    from simkit.records import record
+    from simkit.bygame import record
     print(record.replay(record.read_file(a.file), a.policy), end="")
     return 0
 

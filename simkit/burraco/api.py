@@ -113,7 +113,7 @@ SPEC = GameSpec.declare(
                      measure=engine.winner_measure("wins per game", "winner", _team, "shared")),
     },
     reference=_reference_hand, bench_players=(4,), bench_scale=200, measures=measures,
-    # simkit.runs.warm: each step's kernels, with their cold compile time (s, one thread:
+    # simkit.bygame.warm: each step's kernels, with their cold compile time (s, one thread:
     # benchmarks/compile_costs.py)
     warm={"hands": (43, lambda: simulate(hands=20)),
           "games": (1, lambda: simulate_games(games=2))},

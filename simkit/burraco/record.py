@@ -1,5 +1,5 @@
 """Burraco hand records (seeds/burraco.md 10): the game's lines of a ``simkit
-show`` / ``simkit replay`` record (the shared header: :mod:`simkit.records.record`).
+show`` / ``simkit replay`` record (the shared header: :mod:`simkit.bygame.record`).
 
 The notation (cards, the actions as read) is :mod:`simkit.burraco.notation`.
 A record is one hand from its deal, one fact per ``key: value`` line: the
@@ -276,7 +276,7 @@ def check_results(stated: Sequence[tuple[str, str, dict[str, Any]]], log: HandLo
 
 
 # ---------------------------------------------------------------------------
-# The interface of simkit.records.record
+# The interface of simkit.bygame.record
 # ---------------------------------------------------------------------------
 
 def play(rules: BurracoRules, policies: Sequence[Policy], seed: int, index: int) -> HandLog:
@@ -342,7 +342,7 @@ def replay(lines: Sequence[str], rules: BurracoRules, policies: Sequence[Policy]
 
 
 def frames(log: HandLog) -> list[dict[str, Any]]:
-    """The hand viewer's frames (:mod:`simkit.records.view`):
+    """The hand viewer's frames (:mod:`simkit.bygame.view`):
     :func:`simkit.burraco.replay.frames`."""
     return walk.frames(log)
 

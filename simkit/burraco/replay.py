@@ -433,7 +433,7 @@ def _snapshot(hand: Hand, caption: str, actor: int, touched: set) -> dict:
 
 
 def frames(log: HandLog) -> list[dict]:
-    """The hand viewer's frames (:mod:`simkit.records.view`): the deal, then one frame per
+    """The hand viewer's frames (:mod:`simkit.bygame.view`): the deal, then one frame per
     draw, meld, addition and discard (or going out), a pozzetto taken shown
     with the move that emptied the hand; each state the reference engine's as
     it makes the log's events again (:class:`_Walk`).  A keep is a plan, not a

@@ -383,7 +383,8 @@ def _records(table: Table, unit: str, rules: Any, seed: int, *, span: tuple[int,
         return engine.simulate(table.game, unit, engine.RunSettings(
             count=n, rules=rules, policy=policies, seed=seed, start=first,
             threads=table.threads))
-    from simkit.runs import chunks, jobs
+    from simkit.bygame import jobs
+    from simkit.runs import chunks
 
     job = jobs.job(table.game.name, unit, n, {"rules": rules.as_dict(), "policies": policies,
                                               "seed": seed, "first": first},
@@ -396,7 +397,7 @@ def _records(table: Table, unit: str, rules: Any, seed: int, *, span: tuple[int,
 def _span_chunk(game: str, unit: str, run: dict[str, Any], start: int,
                 count: int) -> pd.DataFrame:
     """A chunk of a search's span, on a worker: its units counted from the span's first."""
-    from simkit.runs import jobs
+    from simkit.bygame import jobs
 
     return jobs.records_chunk(game, unit, run, int(run["first"]) + start, count)
 

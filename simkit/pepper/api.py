@@ -215,7 +215,7 @@ SPEC: GameSpec = GameSpec.declare(
     reference=_reference_hand, bench_players=(4, 3, 2), bench_scale=1,
     advise="simkit.pepper.advise", bound=True, example_hand="JH JD AH KH QH 9S",
     measures=measures, bench_cases=_bench_cases,
-    # simkit.runs.warm: each step's kernels, with their cold compile time (s, one thread:
+    # simkit.bygame.warm: each step's kernels, with their cold compile time (s, one thread:
     # benchmarks/compile_costs.py).  One kernel plays every kind of run, so a step is a
     # kind of table (with or without the expert), not a kind of run.
     warm={"hands": (43, lambda: (simulate(hands=50), declare_hands(hands=50, contract=3),

@@ -1,5 +1,5 @@
 """Pepper hand records (seeds/pepper.md 11): the game's lines of a ``simkit
-show`` / ``simkit replay`` record (the shared header: :mod:`simkit.records.record`),
+show`` / ``simkit replay`` record (the shared header: :mod:`simkit.bygame.record`),
 their reader and their replay by the reference engine.
 
 After the header, one fact per ``key: value`` line (hand 2 of seed 4, three
@@ -436,7 +436,7 @@ def _auction_end(log: HandLog) -> str:
 
 
 def frames(log: HandLog) -> list[dict]:
-    """The hand viewer's frames (:mod:`simkit.records.view`), from the log: the deal, then
+    """The hand viewer's frames (:mod:`simkit.bygame.view`), from the log: the deal, then
     one frame per call, the trump and each card, each with the hands, the
     auction, the contract once known, the dead hand, the trick on the table,
     the tricks won and each side's tricks (with its score once the hand is over)."""

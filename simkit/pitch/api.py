@@ -237,7 +237,7 @@ SPEC = GameSpec.declare(
                                      ("session", "player", "money"))),
     },
     reference=_reference_hand, bench_players=(4, 2, 8), bench_scale=1,
-    # simkit.runs.warm: each step's kernels, with their cold compile time (s, one thread:
+    # simkit.bygame.warm: each step's kernels, with their cold compile time (s, one thread:
     # benchmarks/compile_costs.py)
     warm={"hands": (32, lambda: (simulate(hands=50),
                                  plan_hands(EXAMPLE_HAND, "policy", samples=50))),

@@ -3,7 +3,7 @@ replayed by the reference engine (seeds/pitch.md 9): its text, its reader and
 its replay.
 
 A record is the shared header (the game, the rules, the seed and hand index
-of a run, each seat's policy: written and read by ``simkit.records.record``) and a
+of a run, each seat's policy: written and read by ``simkit.bygame.record``) and a
 body, one fact per ``key: value`` line (hand 3 of seed 7, four players)::
 
     dealer: 3
@@ -527,7 +527,7 @@ def _points_area(log: HandLog) -> dict:
 
 
 def frames(log: HandLog) -> list[dict]:
-    """The hand viewer's frames (:mod:`simkit.records.view`), from the log: the deal, then
+    """The hand viewer's frames (:mod:`simkit.bygame.view`), from the log: the deal, then
     one frame per call and each card, each with the hands, the auction, the
     pitcher, contract and trump once known, the trick on the table, the tricks
     won and each seat's tricks and game points captured (with its points and

@@ -3,7 +3,7 @@
 labels, and the walk of a trick-taking hand (Pepper, Pitch).
 
 Each game's ``record.frames(log)`` walks a finished log move by move and builds
-one frame per move with these; :mod:`simkit.records.view` puts the frames of a record
+one frame per move with these; :mod:`simkit.bygame.view` puts the frames of a record
 together with its text.  A base module: the game record modules import it, so
 it imports nothing of simkit (the registry above would close an import loop).
 

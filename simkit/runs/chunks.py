@@ -6,7 +6,7 @@ count))``.  Its ``compute(start, count)``, a picklable function, makes one
 chunk's table; nothing here knows what it computes.  The job's identity
 (``game``, ``unit``, ``kind`` and ``spec``: what the run is, as JSON) goes
 into the run's manifest and is compared on resume.  The callers hand their
-own compute functions: :mod:`simkit.runs.jobs` for a game's records and
+own compute functions: :mod:`simkit.bygame.jobs` for a game's records and
 aggregates, :mod:`simkit.tournament` for its tables of duplicate deals.  Every
 unit's random stream depends only on (seed, index), so a chunk's result
 depends only on (job, start, count): never on the backend, the thread count,

@@ -69,7 +69,7 @@ SPEC = GameSpec.declare(
                         chunk=100_000,
                         measure=engine.winner_measure("wins per game", "winner"))},
     reference=_reference_game, bench_unit="game", bench_players=(4, 3, 5), bench_scale=20,
-    # simkit.runs.warm: each step's kernels, with their cold compile time (s, one thread:
+    # simkit.bygame.warm: each step's kernels, with their cold compile time (s, one thread:
     # benchmarks/compile_costs.py)
     warm={"games": (10, lambda: simulate_games(games=20))},
     measures=measures,

@@ -1,5 +1,5 @@
 """Shiesta game records (seeds/shiesta.md, "Game records"): the game's lines of a
-``simkit show`` / ``simkit replay`` record (the shared header: :mod:`simkit.records.record`).
+``simkit show`` / ``simkit replay`` record (the shared header: :mod:`simkit.bygame.record`).
 
 A record is one whole game, one fact per ``key: value`` line: the deal (each
 seat's face-down row, face-up row and hand, the draw pile in drawing order),
@@ -582,7 +582,7 @@ def _by_rank(log: GameLog) -> GameLog:
 
 
 # ---------------------------------------------------------------------------
-# The interface of simkit.records.record
+# The interface of simkit.bygame.record
 # ---------------------------------------------------------------------------
 
 def play(rules: ShiestaRules, policies: Sequence[Policy | str], seed: int, index: int) -> GameLog:
@@ -707,7 +707,7 @@ def _snapshot(game: R.Game, caption: str, actor: int | None, ups: Sequence[Seque
 
 
 def frames(log: GameLog) -> list[dict]:
-    """The hand viewer's frames (:mod:`simkit.records.view`): the deal, each seat's
+    """The hand viewer's frames (:mod:`simkit.bygame.view`): the deal, each seat's
     exchange (§4.2) and every turn, each state the reference engine's as it
     plays the log's decisions again (:class:`_Logged`)."""
     rules, n = log.rules, log.players

@@ -150,9 +150,9 @@ def test_records_say_what_the_kernel_records(preset, table):
 
 
 def test_the_shared_header_and_the_burraco_lines_make_one_record():
-    """``simkit show`` text (simkit.records.record) replays to itself; cut after its deal,
+    """``simkit show`` text (simkit.bygame.record) replays to itself; cut after its deal,
     the header's policy lines play it out as the run."""
-    from simkit.records import record
+    from simkit.bygame import record
     for i in range(5):
         text = record.show("burraco", rules_of("seed"), list(MIXED), SEED, i)
         assert record.replay(text) == text

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given
 
 from simkit.base.errors import InputError
+from simkit.bygame import record
 from simkit.pepper import reference as R
 from simkit.pepper.policies import make_policies
 from simkit.pepper.record import body, parse, replay
 from simkit.pepper.rules import DECK, make_rules
-from simkit.records import record
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_pepper_reference import FAST, indices, seeds, tables

@@ -52,8 +52,8 @@ def round_trip(rules, policies, seed: int, start: int, count: int) -> list:
 
 def test_unit_and_the_shared_header():
     """A record is one hand, and its lines never take a key of the shared header
-    (simkit.records.record), which takes those lines out before the body is read."""
-    from simkit.records import record as shared
+    (simkit.bygame.record), which takes those lines out before the body is read."""
+    from simkit.bygame import record as shared
     assert UNIT == "hand"
     rules = make_rules(overrides=ALL_VARIANTS, players=3)
     specs = mixed_specs(3)

@@ -17,7 +17,7 @@ import pytest
 from test_shiesta_differential import ALL_VARIANTS, mixed_specs
 
 from simkit.base.errors import InputError
-from simkit.records import record
+from simkit.bygame import record
 from simkit.shiesta import record as SR
 from simkit.shiesta import reference as R
 from simkit.shiesta.api import simulate_games, trace_games

@@ -11,7 +11,7 @@ processes as there are cores, the longest first, so that the job itself then
 loads every kernel from the cache.  On a warm cache each process only loads
 its kernels: a few seconds.
 
-A step is named ``GAME:STEP`` (``pepper:hands``); ``python -m simkit.runs.warm
+A step is named ``GAME:STEP`` (``pepper:hands``); ``python -m simkit.bygame.warm
 STEP...`` runs steps in this process (what the worker processes run).
 """
 
@@ -64,7 +64,7 @@ def warm(names: Iterable[str], processes: int | None = None,
     the workers."""
     todo = groups(names, processes or os.cpu_count() or 1)
     env = {**(env or os.environ), "NUMBA_NUM_THREADS": "1"}
-    procs = [subprocess.Popen([sys.executable, "-m", "simkit.runs.warm", *g], env=env,
+    procs = [subprocess.Popen([sys.executable, "-m", "simkit.bygame.warm", *g], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
              for g in todo]
     try:

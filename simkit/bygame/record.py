@@ -26,7 +26,7 @@ as a run plays it), ``body(log)`` (its lines) and ``replay(lines, rules,
 policies, seed, index)`` (the reference engine replays the lines, checking
 every move and every result they state, the policies making any moves
 missing; a problem is one :class:`InputError` line naming the move); and
-for the hand viewer (:mod:`simkit.records.view`) ``frames(log)`` (the state after
+for the hand viewer (:mod:`simkit.bygame.view`) ``frames(log)`` (the state after
 each move), ``result_keys(log)`` (the result lines at the record's end) and
 ``seat_labels(rules)``.
 """

@@ -27,13 +27,13 @@ from __future__ import annotations
 from typing import Any
 
 from simkit import games
-from simkit.records import record as records
+from simkit.bygame import record as records
 from simkit.records.text import key_values
 
 
 def of_text(text: str, policies: Any = None) -> dict[str, Any]:
     """The view of a record's text, complete or not, replayed as
-    :func:`simkit.records.record.replay` replays it (the same checks: a bad record is
+    :func:`simkit.bygame.record.replay` replays it (the same checks: a bad record is
     one :class:`~simkit.base.errors.InputError` line; ``policies`` play what it
     leaves out).  Its ``record`` is the completed text ``replay`` returns."""
     return _view(*records.replayed(text, policies))
@@ -43,7 +43,7 @@ def of_run(game: str, rules: Any, policies: Any, seed: int, index: int,
            preset: str | None = None) -> dict[str, Any]:
     """The view of unit ``index`` (a hand; Shiesta: a game) of a run (rules,
     policies, seed), played by the reference engine exactly as ``simulate``
-    plays it.  Its ``record`` is the text :func:`simkit.records.record.show` returns."""
+    plays it.  Its ``record`` is the text :func:`simkit.bygame.record.show` returns."""
     return _view(*records.played(game, rules, policies, seed, index, preset=preset))
 
 
