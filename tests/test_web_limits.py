@@ -98,7 +98,7 @@ def no_work(monkeypatch):
 
 def test_the_bounds_are_stated(client):
     lim = client.get("/api/limits").json()
-    assert {k: lim[k] for k in ("advise", "compare", "show")} == answers.limits()
+    assert {k: lim[k] for k in ("advise", "compare", "show", "search")} == answers.limits()
     assert lim["advise"]["samples"] == BIG
     assert lim["compare"]["hands"] < 10 ** 12
     assert lim["running"] == server.MAX_RUNNING
