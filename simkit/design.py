@@ -48,8 +48,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from simkit.base.measures import Balance, Mean, Rate, Section, Statistic
 from simkit.base.stats import Quantile
-from simkit.engine import Balance, Mean, Rate, Section, Statistic
 
 
 def _finished(df: pd.DataFrame) -> np.ndarray:

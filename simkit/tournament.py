@@ -10,7 +10,7 @@ tables play the same deals (the same seed: unit ``i`` comes from stream
 bridge.  The dealer rotates with the unit's number, so every policy sits in
 every position.
 
-The measure is the unit's own (:class:`simkit.engine.Measure`): points per
+The measure is the unit's own (:class:`simkit.base.measures.Measure`): points per
 hand (Pepper, Burraco), dollars per hand or per session (Pitch), wins per
 game (whole games; Shiesta).  Per deal, ``d`` is the mean a seat of ``a``
 got minus the mean a seat of ``b`` got, over both tables; the pair's
@@ -49,6 +49,7 @@ import scipy.stats as st
 
 from simkit import engine
 from simkit import games as registry
+from simkit.base import measures
 from simkit.base.errors import InputError
 from simkit.bygame import jobs
 from simkit.runs import chunks, store
@@ -225,7 +226,7 @@ def results(ent: Entrants, sums: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFra
     return ratings.reset_index(drop=True), pd.DataFrame(rows)
 
 
-def _measure(game: engine.GameSpec, unit: str) -> engine.Measure:
+def _measure(game: engine.GameSpec, unit: str) -> measures.Measure:
     """What a tournament of ``game``'s ``unit``s compares policies by."""
     measure = game.unit(unit).measure
     if measure is None:

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from simkit import design, games
-from simkit.engine import Balance, Mean, Rate, Statistic
+from simkit.base.measures import Balance, Mean, Rate, Statistic
 from simkit.lab import skill
 
 # six finished-or-not games of a 3-seat game, counted by hand below

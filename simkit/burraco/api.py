@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from simkit import engine
+from simkit.base.measures import seat_measure, winner_measure
 from simkit.burraco import kernel as K
 from simkit.burraco import policies as policies_module
 from simkit.burraco import rules as rules_module
@@ -105,12 +106,12 @@ SPEC = GameSpec.declare(
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      kernel=K.run_hands, width=K.N_HCOLS, dtype=np.int64, extra=_untraced,
                      batch=1 << 16, chunk=1_000_000,
-                     measure=engine.seat_measure("points", "points per hand",
+                     measure=seat_measure("points", "points per hand",
                                                  "score_{team}", _team)),
         "game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
                      kernel=K.run_games, width=K.N_GCOLS, dtype=np.int64, batch=1 << 14,
                      chunk=100_000,
-                     measure=engine.winner_measure("wins per game", "winner", _team, "shared")),
+                     measure=winner_measure("wins per game", "winner", _team, "shared")),
     },
     reference=_reference_hand, bench_players=(4,), bench_scale=200, measures=measures,
     # simkit.bygame.warm: each step's kernels, with their cold compile time (s, one thread:

@@ -5,9 +5,9 @@ Two to :data:`MAX_VARIANTS` variants play the same deals (the same seed, so
 hand or game ``i`` is dealt from the same stream, by the same dealer, under
 each).  The first variant is the *base*; each later one is compared with it.
 What is compared is each game's own: its spec's ``measures(rules)`` returns
-:class:`~simkit.engine.Section`\\ s of :class:`~simkit.engine.Rate`,
-:class:`~simkit.engine.Mean` and :class:`~simkit.engine.Statistic` measures
-(for games with bids one :class:`~simkit.engine.BidShares` table of each
+:class:`~simkit.base.measures.Section`\\ s of :class:`~simkit.base.measures.Rate`,
+:class:`~simkit.base.measures.Mean` and :class:`~simkit.base.measures.Statistic` measures
+(for games with bids one :class:`~simkit.base.measures.BidShares` table of each
 contract's share and success rate), the designer's measures among them
 (:mod:`simkit.design`); to those the skill trace of the game's ladder is
 added (:mod:`simkit.lab.skill`).
@@ -44,7 +44,8 @@ from simkit import engine
 from simkit import games as registry
 from simkit.base import rng, stats
 from simkit.base.errors import InputError
-from simkit.engine import RATE_MARGIN, Balance, BidShares, GameSpec, Mean, Rate, Section, Statistic
+from simkit.base.measures import RATE_MARGIN, Balance, BidShares, Mean, Rate, Section, Statistic
+from simkit.engine import GameSpec
 from simkit.lab import findings, skill
 from simkit.lab.compare_text import ALPHA as ALPHA
 from simkit.lab.compare_text import comparison_json as comparison_json
@@ -314,7 +315,7 @@ def _bid_rows(m: BidShares, sums: _Sums, v: int, k0: int) -> list[dict[str, Any]
 def _balance_row(m: Balance, sums: _Sums, v: int, k: int, seed: int) -> dict[str, Any]:
     """The equal-shares test under the base and under variant ``v``, each on its
     own (``p_a``, ``p_b``), and their effect sizes with the paired difference
-    (see :class:`simkit.engine.Balance`)."""
+    (see :class:`simkit.base.measures.Balance`)."""
     va, vb = sums.stat_values(0, k), sums.stat_values(v, k)
     a, b = (stats.equal_shares(x, seed=seed) for x in (va, vb))
     c = stats.paired_equal_shares(va, vb, seed=seed)

@@ -40,7 +40,7 @@ from scipy import stats as st
 
 from simkit.base import stats
 from simkit.base.errors import InputError
-from simkit.engine import BidShares, Rate, Section
+from simkit.base.measures import BidShares, Rate, Section
 
 #: The level of every test: a difference at 5% after Holm, an equivalence at
 #: 5% (two one-sided tests) after Holm.

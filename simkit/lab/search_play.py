@@ -29,10 +29,11 @@ import numpy as np
 import pandas as pd
 
 from simkit import engine
-from simkit.base import stats
+from simkit.base import measures, stats
 from simkit.base.config import _accepted, _coerce
 from simkit.base.errors import InputError
-from simkit.engine import Balance, BidShares, GameSpec, Rate, Section, Statistic
+from simkit.base.measures import Balance, BidShares, Rate, Section, Statistic
+from simkit.engine import GameSpec
 from simkit.lab import compare, findings
 from simkit.tune import Param
 
@@ -102,7 +103,7 @@ def catalogue(sections: Sequence[Section]) -> list[Measure]:
                 at["ratio"] += 2 * m.levels
             elif isinstance(m, (Statistic, Balance)):
                 kind = MEAN if isinstance(m, Statistic) and not m.percent else RATE
-                margin = m.margin if isinstance(m, Statistic) else engine.RATE_MARGIN
+                margin = m.margin if isinstance(m, Statistic) else measures.RATE_MARGIN
                 out.append(Measure(name=m.metric, key="", kind=kind, section=s.shown_in,
                                    unit=s.unit, margin=margin, stat=at["stat"], source=m))
                 at["stat"] += 1

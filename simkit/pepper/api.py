@@ -21,6 +21,7 @@ from simkit import engine
 from simkit.base import stats
 from simkit.base.cards import mask_of
 from simkit.base.errors import InputError
+from simkit.base.measures import seat_measure
 from simkit.engine import Column, GameSpec, Unit
 from simkit.pepper import kernel as K
 from simkit.pepper import kernel_columns as KC
@@ -204,13 +205,13 @@ SPEC: GameSpec = GameSpec.declare(
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      kernel=K.run_hands, width=KC.N_COLS, dtype=np.int16, extra=_untraced,
                      batch=BATCH, chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
-                     measure=engine.seat_measure("points", "points per hand",
+                     measure=seat_measure("points", "points per hand",
                                                  "score_{side}", _side)),
         "game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
                      kernel=K.run_games, width=KC.N_GCOLS, dtype=np.int64, extra=_start,
                      batch=1 << 16,
                      chunk=100_000, options=_game_options,
-                     measure=engine.seat_measure("wins", "wins per game", "win_{side}", _side)),
+                     measure=seat_measure("wins", "wins per game", "win_{side}", _side)),
     },
     reference=_reference_hand, bench_players=(4, 3, 2), bench_scale=1,
     advise="simkit.pepper.advise", bound=True, example_hand="JH JD AH KH QH 9S",

@@ -13,7 +13,8 @@ import pandas as pd
 
 from simkit import design
 from simkit.base import stats
-from simkit.engine import BidShares, Mean, Rate, Section, Summary, bid_table
+from simkit.base.measures import BidShares, Mean, Rate, Section
+from simkit.engine import Summary, bid_table
 from simkit.pepper.rules import PepperRules
 
 

@@ -20,6 +20,7 @@ from simkit import engine
 from simkit.base import stats
 from simkit.base.cards import mask_of
 from simkit.base.errors import InputError
+from simkit.base.measures import Measure, seat_measure
 from simkit.engine import Column, GameSpec, Unit
 from simkit.pitch import kernel as K
 from simkit.pitch import kernel_columns as KC
@@ -228,12 +229,12 @@ SPEC = GameSpec.declare(
                      kernel=K.run_hands, width=KC.N_COLS, dtype=np.int16, extra=_untraced,
                      batch=BATCH,
                      chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
-                     measure=engine.seat_measure("money", "dollars per hand", "money_{seat}")),
+                     measure=seat_measure("money", "dollars per hand", "money_{seat}")),
         "game": Unit("game", "session", "one row per player per money session",
                      SESSION_COLUMNS, SessionSummary, alloc=_session_arrays,
                      play=_play_sessions, rows=_session_rows, batch=1 << 15, chunk=100_000,
                      per_player=True,
-                     measure=engine.Measure("money", "dollars per session", _session_money,
+                     measure=Measure("money", "dollars per session", _session_money,
                                      ("session", "player", "money"))),
     },
     reference=_reference_hand, bench_players=(4, 2, 8), bench_scale=1,

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from simkit import engine
+from simkit.base.measures import winner_measure
 from simkit.engine import Column, GameSpec, Table, Unit
 from simkit.policy import Policy
 from simkit.shiesta import kernel as K
@@ -67,7 +68,7 @@ SPEC = GameSpec.declare(
                         schema=GAME_COLUMNS, summary=GameSummary, kernel=K.run_games,
                         width=K.N_GCOLS, dtype=np.int64, extra=_untraced, batch=1 << 17,
                         chunk=100_000,
-                        measure=engine.winner_measure("wins per game", "winner"))},
+                        measure=winner_measure("wins per game", "winner"))},
     reference=_reference_game, bench_unit="game", bench_players=(4, 3, 5), bench_scale=20,
     # simkit.bygame.warm: each step's kernels, with their cold compile time (s, one thread:
     # benchmarks/compile_costs.py)

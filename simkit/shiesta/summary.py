@@ -14,7 +14,8 @@ import pandas as pd
 
 from simkit import design
 from simkit.base import stats
-from simkit.engine import Mean, Rate, Section, Summary
+from simkit.base.measures import Mean, Rate, Section
+from simkit.engine import Summary
 from simkit.shiesta.rules import ShiestaRules
 
 
