@@ -1,5 +1,7 @@
 """The structure the code promises (README, "What is in the box"): layers that
 read top-down, with no import loop anywhere in ``simkit/`` and ``analyses/``.
+The layers are one table here (``LAYERS``): every module is in exactly one,
+no import runs up, and docs/how-it-works.md's table of layers says the same.
 
 Imports are read from the source (every ``import``, at the top of a module
 or inside a function, and every module a registry names for
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import pathlib
+import re
 
 import pytest
 
@@ -94,6 +97,10 @@ def _reaches(graph: dict[str, set[str]], start: str) -> set[str]:
 GRAPH = _graph()
 
 
+def _under(name: str, rooms: tuple[str, ...]) -> bool:
+    return any(name == r or name.startswith(r + ".") for r in rooms)
+
+
 def _cycle() -> list[str] | None:
     """One import loop, as the modules around it, or None."""
     state: dict[str, int] = {}
@@ -122,88 +129,149 @@ def test_no_import_loop():
     assert loop is None, "import loop: " + " -> ".join(loop)
 
 
-def test_the_library_never_imports_the_studies():
-    """Only the command line (the top layer) imports the studies' package."""
+#: The layers, from the top, each with the folders (``pkg/room/``) and
+#: modules (``pkg/module.py``) it holds.  A module imports its own layer and
+#: the layers below it, never one above; every module of ``simkit/`` and
+#: ``analyses/`` is in exactly one layer.  The table "The layers" of
+#: docs/how-it-works.md lists the same layers with the same folders and
+#: modules, in the same order (test_the_docs_list_the_layers_of_the_code).
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("the ways in", ("simkit/app/",)),
+    ("the studies", ("analyses/",)),
+    ("the variant lab", ("simkit/lab/",)),
+    ("the tools",
+     ("simkit/tournament.py", "simkit/tune.py", "simkit/bench.py", "simkit/yardstick.py",
+      "simkit/study.py")),
+    ("by a game's name", ("simkit/bygame/", "simkit/games.py")),
+    ("the games", ("simkit/pepper/", "simkit/pitch/", "simkit/shiesta/", "simkit/burraco/")),
+    ("the engine layer",
+     ("simkit/engine.py", "simkit/game.py", "simkit/design.py", "simkit/policy.py",
+      "simkit/advice.py")),
+    ("records", ("simkit/records/",)),
+    ("the run machinery", ("simkit/runs/",)),
+    ("the base", ("simkit/base/", "simkit/__init__.py")),
+)
+#: Entries of LAYERS written ahead of their module (issue 56: the typed
+#: ``Game`` that replaces ``engine.GameSpec``): while the module is absent,
+#: the tree and the docs' table need not hold it; once it is there, both do.
+AHEAD = {"simkit/game.py"}
+GAME_LAYER = "the games"
+
+
+def _holds(entry: str, module: str) -> bool:
+    """Whether a LAYERS entry (a folder ``a/b/`` or a module ``a/b.py``)
+    holds ``module`` (dotted)."""
+    if entry.endswith("/"):
+        room = entry.rstrip("/").replace("/", ".")
+        return module == room or module.startswith(room + ".")
+    return module == entry.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def _layers_of(module: str) -> list[int]:
+    """The positions in LAYERS (0 the top) of the layers that hold ``module``."""
+    return [i for i, (_, where) in enumerate(LAYERS) if any(_holds(e, module) for e in where)]
+
+
+def _exists(entry: str) -> bool:
+    return any(_holds(entry, m) for m in MODULES)
+
+
+LAYER = {m: found[0] for m in MODULES if len(found := _layers_of(m)) == 1}
+
+
+def test_every_module_is_in_exactly_one_layer():
+    assert "simkit" in LAYER
+    assert "analyses.common" in LAYER
+    left_out = sorted(m for m in MODULES if not _layers_of(m))
+    assert not left_out, f"in no layer of LAYERS: {left_out}"
+    twice = {m: [LAYERS[i][0] for i in found] for m in MODULES
+             if len(found := _layers_of(m)) > 1}
+    assert not twice, f"in more than one layer: {twice}"
+
+
+def test_every_entry_of_the_layers_names_a_module_or_folder():
+    entries = [e for _, where in LAYERS for e in where]
+    assert len(entries) == len(set(entries)), entries
+    stale = [e for e in entries if e not in AHEAD and not _exists(e)]
+    assert not stale, f"no such module or folder: {stale}"
+
+
+def test_imports_run_down_the_layers():
+    """No module imports (at its top, inside a function, or through a
+    registry's string) a module of a higher layer; its own layer and those
+    below are its to use."""
+    assert GRAPH["simkit.app.cli"]
+    assert GRAPH["simkit.pepper.api"]
+    up = [f"{m} ({LAYERS[LAYER[m]][0]}) imports {n} ({LAYERS[LAYER[n]][0]})"
+          for m in sorted(GRAPH) for n in sorted(GRAPH[m])
+          if m in LAYER and n in LAYER and LAYER[n] < LAYER[m]]
+    assert not up, "\n".join(up)
+
+
+def test_a_game_never_reaches_another_game():
+    """The games are peers in one layer: none imports another's package,
+    directly or through a module of its own."""
+    rooms = [e.rstrip("/").replace("/", ".") for e in dict(LAYERS)[GAME_LAYER]]
+    assert sorted(rooms) == sorted(f"simkit.{g}" for g in games.GAMES)
+    crossed = {}
+    for room in rooms:
+        others = tuple(r for r in rooms if r != room)
+        for m in MODULES:
+            if _under(m, (room,)) and (hit := sorted(n for n in _reaches(GRAPH, m)
+                                                     if _under(n, others))):
+                crossed[m] = hit
+    assert not crossed, crossed
+
+
+def _doc_layers() -> list[tuple[str, tuple[str, ...]]]:
+    """The rows of the table in docs/how-it-works.md's "The layers": each
+    layer's name and the paths its "where" names."""
+    text = (ROOT / "docs" / "how-it-works.md").read_text(encoding="utf-8")
+    section = text.split("\n## The layers\n", 1)[1].split("\n## ", 1)[0]
+    lines = section.splitlines()
+    head = lines.index("| layer | where | what it does |")
+    rows = []
+    for line in lines[head + 2:]:
+        if not line.startswith("|"):
+            break
+        name, where, _ = (cell.strip() for cell in line.strip("|").split("|", 2))
+        rows.append((name, tuple(re.findall(r"`([^`]+)`", where))))
+    return rows
+
+
+def test_the_docs_list_the_layers_of_the_code():
+    """how-it-works.md's layer table is checked against LAYERS: the same
+    layers in the same order, each with the same folders and modules."""
+    code = [(name, tuple(e for e in where if e not in AHEAD or _exists(e)))
+            for name, where in LAYERS]
+    assert _doc_layers() == code
+
+
+def test_only_the_command_line_imports_the_studies():
+    """Within the top layer, too, only ``app/cli.py`` reaches ``analyses/``."""
     for m in MODULES:
         if m.startswith("simkit") and m != "simkit.app.cli":
             assert not any(n.startswith("analyses") for n in _reaches(GRAPH, m)), m
 
 
-#: What each shared module may not reach, directly or through others: the
-#: layers from the command line down (cli; studies; compare, tournament,
-#: record, bench, runs; games and the engine; chunks; the base modules).
+#: What a module may not reach, directly or through others, beyond the
+#: layers (each target is in the module's own layer or one below it).
 BELOW = {
+    # the ways in: one function behind each answer, under the command line and the web app
     "simkit.app.answers": ("simkit.app.cli", "simkit.app.web", "simkit.app.web.server"),
     "simkit.app.options": ("simkit.app.cli", "simkit.app.answers", "simkit.app.web"),
-    "simkit.runs.chunks": ("simkit.engine", "simkit.games", "simkit.bygame.jobs",
-                           "simkit.tournament"),
-    "simkit.engine": ("simkit.games", "simkit.runs.chunks", "simkit.bygame.jobs",
-                      "simkit.tournament", "simkit.lab.compare", "simkit.app.report",
-                      "simkit.bygame.record", "simkit.bench", "simkit.app.cli"),
+    # the reports render what a study returns, knowing no game
     "simkit.app.report": ("simkit.engine", "simkit.games", "simkit.tournament", "simkit.app.cli"),
-    "simkit.runs.store": ("simkit.engine", "simkit.games", "simkit.runs.chunks"),
+    # the engine runs batches; chunked runs are bygame/'s (a job is a chunk function)
+    "simkit.engine": ("simkit.runs.chunks",),
+    "simkit.runs.store": ("simkit.runs.chunks",),
 }
 
 
 @pytest.mark.parametrize("module", sorted(BELOW))
-def test_a_lower_layer_never_reaches_a_higher_one(module):
+def test_a_module_never_reaches_what_its_layer_keeps_apart(module):
     reached = _reaches(GRAPH, module)
     assert not [m for m in BELOW[module] if m in reached], module
-
-
-#: The rooms below the ways in (the command line, the web app, the reports):
-#: none of their modules reaches ``simkit.app``.  What a study returns and
-#: checks lives in ``simkit.study``, the figures' backend in ``simkit.base.plots``.
-BELOW_THE_APP = ("analyses", "simkit.lab", "simkit.tournament", "simkit.tune", "simkit.study",
-                 "simkit.engine", "simkit.games", "simkit.bygame", "simkit.runs",
-                 "simkit.records", "simkit.base")
-
-
-def test_nothing_below_the_app_reaches_it():
-    low = [m for m in MODULES if m.startswith(BELOW_THE_APP)]
-    assert "analyses.common" in low
-    assert "simkit.tournament" in low
-    reach = {m: sorted(n for n in _reaches(GRAPH, m) if n.startswith("simkit.app"))
-             for m in low}
-    assert not {m: r for m, r in reach.items() if r}
-
-
-#: The rooms that know no game, and what none of their modules may reach: a
-#: game's package, the registry, the engine layer and every room above.
-GAME_FREE = ("simkit.base", "simkit.runs", "simkit.records")
-ABOVE_THE_GAMES = ("simkit.games", "simkit.engine", "simkit.design", "simkit.bygame",
-                   "simkit.lab", "simkit.app", "simkit.tournament", "simkit.tune",
-                   "simkit.study", "simkit.bench", "analyses",
-                   *(f"simkit.{g}" for g in games.GAMES))
-#: What a game's package may not reach: the rooms above the games.
-ABOVE_A_GAME = ("simkit.games", "simkit.bygame", "simkit.lab", "simkit.app",
-                "simkit.tournament", "simkit.tune", "simkit.study", "simkit.bench",
-                "analyses")
-
-
-def _under(name: str, rooms: tuple[str, ...]) -> bool:
-    return any(name == r or name.startswith(r + ".") for r in rooms)
-
-
-def test_the_rooms_below_the_games_know_no_game():
-    """base/, runs/ and records/ never reach a game, the registry or any room
-    above: what needs a game by its name (a record's game, a game's runs) is
-    bygame/'s work."""
-    low = [m for m in MODULES if _under(m, GAME_FREE)]
-    assert "simkit.runs.chunks" in low
-    assert "simkit.records.text" in low
-    up = {m: sorted(n for n in _reaches(GRAPH, m) if _under(n, ABOVE_THE_GAMES))
-          for m in low}
-    assert not {m: r for m, r in up.items() if r}
-
-
-@pytest.mark.parametrize("game", games.GAMES)
-def test_a_game_never_reaches_a_room_above_the_games(game):
-    """A game's package uses the engine's contract, the designer's measures and
-    the rooms below; never the registry, the lab, the studies or the app."""
-    mine = [m for m in MODULES if _under(m, (f"simkit.{game}",))]
-    up = {m: sorted(n for n in _reaches(GRAPH, m) if _under(n, ABOVE_A_GAME)) for m in mine}
-    assert not {m: r for m, r in up.items() if r}
 
 
 @pytest.mark.parametrize("game", games.GAMES)
