@@ -53,6 +53,7 @@ from matplotlib.ticker import PercentFormatter
 
 from analyses.common import Plot, Study, Tables, errorbar
 from simkit.base import stats
+from simkit.base.rows import rows_of
 from simkit.pepper.api import iter_hands
 from simkit.pepper.policies import make_policies
 from simkit.pepper.rules import PepperRules, make_rules
@@ -256,7 +257,7 @@ def _pct(rate: float, lo: float, hi: float, n: float, what: str = "") -> str:
             f"n={int(n):,})")
 
 
-def _diff(d: dict, sign: str = "+") -> str:
+def _diff(d: dict[str, Any], sign: str = "+") -> str:
     """A difference of proportions in percentage points with its interval."""
     k = _digits(d["lo"], d["hi"])
     return (f"{100 * d['diff']:{sign}.{k}f} points, 95% CI {100 * d['lo']:{sign}.{k}f} to "
@@ -315,7 +316,7 @@ def _bolder(ov: pd.DataFrame) -> str | None:
             "of contracts made from " + ", ".join(parts) + ".")
 
 
-def _spreads(sf: pd.DataFrame, top: pd.Series) -> dict[str, tuple]:
+def _spreads(sf: pd.DataFrame, top: pd.Series) -> dict[str, tuple[Any, ...]]:
     """Per feature with two or more values (cells of 1%+ of the contract's hands): the
     spread of the rate at the contract ``top``, and its lowest and highest rows."""
     cell = sf[(sf["players"] == top["players"]) & (sf["policy"] == POLICIES[0])
@@ -329,11 +330,11 @@ def _spreads(sf: pd.DataFrame, top: pd.Series) -> dict[str, tuple]:
     return spreads
 
 
-def _widest(spreads: dict[str, tuple]) -> str:
+def _widest(spreads: dict[str, tuple[Any, ...]]) -> str:
     return max(spreads, key=lambda k: spreads[k][0])
 
 
-def _feature(top: pd.Series, spreads: dict[str, tuple]) -> str | None:
+def _feature(top: pd.Series, spreads: dict[str, tuple[Any, ...]]) -> str | None:
     """The feature of the bidder's hand that moves the success rate most."""
     if not spreads:
         return None
@@ -353,7 +354,7 @@ def _feature(top: pd.Series, spreads: dict[str, tuple]) -> str | None:
         + ".")
 
 
-def _seat(ss: pd.DataFrame, top: pd.Series, spreads: dict[str, tuple]) -> str | None:
+def _seat(ss: pd.DataFrame, top: pd.Series, spreads: dict[str, tuple[Any, ...]]) -> str | None:
     """The bidder's seat: the best and worst seat at the contract ``top``."""
     seats = ss[(ss["players"] == top["players"]) & (ss["policy"] == POLICIES[0])
                & (ss["level"] == top["level"]) & (ss["hands"] >= MIN_CELL)]
@@ -431,7 +432,7 @@ def _rate_bars(ax: Axes, x: np.ndarray, d: pd.DataFrame, **kw: Any) -> None:
     errorbar(ax, x, d["rate"], d["ci_low"], d["ci_high"], **kw)
 
 
-def _bid_panels(tables: Tables) -> tuple[Figure, list[str], list[tuple[Axes, str, dict]]]:
+def _bid_panels(tables: Tables) -> tuple[Figure, list[str], list[tuple[Axes, str, dict[str, Any]]]]:
     """A figure with one panel per policy over one contract axis, for the
     contracts of MIN_CELL+ hands: the figure, the axis order, and for each
     panel (axis, policy, {players: rows} of the player counts with rows)."""
@@ -513,7 +514,7 @@ def _heatmap_trumps_bowers(tables: Tables) -> Figure:
             grid = np.full((top_t + 1, 3), np.nan)
             grid[d["trumps"].to_numpy(int), d["bowers"].to_numpy(int)] = d["rate"]
             im = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto", origin="lower")
-            for row in d.itertuples():
+            for row in rows_of(d):
                 ax.text(row.bowers, row.trumps, f"{row.rate:.0%}\nn={row.hands:,}",
                         ha="center", va="center", fontsize=6.5,
                         color="white" if row.rate >= 0.9 or row.rate <= 0.15 else "black")
@@ -621,7 +622,7 @@ def _notes(hands: int, seed: int) -> list[str]:
     ]
 
 
-def _provenance(hands: int) -> dict:
+def _provenance(hands: int) -> dict[str, Any]:
     return {"hands": hands * len(RUNS),
             "rules": {p: make_rules(players=p).as_dict() for p in PLAYERS},
             "policies": {pol: make_policies(pol, 1)[0].text() for pol in POLICIES},

@@ -60,6 +60,7 @@ from matplotlib.figure import Figure
 from analyses.common import Plot, Study, Tables, signed
 from simkit import advice
 from simkit.base import stats
+from simkit.base.rows import rows_of
 from simkit.pepper import api
 from simkit.pepper.rules import PepperRules, make_rules
 from simkit.study import StudyResult
@@ -118,12 +119,12 @@ def _hand_class(df: pd.DataFrame) -> pd.Series:
 
 
 def _plan_runs(rules: PepperRules, hands: int, seed: int,
-               threads: int | None) -> tuple[dict, pd.DataFrame]:
+               threads: int | None) -> tuple[dict[str, Any], pd.DataFrame]:
     """Every plan on the same deals: ``{plan: (level, PlanOutcome, score changes)}``
     for the first speaker's side, and per deal its hand class, wanted level and
     whether Kubwa took every trick."""
     P, S = rules.players, rules.sides
-    runs: dict = {}
+    runs: dict[str, Any] = {}
     deals, wanted = None, None
     for name in [*api.plan_names(rules), OWN]:
         df = api.plan_deals(hands, name, players=P, policy=POLICY, seed=seed, threads=threads)
@@ -173,7 +174,7 @@ def _paired(d: np.ndarray, groups: pd.Series | None = None) -> Any:
     return stats.mean_ci(g["d"].size(), g["d"].sum(), g["sq"].sum())
 
 
-def _by_class(runs: dict, deals: pd.DataFrame, players: int) -> pd.DataFrame:
+def _by_class(runs: dict[str, Any], deals: pd.DataFrame, players: int) -> pd.DataFrame:
     """Per hand class: P(all tricks), Kubwa's value, the best other plan's, the
     heuristic's own, and Kubwa's paired advantage over each."""
     cls = deals.groupby("hand_class", sort=False)["all_tricks"].agg(["size", "sum"])
@@ -221,7 +222,7 @@ def _expert_made(rules: PepperRules, numbers: np.ndarray, seed: int, threads: in
 
 
 def _searching_defence(rules: PepperRules, same: pd.DataFrame, seed: int,
-                       threads: int | None) -> dict:
+                       threads: int | None) -> dict[str, Any]:
     """On the first ``DEFENCE_DEALS`` of the expert's strong deals: every trick
     against defenders who search (the expert at the defending seats), the
     heuristic declaring and the expert declaring, beside the same deals
@@ -252,7 +253,7 @@ def _verdict(k: int, n: int, be: float) -> str:
 
 
 def _searching_thumbs(rules: PepperRules, deals: pd.DataFrame, seed: int,
-                      threads: int | None) -> list[dict]:
+                      threads: int | None) -> list[dict[str, Any]]:
     """The rule of thumb for a player who searches, per strong hand class with at
     least ``MIN_SEARCHED`` deals among all the study's deals (rare strong classes
     included): on the first ``PER_CLASS`` deals of each, the heuristic and the
@@ -278,7 +279,7 @@ def _searching_thumbs(rules: PepperRules, deals: pd.DataFrame, seed: int,
 
 
 def _three_ways(rules: PepperRules, deals: pd.DataFrame, seed: int,
-                threads: int | None) -> tuple[pd.DataFrame, dict]:
+                threads: int | None) -> tuple[pd.DataFrame, dict[str, Any]]:
     """P(every trick in Kubwa) on the first ``BOUND_DEALS`` deals with the
     heuristic declaring, with the expert declaring (the strong deals, at most
     ``EXPERT_DEALS``) and the perfect-information bound: per hand class (each
@@ -327,11 +328,11 @@ def _three_ways(rules: PepperRules, deals: pd.DataFrame, seed: int,
     return by_class, pooled
 
 
-def _thumb_rows(cls: pd.DataFrame) -> list[dict]:
+def _thumb_rows(cls: pd.DataFrame) -> list[dict[str, Any]]:
     """The rule of thumb: classes where Kubwa beats every other plan (or at least
     the heuristic's own bidding) with an interval clear of zero."""
     rows = []
-    for c in cls.itertuples():
+    for c in rows_of(cls):
         if c.kubwa_vs_best_low > 0:
             verdict = "bid Kubwa"
         elif c.kubwa_vs_policy_low > 0:
@@ -344,7 +345,7 @@ def _thumb_rows(cls: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _preemption(runs: dict, strong: np.ndarray, players: int) -> list[dict]:
+def _preemption(runs: dict[str, Any], strong: np.ndarray, players: int) -> list[dict[str, Any]]:
     """On the strong hands: how often each lower plan lost the contract to the
     opponents, and what that cost against Kubwa on the same deals."""
     k = runs["kubwa"][1].value[strong]
@@ -366,11 +367,11 @@ def _preemption(runs: dict, strong: np.ndarray, players: int) -> list[dict]:
     return rows
 
 
-def _win_chances(rules: PepperRules, runs: dict, strong: np.ndarray, seed: int,
-                 threads: int | None) -> list[dict]:
+def _win_chances(rules: PepperRules, runs: dict[str, Any], strong: np.ndarray, seed: int,
+                 threads: int | None) -> list[dict[str, Any]]:
     """Chance to win the game after each plan on the strong hands, from each of
     :data:`STATES`; the rest of the game played out from the resulting score."""
-    cache: dict[tuple, float] = {}
+    cache: dict[tuple[Any, ...], float] = {}
 
     def win(scores: Iterable[float]) -> float:
         key = tuple(int(x) for x in scores)
@@ -395,7 +396,7 @@ def _win_chances(rules: PepperRules, runs: dict, strong: np.ndarray, seed: int,
     return rows
 
 
-def _player_count(players: int, hands: int, seed: int, threads: int | None) -> dict[str, list]:
+def _player_count(players: int, hands: int, seed: int, threads: int | None) -> dict[str, list[Any]]:
     """The rows each table gets from ``hands`` deals with ``players`` players."""
     rules = _rules(players)
     runs, deals = _plan_runs(rules, hands, seed, threads)
@@ -450,7 +451,7 @@ def findings(tables: Tables) -> list[str]:
     overview, plans, thumbs, pre, wins = (tables[k] for k in (
         "overview", "plans", "rule_of_thumb", "preemption", "win_chance_by_score"))
     lines = []
-    for r in overview.itertuples():
+    for r in rows_of(overview):
         p = plans[plans["players"] == r.players].set_index("bid")
         best = p.drop(["kubwa", OWN])["ev"].idxmax()
         lines.append(
@@ -483,7 +484,7 @@ def findings(tables: Tables) -> list[str]:
             f"On strong hands the score matters: Kubwa instead of the heuristic's own bidding "
             f"changes the chance of winning the game by {best.d:+.1%} ({best.players} players, "
             f"{best.state}) down to {worst.d:+.1%} ({worst.players} players, {worst.state}).")
-    for r in tables["all_tricks_strong"].itertuples():
+    for r in rows_of(tables["all_tricks_strong"]):
         if not r.deals:
             continue
         verdict = ("the two make exactly the same deals, so the rule of thumb above holds for "
@@ -506,7 +507,7 @@ def findings(tables: Tables) -> list[str]:
             + (": these defenders give away more than perfect ones would."
                if max(r.p_heuristic, r.p_expert) > r.p_bound else "."))
     be = overview.set_index("players")["break_even_vs_top_number"]
-    lines += [_searching_line(r, be[r.players]) for r in tables["all_tricks_strong"].itertuples()
+    lines += [_searching_line(r, be[r.players]) for r in rows_of(tables["all_tricks_strong"])
               if r.deals and getattr(r, "defence_deals", 0) > 1]
     searched = tables["rule_of_thumb_searching"]
     lines += [_searching_thumb_line(players, be[players], t)
@@ -573,7 +574,7 @@ def _searching_thumb_line(players: int, be: float, t: pd.DataFrame) -> str:
              "the rules differ on " + "; ".join(
                  f"{r.hand_class} (the heuristic: {r.heuristic}, {r.p_heuristic:.1%}; "
                  f"a player who searches: {r.expert}, {r.p_expert:.1%}, 95% CI "
-                 f"{r.expert_low:.1%}-{r.expert_high:.1%})" for r in differs.itertuples()))
+                 f"{r.expert_low:.1%}-{r.expert_high:.1%})" for r in rows_of(differs)))
     return (f"{players} players, the rule of thumb for a player who searches (the expert "
             f"declaring, the defenders playing the heuristic), per strong hand class against "
             f"the break-even with the top number bid ({be:.3f}), the same deals for both: "
@@ -697,7 +698,7 @@ NOTES = (
 )
 
 
-def _provenance(hands: int) -> dict:
+def _provenance(hands: int) -> dict[str, Any]:
     plans = sum(len(api.plan_names(make_rules(players=p))) + 1 for p in PLAYERS)
     return {"hands": hands * plans,
             "rules": {p: make_rules(players=p).as_dict() for p in PLAYERS},

@@ -42,6 +42,7 @@ from scipy.stats import binomtest
 
 from analyses.common import GameStudy, Plot, Study, Tables, signed
 from simkit import games, tournament
+from simkit.base.rows import rows_of
 from simkit.policy import EXPERT
 
 #: A searching policy's ladder plays this fraction of the main ladder's deals.
@@ -107,12 +108,12 @@ def search_entrants(game: str) -> list[str]:
 
 def _ranked(ratings: pd.DataFrame) -> str:
     return ", ".join(f"{r.policy} {signed(r.rating, 0)} ({signed(r.ci_low, 0)} to "
-                     f"{signed(r.ci_high, 0)})" for r in ratings.itertuples())
+                     f"{signed(r.ci_high, 0)})" for r in rows_of(ratings))
 
 
 def _pair(pairs: pd.DataFrame, a: str, b: str) -> Any:
     """The pair (a, b) as a row with the difference a - b, or None."""
-    for r in pairs.itertuples():
+    for r in rows_of(pairs):
         if (r.a, r.b) == (a, b):
             return r.diff, r.ci_low, r.ci_high, r.p_value, r.a_better, r.b_better, r.deals
         if (r.a, r.b) == (b, a):
@@ -142,7 +143,7 @@ def _disagreements(pairs: pd.DataFrame, units: str, word: str) -> list[str]:
     """Pairs where the one that does better on more deals gets less on average,
     the difference's interval excluding 0."""
     out = []
-    for r in pairs.itertuples():
+    for r in rows_of(pairs):
         if r.a_better == r.b_better or not (r.ci_low > 0 or r.ci_high < 0):
             continue
         more, fewer = (r.a, r.b) if r.a_better > r.b_better else (r.b, r.a)
@@ -160,7 +161,7 @@ def _upsets(ratings: pd.DataFrame, pairs: pd.DataFrame, word: str) -> list[str]:
     one-number ratings cannot show."""
     rank = {p: i for i, p in enumerate(ratings["policy"])}
     out = []
-    for r in pairs.itertuples():
+    for r in rows_of(pairs):
         low, high = (r.a, r.b) if rank[r.a] > rank[r.b] else (r.b, r.a)
         won, lost = (r.a_better, r.b_better) if low == r.a else (r.b_better, r.a_better)
         if won > lost and binomtest(won, won + lost).pvalue < 0.05:
@@ -191,7 +192,7 @@ class Ladder(GameStudy):
 
     # the units of the hand ladder and, for games played in hands, of whole games;
     # the searching policies' ladder of hands
-    def _sizes(self, hands: int) -> list[tuple[str, dict]]:
+    def _sizes(self, hands: int) -> list[tuple[str, dict[str, Any]]]:
         if "hand" not in games.get(self.game).units:
             return [("", {"games": hands})]
         sizes = [("", {"hands": hands}),
@@ -275,7 +276,7 @@ class Ladder(GameStudy):
             return fig
         return draw
 
-    def _provenance(self, hands: int) -> dict:
+    def _provenance(self, hands: int) -> dict[str, Any]:
         g = games.get(self.game)
         sizes = dict(self._sizes(hands))
         everyone = dict.fromkeys(entrants(self.game, self.setup)
@@ -287,7 +288,7 @@ class Ladder(GameStudy):
                     .get("games"), rules=g.resolve_rules(None, self.setup.players).as_dict(),
                     policies=pols, players=self.setup.players, per_table=True, **extra)
 
-    def _descriptions(self, hands: int, seed: int) -> dict:
+    def _descriptions(self, hands: int, seed: int) -> dict[str, Any]:
         ratings = ("One row per policy, best first: its Bradley-Terry rating on the Elo "
                    "scale (mean 0) from who did better on each duplicate deal, its 95% "
                    "interval, the full spec, the deals per table and the measure.")

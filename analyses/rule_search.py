@@ -58,6 +58,7 @@ from matplotlib.figure import Figure
 
 from analyses.common import GameStudy, Plot, Study, Tables
 from simkit import games
+from simkit.base.rows import rows_of
 from simkit.lab import search, search_text
 
 #: The searches shipped finished (one folder per game).
@@ -227,7 +228,7 @@ class RuleSearch(GameStudy):
                                if answer["shipped"] else "."),
                f"The rule book ({tables['base']['rules'].iloc[0]}): " + "; ".join(
                    f"{r.measure} {search_text.value_text(lite, r.measure, r._asdict())}"
-                   for r in tables["base"].itertuples()) + "."]
+                   for r in rows_of(tables["base"])) + "."]
         for p in tables["front"].to_dict("records"):
             if p["point"] != "answer":
                 continue
@@ -240,7 +241,7 @@ class RuleSearch(GameStudy):
             out.append(self.setup.why)
         return out
 
-    def _provenance(self, hands: int) -> dict:
+    def _provenance(self, hands: int) -> dict[str, Any]:
         g = games.get(self.game)
         spec = self.spec(hands, 0)
         return {"games": hands, "rules": spec.base, "players": spec.players,

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -40,6 +41,7 @@ from matplotlib.figure import Figure
 from analyses.common import GameStudy, Plot, Study, Tables, signed
 from simkit import engine, games, tune
 from simkit.base import stats
+from simkit.base.rows import rows_of
 
 #: Settings each study tries.
 TRIALS = 30
@@ -165,7 +167,7 @@ class Tuning(GameStudy):
                f"scored {signed(top['value'], 4)} {units} against them on the searched "
                "deals."]
         mine = confirm[confirm["setting"] == best]
-        for r in mine.itertuples():
+        for r in rows_of(mine):
             if r.diff is None or not math.isfinite(r.diff):
                 continue
             verdict = ("better" if r.ci_low > 0 else "worse" if r.ci_high < 0
@@ -183,11 +185,11 @@ class Tuning(GameStudy):
                           "default stays."))
         imp = tables["importance"]
         out.append("Importance (PED-ANOVA): " + ", ".join(
-            f"{r.parameter} {r.importance:.2f}" for r in imp.itertuples()) + ".")
+            f"{r.parameter} {r.importance:.2f}" for r in rows_of(imp)) + ".")
         acts = tables["behaviour"]
         moved = [f"{r.column} {r.default:.3f} -> {r.tuned:.3f} "
                  f"({_interval(r.diff, r.ci_low, r.ci_high, 3)})"
-                 for r in acts.itertuples() if r.ci_low > 0 or r.ci_high < 0]
+                 for r in rows_of(acts) if r.ci_low > 0 or r.ci_high < 0]
         out.append(f"Played at every seat, {best} against the default at every seat on the "
                    "same deals: " + ("; ".join(moved) if moved else "no column compared "
                                      "moved beyond its interval") + ".")
@@ -201,7 +203,7 @@ class Tuning(GameStudy):
                 Plot("confirm", "The best settings on fresh deals against each opponent, "
                      "with 95% intervals (hollow: not in the field).", _confirm))
 
-    def _provenance(self, hands: int) -> dict:
+    def _provenance(self, hands: int) -> dict[str, Any]:
         g = games.get(self.game)
         names = dict.fromkeys([g.default_policy, *self.setup.field, *g.named_policies,
                                *self.setup.outside])
@@ -212,7 +214,7 @@ class Tuning(GameStudy):
                 "tuned": "heuristic", "searched": list(self.setup.params), "trials": TRIALS,
                 "sampler": "tpe", "players": self.setup.players, "per_trial": True}
 
-    def _descriptions(self) -> dict:
+    def _descriptions(self) -> dict[str, Any]:
         return {
             "trials": "One row per trial: its parameters, the setting as --policy takes it, "
                       "its value (mean difference against the field, the game's measure, "

@@ -64,6 +64,7 @@ from matplotlib.figure import Figure
 
 from analyses.common import GameStudy, Plot, Study, Tables, signed
 from simkit import games
+from simkit.base.rows import rows_of
 from simkit.lab import compare, findings
 
 #: The kept adaptations the studies reuse (shipped with the package).
@@ -99,14 +100,14 @@ SETUPS = {
 }
 
 
-def variants_of(game: str, setup: Setup) -> list[tuple[str, dict]]:
+def variants_of(game: str, setup: Setup) -> list[tuple[str, dict[str, Any]]]:
     """The rule book and every named variant (preset) of ``game``."""
     g = games.get(game)
     return [(BASE, {})] + [(name, dict(values)) for name, values in g.presets.items()
                            if name != "seed" and name not in setup.skip]
 
 
-def parts(game: str, setup: Setup) -> list[list[tuple[str, dict]]]:
+def parts(game: str, setup: Setup) -> list[list[tuple[str, dict[str, Any]]]]:
     """The comparisons the study plays: the rule book and up to seven variants
     in each (the most one comparison takes)."""
     every = variants_of(game, setup)
@@ -127,7 +128,7 @@ class Variants(GameStudy):
     """The variant study of one game (the study contract of :mod:`analyses`)."""
 
     setup: Setup
-    played: dict = field(default_factory=dict, init=False)
+    played: dict[str, Any] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         g = games.get(self.game)
@@ -144,7 +145,7 @@ class Variants(GameStudy):
                            kernels=[f"{self.game}:{s}" for s in ("hands", "games", "sessions",
                                                                  "expert") if s in g.warm])
 
-    def sizes(self, hands: int) -> dict:
+    def sizes(self, hands: int) -> dict[str, Any]:
         if not self.setup.per_game:
             return {"games": hands}
         return {"hands": hands, "games": max(200, hands // self.setup.per_game)}
@@ -160,7 +161,7 @@ class Variants(GameStudy):
         g = games.get(self.game)
         self.played = {r.label: " / ".join(dict.fromkeys(
                            g.make_policies(s, 1)[0].label() for s in r.adapted["settings"]))
-                       for r in variants.itertuples()}
+                       for r in rows_of(variants)}
         names = [n for n in played[0] if n not in ("variants", "design", "bids",
                                                    "best_response")]
         tables = {
@@ -180,7 +181,7 @@ class Variants(GameStudy):
         v = tables["variants"]
         base = v.iloc[0]
         both = pd.concat([tables["measures"], tables["design"]], ignore_index=True)
-        later = [(r, both[both["vs"] == r.variant]) for r in v.iloc[1:].itertuples()]
+        later = [(r, both[both["vs"] == r.variant]) for r in rows_of(v.iloc[1:])]
         kinds = {r.variant: _effect(r, mine) for r, mine in later}
         moved = [name for name, kind in kinds.items() if kind == "moves"]
         depends = [name for name, kind in kinds.items() if kind == "depends"]
@@ -196,7 +197,7 @@ class Variants(GameStudy):
                 + (f"; {len(never)} never changed a deal ({', '.join(never)})" if never else "")
                 + ".")
         out = [head, f"The rule book's players: {base['played']} ({base['adaptation']})."]
-        capped = [r.variant for r in v.itertuples() if r.capped]
+        capped = [r.variant for r in rows_of(v) if r.capped]
         if capped:
             out.append("An adaptation stopped at its cap of rounds while still improving "
                        f"({', '.join(capped)}): those players may not have converged.")
@@ -210,7 +211,7 @@ class Variants(GameStudy):
                      "paired difference of the designer's measures with its 95% interval; red "
                      "where Holm's p is below 0.05.", _difference_figure))
 
-    def _provenance(self, hands: int) -> dict:
+    def _provenance(self, hands: int) -> dict[str, Any]:
         from simkit.lab import adapt
 
         g = games.get(self.game)
@@ -222,7 +223,7 @@ class Variants(GameStudy):
                     adaptations=adapt.SEEDS, kept=f"analyses/adapted/{self.game}",
                     per_variant=True)
 
-    def _descriptions(self) -> dict:
+    def _descriptions(self) -> dict[str, Any]:
         g = games.get(self.game)
         measures = g.measures
         if measures is None:
@@ -272,7 +273,7 @@ class Variants(GameStudy):
 def _variant_rows(game: str, variants: pd.DataFrame) -> pd.DataFrame:
     g = games.get(game)
     rows = []
-    for r in variants.itertuples():
+    for r in rows_of(variants):
         a = r.adapted
         each = a["by_adaptation"]
         how = "; ".join(

@@ -287,7 +287,7 @@ def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def identical_plans(table: pd.DataFrame, outcomes: dict[str, PlanOutcome]) -> list[dict]:
+def identical_plans(table: pd.DataFrame, outcomes: dict[str, PlanOutcome]) -> list[dict[str, Any]]:
     """Groups of two or more plans with the same result on every deal, each
     ``{"plans": [...], "note": why}`` (the plans in the table's order; the
     first commits least).  Pass with the lowest bids: the others always bid
@@ -295,7 +295,7 @@ def identical_plans(table: pd.DataFrame, outcomes: dict[str, PlanOutcome]) -> li
     past the lower one."""
     rows = [r for r in table.to_dict("records") if r["bid"] in outcomes]
     rows.sort(key=lambda r: commitment(r["level"]))
-    groups: list[list[dict]] = []
+    groups: list[list[dict[str, Any]]] = []
     for r in rows:
         for g in groups:
             if same_outcome(outcomes[g[0]["bid"]], outcomes[r["bid"]]):

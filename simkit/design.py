@@ -44,6 +44,7 @@ the contracts.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -102,7 +103,7 @@ def section(frame: Callable[[pd.DataFrame], pd.DataFrame], positions: Sequence[s
     def share(column: str) -> Callable[[pd.DataFrame], np.ndarray]:
         return lambda df: df[column].to_numpy(np.float64)
 
-    measures: list = [
+    measures: list[Any] = [
         *(Rate(f"balance: win rate, {name}", share(c), _decided)
           for name, c in zip(positions, pos)),
         Balance("balance: equal shares (G-test; effect: the largest departure of a win "
@@ -159,7 +160,7 @@ def position(names: Sequence[str], results: Sequence[tuple[str, Callable[[pd.Dat
                    tuple(measures), table="design")
 
 
-def lead_columns(df: pd.DataFrame, steps: np.ndarray, single: np.ndarray) -> dict:
+def lead_columns(df: pd.DataFrame, steps: np.ndarray, single: np.ndarray) -> dict[str, Any]:
     """The design frame's drama columns from records with ``lead_changes``,
     ``comeback`` and ``settled`` (one row per game): ``settled_share`` is
     ``(steps - settled) / steps`` for games with one winner, else NaN."""

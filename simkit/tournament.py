@@ -51,6 +51,7 @@ from simkit import engine
 from simkit import games as registry
 from simkit.base import measures
 from simkit.base.errors import InputError
+from simkit.base.rows import rows_of
 from simkit.bygame import jobs
 from simkit.runs import chunks, store
 
@@ -155,7 +156,7 @@ def bradley_terry(k: int, results: pd.DataFrame) -> tuple[np.ndarray, np.ndarray
     pairs' wins, draws and losses (a draw is half a win each; one extra draw
     per pair)."""
     won = np.zeros((k, k))
-    for r in results.itertuples():
+    for r in rows_of(results):
         won[r.a, r.b] += r.wins + 0.5 * (r.draws + 1)
         won[r.b, r.a] += r.losses + 0.5 * (r.draws + 1)
     games_ = won + won.T
@@ -202,7 +203,7 @@ def results(ent: Entrants, sums: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFra
     """``(ratings, pairs)`` from the pairs' sums added over the chunks."""
     sums = sums.groupby(["a", "b"], as_index=False)[list(_PAIR_SUMS)].sum()
     rows = []
-    for r in sums.itertuples():
+    for r in rows_of(sums):
         n, mean = r.deals, r.sum / r.deals
         var = max(r.sum_sq - r.sum * mean, 0.0) / (n - 1) if n > 1 else math.nan
         if var < 1e-12 * max(r.sum_sq, 1.0):
@@ -358,16 +359,16 @@ def figure(ratings: pd.DataFrame, pairs: pd.DataFrame, title: str, units: str,
     return fig
 
 
-def result_json(res: Result) -> dict:
+def result_json(res: Result) -> dict[str, Any]:
     """The JSON of ``simkit tournament --json`` (specs exactly as given)."""
     return {"game": res.game, "players": res.players, "measure": res.measure,
             "units": res.units,
             "ratings": [{"policy": r.policy, "rating": float(r.rating),
                          "ci_low": float(r.ci_low), "ci_high": float(r.ci_high)}
-                        for r in res.ratings.itertuples()],
+                        for r in rows_of(res.ratings)],
             "pairs": [{"a": r.a, "b": r.b, "diff": float(r.diff), "ci_low": float(r.ci_low),
                        "ci_high": float(r.ci_high), "p_value": float(r.p_value)}
-                      for r in res.pairs.itertuples()]}
+                      for r in rows_of(res.pairs)]}
 
 
 def format_result(res: Result) -> str:
@@ -379,10 +380,10 @@ def format_result(res: Result) -> str:
              f"measure: {res.units}", "", "Ratings (Elo scale, mean 0; from who did better "
              "on each duplicate deal):"]
     w = max(len(p) for p in res.ratings["policy"])
-    for r in res.ratings.itertuples():
+    for r in rows_of(res.ratings):
         lines.append(f"  {r.policy:<{w}}  {r.rating:+8.1f}  [{r.ci_low:+8.1f}, {r.ci_high:+8.1f}]")
     lines += ["", f"Pairs ({res.units}, first minus second; better/level/worse deals):"]
-    for r in res.pairs.itertuples():
+    for r in rows_of(res.pairs):
         lines.append(f"  {r.a} vs {r.b}: {r.diff:+.4f} [{r.ci_low:+.4f}, {r.ci_high:+.4f}], "
                      f"p = {r.p_value:.3g}; {r.a_better:,}/{r.level:,}/{r.b_better:,}")
     lines += ["", "Policies: " + "; ".join(f"{g} = {t}" for g, t in

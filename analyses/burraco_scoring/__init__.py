@@ -64,6 +64,8 @@ its sample size):
 
 from __future__ import annotations
 
+from typing import Any
+
 from analyses.burraco_scoring.figures import COLORS, FIGURES, PLAY_LABELS, POLICY_COLORS
 from analyses.burraco_scoring.findings import findings
 from analyses.burraco_scoring.simulate import (
@@ -189,7 +191,7 @@ def _descriptions(hands: int, seed: int) -> dict[str, str]:
     }
 
 
-def _provenance(hands: int) -> dict:
+def _provenance(hands: int) -> dict[str, Any]:
     runs = plan(hands)
     n_games = games_per_table(hands)
     return {"hands": hands * sum(1 for r in runs if r[4] == "hands"),

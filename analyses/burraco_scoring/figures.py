@@ -13,6 +13,7 @@ from matplotlib.ticker import PercentFormatter
 
 from analyses.burraco_scoring import simulate as sim
 from analyses.common import Plot, Tables, difference_panels, errorbar
+from simkit.base.rows import rows_of
 
 COLORS = {"team 0": "tab:blue", "team 1": "tab:orange", "starting": "tab:green",
           "dealing": "tab:red"}
@@ -84,13 +85,13 @@ def _burracos(tables: Tables) -> Figure:
 
 def _turns_panel(ax: Axes, tu: pd.DataFrame) -> None:
     """Turns per hand, all hands and by ending: 5-95% line, 25-75% box, median, mean."""
-    for i, r in enumerate(tu.itertuples()):
+    for i, r in enumerate(rows_of(tu)):
         qs = [getattr(r, n) for _, n in sim.QUANTILES]
         ax.plot([qs[0], qs[-1]], [i, i], color="grey")
         ax.plot([qs[1], qs[3]], [i, i], color="tab:blue", lw=6, solid_capstyle="butt")
         ax.plot([qs[2]], [i], "k|", ms=14)
         ax.plot([r.mean], [i], "o", color="tab:red", ms=5)
-    ax.set_yticks(range(len(tu)), [f"{r.ended} (n={r.hands:,})" for r in tu.itertuples()])
+    ax.set_yticks(range(len(tu)), [f"{r.ended} (n={r.hands:,})" for r in rows_of(tu)])
     ax.invert_yaxis()
     ax.set_xlabel("turns per hand (line 5-95%, box 25-75%, | median, dot mean)")
     ax.grid(alpha=0.3, axis="x")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -54,10 +55,10 @@ def _spec_text(spec: str | list[str]) -> str:
     return ",".join(p.text() for p in make_policies(spec, 1 if isinstance(spec, str) else 4)[:4])
 
 
-def plan(hands: int) -> list[tuple]:
+def plan(hands: int) -> list[tuple[Any, ...]]:
     """The simulated tables in stream order: (kind, key, preset, policy, unit, size, start)."""
     g = games_per_table(hands)
-    out: list[tuple] = [("base", BASE, SEED_PRESET, BASE, "hands", hands)]
+    out: list[tuple[Any, ...]] = [("base", BASE, SEED_PRESET, BASE, "hands", hands)]
     out += [("policy", p, SEED_PRESET, p, "hands", hands) for p in POLICIES if p != BASE]
     out += [("mixed", lab, SEED_PRESET, pol, "hands", hands) for lab, pol, _ in MIXED]
     out += [("mixed_games", lab, SEED_PRESET, pol, "games", g) for lab, pol, _ in MIXED]
@@ -69,7 +70,7 @@ def plan(hands: int) -> list[tuple]:
 
 # ---------------------------------------------------------------- helpers
 
-def _mean(x: ArrayLike) -> dict:
+def _mean(x: ArrayLike) -> dict[str, Any]:
     x = np.asarray(x, float)
     m, lo, hi = stats.mean_ci_of(x)
     return {"mean": m, "ci_low": lo, "ci_high": hi}
@@ -96,7 +97,7 @@ def _quantile(sorted_x: np.ndarray, q: float) -> tuple[float, float, float]:
     return at(est), min(at(lo), at(est)), max(at(hi), at(est))
 
 
-def _dist(x: ArrayLike, n_label: str = "hands") -> dict:
+def _dist(x: ArrayLike, n_label: str = "hands") -> dict[str, Any]:
     """Mean, sd and the QUANTILES of values x, each with its interval."""
     x = np.asarray(x, float)
     out = {n_label: len(x), **_mean(x), "sd": float(np.std(x, ddof=1)) if len(x) > 1 else math.nan}
@@ -138,7 +139,7 @@ def _team_hand(df: pd.DataFrame, col: str) -> np.ndarray:
     return np.asarray(df[f"{col}_0"].to_numpy(float) + df[f"{col}_1"].to_numpy(float)) / 2
 
 
-def _prop_cols(k: float, n: float, prefix: str = "") -> dict:
+def _prop_cols(k: float, n: float, prefix: str = "") -> dict[str, Any]:
     r, lo, hi = proportion(k, n)
     return {f"{prefix}rate" if prefix else "share": float(r),
             f"{prefix}ci_low" if prefix else "ci_low": float(lo),
@@ -251,9 +252,9 @@ def _game_tables(g: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return {"game_length": length, "games": pd.DataFrame([row])}
 
 
-def _team_hand_row(df: pd.DataFrame, base: pd.DataFrame | None) -> dict:
+def _team_hand_row(df: pd.DataFrame, base: pd.DataFrame | None) -> dict[str, Any]:
     n = len(df)
-    row: dict = {"hands": n}
+    row: dict[str, Any] = {"hands": n}
     metrics = [("score", "score"), ("clean", "clean_burraco"), ("dirty", "dirty_burraco")]
     for name, col in metrics:
         m = _mean(_team_hand(df, col))
@@ -272,7 +273,7 @@ def _team_hand_row(df: pd.DataFrame, base: pd.DataFrame | None) -> dict:
     return row
 
 
-def _play_rows(policy: str, df: pd.DataFrame) -> list[dict]:
+def _play_rows(policy: str, df: pd.DataFrame) -> list[dict[str, Any]]:
     """The play table's rows of one table (:data:`PLAY`): ``estimate`` is
     ``total / of``; a mean per team-hand has the t interval of the per-hand
     average of the two teams, a share the interval of :func:`_ratio`."""
@@ -294,7 +295,7 @@ def _play_rows(policy: str, df: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _mixed_table(hand_tabs: dict, game_tabs: dict) -> pd.DataFrame:
+def _mixed_table(hand_tabs: dict[str, Any], game_tabs: dict[str, Any]) -> pd.DataFrame:
     rows = []
     diffs, closes, n_all = [], 0, 0
     wins_all = games_all = lost_all = 0
@@ -323,7 +324,7 @@ def _mixed_table(hand_tabs: dict, game_tabs: dict) -> pd.DataFrame:
 
 
 def _mixed_row(lab: str, d: np.ndarray, scores: tuple[np.ndarray, np.ndarray],
-               closes: tuple[int, int], games: tuple[int, int, int]) -> dict:
+               closes: tuple[int, int], games: tuple[int, int, int]) -> dict[str, Any]:
     """One seating's row: the heuristic's minus the patient's score per hand ``d``, their
     ``scores``, how often each ``closes`` and the ``games`` (won, lost, played)."""
     sh, sp = scores
@@ -356,7 +357,7 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
     """Play every table of the study and return its tables (module docstring)."""
     from tqdm import tqdm
 
-    frames: dict[tuple, pd.DataFrame] = {}
+    frames: dict[tuple[Any, ...], pd.DataFrame] = {}
     runs = plan(hands)
     with tqdm(runs, desc=NAME, unit="table", disable=not progress, leave=False,
               dynamic_ncols=True) as bar:

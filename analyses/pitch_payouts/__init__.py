@@ -54,6 +54,8 @@ intervals for means, Clopper-Pearson for proportions):
 
 from __future__ import annotations
 
+from typing import Any
+
 from analyses.common import Study, percent
 from analyses.pitch_payouts.figures import FIGURES
 from analyses.pitch_payouts.findings import cents, dollars, findings
@@ -168,7 +170,7 @@ def _notes(hands: int, seed: int) -> list[str]:
     ]
 
 
-def _provenance(hands: int) -> dict:
+def _provenance(hands: int) -> dict[str, Any]:
     sessions = sessions_for(hands)
     hand_tables = (len(PLAYERS) + len([a for a in AGGRESSION if a != 0])
                    + len([m for m in MOON_SETTINGS if m[:3] != DEFAULT_MOON]))

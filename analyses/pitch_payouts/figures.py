@@ -14,6 +14,7 @@ from matplotlib.ticker import PercentFormatter
 
 from analyses.common import RGBA, Plot, Tables, errorbar, finish
 from analyses.pitch_payouts.simulate import DROP_IN, PLAYERS, SESSION_HANDS, STUDY_PLAYERS
+from simkit.base.rows import rows_of
 from simkit.pitch.rules import BIDS
 
 _CMAP = plt.get_cmap("viridis")
@@ -49,7 +50,7 @@ def _drop_in_panel(ax: Axes, di: pd.DataFrame) -> None:
         y = 100 * di["money"].to_numpy()
         ax.bar(x, y, color=["tab:blue"] * (len(di) - 2) + ["tab:grey", "tab:orange"])
         errorbar(ax, x, y, 100 * di["ci_low"], 100 * di["ci_high"], color="k", ls="none")
-        for xi, r in zip(x, di.itertuples()):
+        for xi, r in zip(x, rows_of(di)):
             if math.isfinite(r.money_sd):
                 ax.annotate(f"sd {100 * r.money_sd:.0f}", (xi, 0), ha="center", va="bottom",
                             fontsize=7, xytext=(0, 2), textcoords="offset points")
@@ -135,10 +136,10 @@ def _moon(tables: Tables) -> Figure:
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.6))
     x = np.arange(len(mo))
     labels = [f"{r.setting}\n({r.moon_rule}, {r.moon_trumps}, {r.moon_run})"
-              for r in mo.itertuples()]
+              for r in rows_of(mo)]
     errorbar(axes[0], x, mo["success_rate"], mo["success_ci_low"], mo["success_ci_high"],
              color="tab:purple", ls="none")
-    for xi, r in zip(x, mo.itertuples()):
+    for xi, r in zip(x, rows_of(mo)):
         axes[0].annotate(f"{r.moon_bids:,} bids\n{r.per_1000:.3g}/1000", (xi, -0.1),
                          ha="center", va="center", fontsize=7)
     axes[0].set_ylim(-0.18, 1.05)

@@ -10,6 +10,7 @@ import pandas as pd
 from analyses.common import Tables, percent, signed
 from analyses.pitch_payouts.simulate import DROP_IN, SESSION_HANDS, STUDY_PLAYERS
 from simkit.base import stats
+from simkit.base.rows import rows_of
 
 
 def _digits(lo: float, hi: float, scale: float = 1.0, most: int = 4) -> int:
@@ -202,7 +203,7 @@ def _bids_line(bi: pd.DataFrame) -> str | None:
     if not len(b4):
         return None
     parts = [f"{r.bid} in {_share(r.share)} of hands, made "
-             f"{percent(r.rate, r.ci_low, r.ci_high, r.hands)}" for r in b4.itertuples()]
+             f"{percent(r.rate, r.ci_low, r.ci_high, r.hands)}" for r in rows_of(b4)]
     return f"With {STUDY_PLAYERS} players the contracts are " + "; ".join(parts) + "."
 
 

@@ -4,7 +4,7 @@ reduces them to (:func:`simulate_tables`)."""
 from __future__ import annotations
 
 import math
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -158,7 +158,7 @@ def _paired(diff: np.ndarray) -> tuple[float, float, float]:
 
 # ---------------------------------------------------------------- tables
 
-def _seat_rows(t: _Table) -> list[dict]:
+def _seat_rows(t: _Table) -> list[dict[str, Any]]:
     N, n = t.players, t.hands
     m, lo, hi = stats.mean_ci(np.full(N, n, float), t.seat_sum, t.seat_sq)
     sd = _sd(np.full(N, n, float), t.seat_sum, t.seat_sq)
@@ -169,7 +169,7 @@ def _seat_rows(t: _Table) -> list[dict]:
              "pitch_ci_high": phi[s]} for s in range(N)]
 
 
-def _bid_rows(t: _Table) -> list[dict]:
+def _bid_rows(t: _Table) -> list[dict[str, Any]]:
     L = t.lev
     rows = []
     for level in _LEVELS:
@@ -187,14 +187,14 @@ def _bid_rows(t: _Table) -> list[dict]:
     return rows
 
 
-def _seat0_cols(t: _Table) -> dict:
+def _seat0_cols(t: _Table) -> dict[str, Any]:
     s0, n = t.s0, t.hands
     m, lo, hi = stats.mean_ci(n, s0["money"], s0["money_sq"])
     return {"hands": n, "money": m, "ci_low": lo, "ci_high": hi,
             "money_sd": float(_sd(n, s0["money"], s0["money_sq"]))}
 
 
-def _aggression_row(a: float, t: _Table, base: _Table) -> dict:
+def _aggression_row(a: float, t: _Table, base: _Table) -> dict[str, Any]:
     s0 = t.s0
     d, dlo, dhi = _paired(t.kept()[0] - base.kept()[0])
     pr, plo, phi = proportion(s0["pitched"], t.hands)
@@ -205,7 +205,7 @@ def _aggression_row(a: float, t: _Table, base: _Table) -> dict:
             "made_rate": float(mr), "made_ci_low": mlo, "made_ci_high": mhi}
 
 
-def _moon_row(setting: MoonSetting, t: _Table, never: _Table) -> dict:
+def _moon_row(setting: MoonSetting, t: _Table, never: _Table) -> dict[str, Any]:
     rule, trumps, run, label = setting
     s0, n = t.s0, t.hands
     bids = int(s0["moon_bids"])
@@ -236,7 +236,7 @@ def _from_hands(per_hand: pd.DataFrame, players: int, session_hands: int) -> np.
                      for s in k])
 
 
-def _session_rows(s: pd.DataFrame, players: int, implied: np.ndarray) -> list[dict]:
+def _session_rows(s: pd.DataFrame, players: int, implied: np.ndarray) -> list[dict[str, Any]]:
     rows = []
     for seat in range(1, players + 1):
         x = s.loc[s["seat"] == seat, "money"].to_numpy()
@@ -251,7 +251,7 @@ def _session_rows(s: pd.DataFrame, players: int, implied: np.ndarray) -> list[di
     return rows
 
 
-def _drop_in_rows(s: pd.DataFrame) -> list[dict]:
+def _drop_in_rows(s: pd.DataFrame) -> list[dict[str, Any]]:
     groups = [(f"starter, seat {k}", s["seat"] == k) for k in range(1, STUDY_PLAYERS + 1)]
     groups += [("all starters", s["seat"] > 0), ("joined later", s["seat"] == 0)]
     rows = []
@@ -295,8 +295,8 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
             + [("moon", m) for m in moons]
             + [("sessions", p) for p in PLAYERS] + [("drop-in", N4)])
     seat_rows, bid_rows, sess_rows, drop_rows = [], [], [], []
-    aggr_rows: dict[float, dict] = {}
-    moon_rows: dict[tuple, dict] = {}
+    aggr_rows: dict[float, dict[str, Any]] = {}
+    moon_rows: dict[tuple[Any, ...], dict[str, Any]] = {}
     base: _Table | None = None
     never: _Table | None = None
     t: _Table | None = None

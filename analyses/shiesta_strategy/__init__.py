@@ -45,6 +45,8 @@ Newcombe for differences of proportions, Welch for differences of means):
 
 from __future__ import annotations
 
+from typing import Any
+
 from analyses.common import Study, percent
 from analyses.shiesta_strategy.figures import FIGURES
 from analyses.shiesta_strategy.findings import _unordered, findings, points, turns
@@ -164,7 +166,7 @@ def _notes(hands: int, seed: int) -> list[str]:
     ]
 
 
-def _provenance(hands: int) -> dict:
+def _provenance(hands: int) -> dict[str, Any]:
     n_tables = len(plan())
     rules = {"seed": make_rules().as_dict() | {"players": list(PLAYERS)},
              "variants": {f"{pr} ({p} players)": make_rules(pr, players=p).as_dict()

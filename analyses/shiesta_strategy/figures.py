@@ -20,6 +20,7 @@ from analyses.shiesta_strategy.simulate import (
     SEED_PRESET,
     STUDY_PLAYERS,
 )
+from simkit.base.rows import rows_of
 from simkit.shiesta.rules import SPECIAL_TEXT
 
 
@@ -49,11 +50,11 @@ def _seats(tables: Tables) -> Figure:
 def _pairs_panel(fig: Figure, ax: Axes, rr: pd.DataFrame, labels: list[str]) -> None:
     """A's share of the decisive games against B, as a matrix (n.s.: p >= 0.05)."""
     M = np.full((len(labels), len(labels)), np.nan)
-    for r in rr.itertuples():
+    for r in rows_of(rr):
         M[labels.index(r.policy), labels.index(r.opponent)] = r.share
     dev = np.nanmax(np.abs(M - 0.5)) if np.isfinite(M).any() else 0.1
     im = ax.imshow(M, cmap="RdBu", vmin=0.5 - dev, vmax=0.5 + dev)
-    sig = {(r.policy, r.opponent): r.p_value < 0.05 for r in rr.itertuples()}
+    sig = {(r.policy, r.opponent): r.p_value < 0.05 for r in rows_of(rr)}
     for i, a in enumerate(labels):
         for j, b in enumerate(labels):
             if i != j and math.isfinite(M[i, j]):
@@ -147,7 +148,7 @@ def _variants(tables: Tables) -> Figure:
     va = tables["variants"]
     v = va[va["preset"] != SEED_PRESET]
     return difference_panels(
-        v, [f"{r.preset} ({r.players}p)" for r in v.itertuples()],
+        v, [f"{r.preset} ({r.players}p)" for r in rows_of(v)],
         [(col, scale, f"difference from the seed's rules: {label}")
          for col, scale, label in (("starter", 100, "starter's win rate (points)"),
                                    ("turns", 1, "mean turns per game"),

@@ -9,6 +9,7 @@ import pandas as pd
 
 from analyses.common import Tables, percent, signed
 from analyses.shiesta_strategy.simulate import BASE, POLICIES, RANDOM, SEED_PRESET, STUDY_PLAYERS
+from simkit.base.rows import rows_of
 
 
 def points(d: float, lo: float, hi: float) -> str:
@@ -42,7 +43,7 @@ def _seats_line(se: pd.DataFrame) -> str | None:
         return None
     parts = [f"{percent(r.win_rate, r.ci_low, r.ci_high, r.games)} with {r.players} players "
              f"({_versus(r.ci_low, r.ci_high, r.fair)} the fair {r.fair:.1%})"
-             for r in starters.itertuples()]
+             for r in rows_of(starters)]
     four = se[se["players"] == STUDY_PLAYERS]
     tail = ""
     if len(four):
@@ -146,7 +147,7 @@ def _variants_line(va: pd.DataFrame) -> str | None:
             f"the starter's win rate most, "
             f"{starter_pts} to "
             f"{percent(ls['starter_win_rate'], ls['starter_ci_low'], ls['starter_ci_high'])}")
-    for r in v[v["players"] != STUDY_PLAYERS].itertuples():
+    for r in rows_of(v[v["players"] != STUDY_PLAYERS]):
         text += (f"; {r.preset} with {r.players} players ({r.rules}) changes game length by "
                  f"{turns(r.turns_diff, r.turns_diff_ci_low, r.turns_diff_ci_high)} and the "
                  f"starter's win rate by "
@@ -156,10 +157,10 @@ def _variants_line(va: pd.DataFrame) -> str | None:
 
 def _unfinished_line(gl: pd.DataFrame, rr: pd.DataFrame, va: pd.DataFrame) -> str | None:
     """6. Unfinished games: the base rate and the highest of every setting simulated."""
-    settings = [(f"{r.policy} {r.players}-player tables", r) for r in gl.itertuples()]
-    settings += [(f"{r.policy} against {r.opponent}", r) for r in _unordered(rr).itertuples()]
+    settings = [(f"{r.policy} {r.players}-player tables", r) for r in rows_of(gl)]
+    settings += [(f"{r.policy} against {r.opponent}", r) for r in rows_of(_unordered(rr))]
     settings += [(f"the {r.preset} variant ({r.players} players)", r)
-                 for r in va[va["preset"] != SEED_PRESET].itertuples()]
+                 for r in rows_of(va[va["preset"] != SEED_PRESET])]
     if not settings:
         return None
     name, top = max(settings, key=lambda s: s[1].unfinished_rate)

@@ -119,9 +119,9 @@ def _play(run: RunSettings) -> _Table:
     return t
 
 
-def plan() -> list[tuple]:
+def plan() -> list[tuple[Any, ...]]:
     """The simulated tables in stream order: (kind, players, preset, policies, key)."""
-    out: list[tuple] = []
+    out: list[tuple[Any, ...]] = []
     for p in PLAYERS:
         out.append(("base", p, SEED_PRESET, BASE, p))
     for p in PLAYERS:
@@ -138,7 +138,7 @@ def _binom_p(k: int, n: int, p: float) -> float:
     return float(sst.binomtest(int(k), int(n), p).pvalue) if n > 0 else math.nan
 
 
-def _unf_cols(unfinished: int, games: int) -> dict:
+def _unf_cols(unfinished: int, games: int) -> dict[str, Any]:
     r, lo, hi = proportion(unfinished, games)
     return {"unfinished": int(unfinished), "unfinished_rate": float(r),
             "unfinished_ci_low": float(lo), "unfinished_ci_high": float(hi)}
@@ -146,7 +146,7 @@ def _unf_cols(unfinished: int, games: int) -> dict:
 
 # ---------------------------------------------------------------- tables
 
-def _seat_rows(t: _Table) -> list[dict]:
+def _seat_rows(t: _Table) -> list[dict[str, Any]]:
     N, n = t.players, t.games
     finished = n - t.unfinished
     rows = []
@@ -163,7 +163,7 @@ def _seat_rows(t: _Table) -> list[dict]:
     return rows
 
 
-def _pair_rows(la: str, lb: str, t1: _Table, t2: _Table) -> list[dict]:
+def _pair_rows(la: str, lb: str, t1: _Table, t2: _Table) -> list[dict[str, Any]]:
     """A's and B's rows of one pair: t1 seats A B A B, t2 seats B A B A."""
     a_wins = int(t1.abs_wins[0::2].sum() + t2.abs_wins[1::2].sum())
     b_wins = int(t1.abs_wins[1::2].sum() + t2.abs_wins[0::2].sum())
@@ -181,7 +181,7 @@ def _pair_rows(la: str, lb: str, t1: _Table, t2: _Table) -> list[dict]:
     return rows
 
 
-def _score_rows(rr: pd.DataFrame) -> list[dict]:
+def _score_rows(rr: pd.DataFrame) -> list[dict[str, Any]]:
     rows = []
     for lab, spec in POLICIES:
         d = rr[rr["policy"] == lab]
@@ -198,7 +198,7 @@ def _score_rows(rr: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _special_rows(t: _Table) -> list[dict]:
+def _special_rows(t: _Table) -> list[dict[str, Any]]:
     rows = []
     total = t.sp_n.sum(axis=1)
     chance = sst.hypergeom(t.deck, t.copies, t.dealt).pmf(np.arange(t.copies + 1))
@@ -237,7 +237,7 @@ def _quantile(hist: np.ndarray, q: float) -> tuple[float, float, float]:
     return at(est), min(at(lo), at(est)), max(at(hi), at(est))
 
 
-def _turn_stats(t: _Table) -> dict:
+def _turn_stats(t: _Table) -> dict[str, Any]:
     h = t.turns
     x = np.arange(len(h), dtype=float)
     n = int(h.sum())
@@ -254,7 +254,7 @@ def _turn_stats(t: _Table) -> dict:
     return out
 
 
-def _length_row(policy: str, t: _Table) -> dict:
+def _length_row(policy: str, t: _Table) -> dict[str, Any]:
     st = _turn_stats(t)
     st.pop("turn_sum"), st.pop("turn_sum_sq")
     return {"policy": policy, "players": t.players, **st,
@@ -262,7 +262,7 @@ def _length_row(policy: str, t: _Table) -> dict:
             **_unf_cols(t.unfinished, t.games)}
 
 
-def _hist_rows(policy: str, t: _Table) -> list[dict]:
+def _hist_rows(policy: str, t: _Table) -> list[dict[str, Any]]:
     h = t.turns
     edges = np.arange(0, len(h) + BIN, BIN)
     counts = np.add.reduceat(np.pad(h, (0, edges[-1] - len(h))), edges[:-1])
@@ -273,7 +273,7 @@ def _hist_rows(policy: str, t: _Table) -> list[dict]:
             for i in range(len(counts))]
 
 
-def _variant_row(preset: str, t: _Table, base: _Table | None) -> dict:
+def _variant_row(preset: str, t: _Table, base: _Table | None) -> dict[str, Any]:
     n = t.games
     k = int(t.rel_wins[0])
     r, lo, hi = proportion(k, n)
@@ -305,8 +305,8 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
 
     base: dict[int, _Table] = {}
     rand: dict[int, _Table] = {}
-    pairs: dict[tuple, _Table] = {}
-    variants: dict[tuple, _Table] = {}
+    pairs: dict[tuple[Any, ...], _Table] = {}
+    variants: dict[tuple[Any, ...], _Table] = {}
     by_kind: dict[str, dict[Any, _Table]] = {"base": base, "random": rand, "pair": pairs,
                                           "variant": variants}
     runs = plan()

@@ -65,7 +65,7 @@ _ON, _OFF = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 
 
 @functools.cache
-def limits() -> dict:
+def limits() -> dict[str, Any]:
     """The most each size a web request names may be, per answer (the command
     line takes more: :data:`simkit.runs.batches.MAX_COUNT`, ``MAX_HELD``): small
     enough that one request neither holds the machine for long nor fills its
@@ -188,7 +188,7 @@ def _advisor(game: str) -> ModuleType:
     return importlib.import_module(g.advise)
 
 
-def rules_and_policies(a: argparse.Namespace) -> tuple[Any, list[Any]]:
+def rules_and_policies(a: argparse.Namespace) -> tuple[Any, tuple[Any, ...]]:
     """The validated rules and per-seat policies of a command's game options."""
     from simkit.base.config import parse_assignments
 
@@ -248,12 +248,12 @@ def advice_of(a: argparse.Namespace, work: Work | None = None) -> tuple[ModuleTy
     return mod, advice
 
 
-def advice_json(mod: ModuleType, advice: Any, a: argparse.Namespace) -> dict[str, Any]:
+def advice_json(mod: Advisor, advice: Any, a: argparse.Namespace) -> dict[str, Any]:
     """What ``simkit advise --json`` prints: the advisor's JSON and the seed."""
     return {**mod.advice_json(advice), "seed": int(a.seed)}
 
 
-def advise(a: argparse.Namespace, work: Work | None = None) -> dict:
+def advise(a: argparse.Namespace, work: Work | None = None) -> dict[str, Any]:
     """Exactly what ``simkit advise ... --json`` prints for these arguments."""
     mod, advice = advice_of(a, work)
     return advice_json(mod, advice, a)
@@ -286,7 +286,7 @@ def comparison_of(a: argparse.Namespace, work: Work | None = None) -> Any:
                adapt_seeds=getattr(a, "adapt_seeds", None), margins=a.margin or None)
 
 
-def compare(a: argparse.Namespace, work: Work | None = None) -> dict:
+def compare(a: argparse.Namespace, work: Work | None = None) -> dict[str, Any]:
     """Exactly what ``simkit compare ... --json`` prints for these arguments."""
     from simkit.lab.compare import comparison_json
 
@@ -323,7 +323,7 @@ def show_args(a: argparse.Namespace) -> ShowArgs:
                     seed=a.seed or 0, index=a.hand, preset=preset)
 
 
-def show(a: argparse.Namespace) -> dict:
+def show(a: argparse.Namespace) -> dict[str, Any]:
     """The hand view (:func:`simkit.bygame.view.of_run`) of ``simkit show``'s
     arguments: its ``record`` is the text ``simkit show`` prints."""
     from simkit.bygame import view
@@ -331,7 +331,7 @@ def show(a: argparse.Namespace) -> dict:
     return view.of_run(**show_args(a).kwargs())
 
 
-def replay(text: str, policies: list[str] | None = None) -> dict:
+def replay(text: str, policies: list[str] | None = None) -> dict[str, Any]:
     """The hand view of a record (:func:`simkit.bygame.view.of_text`): ``record`` is
     what ``simkit replay`` prints; a bad record is one InputError line."""
     from simkit.bygame import view
@@ -541,7 +541,7 @@ def _say(seconds: float) -> str:
     return f"about {seconds / 60:.0f} min"
 
 
-def estimate(command: str, a: argparse.Namespace, stop: threading.Event | None = None) -> dict:
+def estimate(command: str, a: argparse.Namespace, stop: threading.Event | None = None) -> dict[str, Any]:
     """How long ``command`` (``advise`` or ``compare``) will take with these
     arguments on this machine: ``{"seconds", "text"}``, from short timed runs
     of the same table (cached per table).  Once ``stop`` is set, the timing
@@ -628,14 +628,14 @@ def _search_seconds(a: argparse.Namespace, stop: threading.Event | None = None) 
     return search_answers.seconds(a, rate)
 
 
-def search(a: argparse.Namespace, work: Work | None = None) -> dict:
+def search(a: argparse.Namespace, work: Work | None = None) -> dict[str, Any]:
     """Exactly what ``simkit search ... --json`` prints for these arguments."""
     from simkit.app import search_answers
 
     return search_answers.search(a, work)
 
 
-def _adapt_seconds(a: argparse.Namespace, g: GameSpec, variants: list[dict[str, Any]],
+def _adapt_seconds(a: argparse.Namespace, g: Game, variants: list[dict[str, Any]],
                    rate: Callable[..., _Rate]) -> float:
     """The adaptations not kept (each adaptation's base first: a later variant's
     start is the base's setting, known once the base is kept), and the

@@ -23,6 +23,7 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import asdict, dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def links(term: Term, game: str | None = None) -> list[dict[str, str]]:
     return out
 
 
-def as_json() -> dict:
+def as_json() -> dict[str, Any]:
     """The glossary as the pages and the documentation read it; each term with
     ``links``: per game it belongs to, where it comes from (:func:`links`)."""
     return {"terms": [{**asdict(t), "links": {g: links(t, g) for g in (t.games or GAMES)}}

@@ -330,7 +330,7 @@ def render(result: StudyResult, out_dir: store.StrPath) -> pathlib.Path:
     return target / PAGE_FILE
 
 
-def _read_study(d: pathlib.Path) -> dict:
+def _read_study(d: pathlib.Path) -> dict[str, Any]:
     """A study's ``study.json``, or {} where it is missing or not a JSON object
     (bounded, and deep nesting is malformed JSON: :mod:`simkit.base.files`)."""
     from simkit.base.files import MAX_JSON_BYTES, read_json

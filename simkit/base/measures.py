@@ -26,12 +26,12 @@ class Measure:
 
     name: str
     units: str
-    values: Callable
+    values: Callable[..., Any]
     reads: tuple[str, ...]
 
 
 def seat_measure(name: str, units: str, column: str,
-                 side_of: Callable | None = None) -> Measure:
+                 side_of: Callable[..., Any] | None = None) -> Measure:
     """A :class:`Measure` read from one column per seat or side: ``column`` names
     it with ``{seat}`` or ``{side}``/``{team}`` (then ``side_of(rules, seat)``
     gives a seat's side)."""
@@ -46,7 +46,7 @@ def seat_measure(name: str, units: str, column: str,
     return Measure(name, units, values, (column,))
 
 
-def winner_measure(units: str, column: str, side_of: Callable | None = None,
+def winner_measure(units: str, column: str, side_of: Callable[..., Any] | None = None,
                    shared: str | None = None) -> Measure:
     """``wins``: 1 to every seat of the side in ``column`` (-1: none won), and
     half to every seat when the bool column ``shared`` says all sides tied."""
@@ -149,7 +149,7 @@ class Section:
     name: str
     heading: str
     unit: str
-    measures: tuple
+    measures: tuple[Any, ...]
     view: Callable[[pd.DataFrame], pd.DataFrame] | None = None
     table: str | None = None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from simkit.base.cards import CardError, is_joker_text, parse_card
 from simkit.base.errors import InputError
@@ -149,7 +150,7 @@ class Written:
     pile: tuple[int, ...]
     stock: tuple[int, ...]
     turns: tuple[RecordedTurn, ...]
-    results: tuple[tuple[str, str, dict], ...]
+    results: tuple[tuple[str, str, dict[str, Any]], ...]
 
 
 #: The per-team result lines made of ``name value`` parts: the separator and,

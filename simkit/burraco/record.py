@@ -192,7 +192,7 @@ def read(lines: Sequence[str]) -> Written:
 # ---------------------------------------------------------------------------
 
 
-def outcome(log: HandLog) -> dict:
+def outcome(log: HandLog) -> dict[str, Any]:
     """The hand's results by §8 column, with ``pozzetto_t``: the number (1, 2)
     of the pozzetto team ``t`` took, 0 none."""
     out = log.record()
@@ -217,8 +217,8 @@ def result_lines(log: HandLog) -> list[tuple[str, str]]:
     return lines
 
 
-def _parts(key: str, value: str, t: int, sep: str, names: dict) -> dict:
-    out: dict = {}
+def _parts(key: str, value: str, t: int, sep: str, names: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for item in filter(None, (i.strip() for i in value.split(sep.strip()))):
         name, _, number = item.rpartition(" ")
         name = " ".join(name.lower().split())
@@ -229,7 +229,7 @@ def _parts(key: str, value: str, t: int, sep: str, names: dict) -> dict:
     return out
 
 
-def _read_result(key: str, value: str) -> dict:
+def _read_result(key: str, value: str) -> dict[str, Any]:
     """A result line's values by §8 column."""
     v = value.strip().lower()
     if key == "ended":
@@ -257,9 +257,9 @@ def _read_result(key: str, value: str) -> dict:
             **(_parts(key, rest, t, sep, names) if eq else {})}
 
 
-def results(lines: Sequence[str]) -> dict:
+def results(lines: Sequence[str]) -> dict[str, Any]:
     """The results a record's lines state, by §8 column (``pozzetto_t`` besides)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for _, _, values in read(lines).results:
         out.update(values)
     return out

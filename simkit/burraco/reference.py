@@ -100,7 +100,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypedDict, Unpack
+from typing import Any, TypedDict, Unpack
 
 from simkit.base import drama
 from simkit.base.errors import InputError
@@ -193,7 +193,7 @@ def deal(stream: Stream, dealer: int) -> Deal:
 # ---------------------------------------------------------------------------
 
 def score_team(rules: BurracoRules, melds: Sequence[Meld], left: Sequence[int], closed: bool,
-               took_pozzetto: bool, untaken: Sequence[int]) -> dict:
+               took_pozzetto: bool, untaken: Sequence[int]) -> dict[str, Any]:
     """A team's score for the hand and its parts (§6), with the counts of §8.
 
     ``melds``: the team's melds; ``left``: the cards in its players' hands;
@@ -315,7 +315,7 @@ class Hand:
         self.turns: list[Turn] = []
         self.ended, self.closer = "", -1
         self.keep, self.going_out, self.takes = 2, False, 0
-        self.events: list = []
+        self.events: list[Any] = []
         self.start = ([sorted(h) for h in self.hands], [list(p) for p in self.pozzetti],
                       list(self.pile), list(self.stock),
                       [[m.cards for m in self.melds[t]] for t in range(TEAMS)],
@@ -541,7 +541,7 @@ class Hand:
             self.play_turn()
         return self.log()
 
-    def scores(self) -> list[dict]:
+    def scores(self) -> list[dict[str, Any]]:
         """Each team's score parts (§6) as the hand stands."""
         out = []
         for t in range(TEAMS):

@@ -60,7 +60,7 @@ class Turn:
     """
 
     seat: int
-    events: list
+    events: list[Any]
 
     def codes(self) -> list[int]:
         """The turn's decision codes (module docstring)."""
@@ -108,7 +108,7 @@ class HandLog:
     """
 
     rules: BurracoRules
-    policies: tuple
+    policies: tuple[Any, ...]
     dealer: int
     start_hands: list[list[int]]
     start_pozzetti: list[list[int]]
@@ -125,7 +125,7 @@ class HandLog:
     pozzetti: list[list[int]]
     taken: list[int]
     pozzetto_turn: list[int]
-    parts: list[dict]
+    parts: list[dict[str, Any]]
 
     @property
     def starter(self) -> int:
@@ -140,14 +140,14 @@ class HandLog:
         """Every turn's codes in order (module docstring)."""
         return [c for t in self.turns for c in t.codes()]
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The §8 hand record as plain Python values (the hand number is the caller's).
 
         Per team ``t``: ``score_t`` = ``melded_t + hand_penalty_t +
         burraco_bonus_t + closing_bonus_t + pozzetto_penalty_t`` (asserted);
         ``sets_t + sequences_t`` = ``melds_t`` (asserted).
         """
-        rec: dict = {"dealer": int(self.dealer), "turns": self.first_turn - 1 + len(self.turns),
+        rec: dict[str, Any] = {"dealer": int(self.dealer), "turns": self.first_turn - 1 + len(self.turns),
                      "ended": self.ended, "closer": int(self.closer)}
         for t in range(TEAMS):
             p = self.parts[t]
@@ -193,7 +193,7 @@ class GameLog:
     comeback: bool
     settled: int
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         return {"first_dealer": int(self.first_dealer), "hands": len(self.hands),
                 "score_0": int(self.score[0]), "score_1": int(self.score[1]),
                 "winner": int(self.winner), "shared": bool(self.shared),

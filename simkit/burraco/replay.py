@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Collection, Sequence
+from typing import Any
 
 from simkit.base.errors import InputError
 from simkit.base.rng import Stream
@@ -368,7 +369,7 @@ class _Walk(Hand):
         if not self.hands[seat]:
             self.take_pozzetto(seat, DIRECT)
 
-    def make(self, seat: int, event: tuple) -> tuple[str, set]:
+    def make(self, seat: int, event: tuple[Any, ...]) -> tuple[str, set[Any]]:
         """Make one event of the log (not a keep, not a pozzetto): its caption and
         what it touched on the table (``"stock"``, ``"pile"``, ``(team, meld)``)."""
         kind, team = event[0], team_of(seat)
@@ -408,7 +409,7 @@ def _pozzetto_text(hand: Hand, number: int) -> str:
     return plural(len(hand.pozzetti[number]), "card")
 
 
-def _snapshot(hand: Hand, caption: str, actor: int, touched: set) -> dict:
+def _snapshot(hand: Hand, caption: str, actor: int, touched: set[Any]) -> dict[str, Any]:
     """A frame of ``hand`` as it stands: every meld (the one ``touched`` marked,
     with its burraco), the discard pile, the stock, the pozzetti and each team's
     score if the hand ended now, written as its record line (§6)."""
@@ -432,7 +433,7 @@ def _snapshot(hand: Hand, caption: str, actor: int, touched: set) -> dict:
                  areas, score)
 
 
-def frames(log: HandLog) -> list[dict]:
+def frames(log: HandLog) -> list[dict[str, Any]]:
     """The hand viewer's frames (:mod:`simkit.bygame.view`): the deal, then one frame per
     draw, meld, addition and discard (or going out), a pozzetto taken shown
     with the move that emptied the hand; each state the reference engine's as

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from simkit import games as registry
+from simkit.base.rows import rows_of
 from simkit.lab import findings
 
 #: The level at which a difference is significant (after Holm's correction).
@@ -133,7 +134,7 @@ def _metric_table(df: pd.DataFrame, labels: Sequence[str], unit: str) -> list[st
     head = "later - base [95% CI]" + (" per adaptation" if "by_adaptation" in df else "")
     wd = max(34, len(head) + 2)
     lines = [f"{'':<{w}}{a:>{wv}}{b:>{wv}}   {head:<{wd}}{'p Holm':>8}  finding"]
-    for row in df.itertuples():
+    for row in rows_of(df):
         pct = row.kind == "rate"
         never = getattr(row, "never", None)
         never = never if isinstance(never, list) else [False, False]
@@ -152,7 +153,7 @@ def _bid_table(bids: pd.DataFrame, labels: Sequence[str]) -> list[str]:
     lines = [f"{'bid':<13}{la:>{w1}}{lb:>{w1}}   {'later - base [95% CI]':<{wd}}{'finding':<24}"
              f"{'made ' + la:>{w2}}{'made ' + lb:>{w2}}   {'later - base [95% CI]':<{wd}}"
              "finding"]
-    for row in bids.itertuples():
+    for row in rows_of(bids):
         left = (f"{row.bid:<13}{_val(row.rate_a, True):>{w1}}{_val(row.rate_b, True):>{w1}}   "
                 f"{_each(row, True):<{wd}}" + f"{_word(row):<24}")
         right = ""
@@ -170,7 +171,7 @@ def _equal_shares(part: pd.DataFrame, labels: Sequence[str]) -> list[str]:
     if "p_a" not in part:
         return []
     out = []
-    for row in part[part["p_a"].notna()].itertuples():
+    for row in rows_of(part[part["p_a"].notna()]):
         out.append(f"equal shares of the wins, each variant on its own (G-test): "
                    f"{labels[0]} p = {_p(row.p_a)}, {labels[1]} p = {_p(row.p_b)}; the row "
                    "above gives each one's largest departure from a fair share, less its "
@@ -257,7 +258,7 @@ def _adaptation_lines(result: dict[str, pd.DataFrame]) -> list[str]:
         lines += ["", "Best-response check: under each variant's rules, its adapted setting "
                   "against another variant's, on the same fresh duplicate deals (own minus "
                   f"other, {res['objective']}, 95% CI, {int(best['games'].iloc[0]):,} deals):"]
-        for r in best.itertuples():
+        for r in rows_of(best):
             verdict = ""
             if r.flagged:
                 verdict = (": loses, flagged: its adaptation went on from that setting"

@@ -54,6 +54,7 @@ import pandas as pd
 from simkit import advice, engine
 from simkit.advice import PlanOutcome, pct
 from simkit.base.errors import InputError
+from simkit.base.rows import rows_of
 from simkit.engine import FixedHand
 from simkit.pepper import api
 from simkit.pepper.policies import make_policies
@@ -94,7 +95,7 @@ class Advice(FixedHand):
     recommended: str
     reason: str
     rules: PepperRules
-    trump: dict
+    trump: dict[str, Any]
     policies: tuple[str, ...]
     score: tuple[int, ...] | None = None
     start: tuple[int, ...] | None = None
@@ -422,7 +423,7 @@ def format_advice(advice_: Advice) -> str:
     if a.declarer:
         bound = f"{'bound [95% CI]':>26}" if a.bound else ""
         lines.append(f"{'bid':<7}{'made [95% CI]':<30}{'EV':>8}{bound}")
-        for row in a.bids.itertuples():
+        for row in rows_of(a.bids):
             made = "(reference)" if row.level == 0 else made_text(
                 row.p_make, row.ci_low, row.ci_high, a.samples)
             mark = "  <" if row.bid == a.recommended else ""
@@ -454,7 +455,7 @@ def format_advice(advice_: Advice) -> str:
     return "\n".join(lines)
 
 
-def _bound_text(row: dict) -> str:
+def _bound_text(row: dict[str, Any]) -> str:
     """``61.2% [60.9, 61.5] H``: the bound of a row, '-' for pass and policy."""
     p = row["p_make_bound"]
     if p != p:                          # NaN
@@ -463,7 +464,7 @@ def _bound_text(row: dict) -> str:
             f"{row['bound_trump']}")
 
 
-def advice_json(advice_: Advice) -> dict:
+def advice_json(advice_: Advice) -> dict[str, Any]:
     """The advice as JSON-ready data (plain str, int, float and None values); ``trump``
     is the suit the hand's seat names most often when it holds the contract
     (``number``: for a number bid, ``all``: for Ndogo or Kubwa; ``-``: never)."""

@@ -80,7 +80,7 @@ class Record:
     trump: int
     plays: tuple[Play, ...]
     winners: tuple[int | None, ...]
-    results: dict
+    results: dict[str, Any]
 
 
 # ---------------------------------------------------------------------------
@@ -213,7 +213,7 @@ def _check_deal(rules: PepperRules, hands: Sequence[Sequence[int]], dead: Sequen
             seen[c] = where
 
 
-def _deal(fields: dict[str, str], rules: PepperRules) -> tuple[int, list, list]:
+def _deal(fields: dict[str, str], rules: PepperRules) -> tuple[int, list[Any], list[Any]]:
     """The dealer, the hands and the dead hand, checked (§1).  A record written by
     hand may leave out the dead hand of a 3- or 4-player game."""
     dealer = seat_number(_need(fields, "dealer"), rules.players, "dealer")
@@ -246,7 +246,7 @@ def _trump(text: str) -> int:
     return TRUMP_TEXT.index(t)
 
 
-def _tricks(trick_lines: Sequence[str], rules: PepperRules) -> tuple[list[Play], list]:
+def _tricks(trick_lines: Sequence[str], rules: PepperRules) -> tuple[list[Play], list[Any]]:
     """The trick lines' plays in order, and the winner each names (or None)."""
     plays: list[Play] = []
     winners: list[int | None] = []
@@ -435,7 +435,7 @@ def _auction_end(log: HandLog) -> str:
     return f"seat {log.bidder} wins the auction with {log.rules.bid_text(log.contract)}"
 
 
-def frames(log: HandLog) -> list[dict]:
+def frames(log: HandLog) -> list[dict[str, Any]]:
     """The hand viewer's frames (:mod:`simkit.bygame.view`), from the log: the deal, then
     one frame per call, the trump and each card, each with the hands, the
     auction, the contract once known, the dead hand, the trick on the table,
@@ -448,7 +448,7 @@ def frames(log: HandLog) -> list[dict]:
     dead = area("Dead hand", [row("dead", texts(log.dead, DECK.text, _by_suit))]) \
         if log.dead else None
     known: dict[str, str] = {}              # the contract's lines, once known
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
 
     def snap(caption: str, actor: int, over: bool = False) -> None:
         contract = area("Contract", [row(k, text=v) for k, v in known.items()]) \

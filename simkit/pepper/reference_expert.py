@@ -24,6 +24,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from simkit.base.errors import InputError
 from simkit.base.rng import Stream
@@ -422,7 +423,7 @@ def all_worlds(unseen: Sequence[int], holders: Sequence[Holder], trump: int,
     return out if deal_from(list(unseen), 0, []) else None
 
 
-def heaviest(deals: list, weights: Sequence[float], n: int) -> tuple[list, list[int]]:
+def heaviest(deals: list[Any], weights: Sequence[float], n: int) -> tuple[list[Any], list[int]]:
     """The ``n`` heaviest worlds (§7.3 "Inference"), heaviest first, ties in
     draw order, and their weights in the vote: each world's weight over the
     heaviest's, in 1024ths, rounded half up (integers, so that sums are exact);

@@ -215,7 +215,7 @@ class _Search:
         self.start = (to_play, trick, trump)
         self.tricks_left = len(hands[to_play])
         # memo key -> (lo, hi): bounds on the tricks R wins from that trick start on
-        self.bounds: dict[tuple, tuple[int, int]] = {}
+        self.bounds: dict[tuple[Any, ...], tuple[int, int]] = {}
 
     # --- the question at the root --------------------------------------------
 
@@ -231,7 +231,7 @@ class _Search:
 
     # --- trick starts: the memo -----------------------------------------------
 
-    def _key(self, leader: int) -> tuple:
+    def _key(self, leader: int) -> tuple[Any, ...]:
         """Who holds each card still in play, suit by suit from the top, and who leads.
 
         Two trick starts with the same key have the same value: only the order

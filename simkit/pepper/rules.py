@@ -126,7 +126,7 @@ RULES = PepperRules
 
 
 #: Named rule sets: the seed's defaults and one preset per documented variant.
-PRESETS: dict[str, dict] = {
+PRESETS: dict[str, dict[str, Any]] = {
     "seed": {},
     "stick-the-dealer": {"all_pass": "stick"},
     "one-lap": {"auction": "one_lap"},

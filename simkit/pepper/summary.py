@@ -14,6 +14,7 @@ import pandas as pd
 from simkit import design
 from simkit.base import stats
 from simkit.base.measures import BidShares, Mean, Rate, Section
+from simkit.base.rows import rows_of
 from simkit.engine import Summary, bid_table
 from simkit.pepper.rules import PepperRules
 
@@ -55,7 +56,7 @@ class HandSummary(Summary):
     def text(self) -> str:
         lines = [f"{'bid':<12}{'hands':>12}{'share':>8}   {'made [95% CI]':<26}"
                  f"{'bidders':>9}{'others':>9}"]
-        for row in self.table().itertuples():
+        for row in rows_of(self.table()):
             made = "" if np.isnan(row.made) else made_text(row.made, row.ci_low,
                                                           row.ci_high, row.hands)
             pts = ("" if np.isnan(row.bidders_points) else
@@ -95,7 +96,7 @@ class GameSummary(Summary):
     def text(self) -> str:
         t = self.table()
         lines = [f"{'side':<6}{'games':>10}   win rate [95% CI]"]
-        for row in t.itertuples():
+        for row in rows_of(t):
             lines.append(f"{row.side:<6}{row.games:>10,}   "
                          + made_text(row.win_rate, row.ci_low, row.ci_high, row.games))
         lines.append(f"mean rounds per game {t.attrs['mean_rounds']:.2f}; unfinished games "

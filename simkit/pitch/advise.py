@@ -31,6 +31,7 @@ import pandas as pd
 from simkit import advice, engine
 from simkit.advice import PlanOutcome
 from simkit.base.errors import InputError
+from simkit.base.rows import rows_of
 from simkit.engine import FixedHand
 from simkit.pitch import api
 from simkit.pitch.policies import make_policies
@@ -174,7 +175,7 @@ def format_advice(advice_: Advice) -> str:
              f"as pitcher it leads {a.trump} (trump)", ""]
     if a.declarer:
         lines.append(f"{'bid':<7}{'made [95% CI]':<30}{'points':>8}{'money [95% CI]':>28}")
-        for row in a.bids.itertuples():
+        for row in rows_of(a.bids):
             made = ("(others bid)" if row.level == 0 else
                     made_text(row.p_make, row.ci_low, row.ci_high, a.samples))
             money = (f"{advice.money(row.ev)} [{advice.money(row.ev_low)}, "
@@ -193,13 +194,13 @@ def format_advice(advice_: Advice) -> str:
     return "\n".join(lines)
 
 
-def advice_json(advice_: Advice) -> dict:
+def advice_json(advice_: Advice) -> dict[str, Any]:
     """The advice as JSON-ready data, in the shape of Pepper's (plain values)."""
     a = advice_
     if a.declarer:
         bids = [{"bid": str(r.bid), "p_make": float(r.p_make), "ci_low": float(r.ci_low),
                  "ci_high": float(r.ci_high), "ev": float(r.ev), "points": float(r.points)}
-                for r in a.bids.itertuples()]
+                for r in rows_of(a.bids)]
     else:
         bids = advice.table_json(a.bids, ("points",))
     return {"game": "pitch", **advice.head_json(a), "bids": bids}

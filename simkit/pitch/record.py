@@ -83,7 +83,7 @@ class Record:
     calls: tuple[Bid, ...]
     plays: tuple[Play, ...]
     winners: tuple[int | None, ...]             # per recorded trick; None: not stated
-    results: dict
+    results: dict[str, Any]
 
 
 # ---------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def _amount(item: str, what: str) -> Decimal:
     return -Decimal(m.group(2)) if m.group(1) == "-" else Decimal(m.group(2))
 
 
-def _amounts(text: str, rules: PitchRules, what: str) -> tuple:
+def _amounts(text: str, rules: PitchRules, what: str) -> tuple[Any, ...]:
     """One amount of money per seat, separated by spaces."""
     items = text.split()
     if len(items) != rules.players:
@@ -200,7 +200,7 @@ def _someone(text: str, rules: PitchRules, what: str) -> int:
     return seat_or_nobody(text, rules.players, what)
 
 
-def _numbers(text: str, rules: PitchRules, what: str) -> tuple:
+def _numbers(text: str, rules: PitchRules, what: str) -> tuple[Any, ...]:
     """One whole number per seat."""
     return tuple(numbers(text, rules.players, what))
 
@@ -515,7 +515,7 @@ def _auction_end(log: HandLog) -> str:
         (", stuck as the dealer" if log.stuck else "")
 
 
-def _points_area(log: HandLog) -> dict:
+def _points_area(log: HandLog) -> dict[str, Any]:
     """Who won High, Low, Jack and Game (§4)."""
     def who(seats: Iterable[int]) -> str:
         return ", ".join(f"seat {s}" for s in seats) or "nobody"
@@ -526,7 +526,7 @@ def _points_area(log: HandLog) -> dict:
         row("game", text=who(s for s in range(log.players) if log.game_winners >> s & 1))])
 
 
-def frames(log: HandLog) -> list[dict]:
+def frames(log: HandLog) -> list[dict[str, Any]]:
     """The hand viewer's frames (:mod:`simkit.bygame.view`), from the log: the deal, then
     one frame per call and each card, each with the hands, the auction, the
     pitcher, contract and trump once known, the trick on the table, the tricks
@@ -536,7 +536,7 @@ def frames(log: HandLog) -> list[dict]:
     table = TrickHand(log.hands, DECK.text, _by_suit)
     captured = [0] * n                          # game points in the tricks won (§4)
     known: dict[str, str] = {}                  # the contract's lines, once known
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
 
     def snap(caption: str, actor: int, over: bool = False) -> None:
         contract = area("Contract", [row(k, text=v) for k, v in known.items()]) \

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from simkit.base import drama
 from simkit.base.errors import InputError
@@ -136,7 +137,7 @@ class HandLog(AtTable):
         """The plays cut into tricks."""
         return tricks_of(self.plays, self.players)
 
-    def pitcher_features(self) -> dict:
+    def pitcher_features(self) -> dict[str, Any]:
         """The pitcher's dealt hand with the trump it led (§6); zeros when thrown in."""
         if self.thrown_in:
             return {"pitcher_trumps": 0, "pitcher_ace": False, "pitcher_king": False,
@@ -152,10 +153,10 @@ class HandLog(AtTable):
             "pitcher_game_points": sum(game_points_of(c) for c in hand),
         }
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The §6 hand record as plain Python values (the hand number is the caller's)."""
         n = self.players
-        rec: dict = {"dealer": self.dealer}
+        rec: dict[str, Any] = {"dealer": self.dealer}
         bids = self.bids() if not self.thrown_in else [0] * n
         for s in range(n):
             rec[f"bid_{s}"] = bids[s]
@@ -623,7 +624,7 @@ class SessionLog:
     winners: int = 0
     who_led: drama.Drama = NO_DRAMA
 
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[dict[str, Any]]:
         """One record per player who took part, by player id (§7)."""
         out = []
         for p in self.players:

@@ -181,7 +181,7 @@ RULES = PitchRules
 
 
 #: Named rule sets: the seed's defaults and one preset per documented variant.
-PRESETS: dict[str, dict] = {
+PRESETS: dict[str, dict[str, Any]] = {
     "seed": {},
     "low-dealt": {"low": "dealt"},
     "steal-outbid": {"steal": "outbid"},

@@ -15,6 +15,7 @@ import pandas as pd
 from simkit import design
 from simkit.base import stats
 from simkit.base.measures import BidShares, Mean, Rate, Section
+from simkit.base.rows import rows_of
 from simkit.engine import Summary, bid_table
 from simkit.pitch.rules import PitchRules
 
@@ -74,7 +75,7 @@ class HandSummary(Summary):
     def text(self) -> str:
         lines = [f"{'bid':<12}{'hands':>12}{'share':>8}   {'made [95% CI]':<26}"
                  f"{'pitcher':>9}{'others':>9}{'money $':>9}"]
-        for row in self.table().itertuples():
+        for row in rows_of(self.table()):
             made = ("" if np.isnan(row.made) else
                     made_text(row.made, row.ci_low, row.ci_high, row.hands))
             pts = ("" if np.isnan(row.pitcher_points) else
@@ -103,7 +104,7 @@ class SessionSummary(Summary):
 
     def text(self) -> str:
         lines = [f"{'seat':<6}{'players':>10}   {'money $ per session [95% CI]':<34}{'score':>8}"]
-        for row in self.table().itertuples():
+        for row in rows_of(self.table()):
             seat = "joined" if row.seat == 0 else str(row.seat)
             lines.append(f"{seat:<6}{row.players:>10,}   {row.money:+.3f} "
                          f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}]".ljust(47)

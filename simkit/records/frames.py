@@ -16,19 +16,19 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 
-def row(label: str, cards: Iterable[str] = (), text: str = "", mark: bool = False) -> dict:
+def row(label: str, cards: Iterable[str] = (), text: str = "", mark: bool = False) -> dict[str, Any]:
     """One row of an area: a label, cards (their text), a short text, and ``mark``
     for the row to pick out (a trick's winner, the move just made)."""
     return {"label": label, "cards": list(cards), "text": text, "mark": bool(mark)}
 
 
-def area(title: str, rows: Iterable[dict]) -> dict:
+def area(title: str, rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Something on the table: a title and its rows."""
     return {"title": title, "rows": list(rows)}
 
 
 def frame(caption: str, actor: int | None, hands: Sequence[Sequence[str]],
-          areas: Iterable[dict | None], score: Iterable[tuple[str, str]]) -> dict:
+          areas: Iterable[dict[str, Any] | None], score: Iterable[tuple[str, str]]) -> dict[str, Any]:
     """The state after one move: what it was (``caption``, one sentence), who made
     it (``actor``, a seat or None), every seat's cards, the areas on the table
     (None: left out) and the running score, ``(label, value)`` lines."""
@@ -99,13 +99,13 @@ class TrickHand:
         self.winner = seat
         self.won[seat] += 1
 
-    def auction(self) -> dict:
+    def auction(self) -> dict[str, Any]:
         """The calls in order, the one just made marked."""
         last = len(self.calls) - 1 if self.moved == "call" else -1
         return area("Auction", [row(f"seat {s}", text=said, mark=k == last)
                                 for k, (s, said) in enumerate(self.calls)])
 
-    def table(self) -> dict | None:
+    def table(self) -> dict[str, Any] | None:
         """The trick on the table (None before the first card): who led, each card
         in play order, the card just played marked, or the winner once complete."""
         if not self.trick:
@@ -118,7 +118,7 @@ class TrickHand:
                             "wins" if done and seat == self.winner else "", mark))
         return area(f"Trick {self.number}", rows)
 
-    def tricks_won(self) -> dict:
+    def tricks_won(self) -> dict[str, Any]:
         """How many tricks each seat has won, the winner of the last trick marked."""
         done = self.moved == "play" and self.winner is not None
         return area("Tricks won", [row(f"seat {s}", text=plural(n, "trick"),

@@ -64,7 +64,7 @@ class Script(Generic[M]):
         """Is a recorded move left?"""
         return self.taken < len(self.moves)
 
-    def ask(self, question: Callable) -> Any:
+    def ask(self, question: Callable[..., Any]) -> Any:
         """``question(policies)``: the policies' answer at a decision, or None
         without policies.  Asked at every decision, recorded or not, so that
         their random draws stay in step with the run's."""
@@ -86,7 +86,7 @@ class Script(Generic[M]):
         self.rest(where)
         return None
 
-    def take(self, question: Callable, where: str) -> tuple[bool, Any]:
+    def take(self, question: Callable[..., Any], where: str) -> tuple[bool, Any]:
         """A decision: ``(True, move)``, the next recorded move, or ``(False,
         answer)``, the policies' answer once the record has run out (the error
         of :meth:`rest` without policies).  The policies are asked either way

@@ -352,7 +352,7 @@ def check_out(job: Job, out: store.StrPath) -> dict[str, Any] | None:
     return manifest
 
 
-def _create(job: Job, out: pathlib.Path, held: contextlib.ExitStack[Any]) -> dict:
+def _create(job: Job, out: pathlib.Path, held: contextlib.ExitStack[Any]) -> dict[str, Any]:
     """Create the run directory with its manifest in one step: the manifest is
     written into a hidden sibling directory, locked (:class:`store.RunLock`)
     until ``held`` closes, which is then renamed to ``out``."""
@@ -380,8 +380,8 @@ def _create(job: Job, out: pathlib.Path, held: contextlib.ExitStack[Any]) -> dic
     return manifest
 
 
-def _finish(job: Job, out: pathlib.Path, manifest: dict, rows: int,
-            aggregate: pd.DataFrame | None) -> dict:
+def _finish(job: Job, out: pathlib.Path, manifest: dict[str, Any], rows: int,
+            aggregate: pd.DataFrame | None) -> dict[str, Any]:
     manifest = dict(manifest, complete=True, rows=rows, chunks=job.chunks,
                     finished_utc=datetime.datetime.now(datetime.UTC)
                                          .isoformat(timespec="seconds"))

@@ -297,7 +297,7 @@ def write_parquet_atomic(path: StrPath, data: pd.DataFrame | pa.Table,
     return int(table.num_rows)
 
 
-def run_id(identity: Mapping) -> str:
+def run_id(identity: Mapping[str, Any]) -> str:
     """The SHA-256 of a run's identity (the JSON of what a resumed run must
     match: game, unit, kind, spec, count, chunk size): its manifest's
     ``run_id``, and what each of its parts carries."""
@@ -356,7 +356,7 @@ def part_record(directory: StrPath, index: int) -> dict[str, Any]:
     return {"rows": pq.read_metadata(path).num_rows, **file_digest(path)}
 
 
-def _damage(path: pathlib.Path, want: Mapping) -> str | None:
+def _damage(path: pathlib.Path, want: Mapping[str, Any]) -> str | None:
     """Why the file ``path`` is not the one recorded as ``want``, or None."""
     if path.is_dir():
         return "a directory stands where the part belongs (move it away)"
@@ -370,7 +370,7 @@ def _damage(path: pathlib.Path, want: Mapping) -> str | None:
     return None
 
 
-def _stranger(path: pathlib.Path, manifest: Mapping, index: int) -> str | None:
+def _stranger(path: pathlib.Path, manifest: Mapping[str, Any], index: int) -> str | None:
     """Why the part at ``path`` is not chunk ``index`` of the manifest's run by
     its own record (:func:`part_meta`), or None.  A manifest without a
     ``run_id`` (an older run) has nothing to check against."""
@@ -575,7 +575,7 @@ def read_manifest(directory: StrPath) -> dict[str, Any] | None:
 IDENTITY = ("game", "unit", "kind", "spec", "count", "chunk")
 
 
-def identity_problem(manifest: Mapping) -> str | None:
+def identity_problem(manifest: Mapping[str, Any]) -> str | None:
     """Why a manifest's description of its run cannot be trusted, or None.
 
     A run with a ``run_id`` (every run since parts carried one) is checked:
@@ -693,7 +693,7 @@ def read_run(path: StrPath,
     return table.to_pandas(), manifest
 
 
-def expected_chunks(manifest: Mapping) -> int:
+def expected_chunks(manifest: Mapping[str, Any]) -> int:
     """The chunks of a run by its count and chunk size (what its ``chunks``
     must say), or its ``chunks`` where those are not whole numbers."""
     count, chunk = manifest.get("count"), manifest.get("chunk")

@@ -244,7 +244,7 @@ def read_turn(number: int, text: str, rules: ShiestaRules) -> Step:
         raise InputError(f"bad turn {text!r}: expected e.g. 'seat 1 plays 9 9', "
                          f"'seat 1 picks up' or 'seat 1 turns J, picks up'")
     seat = _seat(core[0], rules)
-    step: dict = {"pickup": False}
+    step: dict[str, Any] = {"pickup": False}
     if lower[1] == "plays" or lower[1:3] == ["opens", "with"]:
         cards, step["source"] = _source(core[3 if lower[1] == "opens" else 2:])
         ranks = _ranks(cards)
@@ -680,7 +680,7 @@ def _texts(ranks: Sequence[int]) -> list[str]:
 
 def _snapshot(game: R.Game, caption: str, actor: int | None, ups: Sequence[Sequence[int]],
               hands: Sequence[Sequence[int]], source: int = PICKUP,
-              on_pile: bool = False) -> dict:
+              on_pile: bool = False) -> dict[str, Any]:
     """A frame of ``game`` as it stands, with these face-up rows and hands (during
     the exchange some seats have made theirs, the others not yet): the pile
     (marked when cards went on it), the draw pile and the cards out of the
@@ -706,7 +706,7 @@ def _snapshot(game: R.Game, caption: str, actor: int | None, ups: Sequence[Seque
                  [area("Pile", pile), area("Rows", rows)], score)
 
 
-def frames(log: GameLog) -> list[dict]:
+def frames(log: GameLog) -> list[dict[str, Any]]:
     """The hand viewer's frames (:mod:`simkit.bygame.view`): the deal, each seat's
     exchange (§4.2) and every turn, each state the reference engine's as it
     plays the log's decisions again (:class:`_Logged`)."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from simkit.base import drama
 from simkit.base.errors import InputError
@@ -197,10 +198,10 @@ class GameLog:
         """One int per turn, in order (:meth:`Move.code`)."""
         return [m.code() for m in self.moves]
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The §5 game record as plain Python values (the game number is the caller's)."""
         n = self.players
-        rec: dict = {"starter": int(self.starter), "winner": int(self.winner),
+        rec: dict[str, Any] = {"starter": int(self.starter), "winner": int(self.winner),
                      "winner_seat": int(self.winner_seat), "turns": int(self.turns)}
         for s in range(n):
             rec[f"pickups_{s}"] = int(self.pickups[s])
