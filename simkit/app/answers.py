@@ -541,7 +541,8 @@ def _say(seconds: float) -> str:
     return f"about {seconds / 60:.0f} min"
 
 
-def estimate(command: str, a: argparse.Namespace, stop: threading.Event | None = None) -> dict[str, Any]:
+def estimate(command: str, a: argparse.Namespace,
+             stop: threading.Event | None = None) -> dict[str, Any]:
     """How long ``command`` (``advise`` or ``compare``) will take with these
     arguments on this machine: ``{"seconds", "text"}``, from short timed runs
     of the same table (cached per table).  Once ``stop`` is set, the timing

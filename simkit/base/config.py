@@ -263,7 +263,8 @@ def load_toml(path: str) -> dict[str, Any]:
                          f"{str(e)[:120]}") from None
 
 
-def make_rules(cls: type[Config], presets: dict[str, dict[str, Any]], game: str, preset: str = "seed",
+def make_rules(cls: type[Config], presets: dict[str, dict[str, Any]], game: str,
+               preset: str = "seed",
                file: str | None = None, overrides: dict[str, Any] | None = None,
                players: int | None = None) -> Config:
     """A game's rules from a named preset, then a TOML file (its ``[rules]`` table or
@@ -295,7 +296,8 @@ def make_rules(cls: type[Config], presets: dict[str, dict[str, Any]], game: str,
     return cls.build(values)
 
 
-def rules_maker(cls: type[Config], presets: dict[str, dict[str, Any]], game: str) -> Callable[..., Config]:
+def rules_maker(cls: type[Config], presets: dict[str, dict[str, Any]],
+                game: str) -> Callable[..., Config]:
     """A game's ``make_rules(preset="seed", file=None, overrides=None, players=None)``:
     :func:`make_rules` for ``cls`` and its presets."""
     def make(preset: str = "seed", file: str | None = None, overrides: dict[str, Any] | None = None,

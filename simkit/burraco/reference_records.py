@@ -147,8 +147,9 @@ class HandLog:
         burraco_bonus_t + closing_bonus_t + pozzetto_penalty_t`` (asserted);
         ``sets_t + sequences_t`` = ``melds_t`` (asserted).
         """
-        rec: dict[str, Any] = {"dealer": int(self.dealer), "turns": self.first_turn - 1 + len(self.turns),
-                     "ended": self.ended, "closer": int(self.closer)}
+        rec: dict[str, Any] = {"dealer": int(self.dealer),
+                               "turns": self.first_turn - 1 + len(self.turns),
+                               "ended": self.ended, "closer": int(self.closer)}
         for t in range(TEAMS):
             p = self.parts[t]
             assert p["score"] == sum(p[k] for k in PARTS), p

@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 
-def row(label: str, cards: Iterable[str] = (), text: str = "", mark: bool = False) -> dict[str, Any]:
+def row(label: str, cards: Iterable[str] = (), text: str = "",
+        mark: bool = False) -> dict[str, Any]:
     """One row of an area: a label, cards (their text), a short text, and ``mark``
     for the row to pick out (a trick's winner, the move just made)."""
     return {"label": label, "cards": list(cards), "text": text, "mark": bool(mark)}
@@ -28,7 +29,8 @@ def area(title: str, rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 
 def frame(caption: str, actor: int | None, hands: Sequence[Sequence[str]],
-          areas: Iterable[dict[str, Any] | None], score: Iterable[tuple[str, str]]) -> dict[str, Any]:
+          areas: Iterable[dict[str, Any] | None],
+          score: Iterable[tuple[str, str]]) -> dict[str, Any]:
     """The state after one move: what it was (``caption``, one sentence), who made
     it (``actor``, a seat or None), every seat's cards, the areas on the table
     (None: left out) and the running score, ``(label, value)`` lines."""
