@@ -15,9 +15,9 @@ game.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -130,7 +130,7 @@ def points(v: float, digits: int = 1) -> str:
 def pass_line(table: pd.DataFrame, unit: str = " points") -> str:
     """What the others do when the hand passes, e.g. "pass: the opponents take
     the contract in 94.0% of deals, +3.6 points for them"."""
-    r = table.set_index("bid").loc["pass"]
+    r = cast("pd.Series[Any]", table.set_index("bid").loc["pass"])   # one row: bids are unique
     theirs = 1.0 - r["p_contract"] - r["p_thrown"]
     text = f"pass: the opponents take the contract in {pct(theirs)} of deals, " \
            f"{r['ev_them']:+.1f}{unit} for them"
@@ -295,7 +295,7 @@ def identical_plans(table: pd.DataFrame, outcomes: dict[str, PlanOutcome]) -> li
     past the lower one."""
     rows = [r for r in table.to_dict("records") if r["bid"] in outcomes]
     rows.sort(key=lambda r: commitment(r["level"]))
-    groups: list[list[dict[str, Any]]] = []
+    groups: list[list[dict[Hashable, Any]]] = []
     for r in rows:
         for g in groups:
             if same_outcome(outcomes[g[0]["bid"]], outcomes[r["bid"]]):
@@ -437,7 +437,7 @@ def choose(table: pd.DataFrame, outcomes: dict[str, PlanOutcome], measure: Measu
     rows = table.to_dict("records")
     by = measure.by
 
-    def key(r: dict[str, Any]) -> tuple[float, float, int]:
+    def key(r: dict[Hashable, Any]) -> tuple[float, float, int]:
         return (round(r[by], 9), round(r["ev"], 9), -commitment(r["level"]))
 
     best = max(rows, key=key)

@@ -50,7 +50,7 @@ import math
 import pathlib
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, TypedDict, Unpack
 
 from simkit import games as registry
@@ -351,7 +351,7 @@ class TuneOptions:
 
 
 def _trial_value(spec: Spec, candidate: str, deals: Deals,
-                 how: TuneOptions) -> tuple[float, list[dict[str, Any]]]:
+                 how: TuneOptions) -> tuple[float, list[dict[Hashable, Any]]]:
     """The candidate's mean difference against the field on ``deals`` (and the
     pairs' rows)."""
     rows = [_versus(spec, candidate, opponent, deals, how).pairs.iloc[0].to_dict()

@@ -14,9 +14,10 @@ from scipy import stats as sst
 
 from analyses.common import diff_cols, proportion
 from simkit.base import stats
-from simkit.burraco.api import ENDED, simulate, simulate_games
+from simkit.burraco.api import simulate, simulate_games
 from simkit.burraco.policies import make_policies
 from simkit.burraco.rules import PRESETS
+from simkit.burraco.summary import ENDED
 from simkit.engine import RunSettings
 
 NAME = "burraco-scoring"

@@ -238,8 +238,9 @@ def compare_means(n1: float, s1: float, ss1: float, n2: float, s2: float, ss2: f
     if n1 < 2 or n2 < 2:
         return {"diff": diff, "lo": math.nan, "hi": math.nan, "p_value": math.nan}
     with np.errstate(invalid="ignore", divide="ignore"):
+        # scipy-stubs types the counts as integers; scipy takes these float ones
         p_value = float(_st.ttest_ind_from_stats(
-            mean1=m1, std1=math.sqrt(v1), nobs1=n1, mean2=m2, std2=math.sqrt(v2), nobs2=n2,
+            mean1=m1, std1=math.sqrt(v1), nobs1=n1, mean2=m2, std2=math.sqrt(v2), nobs2=n2,  # type: ignore[arg-type]
             equal_var=False).pvalue)
     a1, a2 = v1 / n1, v2 / n2
     se2 = a1 + a2

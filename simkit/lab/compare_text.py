@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -228,8 +228,9 @@ def _sweep_lines(result: dict[str, pd.DataFrame]) -> list[str]:
                 continue
             pct = "length" not in n and "lead changes" not in n and "points" not in n
             lo, hi = r.get(f"{n} low"), r.get(f"{n} high")
+            # an interval has both ends or neither: hi is there when lo is
             ci = ("" if lo is None or not math.isfinite(lo) else
-                  f" [{_val(lo, pct)}, {_val(hi, pct)}]")
+                  f" [{_val(lo, pct)}, {_val(hi, pct)}]")  # type: ignore[arg-type]
             word = r.get(f"{n} finding")
             parts.append(f"{n} {_val(r[n], pct)}{ci}" + ("" if word == "base" else f" {word}"))
         cells.append((row, parts))
@@ -338,7 +339,7 @@ def comparison_json(result: dict[str, pd.DataFrame]) -> dict[str, Any]:
             return [clean(x) for x in v]
         return v
 
-    def records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    def records(df: pd.DataFrame) -> list[dict[Hashable, Any]]:
         return [{k: clean(v) for k, v in rec.items()} for rec in df.to_dict("records")]
 
     first_unit = "hand" if at["hands"] is not None else "game"

@@ -44,7 +44,7 @@ every card too (weaker defenders may give more).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Unpack
 
@@ -386,7 +386,7 @@ def _add_bound(table: pd.DataFrame, hand: api.Hand, samples: int, common: api.Fi
     ``pass`` and ``policy`` get NaN and ''."""
     r: PepperRules = common["rules"]
     values = api.bound_hands(hand, samples, work=work, **common)
-    rows = [api.make_bound(values, int(level), r) if level >= 1 else
+    rows: list[dict[str, Any]] = [api.make_bound(values, int(level), r) if level >= 1 else
             {"p_make_bound": np.nan, "bound_low": np.nan, "bound_high": np.nan,
              "bound_trump": ""} for level in table["level"]]
     for key in ("p_make_bound", "bound_low", "bound_high", "bound_trump"):
@@ -455,7 +455,7 @@ def format_advice(advice_: Advice) -> str:
     return "\n".join(lines)
 
 
-def _bound_text(row: dict[str, Any]) -> str:
+def _bound_text(row: dict[Hashable, Any]) -> str:
     """``61.2% [60.9, 61.5] H``: the bound of a row, '-' for pass and policy."""
     p = row["p_make_bound"]
     if p != p:                          # NaN

@@ -39,22 +39,14 @@ from typing import Any
 
 from simkit.base.errors import InputError
 from simkit.base.rng import Stream
-from simkit.pepper.reference import (
-    SUIT_WORDS,
-    Bid,
-    HandLog,
-    Play,
-    PlayView,
-    PolicyDecider,
-    play_with_decider,
-    simulate_hand,
-    trick_winner,
-)
+from simkit.pepper.reference import SUIT_WORDS, HandLog, play_with_decider, simulate_hand
 from simkit.pepper.reference import deal as deal_cards
+from simkit.pepper.reference_players import PolicyDecider
 from simkit.pepper.rules import DECK, NO_TRUMP, TRUMP_TEXT, PepperRules
+from simkit.pepper.tricks import PlayView, trick_winner
 from simkit.policy import Policy
 from simkit.records.frames import TrickHand, area, frame, group_label, plural, row, texts
-from simkit.records.moves import tricks_of
+from simkit.records.moves import Bid, Play, tricks_of
 from simkit.records.script import Script
 from simkit.records.text import key_values, numbers, seat_number, whole, yes_no
 

@@ -59,7 +59,6 @@ from simkit.pepper.rules import (
     Tie,
 )
 from simkit.pepper.tricks import (
-    Play,
     PlayView,
     bid_options,
     effective_suit,
@@ -73,7 +72,7 @@ from simkit.pepper.tricks import (
     trump_options,
 )
 from simkit.policy import Policy
-from simkit.records.moves import AtTable, Bid, highest_calls
+from simkit.records.moves import AtTable, Bid, Play, highest_calls
 
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades", "no trump")
 

@@ -31,7 +31,6 @@ from simkit.base.rng import Stream
 from simkit.pepper import reference_solver
 from simkit.pepper.rules import DECK, PepperRules
 from simkit.pepper.tricks import (
-    Play,
     PlayView,
     discard_value,
     effective_suit,
@@ -41,7 +40,7 @@ from simkit.pepper.tricks import (
     suit_cards,
     trick_winner,
 )
-from simkit.records.moves import Bid
+from simkit.records.moves import Bid, Play
 
 #: Plain shuffles tried for a world before the constrained deal (§7.3 Worlds, step 1).
 WORLD_TRIES = 20

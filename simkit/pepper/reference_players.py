@@ -31,7 +31,6 @@ from simkit.pepper.policies import (
 )
 from simkit.pepper.rules import ACE, KING, NO_TRUMP, QUEEN, PepperRules
 from simkit.pepper.tricks import (
-    Play,
     PlayView,
     beats,
     bid_options,
@@ -50,7 +49,7 @@ from simkit.pepper.tricks import (
     winning_play,
 )
 from simkit.policy import Policy
-from simkit.records.moves import Bid
+from simkit.records.moves import Bid, Play
 
 
 def heuristic_params(policy: Policy) -> HeuristicParams:

@@ -62,7 +62,6 @@ from typing import Any
 from simkit.base.errors import InputError
 from simkit.pepper.rules import DECK, NO_TRUMP, TRUMP_TEXT
 from simkit.pepper.tricks import (
-    Play,
     beats,
     effective_suit,
     is_trump,
@@ -71,6 +70,7 @@ from simkit.pepper.tricks import (
     trick_winner,
     winning_play,
 )
+from simkit.records.moves import Play
 
 __all__ = ["brute_force_value", "can_take", "every_trick", "value"]
 

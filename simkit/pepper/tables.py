@@ -20,13 +20,16 @@ deals hand ``number`` of a run as the kernel's runs deal it, and
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from simkit.base.jit import kernel
 from simkit.base.rng import shuffle, start_stream
 from simkit.pepper.rules import R
 
+Int64s = npt.NDArray[np.int64]
 
-def _tables():
+
+def _tables() -> tuple[Int64s, Int64s, Int64s]:
     """EFF[o, c] (effective suit), VALUE[o, c] (rank within it; trumps 10..16 so
     that any trump beats any other card) and SUITMASK[o, e] (cards of effective
     suit e), for trump option o."""
@@ -51,7 +54,7 @@ EFF, VALUE, SUITMASK = _tables()
 NT = 4
 
 
-def _play_tables():
+def _play_tables() -> tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int64s]:
     """Per trump option, a relabelling of the 24 cards as "play bits" sorted by
     (value, id): the lowest set bit of a mask is then its lowest card, an
     effective suit's highest set bit its boss, and the trumps (values >= 10)

@@ -40,20 +40,14 @@ from typing import Any, TypeVar
 
 from simkit.base.errors import InputError
 from simkit.base.rng import Stream
-from simkit.pitch.reference import (
-    UNITS_PER_DOLLAR,
-    Bid,
-    HandLog,
-    bid_refusal,
-    decided_hand,
-    play_hand,
-)
-from simkit.pitch.reference import deal as deal_cards
-from simkit.pitch.reference_cards import Play, game_points_of, suit_of, trick_winner
+from simkit.pitch.reference import UNITS_PER_DOLLAR, HandLog, bid_refusal, decided_hand, play_hand
+from simkit.pitch.reference_cards import deal as deal_cards
+from simkit.pitch.reference_cards import game_points_of, suit_of, trick_winner
 from simkit.pitch.reference_players import PolicyDecider
 from simkit.pitch.rules import DECK, HAND_SIZE, MOON, PASS, TRUMP_TEXT, PitchRules
 from simkit.policy import Policy
 from simkit.records.frames import TrickHand, area, frame, plural, row
+from simkit.records.moves import Bid, Play
 from simkit.records.script import Script
 from simkit.records.text import key_values, numbers, seat_list, seat_number, seat_or_nobody, yes_no
 

@@ -38,7 +38,7 @@ import tempfile
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from types import TracebackType
-from typing import IO, Any, NoReturn, TypeAlias
+from typing import IO, Any, Literal, NoReturn, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -52,7 +52,10 @@ from simkit.base.files import MAX_JSON_BYTES, loads_json, read_text
 #: A path as the callers give it: text or a path object.
 StrPath: TypeAlias = str | os.PathLike[str]
 
-COMPRESSION = "zstd"
+#: A Parquet codec, as pyarrow names them.
+Codec: TypeAlias = Literal["gzip", "brotli", "lz4", "zstd", "snappy", "none"]
+
+COMPRESSION: Codec = "zstd"
 _GIT_TIMEOUT_S = 5.0
 
 LAYOUT = "simkit-chunks/1"          # the manifest's "layout" in a run directory
@@ -275,7 +278,7 @@ def write_csv_atomic(path: StrPath, data: pd.DataFrame) -> None:
 
 
 def write_parquet_atomic(path: StrPath, data: pd.DataFrame | pa.Table,
-                         compression: str = COMPRESSION) -> int:
+                         compression: Codec = COMPRESSION) -> int:
     """Write ``data`` to the Parquet file ``path`` atomically; returns the row count.
 
     The file is written to a hidden temporary name in the same directory,
@@ -314,8 +317,9 @@ def write_part(directory: StrPath, index: int, data: pd.DataFrame | pa.Table,
     table = (pa.Table.from_pandas(data, preserve_index=False)
              if isinstance(data, pd.DataFrame) else data)
     if meta is not None:
-        table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                               PART_KEY: json.dumps(dict(meta), sort_keys=True)})
+        table = table.replace_schema_metadata({
+            **(table.schema.metadata or {}),
+            PART_KEY.encode(): json.dumps(dict(meta), sort_keys=True).encode()})
     return write_parquet_atomic(pathlib.Path(directory) / part_name(index), table)
 
 
@@ -324,7 +328,7 @@ def part_meta(path: StrPath) -> dict[str, Any] | None:
     None: no such record (a part from before parts carried one), or not
     readable Parquet."""
     try:
-        raw = (pq.read_schema(path).metadata or {}).get(PART_KEY.encode())
+        raw = (pq.read_schema(os.fspath(path)).metadata or {}).get(PART_KEY.encode())
         meta = loads_json(raw.decode("utf-8")) if raw is not None else None
     except (OSError, ValueError, pa.ArrowException):
         return None
@@ -334,7 +338,7 @@ def part_meta(path: StrPath) -> dict[str, Any] | None:
 def part_rows(path: StrPath) -> int | None:
     """The rows a Parquet file holds by its footer, or None if unreadable."""
     try:
-        return int(pq.read_metadata(path).num_rows)
+        return int(pq.read_metadata(os.fspath(path)).num_rows)
     except (OSError, pa.ArrowException):
         return None
 

@@ -36,6 +36,7 @@ from simkit.records.text import key_values, numbers, seat_number, seat_or_nobody
 from simkit.shiesta import reference as R
 from simkit.shiesta import rules as rules_module
 from simkit.shiesta.reference import DOWN, HAND, PICKED, PICKUP, UP, GameLog, Move
+from simkit.shiesta.reference_players import Decider
 from simkit.shiesta.rules import RANK_TEXT, ROW, ShiestaRules, Starter
 
 UNIT = "game"
@@ -390,7 +391,7 @@ class ScriptDecider:
     dropped, their random draws kept in step.
     """
 
-    def __init__(self, rec: Record, policies: R.Decider | None) -> None:
+    def __init__(self, rec: Record, policies: Decider | None) -> None:
         self.ups = {s: Script([up], policies) for s, up in rec.ups.items()}
         self.turns = Script(rec.steps, policies)
         self.policies = policies
@@ -563,13 +564,13 @@ def check_facts(step: Step, move: Move, rules: ShiestaRules) -> None:
 
 
 def _policy_decider(rules: ShiestaRules, policies: Sequence[Policy | str], seed: int,
-                    index: int) -> R.Decider:
+                    index: int) -> Decider:
     """The policies deciding with game ``index``'s stream, after its deal's draws
     (the shuffle and the starter, §5)."""
     stream = Stream(seed, index)
     R.deal(stream, rules)
     R.draw_starter(stream, rules)
-    return R.Decider(rules, policies, stream)
+    return Decider(rules, policies, stream)
 
 
 def _by_rank(log: GameLog) -> GameLog:

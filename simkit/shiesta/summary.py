@@ -68,7 +68,8 @@ def measures(rules: ShiestaRules) -> list[Section]:
         *(Rate(f"win rate, {seat_name(k)}", _won_by(k)) for k in range(rules.players)),
         Mean("turns per game", lambda df: df["turns"].to_numpy(), margin=0.1),
         Mean("pickups per game", lambda df: df[[c for c in df.columns
-                                                if c.startswith("pickups_")]].sum(axis=1),
+                                                if c.startswith("pickups_")]].sum(axis=1)
+                                        .to_numpy(),
              margin=0.1),
         Rate("unfinished games", lambda df: df["unfinished"].to_numpy()))),
         _design(rules)]
