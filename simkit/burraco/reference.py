@@ -128,7 +128,8 @@ from simkit.burraco.reference_players import (
     is_natural,
     team_of,
 )
-from simkit.burraco.reference_records import PARTS, TEAMS, Event, GameLog, HandLog, Turn
+from simkit.burraco.reference_records import PARTS, TEAMS, Event, GameLog, Turn
+from simkit.burraco.reference_records import HandLog as HandLog
 from simkit.burraco.rules import (
     HAND,
     PLAYERS,
