@@ -188,7 +188,7 @@ class Ladder(GameStudy):
                            notes=self._notes,
                            size=f"duplicate {unit} per table",
                            kernels=[f"{self.game}:{s}" for s in ("hands", "games", "sessions",
-                                                                  "expert") if s in g.warm])
+                                                                  "expert") if s in g.warm()])
 
     # the units of the hand ladder and, for games played in hands, of whole games;
     # the searching policies' ladder of hands

@@ -162,7 +162,7 @@ class RuleSearch(GameStudy):
                            notes=self._notes, size="whole games per trial",
                            # the steps whose kernels play whole games (Pepper's: its hands')
                            kernels=[f"{self.game}:{s}" for s in ("hands", "games", "sessions")
-                                    if s in g.warm])
+                                    if s in g.warm()])
 
     def spec(self, units: int, seed: int) -> search.Spec:
         """The search this study asks."""

@@ -127,7 +127,7 @@ class Tuning(GameStudy):
                            notes=self._notes,
                            size=f"duplicate {unit} per trial and opponent",
                            kernels=[f"{self.game}:{s}" for s in ("hands", "games", "sessions")
-                                    if s in g.warm])
+                                    if s in g.warm()])
 
     def spec(self, hands: int, seed: int) -> tune.Spec:
         by_hand = "hand" in games.get(self.game).units      # Shiesta plays whole games

@@ -143,7 +143,7 @@ class Variants(GameStudy):
                            size=f"{unit} per variant",
                            # the skill trace's searching player too (Pepper's expert)
                            kernels=[f"{self.game}:{s}" for s in ("hands", "games", "sessions",
-                                                                 "expert") if s in g.warm])
+                                                                 "expert") if s in g.warm()])
 
     def sizes(self, hands: int) -> dict[str, Any]:
         if not self.setup.per_game:

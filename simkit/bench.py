@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from simkit import games
-from simkit.engine import BenchCase, GameSpec, kernel_run
+from simkit.engine import BenchCase, Game, kernel_run
 from simkit.runs.batches import check_held, max_threads, set_threads
 
 #: Timed runs of each case at each thread count, interleaved (1, all, 1, all, ...).
@@ -42,13 +42,12 @@ def best_rates(fn: Callable[[], object], units: int, thread_counts: Iterable[int
     return {threads: units / t for threads, t in best.items()}
 
 
-def reference_rate(game: GameSpec, players: int, units: int) -> float:
+def reference_rate(game: Game, players: int, units: int) -> float:
     """Units (hands, or Shiesta games) per second of the game's readable
     reference engine at a heuristic table."""
     rules = game.make_rules(players=players)
     pols = game.make_policies("heuristic", players)
     t0 = time.perf_counter()
-    assert game.reference is not None, f"{game.name} has no reference engine"
     for i in range(units):
         game.reference(rules, pols, 1, i)
     return units / (time.perf_counter() - t0)
@@ -73,7 +72,7 @@ def run_bench(names: Iterable[str], hands: int = 2_000_000) -> list[dict[str, An
     A game measures ``hands // bench_scale`` of its bench unit for each of its
     ``bench_players`` counts (its spec says which: a Shiesta game or a Burraco
     hand is many Pepper hands' worth of work), case ``heuristic``; then its
-    further cases (``GameSpec.bench_cases``: Pepper's double-dummy solver and
+    further cases (``Game.bench_cases``: Pepper's double-dummy solver and
     its searching player), sized from ``hands`` by the game."""
     check_held(hands, "--hands", "bench")
     cases = [("-", _yardstick_case(hands))]
@@ -83,7 +82,7 @@ def run_bench(names: Iterable[str], hands: int = 2_000_000) -> list[dict[str, An
         cases += [(game.name, BenchCase("heuristic", players, game.bench_unit, units,
                                         kernel_run(game, players, units)))
                   for players in game.bench_players]
-        cases += [(game.name, c) for c in (game.bench_cases(hands) if game.bench_cases else [])]
+        cases += [(game.name, c) for c in game.bench_cases(hands)]
     records: list[dict[str, Any]] = []
     yard: dict[int, float] = {}
     for name, c in cases:

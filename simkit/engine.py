@@ -1,12 +1,13 @@
 """The one engine layer every game plugs into.
 
-A game declares a :class:`GameSpec` (in its ``api`` module, registered in
+A game is a subclass of :class:`Game` (in its ``api`` module, registered in
 :mod:`simkit.games`): its name and title, player counts, rules class and
 presets, policy registry, and one :class:`Unit` per kind of record it makes
 (``"hand"``, ``"game"``), each with its record schema (:class:`Column`) and
-the kernel that fills its record matrix; and its capabilities (aggregates,
-the advisor, the measures ``simkit compare`` reports).  From that, this
-module does once what every game needs:
+the kernel that fills its record matrix; and typed methods for the rest
+(rules and policies made, the reference engine, records as a
+:class:`RecordBook`, the measures ``simkit compare`` reports, the warm-up
+steps).  From that, this module does once what every game needs:
 
 - :func:`setup` resolves rules, policies and seed into a :class:`Table`
   (the kernels' vectors: :func:`simkit.base.config.vector`,
@@ -15,27 +16,29 @@ module does once what every game needs:
   kernel and turn each batch into a typed DataFrame with :func:`frame`,
   which reads the schema;
 - the command line, chunked runs, ``simkit bench``, ``simkit rules`` and
-  ``simkit compare`` read only the spec.
+  ``simkit compare`` read only the :class:`Game`.
 
-Adding a game: docs/how-it-works.md lists every place that names one.
+Adding a game: docs/how-it-works.md, "Adding a game" (and
+tests/test_new_game.py, which follows it).
 """
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import itertools
 import string
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any, TypeAlias, TypedDict
+from typing import Any, ClassVar, Protocol, TypeAlias, TypedDict
 
 import numpy as np
 import pandas as pd
 
 from simkit.base import config, rng, stats
+from simkit.base.cards import Deck
 from simkit.base.errors import InputError
-from simkit.base.measures import Measure
+from simkit.base.measures import Measure, Section
 from simkit.policy import Policy, vectors
 from simkit.runs.batches import check_count, check_held, run_batches, set_threads
 
@@ -62,7 +65,7 @@ class Column:
     doc: str
     col: int | None = None
     labels: tuple[str, ...] | None = None
-    derive: Callable | None = None
+    derive: Callable[..., Any] | None = None
     axes: tuple[str, ...] | None = None
 
     def axis_names(self) -> tuple[str, ...]:
@@ -136,7 +139,7 @@ def policy_column() -> Column:
     """``policy_<seat>``: the seat's policy as given (a one-category column)."""
     return Column("policy_{seat}", "category", "the seat's policy, NAME[:key=value,...]",
                   derive=lambda m, ctx, s: pd.Categorical.from_codes(
-                      np.zeros(len(ctx.index), np.int8), [ctx.table.policies[s].text()]))
+                      np.zeros(len(ctx.index), np.int8), pd.Index([ctx.table.policies[s].text()])))
 
 
 #: A unit's record schema: its columns, some in groups repeated per axis value.
@@ -201,7 +204,7 @@ def frame(schema: Schema, matrix: np.ndarray, ctx: FrameContext, axes: Axes) -> 
                 data = matrix[:, c.col + flat]
                 if c.dtype == "category":
                     assert c.labels is not None, f"category column {name} has no labels"
-                    cols[name] = pd.Categorical.from_codes(data.astype(np.int8), list(c.labels))
+                    cols[name] = pd.Categorical.from_codes(data.astype(np.int8), pd.Index(c.labels))
                 else:
                     cols[name] = data.astype(c.dtype)
     return pd.DataFrame(cols)
@@ -251,20 +254,20 @@ class Unit:
     name: str
     label: str
     doc: str
-    schema: tuple
+    schema: Schema
     summary: type
-    kernel: Callable | None = None
+    kernel: Callable[..., None] | None = None
     width: int = 0
     dtype: Any = np.int64
-    extra: Callable = _no_extra
-    alloc: Callable | None = None
-    play: Callable | None = None
-    rows: Callable | None = None
+    extra: Callable[[Table], tuple[Any, ...]] = _no_extra
+    alloc: Callable[[Table, int], tuple[np.ndarray, ...]] | None = None
+    play: Callable[[Table, int, Any], None] | None = None
+    rows: Callable[[Any, Table, int], tuple[np.ndarray, np.ndarray]] | None = None
     batch: int = 1 << 20
     chunk: int = 1_000_000
-    options: Callable | None = None
+    options: Callable[..., dict[str, Any]] | None = None
     per_player: bool = False
-    aggregate: Callable | None = None
+    aggregate: Callable[[Table, int, int], pd.DataFrame] | None = None
     agg_keys: tuple[str, ...] = ()
     agg_chunk: int = 10_000_000
     measure: Measure | None = None
@@ -276,7 +279,7 @@ class Unit:
             return arrays
         return (np.empty((count, self.width), self.dtype),)
 
-    def fill(self, table: Table, start: int, arrays: tuple) -> None:
+    def fill(self, table: Table, start: int, arrays: tuple[np.ndarray, ...]) -> None:
         """Play units ``start ..`` into ``arrays`` (from :meth:`arrays`)."""
         if self.play is not None:
             self.play(table, start, arrays)
@@ -300,78 +303,152 @@ class BenchCase:
     run: Callable[[], object]
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    """Everything the shared layer needs to know about a game (see the module notes).
+class RecordBook(Protocol):
+    """The module of a game's text records (``simkit/GAME/record.py``), as
+    :mod:`simkit.bygame.record` and :mod:`simkit.bygame.view` read it: what
+    one record holds (``UNIT``: ``"hand"`` or ``"game"``), unit ``index`` of a
+    run played by the reference engine, its lines, their replay, and the
+    view's results, seat labels and frames."""
 
-    A game builds it with :meth:`declare`, which reads the names every
-    game's ``rules`` and ``policies`` modules declare.  ``named_policies``
-    maps the names of settings worth a name (``classic``: the older
-    heuristic) to their specs; ``make_policies`` accepts them.  ``axes``
-    gives the values of each ``{axis}`` a schema may name besides ``seat``;
-    ``reference(rules, policies, seed, index)`` plays unit ``index`` of
-    ``bench_unit`` with the readable reference engine (``simkit bench`` and
-    the contract tests); ``record`` names the module of the game's text
-    records (:mod:`simkit.bygame.record`: its ``UNIT``, ``play``, ``body``,
-    ``replay`` and ``deal``) and ``advise`` the module of ``simkit advise``
-    (games with bids): the registry is the one way to them, and they are
-    imported only when used; ``bound`` says whether that advisor can add
-    the perfect-information bound (``--bound``: a double-dummy solver),
-    ``example_hand`` a hand it can be asked about; ``measures(rules)`` lists
-    what ``simkit compare`` compares (:mod:`simkit.lab.compare`); ``bench_cases(hands)``
-    gives the game's further ``simkit bench`` cases (:class:`BenchCase`: a
-    solver, a searching policy) beside the kernel's hands.
+    UNIT: str
+
+    def play(self, rules: Any, policies: Sequence[Policy], seed: int, index: int) -> Any: ...
+
+    def body(self, log: Any) -> list[str]: ...
+
+    def replay(self, lines: Sequence[str], rules: Any, policies: Sequence[Policy] | None,
+               seed: int, index: int) -> Any: ...
+
+    def result_keys(self, log: Any) -> list[str]: ...
+
+    def seat_labels(self, rules: Any) -> list[str]: ...
+
+    def frames(self, log: Any) -> list[dict[str, Any]]: ...
+
+
+class Advisor(Protocol):
+    """The module of a game's advisor (``simkit/GAME/advise.py``, games with
+    bids), as ``simkit advise`` and the app read it: the game's deck, its
+    hand size per player count and bidding plans per rules, ``advise(hand,
+    **options)`` and its answer as text and as JSON."""
+
+    DECK: Deck
+    advise: Callable[..., Any]
+
+    def format_advice(self, advice: Any) -> str: ...
+
+    def advice_json(self, advice: Any) -> dict[str, Any]: ...
+
+    def hand_size(self, players: int) -> int: ...
+
+    def plan_names(self, rules: Any) -> list[str]: ...
+
+
+#: A kernel step :mod:`simkit.bygame.warm` compiles ahead: its cold compile
+#: time in seconds (one thread, benchmarks/compile_costs.py) and a small run
+#: that compiles it.
+WarmStep: TypeAlias = tuple[float, Callable[[], object]]
+
+
+class Game(abc.ABC):
+    """A game simkit plays: one subclass per game in its ``api`` module, whose
+    one instance ``GAME`` the registry (:mod:`simkit.games`) hands out.
+
+    The class attributes say what the game is: ``name``, ``title``, ``book``
+    (its rule book in ``seeds/``), ``players`` (the counts it is played by),
+    ``rules`` (its rules class) and ``presets``, ``policies`` (the policy
+    registry), ``policy_layout`` (the parameter layout its kernel reads),
+    ``named_policies`` (settings worth a name, ``classic``: the older
+    heuristic) and ``default_policy``; ``units``, one :class:`Unit` per kind
+    of record (``"hand"``, ``"game"``); ``axes``, the values of each
+    ``{axis}`` a schema may name besides ``seat``; what ``simkit bench``
+    plays (``bench_unit``, ``bench_players``, ``bench_scale``); for games
+    with bids ``bound`` (the advisor can add the perfect-information bound)
+    and ``example_hand``.  The methods give what takes code; the abstract
+    ones every game writes, the others a game with bids (the advisor, the
+    deal of a record) or further bench cases overrides.  Adding a game:
+    docs/how-it-works.md, "Adding a game".
     """
 
-    name: str
-    title: str
-    book: str
-    players: tuple[int, ...]
-    rules: type
-    presets: Mapping[str, dict]
-    policies: Mapping[str, type]
-    policy_layout: type
-    units: Mapping[str, Unit]
-    make_rules: Callable
-    make_policies: Callable
-    axes: Mapping[str, Callable] = field(default_factory=dict)
-    default_policy: str = "heuristic"
-    named_policies: Mapping[str, str] = field(default_factory=dict)
-    reference: Callable | None = None
-    bench_unit: str = "hand"
-    bench_players: tuple[int, ...] = ()
-    bench_scale: int = 1
-    record: str = ""
-    advise: str | None = None
-    bound: bool = False
-    example_hand: str = ""
-    measures: Callable | None = None
-    bench_cases: Callable[[int], list[BenchCase]] | None = None
-    players_text: str = ""
-    warm: Mapping[str, tuple[float, Callable[[], Any]]] = field(default_factory=dict)
+    name: ClassVar[str]
+    title: ClassVar[str]
+    book: ClassVar[str]
+    players: ClassVar[tuple[int, ...]]
+    #: How the counts read in messages; by default from ``players``
+    #: ("2, 3 or 4 players", "2 to 8 players").
+    players_text: ClassVar[str] = ""
+    rules: ClassVar[type[config.Config]]
+    presets: ClassVar[Mapping[str, Mapping[str, Any]]]
+    policies: ClassVar[Mapping[str, type[config.Config]]]
+    policy_layout: ClassVar[type[config.Config]]
+    default_policy: ClassVar[str] = "heuristic"
+    named_policies: ClassVar[Mapping[str, str]] = {}
+    units: ClassVar[Mapping[str, Unit]]
+    axes: ClassVar[Mapping[str, Callable[[Any], Sequence[Any]]]] = {}
+    bench_unit: ClassVar[str] = "hand"
+    bench_players: ClassVar[tuple[int, ...]] = ()
+    bench_scale: ClassVar[int] = 1
+    bound: ClassVar[bool] = False
+    example_hand: ClassVar[str] = ""
 
-    @classmethod
-    def declare(cls, name: str, rules: ModuleType, policies: ModuleType,
-                **rest: Any) -> GameSpec:
-        """The spec of game ``name`` from its rules module (``TITLE``, ``BOOK``,
-        ``RULES``, ``PRESETS``, ``make_rules``) and its policies module
-        (``POLICIES``, ``LAYOUT``: the parameter layout its kernel reads,
-        ``NAMED``, ``make_policies``), with the other fields in ``rest``."""
-        return cls(name=name, title=rules.TITLE, book=rules.BOOK, rules=rules.RULES,
-                   presets=rules.PRESETS, make_rules=rules.make_rules,
-                   policies=policies.POLICIES, policy_layout=policies.LAYOUT,
-                   named_policies=policies.NAMED, make_policies=policies.make_policies,
-                   **rest)
-
-    def __post_init__(self) -> None:
-        if not self.record:
-            raise ValueError(f"the spec of {self.name} names no record module")
-        if not self.players_text:        # "2, 3 or 4 players", "2 to 8 players"
-            p = self.players
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if not cls.players_text and "players" in cls.__dict__:
+            p = cls.players
             text = (f"exactly {p[0]}" if len(p) == 1 else
                     f"{p[0]} to {p[-1]}" if len(p) > 3 else
                     ", ".join(map(str, p[:-1])) + f" or {p[-1]}")
-            object.__setattr__(self, "players_text", f"{text} players")
+            cls.players_text = f"{text} players"
+
+    # --- what every game writes ---------------------------------------------------
+
+    @abc.abstractmethod
+    def make_rules(self, preset: str = "seed", file: str | None = None,
+                   overrides: Mapping[str, Any] | None = None,
+                   players: int | None = None) -> Any:
+        """Rules from a preset, then a TOML file, then ``key=value`` overrides, then
+        ``players`` (:func:`simkit.base.config.make_rules`)."""
+
+    @abc.abstractmethod
+    def make_policies(self, specs: Any, players: int) -> tuple[Policy, ...]:
+        """One validated :class:`~simkit.policy.Policy` per seat from a spec, or one
+        per seat (default: ``default_policy`` at every seat)."""
+
+    @abc.abstractmethod
+    def reference(self, rules: Any, policies: Sequence[Policy], seed: int,
+                  index: int) -> object:
+        """Unit ``index`` of ``bench_unit`` played by the readable reference engine
+        (``simkit bench`` and the contract tests)."""
+
+    @abc.abstractmethod
+    def record(self) -> RecordBook:
+        """The module of the game's text records (imported when first used)."""
+
+    @abc.abstractmethod
+    def measures(self, rules: Any) -> list[Section]:
+        """What ``simkit compare`` compares under these rules (:mod:`simkit.lab.compare`)."""
+
+    @abc.abstractmethod
+    def warm(self) -> Mapping[str, WarmStep]:
+        """The kernel steps :mod:`simkit.bygame.warm` compiles ahead, by name."""
+
+    # --- what a game with bids, or further bench cases, overrides -----------------
+
+    def advisor(self) -> Advisor | None:
+        """The module of ``simkit advise`` (games with bids), or None."""
+        return None
+
+    def dealt(self, lines: Sequence[str], rules: Any) -> tuple[int, list[str]]:
+        """``(dealer, each seat's hand)`` of a record's lines, for ``simkit advise
+        --from`` (games with an advisor)."""
+        raise InputError(f"{self.name} has no advisor to read a record's deal for")
+
+    def bench_cases(self, hands: int) -> list[BenchCase]:
+        """The game's further ``simkit bench`` cases (a solver, a searching
+        policy) beside the kernel's hands."""
+        return []
+
+    # --- what every game shares ---------------------------------------------------
 
     def unit(self, name: str) -> Unit:
         """The unit ``name``; a unit the game does not play is an InputError."""
@@ -390,6 +467,8 @@ class GameSpec:
         return out
 
     def check_players(self, players: object) -> None:
+        """Nothing for a player count the game is played by (or None); an
+        InputError naming the counts otherwise."""
         if players is not None and (isinstance(players, bool)
                                     or not isinstance(players, (int, np.integer))
                                     or players not in self.players):
@@ -402,6 +481,9 @@ class GameSpec:
         self.check_players(players)
         return config.resolve_rules(rules, players, self.rules, self.make_rules,
                                     presets=self.presets, game=self.title)
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"
 
 
 def check_seat(value: object, what: str, players: int) -> int:
@@ -471,7 +553,7 @@ class Held:
     dealer: int
 
 
-def held(game: GameSpec, hand: Hand, samples: int, given: FixedSettings) -> Held:
+def held(game: Game, hand: Hand, samples: int, given: FixedSettings) -> Held:
     """The checked arguments of a run of ``samples`` deals around a fixed hand
     (the seat by default left of the dealer)."""
     check_held(samples, "--samples", "sample")
@@ -516,7 +598,7 @@ class RunSettings:
     progress: bool = False
 
 
-def setup(game: GameSpec, players: int | None = None, rules: Any = None, policy: Any = None,
+def setup(game: Game, players: int | None = None, rules: Any = None, policy: Any = None,
           seed: int = 0,
           per_player: bool = False) -> Table:
     """The :class:`Table` of one run: rules, policies and seed checked and
@@ -547,7 +629,7 @@ def only_columns(schema: Schema, names: Collection[str]) -> tuple[Column | Each,
     return tuple(out)
 
 
-def records(game: GameSpec, unit: Unit, table: Table, start: int, count: int,
+def records(game: Game, unit: Unit, table: Table, start: int, count: int,
             columns: Collection[str] | None = None) -> pd.DataFrame:
     """Units ``start .. start+count-1`` as one DataFrame (one kernel call);
     ``columns`` (schema names) builds only those."""
@@ -561,7 +643,7 @@ def records(game: GameSpec, unit: Unit, table: Table, start: int, count: int,
     return frame(schema, matrix, FrameContext(table, index), game.axis_values(table.rules))
 
 
-def iterate(game: GameSpec, unit_name: str, run: RunSettings, batch: int | None = None,
+def iterate(game: Game, unit_name: str, run: RunSettings, batch: int | None = None,
             columns: Sequence[str] | None = None, **options: Any) -> Iterator[pd.DataFrame]:
     """Units ``run.start .. run.start+run.count-1`` as DataFrames of at most
     ``batch`` rows (``columns``: only these schema names, e.g. what a tournament
@@ -581,14 +663,14 @@ def iterate(game: GameSpec, unit_name: str, run: RunSettings, batch: int | None 
                            unit=unit.label)
 
 
-def simulate(game: GameSpec, unit_name: str, run: RunSettings,
+def simulate(game: Game, unit_name: str, run: RunSettings,
              columns: Sequence[str] | None = None, **options: Any) -> pd.DataFrame:
     """Play ``run.count`` units and return one DataFrame (see :func:`iterate`)."""
     parts = list(iterate(game, unit_name, run, columns=columns, **options))
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
 
-def aggregate(game: GameSpec, run: RunSettings) -> pd.DataFrame:
+def aggregate(game: Game, run: RunSettings) -> pd.DataFrame:
     """Counts and sums per group of hands ``run.start .. run.start+run.count-1``
     (the game's ``agg_keys``); tables of different ranges add up (groupby-sum)."""
     unit = game.unit("hand")
@@ -601,7 +683,7 @@ def aggregate(game: GameSpec, run: RunSettings) -> pd.DataFrame:
     return unit.aggregate(table, run.start, run.count)
 
 
-def kernel_run(game: GameSpec, players: int, units: int,
+def kernel_run(game: Game, players: int, units: int,
                policy: str = "heuristic") -> Callable[[], None]:
     """A closure playing ``units`` of the game's bench unit (full hands, or whole
     games) into arrays allocated once: what ``simkit bench`` times."""

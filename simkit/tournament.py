@@ -77,7 +77,7 @@ class Entrants:
     pairs: tuple[tuple[int, int], ...]
 
 
-def entrants(game: engine.GameSpec, specs: Sequence[str], players: int) -> Entrants:
+def entrants(game: engine.Game, specs: Sequence[str], players: int) -> Entrants:
     """Parse the entrants' specs and lay out the tables (two per pair)."""
     if specs is None or len(specs) < 2:
         raise InputError("a tournament needs at least two policies: give --policy once "
@@ -227,7 +227,7 @@ def results(ent: Entrants, sums: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFra
     return ratings.reset_index(drop=True), pd.DataFrame(rows)
 
 
-def _measure(game: engine.GameSpec, unit: str) -> measures.Measure:
+def _measure(game: engine.Game, unit: str) -> measures.Measure:
     """What a tournament of ``game``'s ``unit``s compares policies by."""
     measure = game.unit(unit).measure
     if measure is None:
@@ -235,7 +235,7 @@ def _measure(game: engine.GameSpec, unit: str) -> measures.Measure:
     return measure
 
 
-def _unit_and_count(game: engine.GameSpec, hands: int | None,
+def _unit_and_count(game: engine.Game, hands: int | None,
                     games_: int | None) -> tuple[str, int]:
     if hands is not None and games_ is not None:
         raise InputError("give --hands or --games, not both")

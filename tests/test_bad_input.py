@@ -258,7 +258,7 @@ def _valid(command: str, game: str) -> list[str] | None:
                 "--no-progress"]
     if command == "show":
         return ["show", game, "--hand", "3", "--players", players]
-    if command == "advise" and g.advise is not None:
+    if command == "advise" and games.advisor(game) is not None:
         return ["advise", game, "--hand", g.example_hand]
     if command == "bench":
         return ["bench", game]

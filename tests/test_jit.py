@@ -57,7 +57,7 @@ def test_pepper_kernels_search_only_with_an_expert_seated(policy, search):
     """Pepper's kernels compile the expert's search only for tables that seat it."""
     from simkit import engine
 
-    table = engine.setup(pepper_api.SPEC, 4, None, policy, seed=0)
+    table = engine.setup(pepper_api.GAME, 4, None, policy, seed=0)
     assert pepper_api._search(table) is search
     assert pepper_api._untraced(table)[-1] is search
 

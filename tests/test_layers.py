@@ -39,7 +39,7 @@ MODULES = _modules()
 
 def _named(name: str) -> set[str]:
     """Modules named by string constants in module ``name`` (registries:
-    games.REGISTRY, a spec's ``record`` and ``advise``, analyses.STUDIES)."""
+    analyses.STUDIES; the games registry names its games by typed lazy imports)."""
     tree = ast.parse(MODULES[name].read_text())
     return {node.value.partition(":")[0] for node in ast.walk(tree)
             if isinstance(node, ast.Constant) and isinstance(node.value, str)
@@ -145,16 +145,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("by a game's name", ("simkit/bygame/", "simkit/games.py")),
     ("the games", ("simkit/pepper/", "simkit/pitch/", "simkit/shiesta/", "simkit/burraco/")),
     ("the engine layer",
-     ("simkit/engine.py", "simkit/game.py", "simkit/design.py", "simkit/policy.py",
-      "simkit/advice.py")),
+     ("simkit/engine.py", "simkit/design.py", "simkit/policy.py", "simkit/advice.py")),
     ("records", ("simkit/records/",)),
     ("the run machinery", ("simkit/runs/",)),
     ("the base", ("simkit/base/", "simkit/__init__.py")),
 )
-#: Entries of LAYERS written ahead of their module (issue 56: the typed
-#: ``Game`` that replaces ``engine.GameSpec``): while the module is absent,
-#: the tree and the docs' table need not hold it; once it is there, both do.
-AHEAD = {"simkit/game.py"}
 GAME_LAYER = "the games"
 
 
@@ -192,7 +187,7 @@ def test_every_module_is_in_exactly_one_layer():
 def test_every_entry_of_the_layers_names_a_module_or_folder():
     entries = [e for _, where in LAYERS for e in where]
     assert len(entries) == len(set(entries)), entries
-    stale = [e for e in entries if e not in AHEAD and not _exists(e)]
+    stale = [e for e in entries if not _exists(e)]
     assert not stale, f"no such module or folder: {stale}"
 
 
@@ -242,9 +237,7 @@ def _doc_layers() -> list[tuple[str, tuple[str, ...]]]:
 def test_the_docs_list_the_layers_of_the_code():
     """how-it-works.md's layer table is checked against LAYERS: the same
     layers in the same order, each with the same folders and modules."""
-    code = [(name, tuple(e for e in where if e not in AHEAD or _exists(e)))
-            for name, where in LAYERS]
-    assert _doc_layers() == code
+    assert _doc_layers() == [(name, tuple(where)) for name, where in LAYERS]
 
 
 def test_only_the_command_line_imports_the_studies():

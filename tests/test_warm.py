@@ -21,8 +21,8 @@ def test_every_study_names_known_steps_of_its_own_game():
 
 def test_every_game_has_steps_with_compile_times():
     for g in games.specs():
-        assert g.warm, g.name
-        for step, (seconds, fn) in g.warm.items():
+        assert g.warm(), g.name
+        for step, (seconds, fn) in g.warm().items():
             assert seconds > 0, (g.name, step)
             assert callable(fn), (g.name, step)
 

@@ -23,14 +23,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import importlib
 import json
 import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, Unpack, cast
 
 from simkit import games
@@ -40,7 +38,7 @@ from simkit.runs.batches import KERNEL_LOCK, WAIT, Cancelled, Work
 if TYPE_CHECKING:
     from simkit.base.cards import Deck
     from simkit.base.config import Config
-    from simkit.engine import GameSpec, RunArgs
+    from simkit.engine import Advisor, Game, RunArgs
 
 #: The options each answer takes from a query: the command line's long option
 #: names (``index`` is ``show``'s ``--hand``, the hand's number in the run).
@@ -178,14 +176,14 @@ def parse(command: str, params: Iterable[tuple[str, str]]) -> argparse.Namespace
 
 # --- advise ---------------------------------------------------------------------------
 
-def _advisor(game: str) -> ModuleType:
-    """A game's advisor module, or an InputError for games without bids."""
-    g = games.get(game)
-    if g.advise is None:
-        bidding = [s.name for s in games.specs() if s.advise is not None]
+def _advisor(game: str) -> Advisor:
+    """A game's advisor, or an InputError for games without bids."""
+    mod = games.advisor(game)
+    if mod is None:
+        bidding = [g for g in games.GAMES if games.REGISTRY[g].advisor is not None]
         raise InputError(f"simkit advise is for games with bids ({', '.join(bidding)}), "
                          f"not {game}")
-    return importlib.import_module(g.advise)
+    return mod
 
 
 def rules_and_policies(a: argparse.Namespace) -> tuple[Any, tuple[Any, ...]]:
@@ -212,7 +210,7 @@ def from_record(a: argparse.Namespace) -> None:
     rec = record.parse(record.read_file(a.record))
     if rec.game != a.game:
         raise InputError(f"--from {a.record!r} is a record of {rec.game}, not {a.game}")
-    dealer, hands = record.module(rec.game).deal(list(rec.lines), rec.rules)
+    dealer, hands = games.get(rec.game).dealt(list(rec.lines), rec.rules)
     P = rec.rules.players
     a.seat = (dealer + 1) % P if rec.seat is None else rec.seat
     a.dealer, a.score, a.players = dealer, rec.score, P
@@ -221,7 +219,7 @@ def from_record(a: argparse.Namespace) -> None:
     a.preset = rec.preset or "seed"
 
 
-def advice_of(a: argparse.Namespace, work: Work | None = None) -> tuple[ModuleType, Any]:
+def advice_of(a: argparse.Namespace, work: Work | None = None) -> tuple[Advisor, Any]:
     """``(advisor module, Advice)`` of ``simkit advise``'s arguments."""
     g = games.get(a.game)
     mod = _advisor(a.game)
@@ -416,7 +414,7 @@ def _deck_rows(deck: Deck) -> list[list[str]]:
 
 def _described(cls: type) -> list[tuple[str, str, str, str]]:
     """The rows of a game's rules or a policy's parameters (a
-    :class:`~simkit.base.config.Config`, which :class:`~simkit.engine.GameSpec`
+    :class:`~simkit.base.config.Config`, which :class:`~simkit.engine.Game`
     holds as a plain type)."""
     return cast("type[Config]", cls).describe()
 
@@ -436,13 +434,13 @@ def games_info() -> dict[str, Any]:
                     dict(zip(("key", "default", "accepted", "doc"), map(str, row)))
                     for row in _described(cls)]} for name, cls in g.policies.items()],
                 "named_policies": dict(g.named_policies), "default_policy": g.default_policy,
-                "advise": g.advise is not None, "bound": bool(g.bound),
+                "advise": games.REGISTRY[g.name].advisor is not None, "bound": g.bound,
                 "example_hand": g.example_hand}
-        if g.advise is not None:
-            mod = importlib.import_module(g.advise)
+        mod = games.advisor(g.name)
+        if mod is not None:
             info["deck"] = _deck_rows(mod.DECK)
-            info["hand_size"] = {str(p): mod.api.hand_size(p) for p in g.players}
-            info["plans"] = {str(p): mod.api.plan_names(g.make_rules(players=p))
+            info["hand_size"] = {str(p): mod.hand_size(p) for p in g.players}
+            info["plans"] = {str(p): mod.plan_names(g.make_rules(players=p))
                              for p in g.players}
         out.append(info)
     return {"games": out}
@@ -558,10 +556,11 @@ def estimate(command: str, a: argparse.Namespace,
             # each score the hand can leave is played out `games` times (about a dozen)
             gkey = ("games", a.game, a.players, a.preset, tuple(a.set), tuple(a.policy or ()))
             rules, pols = rules_and_policies(a)
-            sim = mod.api.simulate_games
+            from simkit import engine
+            g = games.get(a.game)
             n_games = a.games or getattr(mod, "GAMES", 10_000)
-            rate = _rate(gkey, lambda n: sim(n, rules=rules, policy=pols, seed=a.seed),
-                         n_games, stop)
+            rate = _rate(gkey, lambda n: engine.simulate(g, "game", engine.RunSettings(
+                n, rules=rules, policy=pols, seed=a.seed)), n_games, stop)
             seconds += 12 * rate(n_games)
     elif command == "compare":
         seconds = _compare_seconds(a, stop)
@@ -585,7 +584,6 @@ def _compare_seconds(a: argparse.Namespace, stop: threading.Event | None = None)
     variants = check_variants(g, a.variant, a.sweep)
     all_rules = [g.make_rules(overrides=ov, players=a.players) for _, ov in variants]
     pols = g.make_policies(a.policy, all_rules[0].players)
-    assert g.measures is not None       # every game states what compare measures
     units = {s.unit for s in g.measures(all_rules[0])}
     count = {"hand": a.hands or DEFAULT_HANDS, "game": a.games or DEFAULT_GAMES}
 
@@ -665,7 +663,7 @@ def _adapt_seconds(a: argparse.Namespace, g: Game, variants: list[dict[str, Any]
     return seconds
 
 
-def _simulate(n: int, *, game: GameSpec, unit: str, **options: Unpack[RunArgs]) -> object:
+def _simulate(n: int, *, game: Game, unit: str, **options: Unpack[RunArgs]) -> object:
     """``n`` units at ``game``'s table (a timing run)."""
     from simkit import engine
 

@@ -43,7 +43,7 @@ def _summary_part(game: str, rules: Any, unit: str, df: pd.DataFrame) -> Any:
     return summary.parts[0]
 
 
-def _run_unit(g: engine.GameSpec, a: argparse.Namespace) -> tuple[str, int]:
+def _run_unit(g: engine.Game, a: argparse.Namespace) -> tuple[str, int]:
     """(unit, count) of a simulate command: --hands or --games, checked against the game."""
     if a.hands:
         g.unit("hand")                      # a game played in whole games refuses hands
@@ -161,7 +161,7 @@ def _run_line(a: argparse.Namespace, label: str, count: int, job: Job,
 
 def _described(cls: type) -> list[tuple[str, str, str, str]]:
     """The rows of a game's rules or a policy's parameters (a
-    :class:`~simkit.base.config.Config`, which :class:`~simkit.engine.GameSpec`
+    :class:`~simkit.base.config.Config`, which :class:`~simkit.engine.Game`
     holds as a plain type)."""
     return cast("type[Config]", cls).describe()
 
@@ -393,7 +393,6 @@ def _cmd_search(a: argparse.Namespace) -> int:
     g = games.get(a.game)
     rules, _ = answers.rules_and_policies(argparse.Namespace(**{**vars(a), "policy": None}))
     if a.list:
-        assert g.measures is not None
         measures = catalogue(g.measures(rules))
         print(_json(search_text.list_json(measures)) if a.json
               else search_text.list_text(g.title, measures))

@@ -103,7 +103,6 @@ def measures(game: str, players: int | None = None) -> dict[str, Any]:
 
     g = games.get(game)
     rules = _base_rules(argparse.Namespace(game=g.name, players=players))
-    assert g.measures is not None
     return {"game": g.name, "players": rules.players,
             **search_text.list_json(catalogue(g.measures(rules)))}
 

@@ -1,7 +1,7 @@
 """Burraco from Python: simulate hands or whole games into pandas.
 
-The game's contract with the shared engine layer is :data:`SPEC`
-(:class:`simkit.engine.GameSpec`): its record schemas and the small
+The game's contract with the shared engine layer is :class:`GAME`
+(a :class:`simkit.engine.Game`): its record schemas and the small
 functions that allocate and fill the kernel's arrays.  Column meanings are
 in seeds/burraco.md section 8, in the schemas below and in ``simkit rules
 burraco``.
@@ -9,20 +9,22 @@ burraco``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
 from simkit import engine
-from simkit.base.measures import seat_measure, winner_measure
+from simkit.base.measures import Section, seat_measure, winner_measure
 from simkit.burraco import kernel as K
 from simkit.burraco import policies as policies_module
 from simkit.burraco import rules as rules_module
+from simkit.burraco import summary
 from simkit.burraco.rules import BurracoRules
-from simkit.burraco.summary import ENDED, GameSummary, HandSummary, measures
-from simkit.engine import Column, Each, GameSpec, Table, Unit
+from simkit.burraco.summary import ENDED, GameSummary, HandSummary
+from simkit.engine import Column, Each, Game, RecordBook, Table, Unit, WarmStep
 from simkit.policy import Policy
 
 if TYPE_CHECKING:
@@ -97,33 +99,64 @@ def _reference_hand(rules: BurracoRules, policies: Sequence[Policy], seed: int,
     return reference.play_hand(rules, policies, seed, index, index % 4)
 
 
-SPEC = GameSpec.declare(
-    "burraco", rules_module, policies_module, record="simkit.burraco.record",
-    players=(4,),
-    players_text="exactly 4 players in two partnerships",
-    axes={"team": lambda r: range(2)},
-    units={
+class Burraco(Game):
+    """Burraco: seeds/burraco.md."""
+
+    name = "burraco"
+    title = rules_module.TITLE
+    book = rules_module.BOOK
+    rules = BurracoRules
+    presets = rules_module.PRESETS
+    policies = policies_module.POLICIES
+    policy_layout = policies_module.LAYOUT
+    named_policies = policies_module.NAMED
+    players = (4,)
+    players_text = "exactly 4 players in two partnerships"
+    axes = MappingProxyType({"team": lambda r: range(2)})
+    units = MappingProxyType({
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      kernel=K.run_hands, width=K.N_HCOLS, dtype=np.int64, extra=_untraced,
                      batch=1 << 16, chunk=1_000_000,
-                     measure=seat_measure("points", "points per hand",
-                                                 "score_{team}", _team)),
+                     measure=seat_measure("points", "points per hand", "score_{team}", _team)),
         "game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
                      kernel=K.run_games, width=K.N_GCOLS, dtype=np.int64, batch=1 << 14,
                      chunk=100_000,
                      measure=winner_measure("wins per game", "winner", _team, "shared")),
-    },
-    reference=_reference_hand, bench_players=(4,), bench_scale=200, measures=measures,
-    # simkit.bygame.warm: each step's kernels, with their cold compile time (s, one thread:
-    # benchmarks/compile_costs.py)
-    warm={"hands": (43, lambda: simulate(hands=20)),
-          "games": (1, lambda: simulate_games(games=2))},
-)
+    })
+    bench_players = (4,)
+    bench_scale = 200
+
+    def make_rules(self, preset: str = "seed", file: str | None = None,
+                   overrides: Mapping[str, Any] | None = None,
+                   players: int | None = None) -> BurracoRules:
+        return cast(BurracoRules, rules_module.make_rules(preset, file, overrides, players))
+
+    def make_policies(self, specs: Any, players: int) -> tuple[Policy, ...]:
+        return policies_module.make_policies(specs, players)
+
+    def record(self) -> RecordBook:
+        from simkit.burraco import record
+        return record
+
+    def measures(self, rules: Any) -> list[Section]:
+        return summary.measures(rules)
+
+    def reference(self, rules: Any, policies: Sequence[Policy], seed: int,
+                  index: int) -> object:
+        return _reference_hand(rules, policies, seed, index)
+
+    def warm(self) -> Mapping[str, WarmStep]:
+        return {"hands": (43, lambda: simulate(hands=20)),
+                "games": (1, lambda: simulate_games(games=2))}
+
+
+#: The game, as the registry (:mod:`simkit.games`) hands it out.
+GAME = Burraco()
 
 
 #: Rules from a rules object, a preset name, a dict of rule values or None (the
 #: seed's), with ``players`` (if given) replacing the count.
-resolve_rules = SPEC.resolve_rules
+resolve_rules = GAME.resolve_rules
 
 
 def simulate(hands: int = 100_000, players: int | None = None, rules: Rules = None,
@@ -138,7 +171,7 @@ def simulate(hands: int = 100_000, players: int | None = None, rules: Rules = No
     """
     run = engine.RunSettings(hands, players=players, rules=rules, policy=policy, seed=seed,
                              start=start, threads=threads, progress=progress)
-    return engine.simulate(SPEC, "hand", run)
+    return engine.simulate(GAME, "hand", run)
 
 
 def simulate_games(games: int = 10_000, players: int | None = None, rules: Rules = None,
@@ -149,18 +182,18 @@ def simulate_games(games: int = 10_000, players: int | None = None, rules: Rules
     one row per game (:data:`GAME_COLUMNS`)."""
     run = engine.RunSettings(games, players=players, rules=rules, policy=policy, seed=seed,
                              start=start, threads=threads, progress=progress)
-    return engine.simulate(SPEC, "game", run)
+    return engine.simulate(GAME, "game", run)
 
 
 def trace_hands(rules: BurracoRules, policies: Specs, seed: int, start: int, count: int,
                 width: int = 20_000) -> dict[str, Any]:
     """Hands with every decision (codes as the reference's ``decision_codes``,
     -1 padded): ``frame`` and ``codes``."""
-    t = engine.setup(SPEC, None, rules, policies, seed)
+    t = engine.setup(GAME, None, rules, policies, seed)
     rec = np.empty((count, K.N_HCOLS), np.int64)
     tr = np.empty((count, width), np.int64)
     K.run_hands(start=start, count=count, key=t.key, rules=t.rv, kinds=t.kinds,
                 params=t.params, rec=rec, trace=True, tr=tr)
     frame = engine.frame(HAND_COLUMNS, rec, engine.FrameContext(
-        t, np.arange(start, start + count, dtype=np.int64)), SPEC.axis_values(t.rules))
+        t, np.arange(start, start + count, dtype=np.int64)), GAME.axis_values(t.rules))
     return {"frame": frame, "codes": tr}

@@ -62,13 +62,13 @@ def job(game: str, unit: str, count: int, spec: Mapping[str, Any], *,
         chunk = u.agg_chunk if kind == "aggregate" else u.chunk
     job = chunks.Job.make(g.name, unit, count, spec, compute, chunk=chunk, kind=kind,
                           merge=u.agg_keys if kind == "aggregate" else (),
-                          preload=(games.REGISTRY[g.name],), summary=summary)
+                          preload=(type(g).__module__,), summary=summary)
     # the chunk function reads the spec as the manifest holds it, on every backend
     return dataclasses.replace(job, compute=functools.partial(compute, g.name, unit, job.spec))
 
 
 def _chunk_run(game: str, run: Mapping[str, Any], start: int,
-               count: int) -> tuple[engine.GameSpec, engine.RunSettings]:
+               count: int) -> tuple[engine.Game, engine.RunSettings]:
     """The game and the settings of :func:`engine.simulate` for a chunk of ``run``,
     on this process's thread count (a Dask worker sets its own)."""
     import numba

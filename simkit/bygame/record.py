@@ -34,11 +34,9 @@ each move), ``result_keys(log)`` (the result lines at the record's end) and
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from simkit import games
@@ -47,7 +45,7 @@ from simkit.base.rng import MAX_STREAMS
 from simkit.records.text import key_values, seat_number, whole
 
 if TYPE_CHECKING:
-    from simkit.engine import GameSpec
+    from simkit.engine import Game, RecordBook
 
 TITLE = "# simkit record (seeds/records.md)"
 #: The header's keys; ``policy N`` lines besides.
@@ -72,9 +70,9 @@ class Record:
     lines: tuple[str, ...]
 
 
-def module(game: str) -> ModuleType:
-    """A game's record module, as its spec names it (``simkit/<game>/record.py``)."""
-    return importlib.import_module(games.get(game).record)
+def module(game: str) -> RecordBook:
+    """A game's record module (``simkit/<game>/record.py``), as its Game gives it."""
+    return games.get(game).record()
 
 
 def _value(v: object) -> str:
@@ -113,7 +111,7 @@ def played(game: str, rules: Any, policies: Any, seed: int, index: int,
                   lines=()), log
 
 
-def _rules(g: GameSpec, text: str | None) -> tuple[Any, str | None]:
+def _rules(g: Game, text: str | None) -> tuple[Any, str | None]:
     """The header's rules line: ``preset=NAME`` (optional) and ``key=value`` items."""
     if text is None:
         return g.make_rules(), None

@@ -4,7 +4,7 @@ numba compiles a kernel at its first call and keeps the machine code on disk
 (:mod:`simkit.base.jit`).  Compiling is single-threaded and slow (minutes for
 everything ``simkit report all`` runs), so on a fresh install a job that
 compiles one kernel after another leaves every core but one idle.  Each game
-names its *warm-up steps* (``GameSpec.warm``: a step runs a small job that
+names its *warm-up steps* (``Game.warm``: a step runs a small job that
 compiles a group of its kernels, with its cold compile time measured on a
 2-core machine); :func:`warm` runs the steps a job will need in as many
 processes as there are cores, the longest first, so that the job itself then
@@ -28,15 +28,15 @@ from simkit import games
 
 def every_step() -> list[str]:
     """Every warm-up step of every game, as ``GAME:STEP`` names."""
-    return [f"{g.name}:{s}" for g in games.specs() for s in g.warm]
+    return [f"{g.name}:{s}" for g in games.specs() for s in g.warm()]
 
 
 def _step(name: str) -> tuple[float, Callable[[], Any]]:
     game, _, step = name.partition(":")
-    if game not in games.GAMES or step not in games.get(game).warm:
+    if game not in games.GAMES or step not in games.get(game).warm():
         raise ValueError(f"unknown warm-up step {name!r}: expected one of "
                          f"{', '.join(every_step())}")
-    return games.get(game).warm[step]
+    return games.get(game).warm()[step]
 
 
 def groups(names: Iterable[str], processes: int) -> list[list[str]]:

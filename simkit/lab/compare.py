@@ -45,7 +45,7 @@ from simkit import games as registry
 from simkit.base import rng, stats
 from simkit.base.errors import InputError
 from simkit.base.measures import RATE_MARGIN, Balance, BidShares, Mean, Rate, Section, Statistic
-from simkit.engine import GameSpec
+from simkit.engine import Game
 from simkit.lab import findings, skill
 from simkit.lab.compare_text import ALPHA as ALPHA
 from simkit.lab.compare_text import comparison_json as comparison_json
@@ -214,7 +214,7 @@ def _ranges(count: int, block: int, work: Work | None) -> Iterator[tuple[int, in
         yield first, min(block, count - first)
 
 
-def _play(g: GameSpec, unit: str, sections: list[Section], variants: list[Variant],
+def _play(g: Game, unit: str, sections: list[Section], variants: list[Variant],
           run: engine.RunSettings, work: Work | None) -> _Sums:
     """Every variant on units ``0 .. run.count-1`` of ``unit`` (the deals of
     ``run.seed``), summed in pairs."""
@@ -359,7 +359,7 @@ def _section_rows(section: Section, sums: _Sums, v: int, offsets: dict[str, int]
     return rows
 
 
-def _skill_rows(g: GameSpec, variants: list[Variant], run: engine.RunSettings,
+def _skill_rows(g: Game, variants: list[Variant], run: engine.RunSettings,
                 work: Work | None,
                 memo: dict[tuple[str, ...], np.ndarray]) -> list[list[dict[str, Any]]]:
     """Per later variant, the skill trace's rows (see :mod:`simkit.lab.skill`) on
@@ -420,7 +420,7 @@ def _lead_row(name: str, a: np.ndarray, b: np.ndarray, ahead: tuple[bool, bool],
             "margin": None, "units": len(a), "never": [not up for up in ahead]}
 
 
-def _one_policy(g: GameSpec, v: Variant) -> str:
+def _one_policy(g: Game, v: Variant) -> str:
     """The policy every seat of ``v`` plays (the game's default at a mixed table)."""
     texts = set(v.texts())
     return v.texts()[0] if len(texts) == 1 else g.make_policies(None, 1)[0].text()
@@ -461,7 +461,7 @@ class CompareArgs(TypedDict, total=False):
     margins: Sequence[str] | None
 
 
-def _variants(g: GameSpec, pairs: list[tuple[str, dict[str, Any]]], players: int | None,
+def _variants(g: Game, pairs: list[tuple[str, dict[str, Any]]], players: int | None,
               policy: Any, fits: Fits | None, k: int) -> list[Variant]:
     """Each variant as played: ``policy`` at every seat, or (with ``fits``) the
     setting adaptation ``k`` fitted to its rules."""
@@ -529,7 +529,6 @@ def compare(game: str, variants: Any = None,
     pairs = check_variants(g, variants, kw.get("sweep"))
     g.check_players(players)
     rng.run_key(seed)
-    assert g.measures is not None, f"{g.name} has no measures to compare"
     base_rules = g.make_rules(overrides=pairs[0][1], players=players)
     sections = findings.with_margins(g.measures(base_rules), kw.get("margins"))
     units = list(dict.fromkeys(s.unit for s in sections))
@@ -579,7 +578,7 @@ def _headings(sections: list[Section], counts: dict[str, int]) -> dict[str, str]
     return out
 
 
-def _attrs(g: GameSpec, plays: list[_Played], fits: Fits | None,
+def _attrs(g: Game, plays: list[_Played], fits: Fits | None,
            run: engine.RunSettings | None, sizes: dict[str, int | None],
            headings: dict[str, str]) -> dict[str, Any]:
     """What every table of a comparison carries in its ``attrs``: the game, the
@@ -602,7 +601,7 @@ def _attrs(g: GameSpec, plays: list[_Played], fits: Fits | None,
             "skill_deals": run.count if run is not None else None, "headings": headings}
 
 
-def _counts(g: GameSpec, units: list[str], hands: int | None,
+def _counts(g: Game, units: list[str], hands: int | None,
             games: int | None) -> dict[str, int]:
     """The hands and whole games each variant plays, checked."""
     if hands is not None and "hand" not in units:
@@ -615,7 +614,7 @@ def _counts(g: GameSpec, units: list[str], hands: int | None,
     return {"hand": hands, "game": games}
 
 
-def _fits(g: GameSpec, pairs: list[tuple[str, dict[str, Any]]], kw: CompareArgs, seed: int,
+def _fits(g: Game, pairs: list[tuple[str, dict[str, Any]]], kw: CompareArgs, seed: int,
           one_play: float) -> Fits | None:
     """The variants' adaptations (None without ``adapt``), the progress bar told
     of them and of the plays that follow (``one_play`` each)."""
@@ -636,7 +635,7 @@ def _fits(g: GameSpec, pairs: list[tuple[str, dict[str, Any]]], kw: CompareArgs,
     return adapt.adapt_variants(g.name, rules, start, kw.get("params"), seeds, **options)
 
 
-def _effort(g: GameSpec, variants: int, policy: Any, counts: dict[str, int],
+def _effort(g: Game, variants: int, policy: Any, counts: dict[str, int],
             run: engine.RunSettings, trace: bool) -> float:
     """One play of the comparison's units (``counts``; hands weighed by
     :data:`HAND_WEIGHT`) and its skill trace, as a progress bar counts them."""

@@ -185,7 +185,6 @@ def make_spec(game: str, searched: Sequence[str], **kw: Unpack[SpecArgs]) -> Spe
     base = g.resolve_rules(kw.get("rules"), kw.get("players"))
     seed = kw.get("seed", 0)
     rng.run_key(seed)
-    assert g.measures is not None, f"{g.name} has no measures to search"
     params = search_play.parse_rules(g, searched)
     goals = search_play.parse_goals(search_play.catalogue(g.measures(base)),
                                     kw.get("goals") or (), kw.get("minimize") or (),
@@ -338,7 +337,6 @@ def run(spec: Spec, **kw: Unpack[RunArgs]) -> dict[str, Any]:
         chunks.check_scheduler(scheduler)
     g = registry.get(spec.game)
     base_rules = g.make_rules(overrides=spec.base, players=spec.players)
-    assert g.measures is not None
     with contextlib.ExitStack() as held:
         where = _open(spec, kw.get("out"), held)
         if where is not None and (where / RESULT).exists():

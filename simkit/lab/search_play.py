@@ -33,7 +33,7 @@ from simkit.base import measures, stats
 from simkit.base.config import _accepted, _coerce
 from simkit.base.errors import InputError
 from simkit.base.measures import Balance, BidShares, Rate, Section, Statistic
-from simkit.engine import GameSpec
+from simkit.engine import Game
 from simkit.lab import compare, findings
 from simkit.tune import Param
 
@@ -136,7 +136,7 @@ def find(measures: Sequence[Measure], text: str, what: str) -> Measure:
 
 # --- what is searched ------------------------------------------------------------------
 
-def parse_rules(g: GameSpec, items: Sequence[str]) -> tuple[Param, ...]:
+def parse_rules(g: Game, items: Sequence[str]) -> tuple[Param, ...]:
     """The ``--rule`` items as :class:`simkit.tune.Param` s: ``KEY=LOW:HIGH`` for a
     number (every value of the range accepted), ``KEY=V1,V2,...`` for choices
     (numbers too), each value checked against its rule's accepted values (a
@@ -331,7 +331,7 @@ class Table:
     """Who plays a search's settings: the game, its sections (the base's
     measures), the players' policies as texts, and how the kernels run."""
 
-    game: GameSpec
+    game: Game
     sections: tuple[Section, ...]
     policies: tuple[str, ...]
     threads: int | None = None
@@ -392,7 +392,8 @@ def _records(table: Table, unit: str, rules: Any, seed: int, *, span: tuple[int,
                    compute=_span_chunk)
     got = chunks.run(job, backend="dask", scheduler=table.scheduler, reduce=_as_is)
     assert got.values is not None
-    return pd.concat(got.values, ignore_index=True)
+    frames: list[pd.DataFrame] = got.values
+    return pd.concat(frames, ignore_index=True)
 
 
 def _span_chunk(game: str, unit: str, run: dict[str, Any], start: int,

@@ -29,7 +29,7 @@ import numpy as np
 
 from simkit import tournament
 from simkit.base.stats import mean_ci_of
-from simkit.engine import GameSpec
+from simkit.engine import Game
 from simkit.policy import EXPERT
 from simkit.runs.batches import Work, set_threads, steps
 
@@ -38,7 +38,7 @@ Z95_ONE_SIDED = 1.6448536269514722
 SEARCH_SHARE = 40
 
 
-def ladder(game: GameSpec, default: str) -> list[str]:
+def ladder(game: Game, default: str) -> list[str]:
     """The policies of the game's ladder, weakest first (see the module notes);
     ``default`` is the spec of the policy a comparison plays."""
     specs = ["random"]
@@ -54,7 +54,7 @@ def ladder(game: GameSpec, default: str) -> list[str]:
     return out
 
 
-def deals(game: GameSpec, stronger: str, count: int) -> int:
+def deals(game: Game, stronger: str, count: int) -> int:
     """Duplicate deals of a rung whose stronger player is ``stronger``: fewer
     for a player that searches (thousands of times slower)."""
     if getattr(game.make_policies(stronger, 1)[0].params, "KIND", None) == EXPERT:
@@ -62,7 +62,7 @@ def deals(game: GameSpec, stronger: str, count: int) -> int:
     return count
 
 
-def scores(game: GameSpec, rules: Any, weaker: str, stronger: str, count: int, seed: int,
+def scores(game: Game, rules: Any, weaker: str, stronger: str, count: int, seed: int,
            threads: int | None = None, work: Work | None = None) -> np.ndarray:
     """Per duplicate deal of whole games ``0 .. count-1`` (seed ``seed``): 1 if
     ``stronger`` did better than ``weaker``, 1/2 if as well, 0 if worse."""
@@ -94,7 +94,7 @@ def games_to_lead(x: Any, axis: int = 0) -> np.ndarray:
     return 2 * np.maximum(n, 1)
 
 
-def rungs(game: GameSpec, default: str) -> list[tuple[str, str]]:
+def rungs(game: Game, default: str) -> list[tuple[str, str]]:
     """``(weaker, stronger)`` of every rung of the ladder."""
     steps_ = ladder(game, default)
     return list(itertools.pairwise(steps_))

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from simkit.base.errors import InputError
-from simkit.engine import GameSpec
+from simkit.engine import Game
 from simkit.policy import Policy
 
 MAX_VARIANTS = 8
@@ -25,7 +25,7 @@ _FORM = ("LABEL, LABEL:key=value[,key=value...] or a preset's name, e.g. A:, "
 MAX_LABEL = 40
 
 
-def _check(game: GameSpec, label: str, overrides: dict[str, Any], shown: object,
+def _check(game: Game, label: str, overrides: dict[str, Any], shown: object,
            swept: bool = False) -> tuple[str, dict[str, Any]]:
     """Validate a label and rule overrides (``shown``: the variant as the user gave
     it; ``swept``: a sweep's own ``key=value`` label)."""
@@ -45,7 +45,7 @@ def _check(game: GameSpec, label: str, overrides: dict[str, Any], shown: object,
     return label, dict(overrides)
 
 
-def _overrides(game: GameSpec, text: str, rest: str) -> dict[str, Any]:
+def _overrides(game: Game, text: str, rest: str) -> dict[str, Any]:
     """The rule changes after a variant's ``:``: ``key=value`` items, and any
     preset's name (its values first, then the items that follow it)."""
     overrides: dict[str, Any] = {}
@@ -69,7 +69,7 @@ def _overrides(game: GameSpec, text: str, rest: str) -> dict[str, Any]:
     return overrides
 
 
-def _near_preset(game: GameSpec, word: str) -> str:
+def _near_preset(game: Game, word: str) -> str:
     """A hint naming the game's presets (the closest first), for a word that is
     neither ``key=value`` nor a preset's name."""
     import difflib
@@ -80,7 +80,7 @@ def _near_preset(game: GameSpec, word: str) -> str:
             else f" (presets: {', '.join(names)})" if names else "")
 
 
-def parse_variant(game: GameSpec, text: str) -> tuple[str, dict[str, Any]]:
+def parse_variant(game: Game, text: str) -> tuple[str, dict[str, Any]]:
     """``"B:all_pass=stick,auction=one_lap"`` -> ``("B", {"all_pass": "stick", ...})``.
 
     ``"A"`` or ``"A:"`` is the seed's rules; a preset's name alone
@@ -106,7 +106,7 @@ def parse_variant(game: GameSpec, text: str) -> tuple[str, dict[str, Any]]:
 _SWEEP_FORM = "KEY=V1,V2,... (at least two values), e.g. kubwa_stake=1,2,3,4"
 
 
-def parse_sweep(game: GameSpec, text: str) -> tuple[str, list[str]]:
+def parse_sweep(game: Game, text: str) -> tuple[str, list[str]]:
     """``"kubwa_stake=1,2,3"`` -> ``("kubwa_stake", ["1", "2", "3"])``, checked: a
     rule the game has, at least two values, each accepted, no two the same
     value (``true`` and ``yes`` are one)."""
@@ -143,7 +143,7 @@ def sweep_keys(sweeps: str | Sequence[str] | None) -> list[str]:
     return [str(t).strip().partition("=")[0].strip() for t in sweeps]
 
 
-def _grid(game: GameSpec, sweeps: Sequence[str],
+def _grid(game: Game, sweeps: Sequence[str],
           base: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """One variant per point of the sweeps' grid (their values crossed, the first
     sweep's slowest), labelled ``key=value[,key=value]``, each the ``base``
@@ -162,7 +162,7 @@ def _grid(game: GameSpec, sweeps: Sequence[str],
     return out
 
 
-def check_variants(game: GameSpec, variants: Any,
+def check_variants(game: Game, variants: Any,
                    sweep: str | Sequence[str] | None = None) -> list[tuple[str, dict[str, Any]]]:
     """The validated ``(label, overrides)`` of a comparison: the variants given
     (texts, or ``(label, dict)`` pairs), then the points of the sweeps' grid

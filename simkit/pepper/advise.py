@@ -57,8 +57,13 @@ from simkit.base.errors import InputError
 from simkit.base.rows import rows_of
 from simkit.engine import FixedHand
 from simkit.pepper import api
+
+# What the app reads of every advisor (simkit.engine.Advisor):
+from simkit.pepper.api import hand_size as hand_size
+from simkit.pepper.api import plan_names as plan_names
 from simkit.pepper.policies import make_policies
-from simkit.pepper.rules import DECK, PepperRules, Tie
+from simkit.pepper.rules import DECK as DECK
+from simkit.pepper.rules import PepperRules, Tie
 from simkit.pepper.summary import made_text
 from simkit.runs.batches import Work, check_count, check_held, in_steps
 

@@ -1,7 +1,7 @@
 """Pepper from Python: simulate hands or games into pandas, evaluate a fixed hand.
 
-The game's contract with the shared engine layer is :data:`SPEC`
-(:class:`simkit.engine.GameSpec`): its record schemas and the small
+The game's contract with the shared engine layer is :class:`GAME`
+(a :class:`simkit.engine.Game`): its record schemas and the small
 functions that allocate and fill the kernels' arrays.  The functions below
 resolve rules, policies, seed and threads once at the edge
 (:func:`simkit.engine.setup`), then hand plain arrays to ``kernel.py``.
@@ -9,9 +9,10 @@ resolve rules, policies, seed and threads once at the edge
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Unpack
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Unpack, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -21,15 +22,15 @@ from simkit import engine
 from simkit.base import stats
 from simkit.base.cards import mask_of
 from simkit.base.errors import InputError
-from simkit.base.measures import seat_measure
-from simkit.engine import Column, GameSpec, Unit
+from simkit.base.measures import Section, seat_measure
+from simkit.engine import Column, Game, RecordBook, Unit, WarmStep
 from simkit.pepper import kernel as K
 from simkit.pepper import kernel_columns as KC
 from simkit.pepper import policies as policies_module
 from simkit.pepper import rules as rules_module
-from simkit.pepper import solver
+from simkit.pepper import solver, summary
 from simkit.pepper.rules import DECK, PLAN_POLICY, TRUMP_TEXT, PepperRules
-from simkit.pepper.summary import GameSummary, HandSummary, measures
+from simkit.pepper.summary import GameSummary, HandSummary
 from simkit.policy import EXPERT, Policy
 from simkit.runs.batches import BATCH, Work, check_count, in_steps, set_threads
 
@@ -192,46 +193,84 @@ def _bench_cases(hands: int) -> list[engine.BenchCase]:
             engine.BenchCase("double dummy: most tricks, 5 trumps", 4, "deal", deals,
                              solve(-1)),
             engine.BenchCase("expert (16 worlds) at every seat", 4, "hand", expert,
-                             engine.kernel_run(SPEC, 4, expert, "expert")),
+                             engine.kernel_run(GAME, 4, expert, "expert")),
             engine.BenchCase("advise --policy expert, every plan", 4, "sample", samples,
                              advise_expert)]
 
 
-SPEC: GameSpec = GameSpec.declare(
-    "pepper", rules_module, policies_module, record="simkit.pepper.record",
-    players=(2, 3, 4),
-    axes={"side": lambda r: range(r.sides)},
-    units={
+class Pepper(Game):
+    """Pepper (Pilipili): seeds/pepper.md."""
+
+    name = "pepper"
+    title = rules_module.TITLE
+    book = rules_module.BOOK
+    rules = PepperRules
+    presets = rules_module.PRESETS
+    policies = policies_module.POLICIES
+    policy_layout = policies_module.LAYOUT
+    named_policies = policies_module.NAMED
+    players = (2, 3, 4)
+    axes = MappingProxyType({"side": lambda r: range(r.sides)})
+    units = MappingProxyType({
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      kernel=K.run_hands, width=KC.N_COLS, dtype=np.int16, extra=_untraced,
                      batch=BATCH, chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
                      measure=seat_measure("points", "points per hand",
-                                                 "score_{side}", _side)),
+                                          "score_{side}", _side)),
         "game": Unit("game", "game", "one row per whole game", GAME_COLUMNS, GameSummary,
                      kernel=K.run_games, width=KC.N_GCOLS, dtype=np.int64, extra=_start,
-                     batch=1 << 16,
-                     chunk=100_000, options=_game_options,
+                     batch=1 << 16, chunk=100_000, options=_game_options,
                      measure=seat_measure("wins", "wins per game", "win_{side}", _side)),
-    },
-    reference=_reference_hand, bench_players=(4, 3, 2), bench_scale=1,
-    advise="simkit.pepper.advise", bound=True, example_hand="JH JD AH KH QH 9S",
-    measures=measures, bench_cases=_bench_cases,
-    # simkit.bygame.warm: each step's kernels, with their cold compile time (s, one thread:
-    # benchmarks/compile_costs.py).  One kernel plays every kind of run, so a step is a
-    # kind of table (with or without the expert), not a kind of run.
-    warm={"hands": (43, lambda: (simulate(hands=50), declare_hands(hands=50, contract=3),
-                                 plan_hands(SPEC.example_hand, "policy", samples=50),
-                                 aggregate_hands(hands=50), simulate_games(games=5))),
-          "bound": (9, lambda: bound_first(np.arange(4), np.arange(4), target=6)),
-          "expert": (52, lambda: (simulate(hands=2, policy="expert"),
-                                   declare_hands(hands=2, contract=3, policy="expert"),
-                                   simulate_games(games=1, policy="expert")))},
-)
+    })
+    bench_players = (4, 3, 2)
+    bound = True
+    example_hand = "JH JD AH KH QH 9S"
+
+    def make_rules(self, preset: str = "seed", file: str | None = None,
+                   overrides: Mapping[str, Any] | None = None,
+                   players: int | None = None) -> PepperRules:
+        return cast(PepperRules, rules_module.make_rules(preset, file, overrides, players))
+
+    def make_policies(self, specs: Any, players: int) -> tuple[Policy, ...]:
+        return policies_module.make_policies(specs, players)
+
+    def record(self) -> RecordBook:
+        from simkit.pepper import record
+        return record
+
+    def measures(self, rules: Any) -> list[Section]:
+        return summary.measures(rules)
+
+    def reference(self, rules: Any, policies: Sequence[Policy], seed: int,
+                  index: int) -> object:
+        return _reference_hand(rules, policies, seed, index)
+
+    def warm(self) -> Mapping[str, WarmStep]:
+        # One kernel plays every kind of run, so a step is a kind of table (with
+        # or without the expert), not a kind of run.
+        return {"hands": (43, lambda: (simulate(hands=50), declare_hands(hands=50, contract=3),
+                                       plan_hands(self.example_hand, "policy", samples=50),
+                                       aggregate_hands(hands=50), simulate_games(games=5))),
+                "bound": (9, lambda: bound_first(np.arange(4), np.arange(4), target=6)),
+                "expert": (52, lambda: (simulate(hands=2, policy="expert"),
+                                        declare_hands(hands=2, contract=3, policy="expert"),
+                                        simulate_games(games=1, policy="expert")))}
+
+    def bench_cases(self, hands: int) -> list[engine.BenchCase]:
+        return _bench_cases(hands)
+
+    def dealt(self, lines: Sequence[str], rules: Any) -> tuple[int, list[str]]:
+        from simkit.pepper import record
+        return record.deal(lines, rules)
+
+
+#: The game, as the registry (:mod:`simkit.games`) hands it out.
+GAME = Pepper()
 
 
 #: Rules from a rules object, a preset name, a dict of rule values or None (the
 #: seed's), with ``players`` (if given) replacing the count.
-resolve_rules = SPEC.resolve_rules
+resolve_rules = GAME.resolve_rules
 
 
 def iter_hands(hands: int, batch: int = BATCH,
@@ -239,7 +278,7 @@ def iter_hands(hands: int, batch: int = BATCH,
     """Hands ``start .. start+hands-1`` as DataFrames of at most ``batch`` rows
     each; ``run``: the keyword arguments of :func:`simulate` (``players``,
     ``rules``, ``policy``, ``seed``, ``start``, ``threads``, ``progress``)."""
-    return engine.iterate(SPEC, "hand", engine.RunSettings(hands, **run), batch=batch)
+    return engine.iterate(GAME, "hand", engine.RunSettings(hands, **run), batch=batch)
 
 
 def simulate(hands: int = 100_000, players: int | None = None, rules: Any = None,
@@ -255,7 +294,7 @@ def simulate(hands: int = 100_000, players: int | None = None, rules: Any = None
     """
     run = engine.RunSettings(hands, players=players, rules=rules, policy=policy, seed=seed,
                              start=start, threads=threads, progress=progress)
-    return engine.simulate(SPEC, "hand", run)
+    return engine.simulate(GAME, "hand", run)
 
 
 def simulate_games(games: int = 10_000, scores: Sequence[int] | None = None,
@@ -268,7 +307,7 @@ def simulate_games(games: int = 10_000, scores: Sequence[int] | None = None,
     ``run``: the keyword arguments of :func:`simulate` (``players``,
     ``rules``, ``policy``, ``seed``, ``start``, ``threads``, ``progress``).
     """
-    return engine.simulate(SPEC, "game", engine.RunSettings(games, **run), scores=scores,
+    return engine.simulate(GAME, "game", engine.RunSettings(games, **run), scores=scores,
                            first_dealer=first_dealer)
 
 
@@ -287,7 +326,7 @@ def aggregate_hands(hands: int, players: int | None = None, rules: Any = None,
     """
     run = engine.RunSettings(hands, players=players, rules=rules, policy=policy, seed=seed,
                              start=start, threads=threads)
-    return engine.aggregate(SPEC, run)
+    return engine.aggregate(GAME, run)
 
 
 def _frame(t: engine.Table, rec: np.ndarray, start: int = 0,
@@ -296,7 +335,7 @@ def _frame(t: engine.Table, rec: np.ndarray, start: int = 0,
     if numbers is None:
         numbers = np.arange(start, start + len(rec), dtype=np.int64)
     return engine.frame(HAND_COLUMNS, rec, engine.FrameContext(t, numbers),
-                        SPEC.axis_values(t.rules))
+                        GAME.axis_values(t.rules))
 
 
 def _traces(count: int) -> dict[str, np.ndarray]:
@@ -316,7 +355,7 @@ def trace_hands(rules: PepperRules, policies: Any, seed: int, start: int,
     ``plays`` (card ids in order, -1 padded) and ``deal`` (dealt masks by seat;
     index 3 is the dead hand with 2 players).
     """
-    t = engine.setup(SPEC, None, rules, policies, seed)
+    t = engine.setup(GAME, None, rules, policies, seed)
     rec = np.empty((count, KC.N_COLS), np.int16)
     tr = _traces(count)
     K.run_hands(start=start, count=count, key=t.key, rules=t.rv, kinds=t.kinds,
@@ -359,7 +398,7 @@ def _first_speaker(parse: Callable[[PepperRules, Any], int], value: Any,
         hands = np.arange(run.start, run.start + run.count, dtype=np.int64)
     else:
         hands = np.array(numbers, dtype=np.int64)   # writable: one specialisation
-    t = engine.setup(SPEC, run.players, run.rules, run.policy, run.seed)
+    t = engine.setup(GAME, run.players, run.rules, run.policy, run.seed)
     code = parse(_rules(t), value)
     set_threads(run.threads)
     rec = np.empty((len(hands), KC.N_COLS), np.int16)
@@ -408,7 +447,7 @@ def fixed_hands(hand: Hand, contract: int | str, samples: int,
     The auction columns are 0.  What :func:`evaluate_hand` plays.
     """
     settings = FixedSettings(**given)
-    held = engine.held(SPEC, hand, samples, settings)
+    held = engine.held(GAME, hand, samples, settings)
     level = _contract(_rules(held.table), contract)
     set_threads(settings.threads)
     return _frame(held.table, _records(held, PLAN_POLICY, samples, contract=level))
@@ -424,7 +463,7 @@ def bound_hands(hand: Hand, samples: int, work: Work | None = None,
     it takes with every card visible.  The other keyword arguments:
     :class:`FixedArgs` (``policy`` is not read: no policy plays)."""
     settings = replace(FixedSettings(**given), policy=None)
-    held = engine.held(SPEC, hand, samples, settings)
+    held = engine.held(GAME, hand, samples, settings)
     fixed = _mask(held)
     set_threads(settings.threads)
 
@@ -445,7 +484,7 @@ def bound_first(numbers: npt.ArrayLike, trump: npt.ArrayLike,
     ``target`` > 0, 1 where it can take that many tricks and 0 where not."""
     # copies: a read-only array (a pandas column's) would compile another specialisation
     numbers = np.array(numbers, dtype=np.int64)
-    t = engine.setup(SPEC, players, rules, None, seed)
+    t = engine.setup(GAME, players, rules, None, seed)
     trump = np.array(trump, dtype=np.int64)
     if trump.shape != numbers.shape or trump.min(initial=0) < 0 or trump.max(initial=0) > 4:
         raise InputError(f"bad trump options: expected {len(numbers)} values 0 to 4 "
@@ -529,7 +568,7 @@ def _plan_run(hand: Hand, plan: str | int, samples: int, given: FixedSettings,
               trace: bool, work: Work | None = None) -> tuple[engine.Table, dict[str, np.ndarray]]:
     """Checked arguments, then :func:`_plan`: ``(table, arrays)`` (without
     ``trace``, only ``rec``, in steps with ``work``)."""
-    held = engine.held(SPEC, hand, samples, given)
+    held = engine.held(GAME, hand, samples, given)
     code = parse_plan(_rules(held.table), plan)
     set_threads(given.threads)
     if trace:
@@ -618,7 +657,7 @@ def evaluate_hand(hand: Hand, samples: int = 10_000, work: Work | None = None,
     keyword arguments: :class:`FixedArgs`.
     """
     settings = FixedSettings(**given)
-    held = engine.held(SPEC, hand, samples, settings)
+    held = engine.held(GAME, hand, samples, settings)
     seat, r = held.seat, _rules(held.table)
     cards = parse_hand(hand, r.players)
     set_threads(settings.threads)

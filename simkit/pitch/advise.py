@@ -34,8 +34,13 @@ from simkit.base.errors import InputError
 from simkit.base.rows import rows_of
 from simkit.engine import FixedHand
 from simkit.pitch import api
+
+# What the app reads of every advisor (simkit.engine.Advisor):
+from simkit.pitch.api import hand_size as hand_size
+from simkit.pitch.api import plan_names as plan_names
 from simkit.pitch.policies import make_policies
-from simkit.pitch.rules import DECK, LEVELS, PLAN_CEILINGS, PitchRules
+from simkit.pitch.rules import DECK as DECK
+from simkit.pitch.rules import LEVELS, PLAN_CEILINGS, PitchRules
 from simkit.pitch.summary import made_text
 from simkit.runs.batches import Work, check_held
 

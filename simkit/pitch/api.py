@@ -1,7 +1,7 @@
 """Pitch from Python: simulate hands or money sessions into pandas, evaluate a fixed hand.
 
-The game's contract with the shared engine layer is :data:`SPEC`
-(:class:`simkit.engine.GameSpec`): its record schemas and the small
+The game's contract with the shared engine layer is :class:`GAME`
+(a :class:`simkit.engine.Game`): its record schemas and the small
 functions that allocate and fill the kernels' arrays.  Column meanings are in
 seeds/pitch.md sections 6 and 7, in the schemas below and in ``simkit rules
 pitch``.
@@ -9,9 +9,10 @@ pitch``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Unpack
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Unpack, cast
 
 import numpy as np
 import pandas as pd
@@ -20,18 +21,20 @@ from simkit import engine
 from simkit.base import stats
 from simkit.base.cards import mask_of
 from simkit.base.errors import InputError
-from simkit.base.measures import Measure, seat_measure
-from simkit.engine import Column, GameSpec, Unit
+from simkit.base.measures import Measure, Section, seat_measure
+from simkit.engine import Column, Game, RecordBook, Unit, WarmStep
 from simkit.pitch import kernel as K
 from simkit.pitch import kernel_columns as KC
 from simkit.pitch import policies as policies_module
 from simkit.pitch import rules as rules_module
+from simkit.pitch import summary
 from simkit.pitch.rules import (
     BIDS,
     DECK,
     HAND_SIZE,
     LEVELS,
     MAX_PLAYERS,
+    MAX_SESSION_PLAYERS,
     MIN_PLAYERS,
     MONEY_UNITS_PER_CENT,
     MOON,
@@ -43,7 +46,7 @@ from simkit.pitch.rules import (
     TRUMP_TEXT,
     PitchRules,
 )
-from simkit.pitch.summary import AGG_KEYS, HandSummary, SessionSummary, aggregate_frame, measures
+from simkit.pitch.summary import AGG_KEYS, HandSummary, SessionSummary, aggregate_frame
 from simkit.policy import Policy
 from simkit.runs.batches import BATCH, Work, in_steps, set_threads
 
@@ -133,11 +136,11 @@ _S0 = KC.N_FIELDS
 _PLAYER = KC.N_FIELDS + KC.N_SFIELDS
 
 
-def _session_policy(m: np.ndarray, ctx: engine.FrameContext) -> pd.Categorical:
+def _session_policy(m: np.ndarray, ctx: engine.FrameContext) -> pd.Categorical[str]:
     texts = [p.text() for p in ctx.table.policies]
     names = list(dict.fromkeys(texts))                  # each policy text once
     code_of = np.array([names.index(t) for t in texts], np.int8)
-    return pd.Categorical.from_codes(code_of[m[:, _PLAYER] % len(texts)], names)
+    return pd.Categorical.from_codes(code_of[m[:, _PLAYER] % len(texts)], pd.Index(names))
 
 
 SESSION_COLUMNS = (
@@ -177,7 +180,7 @@ def _untraced(table: engine.Table) -> tuple[bool, np.ndarray, np.ndarray, np.nda
 
 
 def _session_arrays(table: engine.Table, count: int) -> tuple[np.ndarray, np.ndarray]:
-    return (np.empty((count, K.MAX_SESSION_PLAYERS, KC.N_FIELDS), np.int64),
+    return (np.empty((count, MAX_SESSION_PLAYERS, KC.N_FIELDS), np.int64),
             np.empty((count, KC.N_SFIELDS), np.int64))
 
 
@@ -212,7 +215,7 @@ def _session_money(df: pd.DataFrame, rules: PitchRules, start: int, count: int,
 
 def _aggregate(t: engine.Table, start: int, count: int) -> pd.DataFrame:
     """Counts and sums per group of hands (:func:`summary.aggregate_frame`)."""
-    return aggregate_frame(engine.records(SPEC, SPEC.unit("hand"), t, start, count), _rules(t))
+    return aggregate_frame(engine.records(GAME, GAME.unit("hand"), t, start, count), _rules(t))
 
 
 def _reference_hand(rules: PitchRules, policies: Sequence[Policy], seed: int,
@@ -221,14 +224,22 @@ def _reference_hand(rules: PitchRules, policies: Sequence[Policy], seed: int,
     return reference.play_hand(rules, policies, seed, index, index % rules.players)
 
 
-SPEC = GameSpec.declare(
-    "pitch", rules_module, policies_module, record="simkit.pitch.record",
-    players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
-    units={
+class Pitch(Game):
+    """Pitch: Money Game: seeds/pitch.md."""
+
+    name = "pitch"
+    title = rules_module.TITLE
+    book = rules_module.BOOK
+    rules = PitchRules
+    presets = rules_module.PRESETS
+    policies = policies_module.POLICIES
+    policy_layout = policies_module.LAYOUT
+    named_policies = policies_module.NAMED
+    players = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    units = MappingProxyType({
         "hand": Unit("hand", "hand", "one row per hand", HAND_COLUMNS, HandSummary,
                      kernel=K.run_hands, width=KC.N_COLS, dtype=np.int16, extra=_untraced,
-                     batch=BATCH,
-                     chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
+                     batch=BATCH, chunk=1_000_000, aggregate=_aggregate, agg_keys=AGG_KEYS,
                      measure=seat_measure("money", "dollars per hand", "money_{seat}")),
         "game": Unit("game", "session", "one row per player per money session",
                      SESSION_COLUMNS, SessionSummary, alloc=_session_arrays,
@@ -236,20 +247,46 @@ SPEC = GameSpec.declare(
                      per_player=True,
                      measure=Measure("money", "dollars per session", _session_money,
                                      ("session", "player", "money"))),
-    },
-    reference=_reference_hand, bench_players=(4, 2, 8), bench_scale=1,
-    # simkit.bygame.warm: each step's kernels, with their cold compile time (s, one thread:
-    # benchmarks/compile_costs.py)
-    warm={"hands": (32, lambda: (simulate(hands=50),
-                                 plan_hands(EXAMPLE_HAND, "policy", samples=50))),
-          "sessions": (1, lambda: simulate_sessions(sessions=5))},
-    advise="simkit.pitch.advise", example_hand=EXAMPLE_HAND, measures=measures,
-)
+    })
+    bench_players = (4, 2, 8)
+    example_hand = EXAMPLE_HAND
+
+    def make_rules(self, preset: str = "seed", file: str | None = None,
+                   overrides: Mapping[str, Any] | None = None,
+                   players: int | None = None) -> PitchRules:
+        return cast(PitchRules, rules_module.make_rules(preset, file, overrides, players))
+
+    def make_policies(self, specs: Any, players: int) -> tuple[Policy, ...]:
+        return policies_module.make_policies(specs, players)
+
+    def record(self) -> RecordBook:
+        from simkit.pitch import record
+        return record
+
+    def measures(self, rules: Any) -> list[Section]:
+        return summary.measures(rules)
+
+    def reference(self, rules: Any, policies: Sequence[Policy], seed: int,
+                  index: int) -> object:
+        return _reference_hand(rules, policies, seed, index)
+
+    def warm(self) -> Mapping[str, WarmStep]:
+        return {"hands": (32, lambda: (simulate(hands=50),
+                                       plan_hands(EXAMPLE_HAND, "policy", samples=50))),
+                "sessions": (1, lambda: simulate_sessions(sessions=5))}
+
+    def dealt(self, lines: Sequence[str], rules: Any) -> tuple[int, list[str]]:
+        from simkit.pitch import record
+        return record.deal(lines, rules)
+
+
+#: The game, as the registry (:mod:`simkit.games`) hands it out.
+GAME = Pitch()
 
 
 #: Rules from a rules object, a preset name, a dict of rule values or None (the
 #: seed's), with ``players`` (if given) replacing the count.
-resolve_rules = SPEC.resolve_rules
+resolve_rules = GAME.resolve_rules
 
 
 def iter_hands(hands: int, batch: int = BATCH,
@@ -258,7 +295,7 @@ def iter_hands(hands: int, batch: int = BATCH,
     or fewer, as :func:`simulate` makes them; ``run``: the keyword arguments of
     :func:`simulate` (``players``, ``rules``, ``policy``, ``seed``, ``start``,
     ``threads``, ``progress``)."""
-    return engine.iterate(SPEC, "hand", engine.RunSettings(hands, **run), batch=batch)
+    return engine.iterate(GAME, "hand", engine.RunSettings(hands, **run), batch=batch)
 
 
 def simulate(hands: int = 100_000, players: int | None = None, rules: Any = None,
@@ -275,7 +312,7 @@ def simulate(hands: int = 100_000, players: int | None = None, rules: Any = None
     """
     run = engine.RunSettings(hands, players=players, rules=rules, policy=policy, seed=seed,
                              start=start, threads=threads, progress=progress)
-    return engine.simulate(SPEC, "hand", run)
+    return engine.simulate(GAME, "hand", run)
 
 
 def simulate_sessions(sessions: int = 10_000, players: int | None = None, rules: Any = None,
@@ -290,7 +327,7 @@ def simulate_sessions(sessions: int = 10_000, players: int | None = None, rules:
     """
     run = engine.RunSettings(sessions, players=players, rules=rules, policy=policy, seed=seed,
                              start=start, threads=threads, progress=progress)
-    return engine.simulate(SPEC, "game", run)
+    return engine.simulate(GAME, "game", run)
 
 
 def trace_hands(rules: PitchRules, policies: Any, seed: int, start: int,
@@ -299,7 +336,7 @@ def trace_hands(rules: PitchRules, policies: Any, seed: int, start: int,
     ``frame`` (as :func:`simulate`), ``calls`` (seat * 16 + level in call
     order, -1 padded), ``plays`` (card ids in play order, -1 padded) and
     ``deal`` (dealt masks by seat)."""
-    t = engine.setup(SPEC, None, rules, policies, seed)
+    t = engine.setup(GAME, None, rules, policies, seed)
     rec = np.empty((count, KC.N_COLS), np.int16)
     plays = np.full((count, 48), -1, np.int8)
     calls = np.full((count, K.MAX_CALLS), -1, np.int8)
@@ -312,7 +349,7 @@ def trace_hands(rules: PitchRules, policies: Any, seed: int, start: int,
 
 def _frame(t: engine.Table, rec: np.ndarray, start: int = 0) -> pd.DataFrame:
     return engine.frame(HAND_COLUMNS, rec, engine.FrameContext(
-        t, np.arange(start, start + len(rec), dtype=np.int64)), SPEC.axis_values(t.rules))
+        t, np.arange(start, start + len(rec), dtype=np.int64)), GAME.axis_values(t.rules))
 
 
 # --- a fixed hand --------------------------------------------------------------
@@ -339,7 +376,7 @@ Held = engine.Held
 def _fixed_table(hand: Hand, samples: int, given: FixedSettings) -> Held:
     """The checked arguments of a fixed-hand run (:func:`simkit.engine.held`),
     the hand's cards checked too before anything is played."""
-    held = engine.held(SPEC, hand, samples, given)
+    held = engine.held(GAME, hand, samples, given)
     parse_hand(hand)
     return held
 
@@ -438,7 +475,7 @@ def trace_plans(rules: PitchRules, policies: Any, hand: Hand, plan: int,
     """:func:`plan_hands` (arguments unchecked) with the calls and plays, as
     :func:`trace_hands` gives them (without the deal), for comparison with the
     reference engine."""
-    t = engine.setup(SPEC, None, rules, policies, seed)
+    t = engine.setup(GAME, None, rules, policies, seed)
     plays = np.full((count, 48), -1, np.int8)
     calls = np.full((count, K.MAX_CALLS), -1, np.int8)
     run = _fixed_run(Held(t, hand, seat, dealer), plan, PASS, (True, plays, calls))

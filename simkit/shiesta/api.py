@@ -1,28 +1,30 @@
 """Shiesta from Python: simulate whole games into pandas.
 
-The game's contract with the shared engine layer is :data:`SPEC`
-(:class:`simkit.engine.GameSpec`): its record schema and the small functions
+The game's contract with the shared engine layer is :class:`GAME`
+(a :class:`simkit.engine.Game`): its record schema and the small functions
 that allocate and fill the kernel's arrays.  Column meanings are in
 seeds/shiesta.md section 5, in the schema below and in ``simkit rules shiesta``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
 from simkit import engine
-from simkit.base.measures import winner_measure
-from simkit.engine import Column, GameSpec, Table, Unit
+from simkit.base.measures import Section, winner_measure
+from simkit.engine import Column, Game, RecordBook, Table, Unit, WarmStep
 from simkit.policy import Policy
 from simkit.shiesta import kernel as K
 from simkit.shiesta import policies as policies_module
 from simkit.shiesta import rules as rules_module
+from simkit.shiesta import summary
 from simkit.shiesta.rules import MAX_PLAYERS, MIN_PLAYERS, SPECIAL_TEXT, ShiestaRules
-from simkit.shiesta.summary import GameSummary, measures
+from simkit.shiesta.summary import GameSummary
 
 if TYPE_CHECKING:
     from simkit.shiesta.reference import GameLog
@@ -60,26 +62,57 @@ def _reference_game(rules: ShiestaRules, policies: Sequence[Policy], seed: int,
     return reference.play_game(rules, policies, seed, index)
 
 
-SPEC = GameSpec.declare(
-    "shiesta", rules_module, policies_module, record="simkit.shiesta.record",
-    players=tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
-    axes={"r": lambda r: SPECIAL_TEXT},
-    units={"game": Unit(name="game", label="game", doc="one row per whole game",
-                        schema=GAME_COLUMNS, summary=GameSummary, kernel=K.run_games,
-                        width=K.N_GCOLS, dtype=np.int64, extra=_untraced, batch=1 << 17,
-                        chunk=100_000,
-                        measure=winner_measure("wins per game", "winner"))},
-    reference=_reference_game, bench_unit="game", bench_players=(4, 3, 5), bench_scale=20,
-    # simkit.bygame.warm: each step's kernels, with their cold compile time (s, one thread:
-    # benchmarks/compile_costs.py)
-    warm={"games": (10, lambda: simulate_games(games=20))},
-    measures=measures,
-)
+class Shiesta(Game):
+    """Shiesta: seeds/shiesta.md."""
+
+    name = "shiesta"
+    title = rules_module.TITLE
+    book = rules_module.BOOK
+    rules = ShiestaRules
+    presets = rules_module.PRESETS
+    policies = policies_module.POLICIES
+    policy_layout = policies_module.LAYOUT
+    named_policies = policies_module.NAMED
+    players = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    axes = MappingProxyType({"r": lambda r: SPECIAL_TEXT})
+    units = MappingProxyType({"game": Unit(name="game", label="game", doc="one row per whole game",
+                          schema=GAME_COLUMNS, summary=GameSummary, kernel=K.run_games,
+                          width=K.N_GCOLS, dtype=np.int64, extra=_untraced, batch=1 << 17,
+                          chunk=100_000, measure=winner_measure("wins per game", "winner"))})
+    bench_unit = "game"
+    bench_players = (4, 3, 5)
+    bench_scale = 20
+
+    def make_rules(self, preset: str = "seed", file: str | None = None,
+                   overrides: Mapping[str, Any] | None = None,
+                   players: int | None = None) -> ShiestaRules:
+        return cast(ShiestaRules, rules_module.make_rules(preset, file, overrides, players))
+
+    def make_policies(self, specs: Any, players: int) -> tuple[Policy, ...]:
+        return policies_module.make_policies(specs, players)
+
+    def record(self) -> RecordBook:
+        from simkit.shiesta import record
+        return record
+
+    def measures(self, rules: Any) -> list[Section]:
+        return summary.measures(rules)
+
+    def reference(self, rules: Any, policies: Sequence[Policy], seed: int,
+                  index: int) -> object:
+        return _reference_game(rules, policies, seed, index)
+
+    def warm(self) -> Mapping[str, WarmStep]:
+        return {"games": (10, lambda: simulate_games(games=20))}
+
+
+#: The game, as the registry (:mod:`simkit.games`) hands it out.
+GAME = Shiesta()
 
 
 #: Rules from a rules object, a preset name, a dict of rule values or None (the
 #: seed's), with ``players`` (if given) replacing the count.
-resolve_rules = SPEC.resolve_rules
+resolve_rules = GAME.resolve_rules
 
 
 def simulate_games(games: int = 10_000, players: int | None = None,
@@ -96,19 +129,19 @@ def simulate_games(games: int = 10_000, players: int | None = None,
     """
     run = engine.RunSettings(games, players=players, rules=rules, policy=policy, seed=seed,
                              start=start, threads=threads, progress=progress)
-    return engine.simulate(SPEC, "game", run)
+    return engine.simulate(GAME, "game", run)
 
 
 def trace_games(rules: ShiestaRules, policies: Sequence[str | Policy] | None, seed: int,
                 start: int, count: int) -> dict[str, Any]:
     """Games with every move (codes as the reference's ``move_codes``, -1 padded),
     for comparison with the reference engine: ``frame`` and ``moves``."""
-    t = engine.setup(SPEC, None, rules, policies, seed)
+    t = engine.setup(GAME, None, rules, policies, seed)
     g = np.empty((count, K.N_GCOLS), np.int64)
     assert isinstance(t.rules, ShiestaRules)
     moves = np.empty((count, t.rules.max_turns), np.int64)
     K.run_games(start=start, count=count, key=t.key, rules=t.rv, kinds=t.kinds, params=t.params,
                 grec=g, trace=True, moves=moves)
     frame = engine.frame(GAME_COLUMNS, g, engine.FrameContext(
-        t, np.arange(start, start + count, dtype=np.int64)), SPEC.axis_values(t.rules))
+        t, np.arange(start, start + count, dtype=np.int64)), GAME.axis_values(t.rules))
     return {"frame": frame, "moves": moves}
