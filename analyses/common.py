@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,15 +35,18 @@ __all__ = [
     "GameStudy",
     "Plot",
     "Study",
+    "cell",
     "check_args",
     "diff_cols",
     "difference_panels",
     "draw",
     "errorbar",
     "finish",
+    "int_groups",
     "percent",
     "player_color",
     "proportion",
+    "row_at",
     "signed",
 ]
 
@@ -159,6 +162,32 @@ class GameStudy:
         return self.STUDY.run(hands, seed, progress, threads)
 
 # ---------------------------------------------------------------- numbers
+
+def row_at(frame: pd.DataFrame, label: Hashable) -> pd.Series:
+    """The row of ``frame`` labelled ``label`` (``frame.loc[label]`` where the label is
+    unique, typed as the one row it is: pandas-stubs types ``.loc`` of a label as
+    a row or a frame); a KeyError if it is missing or not unique."""
+    at = frame.index.get_loc(label)
+    if not isinstance(at, (int, np.integer)):
+        raise KeyError(f"{label!r} labels more than one row")
+    return frame.iloc[int(at)]
+
+
+def int_groups(frame: pd.DataFrame, column: str,
+               sort: bool = True) -> Iterator[tuple[int, pd.DataFrame]]:
+    """``frame.groupby(column, sort=sort)`` for a column of whole numbers (a player
+    count, a seat), each key as an int (pandas-stubs types a key as any scalar)."""
+    for key, group in frame.groupby(column, sort=sort):
+        if not isinstance(key, (int, np.integer)):
+            raise TypeError(f"{column} holds {key!r}, not a whole number")
+        yield int(key), group
+
+
+def cell(frame: pd.DataFrame, label: Hashable, column: str) -> float:
+    """The number in row ``label`` (see :func:`row_at`) and ``column`` of ``frame``,
+    as a float (pandas-stubs types a cell as any scalar pandas holds)."""
+    return float(row_at(frame, label)[column])
+
 
 def proportion(k: Values, n: Values) -> tuple[Any, Any, Any]:
     """``(k / n, lo, hi)`` with the Clopper-Pearson 95% interval; NaN where n is 0."""

@@ -51,7 +51,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from analyses.common import Plot, Study, Tables, errorbar
+from analyses.common import Plot, Study, Tables, errorbar, row_at
 from simkit.base import stats
 from simkit.base.rows import rows_of
 from simkit.pepper.api import iter_hands
@@ -270,7 +270,7 @@ def _bid_phrase(bid: str) -> str:
 
 def _top_bid(sb: pd.DataFrame, players: int, policy: str) -> pd.Series | None:
     rows = sb[(sb["players"] == players) & (sb["policy"] == policy)]
-    return None if rows.empty else rows.loc[rows["hands"].idxmax()]
+    return None if rows.empty else row_at(rows, rows["hands"].idxmax())
 
 
 def _seat_text(seat: int, players: int) -> str:
@@ -325,7 +325,7 @@ def _spreads(sf: pd.DataFrame, top: pd.Series) -> dict[str, tuple[Any, ...]]:
     spreads = {}
     for f, g in big.groupby("feature"):
         if len(g) >= 2:
-            lo_row, hi_row = g.loc[g["rate"].idxmin()], g.loc[g["rate"].idxmax()]
+            lo_row, hi_row = row_at(g, g["rate"].idxmin()), row_at(g, g["rate"].idxmax())
             spreads[f] = (hi_row["rate"] - lo_row["rate"], lo_row, hi_row)
     return spreads
 
@@ -360,7 +360,8 @@ def _seat(ss: pd.DataFrame, top: pd.Series, spreads: dict[str, tuple[Any, ...]])
                & (ss["level"] == top["level"]) & (ss["hands"] >= MIN_CELL)]
     if len(seats) < 2:
         return None
-    lo_row, hi_row = seats.loc[seats["rate"].idxmin()], seats.loc[seats["rate"].idxmax()]
+    lo_row = row_at(seats, seats["rate"].idxmin())
+    hi_row = row_at(seats, seats["rate"].idxmax())
     d = stats.compare_proportions(hi_row["made"], hi_row["hands"],
                                   lo_row["made"], lo_row["hands"])
     clear = d["p_value"] < 0.01

@@ -57,7 +57,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from analyses.common import Plot, Study, Tables, signed
+from analyses.common import Plot, Study, Tables, int_groups, row_at, signed
 from simkit import advice
 from simkit.base import stats
 from simkit.base.rows import rows_of
@@ -479,7 +479,7 @@ def findings(tables: Tables) -> list[str]:
     w = wins.pivot_table(index=["players", "state"], columns="plan", values="p_win")
     if "kubwa" in w and OWN in w:
         diff = (w["kubwa"] - w[OWN]).rename("d").reset_index()
-        best, worst = diff.loc[diff["d"].idxmax()], diff.loc[diff["d"].idxmin()]
+        best, worst = row_at(diff, diff["d"].idxmax()), row_at(diff, diff["d"].idxmin())
         lines.append(
             f"On strong hands the score matters: Kubwa instead of the heuristic's own bidding "
             f"changes the chance of winning the game by {best.d:+.1%} ({best.players} players, "
@@ -511,7 +511,7 @@ def findings(tables: Tables) -> list[str]:
               if r.deals and getattr(r, "defence_deals", 0) > 1]
     searched = tables["rule_of_thumb_searching"]
     lines += [_searching_thumb_line(players, be[players], t)
-              for players, t in searched.groupby("players", sort=False)]
+              for players, t in int_groups(searched, "players", sort=False)]
     lines.append(f"Every other seat bid and played by the {POLICY} policy; the first "
                  f"speaker played its cards by it too, except in the all-tricks comparison's "
                  f"{EXPERT} column, where the first speaker's side played by {EXPERT}, and "
@@ -589,7 +589,7 @@ def _by_class_panels(table: pd.DataFrame, top: int, title: str, height: float,
     """One panel per player count, stacked: the first ``top`` hand classes as rows
     (best at the top), ``draw(ax, y, rows)`` drawing the bars."""
     fig, axes = plt.subplots(3, 1, figsize=(9, height))
-    for ax, (players, c) in zip(axes, table.groupby("players", sort=False)):
+    for ax, (players, c) in zip(axes, int_groups(table, "players", sort=False)):
         c = c.head(top).iloc[::-1]
         y = np.arange(len(c))
         draw(ax, y, c)
@@ -621,7 +621,7 @@ def _per_player_count(table: pd.DataFrame,
                       draw: Callable[[Axes, int, pd.DataFrame], None]) -> Figure:
     """One panel per player count, side by side: ``draw(ax, players, rows)``."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
-    for ax, (players, rows) in zip(axes, table.groupby("players", sort=False)):
+    for ax, (players, rows) in zip(axes, int_groups(table, "players", sort=False)):
         draw(ax, players, rows)
         ax.set_ylim(0, 1)
     fig.tight_layout()

@@ -22,11 +22,11 @@ COLORS = {"team 0": "tab:blue", "team 1": "tab:orange", "starting": "tab:green",
 def _histogram_panel(ax: Axes, hi: pd.DataFrame, sc: pd.DataFrame) -> None:
     """The distribution of a team's hand score with its 5%, 50% and 95% quantiles."""
     for side, d in hi.groupby("side", sort=False):
-        ax.step(d["score_from"] + sim.BIN / 2, d["share"], where="mid", color=COLORS[side],
+        ax.step(d["score_from"] + sim.BIN / 2, d["share"], where="mid", color=COLORS[str(side)],
                 label=side)
         q = sc[sc["side"] == side].iloc[0]
         for name, ls in (("q05", ":"), ("median", "-"), ("q95", ":")):
-            ax.axvline(q[name], color=COLORS[side], ls=ls, lw=0.8)
+            ax.axvline(q[name], color=COLORS[str(side)], ls=ls, lw=0.8)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel(f"hand score ({sim.BIN}-point bins; lines: 5%, 50%, 95% quantiles)")
     ax.set_ylabel("share of hands")
@@ -42,7 +42,7 @@ def _parts_panel(ax: Axes, pa: pd.DataFrame) -> None:
         d = pa[pa["side"] == side].set_index("part").loc[list(order)]
         y = np.arange(len(order)) + (i - 1.5) * 0.18
         m = d["mean"].to_numpy(float)
-        ax.barh(y, m, height=0.18, color=COLORS[side], label=side,
+        ax.barh(y, m, height=0.18, color=COLORS[str(side)], label=side,
                 xerr=np.nan_to_num(np.vstack([m - d["ci_low"], d["ci_high"] - m])), capsize=2)
     ax.set_yticks(np.arange(len(order)), [o.replace("_", " ") for o in order])
     ax.invert_yaxis()
@@ -69,7 +69,7 @@ def _burracos(tables: Tables) -> Figure:
             d = bu[(bu["side"] == side) & (bu["kind"] == kind)]
             x = np.arange(len(sim.COUNTS)) + (i - 1.5) * 0.2
             m = d["share"].to_numpy(float)
-            ax.bar(x, m, width=0.2, color=COLORS[side],
+            ax.bar(x, m, width=0.2, color=COLORS[str(side)],
                    label=f"{side} (mean {d['mean'].iloc[0]:.3f})",
                    yerr=np.nan_to_num(np.vstack([m - d["ci_low"], d["ci_high"] - m])), capsize=2)
         ax.set_xticks(range(len(sim.COUNTS)), sim.COUNTS)

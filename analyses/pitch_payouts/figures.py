@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from analyses.common import RGBA, Plot, Tables, errorbar, finish
+from analyses.common import RGBA, Plot, Tables, errorbar, finish, int_groups
 from analyses.pitch_payouts.simulate import DROP_IN, PLAYERS, SESSION_HANDS, STUDY_PLAYERS
 from simkit.base.rows import rows_of
 from simkit.pitch.rules import BIDS
@@ -27,7 +27,7 @@ def _color(players: int) -> RGBA:
 def _money_per_hand(tables: Tables) -> Figure:
     mh = tables["money_per_hand"]
     fig, ax = plt.subplots(figsize=(8, 5))
-    for p, d in mh.groupby("players"):
+    for p, d in int_groups(mh, "players"):
         errorbar(ax, d["seat"], 100 * d["money"], 100 * d["ci_low"], 100 * d["ci_high"],
                  color=_color(p), label=f"{p} players")
         last = d[d["seat"] == p]
@@ -64,7 +64,7 @@ def _drop_in_panel(ax: Axes, di: pd.DataFrame) -> None:
 def _money_per_session(tables: Tables) -> Figure:
     ms = tables["money_per_session"]
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8), gridspec_kw={"width_ratios": [3, 3, 2]})
-    for p, d in ms.groupby("players"):
+    for p, d in int_groups(ms, "players"):
         errorbar(axes[0], d["seat"], 100 * d["money"], 100 * d["ci_low"], 100 * d["ci_high"],
                  color=_color(p), label=f"{p} players")
         axes[0].plot(d["seat"], 100 * d["from_hands"], ls=":", marker="x", color=_color(p))
@@ -163,7 +163,7 @@ def _bids(tables: Tables) -> Figure:
     bi = tables["bids"]
     order = list(BIDS[1:])
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.6))
-    for p, d in bi.groupby("players"):
+    for p, d in int_groups(bi, "players"):
         d = d[d["hands"] > 0]
         xs = np.array([order.index(b) for b in d["bid"]]) + (p - 5) * 0.04
         errorbar(axes[0], xs, d["rate"], d["ci_low"], d["ci_high"], color=_color(p),

@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from analyses.common import Tables, percent, signed
+from analyses.common import Tables, percent, row_at, signed
 from analyses.pitch_payouts.simulate import DROP_IN, SESSION_HANDS, STUDY_PLAYERS
 from simkit.base import stats
 from simkit.base.rows import rows_of
@@ -146,7 +146,7 @@ def _aggression_line(ag: pd.DataFrame) -> str | None:
         return None
     zero = ag[ag["aggression"] == 0].iloc[0]
     others = ag[ag["aggression"] != 0]
-    top = others.loc[others["diff"].idxmax()]
+    top = row_at(others, others["diff"].idxmax())
     one = ag[ag["aggression"] == 1.0]
     extra = ""
     if len(one):

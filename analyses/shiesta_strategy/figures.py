@@ -11,7 +11,16 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from analyses.common import RGBA, Plot, Tables, difference_panels, errorbar, finish, player_color
+from analyses.common import (
+    RGBA,
+    Plot,
+    Tables,
+    difference_panels,
+    errorbar,
+    finish,
+    int_groups,
+    player_color,
+)
 from analyses.shiesta_strategy.simulate import (
     BIN,
     DEALT,
@@ -31,7 +40,7 @@ def _color(players: int) -> RGBA:
 def _seats(tables: Tables) -> Figure:
     se = tables["seats"]
     fig, ax = plt.subplots(figsize=(8, 5))
-    for p, d in se.groupby("players"):
+    for p, d in int_groups(se, "players"):
         u = d.iloc[0]
         errorbar(ax, d["seat"] + (p - 4) * 0.05, d["win_rate"], d["ci_low"], d["ci_high"],
                  color=_color(p), label=f"{p} players (unfinished {u['unfinished_rate']:.2%})")
@@ -96,7 +105,7 @@ def _specials(tables: Tables) -> Figure:
     for i, (rank, d) in enumerate(sp.groupby("rank", sort=False)):
         d = d[d["player_games"] > 0]
         errorbar(ax, d["k"] + (i - 1.5) * 0.04, d["win_rate"], d["ci_low"], d["ci_high"],
-                 color=colors.get(rank), label=f"{rank}s")
+                 color=colors.get(str(rank)), label=f"{rank}s")
     if len(sp):
         ax.axhline(sp["fair"].iloc[0], color="k", ls="--", lw=0.8)
     ax.set_xticks(range(len(DEALT)), DEALT)
@@ -113,7 +122,7 @@ def _specials(tables: Tables) -> Figure:
 
 def _length_panel(ax: Axes, hi: pd.DataFrame, gl: pd.DataFrame, pol: str) -> None:
     """The distribution of game length with policy ``pol``, one line per player count."""
-    for p, d in hi[hi["policy"] == pol].groupby("players"):
+    for p, d in int_groups(hi[hi["policy"] == pol], "players"):
         q = gl[(gl["policy"] == pol) & (gl["players"] == p)]
         cap = int(q["max_turns"].iloc[0]) if len(q) else None
         body = d[d["turns_to"] < cap] if cap is not None else d
@@ -123,9 +132,9 @@ def _length_panel(ax: Axes, hi: pd.DataFrame, gl: pd.DataFrame, pol: str) -> Non
         last = last[last["share"] > 0]
         ax.plot(last["turns_from"], last["share"], "s", color=_color(p), ms=6, mfc="none")
         if len(q):
-            q = q.iloc[0]
+            qs = q.iloc[0]
             for name, ls in (("median", "-"), ("p90", "--"), ("p99", ":")):
-                ax.axvline(q[name], color=_color(p), ls=ls, lw=0.9)
+                ax.axvline(qs[name], color=_color(p), ls=ls, lw=0.9)
     ax.set_yscale("log")
     ax.set_xlabel(f"turns per game ({BIN}-turn bins; squares: games at the turn cap)")
     ax.set_title(f"{pol} players")

@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from analyses.common import Tables, percent, signed
+from analyses.common import Tables, cell, percent, row_at, signed
 from analyses.shiesta_strategy.simulate import BASE, POLICIES, RANDOM, SEED_PRESET, STUDY_PLAYERS
 from simkit.base.rows import rows_of
 
@@ -47,7 +47,7 @@ def _seats_line(se: pd.DataFrame) -> str | None:
     four = se[se["players"] == STUDY_PLAYERS]
     tail = ""
     if len(four):
-        worst = four.loc[four["win_rate"].idxmin()]
+        worst = row_at(four, four["win_rate"].idxmin())
         tail = (f"; with {STUDY_PLAYERS} players the weakest seat is {worst['seat_name']}, "
                 f"{percent(worst['win_rate'], worst['ci_low'], worst['ci_high'])}")
     return "With heuristic players the starter wins " + ", ".join(parts) + tail + "."
@@ -57,7 +57,7 @@ def _round_robin_line(rr: pd.DataFrame, sc: pd.DataFrame) -> str | None:
     """2. The round robin: the best and worst policy, and how many pairings differ."""
     if not len(sc):
         return None
-    best, worst = sc.loc[sc["score"].idxmax()], sc.loc[sc["score"].idxmin()]
+    best, worst = row_at(sc, sc["score"].idxmax()), row_at(sc, sc["score"].idxmin())
     pairs = _unordered(rr)
     n_sig = int((pairs["p_value"] < 0.05).sum())
     h = rr[(rr["policy"] == "heuristic")]
@@ -87,16 +87,16 @@ def _round_robin_line(rr: pd.DataFrame, sc: pd.DataFrame) -> str | None:
 
 def _specials_line(sp: pd.DataFrame) -> str | None:
     """3. Special cards: two of a rank against none, the largest gap first."""
-    gaps = []
-    for rank, d in sp.groupby("rank", sort=False):
-        d = d.set_index("k")
-        if 0 in d.index and 2 in d.index and d.loc[2, "player_games"] > 0:
-            gaps.append((d.loc[2, "win_rate"] - d.loc[0, "win_rate"], rank, d))
+    gaps: list[tuple[float, str, pd.DataFrame]] = []
+    for rank, by_k in sp.groupby("rank", sort=False):
+        d = by_k.set_index("k")
+        if 0 in d.index and 2 in d.index and cell(d, 2, "player_games") > 0:
+            gaps.append((cell(d, 2, "win_rate") - cell(d, 0, "win_rate"), str(rank), d))
     if not gaps:
         return None
     gaps.sort(key=lambda g: -g[0])
     _, rank, d = gaps[0]
-    a, b = d.loc[2], d.loc[0]
+    a, b = row_at(d, 2), row_at(d, 0)
     text = (f"Of the special cards the {rank} is worth most: a player dealt two {rank}s "
             f"wins {percent(a['win_rate'], a['ci_low'], a['ci_high'], a['player_games'])}"
             f" against {percent(b['win_rate'], b['ci_low'], b['ci_high'])} with none")
@@ -112,8 +112,8 @@ def _length_line(gl: pd.DataFrame) -> str | None:
     r4 = gl[(gl["policy"] == RANDOM) & (gl["players"] == STUDY_PLAYERS)]
     if not (len(h4) and len(r4)):
         return None
-    longest = gl.loc[gl["mean_turns"].idxmax()]
-    h4, r4 = h4.iloc[0], r4.iloc[0]
+    longest = row_at(gl, gl["mean_turns"].idxmax())
+    h, r = h4.iloc[0], r4.iloc[0]
     if longest["p99"] < longest["max_turns"]:
         tail = f"99% within {longest['p99']:.0f}"
     else:
@@ -121,10 +121,10 @@ def _length_line(gl: pd.DataFrame) -> str | None:
                        longest["unfinished_ci_high"])
         tail = f"{rate} reach the {int(longest['max_turns'])}-turn cap"
     return (
-        f"A {STUDY_PLAYERS}-player heuristic game lasts a median {h4['median']:.0f} "
-        f"turns (90% of games: {h4['p90']:.0f} or fewer, 99%: {h4['p99']:.0f}; "
-        f"mean {h4['mean_turns']:.1f}, 95% CI {h4['ci_low']:.1f}-{h4['ci_high']:.1f}) "
-        f"against a median {r4['median']:.0f} with random players; the longest games "
+        f"A {STUDY_PLAYERS}-player heuristic game lasts a median {h['median']:.0f} "
+        f"turns (90% of games: {h['p90']:.0f} or fewer, 99%: {h['p99']:.0f}; "
+        f"mean {h['mean_turns']:.1f}, 95% CI {h['ci_low']:.1f}-{h['ci_high']:.1f}) "
+        f"against a median {r['median']:.0f} with random players; the longest games "
         f"are {longest['policy']} {longest['players']}-player games, mean "
         f"{longest['mean_turns']:.1f} turns (95% CI {longest['ci_low']:.1f}-"
         f"{longest['ci_high']:.1f}), median {longest['median']:.0f}, and {tail}.")
@@ -136,8 +136,8 @@ def _variants_line(va: pd.DataFrame) -> str | None:
     v4 = v[v["players"] == STUDY_PLAYERS]
     if not len(v4):
         return None
-    lt = v4.loc[v4["turns_diff"].abs().idxmax()]
-    ls = v4.loc[v4["starter_diff"].abs().idxmax()]
+    lt = row_at(v4, v4["turns_diff"].abs().idxmax())
+    ls = row_at(v4, v4["starter_diff"].abs().idxmax())
     starter_pts = points(ls["starter_diff"], ls["starter_diff_ci_low"],
                          ls["starter_diff_ci_high"])
     text = (f"Of the {STUDY_PLAYERS}-player rule variants, {lt['preset']} changes game "

@@ -94,9 +94,9 @@ class _Table:
             self.turns = np.pad(self.turns, (0, len(turns) - len(self.turns)))
         self.turns[:len(turns)] += turns
         K = len(DEALT)
-        for i, t in enumerate(SPECIAL_TEXT):
+        for i, text in enumerate(SPECIAL_TEXT):
             for s in range(N):
-                k = np.minimum(df[f"dealt_{t}_{s}"].to_numpy().astype(np.int64), K - 1)
+                k = np.minimum(df[f"dealt_{text}_{s}"].to_numpy().astype(np.int64), K - 1)
                 self.sp_n[i] += np.bincount(k, minlength=K)
                 self.sp_wins[i] += np.bincount(k[winner == s], minlength=K)
                 self.sp_unf[i] += np.bincount(k[unf], minlength=K)
