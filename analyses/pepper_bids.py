@@ -51,7 +51,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from analyses.common import Plot, Study, Tables, errorbar, row_at
+from analyses.common import Plot, Study, Tables, errorbar, int_groups, row_at
 from simkit.base import stats
 from simkit.base.rows import rows_of
 from simkit.pepper.api import iter_hands
@@ -157,9 +157,9 @@ def _bid_text(players: int, level: Iterable[int]) -> list[str]:
 
 def _with_bid(df: pd.DataFrame) -> pd.DataFrame:
     bid = pd.Series("", index=df.index, dtype=object)
-    for p, g in df.groupby("players"):
-        bid.loc[g.index] = _bid_text(int(p), g["level"])
-    pos = df.columns.get_loc("level")
+    for p, g in int_groups(df, "players"):
+        bid.loc[g.index] = np.array(_bid_text(p, g["level"]), dtype=object)
+    pos = list(df.columns).index("level")
     df.insert(pos, "bid", bid)
     return df
 
@@ -306,9 +306,9 @@ def _bolder(ov: pd.DataFrame) -> str | None:
         b = ov[(ov["players"] == p) & (ov["policy"] == bold)]
         if a.empty or b.empty or not a["contracts"].iloc[0] or not b["contracts"].iloc[0]:
             continue
-        a, b = a.iloc[0], b.iloc[0]
-        d = stats.compare_proportions(b["made"], b["contracts"], a["made"], a["contracts"])
-        parts.append(f"{a['rate']:.1%} to {b['rate']:.1%} with {p} players "
+        ra, rb = a.iloc[0], b.iloc[0]
+        d = stats.compare_proportions(rb["made"], rb["contracts"], ra["made"], ra["contracts"])
+        parts.append(f"{ra['rate']:.1%} to {rb['rate']:.1%} with {p} players "
                      f"({_diff(d)})")
     if not parts:
         return None
@@ -433,7 +433,8 @@ def _rate_bars(ax: Axes, x: np.ndarray, d: pd.DataFrame, **kw: Any) -> None:
     errorbar(ax, x, d["rate"], d["ci_low"], d["ci_high"], **kw)
 
 
-def _bid_panels(tables: Tables) -> tuple[Figure, list[str], list[tuple[Axes, str, dict[str, Any]]]]:
+def _bid_panels(tables: Tables
+                ) -> tuple[Figure, list[str], list[tuple[Axes, str, dict[int, pd.DataFrame]]]]:
     """A figure with one panel per policy over one contract axis, for the
     contracts of MIN_CELL+ hands: the figure, the axis order, and for each
     panel (axis, policy, {players: rows} of the player counts with rows)."""
@@ -442,7 +443,7 @@ def _bid_panels(tables: Tables) -> tuple[Figure, list[str], list[tuple[Axes, str
     order = _bids_used(sb["bid"])
     fig, axes = plt.subplots(1, len(POLICIES), figsize=(6 * len(POLICIES), 4.4),
                              sharey=True, squeeze=False)
-    panels = []
+    panels: list[tuple[Axes, str, dict[int, pd.DataFrame]]] = []
     for ax, pol in zip(axes[0], POLICIES):
         rows = sb[sb["policy"] == pol]
         by_players = {p: rows[rows["players"] == p] for p in PLAYERS}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analyses.burraco_scoring.simulate import BASE, POLICIES, SEED_PRESET
-from analyses.common import Tables, percent, signed
+from analyses.common import Tables, cell, percent, row_at, signed
 
 
 def _ci(m: float, lo: float, hi: float, k: int = 0) -> str:
@@ -32,9 +32,9 @@ def _change(row: pd.Series, name: str, scale: float = 1) -> str:
 
 def _score_line(sc: pd.DataFrame, pa: pd.DataFrame) -> str:
     """1. A team's hand score and what it is made of."""
-    s = sc.set_index("side").loc["team 0"]
+    s = row_at(sc.set_index("side"), "team 0")
     p0 = pa[(pa["side"] == "team 0") & (pa["part"] != "score")].set_index("part")
-    parts = ", ".join(f"{part.replace('_', ' ')} {signed(r['mean'], 1)}"
+    parts = ", ".join(f"{str(part).replace('_', ' ')} {signed(r['mean'], 1)}"
                       for part, r in p0.iterrows())
     return (f"With four heuristic players a team scores on average "
             f"{_ci(s['mean'], s['ci_low'], s['ci_high'], 1)} points per hand "
@@ -45,7 +45,7 @@ def _score_line(sc: pd.DataFrame, pa: pd.DataFrame) -> str:
 def _burraco_line(bu: pd.DataFrame) -> str:
     """2. Clean and dirty burracos per team and hand."""
     b = bu[(bu["side"] == "team 0")].set_index(["kind", "count"])
-    cm, dm = b.loc[("clean", "0")], b.loc[("dirty", "0")]
+    cm, dm = row_at(b, ("clean", "0")), row_at(b, ("dirty", "0"))
     return (f"A team makes {_ci(dm['mean'], dm['mean_ci_low'], dm['mean_ci_high'], 2)} dirty "
             f"burracos per hand but only "
             f"{_ci(cm['mean'], cm['mean_ci_low'], cm['mean_ci_high'], 3)} clean ones; it has "
@@ -56,12 +56,12 @@ def _ending_line(en: pd.DataFrame, cl: pd.DataFrame, tu: pd.DataFrame) -> str:
     """3. How hands end, which team goes out, and how long a hand lasts."""
     e = en.set_index("ended")
     c = cl.set_index("side")
-    t = tu.set_index("ended").loc["all"]
-    return (f"{_rate(e.loc['closed'], n=e.loc['closed', 'hands'])} "
-            f"of hands end with a team going out and {_rate(e.loc['stock'])} "
-            f"when the stock runs low ({int(e.loc['cap', 'count'])} at the turn cap); the "
-            f"starting team goes out in {_rate(c.loc['starting'], 'closing_')} "
-            f"and the dealing team in {_rate(c.loc['dealing'], 'closing_')}, "
+    t = row_at(tu.set_index("ended"), "all")
+    return (f"{_rate(row_at(e, 'closed'), n=cell(e, 'closed', 'hands'))} "
+            f"of hands end with a team going out and {_rate(row_at(e, 'stock'))} "
+            f"when the stock runs low ({int(cell(e, 'cap', 'count'))} at the turn cap); the "
+            f"starting team goes out in {_rate(row_at(c, 'starting'), 'closing_')} "
+            f"and the dealing team in {_rate(row_at(c, 'dealing'), 'closing_')}, "
             f"and a hand lasts a median {t['median']:.0f} turns, a mean of "
             f"{_ci(t['mean'], t['ci_low'], t['ci_high'], 1)}.")
 
@@ -78,12 +78,12 @@ def _game_line(ga: pd.DataFrame) -> str:
 def _policy_line(po: pd.DataFrame, mx: pd.DataFrame) -> str:
     """5. The other policies against heuristic, and a heuristic team against a patient one."""
     p = po.set_index("policy")
-    both = mx.set_index("seating").loc["both"]
+    both = row_at(mx.set_index("seating"), "both")
     alt = "; ".join(
-        f"{name} players change it by {_change(p.loc[name], 'score')} points and the closing "
-        f"rate by {_change(p.loc[name], 'closing', 100)} percentage points"
+        f"{name} players change it by {_change(row_at(p, name), 'score')} points and the closing "
+        f"rate by {_change(row_at(p, name), 'closing', 100)} percentage points"
         for name in POLICIES if name != BASE)
-    return (f"Heuristic players at every seat score {p.loc[BASE, 'score_mean']:.1f} points "
+    return (f"Heuristic players at every seat score {cell(p, BASE, 'score_mean'):.1f} points "
             f"per team-hand; {alt}; a heuristic team seated against a patient team scores "
             f"{_change(both, 'score')} points per hand relative to it and wins "
             f"{_rate(both, 'heuristic_win_', both['games'])} of the games.")
@@ -94,11 +94,11 @@ def _play_line(pl: pd.DataFrame) -> str:
     t = pl.set_index(["policy", "measure"])
 
     def mean(p: str, m: str, k: int = 2) -> str:
-        r = t.loc[(p, m)]
+        r = row_at(t, (p, m))
         return _ci(r["estimate"], r["ci_low"], r["ci_high"], k)
 
     def share(p: str, m: str) -> str:
-        r = t.loc[(p, m)]
+        r = row_at(t, (p, m))
         return percent(r["estimate"], r["ci_low"], r["ci_high"])
 
     others = "; ".join(f"{p} players {mean(p, 'sets')} sets, {mean(p, 'sequences')} "
@@ -109,7 +109,7 @@ def _play_line(pl: pd.DataFrame) -> str:
             f"{mean(BASE, 'sequences')} sequences, so {share(BASE, 'sequence_share')} of "
             f"their melds are sequences, meld {mean(BASE, 'wilds')} wild cards, and make "
             f"{share(BASE, 'clean_share')} of their burracos clean "
-            f"(n={int(t.loc[(BASE, 'sets'), 'hands']):,} hands); {others}.")
+            f"(n={int(cell(t, (BASE, 'sets'), 'hands')):,} hands); {others}.")
 
 
 def _variant_line(va: pd.DataFrame) -> str | None:
@@ -117,7 +117,7 @@ def _variant_line(va: pd.DataFrame) -> str | None:
     v = va[va["preset"] != SEED_PRESET].dropna(subset=["score_diff"])
     if not len(v):
         return None
-    top = v.loc[v["score_diff"].abs().idxmax()]
+    top = row_at(v, v["score_diff"].abs().idxmax())
     sig = v[v["score_p_value"] < 0.05]["preset"].tolist()
     return (f"Of the rule variants, {top['preset']} ({top['rules']}) changes the mean "
             f"score most, {_change(top, 'score')} points per team-hand; "

@@ -68,7 +68,7 @@ def _seat_phrase(seat: int, players: int) -> str:
 
 def _high_low(df: pd.DataFrame, col: str = "money") -> tuple[pd.Series, pd.Series]:
     """The rows with the highest and the lowest ``col``."""
-    return df.loc[df[col].idxmax()], df.loc[df[col].idxmin()]
+    return row_at(df, df[col].idxmax()), row_at(df, df[col].idxmin())
 
 
 def _seats_line(mh: pd.DataFrame) -> str | None:
@@ -103,7 +103,7 @@ def _sessions_line(ms: pd.DataFrame) -> str | None:
         return None
     hi_row, lo_row = _high_low(s4)
     gaps = ms.groupby("players")["money"].agg(lambda x: x.max() - x.min())
-    gp = int(gaps.idxmax())
+    gp = int(gaps.index[int(gaps.argmax())])
     g_hi, g_lo = _high_low(ms[ms["players"] == gp])
     sd = s4["money_sd"].mean()
     losing, n = int(s4["losing"].sum()), int(s4["sessions"].sum())
@@ -127,16 +127,16 @@ def _drop_in_line(di: pd.DataFrame) -> str | None:
     jo = di[di["group"] == "joined later"]
     if not (len(st) and len(jo) and jo["players"].iloc[0] > 0):
         return None
-    st, jo = st.iloc[0], jo.iloc[0]
+    first, later = st.iloc[0], jo.iloc[0]
     return (
         f"With players dropping in and out ({DROP_IN}: leave 5%, join 10% after each "
         f"hand), the {STUDY_PLAYERS} starters average "
-        f"{cents(st['money'], st['ci_low'], st['ci_high'], st['players'])} per session "
+        f"{cents(first['money'], first['ci_low'], first['ci_high'], first['players'])} per session "
         f"and the players who joined later "
-        f"{cents(jo['money'], jo['ci_low'], jo['ci_high'], jo['players'])} in "
-        f"{jo['hands_played']:.1f} hands on average "
-        f"({signed(100 * jo['money_per_hand'], 2)} against "
-        f"{signed(100 * st['money_per_hand'], 2)} cents per hand played).")
+        f"{cents(later['money'], later['ci_low'], later['ci_high'], later['players'])} in "
+        f"{later['hands_played']:.1f} hands on average "
+        f"({signed(100 * later['money_per_hand'], 2)} against "
+        f"{signed(100 * first['money_per_hand'], 2)} cents per hand played).")
 
 
 def _aggression_line(ag: pd.DataFrame) -> str | None:
@@ -150,12 +150,12 @@ def _aggression_line(ag: pd.DataFrame) -> str | None:
     one = ag[ag["aggression"] == 1.0]
     extra = ""
     if len(one):
-        one = one.iloc[0]
+        plus1 = one.iloc[0]
         extra = (f"; at aggression +1 it pitches "
-                 f"{one['pitch_rate']:.0%} of hands instead of {zero['pitch_rate']:.0%}, "
-                 f"makes {one['made_rate']:.0%} instead of {zero['made_rate']:.0%} of its "
+                 f"{plus1['pitch_rate']:.0%} of hands instead of {zero['pitch_rate']:.0%}, "
+                 f"makes {plus1['made_rate']:.0%} instead of {zero['made_rate']:.0%} of its "
                  f"bids and changes its money by "
-                 f"{cents(one['diff'], one['diff_ci_low'], one['diff_ci_high'])} a hand")
+                 f"{cents(plus1['diff'], plus1['diff_ci_low'], plus1['diff_ci_high'])} a hand")
     if top["diff_ci_high"] < 0:
         lead = (f"Aggression 0 is the best setting against a default field ({N} players): "
                 f"every other setting tried loses money against it; the nearest, "

@@ -306,7 +306,10 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
               dynamic_ncols=True) as bar:
         for kind, what in bar:
             bar.set_postfix_str(f"{kind} {what}")
+            # what: a player count (players, sessions, drop-in), an aggression or a
+            # moon setting, as kind says
             if kind == "players":
+                assert isinstance(what, int)
                 t = _play(what, BASE, hands=hands, seed=seed, threads=threads, progress=progress,
                           keep=what == N4)
                 seat_rows += _seat_rows(t)
@@ -315,11 +318,13 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
                     base = t
                     aggr_rows[0.0] = _aggression_row(0.0, base, base)
             elif kind == "aggression":
+                assert isinstance(what, float)
                 t = _play(N4, _seat0(_heuristic(aggression=what)), hands=hands, seed=seed,
                           threads=threads, progress=progress, keep=True)
                 assert base is not None     # the 4-player table of PLAYERS comes first
                 aggr_rows[what] = _aggression_row(what, t, base)
             elif kind == "moon":
+                assert isinstance(what, tuple)
                 rule, trumps, run, _ = what
                 t = _play(N4, _seat0(_heuristic(moon_rule=rule, moon_trumps=trumps,
                                                 moon_run=run)), hands=hands,
@@ -331,11 +336,13 @@ def simulate_tables(hands: int = DEFAULT_HANDS, seed: int = 0, progress: bool = 
                     moon_rows[default] = _moon_row(default, base, never)
                 moon_rows[what] = _moon_row(what, t, never)
             elif kind == "sessions":
+                assert isinstance(what, int)
                 s = simulate_sessions(sessions, players=what, policy=BASE, seed=seed,
                                       start=hands, threads=threads, progress=progress)
                 implied = _from_hands(pd.DataFrame(seat_rows), what, SESSION_HANDS)
                 sess_rows += _session_rows(s, what, implied)
             else:
+                assert isinstance(what, int)
                 s = simulate_sessions(sessions, players=what, rules=DROP_IN, policy=BASE,
                                       seed=seed, start=hands, threads=threads,
                                       progress=progress)
