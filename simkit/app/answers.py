@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from simkit.base.cards import Deck
     from simkit.base.config import Config
     from simkit.engine import Advisor, Game, RunArgs
+    from simkit.lab.adapt import Request
 
 #: The options each answer takes from a query: the command line's long option
 #: names (``index`` is ``show``'s ``--hand``, the hand's number in the run).
@@ -384,6 +385,16 @@ def check(command: str, a: argparse.Namespace) -> None:
         _check_adapt(a)
 
 
+def _adapt_request(a: argparse.Namespace, rules: Any, policy: str, seed: int) -> Request:
+    """The adaptation of ``policy`` to ``rules`` that the command's ``--param`` and
+    ``--adapt-*`` options ask for (:func:`simkit.lab.adapt.request`)."""
+    from simkit.lab import adapt
+
+    return adapt.request(a.game, rules, policy=policy, params=a.param or None, seed=seed,
+                         rounds=a.adapt_rounds or adapt.ROUNDS, trials=a.adapt_trials,
+                         deals=a.adapt_games)
+
+
 def _check_adapt(a: argparse.Namespace) -> None:
     """What an adaptation checks: the one policy with parameters it fits, and
     the parameters searched (as ``simkit tune`` reads them), for every variant."""
@@ -395,9 +406,7 @@ def _check_adapt(a: argparse.Namespace) -> None:
     start = adapt.check(a.game, a.policy)
     for _, overrides in check_variants(g, a.variant, a.sweep):
         rules = g.make_rules(overrides=overrides, players=a.players)
-        req = adapt.request(a.game, rules, policy=start, params=a.param or None, seed=a.seed,
-                            rounds=a.adapt_rounds or adapt.ROUNDS, trials=a.adapt_trials,
-                            deals=a.adapt_games)
+        req = _adapt_request(a, rules, start, a.seed)
         tune.make_spec(a.game, policy=start, params=list(req.params), against=[start],
                        players=rules.players,
                        rules=rules.as_dict(), trials=req.trials, seed=0,
@@ -646,10 +655,7 @@ def _adapt_seconds(a: argparse.Namespace, g: Game, variants: list[dict[str, Any]
     seconds = 0.0
     for k in range(a.adapt_seeds or adapt.SEEDS):
         def req(i: int, policy: str, k: int = k) -> adapt.Request:
-            return adapt.request(a.game, rules[i], policy=policy, params=a.param or None,
-                                 seed=adapt.adaptation_seed(a.seed, k),
-                                 rounds=a.adapt_rounds or adapt.ROUNDS, trials=a.adapt_trials,
-                                 deals=a.adapt_games)
+            return _adapt_request(a, rules[i], policy, adapt.adaptation_seed(a.seed, k))
         base = req(0, start)
         kept = adapt.kept_result(base)
         todo = [base] if kept is None else []

@@ -325,8 +325,7 @@ def advise(hand: api.Hand, samples: int = 100_000, score: str | Sequence[int] | 
     """
     settings = api.FixedSettings(**given)
     players = settings.players if "players" in given else 4
-    if isinstance(players, bool) or players not in (2, 3, 4):
-        raise InputError(f"bad player count {players!r}: Pepper is played by 2, 3 or 4 players")
+    api.GAME.check_players(players)
     r = api.resolve_rules(settings.rules, players)
     dealer = engine.check_seat(settings.dealer, "dealer", r.players)
     seat = (dealer + 1) % r.players if settings.seat is None else \
