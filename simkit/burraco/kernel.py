@@ -8,13 +8,18 @@ are :mod:`simkit.burraco.kernel_play`, the meld rows and meld validity
 Entry points: :func:`run_hands` plays hands ``start .. start+count-1`` of a
 run (hand ``i`` dealt by seat ``i mod 4``), one random stream each, into hand
 records (columns ``H_*``), with an optional trace of every decision;
-:func:`run_games` plays whole games (columns ``G_*``).
+:func:`run_games` plays whole games (columns ``G_*``); both through
+:func:`run_rows`, the plain-Python driver of the batch kernel, with one
+:class:`RowsJob`.
 The readable twin is ``reference.py``; the two never share code.
 """
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
+import numpy.typing as npt
 
 from simkit.base.jit import block, in_lanes, kernel
 from simkit.base.lead import new_history, note, summary
@@ -296,7 +301,7 @@ def _game(st, rules, kinds, params, rec, no, g, hist):
 
 
 @kernel
-def _lanes(lo, hi, games, start, count, key, rules, kinds, params, rec, grec, trace, tr):
+def _lanes(lo, hi, games, start, units, key, rules, kinds, params, rec, grec, trace, tr):
     """Blocks ``lo .. hi-1`` of hands (``games`` False: hand ``start
     + j`` into ``rec[j]``, with ``trace`` its decisions into ``tr[j]``) or of
     whole games (into ``grec[j]``).  One kernel for both, so that what links in
@@ -307,7 +312,7 @@ def _lanes(lo, hi, games, start, count, key, rules, kinds, params, rec, grec, tr
     hist = new_history()
     size = GAME_BLOCK if games else BLOCK
     for b in range(lo, hi):
-        for j in block(b, count, size):
+        for j in block(b, units, size):
             start_stream(st, key, start + j)
             if games:
                 hist = _game(st, rules, kinds, params, row, no, grec[j], hist)
@@ -320,17 +325,53 @@ _NO_REC = np.empty((1, N_HCOLS), np.int64)
 _NO_GAMES = np.empty((1, N_GCOLS), np.int64)
 _NO_TRACE = np.empty((1, 1), np.int64)
 
+_Ints = npt.NDArray[np.integer[Any]]    # RowsJob's arrays (their dtypes: the api's)
+
+
+class RowsJob(NamedTuple):
+    """One call of :func:`run_rows`: the fields are, in order, :func:`_lanes`'s
+    arguments after ``hi``; a field a kind of run does not use keeps its
+    default.
+
+    * ``games``: whole games (into ``grec``), else hands (into ``rec``);
+    * ``start``: the number of unit 0, whose stream it is; ``units``: how many;
+    * ``key``: the run's key, of which each unit's stream is made;
+    * ``rules``, ``kinds``, ``params``: the rules vector, each seat's policy
+      and its parameters;
+    * ``rec``, ``grec``: hand records, game records;
+    * ``trace``, ``tr``: whether hands are traced, and the traces' rows.
+    """
+
+    games: bool
+    start: int
+    units: int
+    key: np.uint64
+    rules: _Ints
+    kinds: _Ints
+    params: _Ints
+    rec: _Ints = _NO_REC
+    grec: _Ints = _NO_GAMES
+    trace: bool = False
+    tr: _Ints = _NO_TRACE
+
+
+def run_rows(job: RowsJob) -> None:
+    """The batch driver of Burraco: ``job.units`` hands or whole games, blocks
+    of them on threads (:func:`simkit.base.jit.in_lanes`), played by the
+    serial kernel :func:`_lanes`."""
+    size = GAME_BLOCK if job.games else BLOCK
+    in_lanes(_lanes, -(-job.units // size), *job)
+
 
 def run_hands(start, count, key, rules, kinds, params, rec, trace, tr):
     """Play hands ``start .. start+count-1`` (stream = hand number, dealer = hand
-    mod 4) into ``rec[j]``; with ``trace`` every decision into ``tr[j]``.  Blocks
-    of them go to threads (:func:`simkit.base.jit.in_lanes`)."""
-    in_lanes(_lanes, -(-count // BLOCK), False, start, count, key, rules, kinds, params, rec,
-             _NO_GAMES, trace, tr)
+    mod 4) into ``rec[j]``; with ``trace`` every decision into ``tr[j]``."""
+    run_rows(RowsJob(games=False, start=start, units=count, key=key, rules=rules, kinds=kinds,
+                     params=params, rec=rec, trace=trace, tr=tr))
 
 
 def run_games(start, count, key, rules, kinds, params, grec):
     """Play whole games ``start .. start+count-1`` (stream = game number) into
     ``grec[j]`` (:func:`_game`)."""
-    in_lanes(_lanes, -(-count // GAME_BLOCK), True, start, count, key, rules, kinds, params,
-             _NO_REC, grec, False, _NO_TRACE)
+    run_rows(RowsJob(games=True, start=start, units=count, key=key, rules=rules, kinds=kinds,
+                     params=params, grec=grec))

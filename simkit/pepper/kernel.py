@@ -7,9 +7,10 @@ lowest card of a set, a suit's boss and the cards that beat the winning card
 are single bit operations (``tables.py``).  The heuristic's hand estimates are per-suit table
 lookups.  All decisions are exactly those of seeds/pepper.md section 7.
 
-Entry points: :func:`run_rows`, the one batch kernel (jitted through
-``simkit.base.jit.kernel``), and the Python functions that call it for each
-kind of run:
+Entry points: :func:`run_rows`, the plain-Python driver of the one batch
+kernel (:func:`_lanes`, jitted through ``simkit.base.jit.kernel``), which takes
+one :class:`RowsJob`, and the Python functions that call it for each kind of
+run:
 
 * :func:`run_hands` plays hands ``start .. start+count-1`` of a run, one per
   stream, into a record matrix (columns ``C_*``), in parallel over blocks.
@@ -33,8 +34,10 @@ never share code.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.base.bits import next_seat, nth_bit, popcount
@@ -165,7 +168,7 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
     counts the tricks the declaring side has not won (the all-tricks plan
     applies while it is 0).  ``ps``: the scratch of :func:`_play_scratch`,
     made once per block.  ``search``: None when no seat plays the expert, and
-    then the expert's search is not even compiled (``jit.if_given``)."""
+    then the expert's search is not even compiled (``kernel_inference.searched``)."""
     for s in range(P):
         hands[s] = to_play_bits(hands[s], o)
     unplayed = (1 << 24) - 1
@@ -215,8 +218,8 @@ def _play_tricks(bidder, contract, o, hands, P, T, kinds, params, st, tricks, j,
                                    cover_seats, params)
                 if kinds[seat] == EXPERT:
                     b = searched(search, b, seat, hands, P, T, o, tbits, k, unplayed, voids,
-                                  tricks, bidder, contract, rules, kinds, params, st, tt,
-                                  stack, b, hist, n_hist, auction, planned)
+                                 tricks, bidder, contract, rules, kinds, params, st, tt, stack,
+                                 hist, n_hist, auction, planned)
             tbits[k] = b
             if expert:
                 hist[0, n_hist] = b
@@ -345,7 +348,7 @@ def play_hand(seat, dealer, contract, plan, wanted, hands, rules, kinds, params,
     ``tr_calls`` / ``tr_plays``.  Rows are indexed rather than sliced: a slice
     is a new array and costs reference counting.  ``ps``, ``search``: the
     play's scratch and the expert's switch (:func:`_play_tricks`).  The play
-    is compiled in once: :func:`run_rows` calls this at one place."""
+    is compiled in once: :func:`_lane` calls this at one place."""
     calls = no_calls
     if contract > 0:
         for s in range(C_TRUMP):
@@ -371,10 +374,10 @@ def _play_apart(seat, dealer, contract, plan, wanted, hands, rules, kinds, param
                 desired, tricks, trace, tr_calls, tr_plays, no_calls, ps, search):
     """:func:`play_hand` compiled on its own, for the runs that seat the expert.
     Their time is the search, where a call costs nothing measurable; and their
-    specialization of :func:`run_rows` then does not type the play a second
+    specialization of :func:`_lanes` then does not type the play a second
     time (the expert's warm-up step compiled in 66 s instead of 91).  numba
     drops a branch on ``x is None`` only where ``x`` is None, so two arguments
-    of :func:`run_rows` choose: ``whole`` None drops the inlined play,
+    of :func:`_lane` choose: ``whole`` None drops the inlined play,
     ``search`` None drops the call."""
     play_hand(seat, dealer, contract, plan, wanted, hands, rules, kinds, params, st, rec, j,
               desired, tricks, trace, tr_calls, tr_plays, no_calls, ps, search)
@@ -383,12 +386,6 @@ def _play_apart(seat, dealer, contract, plan, wanted, hands, rules, kinds, param
 #: In a kernel, ``_play_searched(search, None, <play_hand's arguments>)`` is
 #: :func:`_play_apart`'s call where ``search`` is given; where it is None, nothing.
 _play_searched = if_given(_play_apart)
-
-
-def _whole(search):
-    """:func:`run_rows`'s ``whole`` for ``search``: None when a seat plays the
-    expert (the play is called, not inlined), else True."""
-    return None if search is not None else True
 
 
 # --- streaming aggregates ----------------------------------------------------
@@ -475,11 +472,12 @@ def _game_record(g, scores, rounds, over, winners, hist):
 
 
 @kernel
-def _lane(lane, n_lanes, n_blocks, size, how, start, numbers, count, key, rules, kinds, params,
-          seat, dealer, fixed, plan, contract, rec, agg, grec, init, trace, tr_calls, tr_plays,
-          tr_deal, search, whole):
-    """The work of lane ``lane`` of :func:`run_rows` (its arguments): every
-    ``n_lanes``-th block of ``size`` units from block ``lane``."""
+def _lane(lane, n_lanes, n_blocks, size, how, units, key, rules, kinds, params, search, start,
+          numbers, seat, dealer, fixed, plan, contract, rec, agg, grec, init, trace, tr_calls,
+          tr_plays, tr_deal, whole):
+    """The work of lane ``lane`` of :func:`run_rows` (after ``size``, the fields
+    of :class:`RowsJob` and ``whole``): every ``n_lanes``-th block of ``size``
+    units from block ``lane``."""
     P = rules[R.PLAYERS]
     S = rules[R.SIDES]
     H = rules[R.HANDS_DEALT]
@@ -491,7 +489,7 @@ def _lane(lane, n_lanes, n_blocks, size, how, start, numbers, count, key, rules,
     scores = init.copy()
     out = row if how == Rows.AGG or how == Rows.GAMES else rec
     for b in range(lane, n_blocks, n_lanes):
-        for j in block(b, count, size):
+        for j in block(b, units, size):
             d = dealer
             rounds = 0
             if how == Rows.GAMES:
@@ -540,38 +538,19 @@ def _lane(lane, n_lanes, n_blocks, size, how, start, numbers, count, key, rules,
 
 
 @kernel
-def _lanes(lo, hi, n_lanes, n_blocks, size, how, start, numbers, count, key, rules, kinds,
-           params, seat, dealer, fixed, plan, contract, rec, agg, grec, init, trace, tr_calls,
-           tr_plays, tr_deal, search, whole):
-    """Lanes ``lo .. hi-1`` of :func:`run_rows` (its arguments).  A lane is a call
-    (of :func:`_lane`), not a loop here: with the lanes' loop around the play
-    in one function, hands ran 2-4% slower."""
+def _lanes(lo, hi, n_lanes, n_blocks, size, how, units, key, rules, kinds, params, search,
+           start, numbers, seat, dealer, fixed, plan, contract, rec, agg, grec, init, trace,
+           tr_calls, tr_plays, tr_deal, whole):
+    """Lanes ``lo .. hi-1`` of :func:`run_rows` (its arguments, as :func:`_lane`'s).
+    A lane is a call (of :func:`_lane`), not a loop here: with the lanes' loop
+    around the play in one function, hands ran 2-4% slower."""
     for lane in range(lo, hi):
-        _lane(lane, n_lanes, n_blocks, size, how, start, numbers, count, key, rules, kinds,
-              params, seat, dealer, fixed, plan, contract, rec, agg, grec, init, trace,
-              tr_calls, tr_plays, tr_deal, search, whole)
+        _lane(lane, n_lanes, n_blocks, size, how, units, key, rules, kinds, params, search,
+              start, numbers, seat, dealer, fixed, plan, contract, rec, agg, grec, init, trace,
+              tr_calls, tr_plays, tr_deal, whole)
 
 
-def run_rows(how, start, numbers, count, key, rules, kinds, params, seat, dealer, fixed, plan,
-             contract, rec, agg, grec, init, trace, tr_calls, tr_plays, tr_deal, search, whole):
-    """The one batch kernel of Pepper: ``count`` units, each a hand (or a whole
-    game of hands) as ``how`` (:class:`Rows`) deals and records it.  The
-    Python functions below are its entry points.  One kernel, not five: the
-    play is most of a kernel's compile time, and it is compiled in once, at
-    the one call of :func:`play_hand`; the branches on ``how`` cost nothing
-    measurable per hand.
-
-    Work goes to threads in lanes (:func:`simkit.base.jit.in_lanes`); a lane
-    takes every ``n_lanes``-th block of units (with ``AGG``, ``agg.shape[0]``
-    lanes, so that the split never depends on the thread count; otherwise a
-    lane per block).  Each unit's stream depends only on (key, its number)."""
-    size = BLOCK if search is None else EXPERT_BLOCK
-    n_blocks = -(-count // size)
-    n_lanes = agg.shape[0] if how == Rows.AGG else n_blocks
-    in_lanes(_lanes, n_lanes, n_lanes, n_blocks, size, how, start, numbers, count, key, rules,
-             kinds, params, seat, dealer, fixed, plan, contract, rec, agg, grec, init, trace,
-             tr_calls, tr_plays, tr_deal, search, whole)
-
+_Ints = npt.NDArray[np.integer[Any]]    # RowsJob's arrays (their dtypes: the api's)
 
 _NONE = np.empty(0, np.int64)
 _NO_TRACE = np.empty((1, 1), np.int64)
@@ -579,6 +558,78 @@ _NO_AGG = np.empty((1, 1, AGG_STATS), np.int64)
 _NO_REC = np.empty((1, N_COLS), np.int16)
 _NO_GAMES = np.empty((1, N_GCOLS), np.int64)
 _NO_INIT = np.zeros(3, np.int64)
+
+
+class RowsJob(NamedTuple):
+    """One call of :func:`run_rows`: which units, at which table, into which
+    arrays.  The fields are, in order, :func:`_lane`'s arguments after
+    ``size`` (``whole`` is made from ``search``); a field a kind of run does
+    not use keeps its default.
+
+    * ``how``: the kind of unit (:class:`Rows`); ``units``: how many;
+    * ``key``: the run's key, of which each unit's stream is made;
+    * ``rules``, ``kinds``, ``params``: the rules vector, each seat's policy
+      and its parameters;
+    * ``search``: None unless a seat plays the expert (the api's ``_search``);
+    * ``start``: the number of unit 0 (not ``FIRST``); ``numbers``: the hand
+      numbers of ``FIRST``;
+    * ``seat``, ``dealer``, ``fixed``: ``PLAN``'s held seat, its dealer and the
+      mask of the held cards (``dealer`` is also ``GAMES``'s first dealer, < 0:
+      drawn per game);
+    * ``plan``, ``contract``: how the held seat (``PLAN``, ``FIRST``) calls
+      (``PLAN_POLICY``: by its policy), or, > 0, the contract it plays with no
+      auction;
+    * ``rec``, ``agg``, ``grec``: hand records, ``AGG``'s counts and sums, game
+      records; ``init``: the games' starting scores;
+    * ``trace``, ``tr_calls``, ``tr_plays``, ``tr_deal``: whether hands are
+      traced, and the traces' rows (:func:`run_hands`).
+    """
+
+    how: Rows
+    units: int
+    key: np.uint64
+    rules: _Ints
+    kinds: _Ints
+    params: _Ints
+    search: bool | None
+    start: int = 0
+    numbers: _Ints = _NONE
+    seat: int = -1
+    dealer: int = -1
+    fixed: int = 0
+    plan: int = PLAN_POLICY
+    contract: int = 0
+    rec: _Ints = _NO_REC
+    agg: _Ints = _NO_AGG
+    grec: _Ints = _NO_GAMES
+    init: _Ints = _NO_INIT
+    trace: bool = False
+    tr_calls: _Ints = _NO_TRACE
+    tr_plays: _Ints = _NO_TRACE
+    tr_deal: _Ints = _NO_TRACE
+
+
+def run_rows(job: RowsJob) -> None:
+    """The one batch driver of Pepper: ``job.units`` units, each a hand (or a
+    whole game of hands) as ``job.how`` (:class:`Rows`) deals and records it,
+    played by the serial kernel :func:`_lanes`.  The Python functions below
+    are its entry points.  One kernel, not five: the play is most of a
+    kernel's compile time, and it is compiled in once, at the one call of
+    :func:`play_hand`; the branches on ``how`` cost nothing measurable per
+    hand.
+
+    Work goes to threads in lanes (:func:`simkit.base.jit.in_lanes`); a lane
+    takes every ``n_lanes``-th block of units (with ``AGG``, ``agg.shape[0]``
+    lanes, so that the split never depends on the thread count; otherwise a
+    lane per block).  Each unit's stream depends only on (key, its number).
+    ``whole`` (:func:`_play_apart`): None when a seat plays the expert (the
+    play is called, not inlined), else True."""
+    size = BLOCK if job.search is None else EXPERT_BLOCK
+    n_blocks = -(-job.units // size)
+    n_lanes = job.agg.shape[0] if job.how == Rows.AGG else n_blocks
+    whole = None if job.search is not None else True
+    # the kind as a plain int: the kernels' one compiled type for it
+    in_lanes(_lanes, n_lanes, n_lanes, n_blocks, size, int(job.how), *job[1:], whole)
 
 
 def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_plays, tr_deal,
@@ -589,9 +640,9 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
     ``tr_plays``, ``tr_deal``.  ``search``: None unless a seat plays the expert
     (the api's ``_search``); every kernel takes it.  Results depend on (key,
     hand number) only, never on threads or blocks."""
-    run_rows(Rows.HANDS.value, start, _NONE, count, key, rules, kinds, params, -1, -1, 0,
-             PLAN_POLICY, 0, rec, _NO_AGG, _NO_GAMES, _NO_INIT, trace, tr_calls, tr_plays,
-             tr_deal, search, _whole(search))
+    run_rows(RowsJob(how=Rows.HANDS, units=count, key=key, rules=rules, kinds=kinds,
+                     params=params, search=search, start=start, rec=rec, trace=trace,
+                     tr_calls=tr_calls, tr_plays=tr_plays, tr_deal=tr_deal))
 
 
 def run_hands_agg(start, count, key, rules, kinds, params, agg, search):
@@ -599,9 +650,8 @@ def run_hands_agg(start, count, key, rules, kinds, params, agg, search):
     counts and sums per group: ``agg[lane, cell, stat]`` (cells in C order of
     ``AGG_SHAPE``).  Sums are integers, so the totals over lanes are exact
     whatever thread ran which lane."""
-    run_rows(Rows.AGG.value, start, _NONE, count, key, rules, kinds, params, -1, -1, 0,
-             PLAN_POLICY, 0, _NO_REC, agg, _NO_GAMES, _NO_INIT, False, _NO_TRACE, _NO_TRACE,
-             _NO_TRACE, search, _whole(search))
+    run_rows(RowsJob(how=Rows.AGG, units=count, key=key, rules=rules, kinds=kinds,
+                     params=params, search=search, start=start, agg=agg))
 
 
 def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
@@ -615,9 +665,9 @@ def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
     the level it would have wanted (7.2, D).  Otherwise the hand is played,
     auction included, with that seat calling by ``plan`` (9.3).
     """
-    run_rows(Rows.FIRST.value, 0, numbers, numbers.shape[0], key, rules, kinds, params, -1, -1,
-             0, plan, contract, rec, _NO_AGG, _NO_GAMES, _NO_INIT, False, _NO_TRACE, _NO_TRACE,
-             _NO_TRACE, search, _whole(search))
+    run_rows(RowsJob(how=Rows.FIRST, units=numbers.shape[0], key=key, rules=rules, kinds=kinds,
+                     params=params, search=search, numbers=numbers, plan=plan,
+                     contract=contract, rec=rec))
 
 
 def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
@@ -630,14 +680,15 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
     ``seat`` calling by ``plan`` (9.3; ``PLAN_POLICY``: by its policy).  Rows of
     ``rec`` are hand records; with ``trace`` the calls, plays and dealt masks as
     :func:`run_hands` traces them."""
-    run_rows(Rows.PLAN.value, first, _NONE, count, key, rules, kinds, params, seat, dealer,
-             fixed, plan, contract, rec, _NO_AGG, _NO_GAMES, _NO_INIT, trace, tr_calls, tr_plays,
-             tr_deal, search, _whole(search))
+    run_rows(RowsJob(how=Rows.PLAN, units=count, key=key, rules=rules, kinds=kinds,
+                     params=params, search=search, start=first, seat=seat, dealer=dealer,
+                     fixed=fixed, plan=plan, contract=contract, rec=rec, trace=trace,
+                     tr_calls=tr_calls, tr_plays=tr_plays, tr_deal=tr_deal))
 
 
 def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer, search):
     """Play whole games ``start .. start+count-1`` (stream = game number) into ``grec[j]``,
     each from scores ``init`` (int64[3]) with ``first_dealer`` (< 0: drawn per game)."""
-    run_rows(Rows.GAMES.value, start, _NONE, count, key, rules, kinds, params, -1,
-             first_dealer, 0, PLAN_POLICY, 0, _NO_REC, _NO_AGG, grec, init, False, _NO_TRACE,
-             _NO_TRACE, _NO_TRACE, search, _whole(search))
+    run_rows(RowsJob(how=Rows.GAMES, units=count, key=key, rules=rules, kinds=kinds,
+                     params=params, search=search, start=start, dealer=first_dealer,
+                     grec=grec, init=init))

@@ -10,10 +10,14 @@ The readable twin is ``reference_players.py`` (:func:`table_model`,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from simkit.base.bits import low_bit, next_seat, popcount
-from simkit.base.jit import if_given, kernel
+from simkit.base.jit import kernel
 from simkit.pepper.expert import (
     WEIGHT_ONE,
     draw_worlds,
@@ -173,8 +177,8 @@ def _weighed_worlds(seat, hands, P, o, unplayed, voids, bidder, contract, rules,
 
 
 @kernel
-def _expert_play(seat, hands, P, T, o, tbits, k, unplayed, voids, tricks, bidder, contract,
-                 rules, kinds, params, st, tt, stack, hint, hist, n_hist, auction, planned):
+def _expert_play(hint, seat, hands, P, T, o, tbits, k, unplayed, voids, tricks, bidder,
+                 contract, rules, kinds, params, st, tt, stack, hist, n_hist, auction, planned):
     """The expert's card (7.3) in play bits; ``hint`` is its heuristic's card.
     With one candidate nothing is drawn.  Otherwise it draws its worlds
     (``expert.draw_worlds``): ``worlds`` of them with ``model=voids``, alike;
@@ -197,5 +201,22 @@ def _expert_play(seat, hands, P, T, o, tbits, k, unplayed, voids, tricks, bidder
                          contract, world, q, tt, stack, hint)
 
 
-#: The expert's card where the kernel was called with ``search`` (else the hint).
-searched = if_given(_expert_play)
+def searched(search: object, hint: object, *args: object) -> object:
+    """In a kernel, the expert's card: ``_expert_play(hint, *args)`` where the
+    kernel was called with ``search``, else ``hint`` (its heuristic's card),
+    and the search is then not compiled at all.  ``jit.if_given``, but the
+    fallback passed on as the first argument, so that a call names the hint
+    once."""
+    raise TypeError("searched is for kernels only")
+
+
+@overload(searched)
+def _searched(search: object, hint: object, *args: object) -> Callable[..., object]:
+    # numba requires the implementations' parameters, annotations included, to be
+    # the typing function's
+    def absent(search: object, hint: object, *args: object) -> object:
+        return hint
+
+    def given(search: object, hint: object, *args: object) -> object:
+        return _expert_play(hint, *args)
+    return absent if isinstance(search, (types.NoneType, types.Omitted)) else given

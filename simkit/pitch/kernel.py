@@ -7,7 +7,8 @@ Seats are table positions 0..n-1; whole sessions map positions to players.
 All decisions are exactly those of seeds/pitch.md section 8.
 
 Entry points (:func:`run_hands`, :func:`run_plan` and :func:`run_sessions`,
-which call the one batch kernel through :func:`run_rows`):
+which call the one batch kernel through :func:`run_rows`, its plain-Python
+driver, with one :class:`RowsJob`):
 
 * :func:`run_hands` plays hands ``start .. start+count-1`` of a run, one per
   stream, into a record matrix (columns ``C_*``), blocks of them on threads.
@@ -23,8 +24,10 @@ The readable twin is ``reference.py``; the two never share code.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from simkit.base import lead
 from simkit.base.bits import high_bit, low_bit, next_seat, nth_bit, popcount
@@ -743,11 +746,12 @@ class Rows(IntEnum):
 
 
 @kernel
-def _block(b, how, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+def _block(b, how, start, units, key, rules, kinds, params, seat, dealer, fixed, plan,
            contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls):
-    """Block ``b`` of :func:`run_rows` (its arguments).  The play is called once,
-    below: a session (``how`` SESSIONS) is a loop of hands around that one
-    call, so that it is compiled once for every kind of run."""
+    """Block ``b`` of :func:`run_rows` (after ``b``, the fields of :class:`RowsJob`).
+    The play is called once, below: a session (``how`` SESSIONS) is a loop of
+    hands around that one call, so that it is compiled once for every kind of
+    run."""
     N = rules[R.PLAYERS]
     sessions = how == Rows.SESSIONS
     st, deck, hands, work, row, _ = _scratch()
@@ -769,7 +773,7 @@ def _block(b, how, start, count, key, rules, kinds, params, seat, dealer, fixed,
     moon_units = rules[R.MOON_DOLLARS] * 100 * MONEY_UNITS_PER_CENT
     size = SESSION_BLOCK if sessions else BLOCK
     d = dealer if how == Rows.PLAN else (start + b * size) % N   # hand i: dealt by seat i mod N
-    for j in block(b, count, size):
+    for j in block(b, units, size):
         start_stream(st, key, start + j)
         n = N
         ever = N
@@ -817,34 +821,14 @@ def _block(b, how, start, count, key, rules, kinds, params, seat, dealer, fixed,
 
 
 @kernel
-def _lanes(lo, hi, how, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+def _lanes(lo, hi, how, start, units, key, rules, kinds, params, seat, dealer, fixed, plan,
            contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls):
     """Blocks ``lo .. hi-1`` of :func:`run_rows` (its arguments).  A block is a
     call (of :func:`_block`), not a loop here: with the blocks' loop around
     the play in one function, hands ran about 3% slower."""
     for b in range(lo, hi):
-        _block(b, how, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
+        _block(b, how, start, units, key, rules, kinds, params, seat, dealer, fixed, plan,
                contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls)
-
-
-def run_rows(how, start, count, key, rules, kinds, params, seat, dealer, fixed, plan,
-             contract, rec, res, sres, trace, tr_plays, tr_deal, tr_calls):
-    """The one batch kernel of Pitch: ``count`` units, each a hand (or a whole
-    money session, seeds/pitch.md 7) as ``how`` (:class:`Rows`) deals and
-    records it, unit ``j`` on stream ``start + j``.  Hands of a run: hand
-    ``i`` dealt by seat ``i mod players``, into ``rec``.  Plan samples: deals
-    in which ``seat`` holds the cards of mask ``fixed`` and the others are
-    dealt from the rest (8.3), then ``seat`` held to ``contract`` (>= 2: the
-    pitcher, no auction) or ``plan`` (8.4), into ``rec``.  Sessions: into
-    ``res[j]`` (players x F_*) and ``sres[j]`` (S_*).  One kernel, not three:
-    the play is most of a kernel's compile time, and the branches on ``how``
-    cost nothing measurable per hand.  :func:`run_hands`, :func:`run_plan`
-    and :func:`run_sessions` are its entry points; the blocks go to threads
-    (:func:`simkit.base.jit.in_lanes`)."""
-    size = SESSION_BLOCK if how == Rows.SESSIONS else BLOCK
-    in_lanes(_lanes, -(-count // size), int(how), start, count, key, rules, kinds, params,
-             seat, dealer, fixed, plan, contract, rec, res, sres, trace, tr_plays, tr_deal,
-             tr_calls)
 
 
 _NO_DEAL = np.empty((1, 1), np.int64)
@@ -853,6 +837,68 @@ _NO_REC = np.empty((1, N_COLS), np.int16)
 _NO_RES = np.empty((1, 1, 1), np.int64)
 _NO_SRES = np.empty((1, 1), np.int64)
 
+_Ints = npt.NDArray[np.integer[Any]]    # RowsJob's arrays (their dtypes: the api's)
+
+
+class RowsJob(NamedTuple):
+    """One call of :func:`run_rows`: which units, at which table, into which
+    arrays.  The fields are, in order, :func:`_block`'s arguments after
+    ``b``; a field a kind of run does not use keeps its default.
+
+    * ``how``: the kind of unit (:class:`Rows`); ``start``: the number of unit
+      0, whose stream it is; ``units``: how many;
+    * ``key``: the run's key, of which each unit's stream is made;
+    * ``rules``, ``kinds``, ``params``: the rules vector, each seat's policy
+      and its parameters;
+    * ``seat``, ``dealer``, ``fixed``: ``PLAN``'s held seat, its dealer and the
+      mask of the held cards;
+    * ``plan``, ``contract``: how the held seat calls (8.4; ``PLAN_POLICY``: by
+      its policy), or, >= 2, the bid it holds as pitcher with no auction;
+    * ``rec``: hand records; ``res``, ``sres``: ``SESSIONS``'s records per
+      player and per session;
+    * ``trace``, ``tr_plays``, ``tr_deal``, ``tr_calls``: whether hands are
+      traced, and the traces' rows (:func:`run_hands`).
+    """
+
+    how: Rows
+    start: int
+    units: int
+    key: np.uint64
+    rules: _Ints
+    kinds: _Ints
+    params: _Ints
+    seat: int = -1
+    dealer: int = 0
+    fixed: int = 0
+    plan: int = PLAN_POLICY
+    contract: int = 0
+    rec: _Ints = _NO_REC
+    res: _Ints = _NO_RES
+    sres: _Ints = _NO_SRES
+    trace: bool = False
+    tr_plays: _Ints = _NO_PLAYS
+    tr_deal: _Ints = _NO_DEAL
+    tr_calls: _Ints = _NO_PLAYS
+
+
+def run_rows(job: RowsJob) -> None:
+    """The one batch driver of Pitch: ``job.units`` units, each a hand (or a
+    whole money session, seeds/pitch.md 7) as ``job.how`` (:class:`Rows`)
+    deals and records it, unit ``j`` on stream ``start + j``, played by the
+    serial kernel :func:`_lanes`.  Hands of a run: hand ``i`` dealt by seat
+    ``i mod players``, into ``rec``.  Plan samples: deals in which ``seat``
+    holds the cards of mask ``fixed`` and the others are dealt from the rest
+    (8.3), then ``seat`` held to ``contract`` (>= 2: the pitcher, no auction)
+    or ``plan`` (8.4), into ``rec``.  Sessions: into ``res[j]`` (players x
+    F_*) and ``sres[j]`` (S_*).  One kernel, not three: the play is most of a
+    kernel's compile time, and the branches on ``how`` cost nothing
+    measurable per hand.  :func:`run_hands`, :func:`run_plan` and
+    :func:`run_sessions` are its entry points; the blocks go to threads
+    (:func:`simkit.base.jit.in_lanes`)."""
+    size = SESSION_BLOCK if job.how == Rows.SESSIONS else BLOCK
+    # the kind as a plain int: the kernels' one compiled type for it
+    in_lanes(_lanes, -(-job.units // size), int(job.how), *job[1:])
+
 
 def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_deal,
               tr_calls):
@@ -860,8 +906,9 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_
     hand ``i`` is dealt by seat ``i mod players``.  With ``trace`` the plays
     (``tr_plays[j]``, card ids in order), dealt masks (``tr_deal[j]``) and calls
     (``tr_calls[j]``, seat * 16 + level, -1 padded) too."""
-    run_rows(Rows.HANDS, start, count, key, rules, kinds, params, -1, 0, 0, PLAN_POLICY, 0,
-             rec, _NO_RES, _NO_SRES, trace, tr_plays, tr_deal, tr_calls)
+    run_rows(RowsJob(how=Rows.HANDS, start=start, units=count, key=key, rules=rules,
+                     kinds=kinds, params=params, rec=rec, trace=trace, tr_plays=tr_plays,
+                     tr_deal=tr_deal, tr_calls=tr_calls))
 
 
 def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
@@ -872,12 +919,14 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
     play each: ``contract`` >= 2 makes ``seat`` the pitcher with no auction
     (8.3); ``contract`` 0 runs the auction with ``seat`` held to ``plan`` (8.4).
     With ``trace`` the calls and plays as in :func:`run_hands`."""
-    run_rows(Rows.PLAN, first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
-             contract, rec, _NO_RES, _NO_SRES, trace, tr_plays, _NO_DEAL, tr_calls)
+    run_rows(RowsJob(how=Rows.PLAN, start=first, units=count, key=key, rules=rules,
+                     kinds=kinds, params=params, seat=seat, dealer=dealer, fixed=fixed,
+                     plan=plan, contract=contract, rec=rec, trace=trace, tr_plays=tr_plays,
+                     tr_calls=tr_calls))
 
 
 def run_sessions(start, count, key, rules, kinds, params, res, sres):
     """Play sessions ``start .. start+count-1`` (stream = session number) into
     ``res[j]`` (players x F_*) and ``sres[j]`` (S_*)."""
-    run_rows(Rows.SESSIONS, start, count, key, rules, kinds, params, -1, 0, 0, PLAN_POLICY, 0,
-             _NO_REC, res, sres, False, _NO_PLAYS, _NO_DEAL, _NO_PLAYS)
+    run_rows(RowsJob(how=Rows.SESSIONS, start=start, units=count, key=key, rules=rules,
+                     kinds=kinds, params=params, res=res, sres=sres))
