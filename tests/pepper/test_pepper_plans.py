@@ -76,13 +76,13 @@ def table(players: int, auction: str, all_pass: str) -> dict:
 
 
 def plan_cases() -> list:
-    """Every table and plan; the quick tier plays every fourth case (marked slow
+    """Every table and plan; the quick tier plays every eighth case (marked slow
     otherwise), the full suite all of them."""
     cases = [(players, auction, all_pass, name)
              for players, auction, all_pass in TABLES
              for name in ["policy", *plan_names(make_rules(players=players))]]
     return [pytest.param(*case, id="{}p-{}-{}-{}".format(*case),
-                         marks=() if i % 4 == 0 else pytest.mark.slow)
+                         marks=() if i % 8 == 0 else pytest.mark.slow)
             for i, case in enumerate(cases)]
 
 

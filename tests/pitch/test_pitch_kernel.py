@@ -71,7 +71,9 @@ def test_batches_and_start_offsets_do_not_change_hands():
 
 # --- invariants ---------------------------------------------------------------
 
-@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate(PLAYERS)])
 def test_hand_invariants_every_preset(players):
     for preset in PRESETS:
         for policy in ("heuristic", mixed(players)):

@@ -153,7 +153,9 @@ def row_of(lines: list[str], players: int) -> dict:
     return row
 
 
-@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+    p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
+    for i, p in enumerate(PLAYERS)])
 def test_record_matches_the_kernel_row(players):
     """simulate()'s row i (the numba kernel) says what the record of hand i says."""
     for variants, specs, seed in (({}, ["heuristic"] * players, SEED + 5),
