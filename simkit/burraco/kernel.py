@@ -363,14 +363,16 @@ def run_rows(job: RowsJob) -> None:
     in_lanes(_lanes, -(-job.units // size), *job)
 
 
-def run_hands(start, count, key, rules, kinds, params, rec, trace, tr):
+def run_hands(start: int, count: int, key: np.uint64, rules: _Ints, kinds: _Ints, params: _Ints,
+              rec: _Ints, trace: bool, tr: _Ints) -> None:
     """Play hands ``start .. start+count-1`` (stream = hand number, dealer = hand
     mod 4) into ``rec[j]``; with ``trace`` every decision into ``tr[j]``."""
     run_rows(RowsJob(games=False, start=start, units=count, key=key, rules=rules, kinds=kinds,
                      params=params, rec=rec, trace=trace, tr=tr))
 
 
-def run_games(start, count, key, rules, kinds, params, grec):
+def run_games(start: int, count: int, key: np.uint64, rules: _Ints, kinds: _Ints, params: _Ints,
+              grec: _Ints) -> None:
     """Play whole games ``start .. start+count-1`` (stream = game number) into
     ``grec[j]`` (:func:`_game`)."""
     run_rows(RowsJob(games=True, start=start, units=count, key=key, rules=rules, kinds=kinds,

@@ -215,7 +215,7 @@ NATURAL_WORDS, RANK_WORDS, SUIT_WORDS = _natural_words()
 def _link_words() -> np.ndarray:
     """LINK_WORDS[face]: the natural cards (both copies) of a natural face's
     rank, or of its suit one or two places away (the discard's use and risk)."""
-    def place(c):
+    def place(c: int) -> int:
         return 14 if c % 13 == 0 else c % 13 + 1
     words = np.zeros((52, 2), np.int64)
     for f in range(52):

@@ -596,7 +596,7 @@ class RowsJob(NamedTuple):
     numbers: _Ints = _NONE
     seat: int = -1
     dealer: int = -1
-    fixed: int = 0
+    fixed: int | np.int64 = 0
     plan: int = PLAN_POLICY
     contract: int = 0
     rec: _Ints = _NO_REC
@@ -632,8 +632,9 @@ def run_rows(job: RowsJob) -> None:
     in_lanes(_lanes, n_lanes, n_lanes, n_blocks, size, int(job.how), *job[1:], whole)
 
 
-def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_plays, tr_deal,
-              search):
+def run_hands(start: int, count: int, key: np.uint64, rules: _Ints, kinds: _Ints, params: _Ints,
+              rec: _Ints, trace: bool, tr_calls: _Ints, tr_plays: _Ints, tr_deal: _Ints,
+              search: bool | None) -> None:
     """Play hands ``start .. start+count-1`` (stream = hand number, dealer = hand
     number mod players) into ``rec[j]``; with ``trace`` the calls (seat * 16 +
     level), the cards played and the dealt masks into row ``j`` of ``tr_calls``,
@@ -645,7 +646,8 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_calls, tr_
                      tr_calls=tr_calls, tr_plays=tr_plays, tr_deal=tr_deal))
 
 
-def run_hands_agg(start, count, key, rules, kinds, params, agg, search):
+def run_hands_agg(start: int, count: int, key: np.uint64, rules: _Ints, kinds: _Ints,
+                  params: _Ints, agg: _Ints, search: bool | None) -> None:
     """Play hands ``start .. start+count-1`` like :func:`run_hands` but keep only
     counts and sums per group: ``agg[lane, cell, stat]`` (cells in C order of
     ``AGG_SHAPE``).  Sums are integers, so the totals over lanes are exact
@@ -654,7 +656,8 @@ def run_hands_agg(start, count, key, rules, kinds, params, agg, search):
                      params=params, search=search, start=start, agg=agg))
 
 
-def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
+def run_first(numbers: _Ints, key: np.uint64, rules: _Ints, kinds: _Ints, params: _Ints, plan: int,
+              contract: int, rec: _Ints, search: bool | None) -> None:
     """Deal hands ``numbers[j]`` (any hand numbers: a run's range, or the deals a
     study picked) as :func:`run_hands` deals them, into ``rec[j]``; the seat left
     of the dealer, the first to speak, is held to ``contract`` or ``plan``.
@@ -670,8 +673,10 @@ def run_first(numbers, key, rules, kinds, params, plan, contract, rec, search):
                      contract=contract, rec=rec))
 
 
-def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
-             trace, tr_calls, tr_plays, tr_deal, search):
+def run_plan(first: int, count: int, key: np.uint64, rules: _Ints, kinds: _Ints, params: _Ints,
+             seat: int, dealer: int, fixed: int | np.int64, plan: int, contract: int,
+             rec: _Ints, trace: bool,
+             tr_calls: _Ints, tr_plays: _Ints, tr_deal: _Ints, search: bool | None) -> None:
     """Samples ``first .. first+count-1`` (row ``j`` is sample ``first + j``): deals
     in which ``seat`` holds the cards of mask ``fixed`` and the other hands are
     dealt uniformly from the rest (stream = sample number, :func:`deal_fixed`).
@@ -686,7 +691,8 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
                      tr_calls=tr_calls, tr_plays=tr_plays, tr_deal=tr_deal))
 
 
-def run_games(start, count, key, rules, kinds, params, grec, init, first_dealer, search):
+def run_games(start: int, count: int, key: np.uint64, rules: _Ints, kinds: _Ints, params: _Ints,
+              grec: _Ints, init: _Ints, first_dealer: int, search: bool | None) -> None:
     """Play whole games ``start .. start+count-1`` (stream = game number) into ``grec[j]``,
     each from scores ``init`` (int64[3]) with ``first_dealer`` (< 0: drawn per game)."""
     run_rows(RowsJob(how=Rows.GAMES, units=count, key=key, rules=rules, kinds=kinds,

@@ -25,7 +25,7 @@ from simkit.policy import RANDOM, by_players
 OFFSET = by_players(TABLE_OFFSET, 4)
 
 
-def _estimate_tables():
+def _estimate_tables() -> tuple[np.ndarray, ...]:
     """Per-suit pieces of the heuristic's estimate (seeds/pepper.md 7.2).
 
     A suit is seen as its 6-bit pattern (bit r = rank position r held).  The

@@ -869,7 +869,7 @@ class RowsJob(NamedTuple):
     params: _Ints
     seat: int = -1
     dealer: int = 0
-    fixed: int = 0
+    fixed: int | np.int64 = 0
     plan: int = PLAN_POLICY
     contract: int = 0
     rec: _Ints = _NO_REC
@@ -900,8 +900,8 @@ def run_rows(job: RowsJob) -> None:
     in_lanes(_lanes, -(-job.units // size), int(job.how), *job[1:])
 
 
-def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_deal,
-              tr_calls):
+def run_hands(start: int, count: int, key: np.uint64, rules: _Ints, kinds: _Ints, params: _Ints,
+              rec: _Ints, trace: bool, tr_plays: _Ints, tr_deal: _Ints, tr_calls: _Ints) -> None:
     """Play hands ``start .. start+count-1`` (stream = hand number) into ``rec[j]``;
     hand ``i`` is dealt by seat ``i mod players``.  With ``trace`` the plays
     (``tr_plays[j]``, card ids in order), dealt masks (``tr_deal[j]``) and calls
@@ -911,8 +911,10 @@ def run_hands(start, count, key, rules, kinds, params, rec, trace, tr_plays, tr_
                      tr_deal=tr_deal, tr_calls=tr_calls))
 
 
-def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan, contract, rec,
-             trace, tr_plays, tr_calls):
+def run_plan(first: int, count: int, key: np.uint64, rules: _Ints, kinds: _Ints, params: _Ints,
+             seat: int, dealer: int, fixed: int | np.int64, plan: int, contract: int,
+             rec: _Ints, trace: bool,
+             tr_plays: _Ints, tr_calls: _Ints) -> None:
     """Samples ``first .. first+count-1`` (row ``j``: sample ``first + j``; stream =
     sample number): deals in which ``seat`` holds the
     cards of mask ``fixed`` and the others are dealt from the rest (8.3), then
@@ -925,7 +927,8 @@ def run_plan(first, count, key, rules, kinds, params, seat, dealer, fixed, plan,
                      tr_calls=tr_calls))
 
 
-def run_sessions(start, count, key, rules, kinds, params, res, sres):
+def run_sessions(start: int, count: int, key: np.uint64, rules: _Ints, kinds: _Ints, params: _Ints,
+                 res: _Ints, sres: _Ints) -> None:
     """Play sessions ``start .. start+count-1`` (stream = session number) into
     ``res[j]`` (players x F_*) and ``sres[j]`` (S_*)."""
     run_rows(RowsJob(how=Rows.SESSIONS, start=start, units=count, key=key, rules=rules,

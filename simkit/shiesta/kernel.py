@@ -27,7 +27,11 @@ change of a count another 3 to 5%.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from simkit.base import lead
 from simkit.base.bits import low_bit
@@ -71,7 +75,7 @@ NIB = np.int64(0x1111111111111)            # bit 4r for r = 0..12
 _SPECIAL_RANKS = (TWO, THREE, SEVEN, TEN)
 
 
-def _nib(ranks) -> np.int64:
+def _nib(ranks: Sequence[int]) -> np.int64:
     return np.int64(sum(1 << (4 * r) for r in ranks))
 
 
@@ -547,7 +551,11 @@ def _lanes(lo, hi, start, count, key, rules, kinds, params, grec, trace, moves):
                              hand, up, down_i, cards, left, hist)
 
 
-def run_games(start, count, key, rules, kinds, params, grec, trace, moves):
+_Ints = npt.NDArray[np.integer[Any]]    # the api's arrays (their dtypes: the api's)
+
+
+def run_games(start: int, count: int, key: np.uint64, rules: _Ints, kinds: _Ints, params: _Ints,
+              grec: _Ints, trace: bool, moves: _Ints) -> None:
     """Play games ``start .. start+count-1`` (stream = game number) into ``grec[j]``;
     with ``trace`` each game's move codes into ``moves[j]`` (padded with -1).
     Blocks of them go to threads (:func:`simkit.base.jit.in_lanes`)."""
