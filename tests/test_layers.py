@@ -12,6 +12,7 @@ as surely as a top-level one.
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 import re
 
@@ -37,13 +38,20 @@ def _modules() -> dict[str, pathlib.Path]:
 MODULES = _modules()
 
 
-def _named(name: str) -> set[str]:
+@functools.cache        # parsed once, when a check first needs it (not in every worker)
+def _trees() -> dict[str, ast.Module]:
+    """Every module's syntax tree."""
+    return {name: ast.parse(path.read_text()) for name, path in MODULES.items()}
+
+
+@functools.cache          # the graph's fixed point asks again for the same modules
+def _named(name: str) -> frozenset[str]:
     """Modules named by string constants in module ``name`` (registries:
     analyses.STUDIES; the games registry names its games by typed lazy imports)."""
-    tree = ast.parse(MODULES[name].read_text())
-    return {node.value.partition(":")[0] for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)
-            and node.value.partition(":")[0] in MODULES} - {name}
+    tree = _trees()[name]
+    return frozenset({node.value.partition(":")[0] for node in ast.walk(tree)
+                      if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                      and node.value.partition(":")[0] in MODULES} - {name})
 
 
 def _static(name: str) -> tuple[set[str], bool]:
@@ -52,7 +60,7 @@ def _static(name: str) -> tuple[set[str], bool]:
     path = MODULES[name]
     here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     out, dynamic = set(), False
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(_trees()[name]):
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -66,6 +74,7 @@ def _static(name: str) -> tuple[set[str], bool]:
     return {m for m in out if m in MODULES and m != name}, dynamic
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
     """Every module's imports; a module that calls ``importlib.import_module``
     may import any module named by a string in the modules it reaches (a
@@ -94,7 +103,6 @@ def _reaches(graph: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
-GRAPH = _graph()
 
 
 def _under(name: str, rooms: tuple[str, ...]) -> bool:
@@ -109,7 +117,7 @@ def _cycle() -> list[str] | None:
     def visit(m: str) -> list[str] | None:
         state[m] = 1
         stack.append(m)
-        for n in sorted(GRAPH[m]):
+        for n in sorted(_graph()[m]):
             if state.get(n) == 1:
                 return [*stack[stack.index(n):], n]
             if n not in state and (found := visit(n)):
@@ -118,7 +126,7 @@ def _cycle() -> list[str] | None:
         stack.pop()
         return None
 
-    for m in sorted(GRAPH):
+    for m in sorted(_graph()):
         if m not in state and (found := visit(m)):
             return found
     return None
@@ -195,10 +203,10 @@ def test_imports_run_down_the_layers():
     """No module imports (at its top, inside a function, or through a
     registry's string) a module of a higher layer; its own layer and those
     below are its to use."""
-    assert GRAPH["simkit.app.cli"]
-    assert GRAPH["simkit.pepper.api"]
+    assert _graph()["simkit.app.cli"]
+    assert _graph()["simkit.pepper.api"]
     up = [f"{m} ({LAYERS[LAYER[m]][0]}) imports {n} ({LAYERS[LAYER[n]][0]})"
-          for m in sorted(GRAPH) for n in sorted(GRAPH[m])
+          for m in sorted(_graph()) for n in sorted(_graph()[m])
           if m in LAYER and n in LAYER and LAYER[n] < LAYER[m]]
     assert not up, "\n".join(up)
 
@@ -212,7 +220,7 @@ def test_a_game_never_reaches_another_game():
     for room in rooms:
         others = tuple(r for r in rooms if r != room)
         for m in MODULES:
-            if _under(m, (room,)) and (hit := sorted(n for n in _reaches(GRAPH, m)
+            if _under(m, (room,)) and (hit := sorted(n for n in _reaches(_graph(), m)
                                                      if _under(n, others))):
                 crossed[m] = hit
     assert not crossed, crossed
@@ -244,7 +252,7 @@ def test_only_the_command_line_imports_the_studies():
     """Within the top layer, too, only ``app/cli.py`` reaches ``analyses/``."""
     for m in MODULES:
         if m.startswith("simkit") and m != "simkit.app.cli":
-            assert not any(n.startswith("analyses") for n in _reaches(GRAPH, m)), m
+            assert not any(n.startswith("analyses") for n in _reaches(_graph(), m)), m
 
 
 #: What a module may not reach, directly or through others, beyond the
@@ -263,7 +271,7 @@ BELOW = {
 
 @pytest.mark.parametrize("module", sorted(BELOW))
 def test_a_module_never_reaches_what_its_layer_keeps_apart(module):
-    reached = _reaches(GRAPH, module)
+    reached = _reaches(_graph(), module)
     assert not [m for m in BELOW[module] if m in reached], module
 
 
@@ -279,9 +287,9 @@ def test_the_two_engines_of_a_game_are_written_independently(game):
     reference_side = {m for m in MODULES if m.startswith(f"{folder}reference")
                       or m in (f"{folder}record", f"{folder}replay")}
     for m in reference_side:
-        assert not (_reaches(GRAPH, m) & numba_side), m
+        assert not (_reaches(_graph(), m) & numba_side), m
     for m in numba_side & set(MODULES):
-        assert not (_reaches(GRAPH, m) & reference_side), m
+        assert not (_reaches(_graph(), m) & reference_side), m
 
 
 def test_compiled_kernels_are_kept_outside_the_package():
@@ -294,10 +302,10 @@ def test_compiled_kernels_are_kept_outside_the_package():
     assert list(pathlib.Path(jit.cache_root()).rglob("*.nbi"))
 
 
-def _too_long(path: pathlib.Path) -> list[str]:
-    """Functions longer than 80 lines (120 for a numba kernel) in ``path``."""
-    out = []
-    for node in ast.walk(ast.parse(path.read_text())):
+def _too_long(name: str) -> list[str]:
+    """Functions longer than 80 lines (120 for a numba kernel) in module ``name``."""
+    out, path = [], MODULES[name]
+    for node in ast.walk(_trees()[name]):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             jitted = any("kernel" in ast.unparse(d) for d in node.decorator_list)
             length = node.end_lineno - node.lineno + 1
@@ -307,7 +315,7 @@ def _too_long(path: pathlib.Path) -> list[str]:
 
 
 def test_no_function_is_too_long_to_read():
-    long = [f for m in sorted(MODULES.values()) for f in _too_long(m)]
+    long = [f for m in sorted(MODULES) for f in _too_long(m)]
     assert not long, "\n".join(long)
 
 
@@ -329,15 +337,16 @@ def _jitted(tree: ast.Module) -> bool:
                for node in ast.walk(tree))
 
 
-TREES = {name: ast.parse(path.read_text()) for name, path in MODULES.items()}
-PLAIN = sorted(name for name, tree in TREES.items() if not _jitted(tree))
+def _plain() -> list[str]:
+    """The modules without numba kernels."""
+    return sorted(name for name, tree in _trees().items() if not _jitted(tree))
 
 
 def test_no_module_is_too_long_to_find_ones_way_in():
     long = []
     for name, path in sorted(MODULES.items()):
         lines = path.read_text().count("\n")
-        most = MAX_KERNEL_LINES if _jitted(TREES[name]) else MAX_LINES
+        most = MAX_KERNEL_LINES if _jitted(_trees()[name]) else MAX_LINES
         if lines > most:
             long.append(f"{path.relative_to(ROOT)}: {lines} lines (at most {most})")
     assert not long, "\n".join(long)
@@ -350,8 +359,8 @@ def test_simkits_top_holds_few_modules():
 
 def test_functions_outside_kernels_take_few_parameters():
     many = []
-    for name in PLAIN:
-        for node in ast.walk(TREES[name]):
+    for name in _plain():
+        for node in ast.walk(_trees()[name]):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 a = node.args
                 count = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs)
@@ -373,8 +382,8 @@ def test_long_calls_outside_kernels_name_their_arguments():
     """A call passing more than five arguments passes them by keyword, so that
     a reader (and a reordered signature) cannot mistake one for another."""
     long = []
-    for name in PLAIN:
-        for node in ast.walk(TREES[name]):
+    for name in _plain():
+        for node in ast.walk(_trees()[name]):
             if isinstance(node, ast.Call) and (name, ast.unparse(node.func)) \
                     not in POSITIONAL_CALLS and ast.unparse(node.func) not in LIST_CALLS:
                 given = [a for a in node.args if not isinstance(a, ast.Starred)]
