@@ -86,6 +86,7 @@ def test_every_patch_is_made_with_the_numba_tested():
     assert stack._known()
 
 
+@pytest.mark.slow
 def test_no_patches_leaves_numba_as_it_is_and_computes_the_same(tmp_path):
     """SIMKIT_NO_PATCHES=1: no patch is made (numba's functions, its cache
     locators and pipeline, CPython's allocator as they are), nothing is said,

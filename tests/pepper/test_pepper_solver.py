@@ -142,6 +142,7 @@ def test_the_top_six_trumps_take_every_trick():
         assert _kernel_value(hands, 2, [], 0, {0, 2}) == 6
 
 
+@pytest.mark.slow
 def test_solve_deals_matches_one_at_a_time():
     """The parallel batch entry point gives the single-position answers."""
     stream = Stream(45, 0)
