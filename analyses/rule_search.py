@@ -167,8 +167,8 @@ class RuleSearch(GameStudy):
     def spec(self, units: int, seed: int) -> search.Spec:
         """The search this study asks."""
         q = self.setup
-        return search.make_spec(self.game, q.rules, goals=q.goals, minimize=q.minimize,
-                                trials=q.trials, games=units, seed=seed)
+        return search.make_spec(self.game, q.rules, search.SpecSettings(
+            goals=q.goals, minimize=q.minimize, trials=q.trials, games=units, seed=seed))
 
     def search(self, units: int, seed: int, progress: bool = False,
                threads: int | None = None) -> dict[str, Any]:

@@ -152,9 +152,10 @@ class Variants(GameStudy):
 
     def simulate_tables(self, hands: int, seed: int, progress: bool,
                         threads: int | None) -> dict[str, pd.DataFrame]:
-        played = [compare.compare(self.game, part, players=self.setup.players, seed=seed,
-                                  adapt=True, adapt_seed=ADAPT_SEED, kept=[KEPT / self.game],
-                                  threads=threads, progress=progress, **self.sizes(hands))
+        played = [compare.compare(self.game, part, compare.CompareSettings(
+                      players=self.setup.players, seed=seed, adapt=True, adapt_seed=ADAPT_SEED,
+                      kept=[KEPT / self.game], threads=threads, progress=progress,
+                      **self.sizes(hands)))
                   for part in parts(self.game, self.setup)]
         variants = pd.concat([played[0]["variants"].iloc[:1]]
                              + [p["variants"].iloc[1:] for p in played], ignore_index=True)
@@ -446,8 +447,8 @@ def keep(game: str, seed: int = ADAPT_SEED, progress: bool = True) -> list[pathl
     with tempfile.TemporaryDirectory() as tmp:
         for part in parts(game, setup):
             rules = [(label, g.resolve_rules(ov, setup.players)) for label, ov in part]
-            fits = adapt.adapt_variants(game, rules, g.default_policy, seed=seed, out=tmp,
-                                        progress=progress)
+            fits = adapt.adapt_variants(game, rules, g.default_policy, settings=adapt.AdaptSettings(
+                seed=seed, out=tmp, progress=progress))
             if progress:
                 for (label, _), *each in zip(rules, *fits.results):
                     print(f"{game} {label}: " + " | ".join(e["setting"] for e in each),

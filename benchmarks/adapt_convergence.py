@@ -45,7 +45,8 @@ def main() -> None:
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         for seed in a.seeds:
-            fits = adapt.adapt_variants(a.game, rules, start, seed=seed, out=tmp)
+            fits = adapt.adapt_variants(a.game, rules, start, adapt.AdaptSettings(
+                seed=seed, out=tmp))
             for k, each in enumerate(fits.results):
                 for (label, _), res in zip(rules, each):
                     settings[label].append({"seed": seed, "adaptation": k + 1,

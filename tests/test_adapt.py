@@ -35,8 +35,9 @@ KNOWN_PARAMS = ["cover_third=true,false", "ndogo_lower=true,false", "kubwa_est=7
 @pytest.fixture(scope="module")
 def pepper(tmp_path_factory):
     out = tmp_path_factory.mktemp("adapt")
-    return out, compare.compare("pepper", ["A:", "B:fail=bid"], adapt=True, out=out,
-                                hands=100_000, games=500, seed=1, skill_trace=False, **QUICK)
+    return out, compare.compare("pepper", ["A:", "B:fail=bid"], compare.CompareSettings(
+        adapt=True, out=out,
+        hands=100_000, games=500, seed=1, skill_trace=False, **QUICK))
 
 
 def test_every_variant_is_adapted_alike_and_more_than_once(pepper):
@@ -95,8 +96,9 @@ def test_a_cheaper_failure_is_bid_more_boldly_in_every_adaptation(pepper):
 
 def test_a_kept_adaptation_is_reused_and_checked(pepper, capsys):
     out, r = pepper
-    again = compare.compare("pepper", ["A:", "B:fail=bid"], adapt=True, out=out,
-                            hands=2_000, games=20, seed=1, skill_trace=False, **QUICK)
+    again = compare.compare("pepper", ["A:", "B:fail=bid"], compare.CompareSettings(
+        adapt=True, out=out,
+        hands=2_000, games=20, seed=1, skill_trace=False, **QUICK))
     at, first = again["variants"].attrs, r["variants"].attrs
     for label in ("A", "B"):
         assert at["adapted"][label]["reused"] is True
@@ -104,9 +106,10 @@ def test_a_kept_adaptation_is_reused_and_checked(pepper, capsys):
     kept = sorted(out.glob(f"*/{adapt.RESULT}"))
     assert len(kept) >= 2 * adapt.SEEDS
     # a kept directory is read too (the studies ship theirs)
-    moved = compare.compare("pepper", ["A:", "B:fail=bid"], adapt=True, kept=[out],
-                            out=out.parent / "elsewhere", hands=2_000, games=20, seed=1,
-                            skill_trace=False, **QUICK)
+    moved = compare.compare("pepper", ["A:", "B:fail=bid"], compare.CompareSettings(
+        adapt=True, kept=[out],
+        out=out.parent / "elsewhere", hands=2_000, games=20, seed=1,
+        skill_trace=False, **QUICK))
     assert moved["variants"].attrs["adapted"]["B"]["reused"] is True
     # an edited result is not trusted: one warning, and it is made again
     held = json.loads(kept[0].read_text())
@@ -127,8 +130,8 @@ def test_the_search_finds_the_known_optimum_from_any_seed(tmp_path):
     want = g.make_policies("heuristic:ndogo_lower=false", 1)[0].text()
     got = []
     for seed in (1, 2, 3):
-        res = adapt.adapt("pepper", rules, KNOWN_START, KNOWN_PARAMS, seed=seed, trials=12,
-                          deals=4_000, out=tmp_path)
+        res = adapt.adapt("pepper", rules, KNOWN_START, KNOWN_PARAMS, adapt.AdaptSettings(
+            seed=seed, trials=12, deals=4_000, out=tmp_path))
         got.append(res["setting"])
         assert res["changed"] is True
         assert not res["capped"]
@@ -141,8 +144,8 @@ def test_a_setting_that_needs_no_change_says_so(tmp_path):
     change, and no line sets the field against itself."""
     g = games.get("pepper")
     best = g.make_policies("heuristic:ndogo_lower=false", 1)[0].text()
-    res = adapt.adapt("pepper", g.make_rules(overrides=KNOWN), best, KNOWN_PARAMS, seed=4,
-                      trials=12, deals=4_000, out=tmp_path)
+    res = adapt.adapt("pepper", g.make_rules(overrides=KNOWN), best, KNOWN_PARAMS,
+                      adapt.AdaptSettings(seed=4, trials=12, deals=4_000, out=tmp_path))
     assert res["changed"] is False
     assert res["setting"] == best
     text = "\n".join(adapt.format_trace("B", res))
@@ -153,10 +156,11 @@ def test_a_setting_that_needs_no_change_says_so(tmp_path):
 def test_an_adaptation_stopped_at_its_cap_says_so(tmp_path):
     """One round that adopts a better setting is at its cap while still
     improving: a warning in the trace's words and in the JSON."""
-    r = compare.compare("pepper", ["A:ndogo_stake=2", "B:ndogo_stake=2,fail=bid"], adapt=True,
-                        policy=KNOWN_START, params=KNOWN_PARAMS, out=tmp_path, hands=2_000,
-                        games=50, skill_trace=False, adapt_rounds=1, adapt_trials=8,
-                        adapt_games=3_000, adapt_seeds=1)
+    r = compare.compare("pepper", ["A:ndogo_stake=2", "B:ndogo_stake=2,fail=bid"],
+                        compare.CompareSettings(
+        adapt=True, policy=KNOWN_START, params=KNOWN_PARAMS, out=tmp_path, hands=2_000,
+        games=50, skill_trace=False, adapt_rounds=1, adapt_trials=8,
+        adapt_games=3_000, adapt_seeds=1))
     a = r["variants"].attrs["adapted"]["A"]
     assert a["capped"] is True
     assert "stopped at the cap of 1 rounds while still improving" in compare.format_comparison(r)
@@ -172,7 +176,7 @@ def test_a_setting_that_loses_under_its_own_rules_is_flagged_and_adapted_on(monk
                     for s in ("heuristic:cover_third=false", "heuristic"))
     calls = []
 
-    def canned(game, rules, policy, params=None, **kw):
+    def canned(game, rules, policy, params=None, settings=None):
         calls.append((dict(rules.as_dict()), policy))
         fail = rules.as_dict()["fail"] == "bid"
         setting = strong if fail or policy == strong else weak
@@ -183,7 +187,7 @@ def test_a_setting_that_loses_under_its_own_rules_is_flagged_and_adapted_on(monk
     monkeypatch.setattr(adapt, "adapt", canned)
     rules = [("A", g.make_rules()), ("B", g.make_rules(overrides={"fail": "bid"}))]
     fits = adapt.adapt_variants("pepper", rules, "heuristic:cover_third=false", seeds=1,
-                                deals=6_000)
+                                settings=adapt.AdaptSettings(deals=6_000))
     rows = fits.best_response
     first = [r for r in rows if r["rules"] == "A" and not r["after"]]
     assert first[0]["flagged"]
@@ -204,8 +208,9 @@ def test_a_stopped_adaptation_resumes_to_the_unbroken_result(tmp_path, monkeypat
     g = games.get("pepper")
     args = {"seed": 3, "trials": 6, "deals": 2_000, "rounds": 2}
     rules = g.make_rules(overrides=KNOWN)
-    unbroken = adapt.adapt("pepper", rules, KNOWN_START, KNOWN_PARAMS, out=tmp_path / "a",
-                           **args)
+    unbroken = adapt.adapt("pepper", rules, KNOWN_START, KNOWN_PARAMS, adapt.AdaptSettings(
+        out=tmp_path / "a",
+        **args))
     real, calls = tournament.run, []
 
     def flaky(*a, **kw):
@@ -216,11 +221,13 @@ def test_a_stopped_adaptation_resumes_to_the_unbroken_result(tmp_path, monkeypat
 
     monkeypatch.setattr(tournament, "run", flaky)
     with pytest.raises((KeyboardInterrupt, Exception)) as stopped:
-        adapt.adapt("pepper", rules, KNOWN_START, KNOWN_PARAMS, out=tmp_path / "b", **args)
+        adapt.adapt("pepper", rules, KNOWN_START, KNOWN_PARAMS, adapt.AdaptSettings(
+            out=tmp_path / "b", **args))
     assert "interrupt" in type(stopped.value).__name__.lower()
     monkeypatch.setattr(tournament, "run", real)
-    resumed = adapt.adapt("pepper", rules, KNOWN_START, KNOWN_PARAMS, out=tmp_path / "b",
-                          **args)
+    resumed = adapt.adapt("pepper", rules, KNOWN_START, KNOWN_PARAMS, adapt.AdaptSettings(
+        out=tmp_path / "b",
+        **args))
     assert {**resumed, "reused": None} == {**unbroken, "reused": None}
 
 
@@ -240,8 +247,9 @@ def test_search_space_covers_every_parameter():
 ])
 def test_refused(policy, match):
     with pytest.raises(InputError, match=match):
-        compare.compare("pepper", ["A:", "B:fail=bid"], adapt=True, policy=policy,
-                        hands=10, games=1)
+        compare.compare("pepper", ["A:", "B:fail=bid"], compare.CompareSettings(
+            adapt=True, policy=policy,
+            hands=10, games=1))
 
 
 def test_adapt_options_need_adapt(cli):
@@ -270,12 +278,13 @@ def test_a_stopped_adaptation_keeps_its_trials(tmp_path):
                                            seed=3, trials=6, deals=500, rounds=1)))
     args = {"seed": 3, "out": tmp_path, "trials": 6, "deals": 500, "rounds": 1}
     with pytest.raises(Cancelled):
-        adapt.adapt("shiesta", None, "heuristic", ["three_at=0:6"], work=work, **args)
+        adapt.adapt("shiesta", None, "heuristic", ["three_at=0:6"], adapt.AdaptSettings(
+            work=work, **args))
     (db,) = tmp_path.glob("*/round-1/_study.db")
     study = optuna.load_study(study_name="simkit-tune", storage=f"sqlite:///{db}")
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     assert 0 < len(done) < 6
-    res = adapt.adapt("shiesta", None, "heuristic", ["three_at=0:6"], **args)
+    res = adapt.adapt("shiesta", None, "heuristic", ["three_at=0:6"], adapt.AdaptSettings(**args))
     assert res["rounds"] == 1
     assert res["reused"] is False
     study = optuna.load_study(study_name="simkit-tune", storage=f"sqlite:///{db}")
@@ -297,7 +306,7 @@ def test_two_adapting_the_same_at_once_play_it_once(tmp_path, capsys):
     got: list[dict] = []
     with adapt._held(where, "first", None):
         second = threading.Thread(target=lambda: got.append(adapt.adapt(
-            "pepper", rules, KNOWN_START, KNOWN_PARAMS, **args)))
+            "pepper", rules, KNOWN_START, KNOWN_PARAMS, adapt.AdaptSettings(**args))))
         second.start()
         second.join(timeout=2)
         assert second.is_alive()                   # waiting, not racing
@@ -306,7 +315,8 @@ def test_two_adapting_the_same_at_once_play_it_once(tmp_path, capsys):
         os.utime(where, (where.stat().st_atime - old, where.stat().st_mtime - old))
         assert adapt.tidy(tmp_path, 0) == 0
         assert where.is_dir()
-        first = adapt._adapt(g, g.resolve_rules(rules), req, where, {**args})
+        first = adapt._adapt(g, g.resolve_rules(rules), req, where,
+                             adapt.AdaptSettings(**args))
     second.join(timeout=60)
     assert len(got) == 1
     assert got[0]["reused"] is True

@@ -25,8 +25,8 @@ CAUTIOUS = "heuristic:aggression=-3"
 PEPPER = games.get("pepper")
 
 
-def compare(*args, **kwargs):
-    return C.compare("pepper", *args, **kwargs)
+def compare(variants, **kwargs):
+    return C.compare("pepper", variants, C.CompareSettings(**kwargs))
 
 
 @pytest.fixture(scope="module")

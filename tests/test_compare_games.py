@@ -29,8 +29,9 @@ def test_pitch_redeal_throws_in_what_forced_dealers_played():
     has stuck_bid = any, so that a stuck dealer bids what it wants, as under
     redeal (under the seed's stuck_bid = two it bids 2 whatever it wants: see
     the next test)."""
-    r = C.compare("pitch", ["forced:stuck_bid=any", "redeal:all_pass=redeal"], hands=20_000,
-                  games=300, seed=4, policy="classic")     # its dealer often passes
+    r = C.compare("pitch", ["forced:stuck_bid=any", "redeal:all_pass=redeal"], C.CompareSettings(
+        hands=20_000,
+        games=300, seed=4, policy="classic"))     # its dealer often passes
     thrown = _row(r, "hands", "thrown-in rate")
     assert thrown["a"] == 0.0
     assert thrown["b"] > 0.01
@@ -52,8 +53,9 @@ def test_pitch_redeal_throws_in_what_forced_dealers_played():
 def test_pitch_stuck_dealer_bids_two():
     """The seed's stuck_bid = two against any: on the same deals only stuck
     dealers' bids change, from what they wanted (3, 4) down to 2."""
-    r = C.compare("pitch", ["two:", "any:stuck_bid=any"], hands=20_000, games=50, seed=4,
-                  policy="classic")    # the default dealer matches: seldom stuck
+    r = C.compare("pitch", ["two:", "any:stuck_bid=any"], C.CompareSettings(
+        hands=20_000, games=50, seed=4,
+        policy="classic"))    # the default dealer matches: seldom stuck
     bids = r["bids"].set_index("bid")
     raised = sum(bids.loc[b, "hands_b"] - bids.loc[b, "hands_a"] for b in ("3", "4"))
     assert raised > 0
@@ -61,8 +63,9 @@ def test_pitch_stuck_dealer_bids_two():
 
 
 def test_pitch_moon_points_change_only_moon_scores():
-    r = C.compare("pitch", ["A:", "B:moon_made=8,moon_failed=8"], players=2, hands=30_000,
-                  games=50, seed=5, policy="heuristic:moon_rule=run,moon_run=3,moon_trumps=4")
+    r = C.compare("pitch", ["A:", "B:moon_made=8,moon_failed=8"], C.CompareSettings(
+        players=2, hands=30_000,
+        games=50, seed=5, policy="heuristic:moon_rule=run,moon_run=3,moon_trumps=4"))
     moons = _row(r, "hands", "moons bid")
     assert moons["a"] == moons["b"] > 0                # the same hands bid the moon
     pts = _row(r, "hands", "pitcher points per pitched hand")
@@ -70,7 +73,7 @@ def test_pitch_moon_points_change_only_moon_scores():
 
 
 def test_shiesta_turn_cap_leaves_games_unfinished():
-    r = C.compare("shiesta", ["A:", "short:max_turns=10"], games=2_000, seed=6)
+    r = C.compare("shiesta", ["A:", "short:max_turns=10"], C.CompareSettings(games=2_000, seed=6))
     unfinished = _row(r, "games", "unfinished games")
     assert unfinished["a"] < 0.01
     assert unfinished["b"] > 0.99
@@ -82,7 +85,7 @@ def test_shiesta_turn_cap_leaves_games_unfinished():
     assert len(seats) == 4
     assert abs(seats["a"].sum() + unfinished["a"] - 1) < 1e-12
     with pytest.raises(InputError, match="auction"):
-        C.compare("shiesta", ["A:", "B:auction=open"], games=10)
+        C.compare("shiesta", ["A:", "B:auction=open"], C.CompareSettings(games=10))
 
 
 def test_burraco_closing_bonus_moves_only_the_closers_score():
@@ -90,7 +93,8 @@ def test_burraco_closing_bonus_moves_only_the_closers_score():
     the same way and each team's score rises by the extra bonus on the hands
     it closed, exactly."""
     hands = 400
-    r = C.compare("burraco", ["A:", "B:closing_bonus=300"], hands=hands, games=4, seed=7)
+    r = C.compare("burraco", ["A:", "B:closing_bonus=300"], C.CompareSettings(
+        hands=hands, games=4, seed=7))
     df = burraco.simulate(hands, seed=7)
     for t in (0, 1):
         closed_by_t = ((df["ended"] == "closed") & (df["closer"] % 2 == t)).mean()
@@ -128,7 +132,8 @@ def test_hands_for_a_game_compared_in_whole_games_is_refused(cli):
                        names=["--hands", "whole games", "--games"])
     assert "does not apply" in line
     with pytest.raises(InputError, match="--hands does not apply"):
-        C.compare("shiesta", ["A:seven_reverses=true", "B:seven_reverses=false"], hands=2000)
+        C.compare("shiesta", ["A:seven_reverses=true", "B:seven_reverses=false"], C.CompareSettings(
+            hands=2000))
 
 
 def test_the_web_apps_steps_give_the_commands_sums(monkeypatch):
@@ -139,7 +144,7 @@ def test_the_web_apps_steps_give_the_commands_sums(monkeypatch):
 
     monkeypatch.setattr(batches, "GROW", 0.0)         # steps stay small: other groupings
     args = {"hands": 4000, "games": 10, "seed": 3}
-    plain = C.compare("pitch", ["A:", "B:low=dealt"], **args)
-    stepped = C.compare("pitch", ["A:", "B:low=dealt"], work=Work(), **args)
+    plain = C.compare("pitch", ["A:", "B:low=dealt"], C.CompareSettings(**args))
+    stepped = C.compare("pitch", ["A:", "B:low=dealt"], C.CompareSettings(work=Work(), **args))
     for name, table in plain.items():
         assert table.equals(stepped[name]), name

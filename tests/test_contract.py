@@ -196,9 +196,9 @@ def test_advise_when_offered(game, capsys):
 @pytest.mark.parametrize("game", SPECS, ids=IDS)
 def test_compare_identical_variants(game):
     """Every measure the game compares, on identical rule sets: no difference."""
-    from simkit.lab.compare import compare, comparison_json, format_comparison
+    from simkit.lab.compare import CompareSettings, compare, comparison_json, format_comparison
     hands = 300 if "hand" in game.units else None          # Shiesta: whole games only
-    result = compare(game.name, ["A:", "B:"], hands=hands, games=6, seed=2)
+    result = compare(game.name, ["A:", "B:"], CompareSettings(hands=hands, games=6, seed=2))
     assert "variants" in result
     assert len(result) >= 2
     for name, df in result.items():

@@ -29,8 +29,9 @@ def test_outbidding_the_dealer_takes_its_contracts_not_the_sessions_balance():
     the contracts falls per hand (an interval below 0), while over a session,
     where every seat deals in turn, the first dealer's balance stays within
     its margin or is not shown to move."""
-    r = C.compare("pitch", ["A:", "B:steal=outbid"], hands=100_000, games=2_000, seed=4,
-                  skill_trace=False)
+    r = C.compare("pitch", ["A:", "B:steal=outbid"], C.CompareSettings(
+        hands=100_000, games=2_000, seed=4,
+        skill_trace=False))
     rows = _rows(r)
     dealer = rows["position: share of the contracts won, the dealer"]
     assert dealer["a"] > 0.40                   # about 47% of the hands under the rule book
@@ -49,7 +50,8 @@ def test_outbidding_the_dealer_takes_its_contracts_not_the_sessions_balance():
 def test_a_rule_that_changes_no_deal_is_no_change_in_every_row():
     """Pepper's stick-the-dealer with players who never pass a hand out: every
     row has p = 1 and the finding no change, and nothing is starred."""
-    r = C.compare("pepper", ["A:", "B:all_pass=stick"], hands=5_000, games=100, seed=2)
+    r = C.compare("pepper", ["A:", "B:all_pass=stick"], C.CompareSettings(
+        hands=5_000, games=100, seed=2))
     d = C.comparison_json(r)
     for name, rows in d["tables"].items():
         if name == "variants":
@@ -70,8 +72,9 @@ def test_a_few_games_show_nothing_either_way_and_say_how_many_would():
     played (both from the variance seen).  (The closing note of issue 53 runs
     the games they name and reaches a finding or no change.)"""
     def balance(n):
-        rows = _rows(C.compare("burraco", ["A:", "B:pozzetto=direct"], hands=2_000, games=n,
-                               skill_trace=False))
+        rows = _rows(C.compare("burraco", ["A:", "B:pozzetto=direct"], C.CompareSettings(
+            hands=2_000, games=n,
+            skill_trace=False)))
         return rows["balance: win rate, the first dealer's team"]
     few, more = balance(200), balance(800)
     for row in (few, more):
@@ -109,8 +112,9 @@ def test_equal_shares_by_hand():
 def test_a_shared_win_counts_evenly_in_every_table():
     """Pepper's shared wins: the games table and the balance split them, so each
     table's win rates add up to 100% of the finished games."""
-    r = C.compare("pepper", ["A:", "B:kubwa_stake=3"], hands=2_000, games=600, seed=1,
-                  skill_trace=False)
+    r = C.compare("pepper", ["A:", "B:kubwa_stake=3"], C.CompareSettings(
+        hands=2_000, games=600, seed=1,
+        skill_trace=False))
     games_ = r["games"].set_index("metric")
     sides = games_.loc[["side 0 win rate", "side 1 win rate"]]
     unfinished = games_.loc["unfinished games"]
@@ -127,7 +131,7 @@ def test_players_who_join_are_a_position_with_their_fair_share():
     of the players seated at the end), so the first dealer's advantage is its
     win rate less its own fair share, not less 25%."""
     r = C.compare("pitch", ["A:leave=0.05,join=0.1", "B:leave=0.05,join=0.1,steal=outbid"],
-                  hands=2_000, games=2_000, seed=1, skill_trace=False)
+                  C.CompareSettings(hands=2_000, games=2_000, seed=1, skill_trace=False))
     rows = _rows(r)
     joined = rows["balance: win rate, players who joined"]
     assert 0.2 < joined["a"] < 0.45
@@ -140,8 +144,9 @@ def test_players_who_join_are_a_position_with_their_fair_share():
 
 
 def test_a_rate_at_0_or_100_percent_has_a_real_interval():
-    r = C.compare("pepper", ["A:", "B:all_pass=stick"], hands=2_000, games=60, seed=1,
-                  skill_trace=False)
+    r = C.compare("pepper", ["A:", "B:all_pass=stick"], C.CompareSettings(
+        hands=2_000, games=60, seed=1,
+        skill_trace=False))
     done = _rows(r)["completion: games ended before max_rounds"]
     assert done["a"] == 1.0
     assert done["a_low"] < 0.96                   # Clopper-Pearson's exact interval of 60 of 60
@@ -153,7 +158,8 @@ def test_games_to_lead_is_never_where_the_stronger_is_not_ahead():
     """The skill trace: where the stronger's win rate is not shown above 50%
     (the expert over the default on a handful of deals), games-to-lead reads
     never (null), with no difference."""
-    r = C.compare("pepper", ["A:", "B:kubwa_stake=3"], hands=2_000, games=200, seed=1)
+    r = C.compare("pepper", ["A:", "B:kubwa_stake=3"], C.CompareSettings(
+        hands=2_000, games=200, seed=1))
     lead = [row for m, row in _rows(r).items() if "expert over the default, games" in m]
     assert lead
     row = lead[0]
@@ -165,8 +171,9 @@ def test_games_to_lead_is_never_where_the_stronger_is_not_ahead():
 
 
 def test_a_grid_of_sweeps_and_presets_as_variants(tmp_path):
-    r = C.compare("pitch", [], sweep=["moon_made=4,8", "stuck_bid=two,any"], hands=2_000,
-                  games=40, skill_trace=False)
+    r = C.compare("pitch", [], C.CompareSettings(
+        sweep=["moon_made=4,8", "stuck_bid=two,any"], hands=2_000,
+        games=40, skill_trace=False))
     labels = r["variants"].attrs["labels"]
     assert labels == ("moon_made=4,stuck_bid=two", "moon_made=4,stuck_bid=any",
                       "moon_made=8,stuck_bid=two", "moon_made=8,stuck_bid=any")
@@ -200,16 +207,17 @@ def test_a_grid_of_sweeps_and_presets_as_variants(tmp_path):
 ])
 def test_refused_in_one_line(args, match):
     with pytest.raises(InputError, match=match) as e:
-        C.compare("pepper", args.get("variants", []), sweep=args.get("sweep"),
-                  margins=args.get("margins"), hands=10, games=1)
+        C.compare("pepper", args.get("variants", []), C.CompareSettings(sweep=args.get("sweep"),
+                  margins=args.get("margins"), hands=10, games=1))
     assert "\n" not in str(e.value)
 
 
 def test_a_margin_turns_a_small_change_into_no_change():
     """With a margin wide enough, a difference well inside it is no change; the
     default margin is stated on every row."""
-    r = C.compare("pepper", ["A:", "B:kubwa_stake=3"], hands=20_000, games=300, seed=1,
-                  skill_trace=False, margins=["rounds per game=2"])
+    r = C.compare("pepper", ["A:", "B:kubwa_stake=3"], C.CompareSettings(
+        hands=20_000, games=300, seed=1,
+        skill_trace=False, margins=["rounds per game=2"]))
     rounds = _rows(r, "games")["rounds per game"]
     assert rounds["margin"] == 2
     assert rounds["finding"] in (findings.SAME, findings.LOWER)

@@ -67,8 +67,9 @@ def test_compare_names_are_the_measures_names():
     g = games.get("pepper")
     rules = g.make_rules()
     names = {m.name for m in catalogue(g.measures(rules))}
-    res = compare.compare("pepper", ["A:", "B:target=40"], hands=2000, games=300,
-                          skill_trace=False)
+    res = compare.compare("pepper", ["A:", "B:target=40"], compare.CompareSettings(
+        hands=2000, games=300,
+        skill_trace=False))
     metrics = {r for t in ("scores", "games", "design") for r in res[t]["metric"]}
     assert metrics <= names
 
@@ -167,7 +168,7 @@ def test_every_trial_plays_the_bases_deals(cli):
     assert done
     t = done[0]
     table = compare.compare("pepper", ["A:", f"B:target={t['rules']['target']}"],
-                            hands=1000, games=600, skill_trace=False)
+                            compare.CompareSettings(hands=1000, games=600, skill_trace=False))
     row = table["design"][table["design"]["metric"] == LENGTH].iloc[0]
     assert t["measures"][LENGTH] == pytest.approx(row["b"], abs=1e-12)
     assert res["base"]["rules"] == {"target": 30}
@@ -447,8 +448,8 @@ def test_adapted_players_are_kept_by_hash_and_reused(cli, tmp_path):
 def _search_on_a_cluster():
     from dask.distributed import LocalCluster
 
-    spec = search.make_spec("pepper", ["target=20:60"], goals=["hands_per_game_mean=12"],
-                            trials=6, games=3_000, seed=2)
+    spec = search.make_spec("pepper", ["target=20:60"], search.SpecSettings(
+        goals=["hands_per_game_mean=12"], trials=6, games=3_000, seed=2))
     here = search_text.result_json(search.run(spec))
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster:

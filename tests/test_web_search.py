@@ -91,7 +91,8 @@ def test_the_checks_are_the_commands():
     with pytest.raises(InputError) as web:
         answers.check("search", a)
     with pytest.raises(InputError) as cli:
-        search.make_spec("pepper", ["target=20:60"], goals=["bids_kubwa_share>=lots"])
+        search.make_spec("pepper", ["target=20:60"],
+                         search.SpecSettings(goals=["bids_kubwa_share>=lots"]))
     assert str(web.value) == str(cli.value)
 
 

@@ -262,6 +262,7 @@ def advise(a: argparse.Namespace, work: Work | None = None) -> dict[str, Any]:
 
 def comparison_of(a: argparse.Namespace, work: Work | None = None) -> Any:
     """The tables of ``simkit compare`` (:func:`simkit.lab.compare.compare`)."""
+    from simkit.lab.compare import CompareSettings
     from simkit.lab.compare import compare as run
 
     only = ("param", "scheduler", "adapt_rounds", "adapt_trials", "adapt_games", "adapt_seeds")
@@ -274,15 +275,15 @@ def comparison_of(a: argparse.Namespace, work: Work | None = None) -> Any:
         from simkit.runs import owned
         # before any work: the tables (and adaptations) go there, into no one else's folder
         owned.check_own(a.out, MARKER, "compare")
-    return run(a.game, a.variant, players=a.players, hands=a.hands, games=a.games,
-               seed=a.seed, policy=a.policy, threads=getattr(a, "threads", None),
-               progress=not a.no_progress, work=work, sweep=a.sweep, adapt=a.adapt,
-               params=a.param or None, out=getattr(a, "out", None),
-               scheduler=getattr(a, "scheduler", None), skill_trace=not a.no_skill,
-               adapt_rounds=getattr(a, "adapt_rounds", None),
-               adapt_trials=getattr(a, "adapt_trials", None),
-               adapt_games=getattr(a, "adapt_games", None),
-               adapt_seeds=getattr(a, "adapt_seeds", None), margins=a.margin or None)
+    return run(a.game, a.variant, CompareSettings(
+        players=a.players, hands=a.hands, games=a.games, seed=a.seed, policy=a.policy,
+        threads=getattr(a, "threads", None), progress=not a.no_progress, work=work,
+        sweep=a.sweep, adapt=a.adapt, params=a.param or None, out=getattr(a, "out", None),
+        scheduler=getattr(a, "scheduler", None), skill_trace=not a.no_skill,
+        adapt_rounds=getattr(a, "adapt_rounds", None),
+        adapt_trials=getattr(a, "adapt_trials", None),
+        adapt_games=getattr(a, "adapt_games", None),
+        adapt_seeds=getattr(a, "adapt_seeds", None), margins=a.margin or None))
 
 
 def compare(a: argparse.Namespace, work: Work | None = None) -> dict[str, Any]:

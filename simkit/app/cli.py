@@ -397,12 +397,11 @@ def _cmd_search(a: argparse.Namespace) -> int:
         print(_json(search_text.list_json(measures)) if a.json
               else search_text.list_text(g.title, measures))
         return 0
-    spec = search.make_spec(a.game, a.rule, rules=rules, policy=a.policy, goals=a.goal,
-                            minimize=a.minimize, maximize=a.maximize, trials=a.trials,
-                            hands=a.hands, games=a.games, seed=a.seed, sampler=a.sampler,
-                            adapt=a.adapt, params=a.param or None, adapt_rounds=a.adapt_rounds,
-                            adapt_trials=a.adapt_trials, adapt_games=a.adapt_games,
-                            adapt_seed=a.adapt_seed)
+    spec = search.make_spec(a.game, a.rule, search.SpecSettings(
+        rules=rules, policy=a.policy, goals=a.goal, minimize=a.minimize, maximize=a.maximize,
+        trials=a.trials, hands=a.hands, games=a.games, seed=a.seed, sampler=a.sampler,
+        adapt=a.adapt, params=a.param or None, adapt_rounds=a.adapt_rounds,
+        adapt_trials=a.adapt_trials, adapt_games=a.adapt_games, adapt_seed=a.adapt_seed))
     return _trials_answer(a, lambda: search.run(spec, out=a.out, threads=a.threads,
                                                 scheduler=a.scheduler,
                                                 progress=not a.no_progress),

@@ -64,9 +64,10 @@ def spec_of(a: argparse.Namespace) -> Any:
     if not (a.goal or a.minimize or a.maximize):
         raise InputError("give a goal: goal=MEASURE=VALUE (or <=, >=), minimize=MEASURE or "
                          "maximize=MEASURE, e.g. goal=hands per game: mean=15")
-    return search.make_spec(a.game, a.rule, rules=_base_rules(a), policy=a.policy, goals=a.goal,
-                            minimize=a.minimize, maximize=a.maximize, trials=a.trials,
-                            hands=a.hands, games=a.games, seed=a.seed, sampler=a.sampler)
+    return search.make_spec(a.game, a.rule, search.SpecSettings(
+        rules=_base_rules(a), policy=a.policy, goals=a.goal, minimize=a.minimize,
+        maximize=a.maximize, trials=a.trials, hands=a.hands, games=a.games, seed=a.seed,
+        sampler=a.sampler))
 
 
 def argv(a: argparse.Namespace) -> list[str]:

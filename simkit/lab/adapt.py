@@ -85,8 +85,8 @@ import os
 import pathlib
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, TypedDict, Unpack
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from simkit import games as registry
 from simkit import tune
@@ -227,17 +227,18 @@ def _hashed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "little") % 2**63
 
 
-def checked_sizes(kw: Mapping[str, Any], seed: int,
+def checked_sizes(given: Any, seed: int,
                   names: Sequence[str] = ("rounds", "trials", "games")
                   ) -> tuple[dict[str, int | None], int]:
-    """The adaptation's sizes in ``kw`` (``adapt_rounds`` and the rest of
-    ``names``; None: the default), each checked as a count, and its seed
-    (``adapt_seed``, default ``seed``), checked: compare's and search's options."""
-    sizes = {what: kw.get(f"adapt_{what}") for what in names}
+    """The adaptation's sizes in settings ``given`` (its ``adapt_rounds`` and
+    the rest of ``names``; None: the default), each checked as a count, and
+    its seed (``adapt_seed``, default ``seed``), checked: compare's and
+    search's settings."""
+    sizes: dict[str, int | None] = {what: getattr(given, f"adapt_{what}") for what in names}
     for what, v in sizes.items():
         if v is not None:
             check_count(v, f"--adapt-{what}")
-    a_seed = kw.get("adapt_seed")
+    a_seed = given.adapt_seed
     a_seed = seed if a_seed is None else a_seed
     rng.run_key(a_seed)
     return sizes, a_seed
@@ -318,34 +319,40 @@ def kept_result(req: Request, out: store.StrPath | None = None,
     return None
 
 
-class AdaptArgs(TypedDict, total=False):
-    """The keyword options of :func:`adapt` and :func:`adapt_variants`: what
-    the result depends on besides the rules and policy (``seed``, 0;
-    ``rounds``, ``trials`` and ``deals``, None for :data:`ROUNDS`,
-    :func:`trials_for` and the game's :data:`DEALS`), and how it is played:
-    ``out`` (where it is kept), ``kept`` (where else it is looked up),
-    ``threads``, ``scheduler``, ``progress``, ``label`` (its name in the
-    progress lines) and ``work``."""
+@dataclasses.dataclass(frozen=True)
+class AdaptSettings:
+    """The options of :func:`adapt`, :func:`adapt_variants` and
+    :func:`check_effort` (every one has its default).
 
-    seed: int
-    rounds: int | None
-    trials: int | None
-    deals: int | None
-    out: store.StrPath | None
-    kept: Sequence[store.StrPath]
-    threads: int | None
-    scheduler: str | None
-    progress: bool
-    label: str
-    work: Work | None
+    What the result depends on besides the rules and policy: ``seed`` (for
+    :func:`adapt_variants`, the comparison's adaptation seed), and its sizes
+    ``rounds``, ``trials`` and ``deals`` (None: :data:`ROUNDS`,
+    :func:`trials_for` and the game's :data:`DEALS`).  How it is played:
+    ``out`` (where it is kept; None: the cache), ``kept`` (where else it is
+    looked up), ``threads``, ``scheduler`` (where it plays), ``progress``
+    (progress lines), ``label`` (its name in the progress lines; empty: its
+    key) and ``work`` (report progress, stop when told).
+    """
+
+    seed: int = 0
+    rounds: int | None = None
+    trials: int | None = None
+    deals: int | None = None
+    out: store.StrPath | None = None
+    kept: Sequence[store.StrPath] = ()
+    threads: int | None = None
+    scheduler: str | None = None
+    progress: bool = False
+    label: str = ""
+    work: Work | None = None
 
 
 def _request_of(game: str, rules: Any, policy: str, params: Sequence[str] | None,
-                kw: AdaptArgs) -> Request:
-    rounds = kw.get("rounds")
-    return request(game, rules, policy, params, seed=kw.get("seed", 0),
-                   rounds=ROUNDS if rounds is None else rounds, trials=kw.get("trials"),
-                   deals=kw.get("deals"))
+                o: AdaptSettings) -> Request:
+    rounds = o.rounds
+    return request(game, rules, policy, params, seed=o.seed,
+                   rounds=ROUNDS if rounds is None else rounds, trials=o.trials,
+                   deals=o.deals)
 
 
 def effort(req: Request) -> float:
@@ -357,9 +364,10 @@ def effort(req: Request) -> float:
 
 
 def adapt(game: str, rules: Any, policy: str, params: Sequence[str] | None = None,
-          **kw: Unpack[AdaptArgs]) -> dict[str, Any]:
+          settings: AdaptSettings | None = None) -> dict[str, Any]:
     """The setting every seat plays after adapting ``policy`` to ``rules``
-    (one adaptation: see the module notes; ``kw``: :class:`AdaptArgs`), as
+    (one adaptation: see the module notes; ``settings``: :class:`AdaptSettings`,
+    None: every default), as
     ``{"setting", "start", "changed", "capped", "rounds", "objective",
     "unit", "trace", "request", "reused"}``: ``changed`` says whether the
     setting moved from the start, ``capped`` whether the last round still
@@ -367,21 +375,19 @@ def adapt(game: str, rules: Any, policy: str, params: Sequence[str] | None = Non
     has one entry per round (its best setting, that setting against the field
     on fresh deals with a 95% interval unless the best was the field itself,
     and whether the field adopted it)."""
-    unknown = sorted(set(kw) - AdaptArgs.__optional_keys__)
-    if unknown:
-        raise TypeError(f"adapt() got an unexpected keyword argument {unknown[0]!r}")
+    o = AdaptSettings() if settings is None else settings
     g = registry.get(game)
     r = g.resolve_rules(rules)
-    req = _request_of(game, r, policy, params, kw)
-    out = kw.get("out")
+    req = _request_of(game, r, policy, params, o)
+    out = o.out
     place = store.check_place(out) if out is not None else default_place()
-    work = kw.get("work")
-    done = kept_result(req, place, kw.get("kept", ()))
+    work = o.work
+    done = kept_result(req, place, o.kept)
     if done is None:
-        with _held(place / req.key(), kw.get("label") or req.key(), work):
+        with _held(place / req.key(), o.label or req.key(), work):
             done = kept_result(req, place)        # finished by the process waited for
             if done is None:
-                return _adapt(g, r, req, place / req.key(), kw)
+                return _adapt(g, r, req, place / req.key(), o)
     if work is not None:
         work.add(effort(req))
     return {**done, "reused": True}
@@ -414,11 +420,11 @@ def _held(where: pathlib.Path, label: str, work: Work | None) -> Iterator[None]:
 
 
 def _adapt(g: Any, r: Any, req: Request, where: pathlib.Path,
-           kw: AdaptArgs) -> dict[str, Any]:
+           o: AdaptSettings) -> dict[str, Any]:
     """Play adaptation ``req`` in folder ``where`` (held) and keep its result."""
-    game, work = g.name, kw.get("work")
+    game, work = g.name, o.work
     unit, measure = objective(game)
-    progress = kw.get("progress", False)
+    progress = o.progress
     current, trace = req.policy, []
     for n in range(req.rounds):
         if work is not None:
@@ -430,14 +436,14 @@ def _adapt(g: Any, r: Any, req: Request, where: pathlib.Path,
                               games=req.deals if unit == "game" else None,
                               sampler="auto", prune=True)
         if progress:
-            print(f"adapting {kw.get('label') or req.key()}: round {n + 1} of at most {req.rounds}",
+            print(f"adapting {o.label or req.key()}: round {n + 1} of at most {req.rounds}",
                   file=sys.stderr, flush=True)
-        res = tune.run(spec, out=where / f"round-{n + 1}", threads=kw.get("threads"),
-                       scheduler=kw.get("scheduler"), progress=progress,
+        res = tune.run(spec, out=where / f"round-{n + 1}", threads=o.threads,
+                       scheduler=o.scheduler, progress=progress,
                        start=_values(spec, current), confirm_only=[], confirm_best=0,
                        work=_Trials(work, req) if work is not None else None)
         found = g.make_policies(res["best"]["setting"], 1)[0].text()
-        table = _Table(game, r, req, kw)
+        table = _Table(game, r, req, o)
         best, undone = table.simplify(current, found, _hashed("simplify", spec.seed))
         if best == current:
             trace.append({"round": n + 1, "best": found, "undone": undone, "diff": None,
@@ -463,12 +469,12 @@ def _adapt(g: Any, r: Any, req: Request, where: pathlib.Path,
 @dataclasses.dataclass(frozen=True)
 class _Table:
     """Where an adaptation's settings meet: the game, its rules, the request's
-    deals, and how the tournaments play (``kw``)."""
+    deals, and how the tournaments play (``settings``)."""
 
     game: str
     rules: Any
     req: Request
-    kw: AdaptArgs
+    settings: AdaptSettings
 
     def versus(self, own: str, other: str, seed: int) -> dict[str, float]:
         """``own`` against ``other`` on the request's deals of ``seed`` (duplicate):
@@ -477,14 +483,14 @@ class _Table:
 
         if own == other:
             return {"diff": 0.0, "ci_low": 0.0, "ci_high": 0.0, "p_value": 1.0}
-        req, kw = self.req, self.kw
+        req, o = self.req, self.settings
         res = tournament.run(self.game, [own, other], rules=self.rules, seed=seed,
                              hands=req.deals if req.unit == "hand" else None,
                              games=req.deals if req.unit == "game" else None,
-                             threads=kw.get("threads"), scheduler=kw.get("scheduler"),
-                             backend="dask" if kw.get("scheduler") else "threads")
+                             threads=o.threads, scheduler=o.scheduler,
+                             backend="dask" if o.scheduler else "threads")
         p = res.pairs.iloc[0]
-        work = kw.get("work")
+        work = o.work
         if work is not None:
             work.add(2 * req.deals)
         return {k: float(p[k]) for k in ("diff", "ci_low", "ci_high", "p_value")}
@@ -496,7 +502,7 @@ class _Table:
         g = registry.get(self.game)
         was, now = (g.make_policies(x, 1)[0].params for x in (field, best))
         undone = []
-        work = self.kw.get("work")
+        work = self.settings.work
         for f in dataclasses.fields(now):
             old = getattr(was, f.name)
             if getattr(now, f.name) == old:
@@ -515,15 +521,15 @@ class _Table:
         depends on, so that the same comparison again does not play it."""
         text = json.dumps([self.game, self.rules.as_dict(), own, other, seed, self.req.deals,
                            VERSION], sort_keys=True, default=str)
-        out = self.kw.get("out")
+        out = self.settings.out
         place = (pathlib.Path(out) if out is not None else default_place()) / CELLS
         name = f"{hashlib.sha256(text.encode()).hexdigest()[:24]}.json"
-        for where in [place, *(pathlib.Path(k) / CELLS for k in self.kw.get("kept", ()))]:
+        for where in [place, *(pathlib.Path(k) / CELLS for k in self.settings.kept)]:
             try:
                 held = json.loads(read_text(str(where / name), "a kept best-response cell",
                                             MAX_JSON_BYTES))
                 if held["sha256"] == _digest(held["result"]):
-                    work = self.kw.get("work")
+                    work = self.settings.work
                     if work is not None:
                         work.add(2 * self.req.deals)
                     return {k: float(held["result"][k])
@@ -641,34 +647,39 @@ class Fits:
 
 
 def check_effort(game: str, variants: Sequence[Any], policy: str,
-                 params: Sequence[str] | None, seeds: int, **kw: Unpack[AdaptArgs]) -> float:
+                 params: Sequence[str] | None, seeds: int,
+                 settings: AdaptSettings | None = None) -> float:
     """The games :func:`adapt_variants` is expected to play (the bases' kept
     adaptations counted too: a progress bar moves past them at once)."""
-    reqs = [_request_of(game, rules, policy, params, kw) for rules in variants]
+    o = AdaptSettings() if settings is None else settings
+    reqs = [_request_of(game, rules, policy, params, o) for rules in variants]
     return seeds * (sum(effort(r) for r in reqs)
                     + len(variants) * (len(variants) - 1) * 2 * reqs[0].deals)
 
 
 def adapt_variants(game: str, variants: Sequence[tuple[str, Any]], policy: str,
                    params: Sequence[str] | None = None, seeds: int = SEEDS,
-                   **kw: Unpack[AdaptArgs]) -> Fits:
+                   settings: AdaptSettings | None = None) -> Fits:
     """Adapt ``policy`` to every variant's rules (``(label, rules)`` pairs, the
     base first), ``seeds`` times, and check each setting's reply to the
-    others (see the module notes; ``kw``: :class:`AdaptArgs`, ``seed`` being
-    the comparison's adaptation seed)."""
+    others (see the module notes; ``settings``: :class:`AdaptSettings`, None:
+    every default)."""
+    o = AdaptSettings() if settings is None else settings
     g = registry.get(game)
     labels = [label for label, _ in variants]
     rules = [g.resolve_rules(r) for _, r in variants]
     results, rows = [], []
     for k in range(seeds):
-        one = _with(kw, seed=adaptation_seed(kw.get("seed", 0), k))
+        one = dataclasses.replace(o, seed=adaptation_seed(o.seed, k))
         named = f" (adaptation {k + 1} of {seeds})" if seeds > 1 else ""
-        base = adapt(game, rules[0], policy, params, **_with(one, label=labels[0] + named))
+        base = adapt(game, rules[0], policy, params,
+                     dataclasses.replace(one, label=labels[0] + named))
         mine = [{**base, "continued_from": None}]
         for label, r in zip(labels[1:], rules[1:]):
-            res = adapt(game, r, base["setting"], params, **_with(one, label=label + named))
+            res = adapt(game, r, base["setting"], params,
+                        dataclasses.replace(one, label=label + named))
             mine.append({**res, "continued_from": None})
-        cells = _best_response(game, rules, labels, mine, k=k, kw=kw)
+        cells = _best_response(game, rules, labels, mine, k=k, o=o)
         for v in range(len(variants)):
             worst = min((c for c in cells if c["rules"] == labels[v] and c["flagged"]),
                         key=lambda c: c["diff"], default=None)
@@ -676,9 +687,10 @@ def adapt_variants(game: str, variants: Sequence[tuple[str, Any]], policy: str,
                 continue
             w = labels.index(worst["setting_of"])
             res = adapt(game, rules[v], mine[w]["setting"], params,
-                        **_with(one, label=f"{labels[v]} from {labels[w]}'s setting{named}"))
+                        dataclasses.replace(
+                            one, label=f"{labels[v]} from {labels[w]}'s setting{named}"))
             mine[v] = {**res, "continued_from": labels[w]}
-            again = _best_response(game, rules, labels, mine, k=k, kw=kw, only=v)
+            again = _best_response(game, rules, labels, mine, k=k, o=o, only=v)
             for c in cells:
                 if c["rules"] == labels[v]:
                     c["continued"] = True
@@ -688,21 +700,14 @@ def adapt_variants(game: str, variants: Sequence[tuple[str, Any]], policy: str,
     return Fits(labels, results, rows)
 
 
-def _with(kw: AdaptArgs, **more: Any) -> AdaptArgs:
-    """``kw`` with ``more`` set (a seed, a label)."""
-    out: AdaptArgs = {**kw}
-    out.update(more)        # type: ignore[typeddict-item]
-    return out
-
-
 def _best_response(game: str, rules: list[Any], labels: list[str], mine: list[dict[str, Any]],
-                   k: int, kw: AdaptArgs, only: int | None = None) -> list[dict[str, Any]]:
+                   k: int, o: AdaptSettings, only: int | None = None) -> list[dict[str, Any]]:
     """Adaptation ``k``'s best-response cells: under each variant's rules (or
     variant ``only``'s, after its adaptation went on), its setting against
     every other variant's."""
-    req = _request_of(game, rules[0], mine[0]["setting"], None, kw)
-    seed = _hashed("best-response", adaptation_seed(kw.get("seed", 0), k))
-    work = kw.get("work")
+    req = _request_of(game, rules[0], mine[0]["setting"], None, o)
+    seed = _hashed("best-response", adaptation_seed(o.seed, k))
+    work = o.work
     cells = []
     for v, r in enumerate(rules):
         if only is not None and v != only:
@@ -713,7 +718,7 @@ def _best_response(game: str, rules: list[Any], labels: list[str], mine: list[di
             if work is not None:
                 work.check()
             own, other = mine[v]["setting"], mine[w]["setting"]
-            c = _Table(game, r, req, kw).cell(own, other, seed)
+            c = _Table(game, r, req, o).cell(own, other, seed)
             cells.append({"adaptation": k + 1, "rules": labels[v], "setting_of": labels[w],
                           "own": own, "other": other, "same": own == other,
                           "games": req.deals, **c,

@@ -35,7 +35,7 @@ import functools
 import json
 import math
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -60,7 +60,7 @@ from simkit.lab.variants import parse_variant as parse_variant
 from simkit.runs.batches import Work, check_count, set_threads, steps
 
 if TYPE_CHECKING:
-    from simkit.lab.adapt import AdaptArgs, Fits
+    from simkit.lab.adapt import AdaptSettings, Fits
     from simkit.runs.store import StrPath
 
 #: Units per block whose sums are added (the same blocks however the run is cut
@@ -435,30 +435,52 @@ DEFAULT_HANDS, DEFAULT_GAMES = 1_000_000, 20_000
 HAND_WEIGHT = 0.05
 
 
-class CompareArgs(TypedDict, total=False):
-    """The keyword options of :func:`compare` (see there)."""
+@dataclasses.dataclass(frozen=True)
+class CompareSettings:
+    """The options of :func:`compare` (every one has its default).
 
-    players: int | None
-    hands: int | None
-    games: int | None
-    seed: int
-    policy: Any
-    threads: int | None
-    progress: bool
-    work: Work | None
-    sweep: str | Sequence[str] | None
-    adapt: bool
-    params: Sequence[str] | None
-    out: StrPath | None
-    kept: Sequence[StrPath]
-    scheduler: str | None
-    skill_trace: bool
-    adapt_rounds: int | None
-    adapt_trials: int | None
-    adapt_games: int | None
-    adapt_seed: int | None
-    adapt_seeds: int | None
-    margins: Sequence[str] | None
+    The table: ``players`` (None: the game's default), ``hands`` and
+    ``games`` (hands, games played in hands, and whole games per variant;
+    None: :data:`DEFAULT_HANDS` and :data:`DEFAULT_GAMES`), ``seed``, and
+    ``policy`` (one spec or one per seat; None: the game's default).  The
+    run: ``threads``, ``progress``, and ``work``
+    (:class:`simkit.runs.batches.Work`: report progress, stop when told).
+    ``sweep``: ``KEY=V1,V2,...``, or several crossed into a grid
+    (:func:`simkit.lab.variants.check_variants`; a ``sweep`` table then shows
+    the headline measures of every variant in one table).  With ``adapt``
+    the variants' players are first adapted to their rules, ``adapt_seeds``
+    times (None: :data:`simkit.lab.adapt.SEEDS`;
+    :func:`simkit.lab.adapt.adapt_variants` with ``params``, kept in ``out``
+    or the cache, looked up in ``kept`` too; ``adapt_rounds``,
+    ``adapt_trials`` and ``adapt_games`` its sizes, default
+    :mod:`simkit.lab.adapt`'s, ``adapt_seed`` its seed, default ``seed``, and
+    ``scheduler`` where it plays), and the comparison is played once per
+    adaptation on the same deals.  Without ``skill_trace`` no skill trace is
+    added.  ``margins`` sets measures' margins of practical equivalence
+    (:func:`simkit.lab.findings.with_margins`).
+    """
+
+    players: int | None = None
+    hands: int | None = None
+    games: int | None = None
+    seed: int = 0
+    policy: Any = None
+    threads: int | None = None
+    progress: bool = False
+    work: Work | None = None
+    sweep: str | Sequence[str] | None = None
+    adapt: bool = False
+    params: Sequence[str] | None = None
+    out: StrPath | None = None
+    kept: Sequence[StrPath] = ()
+    scheduler: str | None = None
+    skill_trace: bool = True
+    adapt_rounds: int | None = None
+    adapt_trials: int | None = None
+    adapt_games: int | None = None
+    adapt_seed: int | None = None
+    adapt_seeds: int | None = None
+    margins: Sequence[str] | None = None
 
 
 def _variants(g: Game, pairs: list[tuple[str, dict[str, Any]]], players: int | None,
@@ -473,42 +495,30 @@ def _variants(g: Game, pairs: list[tuple[str, dict[str, Any]]], players: int | N
             for (lab, ov), r, res in zip(pairs, rules, fits.results[k])]
 
 
-def _fit(kw: CompareArgs, seed: int) -> tuple[AdaptArgs, int] | None:
-    """The options of the variants' adaptations and their number (None without
+def _fit(o: CompareSettings) -> tuple[AdaptSettings, int] | None:
+    """The settings of the variants' adaptations and their number (None without
     ``adapt``), checked."""
     from simkit.lab import adapt
 
-    sizes, a_seed = adapt.checked_sizes(kw, seed, ("rounds", "trials", "games", "seeds"))
-    if not kw.get("adapt", False):
+    sizes, a_seed = adapt.checked_sizes(o, o.seed, ("rounds", "trials", "games", "seeds"))
+    if not o.adapt:
         return None
-    return ({"seed": a_seed, "rounds": sizes["rounds"], "trials": sizes["trials"],
-             "deals": sizes["games"], "out": kw.get("out"), "kept": kw.get("kept", ()),
-             "threads": kw.get("threads"), "scheduler": kw.get("scheduler"),
-             "progress": kw.get("progress", False), "work": kw.get("work")},
+    return (adapt.AdaptSettings(seed=a_seed, rounds=sizes["rounds"], trials=sizes["trials"],
+                                deals=sizes["games"], out=o.out, kept=o.kept,
+                                threads=o.threads, scheduler=o.scheduler,
+                                progress=o.progress, work=o.work),
             sizes["seeds"] or adapt.SEEDS)
 
 
 def compare(game: str, variants: Any = None,
-            **kw: Unpack[CompareArgs]) -> dict[str, pd.DataFrame]:
+            settings: CompareSettings | None = None) -> dict[str, pd.DataFrame]:
     """Play ``hands`` hands (games played in hands) and ``games`` whole games
     under each variant of ``game`` and compare each later variant with the
     first (see the module notes).
 
     ``variants``: texts for :func:`parse_variant` (or ``(label, dict)``
-    pairs); ``sweep``: ``KEY=V1,V2,...``, or several crossed into a grid
-    (:func:`simkit.lab.variants.check_variants`; a ``sweep`` table then shows
-    the headline measures of every variant in one table).  The table:
-    ``players``, ``policy`` (one spec or one per seat) and ``seed`` (0); the
-    run: ``threads``, ``progress``.  With ``adapt`` the variants' players are
-    first adapted to their rules, ``adapt_seeds`` times
-    (:func:`simkit.lab.adapt.adapt_variants` with ``params``, kept in ``out``
-    or the cache, looked up in ``kept`` too; ``adapt_rounds``,
-    ``adapt_trials`` and ``adapt_games`` its sizes, default
-    :mod:`simkit.lab.adapt`'s, ``adapt_seed`` its seed, default ``seed``, and
-    ``scheduler`` where it plays), and the comparison is played once per
-    adaptation on the same deals; without ``skill_trace`` no skill trace is
-    added; ``margins`` sets measures' margins of practical equivalence
-    (:func:`simkit.lab.findings.with_margins`).
+    pairs); ``settings``: the options (:class:`CompareSettings`; None: every
+    default).
 
     Returns one DataFrame per section of the game's measures (differences
     later minus base; a column ``vs`` names the later variant when there are
@@ -518,28 +528,25 @@ def compare(game: str, variants: Any = None,
     differ from the base's, every rule value) and, with ``adapt``,
     ``best_response`` (:func:`simkit.lab.adapt.adapt_variants`).  Each
     table's ``attrs`` hold the game, labels, players, hands, games, seed and
-    policies.  ``work`` (:class:`simkit.runs.batches.Work`): report progress,
-    stop when told.
+    policies.
     """
-    unknown = sorted(set(kw) - CompareArgs.__optional_keys__)
-    if unknown:
-        raise TypeError(f"compare() got an unexpected keyword argument {unknown[0]!r}")
+    o = CompareSettings() if settings is None else settings
     g = registry.get(game)
-    players, seed, work = kw.get("players"), kw.get("seed", 0), kw.get("work")
-    pairs = check_variants(g, variants, kw.get("sweep"))
+    players, seed, work = o.players, o.seed, o.work
+    pairs = check_variants(g, variants, o.sweep)
     g.check_players(players)
     rng.run_key(seed)
     base_rules = g.make_rules(overrides=pairs[0][1], players=players)
-    sections = findings.with_margins(g.measures(base_rules), kw.get("margins"))
+    sections = findings.with_margins(g.measures(base_rules), o.margins)
     units = list(dict.fromkeys(s.unit for s in sections))
-    counts = _counts(g, units, kw.get("hands"), kw.get("games"))
+    counts = _counts(g, units, o.hands, o.games)
     run = engine.RunSettings(count=max(200, counts["game"] // SKILL_SHARE), seed=seed,
-                             threads=kw.get("threads"), progress=kw.get("progress", False))
-    trace = kw.get("skill_trace", True) and "game" in units
-    policy = kw.get("policy")
+                             threads=o.threads, progress=o.progress)
+    trace = o.skill_trace and "game" in units
+    policy = o.policy
     one_play = _effort(g, len(pairs), policy=policy, counts={u: counts[u] for u in units},
                        run=run, trace=trace)
-    fits = _fits(g, pairs, kw, seed=seed, one_play=one_play)
+    fits = _fits(g, pairs, o, one_play=one_play)
     set_threads(run.threads)
     plays: list[_Played] = []
     memo: dict[tuple[str, ...], np.ndarray] = {}
@@ -553,7 +560,7 @@ def compare(game: str, variants: Any = None,
     labels = tuple(label for label, _ in pairs)
     tables = _merge(plays, labels, adapted=fits is not None)
     tables["variants"] = _variant_table(plays, fits)
-    keys = sweep_keys(kw.get("sweep"))
+    keys = sweep_keys(o.sweep)
     if keys and "design" in tables:
         tables["sweep"] = sweep_table(labels, [ov for _, ov in pairs], keys, tables["design"])
     if fits is not None:
@@ -614,25 +621,25 @@ def _counts(g: Game, units: list[str], hands: int | None,
     return {"hand": hands, "game": games}
 
 
-def _fits(g: Game, pairs: list[tuple[str, dict[str, Any]]], kw: CompareArgs, seed: int,
+def _fits(g: Game, pairs: list[tuple[str, dict[str, Any]]], o: CompareSettings,
           one_play: float) -> Fits | None:
     """The variants' adaptations (None without ``adapt``), the progress bar told
     of them and of the plays that follow (``one_play`` each)."""
     from simkit.lab import adapt
 
-    fit, work = _fit(kw, seed), kw.get("work")
+    fit, work = _fit(o), o.work
     if fit is None:
         if work is not None:
             work.expect(one_play)
         return None
     options, seeds = fit
-    start = adapt.check(g.name, kw.get("policy"))
-    rules = [(lab, g.make_rules(overrides=ov, players=kw.get("players"))) for lab, ov in pairs]
+    start = adapt.check(g.name, o.policy)
+    rules = [(lab, g.make_rules(overrides=ov, players=o.players)) for lab, ov in pairs]
     if work is not None:
-        work.expect(adapt.check_effort(g.name, [r for _, r in rules], start, kw.get("params"),
-                                       seeds, **options))
+        work.expect(adapt.check_effort(g.name, [r for _, r in rules], start, o.params,
+                                       seeds=seeds, settings=options))
         work.expect(seeds * one_play)
-    return adapt.adapt_variants(g.name, rules, start, kw.get("params"), seeds, **options)
+    return adapt.adapt_variants(g.name, rules, start, o.params, seeds=seeds, settings=options)
 
 
 def _effort(g: Game, variants: int, policy: Any, counts: dict[str, int],

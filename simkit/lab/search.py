@@ -47,7 +47,7 @@ import pathlib
 import time
 import warnings
 from collections.abc import Sequence
-from typing import Any, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from simkit import games as registry
 from simkit.base import rng
@@ -58,6 +58,9 @@ from simkit.lab.search_play import Goal, Pairs, Played, Table
 from simkit.runs import chunks, optuna_store, store
 from simkit.runs.batches import check_count, check_held, set_threads
 from simkit.tune import Param, confirm_seed
+
+if TYPE_CHECKING:
+    from simkit.lab.adapt import AdaptSettings
 
 MANIFEST, STUDY_DB, RESULT, LOCK, FIGURE = ("_search.json", "_study.db", "_result.json",
                                             "_search.lock", "front.png")
@@ -90,12 +93,14 @@ class Adapting:
     games: int | None = None
     seed: int = 0
 
-    def args(self, out: pathlib.Path | None, table: Table) -> dict[str, Any]:
-        """:func:`simkit.lab.adapt.adapt`'s keyword options, its tournaments played
+    def settings(self, out: pathlib.Path | None, table: Table) -> AdaptSettings:
+        """:func:`simkit.lab.adapt.adapt`'s settings, its tournaments played
         where the table plays."""
-        return {"seed": self.seed, "rounds": self.rounds, "trials": self.trials,
-                "deals": self.games, "out": out, "threads": table.threads,
-                "scheduler": table.scheduler}
+        from simkit.lab.adapt import AdaptSettings
+
+        return AdaptSettings(seed=self.seed, rounds=self.rounds, trials=self.trials,
+                             deals=self.games, out=out, threads=table.threads,
+                             scheduler=table.scheduler)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,78 +154,88 @@ class Spec:
         return out
 
 
-class SpecArgs(TypedDict, total=False):
-    """The keyword options of :func:`make_spec` (see there)."""
+@dataclasses.dataclass(frozen=True)
+class SpecSettings:
+    """The options of :func:`make_spec` (every one has its default).
 
-    rules: Any
-    players: int | None
-    policy: Any
-    goals: Sequence[str]
-    minimize: Sequence[str]
-    maximize: Sequence[str]
-    trials: int | None
-    hands: int | None
-    games: int | None
-    seed: int
-    sampler: str | None
-    adapt: bool
-    params: Sequence[str] | None
-    adapt_rounds: int | None
-    adapt_trials: int | None
-    adapt_games: int | None
-    adapt_seed: int | None
+    The base: ``rules`` (a rules object, dict or None: the game's own),
+    ``players`` (None: the game's default) and ``policy`` (one spec or one
+    per seat; None: the game's default).  The goals: ``goals`` (measure
+    goals and bounds), ``minimize`` and ``maximize`` (measures).  The search:
+    ``trials`` (None: :data:`DEFAULT_TRIALS`), ``hands``/``games`` per trial
+    (None: :data:`DEFAULT_UNITS`), ``seed`` and ``sampler`` (one of
+    :data:`SAMPLERS`; None: nsga2 for several objectives, else tpe).  With
+    ``adapt`` the players are adapted to every trial's rules
+    (:mod:`simkit.lab.adapt`): ``params`` the policy's parameters fitted,
+    ``adapt_rounds``, ``adapt_trials`` and ``adapt_games`` its sizes (None:
+    the adaptation's defaults) and ``adapt_seed`` its seed (None: ``seed``);
+    without ``adapt`` these must not be given."""
+
+    rules: Any = None
+    players: int | None = None
+    policy: Any = None
+    goals: Sequence[str] = ()
+    minimize: Sequence[str] = ()
+    maximize: Sequence[str] = ()
+    trials: int | None = None
+    hands: int | None = None
+    games: int | None = None
+    seed: int = 0
+    sampler: str | None = None
+    adapt: bool = False
+    params: Sequence[str] | None = None
+    adapt_rounds: int | None = None
+    adapt_trials: int | None = None
+    adapt_games: int | None = None
+    adapt_seed: int | None = None
 
 
-def make_spec(game: str, searched: Sequence[str], **kw: Unpack[SpecArgs]) -> Spec:
-    """A checked :class:`Spec`: the ``searched`` rules (``--rule`` items), and
-    ``kw`` (:class:`SpecArgs`): the base's ``rules`` (a rules object, dict or
-    None), ``players``, ``policy`` (one spec or one per seat), the goals,
-    ``trials``, ``hands``/``games`` per trial (default :data:`DEFAULT_UNITS`),
-    ``seed`` and ``sampler``.  Every bad value is an InputError, before any work."""
-    unknown = sorted(set(kw) - SpecArgs.__optional_keys__)
-    if unknown:
-        raise TypeError(f"make_spec() got an unexpected keyword argument {unknown[0]!r}")
+def make_spec(game: str, searched: Sequence[str],
+              settings: SpecSettings | None = None) -> Spec:
+    """A checked :class:`Spec`: the ``searched`` rules (``--rule`` items) and
+    the options ``settings`` (:class:`SpecSettings`; None: every default).
+    Every bad value is an InputError, before any work."""
+    o = SpecSettings() if settings is None else settings
     g = registry.get(game)
-    g.check_players(kw.get("players"))
-    base = g.resolve_rules(kw.get("rules"), kw.get("players"))
-    seed = kw.get("seed", 0)
+    g.check_players(o.players)
+    base = g.resolve_rules(o.rules, o.players)
+    seed = o.seed
     rng.run_key(seed)
     params = search_play.parse_rules(g, searched)
     goals = search_play.parse_goals(search_play.catalogue(g.measures(base)),
-                                    kw.get("goals") or (), kw.get("minimize") or (),
-                                    kw.get("maximize") or ())
+                                    o.goals or (), o.minimize or (), o.maximize or ())
     several = sum(goal.objective for goal in goals) > 1
-    sampler = kw.get("sampler") or ("nsga2" if several else "tpe")
+    sampler = o.sampler or ("nsga2" if several else "tpe")
     if sampler not in SAMPLERS:
         raise InputError(f"bad --sampler {sampler!r}: expected one of " + ", ".join(SAMPLERS))
     if sampler == "cmaes" and (several or any(not goal.objective for goal in goals)):
         raise InputError("--sampler cmaes takes one objective and no bound (<=, >=): give "
                          "--sampler tpe or nsga2")
-    pols = g.make_policies(kw.get("policy"), base.players)
-    trials = kw.get("trials") or DEFAULT_TRIALS
+    pols = g.make_policies(o.policy, base.players)
+    trials = o.trials or DEFAULT_TRIALS
     check_count(trials, "--trials")
     return Spec(game=g.name, players=base.players, base=base.as_dict(),
                 policies=tuple(p.text() for p in pols), params=params, goals=goals,
-                counts=_counts(g, goals, kw.get("hands"), kw.get("games")), trials=trials,
-                seed=seed, sampler=sampler, adapt=_adapting(g, base, seed, kw))
+                counts=_counts(g, goals, o.hands, o.games), trials=trials,
+                seed=seed, sampler=sampler, adapt=_adapting(g, base, seed, o))
 
 
-def _adapting(g: Any, base: Any, seed: int, kw: SpecArgs) -> Adapting | None:
+def _adapting(g: Any, base: Any, seed: int, o: SpecSettings) -> Adapting | None:
     """The players' adaptation (None without ``adapt``), checked: one policy
     with parameters, the searched parameters, the sizes."""
     from simkit.lab import adapt
 
-    if not kw.get("adapt"):
+    if not o.adapt:
         options = {"params": "--param", "adapt_rounds": "--adapt-rounds",
                    "adapt_trials": "--adapt-trials", "adapt_games": "--adapt-games",
                    "adapt_seed": "--adapt-seed"}
-        given = [flag for k, flag in options.items() if kw.get(k) not in (None, [], ())]
+        given = [flag for k, flag in options.items() if getattr(o, k) not in (None, [], ())]
         if given:
             raise InputError(f"{', '.join(given)} apply with --adapt: add it, or drop them")
         return None
-    sizes, a_seed = adapt.checked_sizes(kw, seed)
-    out = Adapting(policy=adapt.check(g.name, kw.get("policy")),
-                   params=tuple(kw.get("params") or ()), seed=a_seed, **sizes)
+    sizes, a_seed = adapt.checked_sizes(o, seed)
+    out = Adapting(policy=adapt.check(g.name, o.policy),
+                   params=tuple(o.params or ()), seed=a_seed, **sizes)
     if out.params:      # checked before anything is written, as tune checks them
         from simkit import tune
 
@@ -245,7 +260,7 @@ def _adapted(s: _Search, rules: Any, trial: Any) -> tuple[str, ...] | None:
     from simkit.lab import adapt
 
     res = adapt.adapt(spec.game, rules, s.base_setting, spec.adapt.params or None,
-                      **spec.adapt.args(s.adapt_out(), s.table))
+                      spec.adapt.settings(s.adapt_out(), s.table))
     trial.set_user_attr("setting", res["setting"])
     trial.set_user_attr("adapt_reused", bool(res.get("reused")))
     return _policies(spec, res["setting"])
@@ -375,7 +390,7 @@ def _base_setting(s: _Search) -> str:
     try:
         res = adapt.adapt(spec.game, s.base_rules, spec.adapt.policy,
                           spec.adapt.params or None,
-                          **spec.adapt.args(s.adapt_out(), s.table))
+                          spec.adapt.settings(s.adapt_out(), s.table))
     except KeyboardInterrupt:
         raise optuna_store.Interrupted(0, spec.trials, s.where) from None
     return str(res["setting"])
