@@ -132,9 +132,10 @@ class Tuning(GameStudy):
     def spec(self, hands: int, seed: int) -> tune.Spec:
         by_hand = "hand" in games.get(self.game).units      # Shiesta plays whole games
         return tune.make_spec(self.game, "heuristic", self.setup.params, self.setup.field,
-                              players=self.setup.players, trials=TRIALS, seed=seed,
-                              also=self.setup.outside, hands=hands if by_hand else None,
-                              games=None if by_hand else hands)
+                              tune.SpecSettings(
+                                  players=self.setup.players, trials=TRIALS, seed=seed,
+                                  also=self.setup.outside, hands=hands if by_hand else None,
+                                  games=None if by_hand else hands))
 
     def simulate_tables(self, hands: int, seed: int, progress: bool,
                         threads: int | None) -> dict[str, pd.DataFrame]:

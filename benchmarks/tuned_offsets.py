@@ -37,8 +37,8 @@ OFFSETS = {"pepper": PEPPER, "pitch": PITCH}
 
 def search(game: str, base: str, players: int, trials: int, seed: int, threads) -> dict:
     """``simkit tune GAME --policy BASE --against BASE --param aggression=-1.5:1.5``."""
-    spec = tune.make_spec(game, base, ["aggression=-1.5:1.5"], [base], players=players,
-                          trials=trials, seed=seed)
+    spec = tune.make_spec(game, base, ["aggression=-1.5:1.5"], [base],
+                          tune.SpecSettings(players=players, trials=trials, seed=seed))
     return tune.run(spec, threads=threads)
 
 

@@ -254,41 +254,40 @@ def check_unfixed(policy: str | None, params: Sequence[str]) -> None:
                              f"drop it from one of them")
 
 
-class SpecArgs(TypedDict, total=False):
-    """The keyword options of :func:`make_spec`: the table (``players``,
-    ``rules``), the evaluation deals (``hands`` or ``games``; by default
-    :data:`DEFAULT_HANDS` over the game's bench scale), ``trials``
-    (:data:`DEFAULT_TRIALS`), ``seed`` (0), ``sampler`` (one of
+@dataclasses.dataclass(frozen=True)
+class SpecSettings:
+    """The options of :func:`make_spec` (every one has its default): the table
+    (``players``, ``rules``), the evaluation deals (``hands`` or ``games``; by
+    default :data:`DEFAULT_HANDS` over the game's bench scale), ``trials``
+    (None: :data:`DEFAULT_TRIALS`), ``seed``, ``sampler`` (one of
     :data:`SAMPLERS`), ``also`` (more opponents for the confirmation) and
     ``prune`` (stop weak trials early: see the module notes)."""
 
-    players: int | None
-    rules: Any
-    hands: int | None
-    games: int | None
-    trials: int | None
-    seed: int
-    sampler: str
-    also: Sequence[str] | None
-    prune: bool
+    players: int | None = None
+    rules: Any = None
+    hands: int | None = None
+    games: int | None = None
+    trials: int | None = None
+    seed: int = 0
+    sampler: str = "tpe"
+    also: Sequence[str] | None = None
+    prune: bool = False
 
 
 def make_spec(game: str, policy: str | None, params: Sequence[str], against: Sequence[str] | None,
-              **kw: Unpack[SpecArgs]) -> Spec:
+              settings: SpecSettings | None = None) -> Spec:
     """A checked :class:`Spec` (every bad value is an InputError, before any work;
-    ``kw``: :class:`SpecArgs`)."""
-    unknown = sorted(set(kw) - SpecArgs.__optional_keys__)
-    if unknown:
-        raise TypeError(f"make_spec() got an unexpected keyword argument {unknown[0]!r}")
+    ``settings``: :class:`SpecSettings`, None: every default)."""
+    o = SpecSettings() if settings is None else settings
     g = registry.get(game)
-    r = g.resolve_rules(kw.get("rules"), kw.get("players"))
-    sampler, hands, games = kw.get("sampler", "tpe"), kw.get("hands"), kw.get("games")
+    r = g.resolve_rules(o.rules, o.players)
+    sampler, hands, games = o.sampler, o.hands, o.games
     if sampler not in SAMPLERS:
         raise InputError(f"bad --sampler {sampler!r}: expected one of " + ", ".join(SAMPLERS))
     base = g.make_policies(policy or "heuristic", 1)[0]
     tuned = parse_params(type(base.params), params)
     field = tuple(str(s).strip() for s in (against or [g.make_policies(None, 1)[0].name]))
-    extra = tuple(str(s).strip() for s in kw.get("also") or ())
+    extra = tuple(str(s).strip() for s in o.also or ())
     for s in field + extra:
         g.make_policies(s, 1)
     if hands is None and games is None:
@@ -300,8 +299,8 @@ def make_spec(game: str, policy: str | None, params: Sequence[str], against: Seq
     unit, deals = tournament._unit_and_count(g, hands, games)
     return Spec(game=g.name, policy=str(policy or "heuristic").strip(), params=tuned,
                 against=field, players=r.players, rules=r.as_dict(), unit=unit, deals=deals,
-                trials=kw.get("trials") or DEFAULT_TRIALS, seed=kw.get("seed", 0),
-                sampler=sampler, also=extra, prune=bool(kw.get("prune", False)))
+                trials=o.trials or DEFAULT_TRIALS, seed=o.seed,
+                sampler=sampler, also=extra, prune=o.prune)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -115,7 +115,8 @@ def test_tune_json_best_and_confirmation(capsys):
 
 def test_every_trial_plays_the_same_deals():
     """Two trials of the same setting score the same: the deals are the seed's."""
-    spec = tune.make_spec("shiesta", "heuristic", ["three_at=0:6"], ["classic"], games=300)
+    spec = tune.make_spec("shiesta", "heuristic", ["three_at=0:6"], ["classic"],
+                          tune.SpecSettings(games=300))
     deals, how = tune.Deals(seed=0, unit="game", count=300), tune.TuneOptions()
     a, _ = tune._trial_value(spec, "heuristic:three_at=2", deals, how)
     b, _ = tune._trial_value(spec, "heuristic:three_at=2", deals, how)
@@ -284,7 +285,8 @@ def test_a_store_optuna_had_not_finished_making_is_made_anew(capsys, tmp_path):
 
     out = tmp_path / "t"
     out.mkdir()
-    spec = tune.make_spec("pepper", None, ["aggression=-1:1"], None, hands=400, trials=2)
+    spec = tune.make_spec("pepper", None, ["aggression=-1:1"], None,
+                          tune.SpecSettings(hands=400, trials=2))
     (out / tune.MANIFEST).write_text(json.dumps({"kind": "tune", "spec": spec.key(),
                                                  "trials": 2}))
     con = sqlite3.connect(out / tune.STUDY_DB)

@@ -409,10 +409,10 @@ def _check_adapt(a: argparse.Namespace) -> None:
         rules = g.make_rules(overrides=overrides, players=a.players)
         req = _adapt_request(a, rules, start, a.seed)
         tune.make_spec(a.game, policy=start, params=list(req.params), against=[start],
-                       players=rules.players,
-                       rules=rules.as_dict(), trials=req.trials, seed=0,
-                       hands=req.deals if req.unit == "hand" else None,
-                       games=req.deals if req.unit == "game" else None)
+                       settings=tune.SpecSettings(
+                           players=rules.players, rules=rules.as_dict(), trials=req.trials,
+                           seed=0, hands=req.deals if req.unit == "hand" else None,
+                           games=req.deals if req.unit == "game" else None))
 
 
 # --- what the pages need ----------------------------------------------------------------

@@ -357,9 +357,10 @@ def _cmd_tune(a: argparse.Namespace) -> int:
     policy = a.policy[0] if a.policy else None
     tune.check_unfixed(policy, a.param)
     spec = tune.make_spec(a.game, policy=policy, params=a.param, against=a.against,
-                          players=rules.players, rules=rules, hands=a.hands, games=a.games,
-                          trials=a.trials, seed=a.seed, sampler=a.sampler,
-                          also=a.confirm_against, prune=a.prune)
+                          settings=tune.SpecSettings(
+                              players=rules.players, rules=rules, hands=a.hands, games=a.games,
+                              trials=a.trials, seed=a.seed, sampler=a.sampler,
+                              also=a.confirm_against, prune=a.prune))
     return _trials_answer(a, lambda: tune.run(spec, out=a.out, threads=a.threads,
                                               scheduler=a.scheduler, progress=not a.no_progress),
                           tune.result_json, tune.format_result)

@@ -430,11 +430,10 @@ def _adapt(g: Any, r: Any, req: Request, where: pathlib.Path,
         if work is not None:
             work.check()
         items = search_space(game, current) if req.recentre else list(req.params)
-        spec = tune.make_spec(game, current, items, [current], players=r.players,
-                              rules=r.as_dict(), trials=req.trials, seed=_seed(req.seed, n),
-                              hands=req.deals if unit == "hand" else None,
-                              games=req.deals if unit == "game" else None,
-                              sampler="auto", prune=True)
+        spec = tune.make_spec(game, current, items, [current], tune.SpecSettings(
+            players=r.players, rules=r.as_dict(), trials=req.trials, seed=_seed(req.seed, n),
+            hands=req.deals if unit == "hand" else None,
+            games=req.deals if unit == "game" else None, sampler="auto", prune=True))
         if progress:
             print(f"adapting {o.label or req.key()}: round {n + 1} of at most {req.rounds}",
                   file=sys.stderr, flush=True)
