@@ -139,7 +139,7 @@ class Tuning(GameStudy):
 
     def simulate_tables(self, hands: int, seed: int, progress: bool,
                         threads: int | None) -> dict[str, pd.DataFrame]:
-        res = tune.run(self.spec(hands, seed), threads=threads, progress=progress)
+        res = tune.run(self.spec(hands, seed), tune.TuneOptions(threads=threads, progress=progress))
         names = [p.partition("=")[0] for p in self.setup.params]
         trials = pd.DataFrame([{"trial": t["number"], **{n: t["params"][n] for n in names},
                                 "setting": tune.setting("heuristic", t["params"]),

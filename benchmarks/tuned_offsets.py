@@ -39,7 +39,7 @@ def search(game: str, base: str, players: int, trials: int, seed: int, threads) 
     """``simkit tune GAME --policy BASE --against BASE --param aggression=-1.5:1.5``."""
     spec = tune.make_spec(game, base, ["aggression=-1.5:1.5"], [base],
                           tune.SpecSettings(players=players, trials=trials, seed=seed))
-    return tune.run(spec, threads=threads)
+    return tune.run(spec, tune.TuneOptions(threads=threads))
 
 
 def in_games(result: dict, against: str) -> dict:

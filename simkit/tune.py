@@ -51,7 +51,7 @@ import pathlib
 import time
 import warnings
 from collections.abc import Hashable, Sequence
-from typing import Any, TypedDict, Unpack
+from typing import Any
 
 from simkit import games as registry
 from simkit import tournament
@@ -314,23 +314,22 @@ class Deals:
     first: int = 0
 
 
-class TuneArgs(TypedDict, total=False):
-    """The keyword options of :func:`run` (see there)."""
-
-    out: store.StrPath | None
-    threads: int | None
-    scheduler: str | None
-    progress: bool
-    confirm_deals: int | None
-    start: dict[str, Any] | None
-    confirm_only: Sequence[str] | None
-    confirm_best: int
-    work: Work | None
-
-
 @dataclasses.dataclass(frozen=True)
 class TuneOptions:
-    """How a tune is carried out: :func:`run`'s options, with their defaults."""
+    """How a tune is carried out: :func:`run`'s options, with their defaults.
+
+    ``out``: where the tune is kept and resumed from.  ``threads``,
+    ``scheduler`` and ``progress``: how the trials' tournaments are played (a
+    scheduler's workers play them with ``out``), and ``confirm_deals``
+    (None: the search's deals) how many fresh deals the confirmation plays.
+    ``start`` (parameter values) is the search's first trial;
+    ``confirm_only`` (policy specs) replaces the confirmation's opponents,
+    and ``confirm_best`` the number of settings confirmed (0: none, and
+    ``confirm`` is None: :mod:`simkit.lab.adapt` confirms what it adopts
+    itself).  ``work``: progress (one unit per trial) and a stop checked
+    between trials; the trials' kernels then take turns with other threads'
+    (``batches.KERNEL_LOCK``).
+    """
 
     out: store.StrPath | None = None
     threads: int | None = None
@@ -428,27 +427,14 @@ def _confirm_field(spec: Spec) -> list[str]:
     return out
 
 
-def run(spec: Spec, **kw: Unpack[TuneArgs]) -> dict[str, Any]:
+def run(spec: Spec, options: TuneOptions | None = None) -> dict[str, Any]:
     """Search, confirm and return the result (the ``--json`` shape, see the
-    module notes); with ``out`` kept there and resumed from there.
-
-    ``threads``, ``scheduler`` and ``progress``: how the trials' tournaments
-    are played (a scheduler's workers play them with ``out``), and
-    ``confirm_deals`` (default the search's deals) how many fresh deals the
-    confirmation plays.  ``start`` (parameter values) is the search's first trial; ``confirm_only``
-    (policy specs) replaces the confirmation's opponents, and
-    ``confirm_best`` the number of settings confirmed (0: none, and
-    ``confirm`` is None: :mod:`simkit.lab.adapt` confirms what it adopts
-    itself).  ``work``: progress (one
-    unit per trial) and a stop checked between trials; the trials' kernels
-    then take turns with other threads' (``batches.KERNEL_LOCK``).
+    module notes); with ``options.out`` kept there and resumed from there
+    (``options``: :class:`TuneOptions`, None: every default).
     """
     import optuna
 
-    unknown = sorted(set(kw) - TuneArgs.__optional_keys__)
-    if unknown:
-        raise TypeError(f"run() got an unexpected keyword argument {unknown[0]!r}")
-    how = TuneOptions(**kw)
+    how = TuneOptions() if options is None else options
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     t0 = time.perf_counter()
     if how.scheduler is not None and how.out is not None:

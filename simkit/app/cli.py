@@ -361,8 +361,8 @@ def _cmd_tune(a: argparse.Namespace) -> int:
                               players=rules.players, rules=rules, hands=a.hands, games=a.games,
                               trials=a.trials, seed=a.seed, sampler=a.sampler,
                               also=a.confirm_against, prune=a.prune))
-    return _trials_answer(a, lambda: tune.run(spec, out=a.out, threads=a.threads,
-                                              scheduler=a.scheduler, progress=not a.no_progress),
+    return _trials_answer(a, lambda: tune.run(spec, tune.TuneOptions(
+        out=a.out, threads=a.threads, scheduler=a.scheduler, progress=not a.no_progress)),
                           tune.result_json, tune.format_result)
 
 

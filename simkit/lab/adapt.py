@@ -437,10 +437,10 @@ def _adapt(g: Any, r: Any, req: Request, where: pathlib.Path,
         if progress:
             print(f"adapting {o.label or req.key()}: round {n + 1} of at most {req.rounds}",
                   file=sys.stderr, flush=True)
-        res = tune.run(spec, out=where / f"round-{n + 1}", threads=o.threads,
-                       scheduler=o.scheduler, progress=progress,
-                       start=_values(spec, current), confirm_only=[], confirm_best=0,
-                       work=_Trials(work, req) if work is not None else None)
+        res = tune.run(spec, tune.TuneOptions(
+            out=where / f"round-{n + 1}", threads=o.threads, scheduler=o.scheduler,
+            progress=progress, start=_values(spec, current), confirm_only=[], confirm_best=0,
+            work=_Trials(work, req) if work is not None else None))
         found = g.make_policies(res["best"]["setting"], 1)[0].text()
         table = _Table(game, r, req, o)
         best, undone = table.simplify(current, found, _hashed("simplify", spec.seed))
