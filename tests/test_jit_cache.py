@@ -36,8 +36,9 @@ def _entry(cache: pathlib.Path, suffix: str) -> pathlib.Path:
     return found[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("damage", "error"), [
-    # the quick tier: one damage; the full suite every damage to either file
+    # the full suite: every damage to either file
     ("data cut", "UnpicklingError"),
     pytest.param("data overwritten", "UnpicklingError", marks=pytest.mark.slow),
     pytest.param("data emptied", "EOFError", marks=pytest.mark.slow),

@@ -273,6 +273,7 @@ def test_no_setting_meeting_the_goal_names_the_closest(cli):
 
 # --- the store ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_finished_search_is_reprinted_and_another_refused(cli, tmp_path):
     out = tmp_path / "s"
     first = _json(cli, *SMALL, "--trials", "3", "--out", str(out))
@@ -314,6 +315,7 @@ def test_an_interrupted_search_continues_to_the_unbroken_answer(cli, tmp_path, m
     assert _json(cli, *argv, "--out", str(out)) == unbroken
 
 
+@pytest.mark.slow
 def test_an_interrupted_front_search_continues_to_the_unbroken_front(cli, tmp_path,
                                                                      monkeypatch):
     """The same for two objectives (NSGA-II: its generations are read back from
@@ -465,6 +467,7 @@ def test_a_search_on_a_dask_cluster_gives_the_same_answer():
     assert there == here
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_refused_before_anything_is_written(cli, tmp_path):
     out = tmp_path / "s"
     code, _, err = cli("search", "pepper", "--rule", "target=20:60", "--goal",

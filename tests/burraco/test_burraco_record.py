@@ -124,6 +124,7 @@ def test_hands_ended_by_the_cap_replay_to_themselves():
 
 # --- the record is the run ----------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "table"), [
     ("seed", "heuristic"), pytest.param("stock-finish", "mixed", marks=pytest.mark.slow),
     pytest.param("pozzetto-cards", "mixed", marks=pytest.mark.slow)])

@@ -48,7 +48,7 @@ needs_two_threads = pytest.mark.skipif(max_threads() < 2,
 
 
 @needs_two_threads
-@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+@pytest.mark.parametrize("players", [  # the full suite only: every player count
     p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
     for i, p in enumerate(PLAYERS)])
 def test_hands_same_on_one_and_two_threads(players):
@@ -254,7 +254,8 @@ def check_trump_and_features(c: SimpleNamespace, rules, played: np.ndarray) -> N
     assert (f[:, 0] <= T).all()
 
 
-@pytest.mark.parametrize("players", [  # quick tier: the first; full: all
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [  # the full suite only: every player count
     p if i == 0 else pytest.param(p, marks=pytest.mark.slow)
     for i, p in enumerate(PLAYERS)])
 def test_hand_invariants_all_presets(players):
