@@ -39,7 +39,7 @@ from simkit.base import config, rng, stats
 from simkit.base.cards import Deck
 from simkit.base.errors import InputError
 from simkit.base.measures import Measure, Section
-from simkit.policy import Policy, vectors
+from simkit.policy import Policy, seat_policies, vectors
 from simkit.runs.batches import check_count, check_held, run_batches, set_threads
 
 # --- record schemas -------------------------------------------------------------
@@ -400,19 +400,26 @@ class Game(abc.ABC):
                     ", ".join(map(str, p[:-1])) + f" or {p[-1]}")
             cls.players_text = f"{text} players"
 
-    # --- what every game writes ---------------------------------------------------
+    # --- made from the class attributes ----------------------------------------------
 
-    @abc.abstractmethod
     def make_rules(self, preset: str = "seed", file: str | None = None,
                    overrides: Mapping[str, Any] | None = None,
                    players: int | None = None) -> Any:
         """Rules from a preset, then a TOML file, then ``key=value`` overrides, then
-        ``players`` (:func:`simkit.base.config.make_rules`)."""
+        ``players`` (:func:`simkit.base.config.make_rules` over ``rules`` and
+        ``presets``)."""
+        return config.make_rules(self.rules, self.presets, self.name.capitalize(), preset,
+                                 file=file, overrides=None if overrides is None
+                                 else dict(overrides), players=players)
 
-    @abc.abstractmethod
     def make_policies(self, specs: Any, players: int) -> tuple[Policy, ...]:
         """One validated :class:`~simkit.policy.Policy` per seat from a spec, or one
-        per seat (default: ``default_policy`` at every seat)."""
+        per seat, of ``policies`` and ``named_policies`` (default:
+        ``default_policy`` at every seat)."""
+        return seat_policies(specs, players, self.policies, self.default_policy,
+                             self.named_policies)
+
+    # --- what every game writes ---------------------------------------------------
 
     @abc.abstractmethod
     def reference(self, rules: Any, policies: Sequence[Policy], seed: int,

@@ -25,12 +25,12 @@ import pytest
 
 from simkit import engine, games
 from simkit.app.cli import main
-from simkit.base import config, rng
+from simkit.base import rng
 from simkit.base.config import Config, option
 from simkit.base.errors import InputError
 from simkit.base.measures import Rate, Section, winner_measure
 from simkit.engine import Column, Game, RecordBook, Unit, WarmStep
-from simkit.policy import Policy, RandomParams, policies_maker
+from simkit.policy import Policy, RandomParams
 
 # --- simkit/highcard/rules.py ------------------------------------------------------
 
@@ -134,7 +134,6 @@ HAND_COLUMNS = (
     Column("winner", "int8", "the seat with the highest card", col=0),
     Column("card_{seat}", "int8", "the seat's card, 0..51 (one column per seat)", col=1),
 )
-make_policies = policies_maker({"random": RandomParams}, default="random")
 
 
 class HighCard(Game):
@@ -155,17 +154,6 @@ class HighCard(Game):
                      measure=winner_measure("wins per hand", "winner")),
     })
     bench_players = (2,)
-
-    def make_rules(self, preset: str = "seed", file: str | None = None,
-                   overrides: Mapping[str, Any] | None = None,
-                   players: int | None = None) -> HighCardRules:
-        rules = config.make_rules(HighCardRules, PRESETS, self.title, preset, file,
-                                  dict(overrides or {}), players)
-        assert isinstance(rules, HighCardRules)
-        return rules
-
-    def make_policies(self, specs: Any, players: int) -> tuple[Policy, ...]:
-        return make_policies(specs, players)
 
     def reference(self, rules: Any, policies: Sequence[Policy], seed: int,
                   index: int) -> object:

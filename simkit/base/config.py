@@ -263,7 +263,7 @@ def load_toml(path: str) -> dict[str, Any]:
                          f"{str(e)[:120]}") from None
 
 
-def make_rules(cls: type[Config], presets: dict[str, dict[str, Any]], game: str,
+def make_rules(cls: type[Config], presets: Mapping[str, Mapping[str, Any]], game: str,
                preset: str = "seed",
                file: str | None = None, overrides: dict[str, Any] | None = None,
                players: int | None = None) -> Config:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -125,14 +125,6 @@ class Burraco(Game):
     })
     bench_players = (4,)
     bench_scale = 200
-
-    def make_rules(self, preset: str = "seed", file: str | None = None,
-                   overrides: Mapping[str, Any] | None = None,
-                   players: int | None = None) -> BurracoRules:
-        return cast(BurracoRules, rules_module.make_rules(preset, file, overrides, players))
-
-    def make_policies(self, specs: Any, players: int) -> tuple[Policy, ...]:
-        return policies_module.make_policies(specs, players)
 
     def record(self) -> RecordBook:
         from simkit.burraco import record

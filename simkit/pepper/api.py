@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Unpack, cast
+from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -225,14 +225,6 @@ class Pepper(Game):
     bench_players = (4, 3, 2)
     bound = True
     example_hand = "JH JD AH KH QH 9S"
-
-    def make_rules(self, preset: str = "seed", file: str | None = None,
-                   overrides: Mapping[str, Any] | None = None,
-                   players: int | None = None) -> PepperRules:
-        return cast(PepperRules, rules_module.make_rules(preset, file, overrides, players))
-
-    def make_policies(self, specs: Any, players: int) -> tuple[Policy, ...]:
-        return policies_module.make_policies(specs, players)
 
     def record(self) -> RecordBook:
         from simkit.pepper import record

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Unpack, cast
+from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
 import pandas as pd
@@ -250,14 +250,6 @@ class Pitch(Game):
     })
     bench_players = (4, 2, 8)
     example_hand = EXAMPLE_HAND
-
-    def make_rules(self, preset: str = "seed", file: str | None = None,
-                   overrides: Mapping[str, Any] | None = None,
-                   players: int | None = None) -> PitchRules:
-        return cast(PitchRules, rules_module.make_rules(preset, file, overrides, players))
-
-    def make_policies(self, specs: Any, players: int) -> tuple[Policy, ...]:
-        return policies_module.make_policies(specs, players)
 
     def record(self) -> RecordBook:
         from simkit.pitch import record
